@@ -1,0 +1,18 @@
+package io.toa4j.api;
+
+/**
+ * What an operation may reach while it runs: other components, and the identity of the call it
+ * is serving.
+ *
+ * <p>A context belongs to one run of one operation; it is not to be kept or shared.
+ */
+public interface Context {
+  /** The component {@code namespace.name} (or {@code name} for the {@code default} namespace). */
+  Remote remote(String component);
+
+  /**
+   * The identity of the call being served: the same on every delivery of it, so it can serve as a
+   * key sent to an external provider that recognises repeats.
+   */
+  String identity();
+}

@@ -1,0 +1,40 @@
+package io.toa4j.manifest;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * A component's {@code manifest.toa.yaml}, validated.
+ *
+ * @param directory the component's folder (its sources are under it)
+ * @param file the manifest file
+ * @param namespace the namespace; {@code default} when none is declared or derived
+ * @param name the component's name
+ * @param entity the entity, if the component keeps state
+ * @param operations the declared operations by name, in declared order
+ * @param events the declared event names ({@code events} key), in declared order
+ * @param receivers the declared receivers, in declared order
+ * @param exposition the {@code exposition} tree as declared (validated structurally), if any
+ */
+public record ComponentManifest(
+    Path directory,
+    Path file,
+    String namespace,
+    String name,
+    Optional<EntityDeclaration> entity,
+    Map<String, OperationDeclaration> operations,
+    List<String> events,
+    List<ReceiverDeclaration> receivers,
+    Optional<JsonNode> exposition) {
+
+  /** The operations every component with an entity has without declaring them. */
+  public static final List<String> GENERIC_OPERATIONS = List.of("observe", "enumerate", "assign");
+
+  /** {@code namespace.name}. */
+  public String label() {
+    return namespace + "." + name;
+  }
+}

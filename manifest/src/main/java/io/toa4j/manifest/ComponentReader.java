@@ -1,0 +1,137 @@
+package io.toa4j.manifest;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+/** Reads a component's folder: its {@code manifest.toa.yaml}, validated and frozen. */
+final class ComponentReader {
+  static final String FILE = "manifest.toa.yaml";
+  static final List<String> KEYS =
+      List.of("namespace", "name", "entity", "operations", "events", "receivers", "exposition");
+  static final String DEFAULT_NAMESPACE = "default";
+  static final String RESERVED_NAMESPACE = "system";
+
+  private static final String ROOT_FIX = "write the component's declarations as a mapping";
+
+  private ComponentReader() {}
+
+  /** The component declared in the folder. */
+  static ComponentManifest read(Path directory) {
+    Path folder = directory.toAbsolutePath().normalize();
+    Path file = folder.resolve(FILE);
+    if (!Files.isRegularFile(file)) {
+      throw missing(folder, file);
+    }
+    Declared root = YamlFiles.read(file).mapping(KEYS, ROOT_FIX);
+    ComponentLabel label = ComponentLabel.of(root, folder);
+    Optional<EntityDeclaration> entity = root.get("entity").map(EntityReader::read);
+    Map<String, OperationDeclaration> operations =
+        operations(root.get("operations"), entity.isPresent());
+    OperationNames names = new OperationNames(operations.keySet(), entity.isPresent());
+    return new ComponentManifest(
+        folder,
+        file,
+        label.namespace(),
+        label.name(),
+        entity,
+        operations,
+        events(root.get("events")),
+        receivers(root.get("receivers"), names),
+        root.get("exposition").map(e -> ExpositionReader.read(e, names)));
+  }
+
+  private static ManifestException missing(Path folder, Path file) {
+    Location at = new Location(file, "");
+    if (!Files.isDirectory(folder)) {
+      return new ManifestException(
+          at, "there is no folder " + folder + "; name the folder of a component, which holds its"
+              + " manifest.toa.yaml");
+    }
+    return new ManifestException(
+        at, "a component folder needs a manifest.toa.yaml; create it, declaring the component's"
+            + " entity, operations, events, receivers or exposition");
+  }
+
+  private static Map<String, OperationDeclaration> operations(
+      Optional<Declared> declared, boolean hasEntity) {
+    if (declared.isEmpty()) {
+      return Map.of();
+    }
+    Declared operations =
+        declared.get().mapping("declare operations by name, such as { credit: { once: true } }");
+    Map<String, OperationDeclaration> byName = new LinkedHashMap<>();
+    for (Map.Entry<String, Declared> entry : operations.entries()) {
+      byName.put(entry.getKey(), OperationReader.read(entry.getKey(), entry.getValue(), hasEntity));
+    }
+    return Collections.unmodifiableMap(byName);
+  }
+
+  private static List<String> events(Optional<Declared> declared) {
+    if (declared.isEmpty()) {
+      return List.of();
+    }
+    Declared events = declared.get().mapping("declare events by name, such as { paid: }");
+    List<String> names = new ArrayList<>();
+    for (Map.Entry<String, Declared> entry : events.entries()) {
+      String name = Token.EVENT_NAME.check(entry.getKey(), entry.getValue().location());
+      JsonNode settings = entry.getValue().node();
+      if (!settings.isNull() && !(settings.isObject() && settings.isEmpty())) {
+        throw entry.getValue().refuse("an event takes no settings here (its condition and payload"
+            + " are in its class under events/); write " + name + ": with nothing after it");
+      }
+      names.add(name);
+    }
+    return List.copyOf(names);
+  }
+
+  private static List<ReceiverDeclaration> receivers(
+      Optional<Declared> declared, OperationNames names) {
+    if (declared.isEmpty()) {
+      return List.of();
+    }
+    Declared receivers = declared.get().mapping(
+        "map events to operations, such as { billing.topups.paid: credit }");
+    Map<String, ReceiverDeclaration> byLabel = new LinkedHashMap<>();
+    for (Map.Entry<String, Declared> entry : receivers.entries()) {
+      ReceiverDeclaration receiver = receiver(entry.getKey(), entry.getValue(), names);
+      ReceiverDeclaration twin = byLabel.putIfAbsent(receiver.label(), receiver);
+      if (twin != null) {
+        throw entry.getValue().refuse("receives " + receiver.label() + " as "
+            + twin.path().yamlPath() + " does; keep one of them");
+      }
+    }
+    return List.copyOf(byLabel.values());
+  }
+
+  private static ReceiverDeclaration receiver(String key, Declared value, OperationNames names) {
+    String label = eventLabel(key, value.location());
+    Declared operation = value;
+    if (value.node().isObject()) {
+      String fix = "write { operation: <name> }, or just the operation's name";
+      operation = value.mapping(List.of("operation"), fix).require("operation", fix);
+    }
+    return new ReceiverDeclaration(label, names.require(operation), value.location());
+  }
+
+  /** {@code namespace.name.event}, from {@code namespace.name.event} or {@code name.event}. */
+  private static String eventLabel(String key, Location at) {
+    String[] parts = key.split("\\.", -1);
+    if (parts.length == 2) {
+      parts = new String[] {DEFAULT_NAMESPACE, parts[0], parts[1]};
+    } else if (parts.length != 3) {
+      throw new ManifestException(at, "'" + key + "' is not an event's label; write"
+          + " namespace.name.event, or name.event for a component in the default namespace");
+    }
+    Token.COMPONENT_NAME.check(parts[0], at);
+    Token.COMPONENT_NAME.check(parts[1], at);
+    Token.EVENT_NAME.check(parts[2], at);
+    return String.join(".", parts);
+  }
+}

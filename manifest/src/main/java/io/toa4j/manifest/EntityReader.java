@@ -1,0 +1,118 @@
+package io.toa4j.manifest;
+
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import javax.lang.model.SourceVersion;
+
+/** Reads a component's {@code entity}. */
+final class EntityReader {
+  static final List<String> KEYS = List.of("properties", "required", "blank", "associated");
+
+  private static final String PROPERTIES_FIX =
+      "declare the entity's properties by name, such as properties: { balance: { type: integer } }";
+
+  private EntityReader() {}
+
+  /** The entity, with its record and changeset schemas compiled. */
+  static EntityDeclaration read(Declared entity) {
+    entity.mapping(KEYS, "declare the entity as a mapping with properties");
+    ObjectNode properties = properties(entity.require("properties", PROPERTIES_FIX));
+    List<String> required = required(entity.get("required"), properties);
+    ObjectNode recordSource = objectSchema(properties, required);
+    ObjectNode changesetSource = recordSource.deepCopy();
+    changesetSource.remove("required");
+    Location at = entity.location();
+    Schema changeset = JsonSchemas.compile(changesetSource, at);
+    ObjectNode blank = blank(entity.get("blank"), properties, changeset);
+    boolean associated =
+        entity.get("associated").map(a -> a.bool("write associated: true or false")).orElse(false);
+    return new EntityDeclaration(
+        properties, required, blank, associated, JsonSchemas.compile(recordSource, at), changeset);
+  }
+
+  private static ObjectNode properties(Declared declared) {
+    declared.mapping(PROPERTIES_FIX);
+    for (Map.Entry<String, Declared> property : declared.entries()) {
+      checkName(property.getKey(), property.getValue().location());
+      JsonSchemas.compile(property.getValue());
+    }
+    return declared.node().deepCopy();
+  }
+
+  private static void checkName(String name, Location at) {
+    if (EntityDeclaration.SYSTEM_PROPERTIES.contains(name)) {
+      throw new ManifestException(
+          at,
+          "System property '" + name + "' cannot be declared; it is owned by the runtime:"
+              + " remove it, or give the property another name");
+    }
+    Token.PROPERTY_NAME.check(name, at);
+    if (SourceVersion.isKeyword(name)) {
+      throw new ManifestException(
+          at, "'" + name + "' is a Java keyword and cannot name a field; choose another name");
+    }
+  }
+
+  private static List<String> required(Optional<Declared> declared, ObjectNode properties) {
+    if (declared.isEmpty()) {
+      return List.of();
+    }
+    List<String> required = new ArrayList<>();
+    for (Declared item : declared.get().items("list declared properties, such as [balance]")) {
+      String name = item.text("write a property's name");
+      if (!properties.has(name)) {
+        throw item.refuse(notDeclared(name, properties));
+      }
+      if (required.contains(name)) {
+        throw item.refuse("'" + name + "' is listed twice; list each property once");
+      }
+      required.add(name);
+    }
+    return List.copyOf(required);
+  }
+
+  private static ObjectNode blank(
+      Optional<Declared> declared, ObjectNode properties, Schema changeset) {
+    if (declared.isEmpty()) {
+      return JsonNodeFactory.instance.objectNode();
+    }
+    Declared blank = declared.get().mapping("write the blank record's values by property");
+    for (String name : blank.names()) {
+      if (!properties.has(name)) {
+        throw blank.get(name).orElseThrow().refuse(notDeclared(name, properties));
+      }
+    }
+    List<Violation> violations = changeset.validate(blank.node());
+    if (!violations.isEmpty()) {
+      Violation first = violations.get(0);
+      throw new ManifestException(
+          blank.at(first.path()),
+          "the blank value does not fit the property's schema: " + first.message()
+              + "; write a value the schema accepts");
+    }
+    return blank.node().deepCopy();
+  }
+
+  /** {@code { type: object, properties, required, additionalProperties: false }}. */
+  private static ObjectNode objectSchema(ObjectNode properties, List<String> required) {
+    ObjectNode schema = JsonNodeFactory.instance.objectNode();
+    schema.put("type", "object");
+    schema.set("properties", properties.deepCopy());
+    ArrayNode names = schema.putArray("required");
+    required.forEach(names::add);
+    schema.put("additionalProperties", false);
+    return schema;
+  }
+
+  private static String notDeclared(String name, ObjectNode properties) {
+    List<String> names = new ArrayList<>();
+    properties.fieldNames().forEachRemaining(names::add);
+    return "'" + name + "' is not a declared property; name one of " + String.join(", ", names)
+        + ", or declare it under entity.properties";
+  }
+}

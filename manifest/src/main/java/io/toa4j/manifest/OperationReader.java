@@ -1,0 +1,132 @@
+package io.toa4j.manifest;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
+import java.util.Collections;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Locale;
+import java.util.Optional;
+import java.util.OptionalLong;
+import java.util.Set;
+import java.util.stream.Collectors;
+import java.util.stream.Stream;
+
+/** Reads one entry of a component's {@code operations}. */
+final class OperationReader {
+  static final List<String> KEYS =
+      List.of("type", "concurrency", "query", "once", "input", "output", "errors", "description");
+
+  private static final String TYPES =
+      Stream.of(OperationType.values())
+          .map(OperationType::yamlName)
+          .collect(Collectors.joining(", "));
+
+  private static final String ONCE_FIX =
+      "write once: true to use the context's inbox.retention, or once: <seconds> with 600 or more";
+
+  private OperationReader() {}
+
+  /** The declaration of operation {@code name}; its type's rules applied when it is declared. */
+  static OperationDeclaration read(String name, Declared body, boolean hasEntity) {
+    Location path = body.location();
+    Token.OPERATION_NAME.check(name, path);
+    if (hasEntity && ComponentManifest.GENERIC_OPERATIONS.contains(name)) {
+      throw body.refuse(
+          "'" + name + "' is given to every entity; choose another name for this operation");
+    }
+    Declared keys = body.node().isNull() ? empty(path) : body;
+    keys.mapping(KEYS, "write the operation's settings, such as { type: transition }, or nothing");
+    OperationDeclaration decl =
+        new OperationDeclaration(
+            name,
+            path,
+            type(keys),
+            concurrency(keys),
+            query(keys),
+            once(keys),
+            keys.get("input").map(JsonSchemas::compile),
+            keys.get("output").map(JsonSchemas::compile),
+            errors(keys));
+    keys.get("description").ifPresent(d -> d.text("write the description as a string"));
+    decl.type().ifPresent(type -> OperationRules.check(decl, hasEntity, type, false));
+    return decl;
+  }
+
+  private static Optional<OperationType> type(Declared keys) {
+    return keys.get("type").map(OperationReader::typeOf);
+  }
+
+  private static OperationType typeOf(Declared type) {
+    String fix = "write one of " + TYPES + ", or leave type out to infer it from the class";
+    String value = type.text(fix);
+    for (OperationType candidate : OperationType.values()) {
+      if (candidate.yamlName().equals(value)) {
+        return candidate;
+      }
+    }
+    throw type.refuse("'" + value + "' is not an operation type; " + fix);
+  }
+
+  private static Concurrency concurrency(Declared keys) {
+    Optional<Declared> declared = keys.get("concurrency");
+    if (declared.isEmpty()) {
+      return Concurrency.NONE;
+    }
+    String fix = "write concurrency: retry to run again after a lost write, or none (the default)";
+    String value = declared.get().text(fix);
+    return switch (value) {
+      case "none", "retry" -> Concurrency.valueOf(value.toUpperCase(Locale.ROOT));
+      default -> throw declared.get().refuse("'" + value + "' is not a concurrency; " + fix);
+    };
+  }
+
+  private static QueryRule query(Declared keys) {
+    return keys.get("query")
+        .map(q -> q.bool("write query: true (required), query: false (forbidden), or leave it out"))
+        .map(required -> required ? QueryRule.REQUIRED : QueryRule.FORBIDDEN)
+        .orElse(QueryRule.OPTIONAL);
+  }
+
+  private static Optional<Once> once(Declared keys) {
+    Optional<Declared> declared = keys.get("once");
+    if (declared.isEmpty()) {
+      return Optional.empty();
+    }
+    JsonNode value = declared.get().node();
+    if (value.isBoolean()) {
+      return value.booleanValue() ? Optional.of(new Once(OptionalLong.empty())) : Optional.empty();
+    }
+    if (!value.isIntegralNumber() || !value.canConvertToLong()) {
+      throw declared.get().refuse(
+          "expected true or a number of seconds, found " + Declared.describe(value) + "; "
+              + ONCE_FIX);
+    }
+    long seconds = value.longValue();
+    if (seconds < Once.MINIMUM_SECONDS) {
+      throw declared.get().refuse(
+          seconds + " is under " + Once.MINIMUM_SECONDS + " seconds; state "
+              + Once.MINIMUM_SECONDS + " or more, or true to use the context's inbox.retention");
+    }
+    return Optional.of(new Once(OptionalLong.of(seconds)));
+  }
+
+  private static Set<String> errors(Declared keys) {
+    Optional<Declared> declared = keys.get("errors");
+    if (declared.isEmpty()) {
+      return Set.of();
+    }
+    Set<String> codes = new LinkedHashSet<>();
+    for (Declared item : declared.get().items("list the codes, such as [INSUFFICIENT_FUNDS]")) {
+      String code = item.token(Token.ERROR_CODE);
+      if (!codes.add(code)) {
+        throw item.refuse("the code " + code + " is listed twice; list each code once");
+      }
+    }
+    return Collections.unmodifiableSet(codes);
+  }
+
+  private static Declared empty(Location at) {
+    return new Declared(JsonNodeFactory.instance.objectNode(), at);
+  }
+}

@@ -1,0 +1,359 @@
+package io.toa4j.manifest;
+
+import static io.toa4j.manifest.Fixtures.component;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.nio.file.Path;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** Every refusal names the file and the YAML path (checked by {@link Fixtures#refused}). */
+class LoadComponentRefusalTest {
+  private static final String FILE = "manifest.toa.yaml";
+
+  @TempDir Path dir;
+
+  private ManifestException refused(String manifest, String yamlPath) {
+    return Fixtures.refused(() -> component(dir, "billing.wallets", manifest), FILE, yamlPath);
+  }
+
+  /** The seed's billing.wallets with one change. */
+  private ManifestException refusedWallets(String from, String to, String yamlPath) {
+    String manifest = Fixtures.WALLETS.replace(from, to);
+    assertThat(manifest).as("the fixture changed").isNotEqualTo(Fixtures.WALLETS);
+    return refused(manifest, yamlPath);
+  }
+
+  @Test
+  void loadComponent_unknownTopLevelKey_isRefusedListingTheAllowedKeys() {
+    ManifestException e = refused("name: wallets\ncolour: red\n", "colour");
+
+    assertThat(e)
+        .hasMessageContainingAll(
+            "unknown key 'colour'",
+            "namespace, name, entity, operations, events, receivers, exposition");
+  }
+
+  @Test
+  void loadComponent_unknownOperationKey_isRefusedListingTheAllowedKeys() {
+    ManifestException e =
+        refusedWallets("once: true", "once: true\n    retries: 3", "operations.credit.retries");
+
+    assertThat(e)
+        .hasMessageContainingAll(
+            "unknown key 'retries'", "type, concurrency, query, once, input, output, errors");
+  }
+
+  @Test
+  void loadComponent_queryNotABoolean_isRefusedSayingWhatToWrite() {
+    ManifestException e =
+        refusedWallets(
+            "query: true\n    input", "query: yes please\n    input", "operations.credit.query");
+
+    assertThat(e)
+        .hasMessageContainingAll(
+            "expected true or false", "found the string 'yes please'", "write query: true");
+  }
+
+  @Test
+  void loadComponent_onceUnder600_isRefusedAtItsPath() {
+    ManifestException e = refusedWallets("once: true", "once: 300", "operations.credit.once");
+
+    assertThat(e)
+        .hasMessageContainingAll(
+            "300 is under 600 seconds",
+            "state 600 or more, or true to use the context's inbox.retention");
+  }
+
+  @Test
+  void loadComponent_onceNeitherTrueNorSeconds_isRefused() {
+    ManifestException e = refusedWallets("once: true", "once: always", "operations.credit.once");
+
+    assertThat(e).hasMessageContainingAll("found the string 'always'", "write once: true");
+  }
+
+  @Test
+  void loadComponent_onceOnAnEffect_isRefusedAtOnce() {
+    ManifestException e =
+        refused("operations: { notify: { type: effect, once: true } }", "operations.notify.once");
+
+    assertThat(e)
+        .hasMessageContainingAll(
+            "once applies to transitions and assignments only",
+            "notify is an effect",
+            "remove once");
+  }
+
+  @Test
+  void loadComponent_concurrencyOnAnObservation_isRefusedAtConcurrency() {
+    String manifest =
+        """
+        entity: { properties: { size: { type: integer } } }
+        operations: { look: { type: observation, concurrency: retry } }
+        """;
+
+    ManifestException e = refused(manifest, "operations.look.concurrency");
+
+    assertThat(e)
+        .hasMessageContainingAll(
+            "concurrency applies to transitions only",
+            "look is an observation",
+            "remove concurrency");
+  }
+
+  @Test
+  void loadComponent_transitionWithoutEntity_isRefusedAtType() {
+    ManifestException e =
+        refused("operations: { credit: { type: transition } }", "operations.credit.type");
+
+    assertThat(e)
+        .hasMessageContainingAll(
+            "credit is a transition, which needs an entity", "declare an entity");
+  }
+
+  @Test
+  void loadComponent_queryTrueOnAComputation_isRefusedAtQuery() {
+    ManifestException e =
+        refused("operations: { sum: { type: computation, query: true } }", "operations.sum.query");
+
+    assertThat(e).hasMessageContainingAll("sum is a computation", "remove query");
+  }
+
+  @Test
+  void loadComponent_genericOperationNameWithEntity_isRefused() {
+    ManifestException e = refusedWallets("  debit:", "  observe:", "operations.observe");
+
+    assertThat(e).hasMessageContaining("'observe' is given to every entity; choose another name");
+  }
+
+  @Test
+  void loadComponent_systemPropertyDeclared_isRefused() {
+    ManifestException e =
+        refusedWallets(
+            "    paid: {",
+            "    VERSION: { type: integer }\n    paid: {",
+            "entity.properties.VERSION");
+
+    assertThat(e)
+        .hasMessageContaining(
+            "System property 'VERSION' cannot be declared; it is owned by the runtime");
+  }
+
+  @Test
+  void loadComponent_propertyNamedLikeAJavaKeyword_isRefused() {
+    ManifestException e =
+        refusedWallets(
+            "    paid: {", "    class: { type: string }\n    paid: {", "entity.properties.class");
+
+    assertThat(e).hasMessageContainingAll("'class' is a Java keyword", "choose another name");
+  }
+
+  @Test
+  void loadComponent_unknownEntityKey_isRefusedListingTheAllowedKeys() {
+    ManifestException e =
+        refusedWallets(
+            "  associated: true",
+            "  associated: true\n  additionalProperties: true",
+            "entity.additionalProperties");
+
+    assertThat(e)
+        .hasMessageContainingAll(
+            "unknown key 'additionalProperties'", "properties, required, blank, associated");
+  }
+
+  @Test
+  void loadComponent_blankValueBreakingItsSchema_isRefusedAtTheValue() {
+    ManifestException e =
+        refusedWallets("blank: { balance: 0", "blank: { balance: -5", "entity.blank.balance");
+
+    assertThat(e)
+        .hasMessageContainingAll("does not fit the property's schema", "minimum value of 0");
+  }
+
+  @Test
+  void loadComponent_blankOfAnUndeclaredProperty_isRefused() {
+    ManifestException e =
+        refusedWallets(
+            "blank: { balance: 0", "blank: { colour: red, balance: 0", "entity.blank.colour");
+
+    assertThat(e).hasMessageContainingAll("'colour' is not a declared property", "balance, paid");
+  }
+
+  @Test
+  void loadComponent_requiredUndeclaredProperty_isRefused() {
+    ManifestException e =
+        refusedWallets("required: [balance]", "required: [balance, owner]", "entity.required[1]");
+
+    assertThat(e).hasMessageContaining("'owner' is not a declared property");
+  }
+
+  @Test
+  void loadComponent_badPropertySchema_isRefusedAtItsYamlPath() {
+    ManifestException e =
+        refusedWallets(
+            "balance: { type: integer",
+            "balance: { type: integr",
+            "entity.properties.balance.type");
+
+    assertThat(e)
+        .hasMessageContainingAll(
+            "the string 'integr' is not valid JSON Schema here", "draft 2020-12");
+  }
+
+  @Test
+  void loadComponent_badInputSchema_isRefusedAtItsYamlPath() {
+    ManifestException e =
+        refusedWallets(
+            "amount: { type: integer, minimum: 1 }\n        type:",
+            "amount: { type: integr, minimum: 1 }\n        type:",
+            "operations.credit.input.properties.amount.type");
+
+    assertThat(e).hasMessageContaining("the string 'integr' is not valid JSON Schema here");
+  }
+
+  @Test
+  void loadComponent_schemaWithUnresolvableReference_isRefused() {
+    ManifestException e =
+        refused(
+            "operations: { sum: { input: { $ref: '#/$defs/missing' } } }", "operations.sum.input");
+
+    assertThat(e).hasMessageContainingAll("cannot be compiled as a JSON Schema", "$defs");
+  }
+
+  @Test
+  void loadComponent_receiverNamingAnUnknownOperation_isRefused() {
+    ManifestException e =
+        refusedWallets(
+            "billing.topups.paid: credit",
+            "billing.topups.paid: refill",
+            "receivers.billing.topups.paid");
+
+    assertThat(e)
+        .hasMessageContainingAll(
+            "'refill' is not an operation of this component",
+            "credit, debit, observe, enumerate, assign");
+  }
+
+  @Test
+  void loadComponent_receiverWithAMalformedLabel_isRefused() {
+    ManifestException e =
+        refusedWallets("billing.topups.paid: credit", "paid: credit", "receivers.paid");
+
+    assertThat(e).hasMessageContainingAll("not an event's label", "namespace.name.event");
+  }
+
+  @Test
+  void loadComponent_expositionWithAnUnknownMethod_isRefusedAtItsPath() {
+    ManifestException e =
+        refusedWallets("PUT: credit", "FETCH: credit", "exposition./:id/credits.FETCH");
+
+    assertThat(e)
+        .hasMessageContainingAll(
+            "unknown key 'FETCH'", "GET, POST, PUT, PATCH, DELETE", "auth:role, auth:anonymous");
+  }
+
+  @Test
+  void loadComponent_expositionMethodNamingAnUnknownOperation_isRefused() {
+    ManifestException e =
+        refusedWallets("PUT: credit", "PUT: refill", "exposition./:id/credits.PUT");
+
+    assertThat(e).hasMessageContaining("'refill' is not an operation of this component");
+  }
+
+  @Test
+  void loadComponent_expositionAuthIdNotARouteVariable_isRefused() {
+    ManifestException e =
+        refusedWallets(
+            "auth:role: store:wallets", "auth:id: owner", "exposition./:id/credits.auth:id");
+
+    assertThat(e)
+        .hasMessageContainingAll(
+            "'owner' is not a variable of the enclosing routes", "enclosing routes: id");
+  }
+
+  @Test
+  void loadComponent_expositionMalformedRoute_isRefused() {
+    ManifestException e =
+        refusedWallets("/:id/credits:", "/:id//credits:", "exposition./:id//credits");
+
+    assertThat(e).hasMessageContainingAll("is not a route segment", "such as :id");
+  }
+
+  @Test
+  void loadComponent_duplicateYamlKey_isRefusedWithItsPathAndLine() {
+    String manifest = "operations:\n  credit: { type: effect }\n  credit: { type: effect }\n";
+
+    ManifestException e = refused(manifest, "operations.credit");
+
+    assertThat(e).hasMessageContainingAll("the key 'credit' appears twice", "line 3", "keep one");
+  }
+
+  @Test
+  void loadComponent_yamlAlias_isRefusedRatherThanReadAsItsName() {
+    String manifest =
+        """
+        operations:
+          credit: { input: &amount { type: integer } }
+          debit: { input: *amount }
+        """;
+
+    ManifestException e = refused(manifest, "operations.debit.input");
+
+    assertThat(e).hasMessageContainingAll("the alias *amount", "line 3", "write the value out");
+  }
+
+  @Test
+  void loadComponent_yamlSyntaxError_isRefusedWithItsLine() {
+    ManifestException e = refused("name: wallets\noperations: { credit: [1, 2\nevents: {}\n", "");
+
+    assertThat(e).hasMessageContainingAll("not valid YAML", "at line 3, column 7", "correct");
+  }
+
+  @Test
+  void loadComponent_missingManifest_isRefusedNamingTheExpectedFile() {
+    Path folder = dir.resolve("billing.wallets");
+    Fixtures.write(folder, "operations/Credit.java", "class Credit {}");
+
+    ManifestException e = Fixtures.refused(() -> Manifests.loadComponent(folder), FILE, "");
+
+    assertThat(e.location().file()).isEqualTo(folder.toAbsolutePath().resolve(FILE));
+    assertThat(e)
+        .hasMessageContainingAll("billing.wallets", "a component folder needs a manifest.toa.yaml");
+  }
+
+  @Test
+  void loadComponent_badDeclaredName_isRefusedAtName() {
+    ManifestException e = refused("name: 9lives", "name");
+
+    assertThat(e)
+        .hasMessageContainingAll(
+            "'9lives' is not a valid namespace or name",
+            "a letter followed by up to 31 letters or digits");
+  }
+
+  @Test
+  void loadComponent_folderGivingNoValidName_isRefused() {
+    ManifestException e =
+        Fixtures.refused(() -> component(dir, "my-wallets", "events: { paid: }"), FILE, "");
+
+    assertThat(e).hasMessageContainingAll("no name is declared", "'my-wallets'", "declare name:");
+  }
+
+  @Test
+  void loadComponent_systemNamespace_isRefused() {
+    ManifestException e = refused("namespace: system", "namespace");
+
+    assertThat(e).hasMessageContaining("'system' is a namespace reserved for the runtime");
+  }
+
+  @Test
+  void loadComponent_duplicateErrorCode_isRefused() {
+    ManifestException e =
+        refusedWallets(
+            "errors: [INSUFFICIENT_FUNDS]",
+            "errors: [INSUFFICIENT_FUNDS, INSUFFICIENT_FUNDS]",
+            "operations.debit.errors[1]");
+
+    assertThat(e).hasMessageContaining("INSUFFICIENT_FUNDS is listed twice");
+  }
+}

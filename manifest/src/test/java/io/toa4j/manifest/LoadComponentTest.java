@@ -1,0 +1,156 @@
+package io.toa4j.manifest;
+
+import static io.toa4j.manifest.Fixtures.component;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.nio.file.Path;
+import java.util.OptionalLong;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class LoadComponentTest {
+  @TempDir Path dir;
+
+  @Test
+  void loadComponent_seedWallets_answersTheDeclaredModel() {
+    ComponentManifest wallets = component(dir, "billing.wallets", Fixtures.WALLETS);
+
+    assertThat(wallets.directory()).isEqualTo(dir.resolve("billing.wallets").toAbsolutePath());
+    assertThat(wallets.file()).isEqualTo(wallets.directory().resolve("manifest.toa.yaml"));
+    assertThat(wallets.label()).isEqualTo("billing.wallets");
+    assertThat(wallets.events()).isEmpty();
+    assertThat(wallets.receivers())
+        .containsExactly(
+            new ReceiverDeclaration(
+                "billing.topups.paid",
+                "credit",
+                new Location(wallets.file(), "receivers.billing.topups.paid")));
+    assertThat(wallets.exposition())
+        .hasValueSatisfying(
+            tree -> {
+              assertThat(tree.at("/~1:id~1credits/PUT").asText()).isEqualTo("credit");
+              assertThat(tree.at("/~1:id~1credits/auth:role").asText()).isEqualTo("store:wallets");
+            });
+  }
+
+  @Test
+  void loadComponent_seedWallets_answersTheEntity() {
+    EntityDeclaration entity =
+        component(dir, "billing.wallets", Fixtures.WALLETS).entity().orElseThrow();
+
+    assertThat(entity.associated()).isTrue();
+    assertThat(entity.properties().fieldNames()).toIterable().containsExactly("balance", "paid");
+    assertThat(entity.required()).containsExactly("balance");
+    assertThat(entity.blank().toString()).isEqualTo("{\"balance\":0,\"paid\":{}}");
+    assertThat(entity.schema().source().toString())
+        .isEqualTo(
+            "{\"type\":\"object\",\"properties\":{\"balance\":{\"type\":\"integer\",\"minimum\":0},"
+                + "\"paid\":{\"type\":\"object\",\"additionalProperties\":{\"type\":\"integer\"}}},"
+                + "\"required\":[\"balance\"],\"additionalProperties\":false}");
+    assertThat(entity.changeset().source().has("required")).isFalse();
+    assertThat(entity.changeset().source().get("additionalProperties").asBoolean()).isFalse();
+  }
+
+  @Test
+  void loadComponent_seedWallets_answersOperationsInDeclaredOrder() {
+    ComponentManifest wallets = component(dir, "billing.wallets", Fixtures.WALLETS);
+    OperationDeclaration credit = wallets.operations().get("credit");
+    OperationDeclaration debit = wallets.operations().get("debit");
+
+    assertThat(wallets.operations().keySet()).containsExactly("credit", "debit");
+    assertThat(credit.path()).isEqualTo(new Location(wallets.file(), "operations.credit"));
+    assertThat(credit.type()).isEmpty();
+    assertThat(credit.concurrency()).isEqualTo(Concurrency.RETRY);
+    assertThat(credit.query()).isEqualTo(QueryRule.REQUIRED);
+    assertThat(credit.once()).contains(new Once(OptionalLong.empty()));
+    assertThat(credit.input().orElseThrow().source().at("/properties/type/enum/2").asText())
+        .isEqualTo("goodwill");
+    assertThat(credit.output()).isEmpty();
+    assertThat(credit.errors()).isEmpty();
+    assertThat(debit.concurrency()).isEqualTo(Concurrency.NONE);
+    assertThat(debit.once()).isEmpty();
+    assertThat(debit.errors()).containsExactly("INSUFFICIENT_FUNDS");
+  }
+
+  @Test
+  void loadComponent_seedTopups_answersTheDeclaredModel() {
+    ComponentManifest topups = component(dir, "topups-folder", Fixtures.TOPUPS);
+    OperationDeclaration record = topups.operations().get("record");
+
+    assertThat(topups.namespace()).isEqualTo("billing");
+    assertThat(topups.name()).isEqualTo("topups");
+    assertThat(topups.entity().orElseThrow().associated()).isTrue();
+    assertThat(topups.entity().orElseThrow().required()).isEmpty();
+    assertThat(topups.entity().orElseThrow().blank().isEmpty()).isTrue();
+    assertThat(record.concurrency()).isEqualTo(Concurrency.RETRY);
+    assertThat(record.query()).isEqualTo(QueryRule.REQUIRED);
+    assertThat(record.once()).isEmpty();
+    assertThat(topups.receivers()).isEmpty();
+    assertThat(topups.exposition()).isEmpty();
+  }
+
+  @Test
+  void loadComponent_folderWithoutNamespace_isInTheDefaultNamespace() {
+    ComponentManifest wallets = component(dir, "wallets", "events: { paid: }");
+
+    assertThat(wallets.namespace()).isEqualTo("default");
+    assertThat(wallets.name()).isEqualTo("wallets");
+    assertThat(wallets.entity()).isEmpty();
+    assertThat(wallets.events()).containsExactly("paid");
+  }
+
+  @Test
+  void loadComponent_declaredName_winsOverTheFolders() {
+    ComponentManifest purses = component(dir, "billing.wallets", "name: purses");
+
+    assertThat(purses.label()).isEqualTo("billing.purses");
+  }
+
+  @Test
+  void loadComponent_emptyFile_answersAComponentNamedAfterItsFolder() {
+    ComponentManifest empty = component(dir, "billing.empty", "");
+
+    assertThat(empty.label()).isEqualTo("billing.empty");
+    assertThat(empty.operations()).isEmpty();
+  }
+
+  @Test
+  void loadComponent_onceInSeconds_answersTheRetention() {
+    ComponentManifest wallets =
+        component(dir, "wallets", Fixtures.WALLETS.replace("once: true", "once: 7200"));
+
+    assertThat(wallets.operations().get("credit").once()).contains(new Once(OptionalLong.of(7200)));
+  }
+
+  @Test
+  void loadComponent_receiverLongFormWithTwoPartLabel_isInTheDefaultNamespace() {
+    String manifest =
+        Fixtures.WALLETS.replace(
+            "billing.topups.paid: credit", "topups.paid: { operation: observe }");
+
+    ComponentManifest wallets = component(dir, "wallets", manifest);
+
+    assertThat(wallets.receivers().get(0).label()).isEqualTo("default.topups.paid");
+    assertThat(wallets.receivers().get(0).operation()).isEqualTo("observe");
+  }
+
+  @Test
+  void loadComponent_declaredTypes_areKept() {
+    ComponentManifest mailer =
+        component(
+            dir,
+            "mailer",
+            """
+            operations:
+              send: { type: effect, query: false, output: { type: string } }
+              render: { type: computation }
+              ping:
+            """);
+
+    assertThat(mailer.operations().get("send").type()).contains(OperationType.EFFECT);
+    assertThat(mailer.operations().get("send").query()).isEqualTo(QueryRule.FORBIDDEN);
+    assertThat(mailer.operations().get("send").output()).isPresent();
+    assertThat(mailer.operations().get("render").type()).contains(OperationType.COMPUTATION);
+    assertThat(mailer.operations().get("ping").query()).isEqualTo(QueryRule.OPTIONAL);
+  }
+}

@@ -1,0 +1,174 @@
+package io.toa4j.manifest;
+
+import static io.toa4j.manifest.Fixtures.write;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.nio.file.Path;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class LoadContextTest {
+  private static final String FILE = "context.toa.yaml";
+  private static final String WALLETS = "components/billing.wallets/manifest.toa.yaml";
+
+  @TempDir Path dir;
+
+  private ManifestException refused(String fileName, String yamlPath) {
+    return Fixtures.refused(() -> Manifests.loadContext(dir), fileName, yamlPath);
+  }
+
+  private ManifestException refusedContext(String context, String yamlPath) {
+    write(dir, FILE, context);
+    return refused(FILE, yamlPath);
+  }
+
+  @Test
+  void loadContext_seedApplication_answersItsComponentsSortedByLabel() {
+    write(dir, FILE, "name: shop\n");
+    write(dir, WALLETS, Fixtures.WALLETS);
+    write(dir, "components/billing.topups/manifest.toa.yaml", Fixtures.TOPUPS);
+    write(dir, "components/.template/manifest.toa.yaml", "colour: red");
+
+    ContextManifest shop = Manifests.loadContext(dir);
+
+    assertThat(shop.directory()).isEqualTo(dir.toAbsolutePath().normalize());
+    assertThat(shop.file()).isEqualTo(shop.directory().resolve(FILE));
+    assertThat(shop.name()).isEqualTo("shop");
+    assertThat(shop.storage()).isEqualTo("sqlite");
+    assertThat(shop.inboxRetentionSeconds())
+        .isEqualTo(ContextManifest.DEFAULT_INBOX_RETENTION_SECONDS);
+    assertThat(shop.components())
+        .extracting(ComponentManifest::label)
+        .containsExactly("billing.topups", "billing.wallets");
+    assertThat(shop.components().get(1).directory())
+        .isEqualTo(shop.directory().resolve("components/billing.wallets"));
+  }
+
+  @Test
+  void loadContext_declaredSettings_areAnswered() {
+    write(
+        dir,
+        FILE,
+        """
+        name: shop-2
+        components: [services/*, extra/mailer]
+        storage: postgres
+        inbox: { retention: 7200 }
+        """);
+    write(dir, "services/store.orders/manifest.toa.yaml", "");
+    write(dir, "extra/mailer/manifest.toa.yaml", "");
+    write(dir, "components/ignored/manifest.toa.yaml", "");
+
+    ContextManifest shop = Manifests.loadContext(dir);
+
+    assertThat(shop.storage()).isEqualTo("postgres");
+    assertThat(shop.inboxRetentionSeconds()).isEqualTo(7200);
+    assertThat(shop.components())
+        .extracting(ComponentManifest::label)
+        .containsExactly("default.mailer", "store.orders");
+  }
+
+  @Test
+  void loadContext_missingFile_isRefusedSayingHowToStartAContext() {
+    ManifestException e = refused(FILE, "");
+
+    assertThat(e)
+        .hasMessageContainingAll(
+            "there is no context.toa.yaml in " + dir.toAbsolutePath(),
+            "name: <app>",
+            "starts a context");
+  }
+
+  @Test
+  void loadContext_unknownKey_isRefusedListingTheAllowedKeys() {
+    ManifestException e = refusedContext("name: shop\nengine: sqlite\n", "engine");
+
+    assertThat(e)
+        .hasMessageContainingAll("unknown key 'engine'", "name, components, storage, inbox");
+  }
+
+  @Test
+  void loadContext_missingName_isRefused() {
+    ManifestException e = refusedContext("storage: sqlite\n", "");
+
+    assertThat(e).hasMessageContainingAll("'name' is missing", "name: shop");
+  }
+
+  @Test
+  void loadContext_badName_isRefusedAtName() {
+    ManifestException e = refusedContext("name: Shop\n", "name");
+
+    assertThat(e).hasMessageContainingAll("'Shop' is not a valid context name", "lowercase letter");
+  }
+
+  @Test
+  void loadContext_unknownStorage_isRefused() {
+    ManifestException e = refusedContext("name: shop\nstorage: mongodb\n", "storage");
+
+    assertThat(e).hasMessageContainingAll("'mongodb' is not a storage", "sqlite", "postgres");
+  }
+
+  @Test
+  void loadContext_inboxRetentionUnder600_isRefusedAtItsPath() {
+    ManifestException e =
+        refusedContext("name: shop\ninbox: { retention: 60 }\n", "inbox.retention");
+
+    assertThat(e)
+        .hasMessageContainingAll("60 is under 600 seconds", "state 600 seconds or more");
+  }
+
+  @Test
+  void loadContext_unknownInboxKey_isRefused() {
+    ManifestException e = refusedContext("name: shop\ninbox: { ttl: 600 }\n", "inbox.ttl");
+
+    assertThat(e).hasMessageContainingAll("unknown key 'ttl'", "retention");
+  }
+
+  @Test
+  void loadContext_twoComponentsWithTheSameLabel_isRefusedNamingBothFiles() {
+    write(dir, FILE, "name: shop\n");
+    Path first = write(dir, WALLETS, "");
+    Path second =
+        write(
+            dir, "components/purses/manifest.toa.yaml", "namespace: billing\nname: wallets\n");
+
+    ManifestException e = refused("manifest.toa.yaml", "");
+
+    assertThat(e)
+        .hasMessageContainingAll(
+            "two components are labelled billing.wallets",
+            first.toAbsolutePath().toString(),
+            second.toAbsolutePath().toString(),
+            "another namespace or name");
+  }
+
+  @Test
+  void loadContext_matchedFolderWithoutManifest_isRefusedNamingTheFolder() {
+    write(dir, FILE, "name: shop\n");
+    write(dir, "components/billing.wallets/operations/Credit.java", "class Credit {}");
+
+    ManifestException e = refused(FILE, "components");
+
+    assertThat(e)
+        .hasMessageContainingAll(
+            "components/billing.wallets", "holds no manifest.toa.yaml", "add one");
+  }
+
+  @Test
+  void loadContext_patternReachingOutside_isRefused() {
+    ManifestException e = refusedContext("name: shop\ncomponents: [../other/*]\n", "components[0]");
+
+    assertThat(e)
+        .hasMessageContainingAll("reaches outside the context's folder", "components/*");
+  }
+
+  @Test
+  void loadContext_componentThatDoesNotFit_isRefusedInItsOwnFile() {
+    write(dir, FILE, "name: shop\n");
+    write(dir, WALLETS, "operations: { credit: { once: 300 } }");
+
+    ManifestException e = refused("manifest.toa.yaml", "operations.credit.once");
+
+    assertThat(e.location().file()).isEqualTo(dir.toAbsolutePath().resolve(WALLETS));
+  }
+}

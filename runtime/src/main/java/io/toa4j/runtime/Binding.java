@@ -1,0 +1,93 @@
+package io.toa4j.runtime;
+
+import com.fasterxml.jackson.annotation.JsonAutoDetect;
+import com.fasterxml.jackson.annotation.JsonInclude;
+import com.fasterxml.jackson.annotation.PropertyAccessor;
+import com.fasterxml.jackson.databind.DeserializationFeature;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.json.JsonMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.toa4j.api.Entry;
+import io.toa4j.spi.StoredRecord;
+
+/**
+ * Moves values between JSON trees and the author's classes.
+ *
+ * <p>Inputs and outputs bind like ordinary Jackson values (records by their components). Entities
+ * bind by their fields only, private ones of {@link Entry} included, so the system properties are
+ * set without any setter being visible to the author. Thread-safe.
+ */
+final class Binding {
+  static final ObjectMapper VALUES =
+      JsonMapper.builder()
+          .enable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES)
+          .enable(DeserializationFeature.FAIL_ON_NULL_FOR_PRIMITIVES)
+          .enable(DeserializationFeature.FAIL_ON_NUMBERS_FOR_ENUMS)
+          // plain values have one integer type, whatever size the number had
+          .enable(DeserializationFeature.USE_LONG_FOR_INTS)
+          .build();
+
+  private static final ObjectMapper ENTITIES =
+      JsonMapper.builder()
+          .visibility(PropertyAccessor.ALL, JsonAutoDetect.Visibility.NONE)
+          .visibility(PropertyAccessor.FIELD, JsonAutoDetect.Visibility.ANY)
+          .serializationInclusion(JsonInclude.Include.NON_NULL)
+          .enable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES)
+          .build();
+
+  static final String ID = "id";
+  static final String VERSION = "VERSION";
+  static final String CREATED = "CREATED";
+  static final String UPDATED = "UPDATED";
+
+  private Binding() {}
+
+  /** The record as a caller sees it: id first, then its properties, then the other system ones. */
+  static ObjectNode view(String id, long version, long created, long updated, ObjectNode state) {
+    ObjectNode view = VALUES.createObjectNode();
+    view.put(ID, id);
+    view.setAll(state);
+    view.put(VERSION, version);
+    if (version > 0) {
+      view.put(CREATED, created);
+      view.put(UPDATED, updated);
+    }
+    return view;
+  }
+
+  static ObjectNode view(StoredRecord r) {
+    return view(r.id(), r.version(), r.created(), r.updated(), r.state());
+  }
+
+  /** A fresh entity object holding the record. */
+  static <E extends Entry> E entity(Class<E> type, String id, long version, long created, long updated, ObjectNode state) {
+    ObjectNode tree = view(id, version, created, updated, state);
+    try {
+      return ENTITIES.treeToValue(tree, type);
+    } catch (com.fasterxml.jackson.core.JsonProcessingException | IllegalArgumentException e) {
+      throw new IllegalStateException(
+          "Record " + id + " cannot be read into " + type.getName() + ": " + e.getMessage(), e);
+    }
+  }
+
+  /** The declared properties the entity object holds now, without system properties. */
+  static ObjectNode state(Entry entity) {
+    ObjectNode tree = ENTITIES.valueToTree(entity);
+    tree.remove(ID);
+    tree.remove(VERSION);
+    tree.remove(CREATED);
+    tree.remove(UPDATED);
+    return tree;
+  }
+
+  /** A plain value (map, list, record, number, ...) as a tree. */
+  static JsonNode tree(Object value) {
+    return VALUES.valueToTree(value);
+  }
+
+  /** A tree as plain Java values: maps, lists, strings, numbers, booleans. */
+  static Object plain(JsonNode tree) {
+    return VALUES.convertValue(tree, Object.class);
+  }
+}

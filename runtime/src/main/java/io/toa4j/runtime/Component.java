@@ -1,0 +1,25 @@
+package io.toa4j.runtime;
+
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.toa4j.manifest.ComponentManifest;
+import io.toa4j.manifest.EntityDeclaration;
+import io.toa4j.spi.Store;
+import java.util.Map;
+import java.util.Optional;
+
+/** A loaded component: its manifest, its operations by name, and its store if it keeps state. */
+record Component(ComponentManifest manifest, Map<String, Operation> operations, Optional<Store> store) {
+
+  String label() {
+    return manifest.label();
+  }
+
+  Optional<EntityDeclaration> entity() {
+    return manifest.entity();
+  }
+
+  /** What a record holds before its first write: a copy of {@code entity.blank}. */
+  ObjectNode blank() {
+    return manifest.entity().map(e -> e.blank().deepCopy()).orElseThrow();
+  }
+}

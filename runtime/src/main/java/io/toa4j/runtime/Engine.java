@@ -1,0 +1,302 @@
+package io.toa4j.runtime;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.MissingNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.toa4j.api.Assignment;
+import io.toa4j.api.Computation;
+import io.toa4j.api.Context;
+import io.toa4j.api.Effect;
+import io.toa4j.api.Entry;
+import io.toa4j.api.Failure;
+import io.toa4j.api.Observation;
+import io.toa4j.api.Query;
+import io.toa4j.api.Refusal;
+import io.toa4j.api.Transition;
+import io.toa4j.manifest.Concurrency;
+import io.toa4j.manifest.Schema;
+import io.toa4j.manifest.Violation;
+import io.toa4j.spi.Outcome;
+import io.toa4j.spi.Store;
+import io.toa4j.spi.StoredRecord;
+import io.toa4j.spi.Write;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.function.Function;
+import java.util.stream.Collectors;
+
+/**
+ * Runs one operation: reads the record, runs the author's code, commits the change.
+ *
+ * <p>Invariants, for every call:
+ *
+ * <ol>
+ *   <li>A record changes only through a {@link Write} whose expected version is the version the
+ *       run read; a lost compare-and-swap writes nothing.
+ *   <li>Nothing is written when the operation refuses, throws, or discards; the caller of a
+ *       discarded run still gets what the operation returned, as a success.
+ *   <li>Every state written fits the entity's schema; one that does not is never stored.
+ *   <li>Each attempt binds a fresh entry from the stored record: nothing an abandoned attempt did
+ *       to its entry leaks into the next.
+ *   <li>With {@code concurrency: retry} the caller never sees a lost compare-and-swap: the run is
+ *       repeated on fresh state within the retry policy, and exhausting it is a system failure;
+ *       with {@code concurrency: none} the caller gets a concurrency failure.
+ *   <li>An input reaches the author's code only after it fits the operation's input schema and its
+ *       query fits the operation's query rule.
+ *   <li>A refusal answered to the caller carries a code the operation declares under {@code errors}.
+ * </ol>
+ *
+ * <p>Thread-safe and stateless between calls: any number of calls run at once.
+ */
+final class Engine {
+  private static final long DEFAULT_PAGE = 100;
+  private static final long MAX_PAGE = 1000;
+
+  private final Options options;
+
+  Engine(Options options) {
+    this.options = options;
+  }
+
+  /**
+   * Runs the call to completion.
+   *
+   * @param context gives the author's code its calls to other components
+   * @throws Failure when the call fails; nothing was committed
+   */
+  @SuppressWarnings("unchecked")
+  Result invoke(Component component, Operation operation, Invocation call, Function<Invocation, Context> context) {
+    Requests.check(component, operation, call);
+    return switch (operation.type()) {
+      case TRANSITION -> transition(component, operation, call, context.apply(call));
+      case OBSERVATION -> operation.generic() ? genericObservation(component, operation, call) : observation(component, operation, call, context.apply(call));
+      case ASSIGNMENT -> assignment(component, operation, call, context.apply(call));
+      case EFFECT -> answer(operation, run(operation, () -> ((Effect<Object>) instance(operation)).effect(input(operation, call), context.apply(call))), null);
+      case COMPUTATION -> answer(operation, run(operation, () -> ((Computation<Object>) instance(operation)).computation(input(operation, call), context.apply(call))), null);
+    };
+  }
+
+  // ---- transitions ------------------------------------------------------------------------
+
+  private Result transition(Component component, Operation operation, Invocation call, Context context) {
+    Store store = component.store().orElseThrow();
+    Object input = input(operation, call);
+    boolean retry = operation.declaration().concurrency() == Concurrency.RETRY;
+    for (int attempt = 1; ; attempt++) {
+      Current current = current(component, store, call.query(), true);
+      Entry entry = entry(operation, current);
+      @SuppressWarnings("unchecked")
+      Transition<Object, Entry> code = (Transition<Object, Entry>) instance(operation);
+      Object returned = run(operation, () -> code.transition(input, entry, context));
+      if (returned instanceof Refusal refusal) return refused(operation, refusal);
+      if (entry.discarded()) return answer(operation, returned, entry == returned ? current.view() : null);
+      StoredRecord next = next(component, current, Binding.state(entry));
+      if (store.commit(new Write(current.version, next)) == Outcome.COMMITTED) {
+        return answer(operation, returned, entry == returned ? Binding.view(next) : null);
+      }
+      lost(component, operation, current, attempt, retry);
+    }
+  }
+
+  /** After a lost compare-and-swap: waits before the next attempt, or fails the call. */
+  private void lost(Component component, Operation operation, Current current, int attempt, boolean retry) {
+    String where = component.label() + "." + operation.name() + " on record " + current.id;
+    if (!retry) {
+      throw new Failure(
+          Failure.Code.CONCURRENCY,
+          where + " lost its write to a concurrent one at version " + current.version
+              + "; try again, or declare concurrency: retry");
+    }
+    if (attempt >= options.retry().attempts()) {
+      throw new Failure(
+          Failure.Code.SYSTEM,
+          where + " lost its write to concurrent ones " + attempt + " times in a row; gave up");
+    }
+    try {
+      options.sleeper().sleep(options.retry().delayMillis(attempt, options.random().nextDouble()));
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new Failure(Failure.Code.SYSTEM, where + " was interrupted while waiting to retry", e);
+    }
+  }
+
+  // ---- observations -----------------------------------------------------------------------
+
+  private Result observation(Component component, Operation operation, Invocation call, Context context) {
+    Current current = current(component, component.store().orElseThrow(), call.query(), false);
+    if (current == null) return new Result.Output(MissingNode.getInstance());
+    Object input = input(operation, call);
+    Entry entry = entry(operation, current);
+    @SuppressWarnings("unchecked")
+    Observation<Object, Entry> code = (Observation<Object, Entry>) instance(operation);
+    Object returned = run(operation, () -> code.observation(input, entry, context));
+    if (returned instanceof Refusal refusal) return refused(operation, refusal);
+    return answer(operation, returned, entry == returned ? current.view() : null);
+  }
+
+  private Result genericObservation(Component component, Operation operation, Invocation call) {
+    Store store = component.store().orElseThrow();
+    if (operation.name().equals("observe")) {
+      Current current = current(component, store, call.query(), false);
+      return new Result.Output(current == null ? MissingNode.getInstance() : current.view());
+    }
+    Query query = call.query().orElse(Query.page(DEFAULT_PAGE, 0));
+    long limit = query.limit().orElse(DEFAULT_PAGE);
+    if (limit < 1 || limit > MAX_PAGE) {
+      throw new Failure(Failure.Code.CONTRACT, "query.limit must be from 1 to " + MAX_PAGE + "; got " + limit);
+    }
+    var page = Binding.VALUES.createArrayNode();
+    store.page(limit, query.omit().orElse(0)).forEach(r -> page.add(Binding.view(r)));
+    return new Result.Output(page);
+  }
+
+  // ---- assignments ------------------------------------------------------------------------
+
+  private Result assignment(Component component, Operation operation, Invocation call, Context context) {
+    Store store = component.store().orElseThrow();
+    for (int attempt = 1; ; attempt++) {
+      Current current = current(component, store, call.query(), true);
+      Map<String, Object> changeset = new LinkedHashMap<>();
+      Object returned;
+      if (operation.generic()) {
+        call.input().fields().forEachRemaining(f -> changeset.put(f.getKey(), Binding.plain(f.getValue())));
+        returned = null;
+      } else {
+        Object input = input(operation, call);
+        @SuppressWarnings("unchecked")
+        Assignment<Object> code = (Assignment<Object>) instance(operation);
+        returned = run(operation, () -> code.assignment(input, changeset, context));
+        if (returned instanceof Refusal refusal) return refused(operation, refusal);
+      }
+      ObjectNode state = current.state.deepCopy();
+      changeset.forEach((k, v) -> state.set(k, Binding.tree(v)));
+      StoredRecord next = next(component, current, state);
+      // An assignment does not compare versions: a lost race is the storage's business, so it is
+      // applied again on the fresh record rather than reported.
+      if (store.commit(new Write(current.version, next)) == Outcome.COMMITTED) {
+        return answer(operation, returned, returned == null ? Binding.view(next) : null);
+      }
+      lost(component, operation, current, attempt, true);
+    }
+  }
+
+  // ---- reading and writing ----------------------------------------------------------------
+
+  /** A record as read: stored, or blank (version 0) for a new or never-written associated one. */
+  private record Current(String id, long version, long created, long updated, ObjectNode state) {
+    ObjectNode view() {
+      return Binding.view(id, version, created, updated, state);
+    }
+  }
+
+  /**
+   * The record the query names; a blank one when there is no query (a new record) or the component
+   * is associated; {@code null} for an observation that finds nothing.
+   */
+  private Current current(Component component, Store store, Optional<Query> query, boolean writing) {
+    if (query.isEmpty() || query.get().id().isEmpty()) {
+      if (!writing) throw new Failure(Failure.Code.CONTRACT, "query.id is required to read a record of " + component.label());
+      return new Current(Identities.fresh(options.random()), 0, 0, 0, component.blank());
+    }
+    String id = query.get().id().get();
+    Optional<StoredRecord> stored = store.read(id);
+    long version = stored.map(StoredRecord::version).orElse(0L);
+    query.get().version().ifPresent(
+        expected -> {
+          if (expected != version) {
+            throw new Failure(
+                Failure.Code.PRECONDITION,
+                "record " + id + " of " + component.label() + " is at version " + version + ", not " + expected);
+          }
+        });
+    if (stored.isPresent()) {
+      StoredRecord r = stored.get();
+      return new Current(r.id(), r.version(), r.created(), r.updated(), r.state());
+    }
+    if (component.entity().orElseThrow().associated()) return new Current(id, 0, 0, 0, component.blank());
+    if (!writing) return null;
+    throw new Failure(Failure.Code.NOT_FOUND, "record " + id + " of " + component.label() + " does not exist");
+  }
+
+  private StoredRecord next(Component component, Current current, ObjectNode state) {
+    Schema schema = component.entity().orElseThrow().schema();
+    List<Violation> violations = schema.validate(state);
+    if (!violations.isEmpty()) {
+      throw new Failure(
+          Failure.Code.ENTITY_CONTRACT,
+          "the new state of record " + current.id + " of " + component.label() + " does not fit the entity, so it was not stored: "
+              + describe(violations));
+    }
+    long now = options.clock().millis();
+    return new StoredRecord(current.id, current.version + 1, current.version == 0 ? now : current.created, now, state);
+  }
+
+  private static Entry entry(Operation operation, Current current) {
+    Class<? extends Entry> type = operation.code().orElseThrow().entity().orElseThrow();
+    return Binding.entity(type, current.id, current.version, current.created, current.updated, current.state);
+  }
+
+  // ---- running the author's code ----------------------------------------------------------
+
+  private static Object instance(Operation operation) {
+    return operation.code().orElseThrow().instance();
+  }
+
+  private static Object input(Operation operation, Invocation call) {
+    Optional<Class<?>> type = operation.code().flatMap(Operation.Code::input);
+    if (type.isEmpty()) return null;
+    try {
+      return Binding.VALUES.treeToValue(call.input(), type.get());
+    } catch (com.fasterxml.jackson.core.JsonProcessingException | IllegalArgumentException e) {
+      throw new Failure(
+          Failure.Code.CONTRACT,
+          "the input of " + operation.name() + " cannot be read as " + type.get().getSimpleName() + ": " + e.getMessage());
+    }
+  }
+
+  private interface Run {
+    Object run() throws Exception;
+  }
+
+  /** Runs the author's code; whatever it throws becomes a failure that says where it came from. */
+  private static Object run(Operation operation, Run code) {
+    try {
+      return code.run();
+    } catch (Failure f) {
+      throw f;
+    } catch (Exception | LinkageError | AssertionError e) {
+      throw new Failure(Failure.Code.SYSTEM, operation.name() + " threw " + e, e);
+    }
+  }
+
+  private static Result refused(Operation operation, Refusal refusal) {
+    if (!operation.declaration().errors().contains(refusal.code())) {
+      throw new Failure(
+          Failure.Code.RESPONSE_CONTRACT,
+          operation.name() + " refused with " + refusal.code() + ", which it does not declare under errors"
+              + " (declared: " + (operation.declaration().errors().isEmpty() ? "none" : operation.declaration().errors()) + ")");
+    }
+    return new Result.Refused(refusal);
+  }
+
+  /** The output: the record when the code returned its entry, else the value it returned. */
+  private static Result answer(Operation operation, Object returned, ObjectNode record) {
+    if (returned instanceof Refusal refusal) return refused(operation, refusal);
+    if (record != null) return new Result.Output(record);
+    if (returned == null) return new Result.Output(MissingNode.getInstance());
+    if (returned instanceof Entry) {
+      throw new Failure(Failure.Code.RESPONSE_CONTRACT, operation.name() + " returned an entry other than its own");
+    }
+    try {
+      return new Result.Output(Binding.tree(returned));
+    } catch (IllegalArgumentException e) {
+      throw new Failure(Failure.Code.RESPONSE_CONTRACT, operation.name() + " returned a value that is not plain data: " + e.getMessage(), e);
+    }
+  }
+
+  static String describe(List<Violation> violations) {
+    return violations.stream().map(Violation::toString).collect(Collectors.joining("; "));
+  }
+}

@@ -1,0 +1,42 @@
+package io.toa4j.runtime;
+
+import java.time.Clock;
+import java.util.Objects;
+import java.util.random.RandomGenerator;
+
+/**
+ * What an application takes from its surroundings: time, randomness and the retry policy, so that
+ * tests are deterministic and never wait on the wall clock.
+ *
+ * @param clock stamps CREATED and UPDATED
+ * @param random mints ids and identities, and spreads retry delays
+ * @param sleeper waits between retries
+ */
+public record Options(Clock clock, RandomGenerator random, Sleeper sleeper, RetryPolicy retry) {
+  public Options {
+    Objects.requireNonNull(clock, "clock");
+    Objects.requireNonNull(random, "random");
+    Objects.requireNonNull(sleeper, "sleeper");
+    Objects.requireNonNull(retry, "retry");
+  }
+
+  /** The system clock, a secure random source, real sleeps, the default retry policy. */
+  public static Options defaults() {
+    return new Options(
+        Clock.systemUTC(), new java.security.SecureRandom(), Thread::sleep, RetryPolicy.DEFAULT);
+  }
+
+  public Options withClock(Clock clock) {
+    return new Options(clock, random, sleeper, retry);
+  }
+
+  public Options withRetry(RetryPolicy retry) {
+    return new Options(clock, random, sleeper, retry);
+  }
+
+  /** Waits; the real one is {@link Thread#sleep(long)}. */
+  @FunctionalInterface
+  public interface Sleeper {
+    void sleep(long millis) throws InterruptedException;
+  }
+}

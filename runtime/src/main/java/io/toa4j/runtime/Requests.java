@@ -1,0 +1,118 @@
+package io.toa4j.runtime;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.MissingNode;
+import io.toa4j.api.Failure;
+import io.toa4j.api.Query;
+import io.toa4j.api.Request;
+import io.toa4j.manifest.QueryRule;
+import io.toa4j.manifest.Violation;
+import java.util.Iterator;
+import java.util.List;
+import java.util.Locale;
+import java.util.Optional;
+import java.util.OptionalLong;
+import java.util.Set;
+import java.util.regex.Pattern;
+
+/**
+ * Requests from the outside, read and checked: the shape {@code { query, input }}, the query's
+ * fields, and a call's fit with its operation's contract. Every refusal is a {@link
+ * Failure.Code#CONTRACT} failure that says what is wrong and where.
+ */
+public final class Requests {
+  private static final Pattern ID = Pattern.compile("[0-9a-fA-F]{32}");
+  private static final Set<String> REQUEST_KEYS = Set.of("query", "input");
+  private static final Set<String> QUERY_KEYS = Set.of("id", "version", "limit", "omit");
+
+  private Requests() {}
+
+  /**
+   * Reads a request given as a tree, such as the YAML of {@code toa call}: an object with an
+   * optional {@code query} ({@code id}, {@code version}, {@code limit}, {@code omit}) and an
+   * optional {@code input}.
+   *
+   * @throws Failure with code CONTRACT when the tree is not such a request
+   */
+  public static Request parse(JsonNode tree) {
+    if (tree == null || tree.isMissingNode() || tree.isNull()) return Request.empty();
+    if (!tree.isObject()) {
+      throw contract("a request is a map with query and input, such as { query: { id: ... }, input: { ... } }; got " + kind(tree));
+    }
+    for (Iterator<String> it = tree.fieldNames(); it.hasNext(); ) {
+      String key = it.next();
+      if (!REQUEST_KEYS.contains(key)) throw contract("request." + key + " is not a request field; use query and input");
+    }
+    JsonNode input = tree.path("input");
+    return new Request(query(tree.get("query")), input.isMissingNode() || input.isNull() ? Optional.empty() : Optional.of(input));
+  }
+
+  private static Optional<Query> query(JsonNode tree) {
+    if (tree == null || tree.isNull()) return Optional.empty();
+    if (!tree.isObject()) throw contract("query is a map with id, version, limit or omit; got " + kind(tree));
+    for (Iterator<String> it = tree.fieldNames(); it.hasNext(); ) {
+      String key = it.next();
+      if (!QUERY_KEYS.contains(key)) throw contract("query." + key + " is not a query field; use id, version, limit or omit");
+    }
+    Optional<String> id = Optional.empty();
+    JsonNode idNode = tree.get("id");
+    if (idNode != null) {
+      if (!idNode.isTextual() || !ID.matcher(idNode.asText()).matches()) {
+        throw contract("query.id must be 32 hexadecimal characters; got " + idNode);
+      }
+      id = Optional.of(idNode.asText().toLowerCase(Locale.ROOT));
+    }
+    return Optional.of(new Query(id, count(tree, "version"), count(tree, "limit"), count(tree, "omit")));
+  }
+
+  private static OptionalLong count(JsonNode query, String key) {
+    JsonNode node = query.get(key);
+    if (node == null) return OptionalLong.empty();
+    if (!node.isIntegralNumber() || !node.canConvertToLong() || node.asLong() < 0) {
+      throw contract("query." + key + " must be a whole number, 0 or more; got " + node);
+    }
+    return OptionalLong.of(node.asLong());
+  }
+
+  /** Checks a call against its operation: the query rule, the query's fields, the input schema. */
+  static void check(Component component, Operation operation, Invocation call) {
+    String endpoint = component.label() + "." + operation.name();
+    QueryRule rule = operation.declaration().query();
+    if (rule == QueryRule.REQUIRED && call.query().isEmpty()) throw contract(endpoint + " requires a query, such as { query: { id: ... } }");
+    if (rule == QueryRule.FORBIDDEN && call.query().isPresent()) throw contract(endpoint + " takes no query");
+    call.query().ifPresent(q -> checkQuery(endpoint, operation, q));
+    Optional<io.toa4j.manifest.Schema> schema = operation.declaration().input();
+    boolean hasInput = !call.input().isMissingNode() && !call.input().isNull();
+    if (schema.isEmpty()) {
+      if (hasInput) throw contract(endpoint + " takes no input");
+      return;
+    }
+    if (!hasInput) throw contract(endpoint + " requires an input");
+    List<Violation> violations = schema.get().validate(call.input());
+    if (!violations.isEmpty()) throw contract("the input of " + endpoint + " does not fit its schema: " + Engine.describe(violations));
+  }
+
+  private static void checkQuery(String endpoint, Operation operation, Query query) {
+    boolean enumerating = operation.generic() && operation.name().equals("enumerate");
+    if (enumerating) {
+      if (query.id().isPresent() || query.version().isPresent()) throw contract(endpoint + " takes limit and omit in its query, not id or version");
+      return;
+    }
+    if (query.limit().isPresent() || query.omit().isPresent()) throw contract(endpoint + " acts on one record: its query takes id and version, not limit or omit");
+    if (query.id().isEmpty()) throw contract(endpoint + ": query.id is required when there is a query");
+  }
+
+  /** The input of a request as a tree: a missing node when it has none. */
+  static JsonNode input(Request request) {
+    return request.input().map(i -> i instanceof JsonNode n ? n : Binding.tree(i)).orElse(MissingNode.getInstance());
+  }
+
+  static Failure contract(String message) {
+    return new Failure(Failure.Code.CONTRACT, message);
+  }
+
+  private static String kind(JsonNode node) {
+    return node.isArray() ? "a list" : node.isTextual() ? "the text " + node : node.getNodeType().toString().toLowerCase(Locale.ROOT) + " " + node;
+  }
+
+}

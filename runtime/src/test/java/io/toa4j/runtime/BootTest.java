@@ -1,0 +1,189 @@
+package io.toa4j.runtime;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.toa4j.api.Request;
+import io.toa4j.manifest.ManifestException;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** A context that does not fit refuses to start, says why and where, and changes nothing. */
+class BootTest {
+  static final String WALLETS = "components/billing.wallets/";
+  static final String MANIFEST = WALLETS + "manifest.toa.yaml";
+
+  @TempDir Path directory;
+
+  private Path shop() {
+    return Shop.copyTo(directory);
+  }
+
+  @Test
+  void boot_manifestWithUnknownKey_isRefusedNamingFileAndKey() {
+    Path context = shop();
+    Shop.edit(context, MANIFEST, "operations:\n", "colour: blue\noperations:\n");
+
+    assertThatThrownBy(() -> Application.boot(context))
+        .isInstanceOf(ManifestException.class)
+        .hasMessageContaining("manifest.toa.yaml")
+        .hasMessageContaining("colour");
+    assertNoState(context);
+  }
+
+  @Test
+  void boot_manifestValueOfWrongType_isRefusedAtItsPath() {
+    Path context = shop();
+    Shop.edit(context, MANIFEST, "  credit:\n    concurrency: retry\n    query: true", "  credit:\n    concurrency: retry\n    query: often");
+
+    assertThatThrownBy(() -> Application.boot(context))
+        .isInstanceOf(ManifestException.class)
+        .hasMessageContaining("operations.credit.query");
+  }
+
+  @Test
+  void boot_declaredOperationWithoutClass_isRefusedNamingTheFileToCreate() throws IOException {
+    Path context = shop();
+    Files.delete(context.resolve(WALLETS + "operations/Debit.java"));
+
+    assertThatThrownBy(() -> Application.boot(context))
+        .isInstanceOf(StartupException.class)
+        .hasMessageContaining("operations.debit")
+        .hasMessageContaining("operations/Debit.java");
+    assertNoState(context);
+  }
+
+  @Test
+  void boot_inputRecordWithAFieldTheSchemaLacks_isRefused() {
+    Path context = shop();
+    Shop.edit(
+        context,
+        WALLETS + "operations/Credit.java",
+        "record Input(long amount, String type, String ref)",
+        "record Input(long amount, String type, String ref, String note)");
+
+    assertThatThrownBy(() -> Application.boot(context))
+        .isInstanceOf(StartupException.class)
+        .hasMessageContaining("operations.credit.input")
+        .hasMessageContaining("'note' is not a property of the schema");
+  }
+
+  @Test
+  void boot_inputRecordOfTheWrongType_isRefused() {
+    Path context = shop();
+    Shop.edit(
+        context,
+        WALLETS + "operations/Credit.java",
+        "record Input(long amount, String type, String ref)",
+        "record Input(long amount, String type, long ref)");
+
+    assertThatThrownBy(() -> Application.boot(context))
+        .isInstanceOf(StartupException.class)
+        .hasMessageContaining("operations.credit.input")
+        .hasMessageContaining("'ref' is a long, which cannot hold the schema's \"string\"");
+  }
+
+  @Test
+  void boot_inputRecordMissingASchemaProperty_isRefused() {
+    Path context = shop();
+    Shop.edit(
+        context,
+        WALLETS + "operations/Credit.java",
+        "record Input(long amount, String type, String ref)",
+        "record Input(long amount, String ref)");
+
+    assertThatThrownBy(() -> Application.boot(context))
+        .isInstanceOf(StartupException.class)
+        .hasMessageContaining("property 'type' of the schema has no member");
+  }
+
+  @Test
+  void boot_entityFieldTheEntityLacks_isRefused() {
+    Path context = shop();
+    Shop.edit(context, WALLETS + "Wallet.java", "  public long balance;\n", "  public long balance;\n  public String nickname;\n");
+
+    assertThatThrownBy(() -> Application.boot(context))
+        .isInstanceOf(StartupException.class)
+        .hasMessageContaining("entity.properties")
+        .hasMessageContaining("'nickname' is not a property of the schema");
+  }
+
+  @Test
+  void boot_sourceThatDoesNotCompile_isRefusedWithFileAndLine() {
+    Path context = shop();
+    Shop.edit(context, WALLETS + "operations/Credit.java", "entry.balance += input.amount();", "entry.balance += input.amount() +;");
+
+    assertThatThrownBy(() -> Application.boot(context))
+        .isInstanceOf(StartupException.class)
+        .hasMessageContaining("does not compile")
+        .hasMessageContaining("Credit.java:12");
+    assertNoState(context);
+  }
+
+  @Test
+  void boot_undeclaredOperationClass_isRefused() {
+    Path context = shop();
+    Shop.write(
+        context,
+        WALLETS + "operations/Freeze.java",
+        "package billing.wallets.operations;\n"
+            + "public class Freeze implements io.toa4j.api.Effect<Void> {\n"
+            + "  public Object effect(Void input) { return null; }\n"
+            + "}\n");
+
+    assertThatThrownBy(() -> Application.boot(context))
+        .isInstanceOf(StartupException.class)
+        .hasMessageContaining("Freeze is not declared");
+  }
+
+  @Test
+  void boot_declaredTypeDisagreesWithTheClass_isRefused() {
+    Path context = shop();
+    Shop.edit(context, MANIFEST, "  credit:\n    concurrency: retry", "  credit:\n    type: effect");
+
+    assertThatThrownBy(() -> Application.boot(context))
+        .isInstanceOf(RuntimeException.class)
+        .hasMessageContaining("operations.credit");
+  }
+
+  @Test
+  void boot_twiceWithUnchangedSources_compilesOnce_andAnEditRecompiles() throws IOException {
+    Path context = shop();
+    Application.boot(context).close();
+    List<Path> first = cached(context);
+
+    Application.boot(context).close();
+    assertThat(cached(context)).isEqualTo(first);
+
+    Shop.edit(context, WALLETS + "operations/Credit.java", "entry.balance += input.amount();", "entry.balance += 2 * input.amount();");
+    try (Application shop = Application.boot(context)) {
+      assertThat(cached(context)).hasSize(first.size() + 1);
+      Map<String, Object> record =
+          TransitionTest.output(shop.call("billing.wallets.credit", Request.of(TransitionTest.WALLET, TransitionTest.credit(5, "x"))));
+      assertThat(record).containsEntry("balance", 10L);
+    }
+  }
+
+  private static List<Path> cached(Path context) throws IOException {
+    try (Stream<Path> dirs = Files.list(context.resolve(".toa/classes/billing.wallets"))) {
+      return dirs.sorted().toList();
+    }
+  }
+
+  /** A refused boot leaves no record store behind. */
+  private static void assertNoState(Path context) {
+    Path storage = context.resolve(".toa/storage");
+    if (!Files.exists(storage)) return;
+    try (Stream<Path> files = Files.list(storage)) {
+      assertThat(files.filter(f -> f.toString().endsWith(".db"))).isEmpty();
+    } catch (IOException e) {
+      throw new AssertionError(e);
+    }
+  }
+}

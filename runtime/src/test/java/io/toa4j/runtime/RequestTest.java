@@ -1,0 +1,106 @@
+package io.toa4j.runtime;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.toa4j.api.Failure;
+import io.toa4j.api.Request;
+import java.nio.file.Path;
+import java.util.Map;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** Requests that do not fit are refused with a clear message, and change nothing. */
+class RequestTest {
+  static final String WALLET = TransitionTest.WALLET;
+  static final ObjectMapper JSON = new ObjectMapper();
+
+  @TempDir Path directory;
+  Application shop;
+
+  @BeforeEach
+  void boot() {
+    shop = Application.boot(Shop.copyTo(directory));
+    shop.call("billing.wallets.credit", Request.of(WALLET, TransitionTest.credit(100, "a")));
+  }
+
+  @AfterEach
+  void close() {
+    assertThat(TransitionTest.output(shop.call("billing.wallets.observe", Request.id(WALLET))))
+        .containsEntry("balance", 100L)
+        .containsEntry("VERSION", 1L);
+    shop.close();
+  }
+
+  private static Failure failure(Runnable call) {
+    try {
+      call.run();
+    } catch (Failure f) {
+      return f;
+    }
+    throw new AssertionError("the call did not fail");
+  }
+
+  @Test
+  void call_unknownComponent_failsNamingTheComponents() {
+    Failure f = failure(() -> shop.call("billing.walets.credit", Request.id(WALLET)));
+
+    assertThat(f.code()).isEqualTo(Failure.Code.ENDPOINT);
+    assertThat(f).hasMessageContaining("no component 'billing.walets'").hasMessageContaining("billing.wallets");
+  }
+
+  @Test
+  void call_unknownOperation_failsNamingTheOperations() {
+    Failure f = failure(() -> shop.call("billing.wallets.refund", Request.id(WALLET)));
+
+    assertThat(f.code()).isEqualTo(Failure.Code.ENDPOINT);
+    assertThat(f).hasMessageContaining("no operation 'refund'").hasMessageContaining("credit, debit");
+  }
+
+  @Test
+  void call_inputBreakingTheSchema_failsWithThePath() {
+    Failure f = failure(() -> shop.call("billing.wallets.credit", Request.of(WALLET, Map.of("amount", 0, "type", "gift", "ref", "x"))));
+
+    assertThat(f.code()).isEqualTo(Failure.Code.CONTRACT);
+    assertThat(f).hasMessageContaining("/amount").hasMessageContaining("/type");
+  }
+
+  @Test
+  void call_withoutTheRequiredQuery_fails() {
+    Failure f = failure(() -> shop.call("billing.wallets.credit", Request.input(TransitionTest.credit(1, "x"))));
+
+    assertThat(f.code()).isEqualTo(Failure.Code.CONTRACT);
+    assertThat(f).hasMessageContaining("requires a query");
+  }
+
+  @Test
+  void parse_notARequestMap_fails() {
+    assertThatThrownBy(() -> Requests.parse(JSON.readTree("[1, 2]")))
+        .isInstanceOfSatisfying(Failure.class, f -> assertThat(f.code()).isEqualTo(Failure.Code.CONTRACT))
+        .hasMessageContaining("a request is a map");
+  }
+
+  @Test
+  void parse_unknownQueryField_fails() {
+    assertThatThrownBy(() -> Requests.parse(JSON.readTree("{\"query\": {\"id\": \"" + WALLET + "\", \"colour\": 1}}")))
+        .hasMessageContaining("query.colour is not a query field");
+  }
+
+  @Test
+  void parse_idThatIsNotHex_fails() {
+    assertThatThrownBy(() -> Requests.parse(JSON.readTree("{\"query\": {\"id\": \"wallet-1\"}}")))
+        .hasMessageContaining("query.id must be 32 hexadecimal characters");
+  }
+
+  @Test
+  void parse_requestWithQueryAndInput_keepsBoth() throws Exception {
+    Request request = Requests.parse(JSON.readTree("{\"query\": {\"id\": \"" + WALLET.toUpperCase() + "\", \"version\": 1}, \"input\": {\"amount\": 5}}"));
+
+    assertThat(request.query().orElseThrow().id()).contains(WALLET);
+    assertThat(request.query().orElseThrow().version()).hasValue(1);
+    assertThat(request.input()).isPresent();
+  }
+}

@@ -1,0 +1,52 @@
+package io.toa4j.runtime;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Comparator;
+import java.util.stream.Stream;
+
+/** A fresh copy of examples/shop in a folder of a test's own, to change and boot. */
+final class Shop {
+  static final Path EXAMPLE = Path.of(System.getProperty("toa.examples", "../examples")).resolve("shop");
+
+  private Shop() {}
+
+  static Path copyTo(Path target) {
+    try (Stream<Path> files = Files.walk(EXAMPLE)) {
+      for (Path source : (Iterable<Path>) files.sorted(Comparator.naturalOrder())::iterator) {
+        Path relative = EXAMPLE.relativize(source);
+        if (relative.toString().startsWith(".toa")) continue;
+        Path copy = target.resolve(relative.toString());
+        if (Files.isDirectory(source)) Files.createDirectories(copy);
+        else Files.copy(source, copy);
+      }
+      return target;
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+
+  /** Replaces text in a file of the copy, failing when the text is not there. */
+  static void edit(Path context, String file, String from, String to) {
+    try {
+      Path path = context.resolve(file);
+      String text = Files.readString(path);
+      if (!text.contains(from)) throw new AssertionError(file + " does not contain " + from);
+      Files.writeString(path, text.replace(from, to));
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+
+  static void write(Path context, String file, String text) {
+    try {
+      Path path = context.resolve(file);
+      Files.createDirectories(path.getParent());
+      Files.writeString(path, text);
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+}

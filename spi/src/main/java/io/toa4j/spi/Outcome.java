@@ -1,0 +1,12 @@
+package io.toa4j.spi;
+
+/** What became of a {@link Write}. */
+public enum Outcome {
+  /** The change is durable. */
+  COMMITTED,
+  /**
+   * Nothing was written: the record was not at the expected version (or, for a creation, already
+   * existed).
+   */
+  CONFLICT
+}

@@ -1,0 +1,29 @@
+package io.toa4j.spi;
+
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * One component's records on a storage.
+ *
+ * <p>Thread-safe: any number of threads may read and commit at once. A commit is atomic and, once
+ * it answers {@link Outcome#COMMITTED}, durable as the storage promises.
+ */
+public interface Store {
+  /** The record with this id, if it was ever written. */
+  Optional<StoredRecord> read(String id);
+
+  /**
+   * Records in the order they were created (ties by id), skipping {@code omit} and answering at most
+   * {@code limit}.
+   */
+  List<StoredRecord> page(long limit, long omit);
+
+  /**
+   * Applies the write if the record is still at its expected version.
+   *
+   * @return {@link Outcome#COMMITTED}, or {@link Outcome#CONFLICT} when another write got there
+   *     first; nothing is written then
+   */
+  Outcome commit(Write write);
+}

@@ -1,0 +1,8 @@
+/**
+ * What an engine adapter implements: storage for components' records.
+ *
+ * <p>Adapters are found with {@link java.util.ServiceLoader} by the name a context gives ({@code
+ * storage: sqlite}). They know this package and their driver, nothing of the engine. Expected
+ * outcomes (a lost compare-and-swap) are values; failures are unchecked exceptions.
+ */
+package io.toa4j.spi;

@@ -1,0 +1,53 @@
+package io.toa4j.storage.sqlite;
+
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.List;
+
+/**
+ * The store's schema, as numbered steps applied in order and recorded in SQLite's {@code
+ * user_version}. A step, once released, never changes; a new need is a new step.
+ */
+final class Migrations {
+  private static final List<String> STEPS =
+      List.of(
+          "CREATE TABLE records ("
+              + " id TEXT PRIMARY KEY,"
+              + " version INTEGER NOT NULL,"
+              + " created INTEGER NOT NULL,"
+              + " updated INTEGER NOT NULL,"
+              + " state TEXT NOT NULL)",
+          "CREATE INDEX records_created ON records (created, id)");
+
+  private Migrations() {}
+
+  static void apply(Connection c, Path file) throws SQLException {
+    c.setAutoCommit(false);
+    try (Statement s = c.createStatement()) {
+      int current = version(s);
+      if (current > STEPS.size()) {
+        throw new SQLException(
+            file + " is at schema version " + current + ", newer than this toa4j knows (" + STEPS.size() + ")");
+      }
+      for (int step = current; step < STEPS.size(); step++) {
+        s.execute(STEPS.get(step));
+      }
+      s.execute("PRAGMA user_version = " + STEPS.size());
+      c.commit();
+    } catch (SQLException e) {
+      c.rollback();
+      throw e;
+    } finally {
+      c.setAutoCommit(true);
+    }
+  }
+
+  private static int version(Statement s) throws SQLException {
+    try (ResultSet r = s.executeQuery("PRAGMA user_version")) {
+      return r.next() ? r.getInt(1) : 0;
+    }
+  }
+}

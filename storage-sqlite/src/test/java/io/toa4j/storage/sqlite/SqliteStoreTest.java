@@ -1,0 +1,140 @@
+package io.toa4j.storage.sqlite;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.toa4j.spi.Outcome;
+import io.toa4j.spi.Storage;
+import io.toa4j.spi.StorageProvider;
+import io.toa4j.spi.StorageSettings;
+import io.toa4j.spi.Store;
+import io.toa4j.spi.StoredRecord;
+import io.toa4j.spi.Write;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.Statement;
+import java.util.Map;
+import java.util.ServiceLoader;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** The SQLite store against real files. */
+class SqliteStoreTest {
+  static final ObjectMapper JSON = new ObjectMapper();
+  static final String A = "0123456789abcdef0123456789abcdef";
+  static final String B = "fedcba9876543210fedcba9876543210";
+
+  @TempDir Path directory;
+
+  private Storage open() {
+    for (StorageProvider p : ServiceLoader.load(StorageProvider.class)) {
+      if (p.name().equals("sqlite")) return p.open(new StorageSettings(directory, Map.of()));
+    }
+    throw new AssertionError("the sqlite provider is not registered with ServiceLoader");
+  }
+
+  static StoredRecord record(String id, long version, long at, int balance) {
+    ObjectNode state = JSON.createObjectNode().put("balance", balance);
+    return new StoredRecord(id, version, 1000, at, state);
+  }
+
+  @Test
+  void commit_creation_isReadBackWithItsState() {
+    try (Storage storage = open()) {
+      Store store = storage.store("billing.wallets");
+
+      assertThat(store.commit(new Write(0, record(A, 1, 1000, 5)))).isEqualTo(Outcome.COMMITTED);
+
+      assertThat(store.read(A)).contains(record(A, 1, 1000, 5));
+      assertThat(store.read(B)).isEmpty();
+      assertThat(directory.resolve("storage/billing.wallets.db")).isRegularFile();
+    }
+  }
+
+  @Test
+  void commit_secondCreationOfTheSameId_conflictsAndKeepsTheFirst() {
+    try (Storage storage = open()) {
+      Store store = storage.store("billing.wallets");
+      store.commit(new Write(0, record(A, 1, 1000, 5)));
+
+      assertThat(store.commit(new Write(0, record(A, 1, 1000, 9)))).isEqualTo(Outcome.CONFLICT);
+      assertThat(store.read(A).orElseThrow().state().get("balance").asInt()).isEqualTo(5);
+    }
+  }
+
+  @Test
+  void commit_staleVersion_conflictsAndWritesNothing() {
+    try (Storage storage = open()) {
+      Store store = storage.store("billing.wallets");
+      store.commit(new Write(0, record(A, 1, 1000, 5)));
+      store.commit(new Write(1, record(A, 2, 2000, 6)));
+
+      assertThat(store.commit(new Write(1, record(A, 2, 3000, 7)))).isEqualTo(Outcome.CONFLICT);
+      assertThat(store.read(A)).contains(record(A, 2, 2000, 6));
+      assertThat(store.commit(new Write(2, record(A, 3, 3000, 7)))).isEqualTo(Outcome.COMMITTED);
+    }
+  }
+
+  @Test
+  void page_answersInCreationOrderWithLimitAndOmit() {
+    try (Storage storage = open()) {
+      Store store = storage.store("billing.wallets");
+      store.commit(new Write(0, new StoredRecord(B, 1, 1, 1, JSON.createObjectNode())));
+      store.commit(new Write(0, new StoredRecord(A, 1, 2, 2, JSON.createObjectNode())));
+
+      assertThat(store.page(10, 0)).extracting(StoredRecord::id).containsExactly(B, A);
+      assertThat(store.page(1, 1)).extracting(StoredRecord::id).containsExactly(A);
+    }
+  }
+
+  @Test
+  void commits_survive_closingAndReopening() {
+    try (Storage storage = open()) {
+      storage.store("billing.wallets").commit(new Write(0, record(A, 1, 1000, 5)));
+    }
+    try (Storage storage = open()) {
+      assertThat(storage.store("billing.wallets").read(A)).contains(record(A, 1, 1000, 5));
+    }
+  }
+
+  @Test
+  void file_isInWalModeWithItsSchemaVersion() throws Exception {
+    try (Storage storage = open()) {
+      storage.store("billing.wallets");
+    }
+    try (Connection c = DriverManager.getConnection("jdbc:sqlite:" + directory.resolve("storage/billing.wallets.db"));
+        Statement s = c.createStatement()) {
+      assertThat(s.executeQuery("PRAGMA journal_mode").getString(1)).isEqualTo("wal");
+      assertThat(s.executeQuery("PRAGMA user_version").getInt(1)).isEqualTo(2);
+    }
+  }
+
+  @Test
+  void open_fileFromANewerRelease_isRefused() throws Exception {
+    Files.createDirectories(directory.resolve("storage"));
+    try (Connection c = DriverManager.getConnection("jdbc:sqlite:" + directory.resolve("storage/billing.wallets.db"));
+        Statement s = c.createStatement()) {
+      s.execute("PRAGMA user_version = 99");
+    }
+    try (Storage storage = open()) {
+      assertThatThrownBy(() -> storage.store("billing.wallets")).hasMessageContaining("newer than this toa4j knows");
+    }
+  }
+
+  @Test
+  void storage_isTransactional() {
+    try (Storage storage = open()) {
+      assertThat(storage.transactional()).isTrue();
+      assertThat(storage.describe()).contains("sqlite");
+    }
+  }
+
+  @Test
+  void write_toAVersionOtherThanTheNext_isRefusedBeforeReachingTheStore() {
+    assertThatThrownBy(() -> new Write(1, record(A, 3, 1, 1))).hasMessageContaining("from version 1 to 2");
+  }
+}
