@@ -67,6 +67,8 @@ public final class Application implements AutoCloseable {
     try {
       Map<String, Component> components = new LinkedHashMap<>();
       for (ComponentManifest manifest : context.components()) {
+        manifest.exposition().ifPresent(
+            e -> LOG.warn("{} declares an exposition; this release serves no HTTP routes yet", manifest.file()));
         ComponentCode code = ComponentCode.load(manifest, state.resolve("classes"));
         Map<String, io.toa4j.runtime.Operation> operations = Components.bind(manifest, code);
         components.put(

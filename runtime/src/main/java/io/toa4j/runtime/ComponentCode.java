@@ -105,10 +105,6 @@ final class ComponentCode {
         .collect(Collectors.toList());
   }
 
-  boolean compiledFromSources() {
-    return !classes.isEmpty();
-  }
-
   private static List<Path> sources(Path directory) {
     try (Stream<Path> files = Files.walk(directory)) {
       return files

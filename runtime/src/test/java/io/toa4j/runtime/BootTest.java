@@ -153,6 +153,18 @@ class BootTest {
   }
 
   @Test
+  void boot_onceWithoutAnInbox_isRefusedRatherThanIgnored() {
+    Path context = shop();
+    Shop.edit(context, MANIFEST, "  credit:\n    concurrency: retry", "  credit:\n    once: true\n    concurrency: retry");
+
+    assertThatThrownBy(() -> Application.boot(context))
+        .isInstanceOf(StartupException.class)
+        .hasMessageContaining("operations.credit.once")
+        .hasMessageContaining("cannot honour once");
+    assertNoState(context);
+  }
+
+  @Test
   void boot_twiceWithUnchangedSources_compilesOnce_andAnEditRecompiles() throws IOException {
     Path context = shop();
     Application.boot(context).close();
