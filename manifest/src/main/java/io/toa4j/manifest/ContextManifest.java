@@ -10,9 +10,14 @@ import java.util.List;
  * @param file the context file
  * @param name the application's name
  * @param storage the storage engine's name ({@code sqlite} unless the context says otherwise)
+ * @param bus the bus's name ({@code embedded} unless the context says otherwise)
  * @param inboxRetentionSeconds {@code inbox.retention}: how long a {@code once} call is
  *     remembered when its operation states no time (3600 unless the context says otherwise; at
  *     least 600)
+ * @param retryDelaysSeconds {@code delivery.retries}: the waits before each retry of a message
+ *     whose handling failed; a message is parked after one attempt more than there are delays
+ * @param outboxRetentionSeconds {@code outbox.retention}: how long published outbox entries are
+ *     kept before they are removed (unpublished ones are never removed)
  * @param components the components found by the context's {@code components} patterns (default
  *     {@code components/*}), sorted by label
  */
@@ -21,9 +26,18 @@ public record ContextManifest(
     Path file,
     String name,
     String storage,
+    String bus,
     long inboxRetentionSeconds,
+    List<Long> retryDelaysSeconds,
+    long outboxRetentionSeconds,
     List<ComponentManifest> components) {
 
   /** The default {@code inbox.retention}, in seconds. */
   public static final long DEFAULT_INBOX_RETENTION_SECONDS = 3600;
+
+  /** The default {@code delivery.retries}: four retries, so five attempts in all. */
+  public static final List<Long> DEFAULT_RETRY_DELAYS_SECONDS = List.of(1L, 10L, 30L, 90L);
+
+  /** The default {@code outbox.retention}, in seconds: a day. */
+  public static final long DEFAULT_OUTBOX_RETENTION_SECONDS = 86_400;
 }

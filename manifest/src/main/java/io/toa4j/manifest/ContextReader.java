@@ -13,8 +13,10 @@ import java.util.Optional;
 /** Reads a context's folder: its {@code context.toa.yaml} and every component it finds. */
 final class ContextReader {
   static final String FILE = "context.toa.yaml";
-  static final List<String> KEYS = List.of("name", "components", "storage", "inbox");
+  static final List<String> KEYS =
+      List.of("name", "components", "storage", "bus", "inbox", "outbox", "delivery");
   static final List<String> STORAGES = List.of("sqlite", "postgres");
+  static final List<String> BUSES = List.of("embedded", "rabbitmq");
   static final String DEFAULT_COMPONENTS = "components/*";
 
   private ContextReader() {}
@@ -35,7 +37,10 @@ final class ContextReader {
         file,
         name,
         storage(root.get("storage")),
+        bus(root.get("bus")),
         retention(root.get("inbox")),
+        delays(root.get("delivery")),
+        outboxRetention(root.get("outbox")),
         components(folder, patterns(root)));
   }
 
@@ -49,6 +54,52 @@ final class ContextReader {
       throw declared.get().refuse("'" + storage + "' is not a storage; " + fix);
     }
     return storage;
+  }
+
+  private static String bus(Optional<Declared> declared) {
+    if (declared.isEmpty()) {
+      return BUSES.get(0);
+    }
+    String fix = "write bus: embedded (in-process, the default) or bus: rabbitmq";
+    String bus = declared.get().text(fix);
+    if (!BUSES.contains(bus)) {
+      throw declared.get().refuse("'" + bus + "' is not a bus; " + fix);
+    }
+    return bus;
+  }
+
+  private static List<Long> delays(Optional<Declared> delivery) {
+    Optional<Declared> declared = delivery.flatMap(d -> d
+        .mapping(List.of("retries"), "write delivery: { retries: [1, 10, 30, 90] }")
+        .get("retries"));
+    if (declared.isEmpty()) {
+      return ContextManifest.DEFAULT_RETRY_DELAYS_SECONDS;
+    }
+    String fix = "list the seconds to wait before each retry, such as [1, 10, 30, 90]";
+    List<Long> delays = new ArrayList<>();
+    for (Declared item : declared.get().items(fix)) {
+      long seconds = item.integer(fix);
+      if (seconds < 0) {
+        throw item.refuse(seconds + " is negative; " + fix);
+      }
+      delays.add(seconds);
+    }
+    return List.copyOf(delays);
+  }
+
+  private static long outboxRetention(Optional<Declared> outbox) {
+    Optional<Declared> declared = outbox.flatMap(o -> o
+        .mapping(List.of("retention"), "write outbox: { retention: <seconds> }")
+        .get("retention"));
+    if (declared.isEmpty()) {
+      return ContextManifest.DEFAULT_OUTBOX_RETENTION_SECONDS;
+    }
+    String fix = "state how many seconds published events are kept, 60 or more";
+    long seconds = declared.get().integer(fix);
+    if (seconds < 60) {
+      throw declared.get().refuse(seconds + " is under 60 seconds; " + fix);
+    }
+    return seconds;
   }
 
   private static long retention(Optional<Declared> inbox) {

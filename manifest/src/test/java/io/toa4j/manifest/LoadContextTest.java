@@ -35,6 +35,9 @@ class LoadContextTest {
     assertThat(shop.file()).isEqualTo(shop.directory().resolve(FILE));
     assertThat(shop.name()).isEqualTo("shop");
     assertThat(shop.storage()).isEqualTo("sqlite");
+    assertThat(shop.bus()).isEqualTo("embedded");
+    assertThat(shop.retryDelaysSeconds()).containsExactly(1L, 10L, 30L, 90L);
+    assertThat(shop.outboxRetentionSeconds()).isEqualTo(86_400);
     assertThat(shop.inboxRetentionSeconds())
         .isEqualTo(ContextManifest.DEFAULT_INBOX_RETENTION_SECONDS);
     assertThat(shop.components())
@@ -84,7 +87,7 @@ class LoadContextTest {
     ManifestException e = refusedContext("name: shop\nengine: sqlite\n", "engine");
 
     assertThat(e)
-        .hasMessageContainingAll("unknown key 'engine'", "name, components, storage, inbox");
+        .hasMessageContainingAll("unknown key 'engine'", "name, components, storage, bus, inbox, outbox, delivery");
   }
 
   @Test
@@ -170,5 +173,38 @@ class LoadContextTest {
     ManifestException e = refused("manifest.toa.yaml", "operations.credit.once");
 
     assertThat(e.location().file()).isEqualTo(dir.toAbsolutePath().resolve(WALLETS));
+  }
+
+  @Test
+  void loadContext_deliverySettings_areAnswered() {
+    write(dir, FILE, """
+        name: shop
+        bus: rabbitmq
+        delivery: { retries: [2, 4] }
+        outbox: { retention: 3600 }
+        """);
+
+    ContextManifest shop = Manifests.loadContext(dir);
+
+    assertThat(shop.bus()).isEqualTo("rabbitmq");
+    assertThat(shop.retryDelaysSeconds()).containsExactly(2L, 4L);
+    assertThat(shop.outboxRetentionSeconds()).isEqualTo(3600);
+  }
+
+  @Test
+  void loadContext_unknownBus_isRefusedAtItsPath() {
+    assertThat(refusedContext("name: shop\nbus: kafka\n", "bus")).hasMessageContaining("'kafka' is not a bus");
+  }
+
+  @Test
+  void loadContext_negativeRetryDelay_isRefusedAtItsItem() {
+    assertThat(refusedContext("name: shop\ndelivery: { retries: [1, -5] }\n", "delivery.retries[1]"))
+        .hasMessageContaining("-5 is negative");
+  }
+
+  @Test
+  void loadContext_outboxRetentionUnderAMinute_isRefused() {
+    assertThat(refusedContext("name: shop\noutbox: { retention: 5 }\n", "outbox.retention"))
+        .hasMessageContaining("under 60 seconds");
   }
 }

@@ -1,6 +1,9 @@
 package io.toa4j.runtime;
 
+import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.JsonNode;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.toa4j.api.Context;
 import io.toa4j.api.Failure;
 import io.toa4j.api.Remote;
@@ -9,26 +12,31 @@ import io.toa4j.api.Request;
 import io.toa4j.manifest.ComponentManifest;
 import io.toa4j.manifest.ContextManifest;
 import io.toa4j.manifest.Manifests;
+import io.toa4j.spi.Bus;
+import io.toa4j.spi.Message;
+import io.toa4j.spi.Parked;
 import io.toa4j.spi.Storage;
-import io.toa4j.spi.StorageProvider;
 import io.toa4j.spi.StorageSettings;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.ServiceLoader;
+import java.util.Set;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.stream.Collectors;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * A booted context: its components compiled, bound and connected to their storage, ready for
- * calls.
+ * A booted context: its components compiled, bound and connected to their storage and bus, its
+ * receivers and task queues consuming, its outbox publishing.
  *
- * <p>Thread-safe: any number of calls may run at once. Closing it releases the storage; calls made
- * after that fail.
+ * <p>Thread-safe: any number of calls may run at once. Closing it stops delivery and releases the
+ * bus and the storage; calls made after that fail.
  */
 public final class Application implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(Application.class);
@@ -37,15 +45,33 @@ public final class Application implements AutoCloseable {
   private final ContextManifest context;
   private final Options options;
   private final Storage storage;
+  private final Bus bus;
   private final Map<String, Component> components;
+  private final List<Reception> receptions;
+  private final MeterRegistry metrics = new SimpleMeterRegistry();
   private final Engine engine;
+  private final Publisher publisher;
+  private final Deliveries deliveries;
+  private final List<Bus.Subscription> subscriptions = new ArrayList<>();
 
-  private Application(ContextManifest context, Options options, Storage storage, Map<String, Component> components) {
+  private Application(
+      ContextManifest context, Options options, Storage storage, Bus bus, Map<String, Component> components, List<Reception> receptions) {
     this.context = context;
     this.options = options;
     this.storage = storage;
+    this.bus = bus;
     this.components = components;
-    this.engine = new Engine(options);
+    this.receptions = receptions;
+    Set<String> consumed = receptions.stream().map(Reception::label).collect(Collectors.toSet());
+    this.publisher =
+        new Publisher(
+            bus,
+            components.values().stream().filter(Component::announces).toList(),
+            consumed,
+            options.clock(),
+            Duration.ofSeconds(context.outboxRetentionSeconds()).toMillis());
+    this.engine = new Engine(options, publisher);
+    this.deliveries = new Deliveries(context.retryDelaysSeconds(), metrics);
   }
 
   /** Boots the context in the folder with the default options. */
@@ -55,49 +81,98 @@ public final class Application implements AutoCloseable {
 
   /**
    * Boots the context in the folder: loads its manifests, compiles its components' code, binds
-   * their operations and opens their storage.
+   * their operations, events and receivers, opens their storage and bus, and starts delivering.
    *
    * @throws io.toa4j.manifest.ManifestException when a manifest does not fit
-   * @throws StartupException when the code does not compile or fit, or the storage is missing
+   * @throws StartupException when the code does not compile or fit, or an engine is missing
    */
   public static Application boot(Path directory, Options options) {
     ContextManifest context = Manifests.loadContext(directory);
     Path state = context.directory().resolve(".toa");
-    Storage storage = storage(context).open(new StorageSettings(state, Map.of()));
+    Engines engines = Engines.open(context, state, options.clock());
     try {
-      Map<String, Component> components = new LinkedHashMap<>();
-      for (ComponentManifest manifest : context.components()) {
-        manifest.exposition().ifPresent(
-            e -> LOG.warn("{} declares an exposition; this release serves no HTTP routes yet", manifest.file()));
-        ComponentCode code = ComponentCode.load(manifest, state.resolve("classes"));
-        Map<String, io.toa4j.runtime.Operation> operations = Components.bind(manifest, code);
-        components.put(
-            manifest.label(),
-            new Component(manifest, operations, manifest.entity().map(e -> storage.store(manifest.label()))));
-      }
+      Application application = assemble(context, options, engines.storage(), engines.bus(), state);
+      application.start();
       LOG.info(
-          "Context {} is up: {} on {}", context.name(), components.keySet(), storage.describe());
-      return new Application(context, options, storage, Map.copyOf(components));
+          "Context {} is up: {} on {} and {}",
+          context.name(), application.components.keySet(), engines.storage().describe(), engines.bus().describe());
+      return application;
     } catch (RuntimeException e) {
-      storage.close();
+      engines.close();
       throw e;
     }
   }
 
-  private static StorageProvider storage(ContextManifest context) {
-    List<String> known = new ArrayList<>();
-    for (StorageProvider provider : ServiceLoader.load(StorageProvider.class, Application.class.getClassLoader())) {
-      if (provider.name().equals(context.storage())) return provider;
-      known.add(provider.name());
+  /**
+   * Compiles and binds every component before any store is opened, so a context that does not fit
+   * leaves no state behind; then opens the stores of those that keep state.
+   */
+  private static Application assemble(ContextManifest context, Options options, Storage storage, Bus bus, Path state) {
+    Map<String, ComponentCode> codes = new LinkedHashMap<>();
+    Map<String, Map<String, Operation>> operations = new LinkedHashMap<>();
+    Map<String, Announcements> announcements = new LinkedHashMap<>();
+    for (ComponentManifest manifest : context.components()) {
+      manifest.exposition().ifPresent(
+          e -> LOG.warn("{} declares an exposition; this release serves no HTTP routes yet", manifest.file()));
+      ComponentCode code = ComponentCode.load(manifest, state.resolve("classes"));
+      codes.put(manifest.label(), code);
+      operations.put(manifest.label(), Components.bind(manifest, code));
+      announcements.put(manifest.label(), Announcements.bind(manifest, code));
     }
-    throw new StartupException(
-        context.file() + " at storage: there is no storage engine '" + context.storage() + "' on the class path (found: "
-            + (known.isEmpty() ? "none" : String.join(", ", known)) + "); add its toa4j-storage module, or use one of those");
+    List<Reception> receptions = new ArrayList<>();
+    for (ComponentManifest manifest : context.components()) {
+      receptions.addAll(Reception.bind(manifest, codes.get(manifest.label()), announcements));
+    }
+    Set<String> consumed = receptions.stream().map(Reception::label).collect(Collectors.toSet());
+    Map<String, Component> components = new LinkedHashMap<>();
+    for (ComponentManifest manifest : context.components()) {
+      Announcements announced = announcements.get(manifest.label());
+      Set<String> mine = new HashSet<>();
+      for (String name : announced.names()) {
+        if (consumed.contains(manifest.label() + "." + name)) mine.add(manifest.label() + "." + name);
+      }
+      if (!mine.isEmpty() && !storage.transactional()) {
+        throw new StartupException(
+            "Component " + manifest.label() + " announces events that are consumed, which needs an outbox committed with"
+                + " its records, but " + storage.describe() + " has no transactions; use a transactional storage");
+      }
+      components.put(
+          manifest.label(),
+          new Component(
+              manifest,
+              operations.get(manifest.label()),
+              manifest.entity().map(e -> storage.store(manifest.label())),
+              announced,
+              Set.copyOf(mine)));
+    }
+    return new Application(context, options, storage, bus, Map.copyOf(components), List.copyOf(receptions));
+  }
+
+  /** Declares every queue, then starts consuming them and sweeping the outbox. */
+  private void start() {
+    for (Reception reception : receptions) bus.declare(reception.queue(), Set.of(reception.label()));
+    for (Component component : components.values()) bus.declare(tasks(component.label()), Set.of());
+    for (Reception reception : receptions) {
+      subscriptions.add(bus.consume(reception.queue(), d -> deliveries.handle(d, this::receive)));
+    }
+    for (Component component : components.values()) {
+      subscriptions.add(bus.consume(tasks(component.label()), d -> deliveries.handle(d, this::runTask)));
+    }
+    publisher.start();
+  }
+
+  static String tasks(String component) {
+    return component + "..tasks";
   }
 
   /** The context as declared. */
   public ContextManifest context() {
     return context;
+  }
+
+  /** Counters of what delivery did: {@code toa.messages} by queue and outcome. */
+  public MeterRegistry metrics() {
+    return metrics;
   }
 
   /**
@@ -127,16 +202,64 @@ public final class Application implements AutoCloseable {
     return reply(invoke(endpoint.substring(0, dot), endpoint.substring(dot + 1), request, identity));
   }
 
+  /**
+   * Waits until every event the context's writes announced is published and every message is
+   * handled (or parked), at most {@code timeout}.
+   *
+   * @return empty when all is settled; else what is still pending, in words
+   */
+  public Optional<String> settle(Duration timeout) {
+    long deadline = System.nanoTime() + timeout.toNanos();
+    while (true) {
+      List<String> pending = new ArrayList<>();
+      long backlog = publisher.backlog();
+      if (backlog > 0) pending.add(backlog + " event(s) not yet published");
+      for (String queue : queues()) {
+        long depth = bus.depth(queue);
+        if (depth > 0) pending.add(depth + " message(s) in " + queue);
+      }
+      if (pending.isEmpty()) return Optional.empty();
+      if (System.nanoTime() > deadline) return Optional.of(String.join("; ", pending));
+      try {
+        Thread.sleep(20);
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        return Optional.of(String.join("; ", pending));
+      }
+    }
+  }
+
+  private List<String> queues() {
+    List<String> queues = new ArrayList<>();
+    receptions.forEach(r -> queues.add(r.queue()));
+    components.keySet().forEach(c -> queues.add(tasks(c)));
+    return queues;
+  }
+
+  /** The parked messages of the context's bus, oldest first. */
+  public List<Parked> parked() {
+    return bus.parked();
+  }
+
+  /** Puts a parked message back on its queue; false when there is none with that id. */
+  public boolean replay(String parkedId) {
+    return bus.replay(parkedId);
+  }
+
   private Result invoke(String label, String name, Request request, String identity) {
     Component component = component(label);
-    io.toa4j.runtime.Operation operation = component.operations().get(name);
+    return engine.invoke(component, operation(component, name), new Invocation(request.query(), Requests.input(request), identity), served -> new CallContext(served.identity()));
+  }
+
+  private static Operation operation(Component component, String name) {
+    Operation operation = component.operations().get(name);
     if (operation == null) {
       throw new Failure(
           Failure.Code.ENDPOINT,
-          "component " + component.label() + " has no operation '" + name + "'; it has " + String.join(", ", component.operations().keySet().stream().sorted().toList()));
+          "component " + component.label() + " has no operation '" + name + "'; it has "
+              + String.join(", ", component.operations().keySet().stream().sorted().toList()));
     }
-    Invocation call = new Invocation(request.query(), Requests.input(request), identity);
-    return engine.invoke(component, operation, call, served -> new CallContext(served.identity()));
+    return operation;
   }
 
   private Component component(String label) {
@@ -150,6 +273,38 @@ public final class Application implements AutoCloseable {
     return component;
   }
 
+  /** An event at a receiver: adapted, then a call under an identity of the message and the queue. */
+  private Result receive(io.toa4j.spi.Delivery delivery) {
+    Reception reception = receptions.stream().filter(r -> r.queue().equals(delivery.queue())).findFirst().orElseThrow();
+    JsonNode payload = delivery.message().body();
+    Request request;
+    if (reception.code().isPresent()) {
+      Object bound = bind(payload, reception.payload().orElseThrow(), reception.queue());
+      if (!reception.code().get().condition(bound)) return new Result.Output(payload);
+      request = reception.code().get().request(bound);
+    } else {
+      request = Request.input(payload);
+    }
+    String identity = Identities.derive(delivery.message().id(), reception.queue());
+    return invoke(reception.component(), reception.operation(), request, identity);
+  }
+
+  private static Object bind(JsonNode payload, Class<?> type, String queue) {
+    try {
+      // a receiver reads what it needs of a payload, which may carry more
+      return Binding.VALUES.readerFor(type).without(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES).readValue(payload);
+    } catch (java.io.IOException | IllegalArgumentException e) {
+      throw new Failure(Failure.Code.CONTRACT, "the payload on " + queue + " cannot be read as " + type.getSimpleName() + ": " + e.getMessage());
+    }
+  }
+
+  /** A task: the request it carries, under the task's own identity. */
+  private Result runTask(io.toa4j.spi.Delivery delivery) {
+    Message message = delivery.message();
+    int dot = message.label().lastIndexOf('.');
+    return invoke(message.label().substring(0, dot), message.label().substring(dot + 1), Requests.parse(message.body()), message.id());
+  }
+
   private static Reply reply(Result result) {
     if (result instanceof Result.Refused refused) return new Reply.Refused(refused.refusal());
     JsonNode value = ((Result.Output) result).value();
@@ -158,6 +313,9 @@ public final class Application implements AutoCloseable {
 
   @Override
   public void close() {
+    subscriptions.forEach(Bus.Subscription::close);
+    publisher.close();
+    bus.close();
     storage.close();
   }
 
@@ -173,8 +331,19 @@ public final class Application implements AutoCloseable {
     @Override
     public Remote remote(String label) {
       Component target = component(label);
-      return (operation, request) ->
-          reply(invoke(target.label(), operation, request, Identities.derive(identity, ordinal.incrementAndGet())));
+      return new Remote() {
+        @Override
+        public Reply call(String operation, Request request) {
+          return reply(invoke(target.label(), operation, request, Identities.derive(identity, ordinal.incrementAndGet())));
+        }
+
+        @Override
+        public void task(String operation, Request request) {
+          operation(target, operation);
+          String id = Identities.derive(identity, ordinal.incrementAndGet());
+          bus.send(tasks(target.label()), new Message(id, target.label() + "." + operation, Requests.tree(request), Map.of()));
+        }
+      };
     }
 
     @Override

@@ -71,6 +71,20 @@ final class Binding {
     }
   }
 
+  /** A fresh entity object holding a record's view (its properties and system properties). */
+  static <E extends Entry> E entity(Class<E> type, ObjectNode view) {
+    try {
+      return ENTITIES.treeToValue(view, type);
+    } catch (com.fasterxml.jackson.core.JsonProcessingException | IllegalArgumentException e) {
+      throw new IllegalStateException("A record cannot be read into " + type.getName() + ": " + e.getMessage(), e);
+    }
+  }
+
+  /** An entity object as a record view: its properties and its system properties. */
+  static ObjectNode view(Entry entity) {
+    return ENTITIES.valueToTree(entity);
+  }
+
   /** The declared properties the entity object holds now, without system properties. */
   static ObjectNode state(Entry entity) {
     ObjectNode tree = ENTITIES.valueToTree(entity);

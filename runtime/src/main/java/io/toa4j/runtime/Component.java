@@ -6,9 +6,23 @@ import io.toa4j.manifest.EntityDeclaration;
 import io.toa4j.spi.Store;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 
-/** A loaded component: its manifest, its operations by name, and its store if it keeps state. */
-record Component(ComponentManifest manifest, Map<String, Operation> operations, Optional<Store> store) {
+/**
+ * A loaded component: its manifest, its operations by name, its store if it keeps state, the
+ * events it announces, and which of their labels someone in the context consumes.
+ */
+record Component(
+    ComponentManifest manifest,
+    Map<String, Operation> operations,
+    Optional<Store> store,
+    Announcements announcements,
+    Set<String> consumed) {
+
+  /** Whether its writes keep an outbox entry: only when someone consumes one of its events. */
+  boolean announces() {
+    return !consumed.isEmpty();
+  }
 
   String label() {
     return manifest.label();

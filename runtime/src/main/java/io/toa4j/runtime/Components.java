@@ -70,7 +70,7 @@ final class Components {
 
   /**
    * A declaration the engine would silently ignore is refused instead: a {@code once} that
-   * remembered nothing, or a receiver that received nothing, would break the promise it states.
+   * remembered nothing would break the promise it states.
    */
   private static void refuseWhatThisRuntimeCannotHonour(ComponentManifest manifest) {
     for (OperationDeclaration declaration : manifest.operations().values()) {
@@ -80,11 +80,6 @@ final class Components {
                 + ": this release of toa4j has no transactional inbox yet, so it cannot honour once;"
                 + " remove it, or key the change by what it is for (see the debit operation of the shop example)");
       }
-    }
-    if (!manifest.receivers().isEmpty()) {
-      throw new StartupException(
-          manifest.receivers().get(0).path()
-              + ": this release of toa4j does not deliver events yet, so it cannot honour receivers; remove them for now");
     }
   }
 

@@ -2,6 +2,7 @@ package io.toa4j.runtime;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.MissingNode;
+import com.fasterxml.jackson.databind.node.NullNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.toa4j.api.Assignment;
 import io.toa4j.api.Computation;
@@ -16,6 +17,7 @@ import io.toa4j.api.Transition;
 import io.toa4j.manifest.Concurrency;
 import io.toa4j.manifest.Schema;
 import io.toa4j.manifest.Violation;
+import io.toa4j.spi.OutboxEntry;
 import io.toa4j.spi.Outcome;
 import io.toa4j.spi.Store;
 import io.toa4j.spi.StoredRecord;
@@ -46,6 +48,9 @@ import java.util.stream.Collectors;
  *   <li>An input reaches the author's code only after it fits the operation's input schema and its
  *       query fits the operation's query rule.
  *   <li>A refusal answered to the caller carries a code the operation declares under {@code errors}.
+ *   <li>When someone consumes the component's events, every committed write carries its outbox
+ *       entry in the same commit: a write without its fact, or a fact without its write, is never
+ *       stored. Publishing happens only after the commit answered.
  * </ol>
  *
  * <p>Thread-safe and stateless between calls: any number of calls run at once.
@@ -55,9 +60,17 @@ final class Engine {
   private static final long MAX_PAGE = 1000;
 
   private final Options options;
+  private final AfterCommit afterCommit;
 
-  Engine(Options options) {
+  /** Told of every committed outbox entry, after its commit, so it can publish at once. */
+  @FunctionalInterface
+  interface AfterCommit {
+    void committed(Component component, OutboxEntry entry);
+  }
+
+  Engine(Options options, AfterCommit afterCommit) {
     this.options = options;
+    this.afterCommit = afterCommit;
   }
 
   /**
@@ -93,7 +106,7 @@ final class Engine {
       if (returned instanceof Refusal refusal) return refused(operation, refusal);
       if (entry.discarded()) return answer(operation, returned, entry == returned ? current.view() : null);
       StoredRecord next = next(component, current, Binding.state(entry));
-      if (store.commit(new Write(current.version, next)) == Outcome.COMMITTED) {
+      if (commit(component, store, current, next, call, entry.trailers())) {
         return answer(operation, returned, entry == returned ? Binding.view(next) : null);
       }
       lost(component, operation, current, attempt, retry);
@@ -175,7 +188,7 @@ final class Engine {
       StoredRecord next = next(component, current, state);
       // An assignment does not compare versions: a lost race is the storage's business, so it is
       // applied again on the fresh record rather than reported.
-      if (store.commit(new Write(current.version, next)) == Outcome.COMMITTED) {
+      if (commit(component, store, current, next, call, Map.of())) {
         return answer(operation, returned, returned == null ? Binding.view(next) : null);
       }
       lost(component, operation, current, attempt, true);
@@ -218,6 +231,29 @@ final class Engine {
     if (component.entity().orElseThrow().associated()) return new Current(id, 0, 0, 0, component.blank());
     if (!writing) return null;
     throw new Failure(Failure.Code.NOT_FOUND, "record " + id + " of " + component.label() + " does not exist");
+  }
+
+  /**
+   * Commits the record with the fact of its change, when someone consumes the component's events;
+   * tells the publisher after the commit.
+   *
+   * @return false when the compare-and-swap was lost: nothing was written
+   */
+  private boolean commit(
+      Component component, Store store, Current current, StoredRecord next, Invocation call, Map<String, Object> trailers) {
+    Optional<OutboxEntry> entry = Optional.empty();
+    if (component.announces()) {
+      JsonNode origin = current.version == 0 ? NullNode.getInstance() : current.view();
+      entry =
+          Optional.of(
+              new OutboxEntry(
+                  Identities.ordered(next.updated(), options.random()),
+                  next.updated(),
+                  Announcements.change(origin, Binding.view(next), call.input(), trailers)));
+    }
+    if (store.commit(new Write(current.version, next, entry)) != Outcome.COMMITTED) return false;
+    entry.ifPresent(e -> afterCommit.committed(component, e));
+    return true;
   }
 
   private StoredRecord next(Component component, Current current, ObjectNode state) {

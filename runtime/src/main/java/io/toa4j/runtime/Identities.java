@@ -24,11 +24,26 @@ final class Identities {
     return HEX.formatHex(bytes);
   }
 
+  /** A fresh id that sorts by time: 12 hexadecimal digits of milliseconds, then 20 random ones. */
+  static String ordered(long millis, RandomGenerator random) {
+    byte[] bytes = new byte[10];
+    random.nextBytes(bytes);
+    return String.format("%012x", millis & 0xffffffffffffL) + HEX.formatHex(bytes);
+  }
+
   /** The identity of the {@code ordinal}-th call (from 1) made while serving {@code served}. */
   static String derive(String served, int ordinal) {
+    return derive(served, Integer.toString(ordinal));
+  }
+
+  /**
+   * An identity derived from another and a qualifier: an event's from its outbox entry and its
+   * label; a delivery's from its message and the receiving queue.
+   */
+  static String derive(String identity, String qualifier) {
     try {
       MessageDigest sha = MessageDigest.getInstance("SHA-256");
-      byte[] digest = sha.digest((served + "/" + ordinal).getBytes(StandardCharsets.UTF_8));
+      byte[] digest = sha.digest((identity + "/" + qualifier).getBytes(StandardCharsets.UTF_8));
       return HEX.formatHex(digest, 0, 16);
     } catch (NoSuchAlgorithmException e) {
       throw new IllegalStateException("SHA-256 is required of every JVM", e);

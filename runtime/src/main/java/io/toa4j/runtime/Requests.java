@@ -107,6 +107,21 @@ public final class Requests {
     return request.input().map(i -> i instanceof JsonNode n ? n : Binding.tree(i)).orElse(MissingNode.getInstance());
   }
 
+  /** A request as a tree {@code { query, input }}, the form {@link #parse} reads. */
+  static JsonNode tree(Request request) {
+    var tree = Binding.VALUES.createObjectNode();
+    request.query().ifPresent(q -> {
+      var query = tree.putObject("query");
+      q.id().ifPresent(id -> query.put("id", id));
+      q.version().ifPresent(v -> query.put("version", v));
+      q.limit().ifPresent(l -> query.put("limit", l));
+      q.omit().ifPresent(o -> query.put("omit", o));
+    });
+    JsonNode input = input(request);
+    if (!input.isMissingNode()) tree.set("input", input);
+    return tree;
+  }
+
   static Failure contract(String message) {
     return new Failure(Failure.Code.CONTRACT, message);
   }

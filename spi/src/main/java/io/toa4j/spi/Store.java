@@ -1,5 +1,6 @@
 package io.toa4j.spi;
 
+import java.util.Collection;
 import java.util.List;
 import java.util.Optional;
 
@@ -26,4 +27,20 @@ public interface Store {
    *     first; nothing is written then
    */
   Outcome commit(Write write);
+
+  /**
+   * Outbox entries not yet marked published, oldest first, at most {@code limit}. Entries are
+   * never dropped before they are marked, whatever their age.
+   */
+  List<OutboxEntry> unpublished(int limit);
+
+  /** Marks outbox entries published at the given time; unknown ids are ignored. */
+  void published(Collection<String> ids, long at);
+
+  /**
+   * Removes at most {@code limit} entries marked published before the given time.
+   *
+   * @return how many were removed
+   */
+  int purgePublished(long before, int limit);
 }

@@ -1,6 +1,7 @@
 package io.toa4j.spi;
 
 import java.util.Objects;
+import java.util.Optional;
 
 /**
  * One committed change of one record, applied atomically or not at all.
@@ -8,10 +9,13 @@ import java.util.Objects;
  * @param expectedVersion the version the change was computed from: 0 when the record is to be
  *     created, else the version it must still be at (compare-and-swap)
  * @param record the record after the change; its version is {@code expectedVersion + 1}
+ * @param outbox the fact of the change, committed with the record or not at all; empty when no one
+ *     consumes the component's events
  */
-public record Write(long expectedVersion, StoredRecord record) {
+public record Write(long expectedVersion, StoredRecord record, Optional<OutboxEntry> outbox) {
   public Write {
     Objects.requireNonNull(record, "record");
+    Objects.requireNonNull(outbox, "outbox");
     if (record.version() != expectedVersion + 1) {
       throw new IllegalArgumentException(
           "a write moves a record from version "
@@ -21,5 +25,10 @@ public record Write(long expectedVersion, StoredRecord record) {
               + ", not to "
               + record.version());
     }
+  }
+
+  /** A write with no outbox entry. */
+  public Write(long expectedVersion, StoredRecord record) {
+    this(expectedVersion, record, Optional.empty());
   }
 }

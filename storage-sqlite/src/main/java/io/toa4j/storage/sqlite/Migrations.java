@@ -20,7 +20,14 @@ final class Migrations {
               + " created INTEGER NOT NULL,"
               + " updated INTEGER NOT NULL,"
               + " state TEXT NOT NULL)",
-          "CREATE INDEX records_created ON records (created, id)");
+          "CREATE INDEX records_created ON records (created, id)",
+          "CREATE TABLE outbox ("
+              + " id TEXT PRIMARY KEY,"
+              + " created INTEGER NOT NULL,"
+              + " change TEXT NOT NULL,"
+              + " published INTEGER)",
+          "CREATE INDEX outbox_unpublished ON outbox (id) WHERE published IS NULL",
+          "CREATE INDEX outbox_published ON outbox (published) WHERE published IS NOT NULL");
 
   private Migrations() {}
 

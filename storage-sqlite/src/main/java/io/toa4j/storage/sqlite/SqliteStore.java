@@ -3,6 +3,7 @@ package io.toa4j.storage.sqlite;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.toa4j.spi.OutboxEntry;
 import io.toa4j.spi.Outcome;
 import io.toa4j.spi.Store;
 import io.toa4j.spi.StoredRecord;
@@ -13,6 +14,7 @@ import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.ArrayBlockingQueue;
@@ -95,26 +97,15 @@ final class SqliteStore implements Store {
   public Outcome commit(Write write) {
     StoredRecord next = write.record();
     String state = serialize(next.state());
-    writeLock.lock();
-    try {
-      writer.setAutoCommit(false);
-      try {
-        Outcome outcome =
-            write.expectedVersion() == 0 ? insert(next, state) : update(write.expectedVersion(), next, state);
-        if (outcome == Outcome.COMMITTED) writer.commit();
-        else writer.rollback();
-        return outcome;
-      } catch (SQLException | RuntimeException e) {
-        writer.rollback();
-        throw e;
-      } finally {
-        writer.setAutoCommit(true);
-      }
-    } catch (SQLException e) {
-      throw failure("commit record " + next.id() + " at version " + next.version(), e);
-    } finally {
-      writeLock.unlock();
-    }
+    // A conflict writes nothing, so committing the transaction it ran in is harmless.
+    return write(
+        "commit record " + next.id() + " at version " + next.version(),
+        c -> {
+          Outcome outcome =
+              write.expectedVersion() == 0 ? insert(next, state) : update(write.expectedVersion(), next, state);
+          if (outcome == Outcome.COMMITTED && write.outbox().isPresent()) insert(write.outbox().get());
+          return outcome;
+        });
   }
 
   private Outcome insert(StoredRecord next, String state) throws SQLException {
@@ -147,6 +138,90 @@ final class SqliteStore implements Store {
     }
   }
 
+  private void insert(OutboxEntry entry) throws SQLException {
+    try (PreparedStatement s =
+        writer.prepareStatement("INSERT INTO outbox (id, created, change) VALUES (?, ?, ?)")) {
+      s.setString(1, entry.id());
+      s.setLong(2, entry.created());
+      s.setString(3, serialize(entry.change()));
+      s.executeUpdate();
+    }
+  }
+
+  @Override
+  public List<OutboxEntry> unpublished(int limit) {
+    return withReader(
+        c -> {
+          try (PreparedStatement s =
+              c.prepareStatement(
+                  "SELECT id, created, change FROM outbox WHERE published IS NULL ORDER BY id LIMIT ?")) {
+            s.setInt(1, limit);
+            try (ResultSet r = s.executeQuery()) {
+              List<OutboxEntry> entries = new ArrayList<>();
+              while (r.next()) entries.add(new OutboxEntry(r.getString(1), r.getLong(2), object(r.getString(3), r.getString(1))));
+              return entries;
+            }
+          }
+        });
+  }
+
+  @Override
+  public void published(Collection<String> ids, long at) {
+    if (ids.isEmpty()) return;
+    write(
+        "mark outbox entries published",
+        c -> {
+          try (PreparedStatement s =
+              writer.prepareStatement("UPDATE outbox SET published = ? WHERE id = ? AND published IS NULL")) {
+            for (String id : ids) {
+              s.setLong(1, at);
+              s.setString(2, id);
+              s.addBatch();
+            }
+            s.executeBatch();
+          }
+          return null;
+        });
+  }
+
+  @Override
+  public int purgePublished(long before, int limit) {
+    return write(
+        "purge published outbox entries",
+        c -> {
+          try (PreparedStatement s =
+              writer.prepareStatement(
+                  "DELETE FROM outbox WHERE id IN"
+                      + " (SELECT id FROM outbox WHERE published IS NOT NULL AND published < ? LIMIT ?)")) {
+            s.setLong(1, before);
+            s.setInt(2, limit);
+            return s.executeUpdate();
+          }
+        });
+  }
+
+  /** Runs statements on the writer in one transaction. */
+  private <T> T write(String what, Query<T> statements) {
+    writeLock.lock();
+    try {
+      writer.setAutoCommit(false);
+      try {
+        T result = statements.run(writer);
+        writer.commit();
+        return result;
+      } catch (SQLException | RuntimeException e) {
+        writer.rollback();
+        throw e;
+      } finally {
+        writer.setAutoCommit(true);
+      }
+    } catch (SQLException e) {
+      throw failure(what, e);
+    } finally {
+      writeLock.unlock();
+    }
+  }
+
   private static boolean isConstraint(SQLException e) {
     return e.getErrorCode() == SQLiteErrorCode.SQLITE_CONSTRAINT.code;
   }
@@ -173,15 +248,15 @@ final class SqliteStore implements Store {
   }
 
   private static StoredRecord record(ResultSet r) throws SQLException {
+    return new StoredRecord(
+        r.getString(1), r.getLong(2), r.getLong(3), r.getLong(4), object(r.getString(5), r.getString(1)));
+  }
+
+  private static ObjectNode object(String json, String id) throws SQLException {
     try {
-      return new StoredRecord(
-          r.getString(1),
-          r.getLong(2),
-          r.getLong(3),
-          r.getLong(4),
-          (ObjectNode) JSON.readTree(r.getString(5)));
-    } catch (JsonProcessingException e) {
-      throw new SQLException("The stored state of record " + r.getString(1) + " is not JSON", e);
+      return (ObjectNode) JSON.readTree(json);
+    } catch (JsonProcessingException | ClassCastException e) {
+      throw new SQLException("The stored JSON of " + id + " is not an object", e);
     }
   }
 

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.toa4j.spi.OutboxEntry;
 import io.toa4j.spi.Outcome;
 import io.toa4j.spi.Storage;
 import io.toa4j.spi.StorageProvider;
@@ -17,7 +18,9 @@ import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.Statement;
+import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.ServiceLoader;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -109,7 +112,7 @@ class SqliteStoreTest {
     try (Connection c = DriverManager.getConnection("jdbc:sqlite:" + directory.resolve("storage/billing.wallets.db"));
         Statement s = c.createStatement()) {
       assertThat(s.executeQuery("PRAGMA journal_mode").getString(1)).isEqualTo("wal");
-      assertThat(s.executeQuery("PRAGMA user_version").getInt(1)).isEqualTo(2);
+      assertThat(s.executeQuery("PRAGMA user_version").getInt(1)).isEqualTo(5);
     }
   }
 
@@ -136,5 +139,60 @@ class SqliteStoreTest {
   @Test
   void write_toAVersionOtherThanTheNext_isRefusedBeforeReachingTheStore() {
     assertThatThrownBy(() -> new Write(1, record(A, 3, 1, 1))).hasMessageContaining("from version 1 to 2");
+  }
+
+  static OutboxEntry entry(String id, long at) {
+    return new OutboxEntry(id, at, JSON.createObjectNode().put("n", id));
+  }
+
+  @Test
+  void commit_withOutboxEntry_storesBothAndTheEntryWaitsUnpublished() {
+    try (Storage storage = open()) {
+      Store store = storage.store("billing.wallets");
+
+      store.commit(new Write(0, record(A, 1, 1000, 5), Optional.of(entry("e1", 1000))));
+
+      assertThat(store.unpublished(10)).containsExactly(entry("e1", 1000));
+    }
+  }
+
+  @Test
+  void commit_conflicting_storesNoOutboxEntry() {
+    try (Storage storage = open()) {
+      Store store = storage.store("billing.wallets");
+      store.commit(new Write(0, record(A, 1, 1000, 5), Optional.of(entry("e1", 1000))));
+
+      assertThat(store.commit(new Write(0, record(A, 1, 1000, 6), Optional.of(entry("e2", 1000))))).isEqualTo(Outcome.CONFLICT);
+      assertThat(store.commit(new Write(5, record(A, 6, 1000, 6), Optional.of(entry("e3", 1000))))).isEqualTo(Outcome.CONFLICT);
+
+      assertThat(store.unpublished(10)).extracting(OutboxEntry::id).containsExactly("e1");
+    }
+  }
+
+  @Test
+  void published_entriesLeaveUnpublished_andArePurgedAfterRetentionOnly() {
+    try (Storage storage = open()) {
+      Store store = storage.store("billing.wallets");
+      store.commit(new Write(0, record(A, 1, 1000, 5), Optional.of(entry("e1", 1000))));
+      store.commit(new Write(0, record(B, 1, 1000, 5), Optional.of(entry("e2", 1000))));
+
+      store.published(List.of("e1", "unknown"), 2000);
+
+      assertThat(store.unpublished(10)).extracting(OutboxEntry::id).containsExactly("e2");
+      assertThat(store.purgePublished(2000, 100)).isZero();
+      assertThat(store.purgePublished(2001, 100)).isEqualTo(1);
+      assertThat(store.unpublished(10)).extracting(OutboxEntry::id).containsExactly("e2");
+      assertThat(store.purgePublished(Long.MAX_VALUE, 100)).as("unpublished entries never expire").isZero();
+    }
+  }
+
+  @Test
+  void unpublished_survivesReopening() {
+    try (Storage storage = open()) {
+      storage.store("billing.wallets").commit(new Write(0, record(A, 1, 1000, 5), Optional.of(entry("e1", 1000))));
+    }
+    try (Storage storage = open()) {
+      assertThat(storage.store("billing.wallets").unpublished(10)).extracting(OutboxEntry::id).containsExactly("e1");
+    }
   }
 }

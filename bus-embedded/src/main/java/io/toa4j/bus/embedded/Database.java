@@ -1,0 +1,198 @@
+package io.toa4j.bus.embedded;
+
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.ArrayBlockingQueue;
+import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.ReentrantLock;
+import org.sqlite.SQLiteConfig;
+
+/**
+ * One SQLite file: a single writer connection under a lock and a few reader connections.
+ *
+ * <p>SQLite has one writer per file anyway; serialising writers in the process spares them the
+ * busy-retry loop, and the busy timeout covers writers in other processes. Every write is one
+ * {@code BEGIN IMMEDIATE} transaction, committed with {@code synchronous=FULL} in WAL mode, so it
+ * is on disk when {@link #write} returns. Readers run beside the writer, each statement on the
+ * latest committed state.
+ *
+ * <p>Thread-safe. After {@link #close()}, every call fails with {@link Closed}.
+ */
+final class Database implements AutoCloseable {
+  private static final int READERS = 4;
+
+  /** Work on a connection, inside a transaction for writes. */
+  @FunctionalInterface
+  interface Work<T> {
+    T run(Connection connection) throws SQLException;
+  }
+
+  /** The database was closed: the work was not done. */
+  static final class Closed extends IllegalStateException {
+    Closed(Path file) {
+      super("The embedded bus at " + file + " is closed");
+    }
+  }
+
+  private final Path file;
+  private final Connection writer;
+  private final ReentrantLock writeLock = new ReentrantLock();
+  private final BlockingQueue<Connection> readers = new ArrayBlockingQueue<>(READERS);
+  private volatile boolean closed;
+
+  private Database(Path file, Connection writer) {
+    this.file = file;
+    this.writer = writer;
+  }
+
+  /** Opens the file, creating it and bringing its schema up to date. */
+  static Database open(Path file, Duration busyTimeout) {
+    List<Connection> opened = new ArrayList<>();
+    try {
+      Database db = new Database(file, connect(file, busyTimeout, false, opened));
+      db.write("create or upgrade the schema", c -> Schema.upgrade(c, file));
+      for (int i = 0; i < READERS; i++) db.readers.add(connect(file, busyTimeout, true, opened));
+      return db;
+    } catch (SQLException | RuntimeException e) {
+      opened.forEach(Database::closeQuietly);
+      if (e instanceof RuntimeException r) throw r;
+      throw failure(file, "open the file", (SQLException) e);
+    }
+  }
+
+  private static Connection connect(
+      Path file, Duration busyTimeout, boolean reader, List<Connection> opened)
+      throws SQLException {
+    SQLiteConfig config = new SQLiteConfig();
+    config.setBusyTimeout((int) busyTimeout.toMillis());
+    if (!reader) {
+      config.setJournalMode(SQLiteConfig.JournalMode.WAL);
+      config.setSynchronous(SQLiteConfig.SynchronousMode.FULL);
+    }
+    Connection c = config.createConnection("jdbc:sqlite:" + file);
+    opened.add(c);
+    if (reader) {
+      try (Statement s = c.createStatement()) {
+        s.execute("PRAGMA query_only = 1");
+      }
+    }
+    return c;
+  }
+
+  /**
+   * Runs the work in one {@code BEGIN IMMEDIATE} transaction on the writer connection, committed
+   * (and so durable) when this returns, rolled back if it throws.
+   *
+   * @param what what the work does, for the message of a failure
+   */
+  <T> T write(String what, Work<T> work) {
+    writeLock.lock();
+    try {
+      if (closed) throw new Closed(file);
+      execute("BEGIN IMMEDIATE");
+      try {
+        T result = work.run(writer);
+        execute("COMMIT");
+        return result;
+      } catch (SQLException | RuntimeException e) {
+        rollbackQuietly();
+        throw e;
+      }
+    } catch (SQLException e) {
+      throw failure(file, what, e);
+    } finally {
+      writeLock.unlock();
+    }
+  }
+
+  /** Runs the work on a reader connection, outside any transaction. */
+  <T> T read(String what, Work<T> work) {
+    Connection c = borrow();
+    try {
+      return work.run(c);
+    } catch (SQLException e) {
+      throw failure(file, what, e);
+    } finally {
+      giveBack(c);
+    }
+  }
+
+  boolean isClosed() {
+    return closed;
+  }
+
+  Path file() {
+    return file;
+  }
+
+  /** Closes every connection; a reader in use is closed when it is given back. */
+  @Override
+  public void close() {
+    writeLock.lock();
+    try {
+      if (closed) return;
+      closed = true;
+      closeQuietly(writer);
+      List<Connection> idle = new ArrayList<>();
+      readers.drainTo(idle);
+      idle.forEach(Database::closeQuietly);
+    } finally {
+      writeLock.unlock();
+    }
+  }
+
+  private Connection borrow() {
+    try {
+      while (true) {
+        if (closed) throw new Closed(file);
+        Connection c = readers.poll(100, TimeUnit.MILLISECONDS);
+        if (c != null) return c;
+      }
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IllegalStateException("Interrupted while waiting for a reader of " + file, e);
+    }
+  }
+
+  private void giveBack(Connection c) {
+    if (!closed && readers.offer(c)) {
+      // close() may have drained the pool between the check and the offer.
+      if (closed && readers.remove(c)) closeQuietly(c);
+      return;
+    }
+    closeQuietly(c);
+  }
+
+  private void execute(String sql) throws SQLException {
+    try (Statement s = writer.createStatement()) {
+      s.execute(sql);
+    }
+  }
+
+  private void rollbackQuietly() {
+    try {
+      execute("ROLLBACK");
+    } catch (SQLException ignored) {
+      // SQLite rolls back by itself after some errors; then there is nothing left to undo.
+    }
+  }
+
+  private static IllegalStateException failure(Path file, String what, SQLException e) {
+    return new IllegalStateException(
+        "The embedded bus could not " + what + " in " + file + ": " + e.getMessage(), e);
+  }
+
+  private static void closeQuietly(Connection c) {
+    try {
+      c.close();
+    } catch (SQLException ignored) {
+      // Closing: nothing more can be done with it.
+    }
+  }
+}

@@ -1,0 +1,154 @@
+package io.toa4j.bus.embedded;
+
+import io.toa4j.spi.Bus;
+import io.toa4j.spi.Message;
+import io.toa4j.spi.Parked;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.util.Collection;
+import java.util.List;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.atomic.AtomicBoolean;
+
+/**
+ * The embedded bus over {@code <stateDirectory>/bus.db}: see {@link Deliveries} for claiming and
+ * the module's README for the design. Thread-safe.
+ */
+final class EmbeddedBus implements Bus {
+  static final String FILE = "bus.db";
+  static final String CONSUMER_LOCK = "bus.consumer.lock";
+
+  private final Database db;
+  private final MessageTable table;
+  private final Deliveries deliveries;
+  private final Tuning tuning;
+  private final Clock clock;
+  private final ConsumerLock consumerLock;
+  private final ExecutorService handlers = HandlerThreads.create();
+  private final List<Subscriber> subscribers = new CopyOnWriteArrayList<>();
+  private final AtomicBoolean closed = new AtomicBoolean();
+
+  EmbeddedBus(Path stateDirectory, Tuning tuning, Clock clock) {
+    try {
+      Files.createDirectories(stateDirectory);
+    } catch (IOException e) {
+      handlers.shutdown();
+      throw new UncheckedIOException("Cannot create the bus's folder " + stateDirectory, e);
+    }
+    this.tuning = tuning;
+    this.clock = clock;
+    this.consumerLock = new ConsumerLock(stateDirectory.resolve(CONSUMER_LOCK));
+    try {
+      this.db = Database.open(stateDirectory.resolve(FILE), tuning.busyTimeout());
+    } catch (RuntimeException e) {
+      handlers.shutdown();
+      throw e;
+    }
+    this.table = new MessageTable(db);
+    this.deliveries = new Deliveries(table, clock);
+  }
+
+  @Override
+  public void declare(String queue, Set<String> labels) {
+    requireName(queue, "queue");
+    Objects.requireNonNull(labels, "labels").forEach(label -> requireName(label, "label"));
+    table.declare(queue, labels, clock.millis());
+  }
+
+  @Override
+  public void publish(Message event) {
+    Objects.requireNonNull(event, "event");
+    wake(table.publish(event, clock.millis()));
+  }
+
+  @Override
+  public void send(String queue, Message message) {
+    requireName(queue, "queue");
+    Objects.requireNonNull(message, "message");
+    if (table.send(queue, message, clock.millis())) wake(List.of(queue));
+  }
+
+  /**
+   * {@inheritDoc}
+   *
+   * <p>The first call takes this bus file's consumer lock, held until the bus closes; it fails
+   * while another bus on the same file holds it. Several subscriptions of one bus may share a
+   * queue: a message is handed to one of them at a time.
+   */
+  @Override
+  public synchronized Subscription consume(String queue, Handler handler) {
+    requireName(queue, "queue");
+    Objects.requireNonNull(handler, "handler");
+    if (closed.get()) throw new Database.Closed(db.file());
+    consumerLock.acquire();
+    Subscriber subscriber =
+        new Subscriber(queue, handler, deliveries, handlers, tuning, subscribers::remove);
+    subscribers.add(subscriber);
+    subscriber.start();
+    return subscriber;
+  }
+
+  @Override
+  public List<Parked> parked() {
+    return table.parked();
+  }
+
+  @Override
+  public boolean replay(String parkedId) {
+    Optional<String> queue = seq(parkedId).flatMap(seq -> table.replay(seq, clock.millis()));
+    queue.ifPresent(q -> wake(List.of(q)));
+    return queue.isPresent();
+  }
+
+  @Override
+  public long depth(String queue) {
+    return table.depth(queue);
+  }
+
+  @Override
+  public String describe() {
+    return "embedded bus at " + db.file();
+  }
+
+  /**
+   * Stops every subscription, waits up to the close timeout (in all) for handlers in progress, then
+   * closes the file. A verdict that comes later is not recorded: its message comes again.
+   */
+  @Override
+  public synchronized void close() {
+    if (!closed.compareAndSet(false, true)) return;
+    subscribers.forEach(Subscriber::stop);
+    long deadline = System.nanoTime() + tuning.closeTimeout().toNanos();
+    subscribers.forEach(s -> s.awaitIdle(deadline));
+    subscribers.clear();
+    db.close();
+    handlers.shutdownNow(); // interrupts the handlers that outlived the wait
+    consumerLock.release();
+  }
+
+  private void wake(Collection<String> queues) {
+    for (Subscriber s : subscribers) {
+      if (queues.contains(s.queue())) s.wake();
+    }
+  }
+
+  private static Optional<Long> seq(String parkedId) {
+    try {
+      return Optional.of(Long.parseLong(Objects.requireNonNull(parkedId, "parkedId")));
+    } catch (NumberFormatException e) {
+      return Optional.empty();
+    }
+  }
+
+  private static void requireName(String name, String what) {
+    Objects.requireNonNull(name, what);
+    if (name.isBlank()) throw new IllegalArgumentException("A " + what + " name must not be blank");
+  }
+}

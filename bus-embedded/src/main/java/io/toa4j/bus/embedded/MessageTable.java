@@ -1,0 +1,297 @@
+package io.toa4j.bus.embedded;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.core.type.TypeReference;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.toa4j.spi.Delivery;
+import io.toa4j.spi.Message;
+import io.toa4j.spi.Parked;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.stream.Collectors;
+
+/**
+ * The bus's statements over the {@link Schema}'s tables, each write one durable transaction.
+ *
+ * <p>Knows nothing of claims or threads: {@link Deliveries} decides what to claim and when.
+ * Thread-safe, as {@link Database} is.
+ */
+final class MessageTable {
+  private static final ObjectMapper JSON = new ObjectMapper();
+  private static final TypeReference<Map<String, String>> HEADERS = new TypeReference<>() {};
+  private static final String COLUMNS = "seq, queue, message_id, label, body, headers, attempts";
+  private static final String INSERT =
+      "INSERT INTO message (message_id, label, body, headers, attempts, not_before, created, queue)"
+          + " ";
+  private static final String NO_DUPLICATE =
+      " ON CONFLICT (queue, message_id) DO NOTHING RETURNING queue";
+
+  private final Database db;
+
+  MessageTable(Database db) {
+    this.db = db;
+  }
+
+  void declare(String queue, Set<String> labels, long now) {
+    db.write(
+        "declare the queue " + queue,
+        c -> {
+          addQueue(c, queue, now);
+          try (PreparedStatement s =
+              c.prepareStatement(
+                  "INSERT INTO binding (label, queue) VALUES (?, ?) ON CONFLICT DO NOTHING")) {
+            for (String label : labels) {
+              s.setString(1, label);
+              s.setString(2, queue);
+              s.executeUpdate();
+            }
+          }
+          return null;
+        });
+  }
+
+  /** Stores the event once in every queue bound to its label that does not hold it yet. */
+  List<String> publish(Message event, long now) {
+    String sql =
+        INSERT + "SELECT ?, ?, ?, ?, 0, ?, ?, queue FROM binding WHERE label = ?" + NO_DUPLICATE;
+    String body = json(event.body());
+    String headers = json(event.headers());
+    return db.write(
+        "publish the event " + event.id() + " (" + event.label() + ")",
+        c -> {
+          try (PreparedStatement s = c.prepareStatement(sql)) {
+            bind(s, event, body, headers, now);
+            s.setString(7, event.label());
+            return strings(s);
+          }
+        });
+  }
+
+  /** Stores the message in the queue unless it holds it already; creates the queue if missing. */
+  boolean send(String queue, Message message, long now) {
+    String sql = INSERT + "VALUES (?, ?, ?, ?, 0, ?, ?, ?)" + NO_DUPLICATE;
+    String body = json(message.body());
+    String headers = json(message.headers());
+    return db.write(
+        "send the message " + message.id() + " to the queue " + queue,
+        c -> {
+          addQueue(c, queue, now);
+          try (PreparedStatement s = c.prepareStatement(sql)) {
+            bind(s, message, body, headers, now);
+            s.setString(7, queue);
+            return !strings(s).isEmpty();
+          }
+        });
+  }
+
+  /** The rows of the queue due at {@code now}, oldest due first, leaving out {@code skip}. */
+  List<Long> due(String queue, long now, int limit, Collection<Long> skip) {
+    String skipped = skip.stream().map(String::valueOf).collect(Collectors.joining(",", "[", "]"));
+    return db.read(
+        "look for due messages in the queue " + queue,
+        c -> {
+          try (PreparedStatement s =
+              c.prepareStatement(
+                  "SELECT seq FROM message"
+                      + " WHERE queue = ? AND parked_at IS NULL AND not_before <= ?"
+                      + " AND seq NOT IN (SELECT value FROM json_each(?))"
+                      + " ORDER BY not_before, seq LIMIT ?")) {
+            s.setString(1, queue);
+            s.setLong(2, now);
+            s.setString(3, skipped);
+            s.setInt(4, limit);
+            List<Long> seqs = new ArrayList<>();
+            try (ResultSet r = s.executeQuery()) {
+              while (r.next()) seqs.add(r.getLong(1));
+            }
+            return seqs;
+          }
+        });
+  }
+
+  /**
+   * Counts one more attempt on each row still pending and due, in one transaction.
+   *
+   * @return the rows counted, as deliveries
+   */
+  List<Claim> claim(List<Long> seqs, long now) {
+    return db.write(
+        "count a delivery attempt",
+        c -> {
+          List<Claim> claims = new ArrayList<>();
+          try (PreparedStatement s =
+              c.prepareStatement(
+                  "UPDATE message SET attempts = attempts + 1"
+                      + " WHERE seq = ? AND parked_at IS NULL AND not_before <= ? RETURNING "
+                      + COLUMNS)) {
+            for (long seq : seqs) {
+              s.setLong(1, seq);
+              s.setLong(2, now);
+              try (ResultSet r = s.executeQuery()) {
+                if (r.next())
+                  claims.add(new Claim(seq, new Delivery(message(r), r.getString(2), r.getInt(7))));
+              }
+            }
+          }
+          return claims;
+        });
+  }
+
+  void delete(long seq) {
+    update("remove the handled message", "DELETE FROM message WHERE seq = ?", seq);
+  }
+
+  void postpone(long seq, long notBefore) {
+    update(
+        "postpone the message", "UPDATE message SET not_before = ? WHERE seq = ?", notBefore, seq);
+  }
+
+  void park(long seq, String code, String reason, long at) {
+    db.write(
+        "park the message",
+        c -> {
+          try (PreparedStatement s =
+              c.prepareStatement(
+                  "UPDATE message SET parked_at = ?, park_code = ?, park_reason = ? WHERE seq ="
+                      + " ?")) {
+            s.setLong(1, at);
+            s.setString(2, code);
+            s.setString(3, reason);
+            s.setLong(4, seq);
+            return s.executeUpdate();
+          }
+        });
+  }
+
+  List<Parked> parked() {
+    return db.read(
+        "list the parked messages",
+        c -> {
+          try (PreparedStatement s =
+                  c.prepareStatement(
+                      "SELECT "
+                          + COLUMNS
+                          + ", park_code, park_reason, parked_at FROM message"
+                          + " WHERE parked_at IS NOT NULL ORDER BY parked_at, seq");
+              ResultSet r = s.executeQuery()) {
+            List<Parked> parked = new ArrayList<>();
+            while (r.next()) {
+              parked.add(
+                  new Parked(
+                      String.valueOf(r.getLong(1)),
+                      r.getString(2),
+                      message(r),
+                      r.getString(8),
+                      r.getString(9),
+                      r.getInt(7),
+                      r.getLong(10)));
+            }
+            return parked;
+          }
+        });
+  }
+
+  /** Makes the parked row pending again, due at {@code now}; answers its queue. */
+  Optional<String> replay(long seq, long now) {
+    return db.write(
+        "replay the parked message " + seq,
+        c -> {
+          try (PreparedStatement s =
+              c.prepareStatement(
+                  "UPDATE message SET parked_at = NULL, park_code = NULL, park_reason = NULL,"
+                      + " not_before = ? WHERE seq = ? AND parked_at IS NOT NULL RETURNING"
+                      + " queue")) {
+            s.setLong(1, now);
+            s.setLong(2, seq);
+            return strings(s).stream().findFirst();
+          }
+        });
+  }
+
+  long depth(String queue) {
+    return db.read(
+        "count the messages of the queue " + queue,
+        c -> {
+          try (PreparedStatement s =
+              c.prepareStatement(
+                  "SELECT count(*) FROM message WHERE queue = ? AND parked_at IS NULL")) {
+            s.setString(1, queue);
+            try (ResultSet r = s.executeQuery()) {
+              return r.next() ? r.getLong(1) : 0L;
+            }
+          }
+        });
+  }
+
+  private void update(String what, String sql, long... values) {
+    db.write(
+        what,
+        c -> {
+          try (PreparedStatement s = c.prepareStatement(sql)) {
+            for (int i = 0; i < values.length; i++) s.setLong(i + 1, values[i]);
+            return s.executeUpdate();
+          }
+        });
+  }
+
+  private static void addQueue(Connection c, String queue, long now) throws SQLException {
+    try (PreparedStatement s =
+        c.prepareStatement(
+            "INSERT INTO queue (name, declared) VALUES (?, ?) ON CONFLICT DO NOTHING")) {
+      s.setString(1, queue);
+      s.setLong(2, now);
+      s.executeUpdate();
+    }
+  }
+
+  /** Binds the values every insert shares, leaving the seventh parameter: the queue or label. */
+  private static void bind(PreparedStatement s, Message m, String body, String headers, long now)
+      throws SQLException {
+    s.setString(1, m.id());
+    s.setString(2, m.label());
+    s.setString(3, body);
+    s.setString(4, headers);
+    s.setLong(5, now);
+    s.setLong(6, now);
+  }
+
+  private static List<String> strings(PreparedStatement s) throws SQLException {
+    List<String> values = new ArrayList<>();
+    try (ResultSet r = s.executeQuery()) {
+      while (r.next()) values.add(r.getString(1));
+    }
+    return values;
+  }
+
+  /** The message of a row selected with {@link #COLUMNS} first. */
+  private static Message message(ResultSet r) throws SQLException {
+    String id = r.getString(3);
+    try {
+      return new Message(
+          id,
+          r.getString(4),
+          JSON.readTree(r.getString(5)),
+          JSON.readValue(r.getString(6), HEADERS));
+    } catch (JsonProcessingException e) {
+      throw new SQLException(
+          "The stored message " + id + " is not valid JSON: " + e.getOriginalMessage(), e);
+    }
+  }
+
+  private static String json(Object value) {
+    try {
+      return JSON.writeValueAsString(value);
+    } catch (JsonProcessingException e) {
+      throw new IllegalArgumentException(
+          "Cannot write the message as JSON: " + e.getOriginalMessage(), e);
+    }
+  }
+}

@@ -1,0 +1,191 @@
+package io.toa4j.bus.embedded;
+
+import io.toa4j.spi.Bus;
+import io.toa4j.spi.Verdict;
+import java.util.List;
+import java.util.concurrent.Executor;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.Semaphore;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Consumer;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * One consumer of one queue: a poller thread that claims due messages while there is room, and
+ * handlers that run on the bus's executor and record their verdicts.
+ *
+ * <p>The poller sleeps on a {@link Signal}, raised when a message is stored in its queue by this
+ * bus and when a handler finishes, and otherwise wakes every poll interval to find what nobody told
+ * it about: messages due later by the clock, or written by another process. Thread-safe.
+ */
+final class Subscriber implements Bus.Subscription {
+  private static final Logger LOG = LoggerFactory.getLogger(Subscriber.class);
+
+  /**
+   * The subscriber whose handler runs on this thread, so that closing from a handler does not wait
+   * for itself.
+   */
+  private static final ThreadLocal<Subscriber> HANDLING = new ThreadLocal<>();
+
+  private final String queue;
+  private final Bus.Handler handler;
+  private final Deliveries deliveries;
+  private final Executor executor;
+  private final Tuning tuning;
+  private final Consumer<Subscriber> onClose;
+  private final Semaphore room;
+  private final Signal wake = new Signal();
+  private final Thread poller;
+  private volatile boolean running = true;
+  private boolean failing;
+
+  Subscriber(
+      String queue,
+      Bus.Handler handler,
+      Deliveries deliveries,
+      Executor executor,
+      Tuning tuning,
+      Consumer<Subscriber> onClose) {
+    this.queue = queue;
+    this.handler = handler;
+    this.deliveries = deliveries;
+    this.executor = executor;
+    this.tuning = tuning;
+    this.onClose = onClose;
+    this.room = new Semaphore(tuning.maxInFlight());
+    this.poller = HandlerThreads.daemons("toa-bus-poll-" + queue + "-").newThread(this::poll);
+  }
+
+  void start() {
+    poller.start();
+  }
+
+  String queue() {
+    return queue;
+  }
+
+  /** Tells the poller there may be something to take. */
+  void wake() {
+    wake.raise();
+  }
+
+  /**
+   * Stops, waits up to the close timeout for the handlers in progress (but not for the one calling,
+   * when a handler closes its own subscription), and leaves the bus.
+   */
+  @Override
+  public void close() {
+    stop();
+    awaitIdle(System.nanoTime() + tuning.closeTimeout().toNanos());
+    onClose.accept(this);
+  }
+
+  /** Stops claiming; handlers in progress go on. */
+  void stop() {
+    running = false;
+    wake.raise();
+  }
+
+  /**
+   * Waits until the poller ended and no handler runs, or the deadline (of {@link System#nanoTime}).
+   */
+  void awaitIdle(long deadline) {
+    try {
+      if (Thread.currentThread() != poller) poller.join(Math.max(1, remainingMillis(deadline)));
+      int others = tuning.maxInFlight() - (HANDLING.get() == this ? 1 : 0);
+      if (room.tryAcquire(
+          others, Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS)) {
+        room.release(others);
+        return;
+      }
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
+    LOG.warn(
+        "{} handler(s) of queue {} still run after {} ms; their messages come again unless they"
+            + " finish while the bus is open",
+        tuning.maxInFlight() - room.availablePermits(),
+        queue,
+        tuning.closeTimeout().toMillis());
+  }
+
+  private void poll() {
+    while (running) {
+      int free = room.availablePermits();
+      int taken = free > 0 ? dispatch(free) : 0;
+      if (running && (free == 0 || taken < free)) wake.await(tuning.pollInterval());
+    }
+  }
+
+  /** Claims up to {@code free} messages and hands each to a handler thread. */
+  private int dispatch(int free) {
+    List<Claim> claims;
+    try {
+      claims = deliveries.claim(queue, free);
+      if (failing) LOG.info("Claiming from queue {} works again", queue);
+      failing = false;
+    } catch (RuntimeException e) {
+      if (!running) return 0;
+      if (!failing)
+        LOG.warn("Cannot claim messages from queue {}; trying again every poll", queue, e);
+      failing = true;
+      return 0;
+    }
+    for (Claim claim : claims) {
+      room.acquireUninterruptibly(); // only this thread takes room, and it saw enough
+      try {
+        executor.execute(() -> handle(claim));
+      } catch (RejectedExecutionException e) {
+        finish(claim); // the bus is closing; the attempt stays counted, as after a crash
+      }
+    }
+    return claims.size();
+  }
+
+  private void handle(Claim claim) {
+    HANDLING.set(this);
+    try {
+      deliveries.settle(claim, verdict(claim));
+    } catch (RuntimeException e) {
+      LOG.warn(
+          "Cannot record the verdict on message {} of queue {}; it will be delivered again",
+          claim.delivery().message().id(),
+          queue,
+          e);
+    } finally {
+      HANDLING.remove();
+      finish(claim);
+    }
+  }
+
+  /** The handler's verdict; a retry after a short delay when it throws or answers nothing. */
+  private Verdict verdict(Claim claim) {
+    Throwable failure;
+    try {
+      Verdict verdict = handler.handle(claim.delivery());
+      if (verdict != null) return verdict;
+      failure = new NullPointerException("the handler returned no verdict");
+    } catch (Throwable t) { // a failing message never stops the consumer, whatever it throws
+      failure = t;
+    }
+    LOG.warn(
+        "The handler of queue {} failed on message {} (attempt {}); it comes again in {} ms",
+        queue,
+        claim.delivery().message().id(),
+        claim.delivery().attempt(),
+        Deliveries.AFTER_FAILURE.toMillis(),
+        failure);
+    return new Verdict.Retry(Deliveries.AFTER_FAILURE);
+  }
+
+  private void finish(Claim claim) {
+    deliveries.release(claim);
+    room.release();
+    wake.raise();
+  }
+
+  private static long remainingMillis(long deadline) {
+    return TimeUnit.NANOSECONDS.toMillis(deadline - System.nanoTime());
+  }
+}

@@ -1,0 +1,107 @@
+package io.toa4j.bus.embedded;
+
+import static io.toa4j.bus.embedded.Fixtures.message;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.awaitility.Awaitility.await;
+
+import io.toa4j.spi.Bus;
+import io.toa4j.spi.Verdict;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Two buses open on one folder, as a running context and a {@code toa} command would be: both write
+ * and read, one consumes.
+ */
+class TwoBusesTest {
+  @TempDir Path dir;
+  private final MutableClock clock = new MutableClock(Fixtures.START);
+  private Bus first;
+  private Bus second;
+
+  @BeforeEach
+  void open() {
+    first = Fixtures.open(dir, clock);
+    second = Fixtures.open(dir, clock);
+  }
+
+  @AfterEach
+  void close() {
+    first.close();
+    second.close();
+  }
+
+  @Test
+  void secondBus_consuming_getsWhatTheFirstSentAndPublished() {
+    second.declare("a", Set.of("x.y.created"));
+    Recorder recorder = new Recorder();
+    second.consume("a", recorder);
+    second.consume("q", recorder);
+
+    first.publish(message("e1", "x.y.created"));
+    first.send("q", message("t1", "x.y.op"));
+
+    await().atMost(Duration.ofSeconds(5)).until(() -> recorder.count() == 2);
+    assertThat(recorder.ids()).containsExactlyInAnyOrder("e1", "t1");
+    assertThat(first.depth("a") + first.depth("q")).isZero();
+  }
+
+  @Test
+  void secondBus_whileFirstConsumes_isRefusedUntilFirstCloses() {
+    first.consume("q", new Recorder());
+
+    assertThatThrownBy(() -> second.consume("other", new Recorder()))
+        .isInstanceOf(IllegalStateException.class)
+        .hasMessageContaining("one consuming process")
+        .hasMessageContaining(dir.toString());
+
+    first.close();
+    Recorder recorder = new Recorder();
+    second.consume("q", recorder);
+    second.send("q", message("t1", "x.y.op"));
+    await().atMost(Duration.ofSeconds(5)).until(() -> recorder.count() == 1);
+  }
+
+  @Test
+  void parked_byConsumingBus_isListedAndReplayedByTheOther() {
+    Recorder recorder =
+        new Recorder(d -> d.attempt() == 1 ? new Verdict.Park("SYSTEM", "down") : Verdict.DONE);
+    first.consume("q", recorder);
+    first.send("q", message("t1", "x.y.op"));
+    await().atMost(Duration.ofSeconds(5)).until(() -> second.parked().size() == 1);
+
+    assertThat(second.replay(second.parked().get(0).id())).isTrue();
+
+    // Nothing tells the first bus: its poll finds the message.
+    await().atMost(Duration.ofSeconds(5)).until(() -> recorder.count() == 2);
+    assertThat(recorder.attempts()).containsExactly(1, 2);
+    await()
+        .atMost(Duration.ofSeconds(5))
+        .until(() -> first.parked().isEmpty() && first.depth("q") == 0);
+  }
+
+  @Test
+  void bothBuses_publishingAtOnce_loseNothing() {
+    first.declare("a", Set.of("x.y.created"));
+    Recorder recorder = new Recorder();
+    first.consume("a", recorder);
+
+    CompletableFuture<Void> one = CompletableFuture.runAsync(() -> publish(first, "first-", 150));
+    CompletableFuture<Void> two = CompletableFuture.runAsync(() -> publish(second, "second-", 150));
+    CompletableFuture.allOf(one, two).join();
+
+    await().atMost(Duration.ofSeconds(30)).until(() -> Set.copyOf(recorder.ids()).size() == 300);
+    await().atMost(Duration.ofSeconds(5)).until(() -> first.depth("a") == 0);
+  }
+
+  private static void publish(Bus bus, String prefix, int count) {
+    for (int i = 0; i < count; i++) bus.publish(message(prefix + i, "x.y.created"));
+  }
+}

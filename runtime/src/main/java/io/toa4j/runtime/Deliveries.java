@@ -1,0 +1,78 @@
+package io.toa4j.runtime;
+
+import io.toa4j.api.Failure;
+import io.toa4j.spi.Delivery;
+import io.toa4j.spi.Verdict;
+import io.micrometer.core.instrument.MeterRegistry;
+import java.time.Duration;
+import java.util.List;
+import java.util.function.Function;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The verdict on a message with nobody waiting (an event at a receiver, a task): done when its
+ * operation answered (an output, or a refusal, which ends the work quietly); for a failure, tried
+ * again after a growing delay while it is transient and attempts remain, else parked with its
+ * reason. A permanent failure is parked at once.
+ *
+ * <p>Every outcome is logged as one structured line and counted.
+ */
+final class Deliveries {
+  private static final Logger LOG = LoggerFactory.getLogger(Deliveries.class);
+
+  private final List<Long> delaysSeconds;
+  private final MeterRegistry metrics;
+
+  Deliveries(List<Long> delaysSeconds, MeterRegistry metrics) {
+    this.delaysSeconds = List.copyOf(delaysSeconds);
+    this.metrics = metrics;
+  }
+
+  /** How many times a message is tried before it is parked. */
+  int attempts() {
+    return delaysSeconds.size() + 1;
+  }
+
+  Verdict handle(Delivery delivery, Function<Delivery, Result> work) {
+    String queue = delivery.queue();
+    String id = delivery.message().id();
+    try {
+      Result result = work.apply(delivery);
+      if (result instanceof Result.Refused refused) {
+        count(queue, "refused");
+        LOG.info("Message refused: queue={} id={} code={}", queue, id, refused.refusal().code());
+      } else {
+        count(queue, "delivered");
+        LOG.debug("Message delivered: queue={} id={} attempt={}", queue, id, delivery.attempt());
+      }
+      return Verdict.DONE;
+    } catch (Failure f) {
+      return failed(delivery, f.code().name(), f.code().isTransient(), f.getMessage(), f);
+    } catch (RuntimeException e) {
+      return failed(delivery, Failure.Code.SYSTEM.name(), true, String.valueOf(e), e);
+    }
+  }
+
+  private Verdict failed(Delivery delivery, String code, boolean transientFailure, String reason, Exception e) {
+    String queue = delivery.queue();
+    String id = delivery.message().id();
+    if (transientFailure && delivery.attempt() < attempts()) {
+      long delay = delaysSeconds.get(Math.max(0, delivery.attempt() - 1));
+      count(queue, "retried");
+      LOG.warn(
+          "Message retried: queue={} id={} attempt={} of {} in={}s code={} reason={}",
+          queue, id, delivery.attempt(), attempts(), delay, code, reason);
+      return new Verdict.Retry(Duration.ofSeconds(delay));
+    }
+    count(queue, "parked");
+    LOG.error(
+        "Message parked: queue={} id={} attempts={} code={} reason={}",
+        queue, id, delivery.attempt(), code, reason, e);
+    return new Verdict.Park(code, reason == null ? e.getClass().getName() : reason);
+  }
+
+  private void count(String queue, String outcome) {
+    metrics.counter("toa.messages", "queue", queue, "outcome", outcome).increment();
+  }
+}

@@ -1,0 +1,170 @@
+package io.toa4j.runtime;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.awaitility.Awaitility.await;
+
+import io.toa4j.api.Reply;
+import io.toa4j.api.Request;
+import io.toa4j.spi.Parked;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Events through receivers on the embedded engine: a source component announces every write, a
+ * sink component receives them and fails, refuses or succeeds as each event's payload says.
+ */
+class ReceiverTest {
+  static final Duration SETTLE = Duration.ofSeconds(30);
+  static final String A = "0123456789abcdef0123456789abcdef";
+
+  @TempDir Path directory;
+  final TestClock clock = new TestClock();
+
+  private Application boot() {
+    return Application.boot(Fixtures.sourceAndSink(directory), Options.defaults().withClock(clock));
+  }
+
+  private static Request emit(int failures, boolean refuse) {
+    return Request.of(A, Map.of("failures", failures, "refuse", refuse));
+  }
+
+  private static Map<String, Object> sink(Application app) {
+    return TransitionTest.output(app.call("test.sinks.observe", Request.id(A)));
+  }
+
+  private static double counted(Application app, String outcome) {
+    return app.metrics().find("toa.messages").tag("outcome", outcome).counters().stream().mapToDouble(c -> c.count()).sum();
+  }
+
+  @Test
+  void event_reachesTheReceiver_whichCallsItsOperation() {
+    try (Application app = boot()) {
+      app.call("test.sources.emit", emit(0, false));
+
+      assertThat(app.settle(SETTLE)).isEmpty();
+      assertThat(sink(app)).containsEntry("received", 1L).containsEntry("VERSION", 1L);
+      assertThat(counted(app, "delivered")).isEqualTo(1);
+    }
+  }
+
+  @Test
+  void receiver_throwingTwice_isRetriedAfterItsDelaysAndSucceeds() {
+    try (Application app = boot()) {
+      app.call("test.sources.emit", emit(2, false));
+
+      await().atMost(SETTLE).until(() -> counted(app, "retried") == 1);
+      clock.advance(Duration.ofSeconds(1));
+      await().atMost(SETTLE).until(() -> counted(app, "retried") == 2);
+      assertThat(sink(app)).containsEntry("VERSION", 0L);
+      clock.advance(Duration.ofSeconds(10));
+
+      assertThat(app.settle(SETTLE)).isEmpty();
+      assertThat(sink(app)).containsEntry("received", 1L);
+      assertThat(app.parked()).isEmpty();
+    }
+  }
+
+  @Test
+  void receiver_alwaysThrowing_isParkedAfterFiveAttempts_andReplayRunsItAgain() {
+    try (Application app = boot()) {
+      app.call("test.sources.emit", emit(5, false));
+
+      for (long delay : List.of(1L, 10L, 30L, 90L)) {
+        double retried = counted(app, "retried");
+        await().atMost(SETTLE).until(() -> counted(app, "retried") == retried + 1);
+        clock.advance(Duration.ofSeconds(delay));
+      }
+      await().atMost(SETTLE).until(() -> app.parked().size() == 1);
+
+      Parked parked = app.parked().get(0);
+      assertThat(parked.attempts()).isEqualTo(5);
+      assertThat(parked.code()).isEqualTo("SYSTEM");
+      assertThat(parked.reason()).contains("failure 5 of 5");
+      assertThat(parked.queue()).isEqualTo("test.sources.created..test.sinks");
+      assertThat(sink(app)).containsEntry("VERSION", 0L);
+
+      assertThat(app.replay(parked.id())).isTrue();
+      assertThat(app.settle(SETTLE)).isEmpty();
+      assertThat(sink(app)).containsEntry("received", 1L);
+      assertThat(app.parked()).isEmpty();
+    }
+  }
+
+  @Test
+  void parked_survivesARestart() {
+    try (Application app = boot()) {
+      app.call("test.sources.emit", emit(99, false));
+      for (long delay : List.of(1L, 10L, 30L, 90L)) {
+        double retried = counted(app, "retried");
+        await().atMost(SETTLE).until(() -> counted(app, "retried") == retried + 1);
+        clock.advance(Duration.ofSeconds(delay));
+      }
+      await().atMost(SETTLE).until(() -> app.parked().size() == 1);
+    }
+    try (Application app = boot()) {
+      assertThat(app.parked()).hasSize(1).first().extracting(Parked::attempts).isEqualTo(5);
+    }
+  }
+
+  @Test
+  void receiver_refusing_isNeitherRetriedNorParked() {
+    try (Application app = boot()) {
+      app.call("test.sources.emit", emit(0, true));
+
+      assertThat(app.settle(SETTLE)).isEmpty();
+      assertThat(counted(app, "refused")).isEqualTo(1);
+      assertThat(counted(app, "retried")).isZero();
+      assertThat(app.parked()).isEmpty();
+      assertThat(sink(app)).containsEntry("VERSION", 0L);
+    }
+  }
+
+  @Test
+  void request_breakingTheTargetSchema_isParkedAtOnceWithTheSchemaError() {
+    Path context = Fixtures.sourceAndSink(directory);
+    Fixtures.write(context, "components/test.sinks/receivers/TestSourcesCreated.java", """
+        package test.sinks.receivers;
+        import io.toa4j.api.*;
+        import java.util.Map;
+        public class TestSourcesCreated implements Receiver<Map<String, Object>> {
+          public Request request(Map<String, Object> payload) {
+            return Request.of(Query.id((String) payload.get("id")), Map.of("failures", "many", "refuse", false));
+          }
+        }
+        """);
+    try (Application app = Application.boot(context, Options.defaults().withClock(clock))) {
+      app.call("test.sources.emit", emit(0, false));
+
+      await().atMost(SETTLE).until(() -> app.parked().size() == 1);
+      assertThat(app.parked().get(0).code()).isEqualTo("CONTRACT");
+      assertThat(app.parked().get(0).attempts()).isEqualTo(1);
+      assertThat(app.parked().get(0).reason()).contains("/failures");
+    }
+  }
+
+  @Test
+  void receiver_namingAnUnknownEvent_refusesToBoot() {
+    Path context = Fixtures.sourceAndSink(directory);
+    Fixtures.edit(context, "components/test.sinks/manifest.toa.yaml", "test.sources.created: absorb", "test.sources.vanished: absorb");
+
+    assertThatThrownBy(() -> Application.boot(context))
+        .isInstanceOf(StartupException.class)
+        .hasMessageContaining("announces test.sources.vanished")
+        .hasMessageContaining("created, updated");
+  }
+
+  @Test
+  void noConsumer_meansNoOutboxEntry_andNothingToSettle() {
+    try (Application app = boot()) {
+      Reply reply = app.call("test.sinks.absorb", Request.of(A, Map.of("failures", 0, "refuse", false)));
+
+      assertThat(reply).isInstanceOf(Reply.Output.class);
+      assertThat(app.settle(Duration.ZERO)).isEmpty();
+    }
+  }
+}
