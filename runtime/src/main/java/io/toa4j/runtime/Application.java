@@ -51,6 +51,7 @@ public final class Application implements AutoCloseable {
   private final MeterRegistry metrics = new SimpleMeterRegistry();
   private final Engine engine;
   private final Publisher publisher;
+  private final Janitor janitor;
   private final Deliveries deliveries;
   private final List<Bus.Subscription> subscriptions = new ArrayList<>();
 
@@ -70,7 +71,13 @@ public final class Application implements AutoCloseable {
             consumed,
             options.clock(),
             Duration.ofSeconds(context.outboxRetentionSeconds()).toMillis());
-    this.engine = new Engine(options, publisher);
+    this.engine = new Engine(options, publisher, metrics, context.inboxRetentionSeconds());
+    this.janitor =
+        new Janitor(
+            components.values().stream()
+                .filter(c -> c.operations().values().stream().anyMatch(o -> o.declaration().once().isPresent()))
+                .toList(),
+            options.clock());
     this.deliveries = new Deliveries(context.retryDelaysSeconds(), metrics);
   }
 
@@ -131,6 +138,12 @@ public final class Application implements AutoCloseable {
       for (String name : announced.names()) {
         if (consumed.contains(manifest.label() + "." + name)) mine.add(manifest.label() + "." + name);
       }
+      boolean once = operations.get(manifest.label()).values().stream().anyMatch(o -> o.declaration().once().isPresent());
+      if (once && !storage.transactional()) {
+        throw new StartupException(
+            "Component " + manifest.label() + " declares once, which needs an inbox committed with its records, but "
+                + storage.describe() + " has no transactions; use a transactional storage, or remove once");
+      }
       if (!mine.isEmpty() && !storage.transactional()) {
         throw new StartupException(
             "Component " + manifest.label() + " announces events that are consumed, which needs an outbox committed with"
@@ -159,6 +172,7 @@ public final class Application implements AutoCloseable {
       subscriptions.add(bus.consume(tasks(component.label()), d -> deliveries.handle(d, this::runTask)));
     }
     publisher.start();
+    janitor.start();
   }
 
   static String tasks(String component) {
@@ -248,7 +262,9 @@ public final class Application implements AutoCloseable {
 
   private Result invoke(String label, String name, Request request, String identity) {
     Component component = component(label);
-    return engine.invoke(component, operation(component, name), new Invocation(request.query(), Requests.input(request), identity), served -> new CallContext(served.identity()));
+    Operation operation = operation(component, name);
+    return engine.invoke(
+        component, operation, new Invocation(request.query(), Requests.input(request), identity), served -> new CallContext(component, operation, served.identity()));
   }
 
   private static Operation operation(Component component, String name) {
@@ -314,17 +330,25 @@ public final class Application implements AutoCloseable {
   @Override
   public void close() {
     subscriptions.forEach(Bus.Subscription::close);
+    janitor.close();
     publisher.close();
     bus.close();
     storage.close();
   }
 
-  /** What a running operation reaches: calls it makes carry identities derived from its own. */
+  /**
+   * What a running operation reaches: calls it makes carry identities derived from its own, and a
+   * transition that retries may not call an operation that declares once.
+   */
   private final class CallContext implements Context {
+    private final Component serving;
+    private final Operation operation;
     private final String identity;
     private final AtomicInteger ordinal = new AtomicInteger();
 
-    CallContext(String identity) {
+    CallContext(Component serving, Operation operation, String identity) {
+      this.serving = serving;
+      this.operation = operation;
       this.identity = identity;
     }
 
@@ -333,17 +357,36 @@ public final class Application implements AutoCloseable {
       Component target = component(label);
       return new Remote() {
         @Override
-        public Reply call(String operation, Request request) {
-          return reply(invoke(target.label(), operation, request, Identities.derive(identity, ordinal.incrementAndGet())));
+        public Reply call(String name, Request request) {
+          repeatable(target, operation(target, name));
+          return reply(invoke(target.label(), name, request, Identities.derive(identity, ordinal.incrementAndGet())));
         }
 
         @Override
-        public void task(String operation, Request request) {
-          operation(target, operation);
+        public void task(String name, Request request) {
+          repeatable(target, operation(target, name));
           String id = Identities.derive(identity, ordinal.incrementAndGet());
-          bus.send(tasks(target.label()), new Message(id, target.label() + "." + operation, Requests.tree(request), Map.of()));
+          bus.send(tasks(target.label()), new Message(id, target.label() + "." + name, Requests.tree(request), Map.of()));
         }
       };
+    }
+
+    /**
+     * Refuses, before anything is sent, a call from a transition that retries to an operation that
+     * declares once: a run repeated after a lost write may ask for something else under the same
+     * derived identity, and the inbox would answer it with the first answer.
+     */
+    private void repeatable(Component target, Operation callee) {
+      boolean retried = operation.type() == io.toa4j.manifest.OperationType.TRANSITION
+          && operation.declaration().concurrency() == io.toa4j.manifest.Concurrency.RETRY;
+      if (retried && callee.declaration().once().isPresent()) {
+        throw new Failure(
+            Failure.Code.UNREPEATABLE,
+            target.label() + "." + callee.name() + " is made once, and " + serving.label() + "." + operation.name()
+                + " is a transition retried on a lost write, which would make the call again with other content;"
+                + " call it from a receiver of this component's event, or from an effect, or declare "
+                + operation.name() + " concurrency: none");
+      }
     }
 
     @Override

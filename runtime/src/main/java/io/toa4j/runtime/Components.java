@@ -45,7 +45,6 @@ final class Components {
   private Components() {}
 
   static Map<String, Operation> bind(ComponentManifest manifest, ComponentCode code) {
-    refuseWhatThisRuntimeCannotHonour(manifest);
     Map<String, Operation> operations = new LinkedHashMap<>();
     manifest.entity().ifPresent(e -> generic(manifest).forEach(op -> operations.put(op.name(), op)));
     for (OperationDeclaration declaration : manifest.operations().values()) {
@@ -66,21 +65,6 @@ final class Components {
               + ", or remove the file");
     }
     return Map.copyOf(operations);
-  }
-
-  /**
-   * A declaration the engine would silently ignore is refused instead: a {@code once} that
-   * remembered nothing would break the promise it states.
-   */
-  private static void refuseWhatThisRuntimeCannotHonour(ComponentManifest manifest) {
-    for (OperationDeclaration declaration : manifest.operations().values()) {
-      if (declaration.once().isPresent()) {
-        throw new StartupException(
-            declaration.path().child("once")
-                + ": this release of toa4j has no transactional inbox yet, so it cannot honour once;"
-                + " remove it, or key the change by what it is for (see the debit operation of the shop example)");
-      }
-    }
   }
 
   private static List<Operation> generic(ComponentManifest manifest) {

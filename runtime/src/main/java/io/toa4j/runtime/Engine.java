@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.MissingNode;
 import com.fasterxml.jackson.databind.node.NullNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.micrometer.core.instrument.MeterRegistry;
 import io.toa4j.api.Assignment;
 import io.toa4j.api.Computation;
 import io.toa4j.api.Context;
@@ -13,10 +14,12 @@ import io.toa4j.api.Failure;
 import io.toa4j.api.Observation;
 import io.toa4j.api.Query;
 import io.toa4j.api.Refusal;
+import io.toa4j.api.Reply;
 import io.toa4j.api.Transition;
 import io.toa4j.manifest.Concurrency;
 import io.toa4j.manifest.Schema;
 import io.toa4j.manifest.Violation;
+import io.toa4j.spi.InboxEntry;
 import io.toa4j.spi.OutboxEntry;
 import io.toa4j.spi.Outcome;
 import io.toa4j.spi.Store;
@@ -51,6 +54,11 @@ import java.util.stream.Collectors;
  *   <li>When someone consumes the component's events, every committed write carries its outbox
  *       entry in the same commit: a write without its fact, or a fact without its write, is never
  *       stored. Publishing happens only after the commit answered.
+ *   <li>For an operation that declares {@code once}, a call's answer is committed with the change
+ *       it made, and only then: a refusal, a failure or a discard records nothing. A call whose
+ *       identity is answered and not expired is answered from the inbox without running; a twin
+ *       that loses the race to commit writes nothing and gets the winner's answer. So the record
+ *       moves once per call identity.
  * </ol>
  *
  * <p>Thread-safe and stateless between calls: any number of calls run at once.
@@ -61,6 +69,8 @@ final class Engine {
 
   private final Options options;
   private final AfterCommit afterCommit;
+  private final MeterRegistry metrics;
+  private final long inboxRetentionSeconds;
 
   /** Told of every committed outbox entry, after its commit, so it can publish at once. */
   @FunctionalInterface
@@ -68,9 +78,16 @@ final class Engine {
     void committed(Component component, OutboxEntry entry);
   }
 
-  Engine(Options options, AfterCommit afterCommit) {
+  /**
+   * @param metrics counts what each mechanism absorbed: discards, inbox answers, racing twins
+   * @param inboxRetentionSeconds how long a {@code once} call is remembered when its operation
+   *     states no time
+   */
+  Engine(Options options, AfterCommit afterCommit, MeterRegistry metrics, long inboxRetentionSeconds) {
     this.options = options;
     this.afterCommit = afterCommit;
+    this.metrics = metrics;
+    this.inboxRetentionSeconds = inboxRetentionSeconds;
   }
 
   /**
@@ -95,6 +112,8 @@ final class Engine {
 
   private Result transition(Component component, Operation operation, Invocation call, Context context) {
     Store store = component.store().orElseThrow();
+    Optional<Result> recorded = recorded(component, operation, store, call);
+    if (recorded.isPresent()) return recorded.get();
     Object input = input(operation, call);
     boolean retry = operation.declaration().concurrency() == Concurrency.RETRY;
     for (int attempt = 1; ; attempt++) {
@@ -104,11 +123,14 @@ final class Engine {
       Transition<Object, Entry> code = (Transition<Object, Entry>) instance(operation);
       Object returned = run(operation, () -> code.transition(input, entry, context));
       if (returned instanceof Refusal refusal) return refused(operation, refusal);
-      if (entry.discarded()) return answer(operation, returned, entry == returned ? current.view() : null);
-      StoredRecord next = next(component, current, Binding.state(entry));
-      if (commit(component, store, current, next, call, entry.trailers())) {
-        return answer(operation, returned, entry == returned ? Binding.view(next) : null);
+      if (entry.discarded()) {
+        count("toa.discards", component, operation);
+        return answer(operation, returned, entry == returned ? current.view() : null);
       }
+      StoredRecord next = next(component, current, Binding.state(entry));
+      Result result = answer(operation, returned, entry == returned ? Binding.view(next) : null);
+      Optional<Result> answered = commit(component, operation, store, current, next, call, entry.trailers(), result);
+      if (answered.isPresent()) return answered.get();
       lost(component, operation, current, attempt, retry);
     }
   }
@@ -169,6 +191,8 @@ final class Engine {
 
   private Result assignment(Component component, Operation operation, Invocation call, Context context) {
     Store store = component.store().orElseThrow();
+    Optional<Result> recorded = recorded(component, operation, store, call);
+    if (recorded.isPresent()) return recorded.get();
     for (int attempt = 1; ; attempt++) {
       Current current = current(component, store, call.query(), true);
       Map<String, Object> changeset = new LinkedHashMap<>();
@@ -188,9 +212,9 @@ final class Engine {
       StoredRecord next = next(component, current, state);
       // An assignment does not compare versions: a lost race is the storage's business, so it is
       // applied again on the fresh record rather than reported.
-      if (commit(component, store, current, next, call, Map.of())) {
-        return answer(operation, returned, returned == null ? Binding.view(next) : null);
-      }
+      Result result = answer(operation, returned, returned == null ? Binding.view(next) : null);
+      Optional<Result> answered = commit(component, operation, store, current, next, call, Map.of(), result);
+      if (answered.isPresent()) return answered.get();
       lost(component, operation, current, attempt, true);
     }
   }
@@ -234,26 +258,79 @@ final class Engine {
   }
 
   /**
-   * Commits the record with the fact of its change, when someone consumes the component's events;
-   * tells the publisher after the commit.
+   * Commits the record with the fact of its change (when someone consumes the component's events)
+   * and the call's answer (when the operation declares {@code once}); tells the publisher after
+   * the commit.
    *
-   * @return false when the compare-and-swap was lost: nothing was written
+   * @return what to answer: the result when committed, the recorded answer when a twin of the call
+   *     committed first; empty when the compare-and-swap was lost and nothing was written
    */
-  private boolean commit(
-      Component component, Store store, Current current, StoredRecord next, Invocation call, Map<String, Object> trailers) {
-    Optional<OutboxEntry> entry = Optional.empty();
+  private Optional<Result> commit(
+      Component component,
+      Operation operation,
+      Store store,
+      Current current,
+      StoredRecord next,
+      Invocation call,
+      Map<String, Object> trailers,
+      Result result) {
+    Optional<OutboxEntry> outbox = Optional.empty();
     if (component.announces()) {
       JsonNode origin = current.version == 0 ? NullNode.getInstance() : current.view();
-      entry =
+      outbox =
           Optional.of(
               new OutboxEntry(
                   Identities.ordered(next.updated(), options.random()),
                   next.updated(),
                   Announcements.change(origin, Binding.view(next), call.input(), trailers)));
     }
-    if (store.commit(new Write(current.version, next, entry)) != Outcome.COMMITTED) return false;
-    entry.ifPresent(e -> afterCommit.committed(component, e));
-    return true;
+    Optional<InboxEntry> inbox =
+        retentionSeconds(operation)
+            .map(seconds -> new InboxEntry(call.identity(), stored(result), next.updated() + seconds * 1000));
+    switch (store.commit(new Write(current.version, next, outbox, inbox))) {
+      case COMMITTED:
+        outbox.ifPresent(e -> afterCommit.committed(component, e));
+        return Optional.of(result);
+      case DUPLICATE:
+        count("toa.inbox.twins", component, operation);
+        return Optional.of(
+            store.answer(call.identity(), options.clock().millis())
+                .map(Engine::replayed)
+                .orElseThrow(
+                    () -> new Failure(
+                        Failure.Code.SYSTEM,
+                        component.label() + "." + operation.name() + ": call " + call.identity()
+                            + " was answered by a twin whose answer expired at once; its retention is too short")));
+      default:
+        return Optional.empty();
+    }
+  }
+
+  /** How long the operation's calls are remembered; empty when it does not declare once. */
+  private Optional<Long> retentionSeconds(Operation operation) {
+    return operation.declaration().once().map(once -> once.seconds().orElse(inboxRetentionSeconds));
+  }
+
+  /** The recorded answer to this very call, for an operation that declares once. */
+  private Optional<Result> recorded(Component component, Operation operation, Store store, Invocation call) {
+    if (operation.declaration().once().isEmpty()) return Optional.empty();
+    Optional<Result> recorded = store.answer(call.identity(), options.clock().millis()).map(Engine::replayed);
+    if (recorded.isPresent()) count("toa.inbox.answers", component, operation);
+    return recorded;
+  }
+
+  /** An output as the inbox keeps it: {@code null} for nothing. */
+  private static JsonNode stored(Result result) {
+    JsonNode value = ((Result.Output) result).value();
+    return value.isMissingNode() ? NullNode.getInstance() : value;
+  }
+
+  private static Result replayed(JsonNode reply) {
+    return new Result.Output(reply.isNull() ? MissingNode.getInstance() : reply);
+  }
+
+  private void count(String name, Component component, Operation operation) {
+    metrics.counter(name, "operation", component.label() + "." + operation.name()).increment();
   }
 
   private StoredRecord next(Component component, Current current, ObjectNode state) {
@@ -317,8 +394,13 @@ final class Engine {
     return new Result.Refused(refusal);
   }
 
-  /** The output: the record when the code returned its entry, else the value it returned. */
+  /**
+   * The output: the record when the code returned its entry, else the value it returned. A reply
+   * of another operation returned as it is answers what that reply holds.
+   */
   private static Result answer(Operation operation, Object returned, ObjectNode record) {
+    if (returned instanceof Reply.Output output) returned = output.value().orElse(null);
+    if (returned instanceof Reply.Refused refusedReply) returned = refusedReply.refusal();
     if (returned instanceof Refusal refusal) return refused(operation, refusal);
     if (record != null) return new Result.Output(record);
     if (returned == null) return new Result.Output(MissingNode.getInstance());

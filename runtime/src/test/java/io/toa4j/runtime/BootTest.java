@@ -40,7 +40,7 @@ class BootTest {
   @Test
   void boot_manifestValueOfWrongType_isRefusedAtItsPath() {
     Path context = shop();
-    Shop.edit(context, MANIFEST, "  credit:\n    concurrency: retry\n    query: true", "  credit:\n    concurrency: retry\n    query: often");
+    Shop.edit(context, MANIFEST, "not applied again\n    query: true", "not applied again\n    query: often");
 
     assertThatThrownBy(() -> Application.boot(context))
         .isInstanceOf(ManifestException.class)
@@ -150,18 +150,6 @@ class BootTest {
     assertThatThrownBy(() -> Application.boot(context))
         .isInstanceOf(RuntimeException.class)
         .hasMessageContaining("operations.credit");
-  }
-
-  @Test
-  void boot_onceWithoutAnInbox_isRefusedRatherThanIgnored() {
-    Path context = shop();
-    Shop.edit(context, MANIFEST, "  credit:\n    concurrency: retry", "  credit:\n    once: true\n    concurrency: retry");
-
-    assertThatThrownBy(() -> Application.boot(context))
-        .isInstanceOf(StartupException.class)
-        .hasMessageContaining("operations.credit.once")
-        .hasMessageContaining("cannot honour once");
-    assertNoState(context);
   }
 
   @Test

@@ -144,4 +144,156 @@ final class Fixtures {
   static void edit(Path context, String file, String from, String to) {
     Shop.edit(context, file, from, to);
   }
+
+  /**
+   * {@code test.ledger}, whose {@code add} (retried, once) adds an amount to a balance, or refuses,
+   * throws or discards as its input's {@code mode} says; {@code test.feed}, whose {@code post}
+   * creates a record; and {@code test.relay}, which receives {@code test.feed.created} with the
+   * effect {@code forward} calling {@code test.ledger.add}, and whose {@code eager} transition,
+   * retried, calls {@code test.ledger.add} itself.
+   */
+  static Path ledger(Path directory, String once) {
+    write(directory, "context.toa.yaml", "name: test\n");
+    write(directory, "components/test.ledger/manifest.toa.yaml", """
+        entity:
+          associated: true
+          properties:
+            balance: { type: integer }
+        operations:
+          add:
+            concurrency: retry
+            once: %s
+            query: true
+            input:
+              type: object
+              properties:
+                amount: { type: integer }
+                mode: { type: string, enum: [ok, refuse, throw, discard] }
+              required: [amount, mode]
+            errors: [REFUSED]
+        """.formatted(once));
+    write(directory, "components/test.ledger/Account.java", """
+        package test.ledger;
+        public class Account extends io.toa4j.api.Entry {
+          public long balance;
+        }
+        """);
+    write(directory, "components/test.ledger/operations/Add.java", """
+        package test.ledger.operations;
+        import io.toa4j.api.*;
+        import test.ledger.Account;
+        public class Add implements Transition<Add.Input, Account> {
+          public record Input(long amount, String mode) {}
+          public Object transition(Input input, Account entry) {
+            switch (input.mode()) {
+              case "refuse": return Refusal.of("REFUSED");
+              case "throw": throw new IllegalStateException("asked to throw");
+              case "discard": entry.discard(); return entry;
+              default: entry.balance += input.amount(); return entry;
+            }
+          }
+        }
+        """);
+    write(directory, "components/test.feed/manifest.toa.yaml", """
+        entity:
+          associated: true
+          properties:
+            account: { type: string }
+            amount: { type: integer }
+        operations:
+          post:
+            query: true
+            input:
+              type: object
+              properties:
+                account: { type: string }
+                amount: { type: integer }
+              required: [account, amount]
+        """);
+    write(directory, "components/test.feed/Post.java", """
+        package test.feed;
+        public class Post extends io.toa4j.api.Entry {
+          public String account;
+          public Long amount;
+        }
+        """);
+    write(directory, "components/test.feed/operations/Post.java", """
+        package test.feed.operations;
+        public class Post implements io.toa4j.api.Transition<Post.Input, test.feed.Post> {
+          public record Input(String account, long amount) {}
+          public Object transition(Input input, test.feed.Post entry) {
+            entry.account = input.account();
+            entry.amount = input.amount();
+            return entry;
+          }
+        }
+        """);
+    write(directory, "components/test.relay/manifest.toa.yaml", """
+        entity:
+          associated: true
+          properties:
+            calls: { type: integer }
+        operations:
+          forward:
+            input:
+              type: object
+              properties:
+                account: { type: string }
+                amount: { type: integer }
+              required: [account, amount]
+          eager:
+            concurrency: retry
+            query: true
+            input:
+              type: object
+              properties:
+                account: { type: string }
+                amount: { type: integer }
+              required: [account, amount]
+        receivers:
+          test.feed.created: forward
+        """);
+    write(directory, "components/test.relay/Relay.java", """
+        package test.relay;
+        public class Relay extends io.toa4j.api.Entry {
+          public long calls;
+        }
+        """);
+    write(directory, "components/test.relay/operations/Forward.java", """
+        package test.relay.operations;
+        import io.toa4j.api.*;
+        import java.util.Map;
+        public class Forward implements Effect<Forward.Input> {
+          public record Input(String account, long amount) {}
+          public Object effect(Input input, Context context) {
+            return context.remote("test.ledger").call("add", Request.of(input.account(), Map.of("amount", input.amount(), "mode", "ok")));
+          }
+        }
+        """);
+    write(directory, "components/test.relay/operations/Eager.java", """
+        package test.relay.operations;
+        import io.toa4j.api.*;
+        import java.util.Map;
+        public class Eager implements Transition<Eager.Input, test.relay.Relay> {
+          public record Input(String account, long amount) {}
+          public Object transition(Input input, test.relay.Relay entry, Context context) {
+            entry.calls++;
+            context.remote("test.ledger").call("add", Request.of(input.account(), Map.of("amount", input.amount(), "mode", "ok")));
+            return entry;
+          }
+        }
+        """);
+    write(directory, "components/test.relay/receivers/TestFeedCreated.java", """
+        package test.relay.receivers;
+        import io.toa4j.api.*;
+        import java.util.Map;
+        public class TestFeedCreated implements Receiver<TestFeedCreated.Post> {
+          public record Post(String account, long amount) {}
+          public Request request(Post post) {
+            return Request.input(Map.of("account", post.account(), "amount", post.amount()));
+          }
+        }
+        """);
+    return directory;
+  }
 }

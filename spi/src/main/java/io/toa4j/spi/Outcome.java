@@ -8,5 +8,10 @@ public enum Outcome {
    * Nothing was written: the record was not at the expected version (or, for a creation, already
    * existed).
    */
-  CONFLICT
+  CONFLICT,
+  /**
+   * Nothing was written: the write's inbox entry names a call already answered and not yet
+   * forgotten (a twin of the call committed first).
+   */
+  DUPLICATE
 }

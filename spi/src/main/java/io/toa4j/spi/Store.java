@@ -1,5 +1,6 @@
 package io.toa4j.spi;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import java.util.Collection;
 import java.util.List;
 import java.util.Optional;
@@ -23,10 +24,29 @@ public interface Store {
   /**
    * Applies the write if the record is still at its expected version.
    *
-   * @return {@link Outcome#COMMITTED}, or {@link Outcome#CONFLICT} when another write got there
-   *     first; nothing is written then
+   * @return {@link Outcome#COMMITTED}; {@link Outcome#CONFLICT} when another write got there
+   *     first; {@link Outcome#DUPLICATE} when the write's inbox entry names a call already answered
+   *     and not expired at the time of the write (its record's {@code updated}). Nothing at all is
+   *     written unless COMMITTED.
    */
   Outcome commit(Write write);
+
+  /**
+   * The answer recorded for a call, if it is recorded and has not expired by {@code now}.
+   *
+   * @param now epoch milliseconds
+   */
+  Optional<JsonNode> answer(String identity, long now);
+
+  /**
+   * Removes at most {@code limit} inbox entries expired by {@code now}.
+   *
+   * @return how many were removed
+   */
+  int purgeInbox(long now, int limit);
+
+  /** How many inbox entries are stored, expired or not. */
+  long inboxSize();
 
   /**
    * Outbox entries not yet marked published, oldest first, at most {@code limit}. Entries are

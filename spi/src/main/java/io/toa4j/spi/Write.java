@@ -11,11 +11,14 @@ import java.util.Optional;
  * @param record the record after the change; its version is {@code expectedVersion + 1}
  * @param outbox the fact of the change, committed with the record or not at all; empty when no one
  *     consumes the component's events
+ * @param inbox the answer to the call that made the change, for an operation that declares {@code
+ *     once}; committed with the record or not at all
  */
-public record Write(long expectedVersion, StoredRecord record, Optional<OutboxEntry> outbox) {
+public record Write(long expectedVersion, StoredRecord record, Optional<OutboxEntry> outbox, Optional<InboxEntry> inbox) {
   public Write {
     Objects.requireNonNull(record, "record");
     Objects.requireNonNull(outbox, "outbox");
+    Objects.requireNonNull(inbox, "inbox");
     if (record.version() != expectedVersion + 1) {
       throw new IllegalArgumentException(
           "a write moves a record from version "
@@ -27,8 +30,13 @@ public record Write(long expectedVersion, StoredRecord record, Optional<OutboxEn
     }
   }
 
-  /** A write with no outbox entry. */
+  /** A write with neither an outbox nor an inbox entry. */
   public Write(long expectedVersion, StoredRecord record) {
-    this(expectedVersion, record, Optional.empty());
+    this(expectedVersion, record, Optional.empty(), Optional.empty());
+  }
+
+  /** A write with an outbox entry and no inbox entry. */
+  public Write(long expectedVersion, StoredRecord record, Optional<OutboxEntry> outbox) {
+    this(expectedVersion, record, outbox, Optional.empty());
   }
 }

@@ -27,7 +27,12 @@ final class Migrations {
               + " change TEXT NOT NULL,"
               + " published INTEGER)",
           "CREATE INDEX outbox_unpublished ON outbox (id) WHERE published IS NULL",
-          "CREATE INDEX outbox_published ON outbox (published) WHERE published IS NOT NULL");
+          "CREATE INDEX outbox_published ON outbox (published) WHERE published IS NOT NULL",
+          "CREATE TABLE inbox ("
+              + " identity TEXT PRIMARY KEY,"
+              + " reply TEXT NOT NULL,"
+              + " expires INTEGER NOT NULL)",
+          "CREATE INDEX inbox_expires ON inbox (expires)");
 
   private Migrations() {}
 

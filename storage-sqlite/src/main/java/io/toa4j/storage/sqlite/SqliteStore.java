@@ -1,8 +1,10 @@
 package io.toa4j.storage.sqlite;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.toa4j.spi.InboxEntry;
 import io.toa4j.spi.OutboxEntry;
 import io.toa4j.spi.Outcome;
 import io.toa4j.spi.Store;
@@ -97,14 +99,76 @@ final class SqliteStore implements Store {
   public Outcome commit(Write write) {
     StoredRecord next = write.record();
     String state = serialize(next.state());
-    // A conflict writes nothing, so committing the transaction it ran in is harmless.
     return write(
         "commit record " + next.id() + " at version " + next.version(),
         c -> {
           Outcome outcome =
               write.expectedVersion() == 0 ? insert(next, state) : update(write.expectedVersion(), next, state);
+          if (outcome == Outcome.COMMITTED && write.inbox().isPresent() && !remember(write.inbox().get(), next.updated())) {
+            outcome = Outcome.DUPLICATE;
+          }
           if (outcome == Outcome.COMMITTED && write.outbox().isPresent()) insert(write.outbox().get());
           return outcome;
+        },
+        outcome -> outcome == Outcome.COMMITTED);
+  }
+
+  /**
+   * Records a call's answer, replacing a forgotten (expired) answer of the same identity.
+   *
+   * @return false when the identity is answered and not expired: a twin committed first
+   */
+  private boolean remember(InboxEntry entry, long now) throws SQLException {
+    try (PreparedStatement s =
+        writer.prepareStatement(
+            "INSERT INTO inbox (identity, reply, expires) VALUES (?, ?, ?)"
+                + " ON CONFLICT (identity) DO UPDATE SET reply = excluded.reply, expires = excluded.expires"
+                + " WHERE inbox.expires <= ?")) {
+      s.setString(1, entry.identity());
+      s.setString(2, serialize(entry.reply()));
+      s.setLong(3, entry.expires());
+      s.setLong(4, now);
+      return s.executeUpdate() == 1;
+    }
+  }
+
+  @Override
+  public Optional<JsonNode> answer(String identity, long now) {
+    return withReader(
+        c -> {
+          try (PreparedStatement s = c.prepareStatement("SELECT reply FROM inbox WHERE identity = ? AND expires > ?")) {
+            s.setString(1, identity);
+            s.setLong(2, now);
+            try (ResultSet r = s.executeQuery()) {
+              return r.next() ? Optional.of(tree(r.getString(1), identity)) : Optional.empty();
+            }
+          }
+        });
+  }
+
+  @Override
+  public int purgeInbox(long now, int limit) {
+    return write(
+        "purge expired inbox entries",
+        c -> {
+          try (PreparedStatement s =
+              writer.prepareStatement(
+                  "DELETE FROM inbox WHERE identity IN (SELECT identity FROM inbox WHERE expires <= ? LIMIT ?)")) {
+            s.setLong(1, now);
+            s.setInt(2, limit);
+            return s.executeUpdate();
+          }
+        });
+  }
+
+  @Override
+  public long inboxSize() {
+    return withReader(
+        c -> {
+          try (PreparedStatement s = c.prepareStatement("SELECT count(*) FROM inbox");
+              ResultSet r = s.executeQuery()) {
+            return r.next() ? r.getLong(1) : 0L;
+          }
         });
   }
 
@@ -202,12 +266,18 @@ final class SqliteStore implements Store {
 
   /** Runs statements on the writer in one transaction. */
   private <T> T write(String what, Query<T> statements) {
+    return write(what, statements, result -> true);
+  }
+
+  /** Runs statements on the writer in one transaction, kept only when {@code keep} says so. */
+  private <T> T write(String what, Query<T> statements, java.util.function.Predicate<T> keep) {
     writeLock.lock();
     try {
       writer.setAutoCommit(false);
       try {
         T result = statements.run(writer);
-        writer.commit();
+        if (keep.test(result)) writer.commit();
+        else writer.rollback();
         return result;
       } catch (SQLException | RuntimeException e) {
         writer.rollback();
@@ -252,6 +322,14 @@ final class SqliteStore implements Store {
         r.getString(1), r.getLong(2), r.getLong(3), r.getLong(4), object(r.getString(5), r.getString(1)));
   }
 
+  private static JsonNode tree(String json, String id) throws SQLException {
+    try {
+      return JSON.readTree(json);
+    } catch (JsonProcessingException e) {
+      throw new SQLException("The stored JSON of " + id + " is not JSON", e);
+    }
+  }
+
   private static ObjectNode object(String json, String id) throws SQLException {
     try {
       return (ObjectNode) JSON.readTree(json);
@@ -260,7 +338,7 @@ final class SqliteStore implements Store {
     }
   }
 
-  private static String serialize(ObjectNode state) {
+  private static String serialize(JsonNode state) {
     try {
       return JSON.writeValueAsString(state);
     } catch (JsonProcessingException e) {

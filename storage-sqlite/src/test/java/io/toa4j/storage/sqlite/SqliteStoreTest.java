@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.toa4j.spi.InboxEntry;
 import io.toa4j.spi.OutboxEntry;
 import io.toa4j.spi.Outcome;
 import io.toa4j.spi.Storage;
@@ -112,7 +113,7 @@ class SqliteStoreTest {
     try (Connection c = DriverManager.getConnection("jdbc:sqlite:" + directory.resolve("storage/billing.wallets.db"));
         Statement s = c.createStatement()) {
       assertThat(s.executeQuery("PRAGMA journal_mode").getString(1)).isEqualTo("wal");
-      assertThat(s.executeQuery("PRAGMA user_version").getInt(1)).isEqualTo(5);
+      assertThat(s.executeQuery("PRAGMA user_version").getInt(1)).isEqualTo(7);
     }
   }
 
@@ -193,6 +194,68 @@ class SqliteStoreTest {
     }
     try (Storage storage = open()) {
       assertThat(storage.store("billing.wallets").unpublished(10)).extracting(OutboxEntry::id).containsExactly("e1");
+    }
+  }
+
+  static InboxEntry answered(String identity, long expires) {
+    return new InboxEntry(identity, JSON.createObjectNode().put("balance", 5), expires);
+  }
+
+  @Test
+  void commit_withInboxEntry_answersTheCallUntilItExpires() {
+    try (Storage storage = open()) {
+      Store store = storage.store("billing.wallets");
+
+      store.commit(new Write(0, record(A, 1, 1000, 5), Optional.empty(), Optional.of(answered("call-1", 5000))));
+
+      assertThat(store.answer("call-1", 4999)).contains(JSON.createObjectNode().put("balance", 5));
+      assertThat(store.answer("call-1", 5000)).isEmpty();
+      assertThat(store.answer("call-2", 1000)).isEmpty();
+    }
+  }
+
+  @Test
+  void commit_ofACallAlreadyAnswered_isADuplicateAndWritesNothing() {
+    try (Storage storage = open()) {
+      Store store = storage.store("billing.wallets");
+      store.commit(new Write(0, record(A, 1, 1000, 5), Optional.empty(), Optional.of(answered("call-1", 5000))));
+
+      Outcome twin = store.commit(new Write(1, record(A, 2, 2000, 10), Optional.of(entry("e1", 2000)), Optional.of(answered("call-1", 6000))));
+
+      assertThat(twin).isEqualTo(Outcome.DUPLICATE);
+      assertThat(store.read(A)).contains(record(A, 1, 1000, 5));
+      assertThat(store.unpublished(10)).isEmpty();
+      assertThat(store.answer("call-1", 4999)).isPresent();
+      assertThat(store.answer("call-1", 5000)).as("the first answer's expiry is kept").isEmpty();
+    }
+  }
+
+  @Test
+  void commit_ofAForgottenCall_runsAsANewOne() {
+    try (Storage storage = open()) {
+      Store store = storage.store("billing.wallets");
+      store.commit(new Write(0, record(A, 1, 1000, 5), Optional.empty(), Optional.of(answered("call-1", 5000))));
+
+      Outcome later = store.commit(new Write(1, record(A, 2, 5000, 10), Optional.empty(), Optional.of(answered("call-1", 9000))));
+
+      assertThat(later).isEqualTo(Outcome.COMMITTED);
+      assertThat(store.answer("call-1", 8999)).isPresent();
+    }
+  }
+
+  @Test
+  void purgeInbox_removesOnlyExpiredEntries_inBoundedBatches() {
+    try (Storage storage = open()) {
+      Store store = storage.store("billing.wallets");
+      for (int i = 1; i <= 5; i++) {
+        String id = String.format("%032x", i);
+        store.commit(new Write(0, record(id, 1, 1000, i), Optional.empty(), Optional.of(answered("call-" + i, i <= 3 ? 2000 : 9000))));
+      }
+
+      assertThat(store.purgeInbox(2000, 2)).isEqualTo(2);
+      assertThat(store.purgeInbox(2000, 2)).isEqualTo(1);
+      assertThat(store.purgeInbox(2000, 2)).isZero();
+      assertThat(store.inboxSize()).isEqualTo(2);
     }
   }
 }

@@ -1,0 +1,54 @@
+package io.toa4j.runtime;
+
+import io.toa4j.spi.Store;
+import java.time.Clock;
+import java.util.Collection;
+import java.util.List;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Removes expired inbox entries in the background, in bounded batches, so the inbox stays bounded
+ * by what one retention window holds, whatever the load.
+ */
+final class Janitor implements AutoCloseable {
+  private static final Logger LOG = LoggerFactory.getLogger(Janitor.class);
+  private static final int BATCH = 1000;
+  private static final int BATCHES_PER_ROUND = 50;
+  private static final long EVERY_MILLIS = 5000;
+
+  private final List<Component> components;
+  private final Clock clock;
+  private final ScheduledExecutorService scheduler = Executors.newSingleThreadScheduledExecutor(Threads.daemons("toa-inbox"));
+
+  Janitor(Collection<Component> components, Clock clock) {
+    this.components = List.copyOf(components);
+    this.clock = clock;
+  }
+
+  void start() {
+    if (!components.isEmpty()) scheduler.scheduleWithFixedDelay(this::sweep, EVERY_MILLIS, EVERY_MILLIS, TimeUnit.MILLISECONDS);
+  }
+
+  /** One round: up to {@code BATCHES_PER_ROUND} batches per component. */
+  void sweep() {
+    for (Component component : components) {
+      Store store = component.store().orElseThrow();
+      try {
+        for (int i = 0; i < BATCHES_PER_ROUND && store.purgeInbox(clock.millis(), BATCH) == BATCH; i++) {
+          // a full batch: there may be more
+        }
+      } catch (RuntimeException e) {
+        LOG.error("Removing expired inbox entries of {} failed; it is tried again", component.label(), e);
+      }
+    }
+  }
+
+  @Override
+  public void close() {
+    scheduler.shutdownNow();
+  }
+}

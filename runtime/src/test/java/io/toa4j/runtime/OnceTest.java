@@ -1,0 +1,210 @@
+package io.toa4j.runtime;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import io.toa4j.api.Failure;
+import io.toa4j.api.Reply;
+import io.toa4j.api.Request;
+import io.toa4j.spi.Bus;
+import io.toa4j.spi.BusProvider;
+import io.toa4j.spi.BusSettings;
+import io.toa4j.spi.Message;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.ResultSet;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.ServiceLoader;
+import java.util.concurrent.Callable;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** The transactional inbox: a call made again is answered with its first answer and moves nothing. */
+class OnceTest {
+  static final Duration SETTLE = Duration.ofSeconds(30);
+  static final String ACCOUNT = "0123456789abcdef0123456789abcdef";
+  static final String FEED = "fedcba9876543210fedcba9876543210";
+
+  @TempDir Path directory;
+  final TestClock clock = new TestClock();
+
+  private Application ledger(String once) {
+    return Application.boot(Fixtures.ledger(directory, once), Options.defaults().withClock(clock));
+  }
+
+  private static Request add(long amount, String mode) {
+    return Request.of(ACCOUNT, Map.of("amount", amount, "mode", mode));
+  }
+
+  private static Map<String, Object> account(Application app) {
+    return TransitionTest.output(app.call("test.ledger.observe", Request.id(ACCOUNT)));
+  }
+
+  private static double counted(Application app, String name) {
+    return app.metrics().find(name).counters().stream().mapToDouble(c -> c.count()).sum();
+  }
+
+  @Test
+  void sameIdentityTwice_movesTheRecordOnce_andAnswersTheFirstAnswerBothTimes() {
+    try (Application app = ledger("true")) {
+      Reply first = app.call("test.ledger.add", add(5000, "ok"), "call-1");
+      Reply second = app.call("test.ledger.add", add(5000, "ok"), "call-1");
+
+      assertThat(second).isEqualTo(first);
+      assertThat(account(app)).containsEntry("balance", 5000L).containsEntry("VERSION", 1L);
+      assertThat(counted(app, "toa.inbox.answers")).isEqualTo(1);
+    }
+  }
+
+  @Test
+  void twoIdentities_areTwoCalls() {
+    try (Application app = ledger("true")) {
+      app.call("test.ledger.add", add(5000, "ok"));
+      app.call("test.ledger.add", add(5000, "ok"));
+
+      assertThat(account(app)).containsEntry("balance", 10000L).containsEntry("VERSION", 2L);
+    }
+  }
+
+  @Test
+  void sameIdentity16TimesAtOnce_movesTheRecordOnce_andAllGetTheSameAnswer() throws Exception {
+    try (Application app = ledger("true")) {
+      app.call("test.ledger.add", add(1, "ok")); // the record exists: twins race on its version
+      ExecutorService pool = Executors.newFixedThreadPool(16);
+      CountDownLatch start = new CountDownLatch(1);
+      List<Future<Reply>> replies = new ArrayList<>();
+      for (int i = 0; i < 16; i++) {
+        replies.add(pool.submit((Callable<Reply>) () -> {
+          start.await();
+          return app.call("test.ledger.add", add(5000, "ok"), "the-same-call");
+        }));
+      }
+      start.countDown();
+      List<Reply> answers = new ArrayList<>();
+      for (Future<Reply> r : replies) answers.add(r.get(60, TimeUnit.SECONDS));
+      pool.shutdown();
+
+      assertThat(answers).allSatisfy(a -> assertThat(a).isEqualTo(answers.get(0)));
+      assertThat(account(app)).containsEntry("balance", 5001L).containsEntry("VERSION", 2L);
+      assertThat(counted(app, "toa.inbox.answers") + counted(app, "toa.inbox.twins")).isEqualTo(15);
+    }
+  }
+
+  @Test
+  void refusalExceptionAndDiscard_recordNothing_soTheSameCallRunsAgain() throws Exception {
+    try (Application app = ledger("true")) {
+      assertThat(app.call("test.ledger.add", add(7, "refuse"), "call-r")).isInstanceOf(Reply.Refused.class);
+      assertThat(app.call("test.ledger.add", add(7, "ok"), "call-r")).isInstanceOf(Reply.Output.class);
+
+      try {
+        app.call("test.ledger.add", add(7, "throw"), "call-t");
+      } catch (Failure expected) {
+        assertThat(expected.code()).isEqualTo(Failure.Code.SYSTEM);
+      }
+      app.call("test.ledger.add", add(7, "ok"), "call-t");
+
+      app.call("test.ledger.add", add(7, "discard"), "call-d");
+      app.call("test.ledger.add", add(7, "ok"), "call-d");
+
+      assertThat(account(app)).containsEntry("balance", 21L).containsEntry("VERSION", 3L);
+      assertThat(inboxRows()).isEqualTo(3);
+    }
+  }
+
+  @Test
+  void retention_repeatInsideTheWindowIsAnswered_afterItRunsAgain() {
+    try (Application app = ledger("600")) {
+      app.call("test.ledger.add", add(10, "ok"), "call-1");
+      clock.advance(Duration.ofSeconds(599));
+      app.call("test.ledger.add", add(10, "ok"), "call-1");
+      assertThat(account(app)).containsEntry("balance", 10L);
+
+      clock.advance(Duration.ofSeconds(2));
+      app.call("test.ledger.add", add(10, "ok"), "call-1");
+
+      assertThat(account(app)).containsEntry("balance", 20L).containsEntry("VERSION", 2L);
+    }
+  }
+
+  @Test
+  void expiredCalls_areRemovedInTheBackground_soTheInboxStaysBounded() throws Exception {
+    try (Application app = ledger("600")) {
+      for (int i = 0; i < 3000; i++) app.call("test.ledger.add", add(1, "ok"), "call-" + i);
+      assertThat(inboxRows()).isEqualTo(3000);
+
+      clock.advance(Duration.ofSeconds(601));
+
+      await().atMost(Duration.ofSeconds(30)).until(() -> inboxRows() == 0);
+      assertThat(account(app)).containsEntry("balance", 3000L);
+    }
+  }
+
+  @Test
+  void chain_receiverDeliveredTwice_changesTheOnceOperationDownstreamOnce() {
+    try (Application app = ledger("true"); Bus second = openSecondBus()) {
+      app.call("test.feed.post", Request.of(FEED, Map.of("account", ACCOUNT, "amount", 42)));
+      assertThat(app.settle(SETTLE)).isEmpty();
+      assertThat(account(app)).containsEntry("balance", 42L).containsEntry("VERSION", 1L);
+
+      second.publish(publishedCopy("test.feed", "test.feed.created"));
+      assertThat(app.settle(SETTLE)).isEmpty();
+
+      assertThat(account(app)).containsEntry("balance", 42L).containsEntry("VERSION", 1L);
+      assertThat(counted(app, "toa.inbox.answers")).isEqualTo(1);
+    }
+  }
+
+  @Test
+  void unrepeatable_isRefusedBeforeSending_onTheFirstAttempt_andNothingIsWritten() {
+    try (Application app = ledger("true")) {
+      Failure failure = null;
+      try {
+        app.call("test.relay.eager", Request.of(FEED, Map.of("account", ACCOUNT, "amount", 42)));
+      } catch (Failure f) {
+        failure = f;
+      }
+
+      assertThat(failure).isNotNull();
+      assertThat(failure.code()).isEqualTo(Failure.Code.UNREPEATABLE);
+      assertThat(failure.code().isTransient()).isFalse();
+      assertThat(failure).hasMessageContaining("test.ledger.add").hasMessageContaining("test.relay.eager").hasMessageContaining("concurrency: none");
+      assertThat(account(app)).containsEntry("VERSION", 0L);
+      assertThat(TransitionTest.output(app.call("test.relay.observe", Request.id(FEED)))).containsEntry("VERSION", 0L);
+    }
+  }
+
+  /** The message the outbox published for the only entry of a component, made again. */
+  private Message publishedCopy(String component, String label) {
+    try (Connection c = DriverManager.getConnection("jdbc:sqlite:" + directory.resolve(".toa/storage/" + component + ".db"));
+        ResultSet r = c.createStatement().executeQuery("SELECT id, change FROM outbox")) {
+      assertThat(r.next()).isTrue();
+      var change = Binding.VALUES.readTree(r.getString(2));
+      return new Message(Identities.derive(r.getString(1), label), label, change.get("state"), Map.of("version", "1"));
+    } catch (Exception e) {
+      throw new AssertionError(e);
+    }
+  }
+
+  private long inboxRows() throws Exception {
+    try (Connection c = DriverManager.getConnection("jdbc:sqlite:" + directory.resolve(".toa/storage/test.ledger.db"));
+        ResultSet r = c.createStatement().executeQuery("SELECT count(*) FROM inbox")) {
+      return r.next() ? r.getLong(1) : 0;
+    }
+  }
+
+  private Bus openSecondBus() {
+    for (BusProvider p : ServiceLoader.load(BusProvider.class)) {
+      if (p.name().equals("embedded")) return p.open(new BusSettings(directory.resolve(".toa"), Map.of(), clock));
+    }
+    throw new AssertionError("no embedded bus");
+  }
+}
