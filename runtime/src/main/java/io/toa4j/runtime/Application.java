@@ -179,6 +179,14 @@ public final class Application implements AutoCloseable {
     return component + "..tasks";
   }
 
+  /**
+   * A fresh call identity, for an edge that names its calls itself (the command line prints the
+   * identity it used, so the same call can be made again with it).
+   */
+  public static String newIdentity() {
+    return Identities.fresh(new java.security.SecureRandom());
+  }
+
   /** The context as declared. */
   public ContextManifest context() {
     return context;

@@ -100,6 +100,9 @@ public final class Requests {
     }
     if (query.limit().isPresent() || query.omit().isPresent()) throw contract(endpoint + " acts on one record: its query takes id and version, not limit or omit");
     if (query.id().isEmpty()) throw contract(endpoint + ": query.id is required when there is a query");
+    if (!ID.matcher(query.id().get()).matches()) {
+      throw contract(endpoint + ": query.id must be 32 hexadecimal characters; got '" + query.id().get() + "'");
+    }
   }
 
   /** The input of a request as a tree: a missing node when it has none. */

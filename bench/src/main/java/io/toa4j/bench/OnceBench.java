@@ -1,0 +1,135 @@
+package io.toa4j.bench;
+
+import io.toa4j.api.Request;
+import io.toa4j.runtime.Application;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+
+/**
+ * What {@code once} costs: the same credit operation on the embedded engine, declared with and
+ * without {@code once}, in one run; then a repeat of each {@code once} call, answered from the
+ * inbox, against its first call.
+ *
+ * <p>Rounds alternate between the two contexts so drift of the machine hits both alike; the
+ * median round is reported. Calls go to distinct records so the compare-and-swap never conflicts
+ * and what is measured is the write path.
+ */
+public final class OnceBench {
+  private OnceBench() {}
+
+  public static void main(String[] args) throws Exception {
+    int calls = intArg(args, "--calls", 2000);
+    int threads = intArg(args, "--threads", 8);
+    int rounds = intArg(args, "--rounds", 5);
+    Path plainDir = context(false);
+    Path onceDir = context(true);
+    try (Application plain = Application.boot(plainDir); Application once = Application.boot(onceDir)) {
+      run(plain, calls / 4, threads, "warm"); // warm-up: JIT, SQLite caches
+      run(once, calls / 4, threads, "warm");
+      List<Double> plainRates = new ArrayList<>();
+      List<Double> onceRates = new ArrayList<>();
+      List<Double> firstMicros = new ArrayList<>();
+      List<Double> repeatMicros = new ArrayList<>();
+      for (int round = 0; round < rounds; round++) {
+        plainRates.add(run(plain, calls, threads, "p" + round).rate());
+        Result first = run(once, calls, threads, "o" + round);
+        onceRates.add(first.rate());
+        firstMicros.add(first.meanMicros());
+        repeatMicros.add(run(once, calls, threads, "o" + round).meanMicros()); // the same identities again
+      }
+      double plainRate = median(plainRates);
+      double onceRate = median(onceRates);
+      System.out.printf("credit without once: %.0f calls/s (median of %d rounds, %d calls, %d threads)%n", plainRate, rounds, calls, threads);
+      System.out.printf("credit with once:    %.0f calls/s%n", onceRate);
+      System.out.printf("once / without:      %.3f  (cost %.1f %%; target: at most 5 %%)%n", onceRate / plainRate, 100 * (1 - onceRate / plainRate));
+      System.out.printf("first call:          %.0f µs mean latency%n", median(firstMicros));
+      System.out.printf("repeat from inbox:   %.0f µs mean latency (%.3f of the first; target: below 1)%n",
+          median(repeatMicros), median(repeatMicros) / median(firstMicros));
+    }
+  }
+
+  record Result(double rate, double meanMicros) {}
+
+  /** {@code calls} credits over {@code threads}, each on its own record under identity prefix-i. */
+  private static Result run(Application app, int calls, int threads, String prefix) throws Exception {
+    ExecutorService pool = Executors.newFixedThreadPool(threads);
+    AtomicLong nanos = new AtomicLong();
+    long start = System.nanoTime();
+    List<Future<?>> done = new ArrayList<>();
+    for (int t = 0; t < threads; t++) {
+      int thread = t;
+      done.add(pool.submit(() -> {
+        for (int i = thread; i < calls; i += threads) {
+          String record = String.format("%08x%024x", prefix.hashCode(), i);
+          long s = System.nanoTime();
+          app.call("bench.wallets.credit", Request.of(record, Map.of("amount", 1)), prefix + "-" + i);
+          nanos.addAndGet(System.nanoTime() - s);
+        }
+        return null;
+      }));
+    }
+    for (Future<?> f : done) f.get(30, TimeUnit.MINUTES);
+    pool.shutdown();
+    double seconds = (System.nanoTime() - start) / 1e9;
+    return new Result(calls / seconds, nanos.get() / 1e3 / calls);
+  }
+
+  private static Path context(boolean once) throws IOException {
+    Path dir = Files.createTempDirectory("toa-bench-" + (once ? "once" : "plain"));
+    Files.writeString(dir.resolve("context.toa.yaml"), "name: bench\n");
+    Path component = Files.createDirectories(dir.resolve("components/bench.wallets/operations"));
+    Files.writeString(component.getParent().resolve("manifest.toa.yaml"), """
+        entity:
+          associated: true
+          properties:
+            balance: { type: integer }
+        operations:
+          credit:
+            concurrency: retry
+            %s
+            query: true
+            input:
+              type: object
+              properties:
+                amount: { type: integer, minimum: 1 }
+              required: [amount]
+        """.formatted(once ? "once: true" : ""));
+    Files.writeString(component.getParent().resolve("Wallet.java"), """
+        package bench.wallets;
+        public class Wallet extends io.toa4j.api.Entry {
+          public long balance;
+        }
+        """);
+    Files.writeString(component.resolve("Credit.java"), """
+        package bench.wallets.operations;
+        public class Credit implements io.toa4j.api.Transition<Credit.Input, bench.wallets.Wallet> {
+          public record Input(long amount) {}
+          public Object transition(Input input, bench.wallets.Wallet entry) {
+            entry.balance += input.amount();
+            return entry;
+          }
+        }
+        """);
+    return dir;
+  }
+
+  private static double median(List<Double> values) {
+    List<Double> sorted = new ArrayList<>(values);
+    sorted.sort(Double::compare);
+    return sorted.get(sorted.size() / 2);
+  }
+
+  private static int intArg(String[] args, String name, int fallback) {
+    for (int i = 0; i + 1 < args.length; i++) if (args[i].equals(name)) return Integer.parseInt(args[i + 1]);
+    return fallback;
+  }
+}

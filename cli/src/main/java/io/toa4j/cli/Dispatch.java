@@ -1,0 +1,63 @@
+package io.toa4j.cli;
+
+import io.toa4j.api.Reply;
+import io.toa4j.runtime.Application;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Optional;
+import java.util.function.Consumer;
+
+/**
+ * Where a {@code toa call} runs: in the process serving the context when {@code .toa/run.json}
+ * names a live one whose channel accepts the connection, else in this process, booting the context
+ * for the one call, waiting until the events it caused are handled, and closing it.
+ */
+final class Dispatch {
+  /**
+   * How long an in-process call waits for the events it caused. A receiver that keeps failing
+   * is retried for minutes; the call does not wait for that, and what is left stays queued.
+   */
+  static final Duration SETTLE = Duration.ofSeconds(30);
+
+  private Dispatch() {}
+
+  /**
+   * Makes the call, telling the notes where it runs and under which identity, and the warnings
+   * what an in-process call left unhandled.
+   *
+   * @throws io.toa4j.api.Failure when the call fails
+   * @throws io.toa4j.manifest.ManifestException when booting in-process finds a manifest that does
+   *     not fit
+   * @throws io.toa4j.runtime.StartupException when booting in-process finds code that does not
+   *     compile or fit
+   */
+  static Reply call(Path context, Wire.Call call, Consumer<String> notes, Consumer<String> warnings) {
+    Path file = RunFile.path(context);
+    Optional<RunFile> running = RunFile.read(file);
+    if (running.isPresent() && running.get().alive()) {
+      RunFile run = running.get();
+      notes.accept("toa: calling " + call.endpoint() + " in the running context, pid " + run.pid() + " (port " + run.port() + "); " + identity(call));
+      try {
+        return new ChannelClient(run).call(call);
+      } catch (ChannelClient.Unreachable e) {
+        notes.accept("toa: pid " + run.pid() + " does not answer on port " + run.port() + " (" + e.getMessage() + "); calling in-process instead");
+      }
+    } else if (running.isPresent()) {
+      notes.accept("toa: " + file + " is left over: pid " + running.get().pid() + " no longer runs");
+    }
+    notes.accept("toa: calling " + call.endpoint() + " in-process, booting " + context + "; " + identity(call));
+    try (Application application = Application.boot(context)) {
+      Reply reply = Caller.of(application).call(call.endpoint(), call.request(), call.identity());
+      application
+          .settle(SETTLE)
+          .ifPresent(pending -> warnings.accept(
+              "toa: the call is done, but after " + SETTLE.toSeconds() + " s what it caused is still pending (" + pending
+                  + "); it stays queued and is handled when the context runs next"));
+      return reply;
+    }
+  }
+
+  private static String identity(Wire.Call call) {
+    return call.identity().map(id -> "identity " + id).orElse("identity minted by the application");
+  }
+}

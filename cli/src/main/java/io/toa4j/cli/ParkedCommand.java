@@ -1,0 +1,58 @@
+package io.toa4j.cli;
+
+import io.toa4j.runtime.ParkedMessages;
+import io.toa4j.spi.Parked;
+import java.io.PrintWriter;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.ParentCommand;
+import picocli.CommandLine.Spec;
+
+/** {@code toa parked}: the messages that kept failing, kept aside with their reasons. */
+@Command(
+    name = "parked",
+    mixinStandardHelpOptions = true,
+    versionProvider = Toa.Version.class,
+    description = {
+      "Lists the parked messages of the context as YAML, oldest first: what failed, why, how often.",
+      "",
+      "It reads the context's bus only, so it works beside a running toa run. Put a message back with toa replay."
+    })
+final class ParkedCommand implements Callable<Integer> {
+  @ParentCommand private Toa toa;
+
+  @Spec private CommandSpec spec;
+
+  @Override
+  public Integer call() {
+    Toa.quietLogs();
+    try (ParkedMessages parked = ParkedMessages.open(toa.context())) {
+      List<Object> listed = new ArrayList<>();
+      for (Parked p : parked.list()) listed.add(describe(p));
+      PrintWriter out = spec.commandLine().getOut();
+      out.print(listed.isEmpty() ? "[]\n" : YamlText.print(Optional.of(listed)));
+      out.flush();
+      return Toa.OUTPUT;
+    }
+  }
+
+  private static Map<String, Object> describe(Parked p) {
+    Map<String, Object> entry = new LinkedHashMap<>();
+    entry.put("id", p.id());
+    entry.put("queue", p.queue());
+    entry.put("label", p.message().label());
+    entry.put("message", p.message().id());
+    entry.put("code", p.code());
+    entry.put("reason", p.reason());
+    entry.put("attempts", p.attempts());
+    entry.put("parked", Instant.ofEpochMilli(p.at()).toString());
+    return entry;
+  }
+}

@@ -1,0 +1,48 @@
+package io.toa4j.cli;
+
+import java.security.SecureRandom;
+import java.util.concurrent.Callable;
+import java.util.concurrent.CountDownLatch;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.ParentCommand;
+
+/** {@code toa run}: serves the context until the process is told to stop. */
+@Command(
+    name = "run",
+    mixinStandardHelpOptions = true,
+    versionProvider = Toa.Version.class,
+    description = {
+      "Boots the context and serves it until stopped with Ctrl-C or SIGTERM.",
+      "",
+      "While it runs, toa call in the same context is answered by this process: it listens on",
+      "127.0.0.1 (a port the system picks) and writes the port, its pid and a secret token to",
+      ".toa/run.json, which it removes when it stops. Only one toa run serves a context at a time."
+    })
+final class RunCommand implements Callable<Integer> {
+  @ParentCommand private Toa toa;
+
+  @Override
+  public Integer call() throws InterruptedException {
+    // Not a static field: picocli makes every command up front, and the first logger fixes
+    // SLF4J Simple's level, which toa call lowers before it logs anything.
+    Logger log = LoggerFactory.getLogger("toa");
+    Serving serving = Serving.start(toa.context(), new SecureRandom());
+    CountDownLatch stopped = new CountDownLatch(1);
+    Runtime.getRuntime()
+        .addShutdownHook(
+            new Thread(
+                () -> {
+                  serving.close();
+                  log.info("Context {} stopped", serving.name());
+                  stopped.countDown();
+                },
+                "toa-shutdown"));
+    log.info(
+        "Context {} is served by pid {}: toa call reaches it on {}:{} through {}; stop it with Ctrl-C or SIGTERM",
+        serving.name(), serving.run().pid(), ControlChannel.HOST, serving.run().port(), serving.file());
+    stopped.await(); // the JVM ends in the shutdown hook; this thread only has to stay
+    return Toa.OUTPUT;
+  }
+}

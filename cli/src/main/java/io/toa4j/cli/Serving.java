@@ -1,0 +1,102 @@
+package io.toa4j.cli;
+
+import io.toa4j.runtime.Application;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Path;
+import java.util.HexFormat;
+import java.util.random.RandomGenerator;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * A context served by {@code toa run}: the booted application, its control channel, and the
+ * {@code .toa/run.json} that points {@code toa call} at the channel.
+ *
+ * <p>Started in that order and closed in the reverse one, so run.json never names a channel that is
+ * not yet up, and a call that arrives while stopping either reaches a live application or finds no
+ * channel and runs in-process. Closing is idempotent.
+ */
+final class Serving implements AutoCloseable {
+  private static final Logger LOG = LoggerFactory.getLogger(Serving.class);
+
+  private final Application application;
+  private final ControlChannel channel;
+  private final RunFile run;
+  private final Path file;
+  private boolean closed;
+
+  private Serving(Application application, ControlChannel channel, RunFile run, Path file) {
+    this.application = application;
+    this.channel = channel;
+    this.run = run;
+    this.file = file;
+  }
+
+  /**
+   * Boots the context and opens its channel.
+   *
+   * @throws CliProblem when a live process already serves the context
+   */
+  static Serving start(Path context, RandomGenerator random) {
+    Path file = RunFile.path(context);
+    RunFile.read(file).filter(RunFile::alive).ifPresent(other -> {
+      throw new CliProblem(
+          "toa: pid " + other.pid() + " already serves the context in " + context + "; call it with toa call, or stop that process first",
+          Toa.FAILED);
+    });
+    Application application = Application.boot(context);
+    try {
+      String token = token(random);
+      ControlChannel channel = ControlChannel.start(Caller.of(application), token);
+      RunFile run = new RunFile(ProcessHandle.current().pid(), channel.port(), token);
+      try {
+        run.write(file);
+      } catch (RuntimeException e) {
+        channel.close();
+        throw e;
+      }
+      return new Serving(application, channel, run, file);
+    } catch (IOException e) {
+      application.close();
+      throw new UncheckedIOException("Cannot open the control channel on " + ControlChannel.HOST, e);
+    } catch (RuntimeException e) {
+      application.close();
+      throw e;
+    }
+  }
+
+  /** The process serving the context and the channel's port. */
+  RunFile run() {
+    return run;
+  }
+
+  /** The file that points {@code toa call} here. */
+  Path file() {
+    return file;
+  }
+
+  /** The context's name, as declared. */
+  String name() {
+    return application.context().name();
+  }
+
+  private static String token(RandomGenerator random) {
+    byte[] bytes = new byte[32];
+    random.nextBytes(bytes);
+    return HexFormat.of().formatHex(bytes);
+  }
+
+  @Override
+  public synchronized void close() {
+    if (closed) return;
+    closed = true;
+    try {
+      run.deleteFrom(file);
+    } catch (UncheckedIOException e) {
+      LOG.warn("{}", e.getMessage());
+    }
+    channel.close();
+    application.close();
+  }
+}

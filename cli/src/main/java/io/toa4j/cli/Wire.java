@@ -1,0 +1,192 @@
+package io.toa4j.cli;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.json.JsonMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.toa4j.api.Failure;
+import io.toa4j.api.Query;
+import io.toa4j.api.Refusal;
+import io.toa4j.api.Reply;
+import io.toa4j.api.Request;
+import io.toa4j.runtime.Requests;
+import java.io.IOException;
+import java.util.Objects;
+import java.util.Optional;
+
+/**
+ * The control channel's wire format: the one description of what {@code toa call} sends to a
+ * running {@code toa run} and what comes back. Stateless and thread-safe.
+ *
+ * <pre>
+ * POST /call                        X-Toa-Token: the token in .toa/run.json
+ * { "endpoint": "billing.wallets.credit",
+ *   "request": { "query": { "id": "8d1f..." }, "input": { "amount": 5000 } },
+ *   "identity": "..." }             identity absent: the application mints one
+ *
+ * 200 { "output": value }           value null for an empty output
+ * 200 { "refusal": { "code": "INSUFFICIENT_FUNDS", "cause": value } }
+ * 200 { "failure": { "code": "CONTRACT", "message": "..." } }
+ * 400 { "failure": { "code": "CONTRACT", ... } }   the body is not such a call
+ * 403, 404, 405, 413 { "failure": ... }           wrong token, path, method; body too large
+ * </pre>
+ *
+ * <p>A reply read back is the same {@link Reply} the application answered, and a failure is
+ * thrown again as a {@link Failure} with its code, so a call through the channel looks exactly like
+ * a call in-process.
+ */
+final class Wire {
+  static final String PATH = "/call";
+  static final String TOKEN_HEADER = "X-Toa-Token";
+  static final String MEDIA_TYPE = "application/json";
+
+  private static final JsonMapper JSON = JsonMapper.builder().build();
+
+  private Wire() {}
+
+  /** A call as it travels. */
+  record Call(String endpoint, Request request, Optional<String> identity) {
+    Call {
+      Objects.requireNonNull(endpoint, "endpoint");
+      Objects.requireNonNull(request, "request");
+      Objects.requireNonNull(identity, "identity");
+    }
+  }
+
+  /** A body that is not what this format describes. */
+  static final class Malformed extends RuntimeException {
+    private static final long serialVersionUID = 1L;
+
+    Malformed(String message) {
+      super(message);
+    }
+  }
+
+  static byte[] call(Call call) {
+    ObjectNode body = JSON.createObjectNode();
+    body.put("endpoint", call.endpoint());
+    body.set("request", request(call.request()));
+    call.identity().ifPresent(identity -> body.put("identity", identity));
+    return bytes(body);
+  }
+
+  /**
+   * Reads a call.
+   *
+   * @throws Malformed when the body is not a call, or its request does not have the request's shape
+   */
+  static Call readCall(byte[] body) {
+    JsonNode tree = tree(body);
+    JsonNode endpoint = tree.path("endpoint");
+    if (!endpoint.isTextual()) throw new Malformed("a call names its endpoint as text; got " + endpoint);
+    JsonNode identity = tree.path("identity");
+    if (!identity.isMissingNode() && !identity.isNull() && !identity.isTextual()) {
+      throw new Malformed("a call's identity is text; got " + identity);
+    }
+    Request request;
+    try {
+      request = Requests.parse(tree.path("request"));
+    } catch (Failure e) {
+      throw new Malformed(e.getMessage());
+    }
+    return new Call(endpoint.asText(), request, identity.isTextual() ? Optional.of(identity.asText()) : Optional.empty());
+  }
+
+  static byte[] reply(Reply reply) {
+    ObjectNode body = JSON.createObjectNode();
+    if (reply instanceof Reply.Output output) {
+      body.set("output", value(output.value()));
+    } else {
+      Refusal refusal = ((Reply.Refused) reply).refusal();
+      ObjectNode refused = body.putObject("refusal");
+      refused.put("code", refusal.code());
+      refused.set("cause", value(refusal.cause()));
+    }
+    return bytes(body);
+  }
+
+  static byte[] failure(Failure.Code code, String message) {
+    ObjectNode body = JSON.createObjectNode();
+    body.putObject("failure").put("code", code.name()).put("message", message);
+    return bytes(body);
+  }
+
+  /**
+   * Reads an answer.
+   *
+   * @throws Failure when the answer is a failure, with the failure's code and message
+   * @throws Malformed when the body is not an answer
+   */
+  static Reply readReply(byte[] body) {
+    JsonNode tree = tree(body);
+    if (tree.has("output")) return new Reply.Output(plain(tree.get("output")));
+    if (tree.has("refusal")) {
+      JsonNode refusal = tree.get("refusal");
+      JsonNode code = refusal.path("code");
+      if (!code.isTextual()) throw new Malformed("a refusal has a code; got " + refusal);
+      try {
+        return new Reply.Refused(new Refusal(code.asText(), plain(refusal.get("cause"))));
+      } catch (IllegalArgumentException e) {
+        throw new Malformed(e.getMessage());
+      }
+    }
+    if (tree.has("failure")) {
+      JsonNode failure = tree.get("failure");
+      throw new Failure(code(failure.path("code")), failure.path("message").asText(""));
+    }
+    throw new Malformed("an answer holds output, refusal or failure; got " + tree);
+  }
+
+  private static Failure.Code code(JsonNode code) {
+    try {
+      return Failure.Code.valueOf(code.asText());
+    } catch (IllegalArgumentException e) {
+      return Failure.Code.SYSTEM; // a newer runtime's code: still a failure
+    }
+  }
+
+  private static ObjectNode request(Request request) {
+    ObjectNode tree = JSON.createObjectNode();
+    request.query().ifPresent(query -> tree.set("query", query(query)));
+    request.input().ifPresent(input -> tree.set("input", JSON.valueToTree(input)));
+    return tree;
+  }
+
+  private static ObjectNode query(Query query) {
+    ObjectNode tree = JSON.createObjectNode();
+    query.id().ifPresent(id -> tree.put("id", id));
+    query.version().ifPresent(version -> tree.put("version", version));
+    query.limit().ifPresent(limit -> tree.put("limit", limit));
+    query.omit().ifPresent(omit -> tree.put("omit", omit));
+    return tree;
+  }
+
+  private static JsonNode value(Optional<Object> value) {
+    return value.<JsonNode>map(JSON::valueToTree).orElse(JSON.nullNode());
+  }
+
+  private static Optional<Object> plain(JsonNode value) {
+    if (value == null || value.isNull()) return Optional.empty();
+    return Optional.of(JSON.convertValue(value, Object.class));
+  }
+
+  private static JsonNode tree(byte[] body) {
+    try {
+      JsonNode tree = JSON.readTree(body);
+      if (tree == null || !tree.isObject()) throw new Malformed("the body is not a JSON object");
+      return tree;
+    } catch (JsonProcessingException e) {
+      throw new Malformed("the body is not JSON: " + e.getOriginalMessage());
+    } catch (IOException e) {
+      throw new Malformed("the body cannot be read: " + e.getMessage());
+    }
+  }
+
+  private static byte[] bytes(JsonNode tree) {
+    try {
+      return JSON.writeValueAsBytes(tree);
+    } catch (JsonProcessingException e) {
+      throw new IllegalStateException("A tree of plain values cannot be written as JSON", e);
+    }
+  }
+}

@@ -1,0 +1,115 @@
+package io.toa4j.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import com.fasterxml.jackson.databind.json.JsonMapper;
+import io.toa4j.api.Failure;
+import io.toa4j.api.Query;
+import io.toa4j.api.Request;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import org.junit.jupiter.api.Test;
+
+class YamlTextTest {
+  private static final String ID = "8d1f0c2e5a7b4c3d9e6f1a2b3c4d5e6f";
+
+  @Test
+  void request_flowStyle_readsQueryAndInput() throws Exception {
+    Request request = YamlText.request("{ query: { id: " + ID + " }, input: { amount: 5000, ref: order-1 } }");
+
+    assertThat(request.query()).contains(Query.id(ID));
+    assertThat(request.input()).contains(JsonMapper.builder().build().readTree("{\"amount\":5000,\"ref\":\"order-1\"}"));
+  }
+
+  @Test
+  void request_blockStyle_readsTheSame() {
+    assertThat(YamlText.request("query:\n  id: " + ID + "\n")).isEqualTo(Request.id(ID));
+  }
+
+  @Test
+  void request_blank_isTheEmptyRequest() {
+    assertThat(YamlText.request("")).isEqualTo(Request.empty());
+    assertThat(YamlText.request("  \n")).isEqualTo(Request.empty());
+  }
+
+  @Test
+  void request_notYaml_failsWithContractNamingLineAndColumn() {
+    assertThatThrownBy(() -> YamlText.request("{ query: { id: 8d1f"))
+        .isInstanceOfSatisfying(Failure.class, f -> assertThat(f.code()).isEqualTo(Failure.Code.CONTRACT))
+        .hasMessageStartingWith("the request is not YAML: ")
+        .hasMessageContaining("line 1, column 20")
+        .hasMessageNotContaining("\n");
+  }
+
+  @Test
+  void request_repeatedKey_failsNamingTheKey() {
+    assertThatThrownBy(() -> YamlText.request("{ input: { amount: 1, amount: 2 } }"))
+        .isInstanceOf(Failure.class)
+        .hasMessageContaining("not YAML")
+        .hasMessageContaining("amount");
+  }
+
+  @Test
+  void request_twoDocuments_fails() {
+    assertThatThrownBy(() -> YamlText.request("input: 1\n---\ninput: 2\n"))
+        .isInstanceOf(Failure.class)
+        .hasMessageContaining("more than one YAML document");
+  }
+
+  @Test
+  void request_aList_failsWithTheRequestShape() {
+    assertThatThrownBy(() -> YamlText.request("[1, 2]"))
+        .isInstanceOfSatisfying(Failure.class, f -> assertThat(f.code()).isEqualTo(Failure.Code.CONTRACT))
+        .hasMessageContaining("query and input");
+  }
+
+  @Test
+  void request_badId_failsNamingTheField() {
+    assertThatThrownBy(() -> YamlText.request("{ query: { id: nope } }"))
+        .isInstanceOf(Failure.class)
+        .hasMessageContaining("query.id");
+  }
+
+  @Test
+  void print_record_isBlockYamlWithoutDocumentMarkerOrNeedlessQuotes() {
+    Map<String, Object> record = new LinkedHashMap<>();
+    record.put("id", ID);
+    record.put("balance", 5000);
+    record.put("paid", Map.of());
+    record.put("VERSION", 1);
+
+    assertThat(YamlText.print(Optional.of(record)))
+        .isEqualTo("id: " + ID + "\nbalance: 5000\npaid: {}\nVERSION: 1\n");
+  }
+
+  @Test
+  void print_emptyOutput_isNull() {
+    assertThat(YamlText.print(Optional.empty())).isEqualTo("null\n");
+  }
+
+  @Test
+  void print_stringsThatReadAsOtherTypes_areQuotedSoTheyReadBackAsStrings() {
+    Map<String, Object> value = new LinkedHashMap<>();
+    value.put("digits", "12345678901234567890123456789012");
+    value.put("flag", "true");
+
+    String yaml = YamlText.print(Optional.of(value));
+
+    assertThat(yaml).isEqualTo("digits: \"12345678901234567890123456789012\"\nflag: \"true\"\n");
+    assertThat(YamlText.tree(yaml).get("digits").isTextual()).isTrue();
+    assertThat(YamlText.tree(yaml).get("flag").isTextual()).isTrue();
+  }
+
+  @Test
+  void print_thenRead_givesTheSameValues() {
+    Map<String, Object> value = Map.of("list", List.of(1, "two words", "a: b"), "text", "line one\nline two");
+
+    String yaml = YamlText.print(Optional.of(value));
+
+    assertThat(YamlText.tree(yaml).get("list").toString()).isEqualTo("[1,\"two words\",\"a: b\"]");
+    assertThat(YamlText.tree(yaml).get("text").asText()).isEqualTo("line one\nline two");
+  }
+}
