@@ -139,16 +139,7 @@ public final class Application implements AutoCloseable {
         if (consumed.contains(manifest.label() + "." + name)) mine.add(manifest.label() + "." + name);
       }
       boolean once = operations.get(manifest.label()).values().stream().anyMatch(o -> o.declaration().once().isPresent());
-      if (once && !storage.transactional()) {
-        throw new StartupException(
-            "Component " + manifest.label() + " declares once, which needs an inbox committed with its records, but "
-                + storage.describe() + " has no transactions; use a transactional storage, or remove once");
-      }
-      if (!mine.isEmpty() && !storage.transactional()) {
-        throw new StartupException(
-            "Component " + manifest.label() + " announces events that are consumed, which needs an outbox committed with"
-                + " its records, but " + storage.describe() + " has no transactions; use a transactional storage");
-      }
+      requireTransactions(manifest.label(), once, !mine.isEmpty(), storage);
       components.put(
           manifest.label(),
           new Component(
@@ -159,6 +150,24 @@ public final class Application implements AutoCloseable {
               Set.copyOf(mine)));
     }
     return new Application(context, options, storage, bus, Map.copyOf(components), List.copyOf(receptions));
+  }
+
+  /**
+   * Refuses a component whose declarations need rows committed with its records (an inbox for
+   * once, an outbox for consumed events) on a storage that cannot commit them together.
+   */
+  static void requireTransactions(String component, boolean once, boolean announces, Storage storage) {
+    if (storage.transactional()) return;
+    if (once) {
+      throw new StartupException(
+          "Component " + component + " declares once, which needs an inbox committed with its records, but "
+              + storage.describe() + " has no transactions; use a transactional storage, or remove once");
+    }
+    if (announces) {
+      throw new StartupException(
+          "Component " + component + " announces events that are consumed, which needs an outbox committed with"
+              + " its records, but " + storage.describe() + " has no transactions; use a transactional storage");
+    }
   }
 
   /** Declares every queue, then starts consuming them and sweeping the outbox. */

@@ -1,0 +1,56 @@
+package io.toa4j.runtime;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.toa4j.api.Request;
+import io.toa4j.spi.Storage;
+import io.toa4j.spi.Store;
+import java.nio.file.Path;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class PrecompiledTest {
+  static final String ID = "0123456789abcdef0123456789abcdef";
+
+  @TempDir Path directory;
+
+  @Test
+  void componentWithoutSources_isFoundOnTheClassPathUnderItsPackage() {
+    Fixtures.write(directory, "context.toa.yaml", "name: test\n");
+    Fixtures.write(directory, "components/test.precompiled/manifest.toa.yaml", """
+        entity:
+          associated: true
+          properties:
+            count: { type: integer }
+        operations:
+          touch:
+            query: true
+        """);
+    try (Application app = Application.boot(directory)) {
+      app.call("test.precompiled.touch", Request.id(ID));
+
+      assertThat(TransitionTest.output(app.call("test.precompiled.touch", Request.id(ID))))
+          .containsEntry("count", 2L)
+          .containsEntry("VERSION", 2L);
+    }
+  }
+
+  @Test
+  void onceOrConsumedEvents_onAStorageWithoutTransactions_refuseToBoot() {
+    Storage flimsy = new Storage() {
+      @Override public Store store(String component) { throw new UnsupportedOperationException(); }
+      @Override public boolean transactional() { return false; }
+      @Override public String describe() { return "a storage without transactions"; }
+      @Override public void close() {}
+    };
+
+    assertThatThrownBy(() -> Application.requireTransactions("billing.wallets", true, false, flimsy))
+        .isInstanceOf(StartupException.class)
+        .hasMessageContaining("billing.wallets declares once")
+        .hasMessageContaining("a storage without transactions");
+    assertThatThrownBy(() -> Application.requireTransactions("billing.topups", false, true, flimsy))
+        .hasMessageContaining("billing.topups announces events that are consumed");
+    Application.requireTransactions("billing.topups", false, false, flimsy);
+  }
+}
