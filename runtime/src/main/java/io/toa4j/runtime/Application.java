@@ -1,6 +1,5 @@
 package io.toa4j.runtime;
 
-import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
@@ -16,7 +15,6 @@ import io.toa4j.spi.Bus;
 import io.toa4j.spi.Message;
 import io.toa4j.spi.Parked;
 import io.toa4j.spi.Storage;
-import io.toa4j.spi.StorageSettings;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -47,13 +45,11 @@ public final class Application implements AutoCloseable {
   private final Storage storage;
   private final Bus bus;
   private final Map<String, Component> components;
-  private final List<Reception> receptions;
   private final MeterRegistry metrics = new SimpleMeterRegistry();
   private final Engine engine;
   private final Publisher publisher;
   private final Janitor janitor;
-  private final Deliveries deliveries;
-  private final List<Bus.Subscription> subscriptions = new ArrayList<>();
+  private final Messaging messaging;
 
   private Application(
       ContextManifest context, Options options, Storage storage, Bus bus, Map<String, Component> components, List<Reception> receptions) {
@@ -62,7 +58,6 @@ public final class Application implements AutoCloseable {
     this.storage = storage;
     this.bus = bus;
     this.components = components;
-    this.receptions = receptions;
     Set<String> consumed = receptions.stream().map(Reception::label).collect(Collectors.toSet());
     this.publisher =
         new Publisher(
@@ -78,7 +73,8 @@ public final class Application implements AutoCloseable {
                 .filter(c -> c.operations().values().stream().anyMatch(o -> o.declaration().once().isPresent()))
                 .toList(),
             options.clock());
-    this.deliveries = new Deliveries(context.retryDelaysSeconds(), metrics);
+    this.messaging =
+        new Messaging(bus, receptions, components.keySet(), new Deliveries(context.retryDelaysSeconds(), metrics), this::invoke);
   }
 
   /** Boots the context in the folder with the default options. */
@@ -170,22 +166,11 @@ public final class Application implements AutoCloseable {
     }
   }
 
-  /** Declares every queue, then starts consuming them and sweeping the outbox. */
+  /** Starts consuming every queue, sweeping the outbox and clearing the inbox. */
   private void start() {
-    for (Reception reception : receptions) bus.declare(reception.queue(), Set.of(reception.label()));
-    for (Component component : components.values()) bus.declare(tasks(component.label()), Set.of());
-    for (Reception reception : receptions) {
-      subscriptions.add(bus.consume(reception.queue(), d -> deliveries.handle(d, this::receive)));
-    }
-    for (Component component : components.values()) {
-      subscriptions.add(bus.consume(tasks(component.label()), d -> deliveries.handle(d, this::runTask)));
-    }
+    messaging.start();
     publisher.start();
     janitor.start();
-  }
-
-  static String tasks(String component) {
-    return component + "..tasks";
   }
 
   /**
@@ -245,10 +230,7 @@ public final class Application implements AutoCloseable {
       List<String> pending = new ArrayList<>();
       long backlog = publisher.backlog();
       if (backlog > 0) pending.add(backlog + " event(s) not yet published");
-      for (String queue : queues()) {
-        long depth = bus.depth(queue);
-        if (depth > 0) pending.add(depth + " message(s) in " + queue);
-      }
+      pending.addAll(messaging.pending());
       if (pending.isEmpty()) return Optional.empty();
       if (System.nanoTime() > deadline) return Optional.of(String.join("; ", pending));
       try {
@@ -258,13 +240,6 @@ public final class Application implements AutoCloseable {
         return Optional.of(String.join("; ", pending));
       }
     }
-  }
-
-  private List<String> queues() {
-    List<String> queues = new ArrayList<>();
-    receptions.forEach(r -> queues.add(r.queue()));
-    components.keySet().forEach(c -> queues.add(tasks(c)));
-    return queues;
   }
 
   /** The parked messages of the context's bus, oldest first. */
@@ -306,38 +281,6 @@ public final class Application implements AutoCloseable {
     return component;
   }
 
-  /** An event at a receiver: adapted, then a call under an identity of the message and the queue. */
-  private Result receive(io.toa4j.spi.Delivery delivery) {
-    Reception reception = receptions.stream().filter(r -> r.queue().equals(delivery.queue())).findFirst().orElseThrow();
-    JsonNode payload = delivery.message().body();
-    Request request;
-    if (reception.code().isPresent()) {
-      Object bound = bind(payload, reception.payload().orElseThrow(), reception.queue());
-      if (!reception.code().get().condition(bound)) return new Result.Output(payload);
-      request = reception.code().get().request(bound);
-    } else {
-      request = Request.input(payload);
-    }
-    String identity = Identities.derive(delivery.message().id(), reception.queue());
-    return invoke(reception.component(), reception.operation(), request, identity);
-  }
-
-  private static Object bind(JsonNode payload, Class<?> type, String queue) {
-    try {
-      // a receiver reads what it needs of a payload, which may carry more
-      return Binding.VALUES.readerFor(type).without(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES).readValue(payload);
-    } catch (java.io.IOException | IllegalArgumentException e) {
-      throw new Failure(Failure.Code.CONTRACT, "the payload on " + queue + " cannot be read as " + type.getSimpleName() + ": " + e.getMessage());
-    }
-  }
-
-  /** A task: the request it carries, under the task's own identity. */
-  private Result runTask(io.toa4j.spi.Delivery delivery) {
-    Message message = delivery.message();
-    int dot = message.label().lastIndexOf('.');
-    return invoke(message.label().substring(0, dot), message.label().substring(dot + 1), Requests.parse(message.body()), message.id());
-  }
-
   private static Reply reply(Result result) {
     if (result instanceof Result.Refused refused) return new Reply.Refused(refused.refusal());
     JsonNode value = ((Result.Output) result).value();
@@ -346,7 +289,7 @@ public final class Application implements AutoCloseable {
 
   @Override
   public void close() {
-    subscriptions.forEach(Bus.Subscription::close);
+    messaging.close();
     janitor.close();
     publisher.close();
     bus.close();
@@ -383,7 +326,7 @@ public final class Application implements AutoCloseable {
         public void task(String name, Request request) {
           repeatable(target, operation(target, name));
           String id = Identities.derive(identity, ordinal.incrementAndGet());
-          bus.send(tasks(target.label()), new Message(id, target.label() + "." + name, Requests.tree(request), Map.of()));
+          bus.send(Messaging.tasks(target.label()), new Message(id, target.label() + "." + name, Requests.tree(request), Map.of()));
         }
       };
     }

@@ -1,0 +1,111 @@
+package io.toa4j.runtime;
+
+import com.fasterxml.jackson.databind.DeserializationFeature;
+import com.fasterxml.jackson.databind.JsonNode;
+import io.toa4j.api.Failure;
+import io.toa4j.api.Request;
+import io.toa4j.spi.Bus;
+import io.toa4j.spi.Delivery;
+import io.toa4j.spi.Message;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.function.Function;
+import java.util.stream.Collectors;
+
+/**
+ * The context's queues and their consumers: one queue per receiver binding, one task queue per
+ * component. Turns each delivery into a call of a local operation with nobody waiting, under an
+ * identity that is the same on every delivery of the message, and leaves the verdict to {@link
+ * Deliveries}.
+ */
+final class Messaging implements AutoCloseable {
+  /** Calls a local operation: component label, operation, request, identity. */
+  interface Invoker {
+    Result invoke(String component, String operation, Request request, String identity);
+  }
+
+  private final Bus bus;
+  private final Map<String, Reception> receptions;
+  private final List<String> components;
+  private final Deliveries deliveries;
+  private final Invoker invoker;
+  private final List<Bus.Subscription> subscriptions = new ArrayList<>();
+
+  Messaging(Bus bus, Collection<Reception> receptions, Collection<String> components, Deliveries deliveries, Invoker invoker) {
+    this.bus = bus;
+    this.receptions = receptions.stream().collect(Collectors.toUnmodifiableMap(Reception::queue, Function.identity()));
+    this.components = List.copyOf(components);
+    this.deliveries = deliveries;
+    this.invoker = invoker;
+  }
+
+  /** The queue of a component's tasks. */
+  static String tasks(String component) {
+    return component + "..tasks";
+  }
+
+  /** Declares every queue before anything is published to it, then starts consuming them all. */
+  void start() {
+    for (Reception reception : receptions.values()) bus.declare(reception.queue(), Set.of(reception.label()));
+    for (String component : components) bus.declare(tasks(component), Set.of());
+    for (Reception reception : receptions.values()) {
+      subscriptions.add(bus.consume(reception.queue(), d -> deliveries.handle(d, this::receive)));
+    }
+    for (String component : components) {
+      subscriptions.add(bus.consume(tasks(component), d -> deliveries.handle(d, this::runTask)));
+    }
+  }
+
+  /** What waits in the queues, as "n message(s) in queue" for each queue that is not empty. */
+  List<String> pending() {
+    List<String> pending = new ArrayList<>();
+    List<String> queues = new ArrayList<>(receptions.keySet());
+    components.forEach(c -> queues.add(tasks(c)));
+    for (String queue : queues) {
+      long depth = bus.depth(queue);
+      if (depth > 0) pending.add(depth + " message(s) in " + queue);
+    }
+    return pending;
+  }
+
+  /** An event at a receiver: adapted, then a call under an identity of the message and the queue. */
+  private Result receive(Delivery delivery) {
+    Reception reception = receptions.get(delivery.queue());
+    JsonNode payload = delivery.message().body();
+    Request request;
+    if (reception.code().isPresent()) {
+      Object bound = bind(payload, reception.payload().orElseThrow(), reception.queue());
+      if (!reception.code().get().condition(bound)) return new Result.Output(payload);
+      request = reception.code().get().request(bound);
+    } else {
+      request = Request.input(payload);
+    }
+    String identity = Identities.derive(delivery.message().id(), reception.queue());
+    return invoker.invoke(reception.component(), reception.operation(), request, identity);
+  }
+
+  private static Object bind(JsonNode payload, Class<?> type, String queue) {
+    try {
+      // a receiver reads what it needs of a payload, which may carry more
+      return Binding.VALUES.readerFor(type).without(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES).readValue(payload);
+    } catch (java.io.IOException | IllegalArgumentException e) {
+      throw new Failure(Failure.Code.CONTRACT, "the payload on " + queue + " cannot be read as " + type.getSimpleName() + ": " + e.getMessage());
+    }
+  }
+
+  /** A task: the request it carries, under the task's own identity. */
+  private Result runTask(Delivery delivery) {
+    Message message = delivery.message();
+    int dot = message.label().lastIndexOf('.');
+    return invoker.invoke(message.label().substring(0, dot), message.label().substring(dot + 1), Requests.parse(message.body()), message.id());
+  }
+
+  /** Stops consuming; deliveries in progress finish or come again. */
+  @Override
+  public void close() {
+    subscriptions.forEach(Bus.Subscription::close);
+  }
+}
