@@ -1,11 +1,13 @@
 package io.toa4j.cli;
 
+import java.net.InetSocketAddress;
 import java.security.SecureRandom;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
 import picocli.CommandLine.ParentCommand;
 
 /** {@code toa run}: serves the context until the process is told to stop. */
@@ -23,12 +25,19 @@ import picocli.CommandLine.ParentCommand;
 final class RunCommand implements Callable<Integer> {
   @ParentCommand private Toa toa;
 
+  @Option(
+      names = "--http",
+      paramLabel = "HOST:PORT",
+      defaultValue = "127.0.0.1:8000",
+      description = "Where the HTTP gateway listens when a component declares an exposition. Default: ${DEFAULT-VALUE}.")
+  private String http;
+
   @Override
   public Integer call() throws InterruptedException {
     // Not a static field: picocli makes every command up front, and the first logger fixes
     // SLF4J Simple's level, which toa call lowers before it logs anything.
     Logger log = LoggerFactory.getLogger("toa");
-    Serving serving = Serving.start(toa.context(), new SecureRandom());
+    Serving serving = Serving.start(toa.context(), new SecureRandom(), address(http));
     CountDownLatch stopped = new CountDownLatch(1);
     Runtime.getRuntime()
         .addShutdownHook(
@@ -44,5 +53,17 @@ final class RunCommand implements Callable<Integer> {
         serving.name(), serving.run().pid(), ControlChannel.HOST, serving.run().port(), serving.file());
     stopped.await(); // the JVM ends in the shutdown hook; this thread only has to stay
     return Toa.OUTPUT;
+  }
+
+  private static InetSocketAddress address(String hostPort) {
+    int colon = hostPort.lastIndexOf(':');
+    try {
+      if (colon <= 0) throw new NumberFormatException();
+      int port = Integer.parseInt(hostPort.substring(colon + 1));
+      if (port < 0 || port > 65535) throw new NumberFormatException();
+      return new InetSocketAddress(hostPort.substring(0, colon), port);
+    } catch (NumberFormatException e) {
+      throw new CliProblem("toa: --http takes HOST:PORT, such as 127.0.0.1:8000; got '" + hostPort + "'", Toa.USAGE);
+    }
   }
 }

@@ -1,10 +1,13 @@
 package io.toa4j.cli;
 
+import io.toa4j.http.Gateway;
 import io.toa4j.runtime.Application;
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.net.InetSocketAddress;
 import java.nio.file.Path;
 import java.util.HexFormat;
+import java.util.Optional;
 import java.util.random.RandomGenerator;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -21,24 +24,28 @@ final class Serving implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(Serving.class);
 
   private final Application application;
+  private final Optional<Gateway> gateway;
   private final ControlChannel channel;
   private final RunFile run;
   private final Path file;
   private boolean closed;
 
-  private Serving(Application application, ControlChannel channel, RunFile run, Path file) {
+  private Serving(Application application, Optional<Gateway> gateway, ControlChannel channel, RunFile run, Path file) {
     this.application = application;
+    this.gateway = gateway;
     this.channel = channel;
     this.run = run;
     this.file = file;
   }
 
   /**
-   * Boots the context and opens its channel.
+   * Boots the context, serves its routes over HTTP when any component declares an exposition, and
+   * opens its channel.
    *
+   * @param http where the HTTP gateway listens
    * @throws CliProblem when a live process already serves the context
    */
-  static Serving start(Path context, RandomGenerator random) {
+  static Serving start(Path context, RandomGenerator random, InetSocketAddress http) {
     Path file = RunFile.path(context);
     RunFile.read(file).filter(RunFile::alive).ifPresent(other -> {
       throw new CliProblem(
@@ -46,7 +53,11 @@ final class Serving implements AutoCloseable {
           Toa.FAILED);
     });
     Application application = Application.boot(context);
+    Optional<Gateway> gateway = Optional.empty();
     try {
+      if (application.context().components().stream().anyMatch(c -> c.exposition().isPresent())) {
+        gateway = Optional.of(Gateway.start(application, http, Gateway.DEFAULT_MAX_BODY));
+      }
       String token = token(random);
       ControlChannel channel = ControlChannel.start(Caller.of(application), token);
       RunFile run = new RunFile(ProcessHandle.current().pid(), channel.port(), token);
@@ -56,11 +67,13 @@ final class Serving implements AutoCloseable {
         channel.close();
         throw e;
       }
-      return new Serving(application, channel, run, file);
+      return new Serving(application, gateway, channel, run, file);
     } catch (IOException e) {
+      gateway.ifPresent(Gateway::close);
       application.close();
       throw new UncheckedIOException("Cannot open the control channel on " + ControlChannel.HOST, e);
     } catch (RuntimeException e) {
+      gateway.ifPresent(Gateway::close);
       application.close();
       throw e;
     }
@@ -97,6 +110,7 @@ final class Serving implements AutoCloseable {
       LOG.warn("{}", e.getMessage());
     }
     channel.close();
+    gateway.ifPresent(Gateway::close);
     application.close();
   }
 }

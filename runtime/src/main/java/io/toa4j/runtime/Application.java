@@ -181,6 +181,15 @@ public final class Application implements AutoCloseable {
     return Identities.fresh(new java.security.SecureRandom());
   }
 
+  /**
+   * The type of an operation of a component this application hosts, generic ones included.
+   *
+   * @throws Failure with code ENDPOINT when there is no such component or operation
+   */
+  public io.toa4j.manifest.OperationType typeOf(String component, String operation) {
+    return operation(component(component), operation).type();
+  }
+
   /** The context as declared. */
   public ContextManifest context() {
     return context;

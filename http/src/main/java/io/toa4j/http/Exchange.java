@@ -1,0 +1,186 @@
+package io.toa4j.http;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.toa4j.api.Failure;
+import io.toa4j.api.Reply;
+import io.toa4j.manifest.OperationType;
+import io.toa4j.runtime.Application;
+import io.toa4j.runtime.Requests;
+import java.util.ArrayList;
+import java.util.Iterator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ExecutionException;
+import org.eclipse.jetty.http.HttpHeader;
+import org.eclipse.jetty.io.Content;
+import org.eclipse.jetty.server.Handler;
+import org.eclipse.jetty.server.Request;
+import org.eclipse.jetty.server.Response;
+import org.eclipse.jetty.util.Callback;
+import org.eclipse.jetty.util.Fields;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * One request through the gateway: route, method, access, query, body, call, answer. Every way a
+ * request can be refused becomes a 4xx with a message that says what is wrong; only a failure of
+ * the system is a 500, and its body says nothing of the internals.
+ */
+final class Exchange extends Handler.Abstract {
+  private static final Logger LOG = LoggerFactory.getLogger(Exchange.class);
+  private static final Set<String> QUERY_KEYS = Set.of("version", "limit", "omit");
+  private static final JsonNodeFactory NODES = JsonNodeFactory.instance;
+
+  private final Application application;
+  private final Routes routes;
+  private final int maxBody;
+
+  Exchange(Application application, Routes routes, int maxBody) {
+    this.application = application;
+    this.routes = routes;
+    this.maxBody = maxBody;
+  }
+
+  @Override
+  public boolean handle(Request request, Response response, Callback callback) {
+    Media answerAs = Media.JSON;
+    try {
+      answerAs = Media.ofAccept(request.getHeaders().get(HttpHeader.ACCEPT));
+      answer(request, response, callback, answerAs);
+    } catch (Problem p) {
+      problem(response, callback, answerAs, p.status, p.code, p.getMessage());
+    } catch (Failure f) {
+      int status = f.code().status();
+      String message = status >= 500 ? "the request failed inside the application; it is logged" : f.getMessage();
+      if (status >= 500) LOG.error("{} {} failed", request.getMethod(), request.getHttpURI().getPath(), f);
+      problem(response, callback, answerAs, status, f.code().name(), message);
+    } catch (RuntimeException e) {
+      LOG.error("{} {} failed", request.getMethod(), request.getHttpURI().getPath(), e);
+      problem(response, callback, answerAs, 500, "SYSTEM", "the request failed inside the application; it is logged");
+    }
+    return true;
+  }
+
+  private void answer(Request request, Response response, Callback callback, Media answerAs) {
+    String path = request.getHttpURI().getPath();
+    Routes.Match match = routes.match(path).orElseThrow(() -> new Problem(
+        404, "NOT_FOUND", "no route " + path + (path.endsWith("/") ? "" : "; paths end with a slash")));
+    Route route = match.route();
+    String operation = route.methods().get(request.getMethod());
+    if (operation == null) {
+      response.getHeaders().put(HttpHeader.ALLOW, String.join(", ", route.methods().keySet()));
+      throw new Problem(405, "METHOD_NOT_ALLOWED", request.getMethod() + " is not declared on " + route.path() + "; it declares " + route.methods().keySet());
+    }
+    if (!route.directives().anonymous()) {
+      response.getHeaders().put(HttpHeader.WWW_AUTHENTICATE, "Basic realm=\"toa\"");
+      throw new Problem(401, "UNAUTHORIZED", route.path() + " is open to " + (route.directives().roles().isEmpty() ? "nobody" : "the roles " + route.directives().roles()) + "; credentials are needed");
+    }
+    ObjectNode tree = NODES.objectNode();
+    ObjectNode query = query(request, match);
+    if (!query.isEmpty()) tree.set("query", query);
+    JsonNode input = body(request, route);
+    if (!input.isMissingNode()) tree.set("input", input);
+    Reply reply = application.call(route.component() + "." + operation, Requests.parse(tree));
+    if (reply instanceof Reply.Refused refused) {
+      Map<String, Object> body = new LinkedHashMap<>();
+      body.put("code", refused.refusal().code());
+      refused.refusal().cause().ifPresent(c -> body.put("cause", c));
+      send(response, callback, 422, answerAs, body);
+      return;
+    }
+    Object value = ((Reply.Output) reply).value().orElse(null);
+    boolean creating = request.getMethod().equals("POST") && application.typeOf(route.component(), operation) == OperationType.TRANSITION;
+    if (value instanceof Map<?, ?> record && record.get("VERSION") instanceof Number version) {
+      response.getHeaders().put(HttpHeader.ETAG, "\"" + version + "\"");
+    }
+    if (route.directives().output().isEmpty()) {
+      response.setStatus(creating ? 201 : 204);
+      callback.succeeded();
+      return;
+    }
+    send(response, callback, creating ? 201 : 200, answerAs, shown(value, route.directives().output().get()));
+  }
+
+  /** Path variables, the query string and {@code if-match}, as a query tree. */
+  private static ObjectNode query(Request request, Routes.Match match) {
+    ObjectNode query = NODES.objectNode();
+    match.variables().forEach(query::put);
+    Fields fields = Request.extractQueryParameters(request);
+    for (Fields.Field field : fields) {
+      String key = field.getName();
+      if (!QUERY_KEYS.contains(key)) {
+        throw new Problem(400, "CONTRACT", "the query string key '" + key + "' is not declared; use " + QUERY_KEYS);
+      }
+      query.set(key, number(key, field.getValue()));
+    }
+    String ifMatch = request.getHeaders().get(HttpHeader.IF_MATCH);
+    if (ifMatch != null) query.set("version", number("if-match", ifMatch.replace("\"", "").replace("W/", "").trim()));
+    return query;
+  }
+
+  private static JsonNode number(String key, String value) {
+    try {
+      return NODES.numberNode(Long.parseLong(value));
+    } catch (NumberFormatException e) {
+      throw new Problem(400, "CONTRACT", key + " must be a whole number; got '" + value + "'");
+    }
+  }
+
+  /** The body as a tree, within the size limit, in the declared format, with only io:input keys. */
+  private JsonNode body(Request request, Route route) {
+    byte[] bytes;
+    try {
+      bytes = Content.Source.asByteArrayAsync(request, maxBody).get();
+    } catch (ExecutionException e) {
+      throw new Problem(413, "TOO_LARGE", "the body is over " + maxBody + " bytes");
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new Problem(503, "UNAVAILABLE", "the gateway is stopping");
+    }
+    if (bytes.length == 0) return com.fasterxml.jackson.databind.node.MissingNode.getInstance();
+    String contentType = request.getHeaders().get(HttpHeader.CONTENT_TYPE);
+    if (contentType == null) throw new Problem(415, "UNSUPPORTED_MEDIA_TYPE", "a body needs a content-type: application/json or application/yaml");
+    JsonNode input = Media.ofContent(contentType).read(bytes);
+    route.directives().input().ifPresent(allowed -> {
+      if (!input.isObject()) return;
+      for (Iterator<String> it = input.fieldNames(); it.hasNext(); ) {
+        String key = it.next();
+        if (!allowed.contains(key)) throw new Problem(400, "CONTRACT", "the body property '" + key + "' is not accepted here; accepted: " + allowed);
+      }
+    });
+    return input;
+  }
+
+  /** Only the properties io:output lists, of a record or of each record of a page. */
+  private static Object shown(Object value, List<String> output) {
+    if (value instanceof Map<?, ?> map) {
+      Map<String, Object> shown = new LinkedHashMap<>();
+      for (String key : output) if (map.containsKey(key)) shown.put(key, map.get(key));
+      return shown;
+    }
+    if (value instanceof List<?> list) {
+      List<Object> shown = new ArrayList<>();
+      for (Object item : list) shown.add(shown(item, output));
+      return shown;
+    }
+    return value;
+  }
+
+  private static void send(Response response, Callback callback, int status, Media media, Object body) {
+    response.setStatus(status);
+    response.getHeaders().put(HttpHeader.CONTENT_TYPE, media.type + "; charset=utf-8");
+    Content.Sink.write(response, true, media.write(body), callback);
+  }
+
+  private static void problem(Response response, Callback callback, Media media, int status, String code, String message) {
+    Map<String, Object> body = new LinkedHashMap<>();
+    body.put("code", code);
+    body.put("message", message);
+    send(response, callback, status, media, body);
+  }
+
+}
