@@ -203,9 +203,11 @@ final class RabbitBus implements Bus {
     handlers.shutdownNow();
   }
 
-  /** Drops both connections at once, as a process that dies would; for tests. */
+  /**
+   * Drops both connections at once, as a process that dies or a network that fails would, without
+   * recovery; for tests. The bus stays open, and its calls fail as while the broker is away.
+   */
   void crash() {
-    closed.set(true);
     Connections.abort(consuming);
     Connections.abort(publishing);
     handlers.shutdownNow();
