@@ -1,0 +1,268 @@
+package io.toa4j.bus.rabbitmq;
+
+import com.rabbitmq.client.Channel;
+import com.rabbitmq.client.Connection;
+import com.rabbitmq.client.ConnectionFactory;
+import io.toa4j.spi.Bus;
+import io.toa4j.spi.Message;
+import io.toa4j.spi.Parked;
+import java.io.IOException;
+import java.time.Clock;
+import java.util.List;
+import java.util.Objects;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ThreadFactory;
+import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
+
+/**
+ * The RabbitMQ bus: see {@link Topology} for the broker's objects, {@link Subscriber} for
+ * consuming and the module's README for the design.
+ *
+ * <p>Two connections, as two processes' worth of work should not wait on each other: one publishes
+ * (and lists, replays and counts), one consumes, so that the broker's flow control on publishers
+ * never holds back acknowledgements. Both recover automatically; while one is down, calls that
+ * need it fail with an {@link IllegalStateException} saying so. Thread-safe.
+ */
+final class RabbitBus implements Bus {
+  private final Tuning tuning;
+  private final Connection publishing;
+  private final Connection consuming;
+  private final Channels channels;
+  private final Verdicts verdicts;
+  private final ParkedQueue parked;
+  private final Set<String> declared = ConcurrentHashMap.newKeySet();
+  private final List<Subscriber> subscribers = new CopyOnWriteArrayList<>();
+  private final ExecutorService handlers = Executors.newCachedThreadPool(daemons());
+  private final AtomicBoolean closed = new AtomicBoolean();
+
+  RabbitBus(Tuning tuning, ConnectionFactory factory, Clock clock) {
+    this.tuning = tuning;
+    Connection p = null;
+    try {
+      p = factory.newConnection("toa4j publisher");
+      this.publishing = p;
+      this.consuming = factory.newConnection("toa4j consumer");
+    } catch (IOException | TimeoutException | RuntimeException e) {
+      Connections.closeQuietly(p);
+      handlers.shutdown();
+      throw new IllegalStateException(
+          "Cannot connect to RabbitMQ at "
+              + tuning.where()
+              + " (from "
+              + tuning.source()
+              + "): "
+              + e
+              + ". Is the broker running? Start it with `rabbitmq-server -detached`, or point the"
+              + " bus elsewhere with the option 'url' or the environment variable "
+              + Tuning.ENV,
+          e);
+    }
+    this.channels = new Channels(publishing, tuning.confirmTimeout());
+    this.verdicts = new Verdicts(channels, clock);
+    this.parked = new ParkedQueue(channels, tuning.confirmTimeout());
+    try {
+      channels.with(
+          channel -> {
+            Topology.declareShared(channel);
+            return null;
+          });
+    } catch (IOException | InterruptedException | TimeoutException | RuntimeException e) {
+      close();
+      throw failure("declare " + Topology.EVENTS + " and " + Topology.PARKED, e);
+    }
+  }
+
+  @Override
+  public void declare(String queue, Set<String> labels) {
+    requireName(queue, "queue");
+    Objects.requireNonNull(labels, "labels").forEach(label -> requireName(label, "label"));
+    call(
+        "declare queue " + queue,
+        channel -> {
+          Topology.declareQueue(channel, queue);
+          for (String label : labels) channel.queueBind(queue, Topology.EVENTS, label);
+          return null;
+        });
+    declared.add(queue);
+  }
+
+  @Override
+  public void publish(Message event) {
+    Objects.requireNonNull(event, "event");
+    requireOpen();
+    try {
+      channels.publish(
+          Topology.EVENTS, event.label(), Codec.properties(event, 1), Codec.body(event));
+    } catch (IOException | InterruptedException | TimeoutException | RuntimeException e) {
+      throw failure("publish event " + event.id() + " (" + event.label() + ")", e);
+    }
+  }
+
+  /** {@inheritDoc} Declares the queue (and its retry queue) when this bus has not yet. */
+  @Override
+  public void send(String queue, Message message) {
+    requireName(queue, "queue");
+    Objects.requireNonNull(message, "message");
+    ensureDeclared(queue);
+    try {
+      channels.publish("", queue, Codec.properties(message, 1), Codec.body(message));
+    } catch (IOException | InterruptedException | TimeoutException | RuntimeException e) {
+      throw failure("send message " + message.id() + " to queue " + queue, e);
+    }
+  }
+
+  /**
+   * {@inheritDoc}
+   *
+   * <p>Declares the queue when needed. Any number of subscriptions, in this process or others, may
+   * consume one queue; the broker hands each message to one of them.
+   */
+  @Override
+  public Subscription consume(String queue, Handler handler) {
+    requireName(queue, "queue");
+    Objects.requireNonNull(handler, "handler");
+    ensureDeclared(queue);
+    Channel channel = null;
+    try {
+      channel = consuming.createChannel();
+      Subscriber subscriber =
+          new Subscriber(
+              channel, queue, handler, verdicts, handlers, tuning.closeTimeout(), subscribers::remove);
+      subscribers.add(subscriber);
+      subscriber.start(tuning.prefetch());
+      return subscriber;
+    } catch (IOException | RuntimeException e) {
+      if (channel != null) Channels.closeQuietly(channel);
+      throw failure("consume queue " + queue, e);
+    }
+  }
+
+  @Override
+  public List<Parked> parked() {
+    requireOpen();
+    try {
+      return parked.list();
+    } catch (IOException | TimeoutException | RuntimeException e) {
+      throw failure("list the parked messages in " + Topology.PARKED, e);
+    }
+  }
+
+  @Override
+  public boolean replay(String parkedId) {
+    Objects.requireNonNull(parkedId, "parkedId");
+    requireOpen();
+    try {
+      return parked.replay(parkedId);
+    } catch (IOException | InterruptedException | TimeoutException | RuntimeException e) {
+      throw failure("replay parked message " + parkedId, e);
+    }
+  }
+
+  /**
+   * {@inheritDoc}
+   *
+   * <p>Counts the messages ready in the queue and in its retry queue, as the broker reports them,
+   * and those this bus's subscriptions hold unacknowledged. Messages held by consumers in other
+   * processes are not counted: AMQP does not tell, only the management plugin does.
+   */
+  @Override
+  public long depth(String queue) {
+    requireName(queue, "queue");
+    long ready =
+        call("count queue " + queue, channel -> Topology.ready(channel, queue))
+            + call(
+                "count queue " + Topology.retryQueue(queue),
+                channel -> Topology.ready(channel, Topology.retryQueue(queue)));
+    long held =
+        subscribers.stream().filter(s -> s.queue().equals(queue)).mapToLong(Subscriber::unacked).sum();
+    return ready + held;
+  }
+
+  @Override
+  public String describe() {
+    return "rabbitmq bus at " + tuning.where();
+  }
+
+  /**
+   * Closes every subscription (each waits up to the close timeout for its handlers), then both
+   * connections. What the subscriptions still hold goes back to its queues.
+   */
+  @Override
+  public void close() {
+    if (!closed.compareAndSet(false, true)) return;
+    subscribers.forEach(Subscriber::close);
+    if (channels != null) channels.close();
+    Connections.closeQuietly(consuming);
+    Connections.closeQuietly(publishing);
+    handlers.shutdownNow();
+  }
+
+  /**
+   * Drops both connections at once, as a process that dies or a network that fails would, without
+   * recovery; for tests. The bus stays open, and its calls fail as while the broker is away.
+   */
+  void crash() {
+    Connections.abort(consuming);
+    Connections.abort(publishing);
+    handlers.shutdownNow();
+  }
+
+  private void ensureDeclared(String queue) {
+    if (declared.contains(queue)) return;
+    call(
+        "declare queue " + queue,
+        channel -> {
+          Topology.declareQueue(channel, queue);
+          return null;
+        });
+    declared.add(queue);
+  }
+
+  private <T> T call(String what, Channels.Work<T> work) {
+    requireOpen();
+    try {
+      return channels.with(work);
+    } catch (IOException | InterruptedException | TimeoutException | RuntimeException e) {
+      throw failure(what, e);
+    }
+  }
+
+  private IllegalStateException failure(String what, Exception e) {
+    if (e instanceof InterruptedException) Thread.currentThread().interrupt();
+    if (e instanceof IllegalArgumentException || e instanceof BusClosed) throw (RuntimeException) e;
+    String cause = e.getCause() != null && e instanceof IOException ? e.getCause().getMessage() : e.toString();
+    return new IllegalStateException(
+        "Cannot " + what + " on RabbitMQ at " + tuning.where() + ": " + cause, e);
+  }
+
+  private void requireOpen() {
+    if (closed.get()) throw new BusClosed(describe());
+  }
+
+  private static void requireName(String name, String what) {
+    Objects.requireNonNull(name, what);
+    if (name.isBlank()) throw new IllegalArgumentException("A " + what + " name must not be blank");
+  }
+
+  private static ThreadFactory daemons() {
+    AtomicInteger count = new AtomicInteger();
+    return runnable -> {
+      Thread thread = new Thread(runnable, "toa-rabbitmq-handler-" + count.incrementAndGet());
+      thread.setDaemon(true);
+      return thread;
+    };
+  }
+
+  /** A call on a bus that was closed. */
+  static final class BusClosed extends IllegalStateException {
+    BusClosed(String bus) {
+      super("The " + bus + " is closed");
+    }
+  }
+}

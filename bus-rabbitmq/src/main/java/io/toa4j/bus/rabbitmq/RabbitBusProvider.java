@@ -1,0 +1,49 @@
+package io.toa4j.bus.rabbitmq;
+
+import com.rabbitmq.client.ConnectionFactory;
+import io.toa4j.spi.Bus;
+import io.toa4j.spi.BusProvider;
+import io.toa4j.spi.BusSettings;
+import java.util.Map;
+
+/**
+ * Opens the RabbitMQ bus, {@code bus: rabbitmq} in a context: durable queues on a broker, with
+ * publisher confirms, manual acknowledgements, a retry queue per queue and one parked queue.
+ *
+ * <p>The broker is the option {@code url}, else the environment variable {@code
+ * TOA_RABBITMQ_URL}, else {@code amqp://guest:guest@127.0.0.1:5672}; messages show the URL without
+ * its password. Other options, all optional: {@code prefetch} (16 per subscription), {@code
+ * confirm-timeout-ms} (10000), {@code close-timeout-ms} (10000). An unknown option or a value out
+ * of range fails {@link #open} with a message naming it; so does a broker that cannot be reached.
+ *
+ * <p>The settings' clock only stamps parked messages: the broker decides when a delayed message is
+ * due. The state directory is not used. Stateless and thread-safe; every bus it opens is
+ * thread-safe, and any number of buses, in any number of processes, may consume one queue.
+ */
+public final class RabbitBusProvider implements BusProvider {
+  @Override
+  public String name() {
+    return "rabbitmq";
+  }
+
+  @Override
+  public Bus open(BusSettings settings) {
+    return open(settings, System.getenv());
+  }
+
+  Bus open(BusSettings settings, Map<String, String> env) {
+    Tuning tuning = Tuning.from(settings.options(), env);
+    ConnectionFactory factory = new ConnectionFactory();
+    try {
+      factory.setUri(tuning.url());
+    } catch (Exception e) { // URISyntaxException and the client's own checked exceptions
+      throw new IllegalArgumentException(
+          "The RabbitMQ URL from " + tuning.source() + " is not an AMQP URL: " + tuning.where(), e);
+    }
+    factory.setAutomaticRecoveryEnabled(true);
+    factory.setTopologyRecoveryEnabled(true);
+    factory.setConnectionTimeout(5_000);
+    factory.setNetworkRecoveryInterval(1_000);
+    return new RabbitBus(tuning, factory, settings.clock());
+  }
+}

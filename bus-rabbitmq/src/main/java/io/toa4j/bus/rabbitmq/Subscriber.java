@@ -1,0 +1,208 @@
+package io.toa4j.bus.rabbitmq;
+
+import com.rabbitmq.client.AMQP;
+import com.rabbitmq.client.Channel;
+import com.rabbitmq.client.DefaultConsumer;
+import com.rabbitmq.client.Envelope;
+import com.rabbitmq.client.ShutdownSignalException;
+import io.toa4j.spi.Bus;
+import io.toa4j.spi.Delivery;
+import io.toa4j.spi.Verdict;
+import java.io.IOException;
+import java.time.Duration;
+import java.util.concurrent.Executor;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.TimeoutException;
+import java.util.function.Consumer;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * One consumer of one queue, on a channel of its own with manual acknowledgements and a bounded
+ * prefetch; handlers run on the bus's executor, at most prefetch at once.
+ *
+ * <p>A delivery is acknowledged only after its verdict is durable: {@link Verdicts} publishes the
+ * retry or parked copy and waits for the broker's confirm before the ack. A crash between the two
+ * leaves both the copy and the original, so the message comes twice and is never lost.
+ *
+ * <p>Thread-safe. The channel is used by the client's dispatch thread (deliveries) and by handler
+ * threads (acks); acks are serialized on the channel.
+ */
+final class Subscriber extends DefaultConsumer implements Bus.Subscription {
+  private static final Logger LOG = LoggerFactory.getLogger(Subscriber.class);
+
+  /** The subscriber whose handler runs on this thread, so closing from a handler does not wait for itself. */
+  private static final ThreadLocal<Subscriber> HANDLING = new ThreadLocal<>();
+
+  private final String queue;
+  private final Bus.Handler handler;
+  private final Verdicts verdicts;
+  private final Executor executor;
+  private final Duration closeTimeout;
+  private final Consumer<Subscriber> onClose;
+  private final Object lock = new Object();
+  private int unacked; // guarded by lock
+  private volatile boolean closed;
+
+  Subscriber(
+      Channel channel,
+      String queue,
+      Bus.Handler handler,
+      Verdicts verdicts,
+      Executor executor,
+      Duration closeTimeout,
+      Consumer<Subscriber> onClose) {
+    super(channel);
+    this.queue = queue;
+    this.handler = handler;
+    this.verdicts = verdicts;
+    this.executor = executor;
+    this.closeTimeout = closeTimeout;
+    this.onClose = onClose;
+  }
+
+  void start(int prefetch) throws IOException {
+    getChannel().basicQos(prefetch);
+    getChannel().basicConsume(queue, false, this);
+  }
+
+  String queue() {
+    return queue;
+  }
+
+  /** Deliveries this subscriber holds: handed over by the broker and not yet acknowledged. */
+  int unacked() {
+    synchronized (lock) {
+      return unacked;
+    }
+  }
+
+  @Override
+  public void handleDelivery(
+      String tag, Envelope envelope, AMQP.BasicProperties properties, byte[] body) {
+    synchronized (lock) {
+      unacked++;
+    }
+    Delivery delivery =
+        new Delivery(
+            Codec.message(properties, body),
+            queue,
+            Codec.attempt(properties, envelope.isRedeliver()));
+    try {
+      executor.execute(() -> handle(envelope.getDeliveryTag(), delivery));
+    } catch (RejectedExecutionException e) {
+      finished(); // the bus is closing; the broker hands it out again when the channel closes
+    }
+  }
+
+  @Override
+  public void handleCancel(String tag) {
+    LOG.warn("The broker cancelled the consumer of queue {} (was it deleted?)", queue);
+  }
+
+  @Override
+  public void handleShutdownSignal(String tag, ShutdownSignalException cause) {
+    if (!closed && !cause.isInitiatedByApplication()) {
+      LOG.warn("The consumer of queue {} lost its channel; recovery will resume it", queue, cause);
+    }
+  }
+
+  private void handle(long tag, Delivery delivery) {
+    HANDLING.set(this);
+    try {
+      verdicts.settle(delivery, verdict(delivery));
+      synchronized (getChannel()) {
+        getChannel().basicAck(tag, false);
+      }
+    } catch (IOException | RuntimeException | InterruptedException | TimeoutException e) {
+      if (e instanceof InterruptedException) Thread.currentThread().interrupt();
+      LOG.warn(
+          "Cannot settle message {} of queue {} (attempt {}); it will be delivered again",
+          delivery.message().id(),
+          queue,
+          delivery.attempt(),
+          e);
+    } finally {
+      HANDLING.remove();
+      finished();
+    }
+  }
+
+  /** The handler's verdict; a retry after {@link Verdicts#AFTER_FAILURE} when it throws or answers nothing. */
+  private Verdict verdict(Delivery delivery) {
+    Throwable failure;
+    try {
+      Verdict verdict = handler.handle(delivery);
+      if (verdict != null) return verdict;
+      failure = new NullPointerException("the handler returned no verdict");
+    } catch (Throwable t) { // a failing message never stops the consumer, whatever it throws
+      failure = t;
+    }
+    LOG.warn(
+        "The handler of queue {} failed on message {} (attempt {}); it comes again in {} ms",
+        queue,
+        delivery.message().id(),
+        delivery.attempt(),
+        Verdicts.AFTER_FAILURE.toMillis(),
+        failure);
+    return new Verdict.Retry(Verdicts.AFTER_FAILURE);
+  }
+
+  private void finished() {
+    boolean last;
+    synchronized (lock) {
+      unacked--;
+      lock.notifyAll();
+      last = closed && unacked == 0;
+    }
+    // a handler that closed its own subscription left the channel open for its ack
+    if (last && getChannel().isOpen()) Channels.closeQuietly(getChannel());
+  }
+
+  /**
+   * Stops deliveries, waits up to the close timeout for handlers in progress (not for the one
+   * calling, when a handler closes its own subscription), then closes the channel: what it still
+   * holds goes back to the queue, marked redelivered.
+   */
+  @Override
+  public void close() {
+    if (closed) return;
+    closed = true;
+    try {
+      if (getChannel().isOpen() && getConsumerTag() != null) {
+        synchronized (getChannel()) {
+          getChannel().basicCancel(getConsumerTag());
+        }
+      }
+    } catch (IOException | RuntimeException e) {
+      LOG.debug("Cannot cancel the consumer of queue {}; closing its channel", queue, e);
+    }
+    boolean fromOwnHandler = HANDLING.get() == this;
+    awaitIdle(System.nanoTime() + closeTimeout.toNanos());
+    if (!fromOwnHandler) Channels.closeQuietly(getChannel());
+    onClose.accept(this);
+  }
+
+  private void awaitIdle(long deadline) {
+    int self = HANDLING.get() == this ? 1 : 0;
+    synchronized (lock) {
+      while (unacked > self) {
+        long left = (deadline - System.nanoTime()) / 1_000_000;
+        if (left <= 0) {
+          LOG.warn(
+              "{} message(s) of queue {} are still in hand after {} ms; they come again",
+              unacked - self,
+              queue,
+              closeTimeout.toMillis());
+          return;
+        }
+        try {
+          lock.wait(left);
+        } catch (InterruptedException e) {
+          Thread.currentThread().interrupt();
+          return;
+        }
+      }
+    }
+  }
+}

@@ -1,0 +1,99 @@
+package io.toa4j.bus.rabbitmq;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.toa4j.spi.Bus;
+import io.toa4j.spi.BusProvider;
+import io.toa4j.spi.BusSettings;
+import io.toa4j.testkit.bus.BusContract;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.Map;
+import java.util.ServiceLoader;
+import org.junit.jupiter.api.Test;
+
+/** Finding the bus, the settings it reads, and what it says when it cannot reach the broker. */
+class ProviderTest {
+  private static final BusSettings NO_OPTIONS =
+      new BusSettings(Path.of("."), Map.of(), Clock.systemUTC());
+
+  @Test
+  void serviceLoader_rabbitmq_opensABusOnTheBroker() {
+    BusProvider provider =
+        ServiceLoader.load(BusProvider.class).stream()
+            .map(ServiceLoader.Provider::get)
+            .filter(p -> p.name().equals("rabbitmq"))
+            .findFirst()
+            .orElseThrow();
+
+    try (Bus bus = provider.open(NO_OPTIONS)) {
+      assertThat(bus.describe()).startsWith("rabbitmq bus at amqp://").doesNotContain(":guest@");
+    }
+  }
+
+  @Test
+  void tuning_noOptionNoEnvironment_isTheLocalDefault() {
+    Tuning tuning = Tuning.from(Map.of(), Map.of());
+
+    assertThat(tuning.url()).isEqualTo("amqp://guest:guest@127.0.0.1:5672");
+    assertThat(tuning.source()).isEqualTo("the default");
+    assertThat(tuning.prefetch()).isEqualTo(16);
+    assertThat(tuning.confirmTimeout()).isEqualTo(Duration.ofSeconds(10));
+  }
+
+  @Test
+  void tuning_environmentOnly_isUsed_optionWins() {
+    Map<String, String> env = Map.of(Tuning.ENV, "amqp://a:b@env-host:5673");
+
+    assertThat(Tuning.from(Map.of(), env).url()).isEqualTo("amqp://a:b@env-host:5673");
+    assertThat(Tuning.from(Map.of(Tuning.URL, "amqp://c:d@opt-host"), env).url())
+        .isEqualTo("amqp://c:d@opt-host");
+  }
+
+  @Test
+  void tuning_printed_neverShowsThePassword() {
+    Tuning tuning = Tuning.from(Map.of(Tuning.URL, "amqp://app:s3cret@broker:5672/prod"), Map.of());
+
+    assertThat(tuning.where()).isEqualTo("amqp://app@broker:5672/prod");
+    assertThat(tuning.toString()).doesNotContain("s3cret");
+  }
+
+  @Test
+  void tuning_unknownOptionOrBadValue_failsNamingIt() {
+    assertThatThrownBy(() -> Tuning.from(Map.of("prefech", "4"), Map.of()))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("prefech")
+        .hasMessageContaining(Tuning.PREFETCH);
+    assertThatThrownBy(() -> Tuning.from(Map.of(Tuning.PREFETCH, "0"), Map.of()))
+        .hasMessageContaining("from 1 to 65535");
+  }
+
+  @Test
+  void open_brokerUnreachable_failsSayingWhereAndHowToStartIt() {
+    BusSettings settings =
+        new BusSettings(
+            Path.of("."), Map.of(Tuning.URL, "amqp://app:s3cret@127.0.0.1:1"), Clock.systemUTC());
+
+    assertThatThrownBy(() -> new RabbitBusProvider().open(settings, Map.of()))
+        .isInstanceOf(IllegalStateException.class)
+        .hasMessageContaining("amqp://app@127.0.0.1:1")
+        .hasMessageContaining("option url")
+        .hasMessageContaining("rabbitmq-server -detached")
+        .hasMessageNotContaining("s3cret");
+  }
+
+  @Test
+  void closedBus_anyCall_failsSayingSo() {
+    Bus bus = new RabbitBusProvider().open(NO_OPTIONS);
+    bus.close();
+
+    assertThatThrownBy(bus::parked)
+        .isInstanceOf(IllegalStateException.class)
+        .hasMessageContaining("closed");
+    assertThatThrownBy(() -> bus.send("q", BusContract.message("t1", "a.b.op")))
+        .isInstanceOf(IllegalStateException.class);
+    bus.close(); // twice is harmless
+  }
+}

@@ -1,0 +1,36 @@
+package io.toa4j.bus.rabbitmq;
+
+import io.toa4j.spi.Bus;
+import io.toa4j.testkit.bus.BusContract;
+import java.time.Clock;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import org.junit.jupiter.api.AfterEach;
+
+/** The bus contract against the real broker, with queue names of its own per test. */
+class RabbitBusContractTest implements BusContract {
+  private final String prefix = Broker.uniquePrefix();
+  private final Set<String> queues = ConcurrentHashMap.newKeySet();
+
+  @Override
+  public Bus open(Clock clock) {
+    return Broker.open(clock);
+  }
+
+  @Override
+  public String prefix() {
+    return prefix;
+  }
+
+  @Override
+  public String queue(String name) {
+    String queue = BusContract.super.queue(name);
+    queues.add(queue);
+    return queue;
+  }
+
+  @AfterEach
+  void cleanUp() throws Exception {
+    Broker.cleanUp(queues);
+  }
+}

@@ -1,0 +1,98 @@
+package io.toa4j.bus.rabbitmq;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import io.toa4j.spi.Bus;
+import io.toa4j.spi.Parked;
+import io.toa4j.spi.Verdict;
+import io.toa4j.testkit.bus.BusContract;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.atomic.AtomicReference;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+/** What this bus does beyond the contract: its retry queue, parking across buses, closing. */
+class RabbitBusTest {
+  private static final Duration PATIENCE = Duration.ofSeconds(15);
+  private final String queue = Broker.uniquePrefix() + "tasks";
+
+  @AfterEach
+  void cleanUp() throws Exception {
+    Broker.cleanUp(List.of(queue));
+  }
+
+  @Test
+  void retry_withDelay_waitsInTheRetryQueueAndCountsInDepth() {
+    CountDownLatch retried = new CountDownLatch(1);
+    try (Bus bus = Broker.open(Clock.systemUTC())) {
+      bus.send(queue, BusContract.message("t1", "a.b.op"));
+      Bus.Subscription subscription =
+          bus.consume(
+              queue,
+              d -> {
+                retried.countDown();
+                return new Verdict.Retry(Duration.ofMinutes(10));
+              });
+      await().atMost(PATIENCE).until(() -> retried.getCount() == 0);
+      subscription.close();
+
+      await().atMost(PATIENCE).until(() -> bus.depth(Topology.retryQueue(queue)) == 1);
+      assertThat(bus.depth(queue)).as("the queue and its retry queue").isEqualTo(1);
+    }
+  }
+
+  @Test
+  void parked_listedByAnotherBus_isReplayedThereWithItsHeaders() {
+    try (Bus first = Broker.open(Clock.systemUTC())) {
+      first.send(queue, BusContract.message("t1", "a.b.op"));
+      first.consume(queue, d -> new Verdict.Park("SYSTEM", "the database is gone"));
+      await().atMost(PATIENCE).until(() -> parkedHere(first).size() == 1);
+    }
+
+    try (Bus second = Broker.open(Clock.systemUTC())) {
+      Parked parked = parkedHere(second).get(0);
+      assertThat(parked.message()).isEqualTo(BusContract.message("t1", "a.b.op"));
+      assertThat(second.replay(parked.id())).isTrue();
+      assertThat(second.replay(parked.id())).as("already replayed").isFalse();
+      AtomicReference<Integer> attempt = new AtomicReference<>();
+      second.consume(
+          queue,
+          d -> {
+            attempt.set(d.attempt());
+            return Verdict.DONE;
+          });
+      await().atMost(PATIENCE).until(() -> attempt.get() != null && second.depth(queue) == 0);
+      assertThat(attempt.get()).isEqualTo(2);
+      assertThat(parkedHere(second)).isEmpty();
+    }
+  }
+
+  @Test
+  void subscriptionClose_fromItsOwnHandler_recordsTheVerdict() {
+    AtomicReference<Bus.Subscription> subscription = new AtomicReference<>();
+    CountDownLatch closedInside = new CountDownLatch(1);
+    try (Bus bus = Broker.open(Clock.systemUTC())) {
+      bus.send(queue, BusContract.message("t1", "a.b.op"));
+      subscription.set(
+          bus.consume(
+              queue,
+              d -> {
+                await().atMost(PATIENCE).until(() -> subscription.get() != null);
+                subscription.get().close();
+                closedInside.countDown();
+                return Verdict.DONE;
+              }));
+
+      await().atMost(PATIENCE).until(() -> closedInside.getCount() == 0);
+      await().atMost(PATIENCE).until(() -> bus.depth(queue) == 0);
+    }
+  }
+
+  private List<Parked> parkedHere(Bus bus) {
+    return bus.parked().stream().filter(p -> p.queue().equals(queue)).toList();
+  }
+}

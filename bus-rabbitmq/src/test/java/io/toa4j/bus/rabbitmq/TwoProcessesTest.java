@@ -1,0 +1,109 @@
+package io.toa4j.bus.rabbitmq;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
+import io.toa4j.spi.Bus;
+import io.toa4j.spi.Delivery;
+import io.toa4j.spi.Message;
+import io.toa4j.spi.Verdict;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+/** Two buses on two connections, as two processes hosting the same component would have. */
+class TwoProcessesTest {
+  private static final Duration PATIENCE = Duration.ofSeconds(30);
+  private final String queue = Broker.uniquePrefix() + "tasks";
+
+  @AfterEach
+  void cleanUp() throws Exception {
+    Broker.cleanUp(List.of(queue));
+  }
+
+  @Test
+  void consume_twoBusesOnOneQueueBothAcking_eachMessageHandledOnceAndBothWork() {
+    int messages = 200;
+    Map<String, AtomicInteger> handled = new ConcurrentHashMap<>();
+    AtomicInteger byFirst = new AtomicInteger();
+    AtomicInteger bySecond = new AtomicInteger();
+    try (Bus first = Broker.open(Clock.systemUTC());
+        Bus second = Broker.open(Clock.systemUTC())) {
+      first.consume(queue, counting(handled, byFirst));
+      second.consume(queue, counting(handled, bySecond));
+
+      for (int i = 0; i < messages; i++) first.send(queue, message("t" + i));
+
+      await().atMost(PATIENCE).until(() -> handled.size() == messages);
+      await().atMost(PATIENCE).until(() -> first.depth(queue) == 0 && second.depth(queue) == 0);
+      assertThat(handled.values()).allSatisfy(n -> assertThat(n.get()).isEqualTo(1));
+      assertThat(byFirst.get() + bySecond.get()).isEqualTo(messages);
+      assertThat(byFirst.get()).as("handled by the first bus").isPositive();
+      assertThat(bySecond.get()).as("handled by the second bus").isPositive();
+    }
+  }
+
+  @Test
+  void consume_connectionDroppedBeforeAck_otherBusGetsItWithHigherAttempt() {
+    CountDownLatch handling = new CountDownLatch(1);
+    CountDownLatch never = new CountDownLatch(1);
+    List<Delivery> seenBySecond = new CopyOnWriteArrayList<>();
+    RabbitBus first = (RabbitBus) Broker.open(Clock.systemUTC());
+    try (Bus second = Broker.open(Clock.systemUTC())) {
+      first.send(queue, message("t1"));
+      first.consume(
+          queue,
+          d -> {
+            handling.countDown();
+            awaitQuietly(never); // interrupted by the crash; its verdict is lost with it
+            return Verdict.DONE;
+          });
+      await().atMost(PATIENCE).until(() -> handling.getCount() == 0);
+      second.consume(
+          queue,
+          d -> {
+            seenBySecond.add(d);
+            return Verdict.DONE;
+          });
+
+      first.crash();
+
+      await().atMost(PATIENCE).until(() -> seenBySecond.size() == 1);
+      assertThat(seenBySecond.get(0).message().id()).isEqualTo("t1");
+      assertThat(seenBySecond.get(0).attempt()).isEqualTo(2);
+      await().atMost(PATIENCE).until(() -> second.depth(queue) == 0);
+    } finally {
+      first.close();
+    }
+  }
+
+  private static Bus.Handler counting(Map<String, AtomicInteger> handled, AtomicInteger byBus) {
+    return d -> {
+      handled.computeIfAbsent(d.message().id(), id -> new AtomicInteger()).incrementAndGet();
+      byBus.incrementAndGet();
+      return Verdict.DONE;
+    };
+  }
+
+  private static Message message(String id) {
+    return new Message(
+        id, "shop.orders.ship", JsonNodeFactory.instance.objectNode().put("id", id), Map.of());
+  }
+
+  private static void awaitQuietly(CountDownLatch latch) {
+    try {
+      latch.await(30, TimeUnit.SECONDS);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
+  }
+}

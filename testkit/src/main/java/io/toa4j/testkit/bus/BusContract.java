@@ -1,0 +1,361 @@
+package io.toa4j.testkit.bus;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
+import io.toa4j.spi.Bus;
+import io.toa4j.spi.Delivery;
+import io.toa4j.spi.Message;
+import io.toa4j.spi.Parked;
+import io.toa4j.spi.Verdict;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.stream.IntStream;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The behaviour every {@link Bus} keeps, whatever carries its messages; an adapter's test
+ * implements this interface and provides {@link #open(Clock)} and {@link #prefix()}:
+ *
+ * <pre>{@code
+ * class MyBusContractTest implements BusContract {
+ *   private final String prefix = "contract-" + UUID.randomUUID() + "-";
+ *   public Bus open(Clock clock) { return new MyBusProvider().open(settings(clock)); }
+ *   public String prefix() { return prefix; }
+ * }
+ * }</pre>
+ *
+ * <p><b>Time is real.</b> A distributed bus such as RabbitMQ decides when a delayed message is due
+ * by its broker's clock, not by an injected {@link Clock}, so the delays here are short real ones
+ * (a few hundred milliseconds, and the one second a bus waits after a handler throws), the clock
+ * passed to {@link #open(Clock)} is {@link Clock#systemUTC()}, and every wait is a bounded poll.
+ * Tests that move an injected clock belong to the adapters that honour one.
+ *
+ * <p><b>What it does not ask.</b> Duplicates: a bus may hold a message twice when it was published
+ * twice (the runtime's inbox absorbs the repeat), so no test publishes one id twice. Consumers in
+ * several processes: some buses refuse them, so each test consumes from one bus at a time.
+ *
+ * <p>Every test closes the buses it opens. Queue and label names come from {@link #queue} and
+ * {@link #label}, which start with {@link #prefix()}, so an adapter whose state outlives a test (a
+ * broker) can tell one test's queues from another's, and clean them up.
+ */
+public interface BusContract {
+  /** How long anything that should happen may take before a test fails. */
+  Duration PATIENCE = Duration.ofSeconds(15);
+
+  /** How long a test watches for something that should not happen. */
+  Duration QUIET = Duration.ofMillis(500);
+
+  /**
+   * A new bus over this test's state: a second call in one test sees what the first one's bus
+   * stored, as a restarted process would.
+   */
+  Bus open(Clock clock);
+
+  /** Starts every queue and label name of this test; unique to the test (instance). */
+  String prefix();
+
+  /** A queue name of this test. */
+  default String queue(String name) {
+    return prefix() + name;
+  }
+
+  /** An event label of this test. */
+  default String label(String name) {
+    return prefix() + name;
+  }
+
+  /** A message as the runtime makes one: a JSON body and a {@code VERSION} header. */
+  static Message message(String id, String label) {
+    return new Message(
+        id,
+        label,
+        JsonNodeFactory.instance.objectNode().put("id", id).put("n", 42),
+        Map.of("VERSION", "3"));
+  }
+
+  @Test
+  default void publish_labelBoundToTwoQueues_eachConsumerGetsItOnce() {
+    String orders = queue("orders");
+    String mail = queue("mail");
+    String created = label("order.created");
+    try (Bus bus = open(Clock.systemUTC())) {
+      bus.declare(orders, Set.of(created));
+      bus.declare(mail, Set.of(created, label("order.cancelled")));
+      Recorder ordersSeen = new Recorder();
+      Recorder mailSeen = new Recorder();
+      bus.consume(orders, ordersSeen);
+      bus.consume(mail, mailSeen);
+
+      bus.publish(message("e1", created));
+
+      await().atMost(PATIENCE).until(() -> ordersSeen.count() == 1 && mailSeen.count() == 1);
+      await().during(QUIET).atMost(PATIENCE).until(() -> ordersSeen.count() + mailSeen.count() == 2);
+      assertThat(ordersSeen.first().queue()).isEqualTo(orders);
+      assertThat(mailSeen.first().queue()).isEqualTo(mail);
+      assertThat(ordersSeen.attempts()).containsExactly(1);
+      assertThat(mailSeen.attempts()).containsExactly(1);
+    }
+  }
+
+  @Test
+  default void publish_unboundLabel_deliversNothing() {
+    String q = queue("a");
+    try (Bus bus = open(Clock.systemUTC())) {
+      bus.declare(q, Set.of(label("x.created")));
+      Recorder seen = new Recorder();
+      bus.consume(q, seen);
+
+      bus.publish(message("e1", label("x.deleted")));
+
+      await().during(QUIET).atMost(PATIENCE).until(() -> seen.count() == 0);
+      assertThat(bus.depth(q)).isZero();
+    }
+  }
+
+  @Test
+  default void publish_beforeQueueDeclared_isNotDeliveredToIt() {
+    String q = queue("a");
+    String created = label("x.created");
+    try (Bus bus = open(Clock.systemUTC())) {
+      bus.publish(message("early", created));
+      bus.declare(q, Set.of(created));
+      bus.publish(message("late", created));
+
+      assertThat(bus.depth(q)).isEqualTo(1);
+    }
+  }
+
+  @Test
+  default void declare_again_keepsMessagesAndBindsTheNewLabels() {
+    String q = queue("a");
+    try (Bus bus = open(Clock.systemUTC())) {
+      bus.declare(q, Set.of(label("x.created")));
+      bus.publish(message("e1", label("x.created")));
+
+      bus.declare(q, Set.of(label("x.created"), label("x.deleted")));
+      bus.declare(q, Set.of());
+      bus.publish(message("e2", label("x.deleted")));
+
+      assertThat(bus.depth(q)).isEqualTo(2);
+    }
+  }
+
+  @Test
+  default void send_toQueue_isConsumedWithItsContent() {
+    String q = queue("tasks");
+    Message task = message("t1", label("orders.ship"));
+    try (Bus bus = open(Clock.systemUTC())) {
+      bus.send(q, task);
+      Recorder seen = new Recorder();
+
+      bus.consume(q, seen);
+
+      await().atMost(PATIENCE).until(() -> seen.count() == 1);
+      Delivery delivery = seen.first();
+      assertThat(delivery.message()).isEqualTo(task);
+      assertThat(delivery.queue()).isEqualTo(q);
+      assertThat(delivery.attempt()).isEqualTo(1);
+    }
+  }
+
+  @Test
+  default void consume_done_removesTheMessage() {
+    String q = queue("tasks");
+    try (Bus bus = open(Clock.systemUTC())) {
+      bus.send(q, message("t1", label("a.op")));
+      assertThat(bus.depth(q)).isEqualTo(1);
+      Recorder seen = new Recorder();
+
+      bus.consume(q, seen);
+
+      await().atMost(PATIENCE).until(() -> seen.count() == 1 && bus.depth(q) == 0);
+      await().during(QUIET).atMost(PATIENCE).until(() -> seen.count() == 1);
+      assertThat(bus.depth(q)).isZero();
+    }
+  }
+
+  @Test
+  default void consume_retry_isRedeliveredAfterTheDelayWithTheNextAttempt() {
+    String q = queue("tasks");
+    Duration delay = Duration.ofMillis(300);
+    Recorder seen =
+        new Recorder(d -> d.attempt() == 1 ? new Verdict.Retry(delay) : Verdict.DONE);
+    try (Bus bus = open(Clock.systemUTC())) {
+      bus.send(q, message("t1", label("a.op")));
+
+      bus.consume(q, seen);
+
+      await().atMost(PATIENCE).until(() -> seen.count() == 2);
+      assertThat(seen.attempts()).containsExactly(1, 2);
+      List<Recorder.Seen> both = seen.seen();
+      assertThat(Duration.ofNanos(both.get(1).nanos() - both.get(0).nanos()))
+          .as("time between the delivery that asked for a retry and the retry")
+          .isGreaterThanOrEqualTo(delay);
+      assertThat(both.get(1).delivery().message()).isEqualTo(both.get(0).delivery().message());
+      await().atMost(PATIENCE).until(() -> bus.depth(q) == 0);
+    }
+  }
+
+  @Test
+  default void consume_retryWithoutDelay_isRedeliveredAtOnce() {
+    String q = queue("tasks");
+    Recorder seen =
+        new Recorder(d -> d.attempt() < 3 ? new Verdict.Retry(Duration.ZERO) : Verdict.DONE);
+    try (Bus bus = open(Clock.systemUTC())) {
+      bus.send(q, message("t1", label("a.op")));
+
+      bus.consume(q, seen);
+
+      await().atMost(PATIENCE).until(() -> seen.count() == 3 && bus.depth(q) == 0);
+      assertThat(seen.attempts()).containsExactly(1, 2, 3);
+    }
+  }
+
+  @Test
+  default void consume_handlerThrows_isRedeliveredLaterWithTheNextAttempt() {
+    String q = queue("tasks");
+    Recorder seen =
+        new Recorder(
+            d -> {
+              if (d.attempt() == 1) throw new IllegalStateException("boom (a test's failure)");
+              return Verdict.DONE;
+            });
+    try (Bus bus = open(Clock.systemUTC())) {
+      bus.send(q, message("t1", label("a.op")));
+
+      bus.consume(q, seen);
+
+      await().atMost(PATIENCE).until(() -> seen.count() == 2);
+      assertThat(seen.attempts()).containsExactly(1, 2);
+      await().atMost(PATIENCE).until(() -> bus.depth(q) == 0);
+    }
+  }
+
+  @Test
+  default void consume_park_isListedWithCodeReasonAndAttempts() {
+    String q = queue("tasks");
+    Message task = message("t1", label("a.op"));
+    Recorder seen =
+        new Recorder(
+            d ->
+                d.attempt() == 1
+                    ? new Verdict.Retry(Duration.ZERO)
+                    : new Verdict.Park("CONTRACT", "no name"));
+    long before = System.currentTimeMillis();
+    try (Bus bus = open(Clock.systemUTC())) {
+      bus.send(q, task);
+
+      bus.consume(q, seen);
+
+      await().atMost(PATIENCE).until(() -> parkedIn(bus, q).size() == 1);
+      Parked parked = parkedIn(bus, q).get(0);
+      assertThat(parked.message()).isEqualTo(task);
+      assertThat(parked.code()).isEqualTo("CONTRACT");
+      assertThat(parked.reason()).isEqualTo("no name");
+      assertThat(parked.attempts()).isEqualTo(2);
+      assertThat(parked.at()).isBetween(before, System.currentTimeMillis());
+      assertThat(bus.depth(q)).as("a parked message is not counted").isZero();
+      assertThat(parkedIn(bus, q)).as("listing twice finds it again").hasSize(1);
+    }
+  }
+
+  @Test
+  default void replay_parked_isConsumedAgainWithTheNextAttempt() {
+    String q = queue("tasks");
+    Recorder seen =
+        new Recorder(d -> d.attempt() == 1 ? new Verdict.Park("SYSTEM", "down") : Verdict.DONE);
+    try (Bus bus = open(Clock.systemUTC())) {
+      bus.send(q, message("t1", label("a.op")));
+      bus.consume(q, seen);
+      await().atMost(PATIENCE).until(() -> parkedIn(bus, q).size() == 1);
+
+      assertThat(bus.replay(parkedIn(bus, q).get(0).id())).isTrue();
+
+      await().atMost(PATIENCE).until(() -> seen.count() == 2);
+      assertThat(seen.attempts()).containsExactly(1, 2);
+      await().atMost(PATIENCE).until(() -> bus.depth(q) == 0);
+      assertThat(parkedIn(bus, q)).isEmpty();
+    }
+  }
+
+  @Test
+  default void replay_unknownId_returnsFalse() {
+    try (Bus bus = open(Clock.systemUTC())) {
+      assertThat(bus.replay("12345")).isFalse();
+      assertThat(bus.replay("not an id")).isFalse();
+    }
+  }
+
+  @Test
+  default void close_messagesPending_areDeliveredAfterReopening() {
+    String events = queue("events");
+    String tasks = queue("tasks");
+    try (Bus bus = open(Clock.systemUTC())) {
+      bus.declare(events, Set.of(label("x.created")));
+      bus.publish(message("e1", label("x.created")));
+      bus.send(tasks, message("t1", label("x.op")));
+    }
+
+    try (Bus bus = open(Clock.systemUTC())) {
+      Recorder eventsSeen = new Recorder();
+      Recorder tasksSeen = new Recorder();
+      bus.consume(events, eventsSeen);
+      bus.consume(tasks, tasksSeen);
+
+      await().atMost(PATIENCE).until(() -> eventsSeen.count() == 1 && tasksSeen.count() == 1);
+      assertThat(eventsSeen.first().message().id()).isEqualTo("e1");
+      assertThat(tasksSeen.first().message().id()).isEqualTo("t1");
+      assertThat(eventsSeen.attempts()).containsExactly(1);
+    }
+  }
+
+  @Test
+  default void publish_concurrentPublishers_everyIdIsHandled() {
+    int threads = 4;
+    int each = 100;
+    String q = queue("events");
+    String created = label("x.created");
+    Map<String, AtomicInteger> handled = new ConcurrentHashMap<>();
+    try (Bus bus = open(Clock.systemUTC())) {
+      bus.declare(q, Set.of(created));
+      bus.consume(
+          q,
+          d -> {
+            handled.computeIfAbsent(d.message().id(), id -> new AtomicInteger()).incrementAndGet();
+            return Verdict.DONE;
+          });
+
+      List<CompletableFuture<Void>> publishers = new ArrayList<>();
+      for (int t = 0; t < threads; t++) {
+        String from = "p" + t + "-";
+        publishers.add(
+            CompletableFuture.runAsync(
+                () ->
+                    IntStream.range(0, each)
+                        .forEach(i -> bus.publish(message(from + i, created)))));
+      }
+      CompletableFuture.allOf(publishers.toArray(CompletableFuture[]::new)).join();
+
+      await().atMost(PATIENCE.multipliedBy(4)).until(() -> handled.size() == threads * each);
+      await().atMost(PATIENCE).until(() -> bus.depth(q) == 0);
+      assertThat(handled.keySet())
+          .containsAll(
+              IntStream.range(0, threads * each)
+                  .mapToObj(i -> "p" + i / each + "-" + i % each)
+                  .toList());
+    }
+  }
+
+  private static List<Parked> parkedIn(Bus bus, String queue) {
+    return bus.parked().stream().filter(p -> p.queue().equals(queue)).toList();
+  }
+}
