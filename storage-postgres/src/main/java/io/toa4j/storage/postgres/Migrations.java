@@ -1,0 +1,90 @@
+package io.toa4j.storage.postgres;
+
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.List;
+
+/**
+ * A component's schema, as numbered steps applied in order and recorded in its {@code
+ * toa_migrations} table. A step, once released, never changes; a new need is a new step.
+ *
+ * <p>All pending steps run in one transaction under a transaction-scoped advisory lock keyed by the
+ * schema's name, so processes starting at once migrate one after another: the first applies the
+ * steps, the others find them recorded. Either every pending step lands or none does.
+ */
+final class Migrations {
+  /** The advisory lock's first key, toa4j's own, so it does not meet other users' locks. */
+  private static final int LOCK_SPACE = 0x70a4;
+
+  private Migrations() {}
+
+  /** The steps, where {@code %s} stands for the schema's quoted name. Step n is at index n - 1. */
+  static final List<String> STEPS =
+      List.of(
+          "CREATE TABLE %s.records ("
+              + " id text PRIMARY KEY,"
+              + " version bigint NOT NULL,"
+              + " created bigint NOT NULL,"
+              + " updated bigint NOT NULL,"
+              + " state jsonb NOT NULL)",
+          "CREATE INDEX records_created ON %s.records (created, id)",
+          "CREATE TABLE %s.outbox ("
+              + " id text PRIMARY KEY,"
+              + " created bigint NOT NULL,"
+              + " change jsonb NOT NULL,"
+              + " published bigint NULL)",
+          "CREATE INDEX outbox_unpublished ON %s.outbox (id) WHERE published IS NULL",
+          "CREATE INDEX outbox_published ON %s.outbox (published) WHERE published IS NOT NULL",
+          "CREATE TABLE %s.inbox ("
+              + " identity text PRIMARY KEY,"
+              + " reply jsonb NOT NULL,"
+              + " expires bigint NOT NULL)",
+          "CREATE INDEX inbox_expires ON %s.inbox (expires)");
+
+  /**
+   * Creates the schema if needed and applies the steps it lacks.
+   *
+   * @return how many steps this call applied (0 when another process, or an earlier start, did)
+   */
+  static int apply(Connection c, Schema schema) throws SQLException {
+    c.setAutoCommit(false);
+    try (Statement s = c.createStatement()) {
+      try (PreparedStatement lock = c.prepareStatement("SELECT pg_advisory_xact_lock(?, hashtext(?))")) {
+        lock.setInt(1, LOCK_SPACE);
+        lock.setString(2, schema.name());
+        lock.execute();
+      }
+      s.execute("CREATE SCHEMA IF NOT EXISTS " + schema.quoted());
+      s.execute(
+          "CREATE TABLE IF NOT EXISTS " + schema.table("toa_migrations")
+              + " (step int PRIMARY KEY, applied_at timestamptz NOT NULL)");
+      int current = current(s, schema);
+      if (current > STEPS.size()) {
+        throw new SQLException(
+            "The schema " + schema.name() + " is at migration step " + current + ", newer than this toa4j knows ("
+                + STEPS.size() + "); run a newer toa4j");
+      }
+      for (int step = current + 1; step <= STEPS.size(); step++) {
+        s.execute(String.format(STEPS.get(step - 1), schema.quoted()));
+        s.execute("INSERT INTO " + schema.table("toa_migrations") + " (step, applied_at) VALUES (" + step + ", now())");
+      }
+      c.commit();
+      return STEPS.size() - current;
+    } catch (SQLException | RuntimeException e) {
+      c.rollback();
+      throw e;
+    } finally {
+      c.setAutoCommit(true);
+    }
+  }
+
+  private static int current(Statement s, Schema schema) throws SQLException {
+    try (ResultSet r = s.executeQuery("SELECT coalesce(max(step), 0) FROM " + schema.table("toa_migrations"))) {
+      r.next();
+      return r.getInt(1);
+    }
+  }
+}

@@ -1,0 +1,85 @@
+package io.toa4j.storage.postgres;
+
+import com.zaxxer.hikari.HikariConfig;
+import com.zaxxer.hikari.HikariDataSource;
+import io.toa4j.spi.Storage;
+import io.toa4j.spi.Store;
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ConcurrentMap;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * One PostgreSQL database through one small connection pool, a schema per component in it.
+ * Thread-safe; a component's schema is created and migrated the first time its store is asked for.
+ */
+final class PostgresStorage implements Storage {
+  private static final Logger LOG = LoggerFactory.getLogger(PostgresStorage.class);
+
+  /** Connections per storage: enough for a process's dispatchers and requests, few enough for many processes. */
+  static final int POOL_SIZE = 10;
+
+  private final Server server;
+  private final Failures failures;
+  private final HikariDataSource pool;
+  private final ConcurrentMap<String, PostgresStore> stores = new ConcurrentHashMap<>();
+  private volatile boolean closed;
+
+  private PostgresStorage(Server server, HikariDataSource pool) {
+    this.server = server;
+    this.failures = new Failures(server);
+    this.pool = pool;
+  }
+
+  /** Opens the pool, failing at once, with the URL tried, when the server cannot be reached. */
+  static PostgresStorage open(Server server) {
+    HikariConfig config = new HikariConfig();
+    config.setPoolName("toa4j-postgres");
+    config.setJdbcUrl(server.url());
+    server.user().ifPresent(config::setUsername);
+    server.password().ifPresent(config::setPassword);
+    config.setMaximumPoolSize(POOL_SIZE);
+    config.setConnectionTimeout(10_000);
+    try {
+      return new PostgresStorage(server, new HikariDataSource(config));
+    } catch (RuntimeException e) {
+      throw new Failures(server).of("be reached (is it running, and does the database exist?)", e);
+    }
+  }
+
+  @Override
+  public Store store(String component) {
+    Schema schema = Schema.of(component);
+    if (closed) throw new IllegalStateException("The PostgreSQL storage at " + server + " is closed");
+    return stores.computeIfAbsent(component, c -> migrate(schema));
+  }
+
+  private PostgresStore migrate(Schema schema) {
+    try (Connection c = pool.getConnection()) {
+      int applied = Migrations.apply(c, schema);
+      if (applied > 0) LOG.info("Migrated schema {} of {} by {} steps", schema.name(), server, applied);
+      return new PostgresStore(schema, pool, failures);
+    } catch (SQLException e) {
+      throw failures.of("create or migrate schema " + schema.name() + " of component " + schema.label(), e);
+    }
+  }
+
+  @Override
+  public boolean transactional() {
+    return true;
+  }
+
+  @Override
+  public String describe() {
+    return "postgres at " + server;
+  }
+
+  @Override
+  public void close() {
+    closed = true;
+    stores.clear();
+    pool.close();
+  }
+}

@@ -1,0 +1,283 @@
+package io.toa4j.storage.postgres;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import io.toa4j.spi.InboxEntry;
+import io.toa4j.spi.OutboxEntry;
+import io.toa4j.spi.Outcome;
+import io.toa4j.spi.Store;
+import io.toa4j.spi.StoredRecord;
+import io.toa4j.spi.Write;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.List;
+import java.util.Optional;
+import javax.sql.DataSource;
+
+/**
+ * One component's records, outbox and inbox, in the tables of its own schema.
+ *
+ * <p>Each method takes a connection from the storage's pool for its duration. A commit is one
+ * transaction at READ COMMITTED: the record's compare-and-swap ({@code UPDATE ... WHERE version =
+ * ?}, or an {@code INSERT} that does nothing when the id exists) takes the row lock, so a racing
+ * writer waits, re-reads the row and finds the version moved. The inbox row follows with an upsert
+ * that replaces only an expired answer, then the outbox row; anything short of COMMITTED rolls the
+ * whole transaction back. Thread-safe.
+ */
+final class PostgresStore implements Store {
+  private final Schema schema;
+  private final DataSource pool;
+  private final Failures failures;
+  private final String read;
+  private final String page;
+  private final String insert;
+  private final String update;
+  private final String remember;
+  private final String enqueue;
+  private final String answer;
+  private final String purgeInbox;
+  private final String inboxSize;
+  private final String unpublished;
+  private final String published;
+  private final String purgePublished;
+
+  PostgresStore(Schema schema, DataSource pool, Failures failures) {
+    this.schema = schema;
+    this.pool = pool;
+    this.failures = failures;
+    String records = schema.table("records");
+    String outbox = schema.table("outbox");
+    String inbox = schema.table("inbox");
+    this.read = "SELECT id, version, created, updated, state FROM " + records + " WHERE id = ?";
+    this.page = "SELECT id, version, created, updated, state FROM " + records + " ORDER BY created, id LIMIT ? OFFSET ?";
+    this.insert =
+        "INSERT INTO " + records + " (id, version, created, updated, state) VALUES (?, ?, ?, ?, ?::jsonb)"
+            + " ON CONFLICT (id) DO NOTHING";
+    this.update = "UPDATE " + records + " SET version = ?, updated = ?, state = ?::jsonb WHERE id = ? AND version = ?";
+    this.remember =
+        "INSERT INTO " + inbox + " AS inbox (identity, reply, expires) VALUES (?, ?::jsonb, ?)"
+            + " ON CONFLICT (identity) DO UPDATE SET reply = excluded.reply, expires = excluded.expires"
+            + " WHERE inbox.expires <= ?";
+    this.enqueue = "INSERT INTO " + outbox + " (id, created, change) VALUES (?, ?, ?::jsonb)";
+    this.answer = "SELECT reply FROM " + inbox + " WHERE identity = ? AND expires > ?";
+    this.purgeInbox =
+        "DELETE FROM " + inbox + " WHERE identity IN (SELECT identity FROM " + inbox + " WHERE expires <= ? LIMIT ?)";
+    this.inboxSize = "SELECT count(*) FROM " + inbox;
+    this.unpublished = "SELECT id, created, change FROM " + outbox + " WHERE published IS NULL ORDER BY id LIMIT ?";
+    this.published = "UPDATE " + outbox + " SET published = ? WHERE id = ANY (?) AND published IS NULL";
+    this.purgePublished =
+        "DELETE FROM " + outbox + " WHERE id IN (SELECT id FROM " + outbox
+            + " WHERE published IS NOT NULL AND published < ? LIMIT ?)";
+  }
+
+  @Override
+  public Optional<StoredRecord> read(String id) {
+    return run(
+        "read record " + id,
+        c -> {
+          try (PreparedStatement s = c.prepareStatement(read)) {
+            s.setString(1, id);
+            try (ResultSet r = s.executeQuery()) {
+              return r.next() ? Optional.of(record(r)) : Optional.empty();
+            }
+          }
+        });
+  }
+
+  @Override
+  public List<StoredRecord> page(long limit, long omit) {
+    return run(
+        "read a page of records",
+        c -> {
+          try (PreparedStatement s = c.prepareStatement(page)) {
+            s.setLong(1, limit);
+            s.setLong(2, omit);
+            try (ResultSet r = s.executeQuery()) {
+              List<StoredRecord> records = new ArrayList<>();
+              while (r.next()) records.add(record(r));
+              return records;
+            }
+          }
+        });
+  }
+
+  @Override
+  public Outcome commit(Write write) {
+    StoredRecord next = write.record();
+    return run(
+        "commit record " + next.id() + " at version " + next.version(),
+        c -> {
+          c.setAutoCommit(false);
+          try {
+            Outcome outcome = apply(c, write);
+            if (outcome == Outcome.COMMITTED) c.commit();
+            else c.rollback();
+            return outcome;
+          } catch (SQLException e) {
+            c.rollback();
+            // A serialization failure or deadlock means another writer got there: a lost race.
+            if (Failures.isLostRace(e)) return Outcome.CONFLICT;
+            throw e;
+          } catch (RuntimeException e) {
+            c.rollback();
+            throw e;
+          }
+        });
+  }
+
+  /** The statements of one commit, in order, stopping at the first that says it cannot be. */
+  private Outcome apply(Connection c, Write write) throws SQLException {
+    StoredRecord next = write.record();
+    String state = Json.write(next.state());
+    boolean moved = write.expectedVersion() == 0 ? insert(c, next, state) : update(c, write.expectedVersion(), next, state);
+    if (!moved) return Outcome.CONFLICT;
+    if (write.inbox().isPresent() && !remember(c, write.inbox().get(), next.updated())) return Outcome.DUPLICATE;
+    if (write.outbox().isPresent()) enqueue(c, write.outbox().get());
+    return Outcome.COMMITTED;
+  }
+
+  private boolean insert(Connection c, StoredRecord next, String state) throws SQLException {
+    try (PreparedStatement s = c.prepareStatement(insert)) {
+      s.setString(1, next.id());
+      s.setLong(2, next.version());
+      s.setLong(3, next.created());
+      s.setLong(4, next.updated());
+      s.setString(5, state);
+      return s.executeUpdate() == 1;
+    }
+  }
+
+  private boolean update(Connection c, long expected, StoredRecord next, String state) throws SQLException {
+    try (PreparedStatement s = c.prepareStatement(update)) {
+      s.setLong(1, next.version());
+      s.setLong(2, next.updated());
+      s.setString(3, state);
+      s.setString(4, next.id());
+      s.setLong(5, expected);
+      return s.executeUpdate() == 1;
+    }
+  }
+
+  /**
+   * Records a call's answer, replacing a forgotten (expired) answer of the same identity.
+   *
+   * @return false when the identity is answered and not expired: a twin committed first
+   */
+  private boolean remember(Connection c, InboxEntry entry, long now) throws SQLException {
+    try (PreparedStatement s = c.prepareStatement(remember)) {
+      s.setString(1, entry.identity());
+      s.setString(2, Json.write(entry.reply()));
+      s.setLong(3, entry.expires());
+      s.setLong(4, now);
+      return s.executeUpdate() == 1;
+    }
+  }
+
+  private void enqueue(Connection c, OutboxEntry entry) throws SQLException {
+    try (PreparedStatement s = c.prepareStatement(enqueue)) {
+      s.setString(1, entry.id());
+      s.setLong(2, entry.created());
+      s.setString(3, Json.write(entry.change()));
+      s.executeUpdate();
+    }
+  }
+
+  @Override
+  public Optional<JsonNode> answer(String identity, long now) {
+    return run(
+        "look up the answer to call " + identity,
+        c -> {
+          try (PreparedStatement s = c.prepareStatement(answer)) {
+            s.setString(1, identity);
+            s.setLong(2, now);
+            try (ResultSet r = s.executeQuery()) {
+              return r.next() ? Optional.of(Json.tree(r.getString(1), identity)) : Optional.empty();
+            }
+          }
+        });
+  }
+
+  @Override
+  public int purgeInbox(long now, int limit) {
+    return run("purge expired inbox entries", c -> update(c, purgeInbox, now, limit));
+  }
+
+  @Override
+  public long inboxSize() {
+    return run(
+        "count inbox entries",
+        c -> {
+          try (PreparedStatement s = c.prepareStatement(inboxSize);
+              ResultSet r = s.executeQuery()) {
+            r.next();
+            return r.getLong(1);
+          }
+        });
+  }
+
+  @Override
+  public List<OutboxEntry> unpublished(int limit) {
+    return run(
+        "read unpublished outbox entries",
+        c -> {
+          try (PreparedStatement s = c.prepareStatement(unpublished)) {
+            s.setInt(1, limit);
+            try (ResultSet r = s.executeQuery()) {
+              List<OutboxEntry> entries = new ArrayList<>();
+              while (r.next()) {
+                entries.add(new OutboxEntry(r.getString(1), r.getLong(2), Json.object(r.getString(3), r.getString(1))));
+              }
+              return entries;
+            }
+          }
+        });
+  }
+
+  @Override
+  public void published(Collection<String> ids, long at) {
+    if (ids.isEmpty()) return;
+    run(
+        "mark " + ids.size() + " outbox entries published",
+        c -> {
+          try (PreparedStatement s = c.prepareStatement(published)) {
+            s.setLong(1, at);
+            s.setArray(2, c.createArrayOf("text", ids.toArray()));
+            return s.executeUpdate();
+          }
+        });
+  }
+
+  @Override
+  public int purgePublished(long before, int limit) {
+    return run("purge published outbox entries", c -> update(c, purgePublished, before, limit));
+  }
+
+  private static int update(Connection c, String sql, long bound, int limit) throws SQLException {
+    try (PreparedStatement s = c.prepareStatement(sql)) {
+      s.setLong(1, bound);
+      s.setInt(2, limit);
+      return s.executeUpdate();
+    }
+  }
+
+  private static StoredRecord record(ResultSet r) throws SQLException {
+    String id = r.getString(1);
+    return new StoredRecord(id, r.getLong(2), r.getLong(3), r.getLong(4), Json.object(r.getString(5), id));
+  }
+
+  /** Runs work on a pooled connection, turning a database error into a failure that says where. */
+  private <T> T run(String what, Work<T> work) {
+    try (Connection c = pool.getConnection()) {
+      return work.run(c);
+    } catch (SQLException e) {
+      throw failures.of(what + " in schema " + schema.name() + " (component " + schema.label() + ")", e);
+    }
+  }
+
+  private interface Work<T> {
+    T run(Connection c) throws SQLException;
+  }
+}

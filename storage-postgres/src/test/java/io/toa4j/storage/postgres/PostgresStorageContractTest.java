@@ -1,0 +1,25 @@
+package io.toa4j.storage.postgres;
+
+import io.toa4j.spi.Storage;
+import io.toa4j.testkit.storage.StorageContract;
+import org.junit.jupiter.api.AfterEach;
+
+/** The storage contract against a real PostgreSQL, each test in schemas of its own. */
+class PostgresStorageContractTest implements StorageContract {
+  private final String namespace = TestDatabase.freshNamespace();
+
+  @Override
+  public Storage open() {
+    return TestDatabase.open();
+  }
+
+  @Override
+  public String component(String name) {
+    return namespace + "." + name;
+  }
+
+  @AfterEach
+  void dropSchemas() throws Exception {
+    TestDatabase.drop(namespace);
+  }
+}

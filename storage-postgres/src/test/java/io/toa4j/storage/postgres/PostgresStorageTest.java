@@ -1,0 +1,255 @@
+package io.toa4j.storage.postgres;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.toa4j.spi.InboxEntry;
+import io.toa4j.spi.OutboxEntry;
+import io.toa4j.spi.Outcome;
+import io.toa4j.spi.Storage;
+import io.toa4j.spi.StorageSettings;
+import io.toa4j.spi.Store;
+import io.toa4j.spi.StoredRecord;
+import io.toa4j.spi.Write;
+import java.math.BigInteger;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.ResultSet;
+import java.sql.Statement;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.Callable;
+import java.util.concurrent.CyclicBarrier;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+/** What only the PostgreSQL storage does: schemas, migrations, JSON columns, settings. */
+class PostgresStorageTest {
+  static final ObjectMapper JSON = new ObjectMapper();
+  static final String A = "0123456789abcdef0123456789abcdef";
+
+  private final String namespace = TestDatabase.freshNamespace();
+
+  @AfterEach
+  void dropSchemas() throws Exception {
+    TestDatabase.drop(namespace);
+  }
+
+  @Test
+  void store_createsTheComponentsSchemaWithEveryMigrationRecorded() throws Exception {
+    try (Storage storage = TestDatabase.open()) {
+      storage.store(namespace + ".wallets");
+    }
+    try (Connection c = TestDatabase.connect();
+        Statement s = c.createStatement();
+        ResultSet r =
+            s.executeQuery(
+                "SELECT table_name FROM information_schema.tables WHERE table_schema = '" + namespace + "_wallets' ORDER BY 1")) {
+      List<String> tables = new ArrayList<>();
+      while (r.next()) tables.add(r.getString(1));
+      assertThat(tables).containsExactly("inbox", "outbox", "records", "toa_migrations");
+    }
+    assertThat(steps(namespace + "_wallets")).isEqualTo(List.of(1, 2, 3, 4, 5, 6, 7));
+  }
+
+  @Test
+  void store_twoProcessesMigratingAtOnce_bothWorkAndStepsApplyOnce() throws Exception {
+    String label = namespace + ".wallets";
+    try (Storage first = TestDatabase.open();
+        Storage second = TestDatabase.open()) {
+      List<Store> stores = together(List.of(() -> first.store(label), () -> second.store(label)));
+
+      assertThat(stores.get(0).commit(new Write(0, record(A, 1, JSON.createObjectNode().put("n", 1))))).isEqualTo(Outcome.COMMITTED);
+      assertThat(stores.get(1).read(A)).isPresent();
+    }
+    assertThat(steps(namespace + "_wallets")).isEqualTo(List.of(1, 2, 3, 4, 5, 6, 7));
+  }
+
+  @Test
+  void migrations_racingOnTwoConnections_applyEachStepOnce() throws Exception {
+    Schema schema = Schema.of(namespace + ".wallets");
+    try (Connection one = TestDatabase.connect();
+        Connection two = TestDatabase.connect()) {
+      List<Integer> applied = together(List.of(() -> Migrations.apply(one, schema), () -> Migrations.apply(two, schema)));
+
+      assertThat(applied).containsExactlyInAnyOrder(0, Migrations.STEPS.size());
+      assertThat(Migrations.apply(one, schema)).as("a later start").isZero();
+    }
+  }
+
+  @Test
+  void store_schemaFromANewerRelease_isRefused() throws Exception {
+    try (Storage storage = TestDatabase.open()) {
+      storage.store(namespace + ".wallets");
+    }
+    try (Connection c = TestDatabase.connect();
+        Statement s = c.createStatement()) {
+      s.execute("INSERT INTO \"" + namespace + "_wallets\".toa_migrations VALUES (99, now())");
+    }
+    try (Storage storage = TestDatabase.open()) {
+      assertThatThrownBy(() -> storage.store(namespace + ".wallets"))
+          .hasMessageContaining("newer than this toa4j knows")
+          .hasMessageContaining(namespace + "_wallets");
+    }
+  }
+
+  @Test
+  void commit_jsonState_roundTripsExactly() {
+    ObjectNode state = JSON.createObjectNode();
+    state.put("int", 42).put("negative", -7).put("long", Long.MAX_VALUE).put("smallest", Long.MIN_VALUE);
+    state.put("big", new BigInteger("123456789012345678901234567890"));
+    state.put("decimal", 12.5).put("tenth", 0.1).put("tiny", 3.25e-5);
+    state.put("yes", true).put("no", false).putNull("nothing");
+    state.put("unicode", "Grüße, 東京, ﷽, 🙂, e\u0301, \"quoted\" \\ back\nline\ttab");
+    state.putObject("nested").put("z", 1).put("a", 2).putObject("deeper").putArray("list").add(1).add("two").addObject().put("three", 3);
+    state.putArray("empty");
+    state.putObject("none");
+    ObjectNode change = JSON.createObjectNode().putNull("origin").set("state", state.deepCopy());
+    InboxEntry inbox = new InboxEntry("call-1", state.deepCopy(), 9000);
+
+    try (Storage storage = TestDatabase.open()) {
+      Store store = storage.store(namespace + ".wallets");
+      store.commit(new Write(0, record(A, 1, state), Optional.of(new OutboxEntry(A, 1000, change)), Optional.of(inbox)));
+
+      assertThat(store.read(A).orElseThrow().state()).isEqualTo(state);
+      assertThat(store.page(1, 0).get(0).state()).isEqualTo(state);
+      assertThat(store.unpublished(1).get(0).change()).isEqualTo(change);
+      assertThat(store.answer("call-1", 1000)).contains(state);
+    }
+  }
+
+  @Test
+  void store_labelThatIsNotNamespaceDotName_isRefusedBeforeAnySql() {
+    try (Storage storage = TestDatabase.open()) {
+      for (String label :
+          List.of(
+              "",
+              "wallets",
+              "billing.wallets.extra",
+              "billing.",
+              ".wallets",
+              "1billing.wallets",
+              "billing.wal-lets",
+              "billing_x.wallets",
+              "billing.\"wallets\"",
+              "billing.wallets; DROP SCHEMA public CASCADE",
+              "billing.wallets\u0000",
+              "a".repeat(33) + ".wallets")) {
+        assertThatThrownBy(() -> storage.store(label), label)
+            .isInstanceOf(IllegalArgumentException.class)
+            .hasMessageContaining("is not a component label");
+      }
+    }
+  }
+
+  @Test
+  void schema_ofALabel_joinsNamespaceAndNameAndRefusesWhatPostgresCannotName() {
+    assertThat(Schema.of("billing.wallets").name()).isEqualTo("billing_wallets");
+    assertThat(Schema.of("Billing.Wallets").quoted()).isEqualTo("\"Billing_Wallets\"");
+    assertThatThrownBy(() -> Schema.of("a".repeat(32) + "." + "b".repeat(32)))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("PostgreSQL allows 63");
+  }
+
+  @Test
+  void open_unreachableServer_failsNamingTheUrlButNotThePassword() {
+    String secret = "s3cr3t-Pw";
+    Map<String, String> options = Map.of("url", "jdbc:postgresql://127.0.0.1:1/test?password=hunter22", "user", "me", "password", secret);
+
+    assertThatThrownBy(() -> TestDatabase.provider().open(new StorageSettings(Path.of(".toa"), options)))
+        .isInstanceOf(IllegalStateException.class)
+        .hasMessageContaining("jdbc:postgresql://127.0.0.1:1/test?password=****")
+        .hasMessageContaining("as me")
+        .satisfies(e -> assertThat(chain(e)).doesNotContain(secret).doesNotContain("hunter22"));
+  }
+
+  @Test
+  void describe_namesEngineAndUrl_neverThePassword() {
+    try (Storage storage = TestDatabase.open(Map.of("url", TestDatabase.SERVER.url(), "user", "postgres", "password", "trust-ignores-it"))) {
+      assertThat(storage.describe()).startsWith("postgres at " + TestDatabase.SERVER.url()).doesNotContain("trust-ignores-it");
+      assertThat(storage.transactional()).isTrue();
+    }
+  }
+
+  @Test
+  void store_afterClose_isRefused() {
+    Storage storage = TestDatabase.open();
+    storage.close();
+
+    assertThatThrownBy(() -> storage.store(namespace + ".wallets")).hasMessageContaining("closed");
+  }
+
+  @Test
+  void server_fromOptionsEnvironmentOrDefault_inThatOrder() {
+    Map<String, String> env = Map.of(Server.ENVIRONMENT, "jdbc:postgresql://db:5432/prod");
+
+    assertThat(Server.from(Map.of("url", "jdbc:postgresql://h/x", "user", "u"), env))
+        .isEqualTo(new Server("jdbc:postgresql://h/x", Optional.of("u"), Optional.empty()));
+    assertThat(Server.from(Map.of(), env)).isEqualTo(new Server("jdbc:postgresql://db:5432/prod", Optional.empty(), Optional.empty()));
+    assertThat(Server.from(Map.of(), Map.of()))
+        .isEqualTo(new Server("jdbc:postgresql://127.0.0.1:5432/test", Optional.of("postgres"), Optional.empty()));
+    assertThatThrownBy(() -> Server.from(Map.of("url", "postgres://me:pw@h/x"), Map.of()))
+        .hasMessageContaining("must be a JDBC URL")
+        .satisfies(e -> assertThat(e.getMessage()).doesNotContain(":pw@"));
+  }
+
+  @Test
+  void server_mask_hidesPasswordsInEveryPlaceTheyHide() {
+    Server server = new Server("jdbc:postgresql://h/x", Optional.of("u"), Optional.of("topsecret"));
+
+    assertThat(server.mask("auth failed with topsecret")).isEqualTo("auth failed with ****");
+    assertThat(server.mask("jdbc:postgresql://h/x?user=u&password=abc&ssl=true")).isEqualTo("jdbc:postgresql://h/x?user=u&password=****&ssl=true");
+    assertThat(server.mask("postgresql://u:abc@h/x")).isEqualTo("postgresql://u:****@h/x");
+    assertThat(server.toString()).isEqualTo("jdbc:postgresql://h/x as u");
+  }
+
+  private static StoredRecord record(String id, long version, ObjectNode state) {
+    return new StoredRecord(id, version, 1000, 1000, state);
+  }
+
+  private static String chain(Throwable e) {
+    StringBuilder text = new StringBuilder();
+    for (Throwable at = e; at != null; at = at.getCause()) text.append(at).append('\n');
+    return text.toString();
+  }
+
+  private List<Integer> steps(String schema) throws Exception {
+    try (Connection c = TestDatabase.connect();
+        Statement s = c.createStatement();
+        ResultSet r = s.executeQuery("SELECT step FROM \"" + schema + "\".toa_migrations ORDER BY step")) {
+      List<Integer> steps = new ArrayList<>();
+      while (r.next()) steps.add(r.getInt(1));
+      return steps;
+    }
+  }
+
+  /** Runs the tasks on threads of their own, released at once, and answers their results in order. */
+  private static <T> List<T> together(List<Callable<T>> tasks) throws Exception {
+    ExecutorService threads = Executors.newFixedThreadPool(tasks.size());
+    try {
+      CyclicBarrier start = new CyclicBarrier(tasks.size());
+      List<Future<T>> futures = new ArrayList<>();
+      for (Callable<T> task : tasks) {
+        futures.add(
+            threads.submit(
+                () -> {
+                  start.await(30, TimeUnit.SECONDS);
+                  return task.call();
+                }));
+      }
+      List<T> results = new ArrayList<>();
+      for (Future<T> f : futures) results.add(f.get(60, TimeUnit.SECONDS));
+      return results;
+    } finally {
+      threads.shutdownNow();
+    }
+  }
+}

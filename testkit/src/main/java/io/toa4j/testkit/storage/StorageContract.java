@@ -1,0 +1,437 @@
+package io.toa4j.testkit.storage;
+
+import static io.toa4j.testkit.storage.Fixtures.A;
+import static io.toa4j.testkit.storage.Fixtures.B;
+import static io.toa4j.testkit.storage.Fixtures.JSON;
+import static io.toa4j.testkit.storage.Fixtures.answered;
+import static io.toa4j.testkit.storage.Fixtures.entry;
+import static io.toa4j.testkit.storage.Fixtures.id;
+import static io.toa4j.testkit.storage.Fixtures.record;
+import static io.toa4j.testkit.storage.Fixtures.reply;
+import static io.toa4j.testkit.storage.Fixtures.together;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.toa4j.spi.OutboxEntry;
+import io.toa4j.spi.Outcome;
+import io.toa4j.spi.Storage;
+import io.toa4j.spi.Store;
+import io.toa4j.spi.StoredRecord;
+import io.toa4j.spi.Write;
+import java.util.List;
+import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicLong;
+import org.junit.jupiter.api.Test;
+
+/**
+ * What every storage adapter does, as tests an adapter runs against its real engine by
+ * implementing this interface in a few lines:
+ *
+ * <pre>{@code
+ * class SqliteStorageTest implements StorageContract {
+ *   @TempDir Path directory;
+ *
+ *   public Storage open() {
+ *     return new SqliteStorageProvider().open(new StorageSettings(directory, Map.of()));
+ *   }
+ * }
+ * }</pre>
+ *
+ * <p>Each test opens the storage with {@link #open()} and closes it itself. Adapters whose tests
+ * share one server override {@link #component(String)} so that each test gets components of its
+ * own, and clean them up after.
+ */
+public interface StorageContract {
+  /**
+   * Opens the storage under test: empty at the start of each test, and over the same data when
+   * opened again within one test (so that a test can close it and look again).
+   */
+  Storage open();
+
+  /**
+   * The label of a component the tests use, {@code namespace.name}; each distinct {@code name}
+   * must answer a distinct label, the same one throughout a test.
+   */
+  default String component(String name) {
+    return "contract." + name;
+  }
+
+  private Store wallets(Storage storage) {
+    return storage.store(component("wallets"));
+  }
+
+  // -- records --------------------------------------------------------------------------------
+
+  @Test
+  default void commit_creation_isReadBackWithItsState() {
+    try (Storage storage = open()) {
+      Store store = wallets(storage);
+
+      assertThat(store.commit(new Write(0, record(A, 1, 1000, 5)))).isEqualTo(Outcome.COMMITTED);
+
+      assertThat(store.read(A)).contains(record(A, 1, 1000, 5));
+      assertThat(store.read(B)).isEmpty();
+    }
+  }
+
+  @Test
+  default void commit_secondCreationOfTheSameId_conflictsAndKeepsTheFirst() {
+    try (Storage storage = open()) {
+      Store store = wallets(storage);
+      store.commit(new Write(0, record(A, 1, 1000, 5)));
+
+      assertThat(store.commit(new Write(0, record(A, 1, 1000, 9)))).isEqualTo(Outcome.CONFLICT);
+      assertThat(store.read(A).orElseThrow().state().get("balance").asInt()).isEqualTo(5);
+    }
+  }
+
+  @Test
+  default void commit_staleVersion_conflictsAndWritesNothing() {
+    try (Storage storage = open()) {
+      Store store = wallets(storage);
+      store.commit(new Write(0, record(A, 1, 1000, 5)));
+      store.commit(new Write(1, record(A, 2, 2000, 6)));
+
+      assertThat(store.commit(new Write(1, record(A, 2, 3000, 7)))).isEqualTo(Outcome.CONFLICT);
+      assertThat(store.read(A)).contains(record(A, 2, 2000, 6));
+      assertThat(store.commit(new Write(2, record(A, 3, 3000, 7)))).isEqualTo(Outcome.COMMITTED);
+    }
+  }
+
+  @Test
+  default void commit_updateOfARecordNeverCreated_conflicts() {
+    try (Storage storage = open()) {
+      Store store = wallets(storage);
+
+      assertThat(store.commit(new Write(1, record(A, 2, 2000, 6)))).isEqualTo(Outcome.CONFLICT);
+      assertThat(store.read(A)).isEmpty();
+    }
+  }
+
+  @Test
+  default void page_answersInCreationOrderWithLimitAndOmit() {
+    try (Storage storage = open()) {
+      Store store = wallets(storage);
+      store.commit(new Write(0, new StoredRecord(B, 1, 1, 1, JSON.createObjectNode())));
+      store.commit(new Write(0, new StoredRecord(A, 1, 2, 2, JSON.createObjectNode())));
+      store.commit(new Write(0, new StoredRecord(id(7), 1, 2, 2, JSON.createObjectNode())));
+
+      assertThat(store.page(10, 0)).extracting(StoredRecord::id).containsExactly(B, id(7), A);
+      assertThat(store.page(1, 1)).extracting(StoredRecord::id).containsExactly(id(7));
+      assertThat(store.page(10, 3)).isEmpty();
+    }
+  }
+
+  @Test
+  default void commits_survive_closingAndReopening() {
+    try (Storage storage = open()) {
+      wallets(storage).commit(new Write(0, record(A, 1, 1000, 5)));
+    }
+    try (Storage storage = open()) {
+      assertThat(wallets(storage).read(A)).contains(record(A, 1, 1000, 5));
+    }
+  }
+
+  @Test
+  default void stores_ofDifferentComponents_doNotSeeEachOthersRows() {
+    try (Storage storage = open()) {
+      Store wallets = wallets(storage);
+      Store topups = storage.store(component("topups"));
+      wallets.commit(new Write(0, record(A, 1, 1000, 5), Optional.of(entry(id(1), 1000)), Optional.of(answered("call-1", 5000))));
+
+      assertThat(topups.read(A)).isEmpty();
+      assertThat(topups.page(10, 0)).isEmpty();
+      assertThat(topups.unpublished(10)).isEmpty();
+      assertThat(topups.answer("call-1", 1000)).isEmpty();
+      assertThat(topups.inboxSize()).isZero();
+      assertThat(topups.commit(new Write(0, record(A, 1, 1000, 9)))).as("the same id in another component").isEqualTo(Outcome.COMMITTED);
+      assertThat(wallets.read(A).orElseThrow().state().get("balance").asInt()).isEqualTo(5);
+    }
+  }
+
+  @Test
+  default void store_ofTheSameComponent_seesTheSameRows() {
+    try (Storage storage = open()) {
+      wallets(storage).commit(new Write(0, record(A, 1, 1000, 5)));
+
+      assertThat(wallets(storage).read(A)).contains(record(A, 1, 1000, 5));
+    }
+  }
+
+  @Test
+  default void storage_isTransactional() {
+    try (Storage storage = open()) {
+      assertThat(storage.transactional()).isTrue();
+      assertThat(storage.describe()).isNotBlank();
+    }
+  }
+
+  @Test
+  default void write_toAVersionOtherThanTheNext_isRefusedBeforeReachingTheStore() {
+    assertThatThrownBy(() -> new Write(1, record(A, 3, 1, 1))).hasMessageContaining("from version 1 to 2");
+  }
+
+  // -- outbox ---------------------------------------------------------------------------------
+
+  @Test
+  default void commit_withOutboxEntry_storesBothAndTheEntryWaitsUnpublished() {
+    try (Storage storage = open()) {
+      Store store = wallets(storage);
+
+      store.commit(new Write(0, record(A, 1, 1000, 5), Optional.of(entry(id(1), 1000))));
+
+      assertThat(store.unpublished(10)).containsExactly(entry(id(1), 1000));
+    }
+  }
+
+  @Test
+  default void commit_conflicting_storesNoOutboxEntry() {
+    try (Storage storage = open()) {
+      Store store = wallets(storage);
+      store.commit(new Write(0, record(A, 1, 1000, 5), Optional.of(entry(id(1), 1000))));
+
+      assertThat(store.commit(new Write(0, record(A, 1, 1000, 6), Optional.of(entry(id(2), 1000))))).isEqualTo(Outcome.CONFLICT);
+      assertThat(store.commit(new Write(5, record(A, 6, 1000, 6), Optional.of(entry(id(3), 1000))))).isEqualTo(Outcome.CONFLICT);
+
+      assertThat(store.unpublished(10)).extracting(OutboxEntry::id).containsExactly(id(1));
+    }
+  }
+
+  @Test
+  default void unpublished_answersOldestFirst_atMostTheLimit() {
+    try (Storage storage = open()) {
+      Store store = wallets(storage);
+      for (int i = 3; i >= 1; i--) store.commit(new Write(0, record(id(100 + i), 1, 1000, i), Optional.of(entry(id(i), 1000))));
+
+      assertThat(store.unpublished(2)).extracting(OutboxEntry::id).containsExactly(id(1), id(2));
+    }
+  }
+
+  @Test
+  default void published_entriesLeaveUnpublished_andArePurgedAfterRetentionOnly() {
+    try (Storage storage = open()) {
+      Store store = wallets(storage);
+      store.commit(new Write(0, record(A, 1, 1000, 5), Optional.of(entry(id(1), 1000))));
+      store.commit(new Write(0, record(B, 1, 1000, 5), Optional.of(entry(id(2), 1000))));
+
+      store.published(List.of(id(1), "unknown"), 2000);
+      store.published(List.of(), 2000);
+
+      assertThat(store.unpublished(10)).extracting(OutboxEntry::id).containsExactly(id(2));
+      assertThat(store.purgePublished(2000, 100)).isZero();
+      assertThat(store.purgePublished(2001, 100)).isEqualTo(1);
+      assertThat(store.unpublished(10)).extracting(OutboxEntry::id).containsExactly(id(2));
+      assertThat(store.purgePublished(Long.MAX_VALUE, 100)).as("unpublished entries never expire").isZero();
+    }
+  }
+
+  @Test
+  default void purgePublished_removesAtMostTheLimit() {
+    try (Storage storage = open()) {
+      Store store = wallets(storage);
+      for (int i = 1; i <= 3; i++) store.commit(new Write(0, record(id(100 + i), 1, 1000, i), Optional.of(entry(id(i), 1000))));
+      store.published(List.of(id(1), id(2), id(3)), 2000);
+
+      assertThat(store.purgePublished(3000, 2)).isEqualTo(2);
+      assertThat(store.purgePublished(3000, 2)).isEqualTo(1);
+      assertThat(store.purgePublished(3000, 2)).isZero();
+    }
+  }
+
+  @Test
+  default void unpublished_survivesReopening() {
+    try (Storage storage = open()) {
+      wallets(storage).commit(new Write(0, record(A, 1, 1000, 5), Optional.of(entry(id(1), 1000))));
+    }
+    try (Storage storage = open()) {
+      assertThat(wallets(storage).unpublished(10)).containsExactly(entry(id(1), 1000));
+    }
+  }
+
+  // -- inbox ----------------------------------------------------------------------------------
+
+  @Test
+  default void commit_withInboxEntry_answersTheCallUntilItExpires() {
+    try (Storage storage = open()) {
+      Store store = wallets(storage);
+
+      store.commit(new Write(0, record(A, 1, 1000, 5), Optional.empty(), Optional.of(answered("call-1", 5000))));
+
+      assertThat(store.answer("call-1", 4999)).contains(reply());
+      assertThat(store.answer("call-1", 5000)).isEmpty();
+      assertThat(store.answer("call-2", 1000)).isEmpty();
+    }
+  }
+
+  @Test
+  default void commit_ofACallAlreadyAnswered_isADuplicateAndWritesNothing() {
+    try (Storage storage = open()) {
+      Store store = wallets(storage);
+      store.commit(new Write(0, record(A, 1, 1000, 5), Optional.empty(), Optional.of(answered("call-1", 5000))));
+
+      Outcome twin =
+          store.commit(new Write(1, record(A, 2, 2000, 10), Optional.of(entry(id(1), 2000)), Optional.of(answered("call-1", 6000))));
+
+      assertThat(twin).isEqualTo(Outcome.DUPLICATE);
+      assertThat(store.read(A)).contains(record(A, 1, 1000, 5));
+      assertThat(store.unpublished(10)).isEmpty();
+      assertThat(store.answer("call-1", 4999)).isPresent();
+      assertThat(store.answer("call-1", 5000)).as("the first answer's expiry is kept").isEmpty();
+    }
+  }
+
+  @Test
+  default void commit_creationOfACallAlreadyAnswered_isADuplicateAndCreatesNothing() {
+    try (Storage storage = open()) {
+      Store store = wallets(storage);
+      store.commit(new Write(0, record(A, 1, 1000, 5), Optional.empty(), Optional.of(answered("call-1", 5000))));
+
+      Outcome twin = store.commit(new Write(0, record(B, 1, 2000, 10), Optional.of(entry(id(1), 2000)), Optional.of(answered("call-1", 6000))));
+
+      assertThat(twin).isEqualTo(Outcome.DUPLICATE);
+      assertThat(store.read(B)).isEmpty();
+      assertThat(store.unpublished(10)).isEmpty();
+      assertThat(store.inboxSize()).isEqualTo(1);
+    }
+  }
+
+  @Test
+  default void commit_ofAForgottenCall_runsAsANewOne() {
+    try (Storage storage = open()) {
+      Store store = wallets(storage);
+      store.commit(new Write(0, record(A, 1, 1000, 5), Optional.empty(), Optional.of(answered("call-1", 5000))));
+
+      Outcome later = store.commit(new Write(1, record(A, 2, 5000, 10), Optional.empty(), Optional.of(answered("call-1", 9000))));
+
+      assertThat(later).isEqualTo(Outcome.COMMITTED);
+      assertThat(store.answer("call-1", 8999)).isPresent();
+      assertThat(store.inboxSize()).as("the forgotten answer is replaced, not kept beside").isEqualTo(1);
+    }
+  }
+
+  @Test
+  default void purgeInbox_removesOnlyExpiredEntries_inBoundedBatches() {
+    try (Storage storage = open()) {
+      Store store = wallets(storage);
+      for (int i = 1; i <= 5; i++) {
+        store.commit(new Write(0, record(id(i), 1, 1000, i), Optional.empty(), Optional.of(answered("call-" + i, i <= 3 ? 2000 : 9000))));
+      }
+
+      assertThat(store.purgeInbox(2000, 2)).isEqualTo(2);
+      assertThat(store.purgeInbox(2000, 2)).isEqualTo(1);
+      assertThat(store.purgeInbox(2000, 2)).isZero();
+      assertThat(store.inboxSize()).isEqualTo(2);
+      assertThat(store.answer("call-4", 2000)).isPresent();
+    }
+  }
+
+  // -- concurrency ----------------------------------------------------------------------------
+
+  /**
+   * Threads read and move one record as fast as they can; every compare-and-swap has one winner,
+   * and the record's version counts the commits that answered COMMITTED, each with its outbox row.
+   */
+  @Test
+  default void commits_racingOnOneRecord_haveOneWinnerPerVersion() throws Exception {
+    int threads = 8;
+    int attemptsEach = 40;
+    try (Storage storage = open()) {
+      Store store = wallets(storage);
+      store.commit(new Write(0, record(A, 1, 1000, 0)));
+      Set<Long> won = ConcurrentHashMap.newKeySet();
+      AtomicLong outboxIds = new AtomicLong();
+
+      List<Integer> wins =
+          together(
+              threads,
+              thread -> {
+                int mine = 0;
+                for (int attempt = 0; attempt < attemptsEach; attempt++) {
+                  StoredRecord seen = store.read(A).orElseThrow();
+                  StoredRecord next = record(A, seen.version() + 1, 2000, seen.state().get("balance").asInt() + 1);
+                  Write write = new Write(seen.version(), next, Optional.of(entry(id(outboxIds.incrementAndGet()), 2000)));
+                  Outcome outcome = store.commit(write);
+                  assertThat(outcome).isIn(Outcome.COMMITTED, Outcome.CONFLICT);
+                  if (outcome == Outcome.COMMITTED) {
+                    assertThat(won.add(seen.version())).as("a second winner from version %d", seen.version()).isTrue();
+                    mine++;
+                  }
+                }
+                return mine;
+              });
+
+      long committed = wins.stream().mapToLong(Integer::longValue).sum();
+      StoredRecord last = store.read(A).orElseThrow();
+      assertThat(committed).isPositive();
+      assertThat(last.version()).isEqualTo(1 + committed);
+      assertThat(last.state().get("balance").asLong()).isEqualTo(committed);
+      assertThat(store.unpublished(threads * attemptsEach)).hasSize((int) committed);
+    }
+  }
+
+  /**
+   * Sixteen copies of one call race, each retrying on a lost compare-and-swap as an operation with
+   * {@code concurrency: retry} would: one commits, the others are told it was answered (or run out
+   * of attempts on conflicts); the record moves once.
+   */
+  @Test
+  default void commits_ofOneCallRacing_commitOnceAndMoveTheRecordOnce() throws Exception {
+    int threads = 16;
+    try (Storage storage = open()) {
+      Store store = wallets(storage);
+      store.commit(new Write(0, record(A, 1, 1000, 0)));
+
+      List<Outcome> outcomes =
+          together(
+              threads,
+              thread -> {
+                Outcome outcome = Outcome.CONFLICT;
+                for (int attempt = 0; attempt < 64 && outcome == Outcome.CONFLICT; attempt++) {
+                  StoredRecord seen = store.read(A).orElseThrow();
+                  StoredRecord next = record(A, seen.version() + 1, 2000, 100 + thread);
+                  outcome =
+                      store.commit(
+                          new Write(
+                              seen.version(),
+                              next,
+                              Optional.of(entry(id(1000L * thread + attempt + 1), 2000)),
+                              Optional.of(answered("call-1", 9000))));
+                }
+                return outcome;
+              });
+
+      assertThat(outcomes).filteredOn(o -> o == Outcome.COMMITTED).hasSize(1);
+      assertThat(outcomes).filteredOn(o -> o != Outcome.COMMITTED).allMatch(o -> o == Outcome.DUPLICATE || o == Outcome.CONFLICT);
+      assertThat(store.read(A).orElseThrow().version()).isEqualTo(2);
+      assertThat(store.unpublished(100)).hasSize(1);
+      assertThat(store.inboxSize()).isEqualTo(1);
+      assertThat(store.answer("call-1", 2000)).contains(reply());
+    }
+  }
+
+  /** Creations of distinct records by many threads all land, each with its outbox row. */
+  @Test
+  default void commits_ofDistinctRecordsInParallel_allLand() throws Exception {
+    int threads = 8;
+    int each = 25;
+    try (Storage storage = open()) {
+      Store store = wallets(storage);
+
+      together(
+          threads,
+          thread -> {
+            for (int i = 0; i < each; i++) {
+              long n = (long) thread * each + i + 1;
+              assertThat(store.commit(new Write(0, record(id(n), 1, 1000 + n, 1), Optional.of(entry(id(n), 1000))))).isEqualTo(Outcome.COMMITTED);
+            }
+            return null;
+          });
+
+      assertThat(store.page(Long.MAX_VALUE, 0)).hasSize(threads * each);
+      assertThat(store.unpublished(threads * each + 1)).hasSize(threads * each);
+      assertThat(store.page(1, 0)).extracting(StoredRecord::id).as("ties in creation time by id").containsExactly(id(1));
+    }
+  }
+}
