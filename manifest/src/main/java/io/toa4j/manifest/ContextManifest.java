@@ -2,6 +2,7 @@ package io.toa4j.manifest;
 
 import java.nio.file.Path;
 import java.util.List;
+import java.util.Optional;
 
 /**
  * The application's {@code context.toa.yaml}, validated, with its components.
@@ -10,7 +11,9 @@ import java.util.List;
  * @param file the context file
  * @param name the application's name
  * @param storage the storage engine's name ({@code sqlite} unless the context says otherwise)
+ * @param storageUrl where the storage is, when the context says ({@code storage: { engine, url }})
  * @param bus the bus's name ({@code embedded} unless the context says otherwise)
+ * @param busUrl where the broker is, when the context says ({@code bus: { engine, url }})
  * @param inboxRetentionSeconds {@code inbox.retention}: how long a {@code once} call is
  *     remembered when its operation states no time (3600 unless the context says otherwise; at
  *     least 600)
@@ -26,7 +29,9 @@ public record ContextManifest(
     Path file,
     String name,
     String storage,
+    Optional<String> storageUrl,
     String bus,
+    Optional<String> busUrl,
     long inboxRetentionSeconds,
     List<Long> retryDelaysSeconds,
     long outboxRetentionSeconds,

@@ -32,40 +32,48 @@ final class ContextReader {
     Declared root = YamlFiles.read(file).mapping(KEYS, "write the context's settings as a mapping");
     String name = root.require("name", "name the application, such as name: shop")
         .token(Token.CONTEXT_NAME);
+    Engine storage = engine(root.get("storage"), "storage", STORAGES, "a storage");
+    Engine bus = engine(root.get("bus"), "bus", BUSES, "a bus");
     return new ContextManifest(
         folder,
         file,
         name,
-        storage(root.get("storage")),
-        bus(root.get("bus")),
+        storage.name(),
+        storage.url(),
+        bus.name(),
+        bus.url(),
         retention(root.get("inbox")),
         delays(root.get("delivery")),
         outboxRetention(root.get("outbox")),
         components(folder, patterns(root)));
   }
 
-  private static String storage(Optional<Declared> declared) {
-    if (declared.isEmpty()) {
-      return STORAGES.get(0);
-    }
-    String fix = "write storage: sqlite (embedded, the default) or storage: postgres";
-    String storage = declared.get().text(fix);
-    if (!STORAGES.contains(storage)) {
-      throw declared.get().refuse("'" + storage + "' is not a storage; " + fix);
-    }
-    return storage;
-  }
+  /** An engine as a context names it: {@code storage: postgres}, or with its URL. */
+  private record Engine(String name, Optional<String> url) {}
 
-  private static String bus(Optional<Declared> declared) {
+  /**
+   * {@code key: name} or {@code key: { engine: name, url: ... }}; the first of {@code names} when
+   * absent.
+   */
+  private static Engine engine(Optional<Declared> declared, String key, List<String> names, String what) {
     if (declared.isEmpty()) {
-      return BUSES.get(0);
+      return new Engine(names.get(0), Optional.empty());
     }
-    String fix = "write bus: embedded (in-process, the default) or bus: rabbitmq";
-    String bus = declared.get().text(fix);
-    if (!BUSES.contains(bus)) {
-      throw declared.get().refuse("'" + bus + "' is not a bus; " + fix);
+    String fix = "write " + key + ": " + names.get(0) + " (the default) or " + key + ": { engine: "
+        + names.get(1) + ", url: <its URL> }";
+    Declared node = declared.get();
+    Declared nameNode = node;
+    Optional<String> url = Optional.empty();
+    if (node.node().isObject()) {
+      Declared settings = node.mapping(List.of("engine", "url"), fix);
+      nameNode = settings.require("engine", fix);
+      url = settings.get("url").map(u -> u.text(fix));
     }
-    return bus;
+    String name = nameNode.text(fix);
+    if (!names.contains(name)) {
+      throw nameNode.refuse("'" + name + "' is not " + what + "; " + fix);
+    }
+    return new Engine(name, url);
   }
 
   private static List<Long> delays(Optional<Declared> delivery) {

@@ -207,4 +207,26 @@ class LoadContextTest {
     assertThat(refusedContext("name: shop\noutbox: { retention: 5 }\n", "outbox.retention"))
         .hasMessageContaining("under 60 seconds");
   }
+
+  @Test
+  void loadContext_enginesWithUrls_areAnswered() {
+    write(dir, FILE, """
+        name: shop
+        storage: { engine: postgres, url: "jdbc:postgresql://db:5432/shop" }
+        bus: { engine: rabbitmq, url: "amqp://broker:5672" }
+        """);
+
+    ContextManifest shop = Manifests.loadContext(dir);
+
+    assertThat(shop.storage()).isEqualTo("postgres");
+    assertThat(shop.storageUrl()).contains("jdbc:postgresql://db:5432/shop");
+    assertThat(shop.bus()).isEqualTo("rabbitmq");
+    assertThat(shop.busUrl()).contains("amqp://broker:5672");
+  }
+
+  @Test
+  void loadContext_engineMapWithAnUnknownKey_isRefusedAtIt() {
+    assertThat(refusedContext("name: shop\nstorage: { engine: postgres, pool: 5 }\n", "storage.pool"))
+        .hasMessageContaining("pool");
+  }
 }

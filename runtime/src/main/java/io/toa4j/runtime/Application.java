@@ -92,7 +92,7 @@ public final class Application implements AutoCloseable {
   public static Application boot(Path directory, Options options) {
     ContextManifest context = Manifests.loadContext(directory);
     Path state = context.directory().resolve(".toa");
-    Engines engines = Engines.open(context, state, options.clock());
+    Engines engines = Engines.open(context, state, options);
     try {
       Application application = assemble(context, options, engines.storage(), engines.bus(), state);
       application.start();

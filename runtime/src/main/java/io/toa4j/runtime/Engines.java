@@ -18,14 +18,21 @@ import java.util.function.Function;
 /** The storage and the bus a context names, found with {@link ServiceLoader} and opened. */
 record Engines(Storage storage, Bus bus) implements AutoCloseable {
 
-  static Engines open(ContextManifest context, Path state, Clock clock) {
+  /**
+   * Opens the storage and the bus the context names, or those the environment names instead
+   * ({@code TOA_STORAGE}, {@code TOA_STORAGE_URL}, {@code TOA_BUS}, {@code TOA_BUS_URL}).
+   */
+  static Engines open(ContextManifest context, Path state, Options options) {
+    Map<String, String> env = options.environment();
+    String storageName = env.getOrDefault("TOA_STORAGE", context.storage());
     Storage storage =
-        find(StorageProvider.class, StorageProvider::name, context.storage(), context, "storage", "toa4j-storage-")
-            .open(new StorageSettings(state, Map.of()));
+        find(StorageProvider.class, StorageProvider::name, storageName, context, "storage", "toa4j-storage-")
+            .open(new StorageSettings(state, url(env.get("TOA_STORAGE_URL"), context.storageUrl())));
     try {
+      String busName = env.getOrDefault("TOA_BUS", context.bus());
       Bus bus =
-          find(BusProvider.class, BusProvider::name, context.bus(), context, "bus", "toa4j-bus-")
-              .open(new BusSettings(state, Map.of(), clock));
+          find(BusProvider.class, BusProvider::name, busName, context, "bus", "toa4j-bus-")
+              .open(new BusSettings(state, url(env.get("TOA_BUS_URL"), context.busUrl()), options.clock()));
       return new Engines(storage, bus);
     } catch (RuntimeException e) {
       storage.close();
@@ -34,9 +41,15 @@ record Engines(Storage storage, Bus bus) implements AutoCloseable {
   }
 
   /** Opens only the bus, for looking at parked messages without booting the components. */
-  static Bus bus(ContextManifest context, Clock clock) {
-    return find(BusProvider.class, BusProvider::name, context.bus(), context, "bus", "toa4j-bus-")
-        .open(new BusSettings(context.directory().resolve(".toa"), Map.of(), clock));
+  static Bus bus(ContextManifest context, Map<String, String> env, Clock clock) {
+    return find(BusProvider.class, BusProvider::name, env.getOrDefault("TOA_BUS", context.bus()), context, "bus", "toa4j-bus-")
+        .open(new BusSettings(context.directory().resolve(".toa"), url(env.get("TOA_BUS_URL"), context.busUrl()), clock));
+  }
+
+  /** The {@code url} option: the environment's, else the context's, else none (the adapter's default). */
+  private static Map<String, String> url(String fromEnvironment, java.util.Optional<String> fromContext) {
+    if (fromEnvironment != null && !fromEnvironment.isBlank()) return Map.of("url", fromEnvironment);
+    return fromContext.map(u -> Map.of("url", u)).orElse(Map.of());
   }
 
   private static <P> P find(

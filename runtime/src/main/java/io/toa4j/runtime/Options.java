@@ -1,6 +1,7 @@
 package io.toa4j.runtime;
 
 import java.time.Clock;
+import java.util.Map;
 import java.util.Objects;
 import java.util.random.RandomGenerator;
 
@@ -11,27 +12,35 @@ import java.util.random.RandomGenerator;
  * @param clock stamps CREATED and UPDATED
  * @param random mints ids and identities, and spreads retry delays
  * @param sleeper waits between retries
+ * @param environment where {@code TOA_*} settings override the context's: {@code TOA_STORAGE},
+ *     {@code TOA_STORAGE_URL}, {@code TOA_BUS}, {@code TOA_BUS_URL}
  */
-public record Options(Clock clock, RandomGenerator random, Sleeper sleeper, RetryPolicy retry) {
+public record Options(Clock clock, RandomGenerator random, Sleeper sleeper, RetryPolicy retry, Map<String, String> environment) {
   public Options {
     Objects.requireNonNull(clock, "clock");
     Objects.requireNonNull(random, "random");
     Objects.requireNonNull(sleeper, "sleeper");
     Objects.requireNonNull(retry, "retry");
+    environment = Map.copyOf(environment);
   }
 
   /** The system clock, a secure random source, real sleeps, the default retry policy. */
   public static Options defaults() {
     return new Options(
-        Clock.systemUTC(), new java.security.SecureRandom(), Thread::sleep, RetryPolicy.DEFAULT);
+        Clock.systemUTC(), new java.security.SecureRandom(), Thread::sleep, RetryPolicy.DEFAULT, System.getenv());
   }
 
   public Options withClock(Clock clock) {
-    return new Options(clock, random, sleeper, retry);
+    return new Options(clock, random, sleeper, retry, environment);
   }
 
   public Options withRetry(RetryPolicy retry) {
-    return new Options(clock, random, sleeper, retry);
+    return new Options(clock, random, sleeper, retry, environment);
+  }
+
+  /** These variables instead of the process's environment. */
+  public Options withEnvironment(Map<String, String> environment) {
+    return new Options(clock, random, sleeper, retry, environment);
   }
 
   /** Waits; the real one is {@link Thread#sleep(long)}. */

@@ -25,7 +25,7 @@ public final class ParkedMessages implements AutoCloseable {
    * @throws io.toa4j.manifest.ManifestException when the context does not fit
    */
   public static ParkedMessages open(Path contextDirectory) {
-    return new ParkedMessages(Engines.bus(Manifests.loadContext(contextDirectory), Clock.systemUTC()));
+    return new ParkedMessages(Engines.bus(Manifests.loadContext(contextDirectory), System.getenv(), Clock.systemUTC()));
   }
 
   /** The parked messages, oldest first. */
