@@ -282,7 +282,8 @@ final class Engine {
               new OutboxEntry(
                   Identities.ordered(next.updated(), options.random()),
                   next.updated(),
-                  Announcements.change(origin, Binding.view(next), call.input(), trailers)));
+                  Announcements.change(origin, Binding.view(next), call.input(), trailers),
+                  next.updated() + Publisher.CLAIM_MILLIS)); // this process publishes it at once
     }
     Optional<InboxEntry> inbox =
         retentionSeconds(operation)

@@ -17,8 +17,9 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Publishes outbox entries: each one right after its commit, and every entry left unpublished (a
- * crash, a failed publish) on the next sweep. An entry is marked published only after all its
+ * Publishes outbox entries: each one right after its commit, by the process that committed it,
+ * and every entry left unpublished (a crash, a failed publish) by a sweep that claims it once the
+ * committer's claim has ended. An entry is marked published only after all its
  * messages are durably on the bus, so a process killed at any instant loses no event and may
  * publish one twice, under the same identity.
  *
@@ -29,6 +30,13 @@ final class Publisher implements Engine.AfterCommit, AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(Publisher.class);
   private static final int BATCH = 200;
   private static final long SWEEP_MILLIS = 1000;
+
+  /**
+   * How long an entry belongs to one process: its committer, which publishes it at once, or the
+   * sweep that claimed it. Another process's sweep takes it only after that, so two processes
+   * never publish one entry at the same time, and a dead process's entries wait this long.
+   */
+  static final long CLAIM_MILLIS = 10_000;
 
   private final Bus bus;
   private final Collection<Component> announcing;
@@ -62,7 +70,8 @@ final class Publisher implements Engine.AfterCommit, AutoCloseable {
     for (Component component : announcing) {
       Store store = component.store().orElseThrow();
       try {
-        for (OutboxEntry entry : store.unpublished(BATCH)) publish(component, entry);
+        long now = clock.millis();
+        for (OutboxEntry entry : store.claim(BATCH, now, now + CLAIM_MILLIS)) publish(component, entry);
         store.purgePublished(clock.millis() - retentionMillis, BATCH);
       } catch (RuntimeException e) {
         LOG.error("Outbox sweep of {} failed; it is tried again in {} ms", component.label(), SWEEP_MILLIS, e);

@@ -13,10 +13,17 @@ import java.util.Objects;
  * @param change {@code { origin, state, input, trailers }}: the record before the write ({@code
  *     null} for a creation), after it, the input of the call, and the trailers the operation set.
  *     Not to be mutated once handed to or received from a store.
+ * @param claimedUntil epoch milliseconds until which one process alone may publish it: its
+ *     committer, which publishes it at once, or a sweep that claimed it; after that, any sweep may
  */
-public record OutboxEntry(String id, long created, ObjectNode change) {
+public record OutboxEntry(String id, long created, ObjectNode change, long claimedUntil) {
   public OutboxEntry {
     Objects.requireNonNull(id, "id");
     Objects.requireNonNull(change, "change");
+  }
+
+  /** An entry nobody claims: any sweep may take it at once. */
+  public OutboxEntry(String id, long created, ObjectNode change) {
+    this(id, created, change, created);
   }
 }

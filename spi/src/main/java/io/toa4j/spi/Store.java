@@ -54,6 +54,14 @@ public interface Store {
    */
   List<OutboxEntry> unpublished(int limit);
 
+  /**
+   * Takes the publication of at most {@code limit} unpublished entries, oldest first: those whose
+   * claim ended by {@code now}, claimed now until {@code until}. Two callers, in one process or in
+   * several, never hold a claim on the same entry at once; an entry whose claimant died is taken
+   * by the next sweep after its claim ends.
+   */
+  List<OutboxEntry> claim(int limit, long now, long until);
+
   /** Marks outbox entries published at the given time; unknown ids are ignored. */
   void published(Collection<String> ids, long at);
 

@@ -42,7 +42,8 @@ final class Migrations {
               + " identity text PRIMARY KEY,"
               + " reply jsonb NOT NULL,"
               + " expires bigint NOT NULL)",
-          "CREATE INDEX inbox_expires ON %s.inbox (expires)");
+          "CREATE INDEX inbox_expires ON %s.inbox (expires)",
+          "ALTER TABLE %s.outbox ADD COLUMN claimed_until bigint NOT NULL DEFAULT 0");
 
   /**
    * Creates the schema if needed and applies the steps it lacks.

@@ -41,6 +41,7 @@ final class PostgresStore implements Store {
   private final String purgeInbox;
   private final String inboxSize;
   private final String unpublished;
+  private final String claim;
   private final String published;
   private final String purgePublished;
 
@@ -61,12 +62,18 @@ final class PostgresStore implements Store {
         "INSERT INTO " + inbox + " AS inbox (identity, reply, expires) VALUES (?, ?::jsonb, ?)"
             + " ON CONFLICT (identity) DO UPDATE SET reply = excluded.reply, expires = excluded.expires"
             + " WHERE inbox.expires <= ?";
-    this.enqueue = "INSERT INTO " + outbox + " (id, created, change) VALUES (?, ?, ?::jsonb)";
+    this.enqueue = "INSERT INTO " + outbox + " (id, created, change, claimed_until) VALUES (?, ?, ?::jsonb, ?)";
     this.answer = "SELECT reply FROM " + inbox + " WHERE identity = ? AND expires > ?";
     this.purgeInbox =
         "DELETE FROM " + inbox + " WHERE identity IN (SELECT identity FROM " + inbox + " WHERE expires <= ? LIMIT ?)";
     this.inboxSize = "SELECT count(*) FROM " + inbox;
-    this.unpublished = "SELECT id, created, change FROM " + outbox + " WHERE published IS NULL ORDER BY id LIMIT ?";
+    this.unpublished =
+        "SELECT id, created, change::text, claimed_until FROM " + outbox + " WHERE published IS NULL ORDER BY id LIMIT ?";
+    // SKIP LOCKED: two sweeps running at once take disjoint entries instead of waiting on each other.
+    this.claim =
+        "UPDATE " + outbox + " SET claimed_until = ? WHERE id IN (SELECT id FROM " + outbox
+            + " WHERE published IS NULL AND claimed_until <= ? ORDER BY id LIMIT ? FOR UPDATE SKIP LOCKED)"
+            + " RETURNING id, created, change::text, claimed_until";
     this.published = "UPDATE " + outbox + " SET published = ? WHERE id = ANY (?) AND published IS NULL";
     this.purgePublished =
         "DELETE FROM " + outbox + " WHERE id IN (SELECT id FROM " + outbox
@@ -181,6 +188,7 @@ final class PostgresStore implements Store {
       s.setString(1, entry.id());
       s.setLong(2, entry.created());
       s.setString(3, Json.write(entry.change()));
+      s.setLong(4, entry.claimedUntil());
       s.executeUpdate();
     }
   }
@@ -225,15 +233,35 @@ final class PostgresStore implements Store {
         c -> {
           try (PreparedStatement s = c.prepareStatement(unpublished)) {
             s.setInt(1, limit);
-            try (ResultSet r = s.executeQuery()) {
-              List<OutboxEntry> entries = new ArrayList<>();
-              while (r.next()) {
-                entries.add(new OutboxEntry(r.getString(1), r.getLong(2), Json.object(r.getString(3), r.getString(1))));
-              }
-              return entries;
-            }
+            return entries(s);
           }
         });
+  }
+
+  @Override
+  public List<OutboxEntry> claim(int limit, long now, long until) {
+    return run(
+        "claim outbox entries",
+        c -> {
+          try (PreparedStatement s = c.prepareStatement(claim)) {
+            s.setLong(1, until);
+            s.setLong(2, now);
+            s.setInt(3, limit);
+            List<OutboxEntry> entries = entries(s);
+            entries.sort(java.util.Comparator.comparing(OutboxEntry::id));
+            return entries;
+          }
+        });
+  }
+
+  private static List<OutboxEntry> entries(PreparedStatement s) throws SQLException {
+    try (ResultSet r = s.executeQuery()) {
+      List<OutboxEntry> entries = new ArrayList<>();
+      while (r.next()) {
+        entries.add(new OutboxEntry(r.getString(1), r.getLong(2), Json.object(r.getString(3), r.getString(1)), r.getLong(4)));
+      }
+      return entries;
+    }
   }
 
   @Override

@@ -32,7 +32,8 @@ final class Migrations {
               + " identity TEXT PRIMARY KEY,"
               + " reply TEXT NOT NULL,"
               + " expires INTEGER NOT NULL)",
-          "CREATE INDEX inbox_expires ON inbox (expires)");
+          "CREATE INDEX inbox_expires ON inbox (expires)",
+          "ALTER TABLE outbox ADD COLUMN claimed_until INTEGER NOT NULL DEFAULT 0");
 
   private Migrations() {}
 

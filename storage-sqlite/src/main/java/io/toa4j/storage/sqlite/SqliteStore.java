@@ -204,10 +204,11 @@ final class SqliteStore implements Store {
 
   private void insert(OutboxEntry entry) throws SQLException {
     try (PreparedStatement s =
-        writer.prepareStatement("INSERT INTO outbox (id, created, change) VALUES (?, ?, ?)")) {
+        writer.prepareStatement("INSERT INTO outbox (id, created, change, claimed_until) VALUES (?, ?, ?, ?)")) {
       s.setString(1, entry.id());
       s.setLong(2, entry.created());
       s.setString(3, serialize(entry.change()));
+      s.setLong(4, entry.claimedUntil());
       s.executeUpdate();
     }
   }
@@ -218,15 +219,41 @@ final class SqliteStore implements Store {
         c -> {
           try (PreparedStatement s =
               c.prepareStatement(
-                  "SELECT id, created, change FROM outbox WHERE published IS NULL ORDER BY id LIMIT ?")) {
+                  "SELECT id, created, change, claimed_until FROM outbox WHERE published IS NULL ORDER BY id LIMIT ?")) {
             s.setInt(1, limit);
-            try (ResultSet r = s.executeQuery()) {
-              List<OutboxEntry> entries = new ArrayList<>();
-              while (r.next()) entries.add(new OutboxEntry(r.getString(1), r.getLong(2), object(r.getString(3), r.getString(1))));
-              return entries;
-            }
+            return entries(s);
           }
         });
+  }
+
+  @Override
+  public List<OutboxEntry> claim(int limit, long now, long until) {
+    return write(
+        "claim outbox entries",
+        c -> {
+          try (PreparedStatement s =
+              writer.prepareStatement(
+                  "UPDATE outbox SET claimed_until = ? WHERE id IN"
+                      + " (SELECT id FROM outbox WHERE published IS NULL AND claimed_until <= ? ORDER BY id LIMIT ?)"
+                      + " RETURNING id, created, change, claimed_until")) {
+            s.setLong(1, until);
+            s.setLong(2, now);
+            s.setInt(3, limit);
+            List<OutboxEntry> entries = entries(s);
+            entries.sort(java.util.Comparator.comparing(OutboxEntry::id));
+            return entries;
+          }
+        });
+  }
+
+  private static List<OutboxEntry> entries(PreparedStatement s) throws SQLException {
+    try (ResultSet r = s.executeQuery()) {
+      List<OutboxEntry> entries = new ArrayList<>();
+      while (r.next()) {
+        entries.add(new OutboxEntry(r.getString(1), r.getLong(2), object(r.getString(3), r.getString(1)), r.getLong(4)));
+      }
+      return entries;
+    }
   }
 
   @Override

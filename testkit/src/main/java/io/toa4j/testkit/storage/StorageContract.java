@@ -434,4 +434,63 @@ public interface StorageContract {
       assertThat(store.page(1, 0)).extracting(StoredRecord::id).as("ties in creation time by id").containsExactly(id(1));
     }
   }
+
+  // -- claims on outbox entries -----------------------------------------------------------------
+
+  @Test
+  default void claim_takesUnclaimedEntries_andNobodyElseUntilTheClaimEnds() {
+    try (Storage storage = open()) {
+      Store store = wallets(storage);
+      for (int i = 1; i <= 3; i++) store.commit(new Write(0, record(id(100 + i), 1, 1000, i), Optional.of(entry(id(i), 1000))));
+
+      assertThat(store.claim(2, 1000, 5000)).extracting(OutboxEntry::id).containsExactly(id(1), id(2));
+      assertThat(store.claim(10, 1000, 5000)).extracting(OutboxEntry::id).containsExactly(id(3));
+      assertThat(store.claim(10, 4999, 9000)).as("every claim holds until 5000").isEmpty();
+      assertThat(store.claim(10, 5000, 9000)).extracting(OutboxEntry::id).containsExactly(id(1), id(2), id(3));
+    }
+  }
+
+  @Test
+  default void claim_leavesAnEntryItsCommitterClaimed_untilThatClaimEnds() {
+    try (Storage storage = open()) {
+      Store store = wallets(storage);
+      OutboxEntry claimed = new OutboxEntry(id(1), 1000, JSON.createObjectNode(), 11_000);
+      store.commit(new Write(0, record(A, 1, 1000, 5), Optional.of(claimed)));
+
+      assertThat(store.claim(10, 10_999, 20_000)).isEmpty();
+      assertThat(store.unpublished(10)).extracting(OutboxEntry::claimedUntil).containsExactly(11_000L);
+      assertThat(store.claim(10, 11_000, 20_000)).extracting(OutboxEntry::id).containsExactly(id(1));
+    }
+  }
+
+  @Test
+  default void claim_neverTakesPublishedEntries() {
+    try (Storage storage = open()) {
+      Store store = wallets(storage);
+      store.commit(new Write(0, record(A, 1, 1000, 5), Optional.of(entry(id(1), 1000))));
+      store.published(List.of(id(1)), 2000);
+
+      assertThat(store.claim(10, Long.MAX_VALUE - 1, Long.MAX_VALUE)).isEmpty();
+    }
+  }
+
+  @Test
+  default void claims_racing_takeDisjointEntries_andTogetherAll() throws Exception {
+    try (Storage storage = open()) {
+      Store store = wallets(storage);
+      int entries = 60;
+      for (int i = 1; i <= entries; i++) store.commit(new Write(0, record(id(1000 + i), 1, 1000, i), Optional.of(entry(id(i), 1000))));
+
+      List<List<OutboxEntry>> taken = together(6, index -> store.claim(entries, 1000, 9000));
+
+      Set<String> ids = ConcurrentHashMap.newKeySet();
+      int total = 0;
+      for (List<OutboxEntry> batch : taken) {
+        total += batch.size();
+        batch.forEach(e -> ids.add(e.id()));
+      }
+      assertThat(total).as("no entry claimed twice").isEqualTo(ids.size());
+      assertThat(ids).hasSize(entries);
+    }
+  }
 }
