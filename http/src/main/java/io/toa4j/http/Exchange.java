@@ -3,6 +3,7 @@ package io.toa4j.http;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import io.toa4j.api.Failure;
 import io.toa4j.api.Reply;
 import io.toa4j.manifest.OperationType;
@@ -14,7 +15,8 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import java.util.concurrent.ExecutionException;
+import java.io.IOException;
+import java.io.InputStream;
 import org.eclipse.jetty.http.HttpHeader;
 import org.eclipse.jetty.io.Content;
 import org.eclipse.jetty.server.Handler;
@@ -38,11 +40,13 @@ final class Exchange extends Handler.Abstract {
   private final Application application;
   private final Routes routes;
   private final int maxBody;
+  private final PrometheusMeterRegistry prometheus;
 
-  Exchange(Application application, Routes routes, int maxBody) {
+  Exchange(Application application, Routes routes, int maxBody, PrometheusMeterRegistry prometheus) {
     this.application = application;
     this.routes = routes;
     this.maxBody = maxBody;
+    this.prometheus = prometheus;
   }
 
   @Override
@@ -66,7 +70,14 @@ final class Exchange extends Handler.Abstract {
   }
 
   private void answer(Request request, Response response, Callback callback, Media answerAs) {
+    // The body is read first, whatever the answer: a connection left holding an unread body
+    // cannot carry the client's next request.
+    byte[] bytes = bytes(request, response);
     String path = request.getHttpURI().getPath();
+    if (path.startsWith("/.toa/")) {
+      operations(request, response, callback, answerAs, path);
+      return;
+    }
     Routes.Match match = routes.match(path).orElseThrow(() -> new Problem(
         404, "NOT_FOUND", "no route " + path + (path.endsWith("/") ? "" : "; paths end with a slash")));
     Route route = match.route();
@@ -82,7 +93,7 @@ final class Exchange extends Handler.Abstract {
     ObjectNode tree = NODES.objectNode();
     ObjectNode query = query(request, match);
     if (!query.isEmpty()) tree.set("query", query);
-    JsonNode input = body(request, route);
+    JsonNode input = body(request, route, bytes);
     if (!input.isMissingNode()) tree.set("input", input);
     Reply reply = application.call(route.component() + "." + operation, Requests.parse(tree));
     if (reply instanceof Reply.Refused refused) {
@@ -103,6 +114,29 @@ final class Exchange extends Handler.Abstract {
       return;
     }
     send(response, callback, creating ? 201 : 200, answerAs, shown(value, route.directives().output().get()));
+  }
+
+  /** The gateway's own endpoints, outside every component's tree. */
+  private void operations(Request request, Response response, Callback callback, Media answerAs, String path) {
+    if (!request.getMethod().equals("GET")) {
+      response.getHeaders().put(HttpHeader.ALLOW, "GET");
+      throw new Problem(405, "METHOD_NOT_ALLOWED", path + " answers GET only");
+    }
+    switch (path) {
+      case "/.toa/health" -> {
+        var problem = application.health();
+        Map<String, Object> body = new LinkedHashMap<>();
+        body.put("status", problem.isEmpty() ? "ready" : "unavailable");
+        problem.ifPresent(p -> body.put("reason", p));
+        send(response, callback, problem.isEmpty() ? 200 : 503, answerAs, body);
+      }
+      case "/.toa/metrics" -> {
+        response.setStatus(200);
+        response.getHeaders().put(HttpHeader.CONTENT_TYPE, "text/plain; version=0.0.4; charset=utf-8");
+        Content.Sink.write(response, true, prometheus.scrape(), callback);
+      }
+      default -> throw new Problem(404, "NOT_FOUND", "no route " + path + "; the gateway's own are /.toa/health and /.toa/metrics");
+    }
   }
 
   /** Path variables, the query string and {@code if-match}, as a query tree. */
@@ -130,17 +164,26 @@ final class Exchange extends Handler.Abstract {
     }
   }
 
-  /** The body as a tree, within the size limit, in the declared format, with only io:input keys. */
-  private JsonNode body(Request request, Route route) {
-    byte[] bytes;
-    try {
-      bytes = Content.Source.asByteArrayAsync(request, maxBody).get();
-    } catch (ExecutionException e) {
-      throw new Problem(413, "TOO_LARGE", "the body is over " + maxBody + " bytes");
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      throw new Problem(503, "UNAVAILABLE", "the gateway is stopping");
+  /** The whole body, within the size limit; over it, 413 and the connection is closed. */
+  private byte[] bytes(Request request, Response response) {
+    long declared = request.getHeaders().getLongField(HttpHeader.CONTENT_LENGTH);
+    byte[] bytes = new byte[0];
+    if (declared <= maxBody) {
+      try (InputStream in = Content.Source.asInputStream(request)) {
+        bytes = in.readNBytes(maxBody + 1);
+      } catch (IOException e) {
+        throw new Problem(400, "MALFORMED", "the body cannot be read: " + e.getMessage());
+      }
     }
+    if (declared > maxBody || bytes.length > maxBody) {
+      response.getHeaders().put(HttpHeader.CONNECTION, "close");
+      throw new Problem(413, "TOO_LARGE", "the body is over " + maxBody + " bytes");
+    }
+    return bytes;
+  }
+
+  /** The body as a tree, in the declared format, with only io:input keys. */
+  private static JsonNode body(Request request, Route route, byte[] bytes) {
     if (bytes.length == 0) return com.fasterxml.jackson.databind.node.MissingNode.getInstance();
     String contentType = request.getHeaders().get(HttpHeader.CONTENT_TYPE);
     if (contentType == null) throw new Problem(415, "UNSUPPORTED_MEDIA_TYPE", "a body needs a content-type: application/json or application/yaml");

@@ -1,5 +1,7 @@
 package io.toa4j.http;
 
+import io.micrometer.prometheusmetrics.PrometheusConfig;
+import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import io.toa4j.runtime.Application;
 import java.net.InetSocketAddress;
 import org.eclipse.jetty.server.Server;
@@ -8,8 +10,10 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Serves an application's exposition over HTTP. Thread-safe; closing it stops the server and
- * leaves the application running.
+ * Serves an application's exposition over HTTP, and, outside the components' routes, {@code GET
+ * /.toa/health} (200 when the storage and the bus answer, 503 otherwise) and {@code GET
+ * /.toa/metrics} (the application's meters in Prometheus' text format). Thread-safe; closing it
+ * stops the server and leaves the application running.
  */
 public final class Gateway implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(Gateway.class);
@@ -40,7 +44,9 @@ public final class Gateway implements AutoCloseable {
     connector.setHost(address.getHostString());
     connector.setPort(address.getPort());
     server.addConnector(connector);
-    server.setHandler(new Exchange(application, routes, maxBody));
+    PrometheusMeterRegistry prometheus = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
+    application.publishMetricsTo(prometheus);
+    server.setHandler(new Exchange(application, routes, maxBody, prometheus));
     try {
       server.start();
     } catch (Exception e) {

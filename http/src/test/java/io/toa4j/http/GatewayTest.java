@@ -142,4 +142,30 @@ class GatewayTest {
     assertThat(body.path("message").asText()).contains(message);
     if (status >= 500) assertThat(body.path("message").asText()).doesNotContain("Exception", "maxLength");
   }
+
+  @Test
+  void health_isReady_whenStorageAndBusAnswer() throws Exception {
+    HttpResponse<String> health = send("GET", "/.toa/health", null, null);
+
+    assertThat(health.statusCode()).isEqualTo(200);
+    assertThat(JSON.readTree(health.body()).path("status").asText()).isEqualTo("ready");
+  }
+
+  @Test
+  void metrics_inPrometheusText_countWhatTheApplicationDid() throws Exception {
+    send("PUT", "/test/notes/" + id + "/", "application/json", "{\"text\": \"forbidden\"}");
+
+    HttpResponse<String> metrics = send("GET", "/.toa/metrics", null, null);
+
+    assertThat(metrics.statusCode()).isEqualTo(200);
+    assertThat(metrics.headers().firstValue("content-type")).hasValueSatisfying(t -> assertThat(t).startsWith("text/plain"));
+    assertThat(metrics.body()).contains("toa_outbox_backlog", "toa_parked");
+    assertThat(send("POST", "/.toa/metrics", "application/json", "{}").statusCode()).isEqualTo(405);
+  }
+
+  @Test
+  void patch_withABodyThatIsNotJson_is400() throws Exception {
+    expect(send("PATCH", "/test/notes/" + id + "/", "application/json; charset=utf-8", "--- !!binary\nAAAA", "if-match", "\"7\""), 400, "not JSON");
+    assertUnchanged();
+  }
 }

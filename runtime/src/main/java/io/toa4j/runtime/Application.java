@@ -2,6 +2,8 @@ package io.toa4j.runtime;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.Gauge;
+import io.micrometer.core.instrument.composite.CompositeMeterRegistry;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.toa4j.api.Context;
 import io.toa4j.api.Failure;
@@ -45,7 +47,7 @@ public final class Application implements AutoCloseable {
   private final Storage storage;
   private final Bus bus;
   private final Map<String, Component> components;
-  private final MeterRegistry metrics = new SimpleMeterRegistry();
+  private final CompositeMeterRegistry metrics = new CompositeMeterRegistry();
   private final Engine engine;
   private final Publisher publisher;
   private final Janitor janitor;
@@ -66,7 +68,14 @@ public final class Application implements AutoCloseable {
             consumed,
             options.clock(),
             Duration.ofSeconds(context.outboxRetentionSeconds()).toMillis());
+    metrics.add(new SimpleMeterRegistry());
     this.engine = new Engine(options, publisher, metrics, context.inboxRetentionSeconds());
+    Gauge.builder("toa.outbox.backlog", publisher, Publisher::backlog)
+        .description("outbox entries not yet published")
+        .register(metrics);
+    Gauge.builder("toa.parked", bus, b -> b.parked().size())
+        .description("messages parked after failing")
+        .register(metrics);
     this.janitor =
         new Janitor(
             components.values().stream()
@@ -115,8 +124,6 @@ public final class Application implements AutoCloseable {
     Map<String, Map<String, Operation>> operations = new LinkedHashMap<>();
     Map<String, Announcements> announcements = new LinkedHashMap<>();
     for (ComponentManifest manifest : context.components()) {
-      manifest.exposition().ifPresent(
-          e -> LOG.warn("{} declares an exposition; this release serves no HTTP routes yet", manifest.file()));
       ComponentCode code = ComponentCode.load(manifest, state.resolve("classes"));
       codes.put(manifest.label(), code);
       operations.put(manifest.label(), Components.bind(manifest, code));
@@ -198,6 +205,28 @@ public final class Application implements AutoCloseable {
   /** Counters of what delivery did: {@code toa.messages} by queue and outcome. */
   public MeterRegistry metrics() {
     return metrics;
+  }
+
+  /** Sends every meter of this application to another registry too, such as a Prometheus one. */
+  public void publishMetricsTo(MeterRegistry registry) {
+    metrics.add(registry);
+  }
+
+  /**
+   * Whether the storage and the bus answer: empty when they do, else what does not.
+   */
+  public Optional<String> health() {
+    try {
+      for (Component component : components.values()) component.store().ifPresent(store -> store.page(1, 0));
+    } catch (RuntimeException e) {
+      return Optional.of("the storage does not answer: " + e.getMessage());
+    }
+    try {
+      bus.depth(Messaging.tasks(components.keySet().stream().findFirst().orElse("none")));
+    } catch (RuntimeException e) {
+      return Optional.of("the bus does not answer: " + e.getMessage());
+    }
+    return Optional.empty();
   }
 
   /**
