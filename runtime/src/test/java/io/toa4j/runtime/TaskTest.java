@@ -1,5 +1,6 @@
 package io.toa4j.runtime;
 
+import io.toa4j.testkit.time.TestClock;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;

@@ -1,5 +1,6 @@
 package io.toa4j.bus.embedded;
 
+import io.toa4j.testkit.time.TestClock;
 import static io.toa4j.bus.embedded.Fixtures.message;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -22,7 +23,7 @@ class EmbeddedBusTest {
   private static final Duration QUIET = Duration.ofMillis(300);
 
   @TempDir Path dir;
-  private final MutableClock clock = new MutableClock(Fixtures.START);
+  private final TestClock clock = new TestClock(Fixtures.START);
   private Bus bus;
 
   @BeforeEach

@@ -1,5 +1,6 @@
 package io.toa4j.bus.embedded;
 
+import io.toa4j.testkit.time.TestClock;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import io.toa4j.spi.Bus;
 import io.toa4j.spi.BusSettings;
@@ -18,11 +19,11 @@ final class Fixtures {
 
   private Fixtures() {}
 
-  static Bus open(Path dir, MutableClock clock) {
+  static Bus open(Path dir, TestClock clock) {
     return open(dir, clock, Map.of());
   }
 
-  static Bus open(Path dir, MutableClock clock, Map<String, String> options) {
+  static Bus open(Path dir, TestClock clock, Map<String, String> options) {
     return new EmbeddedBusProvider().open(new BusSettings(dir, options, clock));
   }
 

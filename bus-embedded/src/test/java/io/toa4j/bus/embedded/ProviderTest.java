@@ -1,5 +1,6 @@
 package io.toa4j.bus.embedded;
 
+import io.toa4j.testkit.time.TestClock;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -21,7 +22,7 @@ import org.junit.jupiter.api.io.TempDir;
 /** Finding the bus, opening it with options, and the file it keeps. */
 class ProviderTest {
   @TempDir Path dir;
-  private final MutableClock clock = new MutableClock(Fixtures.START);
+  private final TestClock clock = new TestClock(Fixtures.START);
 
   @Test
   void serviceLoader_embedded_opensABusInTheStateFolder() {

@@ -1,5 +1,6 @@
 package io.toa4j.bus.embedded;
 
+import io.toa4j.testkit.time.TestClock;
 import static io.toa4j.bus.embedded.Fixtures.message;
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -23,7 +24,7 @@ class PublishPropertyTest {
   void publish_anySequenceWithRepeats_eachBoundQueueHoldsEachIdOnce(
       @ForAll @Size(max = 40) List<@IntRange(max = 12) Integer> ids) throws IOException {
     Path dir = Files.createTempDirectory("bus-property");
-    try (Bus bus = Fixtures.open(dir, new MutableClock(Fixtures.START))) {
+    try (Bus bus = Fixtures.open(dir, new TestClock(Fixtures.START))) {
       bus.declare("a", Set.of("x.y.created"));
       bus.declare("b", Set.of("x.y.created", "x.y.deleted"));
 

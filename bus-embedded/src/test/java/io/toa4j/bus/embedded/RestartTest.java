@@ -1,5 +1,6 @@
 package io.toa4j.bus.embedded;
 
+import io.toa4j.testkit.time.TestClock;
 import static io.toa4j.bus.embedded.Fixtures.message;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
@@ -23,7 +24,7 @@ class RestartTest {
   private static final Map<String, String> SHORT_CLOSE = Map.of(Tuning.CLOSE_TIMEOUT, "200");
 
   @TempDir Path dir;
-  private final MutableClock clock = new MutableClock(Fixtures.START);
+  private final TestClock clock = new TestClock(Fixtures.START);
 
   @Test
   void pendingMessage_busClosedBeforeAnyConsumer_isDeliveredAfterReopening() {

@@ -1,4 +1,4 @@
-package io.toa4j.bus.embedded;
+package io.toa4j.testkit.time;
 
 import java.time.Clock;
 import java.time.Duration;
@@ -7,15 +7,24 @@ import java.time.ZoneId;
 import java.time.ZoneOffset;
 import java.util.concurrent.atomic.AtomicLong;
 
-/** A clock that stands still until a test moves it. Thread-safe. */
-final class MutableClock extends Clock {
+/**
+ * A clock that stands still until a test moves it, so retries, delays and retention are tested by
+ * moving time instead of waiting for it. Thread-safe; always in UTC.
+ */
+public final class TestClock extends Clock {
   private final AtomicLong millis;
 
-  MutableClock(long startMillis) {
+  /** A clock at an arbitrary fixed moment (2027). */
+  public TestClock() {
+    this(1_800_000_000_000L);
+  }
+
+  public TestClock(long startMillis) {
     this.millis = new AtomicLong(startMillis);
   }
 
-  void advance(Duration by) {
+  /** Moves the clock forward. */
+  public void advance(Duration by) {
     millis.addAndGet(by.toMillis());
   }
 
