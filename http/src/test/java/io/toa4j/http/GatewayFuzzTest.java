@@ -27,7 +27,7 @@ import net.jqwik.api.lifecycle.BeforeContainer;
  * Thousands of malformed requests thrown at a real gateway: none is answered with a 5xx, and none
  * changes the one note that exists.
  */
-class GatewayFuzzProperties {
+class GatewayFuzzTest {
   static final HttpClient CLIENT = HttpClient.newHttpClient();
   static Path directory;
   static Application app;
@@ -91,7 +91,7 @@ class GatewayFuzzProperties {
             accepts.injectNull(0.3),
             ifMatches.injectNull(0.5))
         .as(Attempt::new)
-        .filter(GatewayFuzzProperties::malformed);
+        .filter(GatewayFuzzTest::malformed);
   }
 
   /** Leaves out the few combinations that are a valid request which may change the note. */

@@ -29,7 +29,7 @@ import net.jqwik.api.constraints.Size;
  * However duplicate deliveries, concurrent twins and restarts interleave over a set of credits
  * made once, the balance is the sum of the distinct credits.
  */
-class OnceProperties {
+class OncePropertyTest {
 
   /** One step of a run: a credit's call made by one or more copies at once, or a restart. */
   record Step(int credit, int copies, boolean restart) {}
