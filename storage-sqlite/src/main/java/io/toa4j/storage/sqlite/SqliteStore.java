@@ -18,7 +18,10 @@ import java.sql.SQLException;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
+import java.util.HashMap;
+import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.locks.ReentrantLock;
@@ -41,6 +44,7 @@ final class SqliteStore implements Store {
   private final Connection writer;
   private final ReentrantLock writeLock = new ReentrantLock();
   private final BlockingQueue<Connection> readers = new ArrayBlockingQueue<>(READERS);
+  private final Map<Connection, Map<String, PreparedStatement>> prepared = new ConcurrentHashMap<>();
 
   SqliteStore(Path file) {
     this.file = file;
@@ -67,8 +71,7 @@ final class SqliteStore implements Store {
   public Optional<StoredRecord> read(String id) {
     return withReader(
         c -> {
-          try (PreparedStatement s =
-              c.prepareStatement("SELECT id, version, created, updated, state FROM records WHERE id = ?")) {
+          { PreparedStatement s = cached(c, "SELECT id, version, created, updated, state FROM records WHERE id = ?");
             s.setString(1, id);
             try (ResultSet r = s.executeQuery()) {
               return r.next() ? Optional.of(record(r)) : Optional.empty();
@@ -81,9 +84,8 @@ final class SqliteStore implements Store {
   public List<StoredRecord> page(long limit, long omit) {
     return withReader(
         c -> {
-          try (PreparedStatement s =
-              c.prepareStatement(
-                  "SELECT id, version, created, updated, state FROM records ORDER BY created, id LIMIT ? OFFSET ?")) {
+          { PreparedStatement s = cached(c, 
+                  "SELECT id, version, created, updated, state FROM records ORDER BY created, id LIMIT ? OFFSET ?");
             s.setLong(1, limit);
             s.setLong(2, omit);
             try (ResultSet r = s.executeQuery()) {
@@ -119,11 +121,10 @@ final class SqliteStore implements Store {
    * @return false when the identity is answered and not expired: a twin committed first
    */
   private boolean remember(InboxEntry entry, long now) throws SQLException {
-    try (PreparedStatement s =
-        writer.prepareStatement(
+    { PreparedStatement s = cached(writer, 
             "INSERT INTO inbox (identity, reply, expires) VALUES (?, ?, ?)"
                 + " ON CONFLICT (identity) DO UPDATE SET reply = excluded.reply, expires = excluded.expires"
-                + " WHERE inbox.expires <= ?")) {
+                + " WHERE inbox.expires <= ?");
       s.setString(1, entry.identity());
       s.setString(2, serialize(entry.reply()));
       s.setLong(3, entry.expires());
@@ -136,7 +137,7 @@ final class SqliteStore implements Store {
   public Optional<JsonNode> answer(String identity, long now) {
     return withReader(
         c -> {
-          try (PreparedStatement s = c.prepareStatement("SELECT reply FROM inbox WHERE identity = ? AND expires > ?")) {
+          { PreparedStatement s = cached(c, "SELECT reply FROM inbox WHERE identity = ? AND expires > ?");
             s.setString(1, identity);
             s.setLong(2, now);
             try (ResultSet r = s.executeQuery()) {
@@ -151,9 +152,8 @@ final class SqliteStore implements Store {
     return write(
         "purge expired inbox entries",
         c -> {
-          try (PreparedStatement s =
-              writer.prepareStatement(
-                  "DELETE FROM inbox WHERE identity IN (SELECT identity FROM inbox WHERE expires <= ? LIMIT ?)")) {
+          { PreparedStatement s = cached(writer, 
+                  "DELETE FROM inbox WHERE identity IN (SELECT identity FROM inbox WHERE expires <= ? LIMIT ?)");
             s.setLong(1, now);
             s.setInt(2, limit);
             return s.executeUpdate();
@@ -165,17 +165,16 @@ final class SqliteStore implements Store {
   public long inboxSize() {
     return withReader(
         c -> {
-          try (PreparedStatement s = c.prepareStatement("SELECT count(*) FROM inbox");
-              ResultSet r = s.executeQuery()) {
+          PreparedStatement s = cached(c, "SELECT count(*) FROM inbox");
+          try (ResultSet r = s.executeQuery()) {
             return r.next() ? r.getLong(1) : 0L;
           }
         });
   }
 
   private Outcome insert(StoredRecord next, String state) throws SQLException {
-    try (PreparedStatement s =
-        writer.prepareStatement(
-            "INSERT INTO records (id, version, created, updated, state) VALUES (?, ?, ?, ?, ?)")) {
+    try {
+      PreparedStatement s = cached(writer, "INSERT INTO records (id, version, created, updated, state) VALUES (?, ?, ?, ?, ?)");
       s.setString(1, next.id());
       s.setLong(2, next.version());
       s.setLong(3, next.created());
@@ -190,9 +189,8 @@ final class SqliteStore implements Store {
   }
 
   private Outcome update(long expected, StoredRecord next, String state) throws SQLException {
-    try (PreparedStatement s =
-        writer.prepareStatement(
-            "UPDATE records SET version = ?, updated = ?, state = ? WHERE id = ? AND version = ?")) {
+    { PreparedStatement s = cached(writer, 
+            "UPDATE records SET version = ?, updated = ?, state = ? WHERE id = ? AND version = ?");
       s.setLong(1, next.version());
       s.setLong(2, next.updated());
       s.setString(3, state);
@@ -203,8 +201,7 @@ final class SqliteStore implements Store {
   }
 
   private void insert(OutboxEntry entry) throws SQLException {
-    try (PreparedStatement s =
-        writer.prepareStatement("INSERT INTO outbox (id, created, change, claimed_until) VALUES (?, ?, ?, ?)")) {
+    { PreparedStatement s = cached(writer, "INSERT INTO outbox (id, created, change, claimed_until) VALUES (?, ?, ?, ?)");
       s.setString(1, entry.id());
       s.setLong(2, entry.created());
       s.setString(3, serialize(entry.change()));
@@ -217,9 +214,8 @@ final class SqliteStore implements Store {
   public List<OutboxEntry> unpublished(int limit) {
     return withReader(
         c -> {
-          try (PreparedStatement s =
-              c.prepareStatement(
-                  "SELECT id, created, change, claimed_until FROM outbox WHERE published IS NULL ORDER BY id LIMIT ?")) {
+          { PreparedStatement s = cached(c, 
+                  "SELECT id, created, change, claimed_until FROM outbox WHERE published IS NULL ORDER BY id LIMIT ?");
             s.setInt(1, limit);
             return entries(s);
           }
@@ -231,11 +227,10 @@ final class SqliteStore implements Store {
     return write(
         "claim outbox entries",
         c -> {
-          try (PreparedStatement s =
-              writer.prepareStatement(
+          { PreparedStatement s = cached(writer, 
                   "UPDATE outbox SET claimed_until = ? WHERE id IN"
                       + " (SELECT id FROM outbox WHERE published IS NULL AND claimed_until <= ? ORDER BY id LIMIT ?)"
-                      + " RETURNING id, created, change, claimed_until")) {
+                      + " RETURNING id, created, change, claimed_until");
             s.setLong(1, until);
             s.setLong(2, now);
             s.setInt(3, limit);
@@ -262,8 +257,7 @@ final class SqliteStore implements Store {
     write(
         "mark outbox entries published",
         c -> {
-          try (PreparedStatement s =
-              writer.prepareStatement("UPDATE outbox SET published = ? WHERE id = ? AND published IS NULL")) {
+          { PreparedStatement s = cached(writer, "UPDATE outbox SET published = ? WHERE id = ? AND published IS NULL");
             for (String id : ids) {
               s.setLong(1, at);
               s.setString(2, id);
@@ -280,10 +274,9 @@ final class SqliteStore implements Store {
     return write(
         "purge published outbox entries",
         c -> {
-          try (PreparedStatement s =
-              writer.prepareStatement(
+          { PreparedStatement s = cached(writer, 
                   "DELETE FROM outbox WHERE id IN"
-                      + " (SELECT id FROM outbox WHERE published IS NOT NULL AND published < ? LIMIT ?)")) {
+                      + " (SELECT id FROM outbox WHERE published IS NOT NULL AND published < ? LIMIT ?)");
             s.setLong(1, before);
             s.setInt(2, limit);
             return s.executeUpdate();
@@ -317,6 +310,23 @@ final class SqliteStore implements Store {
     } finally {
       writeLock.unlock();
     }
+  }
+
+  /**
+   * The statement prepared for this SQL on this connection, prepared once and kept: a connection is
+   * used by one thread at a time (a reader taken from the pool, the writer under its lock), and
+   * SQLite compiles a statement at every prepare.
+   */
+  private PreparedStatement cached(Connection c, String sql) throws SQLException {
+    Map<String, PreparedStatement> statements = prepared.computeIfAbsent(c, k -> new HashMap<>());
+    PreparedStatement s = statements.get(sql);
+    if (s == null) {
+      s = c.prepareStatement(sql);
+      statements.put(sql, s);
+    } else {
+      s.clearParameters();
+    }
+    return s;
   }
 
   private static boolean isConstraint(SQLException e) {
