@@ -19,9 +19,9 @@ import java.util.concurrent.atomic.AtomicLong;
  * without {@code once}, in one run; then a repeat of each {@code once} call, answered from the
  * inbox, against its first call.
  *
- * <p>Rounds alternate between the two contexts so drift of the machine hits both alike; the
- * median of the rounds' ratios is reported, each round pairing the two. Calls go to distinct records so the compare-and-swap never conflicts
- * and what is measured is the write path.
+ * <p>Each round runs both contexts, in alternating order, and the median of the rounds' ratios is
+ * reported, so drift of the machine between rounds hits both alike. Calls go to distinct records
+ * so the compare-and-swap never conflicts and what is measured is the write path.
  */
 public final class OnceBench {
   private OnceBench() {}
