@@ -1,6 +1,8 @@
 package io.toa4j.cli;
 
+import io.toa4j.runtime.Options;
 import java.net.InetSocketAddress;
+import java.time.Duration;
 import java.security.SecureRandom;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
@@ -32,12 +34,24 @@ final class RunCommand implements Callable<Integer> {
       description = "Where the HTTP gateway listens when a component declares an exposition. Default: ${DEFAULT-VALUE}.")
   private String http;
 
+  @Option(
+      names = "--wait",
+      paramLabel = "SECONDS",
+      defaultValue = "forever",
+      description = {
+        "How long to wait at start for a storage or bus server that cannot be reached yet, trying again",
+        "with a log line each time; 0 fails at once. Default: ${DEFAULT-VALUE}."
+      })
+  private String wait;
+
   @Override
   public Integer call() throws InterruptedException {
     // Not a static field: picocli makes every command up front, and the first logger fixes
     // SLF4J Simple's level, which toa call lowers before it logs anything.
     Logger log = LoggerFactory.getLogger("toa");
-    Serving serving = Serving.start(toa.context(), new SecureRandom(), address(http));
+    Duration startupWait = startupWait(wait);
+    InetSocketAddress address = address(http);
+    Serving serving = Serving.start(toa.context(), new SecureRandom(), address, startupWait);
     CountDownLatch stopped = new CountDownLatch(1);
     Runtime.getRuntime()
         .addShutdownHook(
@@ -53,6 +67,17 @@ final class RunCommand implements Callable<Integer> {
         serving.name(), serving.run().pid(), ControlChannel.HOST, serving.run().port(), serving.file());
     stopped.await(); // the JVM ends in the shutdown hook; this thread only has to stay
     return Toa.OUTPUT;
+  }
+
+  private static Duration startupWait(String wait) {
+    if (wait.equals("forever")) return Options.FOREVER;
+    try {
+      long seconds = Long.parseLong(wait);
+      if (seconds < 0) throw new NumberFormatException();
+      return Duration.ofSeconds(seconds);
+    } catch (NumberFormatException e) {
+      throw new CliProblem("toa: --wait takes a number of seconds (0 or more) or 'forever'; got '" + wait + "'", Toa.USAGE);
+    }
   }
 
   private static InetSocketAddress address(String hostPort) {

@@ -1,6 +1,8 @@
 package io.toa4j.runtime;
 
 import java.time.Clock;
+import java.time.Duration;
+import java.time.temporal.ChronoUnit;
 import java.util.Map;
 import java.util.Objects;
 import java.util.random.RandomGenerator;
@@ -14,9 +16,17 @@ import java.util.random.RandomGenerator;
  * @param sleeper waits between retries
  * @param environment where {@code TOA_*} settings override the context's: {@code TOA_STORAGE},
  *     {@code TOA_STORAGE_URL}, {@code TOA_BUS}, {@code TOA_BUS_URL}
+ * @param startupWait how long booting waits, trying again, for a storage or bus server that cannot
+ *     be reached; {@link Duration#ZERO} fails at once, {@link #FOREVER} never gives up
  */
-public record Options(Clock clock, RandomGenerator random, Sleeper sleeper, RetryPolicy retry, Map<String, String> environment) {
+public record Options(
+    Clock clock, RandomGenerator random, Sleeper sleeper, RetryPolicy retry, Map<String, String> environment, Duration startupWait) {
+  /** A wait with no end. */
+  public static final Duration FOREVER = ChronoUnit.FOREVER.getDuration();
+
   public Options {
+    Objects.requireNonNull(startupWait, "startupWait");
+    if (startupWait.isNegative()) throw new IllegalArgumentException("startupWait must not be negative; got " + startupWait);
     Objects.requireNonNull(clock, "clock");
     Objects.requireNonNull(random, "random");
     Objects.requireNonNull(sleeper, "sleeper");
@@ -24,23 +34,36 @@ public record Options(Clock clock, RandomGenerator random, Sleeper sleeper, Retr
     environment = Map.copyOf(environment);
   }
 
-  /** The system clock, a secure random source, real sleeps, the default retry policy. */
+  /**
+   * The system clock, a secure random source, real sleeps, the default retry policy, the process's
+   * environment, and no waiting for servers at boot.
+   */
   public static Options defaults() {
     return new Options(
-        Clock.systemUTC(), new java.security.SecureRandom(), Thread::sleep, RetryPolicy.DEFAULT, System.getenv());
+        Clock.systemUTC(), new java.security.SecureRandom(), Thread::sleep, RetryPolicy.DEFAULT, System.getenv(), Duration.ZERO);
   }
 
   public Options withClock(Clock clock) {
-    return new Options(clock, random, sleeper, retry, environment);
+    return new Options(clock, random, sleeper, retry, environment, startupWait);
   }
 
   public Options withRetry(RetryPolicy retry) {
-    return new Options(clock, random, sleeper, retry, environment);
+    return new Options(clock, random, sleeper, retry, environment, startupWait);
   }
 
   /** These variables instead of the process's environment. */
   public Options withEnvironment(Map<String, String> environment) {
-    return new Options(clock, random, sleeper, retry, environment);
+    return new Options(clock, random, sleeper, retry, environment, startupWait);
+  }
+
+  /** Waits this long at boot for servers that cannot be reached yet. */
+  public Options withStartupWait(Duration startupWait) {
+    return new Options(clock, random, sleeper, retry, environment, startupWait);
+  }
+
+  /** This way of waiting instead of real sleeps. */
+  public Options withSleeper(Sleeper sleeper) {
+    return new Options(clock, random, sleeper, retry, environment, startupWait);
   }
 
   /** Waits; the real one is {@link Thread#sleep(long)}. */

@@ -1,12 +1,14 @@
 package io.toa4j.runtime;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 import io.toa4j.api.Request;
 import io.toa4j.spi.Bus;
 import io.toa4j.spi.BusProvider;
 import io.toa4j.spi.BusSettings;
 import io.toa4j.spi.Message;
+import io.toa4j.testkit.net.TcpProxy;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.sql.Connection;
@@ -19,8 +21,10 @@ import java.time.Duration;
 import java.util.HexFormat;
 import java.util.Map;
 import java.util.ServiceLoader;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -112,6 +116,47 @@ class DistributedFlowTest {
     }
     try (Application again = boot()) {
       assertThat(wallet(again)).as("the state is in PostgreSQL, not in the process").containsEntry("balance", 5000L);
+    }
+  }
+
+  @Test
+  void boot_waitsForPostgresAndRabbitMq_thatComeUpAfterIt() throws Exception {
+    Shop.copyTo(directory);
+    int postgresPort = TcpProxy.freePort();
+    int rabbitPort = TcpProxy.freePort();
+    AtomicInteger waits = new AtomicInteger();
+    Options options = Options.defaults()
+        .withEnvironment(Map.of(
+            "TOA_STORAGE", "postgres",
+            "TOA_STORAGE_URL", "jdbc:postgresql://127.0.0.1:" + postgresPort + "/" + name + "?user=postgres",
+            "TOA_BUS", "rabbitmq",
+            "TOA_BUS_URL", "amqp://guest:guest@127.0.0.1:" + rabbitPort + "/" + name))
+        .withStartupWait(Duration.ofMinutes(2))
+        .withSleeper(millis -> {
+          waits.incrementAndGet();
+          Thread.sleep(millis);
+        });
+    CompletableFuture<Application> booting = CompletableFuture.supplyAsync(() -> Application.boot(directory, options));
+    TcpProxy postgres = null;
+    TcpProxy rabbit = null;
+    try {
+      await().atMost(SETTLE).until(() -> waits.get() >= 1);
+      assertThat(booting).as("nothing answers yet: it waits").isNotDone();
+      postgres = TcpProxy.start(postgresPort, "127.0.0.1", 5432);
+      TcpProxy storage = postgres;
+      int before = waits.get();
+      await().atMost(SETTLE).until(() -> storage.accepted() > 0 && waits.get() > before);
+      assertThat(booting).as("the storage answers, the bus not yet: it waits").isNotDone();
+      rabbit = TcpProxy.start(rabbitPort, "127.0.0.1", 5672);
+      try (Application shop = booting.get(SETTLE.toSeconds(), TimeUnit.SECONDS)) {
+        shop.call("billing.topups.record", record());
+        assertThat(shop.settle(SETTLE)).isEmpty();
+        assertThat(wallet(shop)).containsEntry("balance", 5000L);
+      }
+    } finally {
+      booting.cancel(true);
+      if (postgres != null) postgres.close();
+      if (rabbit != null) rabbit.close();
     }
   }
 
