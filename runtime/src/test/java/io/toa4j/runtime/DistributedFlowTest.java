@@ -51,8 +51,7 @@ class DistributedFlowTest {
     } catch (SQLException e) {
       throw new AssertionError("PostgreSQL does not answer at " + ADMIN + " (start it with pg_ctlcluster ... main start): " + e.getMessage(), e);
     }
-    rabbitmqctl("add_vhost", name);
-    rabbitmqctl("set_permissions", "-p", name, "guest", ".*", ".*", ".*");
+    VirtualHosts.create(name);
     environment = Map.of(
         "TOA_STORAGE", "postgres",
         "TOA_STORAGE_URL", "jdbc:postgresql://127.0.0.1:5432/" + name + "?user=postgres",
@@ -65,7 +64,7 @@ class DistributedFlowTest {
     try (Connection c = DriverManager.getConnection(ADMIN); Statement s = c.createStatement()) {
       s.execute("DROP DATABASE IF EXISTS " + name + " WITH (FORCE)");
     }
-    rabbitmqctl("delete_vhost", name);
+    VirtualHosts.delete(name);
   }
 
   private static byte[] longBytes() {
@@ -73,16 +72,6 @@ class DistributedFlowTest {
     byte[] b = new byte[8];
     for (int i = 0; i < 8; i++) b[i] = (byte) (v >>> (8 * i));
     return b;
-  }
-
-  private static void rabbitmqctl(String... args) throws IOException, InterruptedException {
-    String[] command = new String[args.length + 1];
-    command[0] = "rabbitmqctl";
-    System.arraycopy(args, 0, command, 1, args.length);
-    Process p = new ProcessBuilder(command).redirectErrorStream(true).start();
-    String out = new String(p.getInputStream().readAllBytes());
-    assertThat(p.waitFor(60, TimeUnit.SECONDS)).as("rabbitmqctl %s ended", args[0]).isTrue();
-    assertThat(p.exitValue()).as("rabbitmqctl %s: %s", String.join(" ", args), out).isZero();
   }
 
   private Application boot() {
