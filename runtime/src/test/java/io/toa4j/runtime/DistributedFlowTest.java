@@ -18,11 +18,9 @@ import java.sql.SQLException;
 import java.sql.Statement;
 import java.time.Clock;
 import java.time.Duration;
-import java.util.HexFormat;
 import java.util.Map;
 import java.util.ServiceLoader;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.AfterEach;
@@ -45,7 +43,7 @@ class DistributedFlowTest {
 
   @BeforeEach
   void createDatabaseAndVirtualHost() throws Exception {
-    name = "toa_" + HexFormat.of().formatHex(longBytes());
+    name = VirtualHosts.freshName();
     try (Connection c = DriverManager.getConnection(ADMIN); Statement s = c.createStatement()) {
       s.execute("CREATE DATABASE " + name);
     } catch (SQLException e) {
@@ -65,13 +63,6 @@ class DistributedFlowTest {
       s.execute("DROP DATABASE IF EXISTS " + name + " WITH (FORCE)");
     }
     VirtualHosts.delete(name);
-  }
-
-  private static byte[] longBytes() {
-    long v = ThreadLocalRandom.current().nextLong();
-    byte[] b = new byte[8];
-    for (int i = 0; i < 8; i++) b[i] = (byte) (v >>> (8 * i));
-    return b;
   }
 
   private Application boot() {

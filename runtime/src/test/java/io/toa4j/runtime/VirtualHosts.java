@@ -3,11 +3,18 @@ package io.toa4j.runtime;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.io.IOException;
+import java.util.HexFormat;
+import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 
 /** Virtual hosts of the local RabbitMQ, one per test, made and removed with rabbitmqctl. */
 final class VirtualHosts {
   private VirtualHosts() {}
+
+  /** A name no other test uses, fit for a database and a virtual host: toa_ and 16 hex digits. */
+  static String freshName() {
+    return "toa_" + HexFormat.of().toHexDigits(ThreadLocalRandom.current().nextLong());
+  }
 
   /** A virtual host the guest user may use entirely. */
   static void create(String name) throws IOException, InterruptedException {

@@ -15,16 +15,19 @@ import java.util.concurrent.atomic.AtomicInteger;
 /**
  * A TCP forwarder on a loopback port to a real server, for tests that need the server to be out
  * of reach and then to come up, or to lose its connections, without stopping the server itself:
- * nothing listens on the port until {@link #start}, and {@link #cut} drops every connection at once.
+ * nothing listens on the port until {@link #start}, {@link #cut} drops every connection at once,
+ * and {@link #down} makes the server unreachable (connections cut, new ones refused) until {@link
+ * #up}.
  */
 public final class TcpProxy implements AutoCloseable {
-  private final ServerSocket listener;
+  private final int port;
+  private volatile ServerSocket listener;
   private final InetSocketAddress target;
   private final Set<Socket> open = ConcurrentHashMap.newKeySet();
   private final AtomicInteger accepted = new AtomicInteger();
 
-  private TcpProxy(ServerSocket listener, InetSocketAddress target) {
-    this.listener = listener;
+  private TcpProxy(int port, InetSocketAddress target) {
+    this.port = port;
     this.target = target;
   }
 
@@ -39,17 +42,29 @@ public final class TcpProxy implements AutoCloseable {
 
   /** Listens on the loopback {@code port} and forwards each connection to {@code host:targetPort}. */
   public static TcpProxy start(int port, String host, int targetPort) {
-    ServerSocket listener;
+    TcpProxy proxy = new TcpProxy(port, new InetSocketAddress(host, targetPort));
+    proxy.up();
+    return proxy;
+  }
+
+  /** Listens again after {@link #down}. */
+  public synchronized void up() {
+    ServerSocket listening;
     try {
-      listener = new ServerSocket();
-      listener.setReuseAddress(true);
-      listener.bind(new InetSocketAddress(InetAddress.getLoopbackAddress(), port));
+      listening = new ServerSocket();
+      listening.setReuseAddress(true);
+      listening.bind(new InetSocketAddress(InetAddress.getLoopbackAddress(), port));
     } catch (IOException e) {
       throw new UncheckedIOException("Cannot listen on loopback port " + port, e);
     }
-    TcpProxy proxy = new TcpProxy(listener, new InetSocketAddress(host, targetPort));
-    daemon("tcp-proxy-" + port, proxy::accept).start();
-    return proxy;
+    listener = listening;
+    daemon("tcp-proxy-" + port, () -> accept(listening)).start();
+  }
+
+  /** Cuts every connection and refuses new ones until {@link #up}, as a server that went away. */
+  public synchronized void down() {
+    closeQuietly(listener);
+    cut();
   }
 
   /** How many connections it has taken since it started. */
@@ -65,15 +80,14 @@ public final class TcpProxy implements AutoCloseable {
 
   @Override
   public void close() {
-    closeQuietly(listener);
-    cut();
+    down();
   }
 
-  private void accept() {
-    while (!listener.isClosed()) {
+  private void accept(ServerSocket listening) {
+    while (!listening.isClosed()) {
       Socket client;
       try {
-        client = listener.accept();
+        client = listening.accept();
       } catch (IOException e) {
         return; // closed
       }
