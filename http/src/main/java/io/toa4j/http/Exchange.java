@@ -41,12 +41,14 @@ final class Exchange extends Handler.Abstract {
   private final Routes routes;
   private final int maxBody;
   private final PrometheusMeterRegistry prometheus;
+  private final Idempotency idempotency;
 
   Exchange(Application application, Routes routes, int maxBody, PrometheusMeterRegistry prometheus) {
     this.application = application;
     this.routes = routes;
     this.maxBody = maxBody;
     this.prometheus = prometheus;
+    this.idempotency = new Idempotency(application);
   }
 
   @Override
@@ -95,7 +97,7 @@ final class Exchange extends Handler.Abstract {
     if (!query.isEmpty()) tree.set("query", query);
     JsonNode input = body(request, route, bytes);
     if (!input.isMissingNode()) tree.set("input", input);
-    Reply reply = application.call(route.component() + "." + operation, Requests.parse(tree));
+    Reply reply = idempotency.call(request, response, route, route.component() + "." + operation, Idempotency.ANONYMOUS, Requests.parse(tree));
     if (reply instanceof Reply.Refused refused) {
       Map<String, Object> body = new LinkedHashMap<>();
       body.put("code", refused.refusal().code());
