@@ -38,10 +38,10 @@ final class Exchange extends Handler.Abstract {
   private static final JsonNodeFactory NODES = JsonNodeFactory.instance;
 
   private final Application application;
+  private final Idempotency idempotency;
   private final Routes routes;
   private final int maxBody;
   private final PrometheusMeterRegistry prometheus;
-  private final Idempotency idempotency;
 
   Exchange(Application application, Routes routes, int maxBody, PrometheusMeterRegistry prometheus) {
     this.application = application;
