@@ -27,6 +27,11 @@ public class Failure extends RuntimeException {
     ENTITY_CONTRACT(false, 500),
     /** The operation replied with something outside its contract (an undeclared refusal code). */
     RESPONSE_CONTRACT(false, 500),
+    /**
+     * A call's identity, answered before, came again with a different request (an
+     * {@code Idempotency-Key} reused with another body): a repeat must repeat its request.
+     */
+    IDENTITY_REUSED(false, 422),
     /** A transition that retries called an operation that declares once. */
     UNREPEATABLE(false, 500),
     /** Anything else: an exception thrown by an operation, storage or bus. */

@@ -38,6 +38,7 @@ final class Exchange extends Handler.Abstract {
   private static final JsonNodeFactory NODES = JsonNodeFactory.instance;
 
   private final Application application;
+  private final Idempotency idempotency;
   private final Routes routes;
   private final int maxBody;
   private final PrometheusMeterRegistry prometheus;
@@ -47,6 +48,7 @@ final class Exchange extends Handler.Abstract {
     this.routes = routes;
     this.maxBody = maxBody;
     this.prometheus = prometheus;
+    this.idempotency = new Idempotency(application);
   }
 
   @Override
@@ -95,7 +97,7 @@ final class Exchange extends Handler.Abstract {
     if (!query.isEmpty()) tree.set("query", query);
     JsonNode input = body(request, route, bytes);
     if (!input.isMissingNode()) tree.set("input", input);
-    Reply reply = application.call(route.component() + "." + operation, Requests.parse(tree));
+    Reply reply = idempotency.call(request, response, route, route.component() + "." + operation, Idempotency.ANONYMOUS, Requests.parse(tree));
     if (reply instanceof Reply.Refused refused) {
       Map<String, Object> body = new LinkedHashMap<>();
       body.put("code", refused.refusal().code());

@@ -80,7 +80,8 @@ final class Routes {
     List<String> roles = node.has("auth:role") ? strings(node.get("auth:role")) : inherited.roles();
     Optional<List<String>> output = node.has("io:output") ? Optional.of(strings(node.get("io:output"))) : inherited.output();
     Optional<List<String>> input = node.has("io:input") ? Optional.of(strings(node.get("io:input"))) : inherited.input();
-    return new Route.Directives(anonymous, roles, output, input);
+    boolean keyRequired = node.has("io:idempotency-key") ? node.get("io:idempotency-key").asText().equals("required") : inherited.keyRequired();
+    return new Route.Directives(anonymous, roles, output, input, keyRequired);
   }
 
   private static List<String> strings(JsonNode node) {

@@ -14,7 +14,10 @@ import java.util.regex.Pattern;
 final class ExpositionReader {
   static final List<String> METHODS = List.of("GET", "POST", "PUT", "PATCH", "DELETE");
   static final List<String> DIRECTIVES =
-      List.of("auth:role", "auth:anonymous", "auth:id", "io:output", "io:input");
+      List.of("auth:role", "auth:anonymous", "auth:id", "io:output", "io:input", "io:idempotency-key");
+
+  /** The values of {@code io:idempotency-key}: whether a request must carry the header. */
+  static final List<String> KEY_RULES = List.of("required", "optional");
 
   private static final Pattern LITERAL = Pattern.compile("^[A-Za-z0-9_-]+$");
   private static final Pattern VARIABLE = Pattern.compile("^:[A-Za-z_][A-Za-z0-9_]*$");
@@ -79,6 +82,7 @@ final class ExpositionReader {
       case "auth:role" -> roles(value);
       case "auth:anonymous" -> value.bool("write auth:anonymous: true or false");
       case "auth:id" -> variable(value, variables);
+      case "io:idempotency-key" -> keyRule(value);
       default -> properties(value);
     }
   }
@@ -99,6 +103,11 @@ final class ExpositionReader {
     if (!variables.contains(name)) {
       throw value.refuse("'" + name + "' is not a variable of the enclosing routes; " + fix);
     }
+  }
+
+  private static void keyRule(Declared value) {
+    String fix = "write io:idempotency-key: required (a request without the header is refused) or optional";
+    if (!KEY_RULES.contains(value.text(fix))) throw value.refuse("'" + value.node().textValue() + "' is not a rule; " + fix);
   }
 
   private static void properties(Declared value) {

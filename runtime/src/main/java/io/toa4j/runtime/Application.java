@@ -245,6 +245,18 @@ public final class Application implements AutoCloseable {
    * @throws Failure when the call fails; nothing was committed
    */
   public Reply call(String endpoint, Request request, String identity) {
+    return answer(endpoint, request, identity).reply();
+  }
+
+  /**
+   * Calls an operation under a stated identity, as {@link #call(String, Request, String)} does, and
+   * tells whether the answer is a replay from the operation's inbox and how long the operation
+   * remembers its calls.
+   *
+   * @throws Failure when the call fails; nothing was committed. With code IDENTITY_REUSED when the
+   *     identity was answered before for a different request.
+   */
+  public Answer answer(String endpoint, Request request, String identity) {
     if (identity.isBlank() || identity.length() > MAX_IDENTITY) {
       throw new Failure(Failure.Code.CONTRACT, "a call identity is 1 to " + MAX_IDENTITY + " characters; got " + identity.length());
     }
@@ -253,7 +265,11 @@ public final class Application implements AutoCloseable {
       throw new Failure(
           Failure.Code.ENDPOINT, "'" + endpoint + "' is not an endpoint; write namespace.name.operation, such as billing.wallets.observe");
     }
-    return reply(invoke(endpoint.substring(0, dot), endpoint.substring(dot + 1), request, identity));
+    String label = endpoint.substring(0, dot);
+    String name = endpoint.substring(dot + 1);
+    Result result = invoke(label, name, request, identity);
+    Optional<Duration> retention = engine.retentionSeconds(operation(component(label), name)).map(Duration::ofSeconds);
+    return new Answer(reply(result), result instanceof Result.Output output && output.replayed(), retention);
   }
 
   /**

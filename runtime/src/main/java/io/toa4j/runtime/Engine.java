@@ -58,7 +58,9 @@ import java.util.stream.Collectors;
  *       it made, and only then: a refusal, a failure or a discard records nothing. A call whose
  *       identity is answered and not expired is answered from the inbox without running; a twin
  *       that loses the race to commit writes nothing and gets the winner's answer. So the record
- *       moves once per call identity.
+ *       moves once per call identity. A call whose identity is answered for a request with another
+ *       fingerprint (operation, query, input) is refused ({@code IDENTITY_REUSED}) and writes
+ *       nothing: one identity never gets the answer to a different request.
  * </ol>
  *
  * <p>Thread-safe and stateless between calls: any number of calls run at once.
@@ -287,7 +289,8 @@ final class Engine {
     }
     Optional<InboxEntry> inbox =
         retentionSeconds(operation)
-            .map(seconds -> new InboxEntry(call.identity(), stored(result), next.updated() + seconds * 1000));
+            .map(seconds -> new InboxEntry(
+                call.identity(), stored(result), next.updated() + seconds * 1000, Optional.of(Fingerprints.of(operation.name(), call))));
     switch (store.commit(new Write(current.version, next, outbox, inbox))) {
       case COMMITTED:
         outbox.ifPresent(e -> afterCommit.committed(component, e));
@@ -295,8 +298,8 @@ final class Engine {
       case DUPLICATE:
         count("toa.inbox.twins", component, operation);
         return Optional.of(
-            store.answer(call.identity(), options.clock().millis())
-                .map(Engine::replayed)
+            store.recorded(call.identity(), options.clock().millis())
+                .map(entry -> replayed(component, operation, call, entry))
                 .orElseThrow(
                     () -> new Failure(
                         Failure.Code.SYSTEM,
@@ -308,16 +311,18 @@ final class Engine {
   }
 
   /** How long the operation's calls are remembered; empty when it does not declare once. */
-  private Optional<Long> retentionSeconds(Operation operation) {
+  Optional<Long> retentionSeconds(Operation operation) {
     return operation.declaration().once().map(once -> once.seconds().orElse(inboxRetentionSeconds));
   }
 
   /** The recorded answer to this very call, for an operation that declares once. */
   private Optional<Result> recorded(Component component, Operation operation, Store store, Invocation call) {
     if (operation.declaration().once().isEmpty()) return Optional.empty();
-    Optional<Result> recorded = store.answer(call.identity(), options.clock().millis()).map(Engine::replayed);
-    if (recorded.isPresent()) count("toa.inbox.answers", component, operation);
-    return recorded;
+    Optional<InboxEntry> entry = store.recorded(call.identity(), options.clock().millis());
+    if (entry.isEmpty()) return Optional.empty();
+    Result replayed = replayed(component, operation, call, entry.get());
+    count("toa.inbox.answers", component, operation);
+    return Optional.of(replayed);
   }
 
   /** An output as the inbox keeps it: {@code null} for nothing. */
@@ -326,8 +331,20 @@ final class Engine {
     return value.isMissingNode() ? NullNode.getInstance() : value;
   }
 
-  private static Result replayed(JsonNode reply) {
-    return new Result.Output(reply.isNull() ? MissingNode.getInstance() : reply);
+  /**
+   * The recorded answer, as the answer to this call; refused when the call asks for something other
+   * than what the recorded one asked for. An entry recorded without a fingerprint answers any call.
+   */
+  private static Result replayed(Component component, Operation operation, Invocation call, InboxEntry entry) {
+    if (entry.fingerprint().isPresent() && !entry.fingerprint().get().equals(Fingerprints.of(operation.name(), call))) {
+      throw new Failure(
+          Failure.Code.IDENTITY_REUSED,
+          "call " + call.identity() + " of " + component.label() + "." + operation.name()
+              + " was answered before for a different request; a repeated call must repeat its request exactly,"
+              + " and a new request needs a new identity");
+    }
+    JsonNode reply = entry.reply();
+    return new Result.Output(reply.isNull() ? MissingNode.getInstance() : reply, true);
   }
 
   private void count(String name, Component component, Operation operation) {

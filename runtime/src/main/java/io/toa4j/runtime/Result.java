@@ -5,8 +5,17 @@ import io.toa4j.api.Refusal;
 
 /** What the engine answers when the call does not fail. */
 sealed interface Result {
-  /** A value as a tree; a missing node for nothing. */
-  record Output(JsonNode value) implements Result {}
+  /**
+   * A value as a tree; a missing node for nothing.
+   *
+   * @param replayed whether the operation's inbox answered it, recorded by an earlier run of the
+   *     same call, rather than this run
+   */
+  record Output(JsonNode value, boolean replayed) implements Result {
+    Output(JsonNode value) {
+      this(value, false);
+    }
+  }
 
   record Refused(Refusal refusal) implements Result {}
 }

@@ -32,11 +32,21 @@ public interface Store {
   Outcome commit(Write write);
 
   /**
+   * The inbox entry recorded for a call, if it is recorded and has not expired by {@code now}: its
+   * answer, its expiry and the fingerprint of the request it answered.
+   *
+   * @param now epoch milliseconds
+   */
+  Optional<InboxEntry> recorded(String identity, long now);
+
+  /**
    * The answer recorded for a call, if it is recorded and has not expired by {@code now}.
    *
    * @param now epoch milliseconds
    */
-  Optional<JsonNode> answer(String identity, long now);
+  default Optional<JsonNode> answer(String identity, long now) {
+    return recorded(identity, now).map(InboxEntry::reply);
+  }
 
   /**
    * Removes at most {@code limit} inbox entries expired by {@code now}.

@@ -43,7 +43,9 @@ final class Migrations {
               + " reply jsonb NOT NULL,"
               + " expires bigint NOT NULL)",
           "CREATE INDEX inbox_expires ON %s.inbox (expires)",
-          "ALTER TABLE %s.outbox ADD COLUMN claimed_until bigint NOT NULL DEFAULT 0");
+          "ALTER TABLE %s.outbox ADD COLUMN claimed_until bigint NOT NULL DEFAULT 0",
+          // what the answered call asked for; NULL for entries answered before it was kept
+          "ALTER TABLE %s.inbox ADD COLUMN fingerprint text NULL");
 
   /**
    * Creates the schema if needed and applies the steps it lacks.

@@ -1,6 +1,5 @@
 package io.toa4j.storage.postgres;
 
-import com.fasterxml.jackson.databind.JsonNode;
 import io.toa4j.spi.InboxEntry;
 import io.toa4j.spi.OutboxEntry;
 import io.toa4j.spi.Outcome;
@@ -59,11 +58,12 @@ final class PostgresStore implements Store {
             + " ON CONFLICT (id) DO NOTHING";
     this.update = "UPDATE " + records + " SET version = ?, updated = ?, state = ?::jsonb WHERE id = ? AND version = ?";
     this.remember =
-        "INSERT INTO " + inbox + " AS inbox (identity, reply, expires) VALUES (?, ?::jsonb, ?)"
-            + " ON CONFLICT (identity) DO UPDATE SET reply = excluded.reply, expires = excluded.expires"
+        "INSERT INTO " + inbox + " AS inbox (identity, reply, expires, fingerprint) VALUES (?, ?::jsonb, ?, ?)"
+            + " ON CONFLICT (identity) DO UPDATE SET reply = excluded.reply, expires = excluded.expires,"
+            + " fingerprint = excluded.fingerprint"
             + " WHERE inbox.expires <= ?";
     this.enqueue = "INSERT INTO " + outbox + " (id, created, change, claimed_until) VALUES (?, ?, ?::jsonb, ?)";
-    this.answer = "SELECT reply FROM " + inbox + " WHERE identity = ? AND expires > ?";
+    this.answer = "SELECT reply, expires, fingerprint FROM " + inbox + " WHERE identity = ? AND expires > ?";
     this.purgeInbox =
         "DELETE FROM " + inbox + " WHERE identity IN (SELECT identity FROM " + inbox + " WHERE expires <= ? LIMIT ?)";
     this.inboxSize = "SELECT count(*) FROM " + inbox;
@@ -178,7 +178,8 @@ final class PostgresStore implements Store {
       s.setString(1, entry.identity());
       s.setString(2, Json.write(entry.reply()));
       s.setLong(3, entry.expires());
-      s.setLong(4, now);
+      s.setString(4, entry.fingerprint().orElse(null));
+      s.setLong(5, now);
       return s.executeUpdate() == 1;
     }
   }
@@ -194,7 +195,7 @@ final class PostgresStore implements Store {
   }
 
   @Override
-  public Optional<JsonNode> answer(String identity, long now) {
+  public Optional<InboxEntry> recorded(String identity, long now) {
     return run(
         "look up the answer to call " + identity,
         c -> {
@@ -202,7 +203,9 @@ final class PostgresStore implements Store {
             s.setString(1, identity);
             s.setLong(2, now);
             try (ResultSet r = s.executeQuery()) {
-              return r.next() ? Optional.of(Json.tree(r.getString(1), identity)) : Optional.empty();
+              if (!r.next()) return Optional.empty();
+              return Optional.of(
+                  new InboxEntry(identity, Json.tree(r.getString(1), identity), r.getLong(2), Optional.ofNullable(r.getString(3))));
             }
           }
         });

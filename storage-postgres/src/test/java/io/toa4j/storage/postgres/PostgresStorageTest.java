@@ -58,7 +58,7 @@ class PostgresStorageTest {
       while (r.next()) tables.add(r.getString(1));
       assertThat(tables).containsExactly("inbox", "outbox", "records", "toa_migrations");
     }
-    assertThat(steps(namespace + "_wallets")).isEqualTo(List.of(1, 2, 3, 4, 5, 6, 7, 8));
+    assertThat(steps(namespace + "_wallets")).isEqualTo(List.of(1, 2, 3, 4, 5, 6, 7, 8, 9));
   }
 
   @Test
@@ -71,7 +71,7 @@ class PostgresStorageTest {
       assertThat(stores.get(0).commit(new Write(0, record(A, 1, JSON.createObjectNode().put("n", 1))))).isEqualTo(Outcome.COMMITTED);
       assertThat(stores.get(1).read(A)).isPresent();
     }
-    assertThat(steps(namespace + "_wallets")).isEqualTo(List.of(1, 2, 3, 4, 5, 6, 7, 8));
+    assertThat(steps(namespace + "_wallets")).isEqualTo(List.of(1, 2, 3, 4, 5, 6, 7, 8, 9));
   }
 
   @Test

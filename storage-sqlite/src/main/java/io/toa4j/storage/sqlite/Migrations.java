@@ -33,7 +33,9 @@ final class Migrations {
               + " reply TEXT NOT NULL,"
               + " expires INTEGER NOT NULL)",
           "CREATE INDEX inbox_expires ON inbox (expires)",
-          "ALTER TABLE outbox ADD COLUMN claimed_until INTEGER NOT NULL DEFAULT 0");
+          "ALTER TABLE outbox ADD COLUMN claimed_until INTEGER NOT NULL DEFAULT 0",
+          // what the answered call asked for; NULL for entries answered before it was kept
+          "ALTER TABLE inbox ADD COLUMN fingerprint TEXT");
 
   private Migrations() {}
 

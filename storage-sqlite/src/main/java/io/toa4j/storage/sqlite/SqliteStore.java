@@ -122,27 +122,29 @@ final class SqliteStore implements Store {
    */
   private boolean remember(InboxEntry entry, long now) throws SQLException {
     { PreparedStatement s = cached(writer, 
-            "INSERT INTO inbox (identity, reply, expires) VALUES (?, ?, ?)"
-                + " ON CONFLICT (identity) DO UPDATE SET reply = excluded.reply, expires = excluded.expires"
+            "INSERT INTO inbox (identity, reply, expires, fingerprint) VALUES (?, ?, ?, ?)"
+                + " ON CONFLICT (identity) DO UPDATE SET reply = excluded.reply, expires = excluded.expires,"
+                + " fingerprint = excluded.fingerprint"
                 + " WHERE inbox.expires <= ?");
       s.setString(1, entry.identity());
       s.setString(2, serialize(entry.reply()));
       s.setLong(3, entry.expires());
-      s.setLong(4, now);
+      s.setString(4, entry.fingerprint().orElse(null));
+      s.setLong(5, now);
       return s.executeUpdate() == 1;
     }
   }
 
   @Override
-  public Optional<JsonNode> answer(String identity, long now) {
+  public Optional<InboxEntry> recorded(String identity, long now) {
     return withReader(
         c -> {
-          { PreparedStatement s = cached(c, "SELECT reply FROM inbox WHERE identity = ? AND expires > ?");
-            s.setString(1, identity);
-            s.setLong(2, now);
-            try (ResultSet r = s.executeQuery()) {
-              return r.next() ? Optional.of(tree(r.getString(1), identity)) : Optional.empty();
-            }
+          PreparedStatement s = cached(c, "SELECT reply, expires, fingerprint FROM inbox WHERE identity = ? AND expires > ?");
+          s.setString(1, identity);
+          s.setLong(2, now);
+          try (ResultSet r = s.executeQuery()) {
+            if (!r.next()) return Optional.empty();
+            return Optional.of(new InboxEntry(identity, tree(r.getString(1), identity), r.getLong(2), Optional.ofNullable(r.getString(3))));
           }
         });
   }

@@ -12,6 +12,7 @@ import static io.toa4j.testkit.storage.Fixtures.together;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.toa4j.spi.InboxEntry;
 import io.toa4j.spi.OutboxEntry;
 import io.toa4j.spi.Outcome;
 import io.toa4j.spi.Storage;
@@ -308,6 +309,60 @@ public interface StorageContract {
       assertThat(later).isEqualTo(Outcome.COMMITTED);
       assertThat(store.answer("call-1", 8999)).isPresent();
       assertThat(store.inboxSize()).as("the forgotten answer is replaced, not kept beside").isEqualTo(1);
+    }
+  }
+
+  @Test
+  default void recorded_answersTheEntryWithItsExpiryAndFingerprint() {
+    try (Storage storage = open()) {
+      Store store = wallets(storage);
+      InboxEntry entry = new InboxEntry("call-1", reply(), 5000, Optional.of("9f86d081884c7d65"));
+
+      store.commit(new Write(0, record(A, 1, 1000, 5), Optional.empty(), Optional.of(entry)));
+
+      assertThat(store.recorded("call-1", 4999)).contains(entry);
+      assertThat(store.recorded("call-1", 5000)).isEmpty();
+      assertThat(store.recorded("call-2", 1000)).isEmpty();
+    }
+  }
+
+  @Test
+  default void recorded_entryWithoutAFingerprint_answersNone() {
+    try (Storage storage = open()) {
+      Store store = wallets(storage);
+
+      store.commit(new Write(0, record(A, 1, 1000, 5), Optional.empty(), Optional.of(answered("call-1", 5000))));
+
+      assertThat(store.recorded("call-1", 1000)).hasValueSatisfying(e -> assertThat(e.fingerprint()).isEmpty());
+    }
+  }
+
+  @Test
+  default void commit_ofAForgottenCall_replacesItsFingerprint() {
+    try (Storage storage = open()) {
+      Store store = wallets(storage);
+      store.commit(new Write(0, record(A, 1, 1000, 5), Optional.empty(), Optional.of(new InboxEntry("call-1", reply(), 5000, Optional.of("first")))));
+
+      store.commit(new Write(1, record(A, 2, 5000, 10), Optional.empty(), Optional.of(new InboxEntry("call-1", reply(), 9000, Optional.of("second")))));
+
+      assertThat(store.recorded("call-1", 5000)).hasValueSatisfying(e -> {
+        assertThat(e.fingerprint()).contains("second");
+        assertThat(e.expires()).isEqualTo(9000);
+      });
+    }
+  }
+
+  @Test
+  default void commit_twinWithAnotherFingerprint_isADuplicate_andKeepsTheFirst() {
+    try (Storage storage = open()) {
+      Store store = wallets(storage);
+      store.commit(new Write(0, record(A, 1, 1000, 5), Optional.empty(), Optional.of(new InboxEntry("call-1", reply(), 5000, Optional.of("first")))));
+
+      Outcome twin =
+          store.commit(new Write(1, record(A, 2, 2000, 10), Optional.empty(), Optional.of(new InboxEntry("call-1", reply(), 6000, Optional.of("other")))));
+
+      assertThat(twin).isEqualTo(Outcome.DUPLICATE);
+      assertThat(store.recorded("call-1", 2000)).hasValueSatisfying(e -> assertThat(e.fingerprint()).contains("first"));
     }
   }
 
