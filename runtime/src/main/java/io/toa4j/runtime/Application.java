@@ -274,7 +274,8 @@ public final class Application implements AutoCloseable {
 
   /**
    * Waits until every event the context's writes announced is published and every message is
-   * handled (or parked), at most {@code timeout}.
+   * handled (or parked), at most {@code timeout}. A storage or bus that cannot answer for a while
+   * (a server restarting, a connection recovering) is waited for like anything else pending.
    *
    * @return empty when all is settled; else what is still pending, in words
    */
@@ -282,9 +283,17 @@ public final class Application implements AutoCloseable {
     long deadline = System.nanoTime() + timeout.toNanos();
     while (true) {
       List<String> pending = new ArrayList<>();
-      long backlog = publisher.backlog();
-      if (backlog > 0) pending.add(backlog + " event(s) not yet published");
-      pending.addAll(messaging.pending());
+      try {
+        long backlog = publisher.backlog();
+        if (backlog > 0) pending.add(backlog + " event(s) not yet published");
+      } catch (RuntimeException e) { // the storage is away for now: nothing can be said settled
+        pending.add("the outbox cannot be read: " + e.getMessage());
+      }
+      try {
+        pending.addAll(messaging.pending());
+      } catch (RuntimeException e) { // the bus is away for now, or reconnecting
+        pending.add("the queues cannot be counted: " + e.getMessage());
+      }
       if (pending.isEmpty()) return Optional.empty();
       if (System.nanoTime() > deadline) return Optional.of(String.join("; ", pending));
       try {
