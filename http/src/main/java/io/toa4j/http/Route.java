@@ -21,11 +21,13 @@ record Route(String component, String mount, List<String> segments, Map<String, 
    *
    * @param anonymous {@code auth:anonymous: true}
    * @param roles {@code auth:role} scopes
+   * @param id {@code auth:id}: the route variable whose value must be the caller's identity id
    * @param output {@code io:output}: the properties an answer shows; empty: no body
    * @param input {@code io:input}: the properties a body may carry; empty: any the schema allows
    */
-  record Directives(boolean anonymous, List<String> roles, Optional<List<String>> output, Optional<List<String>> input) {
-    static final Directives NONE = new Directives(false, List.of(), Optional.empty(), Optional.empty());
+  record Directives(
+      boolean anonymous, List<String> roles, Optional<String> id, Optional<List<String>> output, Optional<List<String>> input) {
+    static final Directives NONE = new Directives(false, List.of(), Optional.empty(), Optional.empty(), Optional.empty());
   }
 
   /** The path as declared, for messages: {@code /billing/wallets/:id/credits/}. */
