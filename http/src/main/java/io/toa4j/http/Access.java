@@ -1,5 +1,6 @@
 package io.toa4j.http;
 
+import io.micrometer.core.instrument.FunctionCounter;
 import io.toa4j.runtime.Application;
 import java.nio.ByteBuffer;
 import java.nio.CharBuffer;
@@ -75,9 +76,17 @@ final class Access {
     this.cacheKey = new SecretKeySpec(key, "HmacSHA256");
   }
 
-  /** The access of an application: its identities in its system store, its clock. */
+  /**
+   * The access of an application: its identities in its system store, its clock; and a meter of
+   * the password derivations run, {@code toa.credentials.derivations}, which shows the KDF's load
+   * (and guessing) on the gateway.
+   */
   static Access of(Application application) {
-    return new Access(new Identities(application.systemStore(Identities.STORE), application.clock()), application.clock());
+    Identities identities = new Identities(application.systemStore(Identities.STORE), application.clock());
+    FunctionCounter.builder("toa.credentials.derivations", identities.passwords(), Passwords::derivations)
+        .description("password hash derivations run to verify Basic credentials")
+        .register(application.metrics());
+    return new Access(identities, application.clock());
   }
 
   /**
