@@ -236,7 +236,12 @@ public final class Identities {
     }
   }
 
-  static void checkName(String name) {
+  /**
+   * Checks a name before anything else is asked for.
+   *
+   * @throws IdentityException MALFORMED, saying the rule, when it does not fit
+   */
+  public static void checkName(String name) {
     if (!NAME.matcher(name).matches()) {
       throw malformed("'" + name + "' is not an identity name; write 1 to " + MAX_NAME + " letters, digits, '.', '_', '@', '+' or '-'");
     }

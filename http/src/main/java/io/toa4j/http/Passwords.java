@@ -28,7 +28,7 @@ final class Passwords {
   private final SecureRandom random;
   private final int iterations;
   private final LongAdder derivations = new LongAdder();
-  private final String decoy;
+  private volatile String decoy; // made on first need: the command line never needs it
 
   Passwords(SecureRandom random) {
     this(random, ITERATIONS);
@@ -39,7 +39,6 @@ final class Passwords {
     if (iterations < 1_000) throw new IllegalArgumentException("PBKDF2 needs at least 1,000 iterations; got " + iterations);
     this.random = random;
     this.iterations = iterations;
-    this.decoy = hash(new char[] {'-'});
   }
 
   /** A new hash of the password, under a new salt. */
@@ -75,6 +74,7 @@ final class Passwords {
    * and the answer's delay does not tell which names exist.
    */
   void decoy(char[] password) {
+    if (decoy == null) decoy = hash(new char[] {'-'}); // a race makes two decoys; either serves
     verify(password, decoy);
   }
 

@@ -59,6 +59,7 @@ class PasswordsTest {
   @Test
   void everyVerification_runsOneDerivation_theDecoyToo() {
     String hash = fast.hash("pw".toCharArray());
+    fast.decoy("warm".toCharArray()); // the first one also makes the decoy's hash
     long before = fast.derivations();
 
     fast.verify("pw".toCharArray(), hash);
