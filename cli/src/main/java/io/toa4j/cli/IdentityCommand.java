@@ -99,7 +99,7 @@ final class IdentityCommand implements Callable<Integer> {
         "Creates an identity and prints it (its id, name and roles) as YAML.",
         "",
         "The password is read from stdin (its first line), never from an argument, so it stays out of the shell's"
-            + " history and the process list: printf '%s\\n' \"$PASSWORD\" | toa identity create alice. At a terminal"
+            + " history and the process list: printf '%%s\\n' \"$PASSWORD\" | toa identity create alice. At a terminal"
             + " it is asked for without echo. It is stored as a PBKDF2-HMAC-SHA256 hash."
       },
       exitCodeListHeading = EXIT_CODES_HEADING,

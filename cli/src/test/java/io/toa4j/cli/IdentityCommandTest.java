@@ -36,7 +36,7 @@ class IdentityCommandTest {
     assertThat(run("", "identity", "--help")).isZero();
     assertThat(out.toString()).contains("create", "token", "roles", "storage");
     assertThat(run("", "identity", "create", "--help")).isZero();
-    assertThat(out.toString()).contains("<name>", "--role=<scope>", "stdin", "PBKDF2", "64");
+    assertThat(out.toString()).contains("<name>", "--role=<scope>", "stdin", "printf '%s\\n'", "PBKDF2", "64");
     assertThat(run("", "identity", "token", "--help")).isZero();
     assertThat(out.toString()).contains("<name>", "--ttl=<seconds>", "Bearer", "3600");
     assertThat(run("", "identity", "roles", "--help")).isZero();
