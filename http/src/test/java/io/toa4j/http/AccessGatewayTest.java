@@ -238,6 +238,7 @@ class AccessGatewayTest {
     clock.advance(Access.CACHE_TTL);
     assertThat(get(path, credentials).statusCode()).isEqualTo(200);
     assertThat(derivations()).as("verified again once the entry ended").isEqualTo(before + 3);
+    assertThat(get("/.toa/metrics", null).body()).contains("toa_credentials_derivations_total");
   }
 
   private double derivations() {
