@@ -1,5 +1,6 @@
 package io.toa4j.cli;
 
+import java.io.InputStream;
 import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.util.Optional;
@@ -14,8 +15,8 @@ import picocli.CommandLine.ScopeType;
 import picocli.CommandLine.Spec;
 
 /**
- * The {@code toa} command: serves a context ({@code toa run}) and calls its operations from the
- * shell ({@code toa call}).
+ * The {@code toa} command: serves a context ({@code toa run}), calls its operations from the
+ * shell ({@code toa call}) and manages the identities its gateway admits ({@code toa identity}).
  *
  * <p>Exit codes: {@value #OUTPUT} for an output, {@value #FAILED} for a failure (a manifest or
  * compile error at boot included), {@value #REFUSED} for a refusal, {@value #USAGE} for bad usage
@@ -26,7 +27,7 @@ import picocli.CommandLine.Spec;
     mixinStandardHelpOptions = true,
     versionProvider = Toa.Version.class,
     description = "Runs a toa4j context and calls its operations.",
-    subcommands = {RunCommand.class, CallCommand.class, ParkedCommand.class, ReplayCommand.class},
+    subcommands = {RunCommand.class, CallCommand.class, ParkedCommand.class, ReplayCommand.class, IdentityCommand.class},
     exitCodeListHeading = "%nExit codes:%n",
     exitCodeList = {" 0:output", " 1:failure", " 2:refusal", "64:bad usage"})
 public final class Toa implements Callable<Integer> {
@@ -44,6 +45,8 @@ public final class Toa implements Callable<Integer> {
 
   @Spec private CommandSpec spec;
 
+  private InputStream input = System.in;
+
   /** Runs the command line and exits with its code. */
   public static void main(String... args) {
     System.exit(commandLine(new PrintWriter(System.out, true), new PrintWriter(System.err, true)).execute(args));
@@ -51,7 +54,14 @@ public final class Toa implements Callable<Integer> {
 
   /** The command line with toa's exit codes and error printing, writing to these streams. */
   static CommandLine commandLine(PrintWriter out, PrintWriter err) {
-    CommandLine line = new CommandLine(new Toa());
+    return commandLine(out, err, System.in);
+  }
+
+  /** The command line, reading what a command reads from stdin (a password) from {@code in}. */
+  static CommandLine commandLine(PrintWriter out, PrintWriter err, InputStream in) {
+    Toa toa = new Toa();
+    toa.input = in;
+    CommandLine line = new CommandLine(toa);
     line.setOut(out);
     line.setErr(err);
     line.setExitCodeExceptionMapper(e -> e instanceof ParameterException ? USAGE : FAILED);
@@ -65,6 +75,11 @@ public final class Toa implements Callable<Integer> {
     spec.commandLine().getErr().println("toa: name a command");
     spec.commandLine().usage(spec.commandLine().getErr());
     return USAGE;
+  }
+
+  /** Where a command reads stdin. */
+  InputStream input() {
+    return input;
   }
 
   /** The context the command acts on. */

@@ -80,10 +80,25 @@ final class ToaShell {
 
   /** Runs a {@code toa} script (the repository's, or a link to it) and waits for it to end. */
   Result run(Path script, Path folder, String... args) {
+    return run(script, folder, ProcessBuilder.Redirect.from(devNull()), args);
+  }
+
+  /** Runs {@code toa} with the arguments in the folder, the text on its stdin, and waits for it to end. */
+  Result runWithInput(Path folder, String stdin, String... args) {
+    Path in = logs.resolve("in-" + count.get() + ".txt");
+    try {
+      Files.writeString(in, stdin, StandardCharsets.UTF_8);
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+    return run(TOA, folder, ProcessBuilder.Redirect.from(in.toFile()), args);
+  }
+
+  private Result run(Path script, Path folder, ProcessBuilder.Redirect input, String... args) {
     int n = count.incrementAndGet();
     Path out = logs.resolve(n + ".out");
     Path err = logs.resolve(n + ".err");
-    Process process = start(script, folder, out, err, args);
+    Process process = start(script, folder, out, err, input, args);
     try {
       if (!process.waitFor(DEADLINE.toSeconds(), TimeUnit.SECONDS)) {
         process.destroyForcibly();
@@ -98,7 +113,7 @@ final class ToaShell {
 
   /** Starts {@code toa} in the background; {@link #close()} ends it if the test does not. */
   Process start(Path folder, Path out, Path err, String... args) {
-    return start(TOA, folder, out, err, args);
+    return start(TOA, folder, out, err, ProcessBuilder.Redirect.from(devNull()), args);
   }
 
   /** Kills every process this shell started that still runs, and waits for it to end. */
@@ -131,12 +146,12 @@ final class ToaShell {
     assertThat(observe.yaml().path("VERSION").asLong()).as("%s", observe).isEqualTo(version);
   }
 
-  private Process start(Path script, Path folder, Path out, Path err, String... args) {
+  private Process start(Path script, Path folder, Path out, Path err, ProcessBuilder.Redirect input, String... args) {
     List<String> command = new ArrayList<>();
     command.add(script.toString());
     command.addAll(List.of(args));
     ProcessBuilder builder = new ProcessBuilder(command).directory(folder.toFile());
-    builder.redirectOutput(out.toFile()).redirectError(err.toFile()).redirectInput(ProcessBuilder.Redirect.from(devNull()));
+    builder.redirectOutput(out.toFile()).redirectError(err.toFile()).redirectInput(input);
     builder.environment().put("JAVA_HOME", System.getProperty("java.home"));
     // The build under test just made the jar: a rebuild in the middle of it would test something else.
     builder.environment().put("TOA_NO_BUILD", "1");

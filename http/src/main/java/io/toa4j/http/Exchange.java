@@ -42,9 +42,11 @@ final class Exchange extends Handler.Abstract {
   private final Routes routes;
   private final int maxBody;
   private final PrometheusMeterRegistry prometheus;
+  private final Access access;
 
   Exchange(Application application, Routes routes, int maxBody, PrometheusMeterRegistry prometheus) {
     this.application = application;
+    this.access = Access.of(application);
     this.routes = routes;
     this.maxBody = maxBody;
     this.prometheus = prometheus;
@@ -76,6 +78,10 @@ final class Exchange extends Handler.Abstract {
     // cannot carry the client's next request.
     byte[] bytes = bytes(request, response);
     String path = request.getHttpURI().getPath();
+    if (path.equals(Access.TOKEN_PATH)) {
+      send(response, callback, 200, answerAs, access.token(request, response));
+      return;
+    }
     if (path.startsWith("/.toa/")) {
       operations(request, response, callback, answerAs, path);
       return;
@@ -88,16 +94,14 @@ final class Exchange extends Handler.Abstract {
       response.getHeaders().put(HttpHeader.ALLOW, String.join(", ", route.methods().keySet()));
       throw new Problem(405, "METHOD_NOT_ALLOWED", request.getMethod() + " is not declared on " + route.path() + "; it declares " + route.methods().keySet());
     }
-    if (!route.directives().anonymous()) {
-      response.getHeaders().put(HttpHeader.WWW_AUTHENTICATE, "Basic realm=\"toa\"");
-      throw new Problem(401, "UNAUTHORIZED", route.path() + " is open to " + (route.directives().roles().isEmpty() ? "nobody" : "the roles " + route.directives().roles()) + "; credentials are needed");
-    }
+    // Before the body is parsed or anything reaches the application: 401 or 403 otherwise.
+    Caller caller = access.admit(request, response, match);
     ObjectNode tree = NODES.objectNode();
     ObjectNode query = query(request, match);
     if (!query.isEmpty()) tree.set("query", query);
     JsonNode input = body(request, route, bytes);
     if (!input.isMissingNode()) tree.set("input", input);
-    Reply reply = idempotency.call(request, response, route, route.component() + "." + operation, Idempotency.ANONYMOUS, Requests.parse(tree));
+    Reply reply = idempotency.call(request, response, route, route.component() + "." + operation, caller.id(), Requests.parse(tree));
     if (reply instanceof Reply.Refused refused) {
       Map<String, Object> body = new LinkedHashMap<>();
       body.put("code", refused.refusal().code());
@@ -137,7 +141,7 @@ final class Exchange extends Handler.Abstract {
         response.getHeaders().put(HttpHeader.CONTENT_TYPE, "text/plain; version=0.0.4; charset=utf-8");
         Content.Sink.write(response, true, prometheus.scrape(), callback);
       }
-      default -> throw new Problem(404, "NOT_FOUND", "no route " + path + "; the gateway's own are /.toa/health and /.toa/metrics");
+      default -> throw new Problem(404, "NOT_FOUND", "no route " + path + "; the gateway's own are /.toa/health, /.toa/metrics and " + Access.TOKEN_PATH);
     }
   }
 

@@ -26,11 +26,6 @@ import org.eclipse.jetty.server.Response;
  * <p>Without a key nothing changes: the call gets a fresh identity. Thread-safe.
  */
 final class Idempotency {
-  /**
-   * The id of the anonymous caller: empty, which no identity's id (32 hexadecimal characters) is.
-   * Until credentials arrive every request's caller is this one.
-   */
-  static final String ANONYMOUS = "";
   static final String REPLAYED = "idempotent-replayed";
   static final String TTL = "idempotency-ttl";
 

@@ -21,14 +21,20 @@ record Route(String component, String mount, List<String> segments, Map<String, 
    *
    * @param anonymous {@code auth:anonymous: true}
    * @param roles {@code auth:role} scopes
+   * @param id {@code auth:id}: the route variable whose value must be the caller's identity id
    * @param output {@code io:output}: the properties an answer shows; empty: no body
    * @param input {@code io:input}: the properties a body may carry; empty: any the schema allows
    * @param keyRequired {@code io:idempotency-key: required}: a request by an unsafe method must
    *     carry an {@code Idempotency-Key}
    */
   record Directives(
-      boolean anonymous, List<String> roles, Optional<List<String>> output, Optional<List<String>> input, boolean keyRequired) {
-    static final Directives NONE = new Directives(false, List.of(), Optional.empty(), Optional.empty(), false);
+      boolean anonymous,
+      List<String> roles,
+      Optional<String> id,
+      Optional<List<String>> output,
+      Optional<List<String>> input,
+      boolean keyRequired) {
+    static final Directives NONE = new Directives(false, List.of(), Optional.empty(), Optional.empty(), Optional.empty(), false);
   }
 
   /** The path as declared, for messages: {@code /billing/wallets/:id/credits/}. */

@@ -78,10 +78,11 @@ final class Routes {
   private static Route.Directives directives(JsonNode node, Route.Directives inherited) {
     boolean anonymous = node.has("auth:anonymous") ? node.get("auth:anonymous").asBoolean() : inherited.anonymous();
     List<String> roles = node.has("auth:role") ? strings(node.get("auth:role")) : inherited.roles();
+    Optional<String> id = node.has("auth:id") ? Optional.of(node.get("auth:id").asText()) : inherited.id();
     Optional<List<String>> output = node.has("io:output") ? Optional.of(strings(node.get("io:output"))) : inherited.output();
     Optional<List<String>> input = node.has("io:input") ? Optional.of(strings(node.get("io:input"))) : inherited.input();
     boolean keyRequired = node.has("io:idempotency-key") ? node.get("io:idempotency-key").asText().equals("required") : inherited.keyRequired();
-    return new Route.Directives(anonymous, roles, output, input, keyRequired);
+    return new Route.Directives(anonymous, roles, id, output, input, keyRequired);
   }
 
   private static List<String> strings(JsonNode node) {

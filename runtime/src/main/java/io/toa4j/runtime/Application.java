@@ -17,6 +17,7 @@ import io.toa4j.spi.Bus;
 import io.toa4j.spi.Message;
 import io.toa4j.spi.Parked;
 import io.toa4j.spi.Storage;
+import io.toa4j.spi.Store;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -210,6 +211,19 @@ public final class Application implements AutoCloseable {
   /** Sends every meter of this application to another registry too, such as a Prometheus one. */
   public void publishMetricsTo(MeterRegistry registry) {
     metrics.add(registry);
+  }
+
+  /**
+   * A store the runtime keeps for itself on the context's storage, beside the components' stores:
+   * {@code system.<name>}, in the namespace no component may declare. See {@link SystemStores}.
+   */
+  public Store systemStore(String name) {
+    return storage.store(SystemStores.label(name));
+  }
+
+  /** The clock the application reads time from: the injected one, so tests move it. */
+  public java.time.Clock clock() {
+    return options.clock();
   }
 
   /**

@@ -79,6 +79,16 @@ record Engines(Storage storage, Bus bus) implements AutoCloseable {
     }
   }
 
+  /**
+   * Opens only the storage, for the runtime's own stores, without booting the components; once,
+   * without waiting for a server that is not up (the command line says so at once instead).
+   */
+  static Storage storage(ContextManifest context, Path state, Map<String, String> env) {
+    String storageName = env.getOrDefault("TOA_STORAGE", context.storage());
+    return find(StorageProvider.class, StorageProvider::name, storageName, context, "storage", "toa4j-storage-")
+        .open(new StorageSettings(state, url(env.get("TOA_STORAGE_URL"), context.storageUrl())));
+  }
+
   /** Opens only the bus, for looking at parked messages without booting the components. */
   static Bus bus(ContextManifest context, Map<String, String> env, Clock clock) {
     return find(BusProvider.class, BusProvider::name, env.getOrDefault("TOA_BUS", context.bus()), context, "bus", "toa4j-bus-")

@@ -1,0 +1,140 @@
+package io.toa4j.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import java.io.IOException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Base64;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * {@code toa identity} as a person uses it: identities made and changed from the shell, then
+ * admitted (or not) by the gateway of a {@code toa run} in another process, and changed while it runs.
+ */
+class IdentityIT {
+  private static final Pattern GATEWAY = Pattern.compile("HTTP gateway on 127\\.0\\.0\\.1:(\\d+)");
+  private static final HttpClient CLIENT = HttpClient.newHttpClient();
+  private static final String RECORD = "5e1f0c2e5a7b4c3d9e6f1a2b3c4d5e6f";
+
+  @TempDir Path temp;
+  private Path context;
+  private Path logs;
+  private ToaShell toa;
+
+  @BeforeEach
+  void context() throws IOException {
+    context = Files.createDirectories(temp.resolve("shelf"));
+    logs = Files.createDirectories(temp.resolve("logs"));
+    toa = new ToaShell(logs);
+    write("context.toa.yaml", "name: shelf\n");
+    write("components/test.shelf/manifest.toa.yaml", """
+        entity:
+          associated: true
+          properties:
+            text: { type: string }
+        exposition:
+          /:id:
+            auth:role: store:items
+            io:output: [id]
+            GET: observe
+        """);
+    write("components/test.shelf/Item.java", """
+        package test.shelf;
+        public class Item extends io.toa4j.api.Entry { public String text; }
+        """);
+  }
+
+  @AfterEach
+  void stop() throws InterruptedException {
+    toa.close();
+  }
+
+  @Test
+  void identitiesMadeInTheShell_areAdmittedByARunningGateway_andRoleChangesReachItAtOnce() throws Exception {
+    ToaShell.Result created = toa.runWithInput(context, "pw-of-alice\n", "identity", "create", "alice", "--role", "store");
+    assertThat(created.exitCode()).as("%s", created).isZero();
+    assertThat(created.yaml().path("roles").toString()).isEqualTo("[\"store\"]");
+    ToaShell.Result token = toa.run(context, "identity", "token", "alice", "--ttl", "600");
+    assertThat(token.exitCode()).as("%s", token).isZero();
+    String bearer = "Bearer " + token.out().strip();
+
+    int port = startRun();
+    String path = "/test/shelf/" + RECORD + "/";
+    assertThat(get(port, path, bearer).statusCode()).isEqualTo(200);
+    assertThat(get(port, path, basic("alice", "pw-of-alice")).statusCode()).isEqualTo(200);
+    assertThat(get(port, path, basic("alice", "pw-of-bob")).statusCode()).isEqualTo(401);
+    assertThat(get(port, path, null).statusCode()).isEqualTo(401);
+    HttpResponse<String> issued = send(port, "POST", "/.toa/token", basic("alice", "pw-of-alice"));
+    assertThat(issued.statusCode()).as(issued.body()).isEqualTo(200);
+    assertThat(issued.body()).contains("\"token\"");
+
+    ToaShell.Result removed = toa.run(context, "identity", "roles", "alice", "--remove", "store", "--add", "store:other");
+    assertThat(removed.exitCode()).as("%s", removed).isZero();
+    assertThat(removed.out()).isEqualTo("- store:other\n");
+    assertThat(get(port, path, bearer).statusCode()).isEqualTo(403);
+    assertThat(get(port, path, basic("alice", "pw-of-alice")).statusCode()).isEqualTo(403);
+
+    ToaShell.Result bob = toa.runWithInput(context, "pw-of-bob\n", "identity", "create", "bob", "--role", "store:items");
+    assertThat(bob.exitCode()).as("%s", bob).isZero();
+    assertThat(get(port, path, basic("bob", "pw-of-bob")).statusCode()).isEqualTo(200);
+  }
+
+  @Test
+  void create_withThePasswordAsAnArgument_isNotAccepted_andAnEmptyStdinExits64() {
+    ToaShell.Result asArgument = toa.run(context, "identity", "create", "alice", "s3cret");
+    assertThat(asArgument.exitCode()).as("%s", asArgument).isEqualTo(64);
+    assertThat(asArgument.err()).contains("s3cret"); // picocli names the unmatched argument
+
+    ToaShell.Result empty = toa.run(context, "identity", "create", "alice");
+    assertThat(empty.exitCode()).as("%s", empty).isEqualTo(64);
+    assertThat(empty.err()).contains("the password is empty");
+  }
+
+  /** Starts {@code toa run} on a free port and answers the port once it serves. */
+  private int startRun() {
+    Path err = logs.resolve("run.err");
+    Process run = toa.start(context, logs.resolve("run.out"), err, "run", "--http", "127.0.0.1:0");
+    await()
+        .atMost(Duration.ofSeconds(90))
+        .until(() -> {
+          if (!run.isAlive()) throw new AssertionError("toa run ended with " + run.exitValue() + ":\n" + ToaShell.read(err));
+          return ToaShell.read(err).contains("is served by pid " + run.pid());
+        });
+    Matcher port = GATEWAY.matcher(ToaShell.read(err));
+    assertThat(port.find()).as(ToaShell.read(err)).isTrue();
+    return Integer.parseInt(port.group(1));
+  }
+
+  private static String basic(String name, String password) {
+    return "Basic " + Base64.getEncoder().encodeToString((name + ":" + password).getBytes(StandardCharsets.UTF_8));
+  }
+
+  private static HttpResponse<String> get(int port, String path, String authorization) throws Exception {
+    return send(port, "GET", path, authorization);
+  }
+
+  private static HttpResponse<String> send(int port, String method, String path, String authorization) throws Exception {
+    HttpRequest.Builder request = HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + path)).method(method, HttpRequest.BodyPublishers.noBody());
+    if (authorization != null) request.header("authorization", authorization);
+    return CLIENT.send(request.build(), HttpResponse.BodyHandlers.ofString());
+  }
+
+  private void write(String file, String text) throws IOException {
+    Path path = context.resolve(file);
+    Files.createDirectories(path.getParent());
+    Files.writeString(path, text);
+  }
+}

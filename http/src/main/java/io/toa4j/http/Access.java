@@ -1,0 +1,257 @@
+package io.toa4j.http;
+
+import io.micrometer.core.instrument.FunctionCounter;
+import io.toa4j.runtime.Application;
+import java.nio.ByteBuffer;
+import java.nio.CharBuffer;
+import java.nio.charset.CharacterCodingException;
+import java.nio.charset.CodingErrorAction;
+import java.nio.charset.StandardCharsets;
+import java.security.GeneralSecurityException;
+import java.security.SecureRandom;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.Arrays;
+import java.util.Base64;
+import java.util.HexFormat;
+import java.util.LinkedHashMap;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Optional;
+import javax.crypto.Mac;
+import javax.crypto.spec.SecretKeySpec;
+import org.eclipse.jetty.http.HttpHeader;
+import org.eclipse.jetty.server.Request;
+import org.eclipse.jetty.server.Response;
+
+/**
+ * Who may take a route: checks a request's credentials (HTTP Basic, or a bearer token this
+ * gateway signed) and the route's {@code auth:*} directives, before anything reaches the
+ * application; and issues tokens on {@code POST /.toa/token}.
+ *
+ * <p>Decisions, in order: credentials that are sent are always checked, and wrong ones are 401 on
+ * every route, anonymous ones included, so a confused client learns it at once. Then {@code
+ * auth:anonymous: true} admits everyone; without credentials any other route is 401; {@code
+ * auth:id} admits the identity whose id is the route variable's value; {@code auth:role} admits an
+ * identity holding a covering scope ({@link Scopes}); anything else is 403. A route with no
+ * directive is closed: 401, or 403 with credentials.
+ *
+ * <p>Basic verification runs the slow KDF; a success is cached for {@link #CACHE_TTL} (at most
+ * {@link #CACHE_SIZE} entries, least recently used out first), keyed by an HMAC of the presented
+ * header under a key that lives in this process's memory only. A cached success still reads the
+ * identity on every request, and holds only while the stored hash is the one it matched: a changed
+ * password or a removed identity takes effect at once, and roles are always current. Failures are
+ * never cached. Thread-safe.
+ */
+final class Access {
+  static final String TOKEN_PATH = "/.toa/token";
+  static final Duration CACHE_TTL = Duration.ofMinutes(5);
+  static final int CACHE_SIZE = 1024;
+  private static final String REALM = "toa";
+
+  private final Identities identities;
+  private final Clock clock;
+  private final SecretKeySpec cacheKey;
+  private final Map<String, Cached> cache = new LinkedHashMap<>(64, 0.75f, true) {
+    @Override
+    protected boolean removeEldestEntry(Map.Entry<String, Cached> eldest) {
+      return size() > CACHE_SIZE;
+    }
+  };
+
+  private record Cached(String name, String hash, long until) {}
+
+  /** An identity that proved itself on this request, with its roles as stored now. */
+  private record Proven(Identities.Identity identity) {
+    Caller caller() {
+      return new Caller(identity.id(), identity.name());
+    }
+  }
+
+  Access(Identities identities, Clock clock) {
+    this.identities = identities;
+    this.clock = clock;
+    byte[] key = new byte[32];
+    new SecureRandom().nextBytes(key);
+    this.cacheKey = new SecretKeySpec(key, "HmacSHA256");
+  }
+
+  /**
+   * The access of an application: its identities in its system store, its clock; and a meter of
+   * the password derivations run, {@code toa.credentials.derivations}, which shows the KDF's load
+   * (and guessing) on the gateway.
+   */
+  static Access of(Application application) {
+    Identities identities = new Identities(application.systemStore(Identities.STORE), application.clock());
+    FunctionCounter.builder("toa.credentials.derivations", identities.passwords(), Passwords::derivations)
+        .description("password hash derivations run to verify Basic credentials")
+        .register(application.metrics());
+    return new Access(identities, application.clock());
+  }
+
+  /**
+   * The caller, if the route admits it.
+   *
+   * @throws Problem 401 with challenges when credentials are missing or wrong, 403 when valid
+   *     credentials are not granted the route
+   */
+  Caller admit(Request request, Response response, Routes.Match match) {
+    Route route = match.route();
+    Route.Directives directives = route.directives();
+    Optional<Proven> proven = authenticate(request, response);
+    if (directives.anonymous()) return proven.map(Proven::caller).orElse(Caller.ANONYMOUS);
+    if (proven.isEmpty()) {
+      throw unauthorized(response, false, route.path() + " is open to " + grantees(directives) + "; send credentials (Basic, or a bearer token from POST " + TOKEN_PATH + ")");
+    }
+    Identities.Identity identity = proven.get().identity();
+    boolean self = directives.id().map(v -> identity.id().equals(match.variables().get(v))).orElse(false);
+    if (self || Scopes.grant(identity.roles(), directives.roles())) return proven.get().caller();
+    throw new Problem(403, "FORBIDDEN", route.path() + " is open to " + grantees(directives) + "; '" + identity.name() + "' holds "
+        + (identity.roles().isEmpty() ? "no role" : "the roles " + identity.roles()) + ", which grant none of it");
+  }
+
+  /** {@code POST /.toa/token} with Basic credentials: a bearer token for the identity. */
+  Map<String, Object> token(Request request, Response response) {
+    if (!request.getMethod().equals("POST")) {
+      response.getHeaders().put(HttpHeader.ALLOW, "POST");
+      throw new Problem(405, "METHOD_NOT_ALLOWED", TOKEN_PATH + " answers POST only, with Basic credentials");
+    }
+    String header = request.getHeaders().get(HttpHeader.AUTHORIZATION);
+    if (header == null || !scheme(header).equals("basic")) {
+      throw unauthorized(response, false, TOKEN_PATH + " issues tokens for Basic credentials; send name and password with Basic");
+    }
+    Identities.Identity identity = basic(header, response).identity();
+    Identities.Token token = identities.issue(identity, Identities.DEFAULT_TTL);
+    response.getHeaders().put(HttpHeader.CACHE_CONTROL, "no-store");
+    Map<String, Object> body = new LinkedHashMap<>();
+    body.put("token", token.token());
+    body.put("type", "Bearer");
+    body.put("expires", token.expires().toString());
+    body.put("id", identity.id());
+    body.put("name", identity.name());
+    return body;
+  }
+
+  private Optional<Proven> authenticate(Request request, Response response) {
+    String header = request.getHeaders().get(HttpHeader.AUTHORIZATION);
+    if (header == null) return Optional.empty();
+    return switch (scheme(header)) {
+      case "basic" -> Optional.of(basic(header, response));
+      case "bearer" -> Optional.of(bearer(header.substring(6).trim(), response));
+      default -> throw unauthorized(response, false, "the authorization scheme '" + header.split(" ", 2)[0] + "' is not accepted; use Basic or Bearer");
+    };
+  }
+
+  private static String scheme(String header) {
+    int space = header.indexOf(' ');
+    return (space < 0 ? header : header.substring(0, space)).toLowerCase(Locale.ROOT);
+  }
+
+  private Proven basic(String header, Response response) {
+    String encoded = header.substring(Math.min(header.length(), 6)).trim();
+    String cacheKey = cacheKey(encoded);
+    Optional<Proven> cached = cached(cacheKey);
+    if (cached.isPresent()) return cached.get();
+    char[] decoded = decode(encoded, response);
+    try {
+      int colon = indexOf(decoded, ':');
+      if (colon < 0) throw unauthorized(response, false, "the Basic credentials are not name:password");
+      String name = new String(decoded, 0, colon);
+      char[] password = Arrays.copyOfRange(decoded, colon + 1, decoded.length);
+      try {
+        Identities.Verified verified = identities.verify(name, password)
+            .orElseThrow(() -> unauthorized(response, false, "the name or the password is wrong"));
+        synchronized (cache) {
+          cache.put(cacheKey, new Cached(name, verified.hash(), clock.millis() + CACHE_TTL.toMillis()));
+        }
+        return new Proven(verified.identity());
+      } finally {
+        Arrays.fill(password, '\0');
+      }
+    } finally {
+      Arrays.fill(decoded, '\0');
+    }
+  }
+
+  /** A verification cached and still true: not expired, and the stored hash is the one matched. */
+  private Optional<Proven> cached(String key) {
+    Cached hit;
+    synchronized (cache) {
+      hit = cache.get(key);
+      if (hit != null && hit.until() <= clock.millis()) {
+        cache.remove(key);
+        hit = null;
+      }
+    }
+    if (hit == null) return Optional.empty();
+    String matched = hit.hash();
+    Optional<Identities.Verified> now = identities.current(hit.name()).filter(v -> v.hash().equals(matched));
+    if (now.isEmpty()) {
+      synchronized (cache) {
+        cache.remove(key);
+      }
+    }
+    return now.map(v -> new Proven(v.identity()));
+  }
+
+  private Proven bearer(String token, Response response) {
+    Tokens.Checked checked = identities.tokens().check(token);
+    if (checked instanceof Tokens.Checked.Invalid invalid) throw unauthorized(response, true, invalid.reason());
+    Tokens.Checked.Valid valid = (Tokens.Checked.Valid) checked;
+    return identities.current(valid.name())
+        .filter(v -> v.identity().id().equals(valid.id()))
+        .map(v -> new Proven(v.identity()))
+        .orElseThrow(() -> unauthorized(response, true, "the identity the bearer token names no longer exists"));
+  }
+
+  private static char[] decode(String encoded, Response response) {
+    byte[] bytes;
+    try {
+      bytes = Base64.getDecoder().decode(encoded);
+    } catch (IllegalArgumentException e) {
+      throw unauthorized(response, false, "the Basic credentials are not base64");
+    }
+    try {
+      CharBuffer chars = StandardCharsets.UTF_8.newDecoder()
+          .onMalformedInput(CodingErrorAction.REPORT)
+          .onUnmappableCharacter(CodingErrorAction.REPORT)
+          .decode(ByteBuffer.wrap(bytes));
+      char[] decoded = new char[chars.remaining()];
+      chars.get(decoded);
+      return decoded;
+    } catch (CharacterCodingException e) {
+      throw unauthorized(response, false, "the Basic credentials are not UTF-8");
+    } finally {
+      Arrays.fill(bytes, (byte) 0);
+    }
+  }
+
+  private static int indexOf(char[] chars, char c) {
+    for (int i = 0; i < chars.length; i++) if (chars[i] == c) return i;
+    return -1;
+  }
+
+  private String cacheKey(String presented) {
+    try {
+      Mac mac = Mac.getInstance("HmacSHA256");
+      mac.init(cacheKey);
+      return HexFormat.of().formatHex(mac.doFinal(presented.getBytes(StandardCharsets.UTF_8)));
+    } catch (GeneralSecurityException e) {
+      throw new IllegalStateException("The JDK has no HmacSHA256, which every Java 17 provides", e);
+    }
+  }
+
+  /** 401 with both challenges; a rejected bearer token's says so (RFC 6750). */
+  private static Problem unauthorized(Response response, boolean invalidToken, String message) {
+    response.getHeaders().put(HttpHeader.WWW_AUTHENTICATE, "Basic realm=\"" + REALM + "\", charset=\"UTF-8\"");
+    response.getHeaders().add(HttpHeader.WWW_AUTHENTICATE, "Bearer realm=\"" + REALM + "\"" + (invalidToken ? ", error=\"invalid_token\"" : ""));
+    return new Problem(401, "UNAUTHORIZED", message);
+  }
+
+  private static String grantees(Route.Directives directives) {
+    if (directives.roles().isEmpty() && directives.id().isEmpty()) return "nobody (it declares no auth directive)";
+    String roles = directives.roles().isEmpty() ? "" : "the roles " + directives.roles();
+    String self = directives.id().map(v -> "the identity whose id is :" + v).orElse("");
+    return roles.isEmpty() ? self : self.isEmpty() ? roles : roles + " and " + self;
+  }
+}

@@ -1,0 +1,262 @@
+package io.toa4j.http;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.toa4j.spi.Outcome;
+import io.toa4j.spi.Store;
+import io.toa4j.spi.StoredRecord;
+import io.toa4j.spi.Write;
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.security.SecureRandom;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Base64;
+import java.util.Collection;
+import java.util.HexFormat;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Optional;
+import java.util.Set;
+import java.util.regex.Pattern;
+
+/**
+ * The identities the gateway admits, their password hashes and roles, and the secret that signs
+ * their tokens, kept by the runtime in its own store {@code system.identities} on the context's
+ * storage (SQLite or PostgreSQL alike, through the storage SPI), never in a file in plain text.
+ *
+ * <p>Layout: one record per identity, whose record id is derived from the name (the first 32 hex
+ * characters of SHA-256 of {@code "identity\n" + name}), so a name is found with one read and two
+ * processes creating the same name collide on the store's compare-and-swap; its state is {@code
+ * { kind: identity, id, name, password, roles }}, where {@code id} is the identity's own random id
+ * (what {@code auth:id} compares) and {@code password} a {@link Passwords} hash. One more record,
+ * derived from {@code "secret\ntokens"}, holds the 256-bit token secret, made on first need by
+ * whichever process gets there first.
+ *
+ * <p>Thread-safe; role changes retry on a lost compare-and-swap, so concurrent changes from the
+ * command line and elsewhere are never lost.
+ */
+public final class Identities {
+  /** The name of the runtime's store that holds them: {@code system.identities}. */
+  public static final String STORE = "identities";
+
+  /** A token's lifetime when none is asked for: one hour. */
+  public static final Duration DEFAULT_TTL = Duration.ofHours(1);
+
+  /** The longest lifetime a token may be given: 30 days. */
+  public static final Duration MAX_TTL = Duration.ofDays(30);
+
+  static final int MAX_NAME = 128;
+  static final int MAX_PASSWORD = 1024;
+  private static final Pattern NAME = Pattern.compile("[A-Za-z0-9._@+-]{1," + MAX_NAME + "}");
+  private static final JsonNodeFactory NODES = JsonNodeFactory.instance;
+  private static final int ATTEMPTS = 16;
+
+  private final Store store;
+  private final Clock clock;
+  private final SecureRandom random;
+  private final Passwords passwords;
+  private volatile Tokens tokens;
+
+  /** An identity as stored, without its password hash. */
+  public record Identity(String id, String name, List<String> roles) {}
+
+  /** A token and the moment it stops being accepted. */
+  public record Token(String token, Instant expires) {}
+
+  /**
+   * @param store the runtime's store {@link #STORE}
+   * @param clock decides when tokens expire
+   */
+  public Identities(Store store, Clock clock) {
+    this(store, clock, new SecureRandom(), new Passwords(new SecureRandom()));
+  }
+
+  Identities(Store store, Clock clock, SecureRandom random, Passwords passwords) {
+    this.store = store;
+    this.clock = clock;
+    this.random = random;
+    this.passwords = passwords;
+  }
+
+  /**
+   * Creates an identity with a new random id, the password's hash and the roles.
+   *
+   * @param password cleared by this method once hashed
+   * @throws IdentityException MALFORMED for a bad name, empty or overlong password or bad scope;
+   *     TAKEN when the name is held
+   */
+  public Identity create(String name, char[] password, Collection<String> roles) {
+    try {
+      checkName(name);
+      if (password.length == 0) throw malformed("the password is empty; give one of at least one character");
+      if (password.length > MAX_PASSWORD) throw malformed("the password is longer than " + MAX_PASSWORD + " characters");
+      List<String> scopes = List.copyOf(new LinkedHashSet<>(roles.stream().map(Scopes::check).toList()));
+      byte[] bytes = new byte[16];
+      random.nextBytes(bytes);
+      Identity identity = new Identity(HexFormat.of().formatHex(bytes), name, scopes);
+      ObjectNode state = state(identity, passwords.hash(password));
+      long now = clock.millis();
+      if (store.commit(new Write(0, new StoredRecord(key("identity", name), 1, now, now, state))) != Outcome.COMMITTED) {
+        throw new IdentityException(IdentityException.Reason.TAKEN, "an identity named '" + name + "' exists; choose another name");
+      }
+      return identity;
+    } finally {
+      java.util.Arrays.fill(password, '\0');
+    }
+  }
+
+  /** The identity of that name, if there is one. */
+  public Optional<Identity> find(String name) {
+    return stored(name).map(Identities::identity);
+  }
+
+  /**
+   * Adds and removes roles (removals after additions), retrying when another change wins the race.
+   *
+   * @return the identity with its roles after the change
+   * @throws IdentityException MALFORMED for a bad scope, UNKNOWN when no identity has the name
+   */
+  public Identity changeRoles(String name, Collection<String> add, Collection<String> remove) {
+    add.forEach(Scopes::check);
+    remove.forEach(Scopes::check);
+    for (int attempt = 0; attempt < ATTEMPTS; attempt++) {
+      StoredRecord record = stored(name).orElseThrow(() -> unknown(name));
+      Set<String> roles = new LinkedHashSet<>(identity(record).roles());
+      roles.addAll(add);
+      roles.removeAll(remove);
+      ObjectNode state = record.state().deepCopy();
+      strings(state, "roles", roles);
+      Write write = new Write(record.version(), new StoredRecord(record.id(), record.version() + 1, record.created(), clock.millis(), state));
+      if (store.commit(write) == Outcome.COMMITTED) return identity(write.record());
+    }
+    throw new IllegalStateException("The roles of '" + name + "' changed " + ATTEMPTS + " times while this change was made; try again");
+  }
+
+  /**
+   * A signed token for the identity, valid for {@code ttl}.
+   *
+   * @throws IdentityException MALFORMED for a lifetime outside 1 s to {@link #MAX_TTL}; UNKNOWN
+   *     when no identity has the name
+   */
+  public Token issue(String name, Duration ttl) {
+    if (ttl.compareTo(Duration.ofSeconds(1)) < 0 || ttl.compareTo(MAX_TTL) > 0) {
+      throw malformed("a token lives 1 to " + MAX_TTL.toSeconds() + " seconds; got " + ttl.toSeconds());
+    }
+    Identity identity = find(name).orElseThrow(() -> unknown(name));
+    return issue(identity, ttl);
+  }
+
+  Token issue(Identity identity, Duration ttl) {
+    Instant expires = clock.instant().plus(ttl);
+    return new Token(tokens().issue(identity.id(), identity.name(), expires), Instant.ofEpochSecond(expires.getEpochSecond()));
+  }
+
+  /**
+   * The identity whose password this is, with its stored hash (the key of a cached verification),
+   * if the name is held and the password matches. Runs the slow KDF once either way.
+   */
+  Optional<Verified> verify(String name, char[] password) {
+    Optional<StoredRecord> record = NAME.matcher(name).matches() ? stored(name) : Optional.empty();
+    if (record.isEmpty() || password.length == 0 || password.length > MAX_PASSWORD) {
+      passwords.decoy(password);
+      return Optional.empty();
+    }
+    String hash = record.get().state().path("password").asText();
+    return passwords.verify(password, hash) ? Optional.of(new Verified(identity(record.get()), hash)) : Optional.empty();
+  }
+
+  /** An identity whose password matched the stored hash. */
+  record Verified(Identity identity, String hash) {}
+
+  /** The identity and its stored password hash, read now, if the name is held. */
+  Optional<Verified> current(String name) {
+    return stored(name).map(r -> new Verified(identity(r), r.state().path("password").asText()));
+  }
+
+  /** The signer and checker of tokens, with the secret read or, the first time, made and stored. */
+  Tokens tokens() {
+    Tokens loaded = tokens;
+    if (loaded == null) {
+      synchronized (this) {
+        if (tokens == null) tokens = new Tokens(secret(), clock);
+        loaded = tokens;
+      }
+    }
+    return loaded;
+  }
+
+  Passwords passwords() {
+    return passwords;
+  }
+
+  private byte[] secret() {
+    String id = key("secret", "tokens");
+    for (int attempt = 0; attempt < ATTEMPTS; attempt++) {
+      Optional<StoredRecord> stored = store.read(id);
+      if (stored.isPresent()) return Base64.getDecoder().decode(stored.get().state().path("key").asText());
+      byte[] secret = new byte[32];
+      random.nextBytes(secret);
+      long now = clock.millis();
+      ObjectNode state = NODES.objectNode().put("kind", "secret").put("key", Base64.getEncoder().encodeToString(secret));
+      // a CONFLICT means another process stored one first: read it on the next turn
+      if (store.commit(new Write(0, new StoredRecord(id, 1, now, now, state))) == Outcome.COMMITTED) return secret;
+    }
+    throw new IllegalStateException("The token secret could be neither read nor stored in system." + STORE);
+  }
+
+  private Optional<StoredRecord> stored(String name) {
+    return store.read(key("identity", name)).filter(r -> r.state().path("kind").asText().equals("identity"));
+  }
+
+  private static Identity identity(StoredRecord record) {
+    JsonNode state = record.state();
+    List<String> roles = new ArrayList<>();
+    state.path("roles").forEach(r -> roles.add(r.asText()));
+    return new Identity(state.path("id").asText(), state.path("name").asText(), List.copyOf(roles));
+  }
+
+  private static ObjectNode state(Identity identity, String hash) {
+    ObjectNode state = NODES.objectNode().put("kind", "identity").put("id", identity.id()).put("name", identity.name()).put("password", hash);
+    strings(state, "roles", identity.roles());
+    return state;
+  }
+
+  /** The record id for a kind of record and its key: 32 hex characters of SHA-256. */
+  static String key(String kind, String value) {
+    try {
+      byte[] digest = MessageDigest.getInstance("SHA-256").digest((kind + "\n" + value).getBytes(StandardCharsets.UTF_8));
+      return HexFormat.of().formatHex(digest, 0, 16);
+    } catch (NoSuchAlgorithmException e) {
+      throw new IllegalStateException("The JDK has no SHA-256, which every Java 17 provides", e);
+    }
+  }
+
+  /**
+   * Checks a name before anything else is asked for.
+   *
+   * @throws IdentityException MALFORMED, saying the rule, when it does not fit
+   */
+  public static void checkName(String name) {
+    if (!NAME.matcher(name).matches()) {
+      throw malformed("'" + name + "' is not an identity name; write 1 to " + MAX_NAME + " letters, digits, '.', '_', '@', '+' or '-'");
+    }
+  }
+
+  private static IdentityException malformed(String message) {
+    return new IdentityException(IdentityException.Reason.MALFORMED, message);
+  }
+
+  private static IdentityException unknown(String name) {
+    return new IdentityException(IdentityException.Reason.UNKNOWN, "there is no identity named '" + name + "'; create it with toa identity create");
+  }
+
+  private static void strings(ObjectNode state, String field, Collection<String> values) {
+    var array = state.putArray(field);
+    values.forEach(array::add);
+  }
+}

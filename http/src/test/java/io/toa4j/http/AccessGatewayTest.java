@@ -1,0 +1,278 @@
+package io.toa4j.http;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.toa4j.runtime.Application;
+import io.toa4j.runtime.Options;
+import io.toa4j.testkit.time.TestClock;
+import java.net.InetSocketAddress;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Base64;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.DynamicTest;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestFactory;
+import org.junit.jupiter.api.TestInstance;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Identities, credentials and roles at a real gateway on a free port, over a real SQLite context
+ * whose clock the test moves: every route of {@link Shelf} with every kind of credentials.
+ */
+@TestInstance(TestInstance.Lifecycle.PER_CLASS)
+class AccessGatewayTest {
+  static final ObjectMapper JSON = new ObjectMapper();
+  static final HttpClient CLIENT = HttpClient.newHttpClient();
+  static final String RECORD = "5e1f0c2e5a7b4c3d9e6f1a2b3c4d5e6f";
+  static final String PASSWORD = "correct horse battery staple";
+
+  @TempDir static Path directory;
+  final TestClock clock = new TestClock();
+  Application app;
+  Gateway gateway;
+  Identities identities;
+  Identities.Identity keeper; // store: covers every store:* route
+  Identities.Identity teller; // store:wallets only
+  Identities.Identity stranger; // roles that cover nothing here
+  Identities.Identity owner; // no role; its id is the record's in the by-id route
+  String expired; // a bearer token of the keeper, expired by the clock
+
+  @BeforeAll
+  void start() {
+    app = Application.boot(Shelf.context(directory), Options.defaults().withClock(clock));
+    gateway = Gateway.start(app, new InetSocketAddress("127.0.0.1", 0), Gateway.DEFAULT_MAX_BODY);
+    // the same store the gateway reads, through another instance: what the command line does
+    identities = new Identities(app.systemStore(Identities.STORE), clock);
+    keeper = identities.create("keeper", PASSWORD.toCharArray(), List.of("store"));
+    teller = identities.create("teller@example.com", PASSWORD.toCharArray(), List.of("store:wallets"));
+    stranger = identities.create("stranger", PASSWORD.toCharArray(), List.of("store:wal", "other"));
+    owner = identities.create("owner", PASSWORD.toCharArray(), List.of());
+    expired = identities.issue("keeper", Duration.ofMinutes(1)).token();
+    clock.advance(Duration.ofMinutes(1));
+  }
+
+  @AfterAll
+  void stop() {
+    gateway.close();
+    app.close();
+  }
+
+  /** The kinds of credentials a request may carry. */
+  enum Credentials { NONE, WRONG_PASSWORD, EXPIRED_TOKEN, WITHOUT_ROLE, COVERING }
+
+  /** A route of the shelf with what each kind of credentials gets, as its directives declare. */
+  record Case(String route, String record, String coveringName, boolean bearer, int none, int wrong, int expired, int withoutRole, int covering) {}
+
+  List<Case> cases() {
+    String mine = owner.id();
+    return List.of(
+        new Case(Shelf.BY_ROLE, RECORD, "keeper", false, 401, 401, 401, 403, 200),
+        new Case(Shelf.BY_NARROWER_ROLE, RECORD, "keeper", false, 401, 401, 401, 403, 200),
+        new Case(Shelf.BY_NARROWER_ROLE, RECORD, "teller@example.com", true, 401, 401, 401, 403, 200),
+        new Case(Shelf.BY_ID, mine, "owner", false, 401, 401, 401, 403, 200),
+        new Case(Shelf.BY_ID, mine, "owner", true, 401, 401, 401, 403, 200),
+        new Case(Shelf.BY_ID, RECORD, "keeper", true, 401, 401, 401, 403, 200),
+        new Case(Shelf.OPEN, RECORD, "keeper", false, 200, 401, 401, 200, 200),
+        new Case(Shelf.CLOSED, RECORD, "keeper", false, 401, 401, 401, 403, 403));
+  }
+
+  @TestFactory
+  List<DynamicTest> everyRoute_withEveryKindOfCredentials_answersAsItsDirectivesDeclare() {
+    List<DynamicTest> tests = new ArrayList<>();
+    for (Case c : cases()) {
+      String path = "/test/shelf/" + c.record() + "/" + c.route();
+      Map<Credentials, Integer> expected = Map.of(
+          Credentials.NONE, c.none(), Credentials.WRONG_PASSWORD, c.wrong(), Credentials.EXPIRED_TOKEN, c.expired(),
+          Credentials.WITHOUT_ROLE, c.withoutRole(), Credentials.COVERING, c.covering());
+      for (Credentials credentials : Credentials.values()) {
+        String covering = c.bearer() ? bearer(c.coveringName()) : basic(c.coveringName(), PASSWORD);
+        String header = switch (credentials) {
+          case NONE -> null;
+          case WRONG_PASSWORD -> basic(c.coveringName(), PASSWORD + "!");
+          case EXPIRED_TOKEN -> "Bearer " + expired;
+          case WITHOUT_ROLE -> basic("stranger", PASSWORD);
+          case COVERING -> covering;
+        };
+        tests.add(DynamicTest.dynamicTest("GET " + path + " " + credentials + " as " + c.coveringName() + (c.bearer() ? " (bearer)" : ""), () -> {
+          HttpResponse<String> response = get(path, header);
+          int status = expected.get(credentials);
+          assertThat(response.statusCode()).as(response.body()).isEqualTo(status);
+          if (status == 200) assertThat(JSON.readTree(response.body()).path("id").asText()).isEqualTo(c.record());
+          if (status == 401) assertChallenges(response);
+          if (status >= 400) assertThat(JSON.readTree(response.body()).path("message").asText()).isNotBlank();
+        }));
+      }
+    }
+    return tests;
+  }
+
+  @Test
+  void byId_anotherIdentitysRecord_is403_evenForTheOwnerOfAnother() throws Exception {
+    HttpResponse<String> response = get("/test/shelf/" + RECORD + "/" + Shelf.BY_ID, basic("owner", PASSWORD));
+
+    assertThat(response.statusCode()).isEqualTo(403);
+    assertThat(JSON.readTree(response.body()).path("message").asText())
+        .contains("the identity whose id is :id", "'owner' holds no role");
+  }
+
+  @Test
+  void aNarrowerRole_doesNotCoverTheWiderRoute() throws Exception {
+    HttpResponse<String> response = get("/test/shelf/" + RECORD + "/", bearer("teller@example.com"));
+
+    assertThat(response.statusCode()).isEqualTo(403);
+    assertThat(JSON.readTree(response.body()).path("message").asText()).contains("the roles [store]", "[store:wallets]");
+  }
+
+  @Test
+  void unauthorized_carriesBasicAndBearerChallenges_andARejectedTokenSaysInvalidToken() throws Exception {
+    HttpResponse<String> none = get("/test/shelf/" + RECORD + "/", null);
+    HttpResponse<String> badToken = get("/test/shelf/" + RECORD + "/", "Bearer " + expired);
+
+    assertThat(none.headers().allValues("www-authenticate")).containsExactlyInAnyOrder(
+        "Basic realm=\"toa\", charset=\"UTF-8\"", "Bearer realm=\"toa\"");
+    assertThat(JSON.readTree(none.body()).path("message").asText()).contains("the roles [store]", "send credentials");
+    assertThat(badToken.headers().allValues("www-authenticate")).contains("Bearer realm=\"toa\", error=\"invalid_token\"");
+    assertThat(JSON.readTree(badToken.body()).path("message").asText()).contains("expired at");
+  }
+
+  @Test
+  void malformedCredentials_are401SayingWhatIsWrong() throws Exception {
+    String path = "/test/shelf/" + RECORD + "/";
+    expect401(get(path, "Basic !!!"), "not base64");
+    expect401(get(path, "Basic " + Base64.getEncoder().encodeToString("keeper".getBytes(StandardCharsets.UTF_8))), "name:password");
+    expect401(get(path, "Basic " + Base64.getEncoder().encodeToString(new byte[] {(byte) 0xff, ':', 'x'})), "not UTF-8");
+    expect401(get(path, basic("nobody", PASSWORD)), "the name or the password is wrong");
+    expect401(get(path, basic("keeper", "")), "the name or the password is wrong");
+    expect401(get(path, "Bearer"), "not payload.signature");
+    expect401(get(path, "Bearer abc.def"), "signature does not match");
+    expect401(get(path, "Digest username=keeper"), "'Digest' is not accepted");
+  }
+
+  @Test
+  void credentials_areCheckedBeforeTheBodyIsParsed_andNothingChanges() throws Exception {
+    String path = "/test/shelf/" + RECORD + "/";
+    HttpResponse<String> anonymous = send("PUT", path, null, "application/json", "{\"text\": ");
+    HttpResponse<String> stranger = send("PUT", path, basic("stranger", PASSWORD), "application/json", "{\"text\": ");
+    HttpResponse<String> strangerWithGoodBody = send("PUT", path, basic("stranger", PASSWORD), "application/json", "{\"text\": \"x\"}");
+    HttpResponse<String> keeperWithBadBody = send("PUT", path, basic("keeper", PASSWORD), "application/json", "{\"text\": ");
+
+    assertThat(anonymous.statusCode()).as(anonymous.body()).isEqualTo(401);
+    assertThat(stranger.statusCode()).as(stranger.body()).isEqualTo(403);
+    assertThat(strangerWithGoodBody.statusCode()).as(strangerWithGoodBody.body()).isEqualTo(403);
+    assertThat(keeperWithBadBody.statusCode()).as("granted, the body is read: %s", keeperWithBadBody.body()).isEqualTo(400);
+    JsonNode record = JSON.readTree(get(path, basic("keeper", PASSWORD)).body());
+    assertThat(record.has("text")).as("nothing was written: %s", record).isFalse();
+  }
+
+  @Test
+  void token_forBasicCredentials_isIssued_andOpensWhatTheIdentityMayTake() throws Exception {
+    HttpResponse<String> issued = send("POST", "/.toa/token", basic("keeper", PASSWORD), null, null);
+
+    assertThat(issued.statusCode()).as(issued.body()).isEqualTo(200);
+    assertThat(issued.headers().firstValue("cache-control")).contains("no-store");
+    JsonNode body = JSON.readTree(issued.body());
+    assertThat(body.path("type").asText()).isEqualTo("Bearer");
+    assertThat(body.path("id").asText()).isEqualTo(keeper.id());
+    assertThat(body.path("expires").asText()).isEqualTo(clock.instant().plus(Identities.DEFAULT_TTL).toString());
+    String token = "Bearer " + body.path("token").asText();
+    assertThat(get("/test/shelf/" + RECORD + "/", token).statusCode()).isEqualTo(200);
+    assertThat(get("/test/shelf/" + RECORD + "/" + Shelf.CLOSED, token).statusCode()).isEqualTo(403);
+  }
+
+  @Test
+  void token_refusedWithoutBasicCredentials_orForAnotherMethod() throws Exception {
+    HttpResponse<String> none = send("POST", "/.toa/token", null, null, null);
+    HttpResponse<String> wrong = send("POST", "/.toa/token", basic("keeper", "nope"), null, null);
+    HttpResponse<String> withAToken = send("POST", "/.toa/token", bearer("keeper"), null, null);
+    HttpResponse<String> get = send("GET", "/.toa/token", basic("keeper", PASSWORD), null, null);
+
+    expect401(none, "Basic");
+    expect401(wrong, "the name or the password is wrong");
+    expect401(withAToken, "issues tokens for Basic credentials");
+    assertThat(get.statusCode()).isEqualTo(405);
+    assertThat(get.headers().firstValue("allow")).contains("POST");
+  }
+
+  @Test
+  void rolesChangedElsewhere_takeEffectOnTheNextRequest_forBasicAndTokens() throws Exception {
+    Identities.Identity made = identities.create("temp", PASSWORD.toCharArray(), List.of());
+    String path = "/test/shelf/" + RECORD + "/";
+    String token = bearer("temp");
+    assertThat(get(path, basic("temp", PASSWORD)).statusCode()).isEqualTo(403);
+
+    identities.changeRoles(made.name(), List.of("store"), List.of());
+    assertThat(get(path, basic("temp", PASSWORD)).statusCode()).isEqualTo(200);
+    assertThat(get(path, token).statusCode()).isEqualTo(200);
+
+    identities.changeRoles(made.name(), List.of(), List.of("store"));
+    assertThat(get(path, basic("temp", PASSWORD)).statusCode()).isEqualTo(403);
+    assertThat(get(path, token).statusCode()).isEqualTo(403);
+  }
+
+  @Test
+  void basicVerification_isCachedBriefly_soRepeatedRequestsRunTheKdfOnceUntilTheCacheEntryEnds() throws Exception {
+    String path = "/test/shelf/" + RECORD + "/";
+    String credentials = basic("keeper", PASSWORD);
+    assertThat(get(path, credentials).statusCode()).isEqualTo(200);
+    double before = derivations();
+
+    for (int i = 0; i < 5; i++) assertThat(get(path, credentials).statusCode()).isEqualTo(200);
+    assertThat(derivations()).as("served from the cache").isEqualTo(before);
+
+    assertThat(get(path, basic("keeper", PASSWORD + "x")).statusCode()).isEqualTo(401);
+    assertThat(get(path, basic("keeper", PASSWORD + "x")).statusCode()).isEqualTo(401);
+    assertThat(derivations()).as("failures are never cached").isEqualTo(before + 2);
+
+    clock.advance(Access.CACHE_TTL);
+    assertThat(get(path, credentials).statusCode()).isEqualTo(200);
+    assertThat(derivations()).as("verified again once the entry ended").isEqualTo(before + 3);
+    assertThat(get("/.toa/metrics", null).body()).contains("toa_credentials_derivations_total");
+  }
+
+  private double derivations() {
+    return app.metrics().find("toa.credentials.derivations").functionCounter().count();
+  }
+
+  private String basic(String name, String password) {
+    return "Basic " + Base64.getEncoder().encodeToString((name + ":" + password).getBytes(StandardCharsets.UTF_8));
+  }
+
+  private String bearer(String name) {
+    return "Bearer " + identities.issue(name, Duration.ofMinutes(5)).token();
+  }
+
+  private static void assertChallenges(HttpResponse<String> response) {
+    assertThat(response.headers().allValues("www-authenticate")).anySatisfy(v -> assertThat(v).startsWith("Basic realm="));
+    assertThat(response.headers().allValues("www-authenticate")).anySatisfy(v -> assertThat(v).startsWith("Bearer realm="));
+  }
+
+  private static void expect401(HttpResponse<String> response, String message) throws Exception {
+    assertThat(response.statusCode()).as(response.body()).isEqualTo(401);
+    assertChallenges(response);
+    assertThat(JSON.readTree(response.body()).path("message").asText()).contains(message);
+  }
+
+  private HttpResponse<String> get(String path, String authorization) throws Exception {
+    return send("GET", path, authorization, null, null);
+  }
+
+  private HttpResponse<String> send(String method, String path, String authorization, String contentType, String body) throws Exception {
+    HttpRequest.Builder request = HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + gateway.port() + path))
+        .method(method, body == null ? HttpRequest.BodyPublishers.noBody() : HttpRequest.BodyPublishers.ofString(body));
+    if (authorization != null) request.header("authorization", authorization);
+    if (contentType != null) request.header("content-type", contentType);
+    return CLIENT.send(request.build(), HttpResponse.BodyHandlers.ofString());
+  }
+}

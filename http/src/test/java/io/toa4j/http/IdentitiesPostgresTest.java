@@ -1,0 +1,126 @@
+package io.toa4j.http;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.toa4j.spi.Storage;
+import io.toa4j.spi.StorageProvider;
+import io.toa4j.spi.StorageSettings;
+import io.toa4j.spi.Store;
+import io.toa4j.testkit.time.TestClock;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.Statement;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.ServiceLoader;
+import java.util.Set;
+import java.util.UUID;
+import java.util.concurrent.Callable;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Identities on a real PostgreSQL through the same storage SPI ({@code TOA_POSTGRES_URL}, else the
+ * local default the storage uses), in a schema of this test's own that it drops afterwards; several
+ * instances over one store stand for several processes.
+ */
+class IdentitiesPostgresTest {
+  private static final String DEFAULT_URL = "jdbc:postgresql://127.0.0.1:5432/test";
+
+  @TempDir Path directory;
+  final TestClock clock = new TestClock();
+  final String namespace = "t" + UUID.randomUUID().toString().replace("-", "").substring(0, 16);
+  Storage storage;
+  Store store;
+
+  @BeforeEach
+  void open() {
+    StorageProvider postgres = ServiceLoader.load(StorageProvider.class).stream()
+        .map(ServiceLoader.Provider::get).filter(p -> p.name().equals("postgres")).findFirst().orElseThrow();
+    storage = postgres.open(new StorageSettings(directory, Map.of()));
+    store = storage.store(namespace + ".identities");
+  }
+
+  @AfterEach
+  void drop() throws Exception {
+    storage.close();
+    String url = System.getenv().getOrDefault("TOA_POSTGRES_URL", DEFAULT_URL);
+    try (Connection c = url.equals(DEFAULT_URL) ? DriverManager.getConnection(url, "postgres", null) : DriverManager.getConnection(url);
+        Statement s = c.createStatement()) {
+      s.execute("DROP SCHEMA IF EXISTS \"" + namespace + "_identities\" CASCADE");
+    }
+  }
+
+  @Test
+  void createVerifyAndTakenNames_workAsOnSqlite() {
+    Identities identities = new Identities(store, clock);
+    Identities.Identity alice = identities.create("alice", "pw".toCharArray(), List.of("store"));
+
+    assertThat(new Identities(store, clock).verify("alice", "pw".toCharArray()))
+        .hasValueSatisfying(v -> assertThat(v.identity()).isEqualTo(alice));
+    assertThat(identities.verify("alice", "pw!".toCharArray())).isEmpty();
+    assertThat(catchReason(() -> new Identities(store, clock).create("alice", "x".toCharArray(), List.of()))).isEqualTo(IdentityException.Reason.TAKEN);
+  }
+
+  @Test
+  void concurrentRoleChangesFromSeveralInstances_loseNone() throws Exception {
+    new Identities(store, clock).create("alice", "pw".toCharArray(), List.of());
+    ExecutorService pool = Executors.newFixedThreadPool(4);
+    try {
+      List<Future<?>> changes = new ArrayList<>();
+      for (int i = 0; i < 12; i++) {
+        String role = "r" + i;
+        changes.add(pool.submit(() -> new Identities(store, clock).changeRoles("alice", List.of(role), List.of())));
+      }
+      for (Future<?> change : changes) change.get(60, TimeUnit.SECONDS);
+    } finally {
+      pool.shutdownNow();
+    }
+
+    assertThat(new Identities(store, clock).find("alice").orElseThrow().roles()).hasSize(12);
+  }
+
+  @Test
+  void instancesRacingToMakeTheTokenSecret_endWithOne_soEachAcceptsTheOthersTokens() throws Exception {
+    new Identities(store, clock).create("alice", "pw".toCharArray(), List.of());
+    ExecutorService pool = Executors.newFixedThreadPool(4);
+    List<String> tokens = new ArrayList<>();
+    List<Identities> racers = new ArrayList<>();
+    try {
+      List<Future<String>> issued = new ArrayList<>();
+      for (int i = 0; i < 4; i++) {
+        Identities racer = new Identities(store, clock);
+        racers.add(racer);
+        Callable<String> issue = () -> racer.issue("alice", Duration.ofMinutes(5)).token();
+        issued.add(pool.submit(issue));
+      }
+      for (Future<String> token : issued) tokens.add(token.get(60, TimeUnit.SECONDS));
+    } finally {
+      pool.shutdownNow();
+    }
+
+    // the same payload at the same moment: one secret signs it the same way in every instance
+    assertThat(Set.copyOf(tokens)).hasSize(1);
+    for (Identities racer : racers) {
+      for (String token : tokens) assertThat(racer.tokens().check(token)).isInstanceOf(Tokens.Checked.Valid.class);
+    }
+  }
+
+  private static IdentityException.Reason catchReason(Runnable action) {
+    try {
+      action.run();
+    } catch (IdentityException e) {
+      return e.reason();
+    }
+    throw new AssertionError("expected a refusal");
+  }
+}

@@ -1,0 +1,138 @@
+package io.toa4j.http;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.toa4j.runtime.SystemStores;
+import io.toa4j.testkit.time.TestClock;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import org.assertj.core.api.ThrowableAssert.ThrowingCallable;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** Identities in the runtime's own store on a real SQLite file, opened without booting the context. */
+class IdentitiesTest {
+  @TempDir Path directory;
+  final TestClock clock = new TestClock();
+  SystemStores stores;
+  Identities identities;
+
+  @BeforeEach
+  void open() {
+    Notes.write(directory, "context.toa.yaml", "name: test\n");
+    stores = SystemStores.open(directory);
+    identities = new Identities(stores.store(Identities.STORE), clock);
+  }
+
+  @AfterEach
+  void close() {
+    stores.close();
+  }
+
+  @Test
+  void create_thenFind_hasARandomIdAndTheRoles_andTheFileHoldsNoPlainPassword() throws Exception {
+    char[] password = "hunter2-but-longer".toCharArray();
+    Identities.Identity alice = identities.create("alice", password, List.of("store", "store", "billing:read"));
+
+    assertThat(alice.id()).matches("[0-9a-f]{32}");
+    assertThat(alice.roles()).containsExactly("store", "billing:read");
+    assertThat(identities.find("alice")).contains(alice);
+    assertThat(identities.find("bob")).isEmpty();
+    assertThat(password).as("the caller's copy is cleared").containsOnly('\0');
+    assertThat(directory.resolve(".toa/storage/system.identities.db")).exists();
+    try (var files = java.nio.file.Files.list(directory.resolve(".toa/storage"))) { // the WAL too
+      for (Path file : files.toList()) {
+        assertThat(new String(java.nio.file.Files.readAllBytes(file), java.nio.charset.StandardCharsets.ISO_8859_1)).as("%s", file)
+            .doesNotContain("hunter2-but-longer");
+      }
+    }
+    assertThat(identities.create("bob", "pw".toCharArray(), List.of()).id()).isNotEqualTo(alice.id());
+  }
+
+  @Test
+  void verify_rightPassword_isTheIdentity_aWrongOneOrAnUnknownNameIsEmpty() {
+    Identities.Identity alice = identities.create("alice", "pw-1".toCharArray(), List.of());
+
+    assertThat(identities.verify("alice", "pw-1".toCharArray())).hasValueSatisfying(v -> assertThat(v.identity()).isEqualTo(alice));
+    assertThat(identities.verify("alice", "pw-2".toCharArray())).isEmpty();
+    assertThat(identities.verify("nobody", "pw-1".toCharArray())).isEmpty();
+    assertThat(identities.verify("no:name", "pw-1".toCharArray())).isEmpty();
+  }
+
+  @Test
+  void create_aTakenName_isRefusedAsTaken_andTheFirstIsKept() {
+    Identities.Identity first = identities.create("alice", "one".toCharArray(), List.of("store"));
+
+    refused(() -> identities.create("alice", "two".toCharArray(), List.of()), IdentityException.Reason.TAKEN, "an identity named 'alice' exists");
+    assertThat(identities.find("alice")).contains(first);
+    assertThat(identities.verify("alice", "one".toCharArray())).isPresent();
+  }
+
+  @Test
+  void create_malformedInput_isRefusedSayingTheRule_andStoresNothing() {
+    refused(() -> identities.create("", "pw".toCharArray(), List.of()), IdentityException.Reason.MALFORMED, "is not an identity name");
+    refused(() -> identities.create("a:b", "pw".toCharArray(), List.of()), IdentityException.Reason.MALFORMED, "letters, digits");
+    refused(() -> identities.create("x".repeat(129), "pw".toCharArray(), List.of()), IdentityException.Reason.MALFORMED, "1 to 128");
+    refused(() -> identities.create("alice", new char[0], List.of()), IdentityException.Reason.MALFORMED, "the password is empty");
+    refused(() -> identities.create("alice", new char[1025], List.of()), IdentityException.Reason.MALFORMED, "longer than 1024");
+    refused(() -> identities.create("alice", "pw".toCharArray(), List.of("store:")), IdentityException.Reason.MALFORMED, "'store:' is not a role scope");
+    assertThat(identities.find("alice")).isEmpty();
+  }
+
+  @Test
+  void changeRoles_addsAndRemoves_andIsSeenByAnotherInstance() {
+    identities.create("alice", "pw".toCharArray(), List.of("store"));
+
+    Identities.Identity changed = identities.changeRoles("alice", List.of("billing", "store:x"), List.of("store"));
+    Identities.Identity again = identities.changeRoles("alice", List.of("billing"), List.of("absent"));
+
+    assertThat(changed.roles()).containsExactly("billing", "store:x");
+    assertThat(again.roles()).containsExactly("billing", "store:x");
+    assertThat(new Identities(stores.store(Identities.STORE), clock).find("alice").orElseThrow().roles()).containsExactly("billing", "store:x");
+  }
+
+  @Test
+  void changeRoles_ofAnUnknownName_orWithAMalformedScope_isRefused() {
+    identities.create("alice", "pw".toCharArray(), List.of("store"));
+
+    refused(() -> identities.changeRoles("bob", List.of("x"), List.of()), IdentityException.Reason.UNKNOWN, "there is no identity named 'bob'");
+    refused(() -> identities.changeRoles("alice", List.of("bad scope"), List.of()), IdentityException.Reason.MALFORMED, "'bad scope'");
+    assertThat(identities.find("alice").orElseThrow().roles()).containsExactly("store");
+  }
+
+  @Test
+  void issue_aTokenSignedWithTheStoredSecret_isAcceptedByAnotherProcessOnTheSameStorage() {
+    Identities.Identity alice = identities.create("alice", "pw".toCharArray(), List.of());
+    Identities.Token token = identities.issue("alice", Duration.ofSeconds(90));
+    stores.close();
+
+    stores = SystemStores.open(directory); // as the gateway of toa run would, after this process
+    Identities other = new Identities(stores.store(Identities.STORE), clock);
+
+    assertThat(token.expires()).isEqualTo(clock.instant().plusSeconds(90));
+    assertThat(other.tokens().check(token.token())).isEqualTo(new Tokens.Checked.Valid(alice.id(), "alice", token.expires()));
+    clock.advance(Duration.ofSeconds(90));
+    assertThat(other.tokens().check(token.token())).isInstanceOf(Tokens.Checked.Invalid.class);
+  }
+
+  @Test
+  void issue_forAnUnknownName_orALifetimeOutOfRange_isRefused() {
+    identities.create("alice", "pw".toCharArray(), List.of());
+
+    refused(() -> identities.issue("bob", Duration.ofMinutes(1)), IdentityException.Reason.UNKNOWN, "'bob'");
+    refused(() -> identities.issue("alice", Duration.ZERO), IdentityException.Reason.MALFORMED, "1 to 2592000 seconds");
+    refused(() -> identities.issue("alice", Duration.ofDays(31)), IdentityException.Reason.MALFORMED, "1 to 2592000 seconds");
+  }
+
+  private static void refused(ThrowingCallable call, IdentityException.Reason reason, String message) {
+    assertThatThrownBy(call)
+        .isInstanceOf(IdentityException.class)
+        .hasMessageContaining(message)
+        .extracting(e -> ((IdentityException) e).reason())
+        .isEqualTo(reason);
+  }
+}
