@@ -7,20 +7,14 @@ import io.toa4j.spi.Bus;
 import io.toa4j.spi.BusProvider;
 import io.toa4j.spi.BusSettings;
 import io.toa4j.spi.Message;
-import java.io.IOException;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.ResultSet;
-import java.sql.SQLException;
-import java.sql.Statement;
 import java.time.Clock;
 import java.time.Duration;
-import java.util.HexFormat;
 import java.util.Map;
 import java.util.ServiceLoader;
-import java.util.concurrent.ThreadLocalRandom;
-import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -33,52 +27,20 @@ import org.junit.jupiter.api.io.TempDir;
  */
 class DistributedFlowTest {
   static final Duration SETTLE = Duration.ofSeconds(60);
-  static final String ADMIN = "jdbc:postgresql://127.0.0.1:5432/test?user=postgres";
 
   @TempDir Path directory;
-  String name;
+  DistributedEngines engines;
   Map<String, String> environment;
 
   @BeforeEach
   void createDatabaseAndVirtualHost() throws Exception {
-    name = "toa_" + HexFormat.of().formatHex(longBytes());
-    try (Connection c = DriverManager.getConnection(ADMIN); Statement s = c.createStatement()) {
-      s.execute("CREATE DATABASE " + name);
-    } catch (SQLException e) {
-      throw new AssertionError("PostgreSQL does not answer at " + ADMIN + " (start it with pg_ctlcluster ... main start): " + e.getMessage(), e);
-    }
-    rabbitmqctl("add_vhost", name);
-    rabbitmqctl("set_permissions", "-p", name, "guest", ".*", ".*", ".*");
-    environment = Map.of(
-        "TOA_STORAGE", "postgres",
-        "TOA_STORAGE_URL", "jdbc:postgresql://127.0.0.1:5432/" + name + "?user=postgres",
-        "TOA_BUS", "rabbitmq",
-        "TOA_BUS_URL", "amqp://guest:guest@127.0.0.1:5672/" + name);
+    engines = DistributedEngines.create();
+    environment = engines.environment;
   }
 
   @AfterEach
   void dropThem() throws Exception {
-    try (Connection c = DriverManager.getConnection(ADMIN); Statement s = c.createStatement()) {
-      s.execute("DROP DATABASE IF EXISTS " + name + " WITH (FORCE)");
-    }
-    rabbitmqctl("delete_vhost", name);
-  }
-
-  private static byte[] longBytes() {
-    long v = ThreadLocalRandom.current().nextLong();
-    byte[] b = new byte[8];
-    for (int i = 0; i < 8; i++) b[i] = (byte) (v >>> (8 * i));
-    return b;
-  }
-
-  private static void rabbitmqctl(String... args) throws IOException, InterruptedException {
-    String[] command = new String[args.length + 1];
-    command[0] = "rabbitmqctl";
-    System.arraycopy(args, 0, command, 1, args.length);
-    Process p = new ProcessBuilder(command).redirectErrorStream(true).start();
-    String out = new String(p.getInputStream().readAllBytes());
-    assertThat(p.waitFor(60, TimeUnit.SECONDS)).as("rabbitmqctl %s ended", args[0]).isTrue();
-    assertThat(p.exitValue()).as("rabbitmqctl %s: %s", String.join(" ", args), out).isZero();
+    engines.close();
   }
 
   private Application boot() {
@@ -117,7 +79,7 @@ class DistributedFlowTest {
 
   /** The paid event of the only top-up, as its outbox entry in PostgreSQL renders it. */
   private Message paidAgain() throws Exception {
-    try (Connection c = DriverManager.getConnection("jdbc:postgresql://127.0.0.1:5432/" + name + "?user=postgres");
+    try (Connection c = DriverManager.getConnection(DistributedEngines.databaseUrl(engines.name));
         ResultSet r = c.createStatement().executeQuery("SELECT id, change::text FROM billing_topups.outbox")) {
       assertThat(r.next()).isTrue();
       var change = Binding.VALUES.readTree(r.getString(2));

@@ -1,0 +1,69 @@
+package io.toa4j.runtime;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.IOException;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.HexFormat;
+import java.util.Map;
+import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * A PostgreSQL database and a RabbitMQ virtual host of one test's own, and the TOA_* settings that
+ * point an unchanged context at them; {@link #close()} drops both.
+ */
+final class DistributedEngines implements AutoCloseable {
+  static final String ADMIN = "jdbc:postgresql://127.0.0.1:5432/test?user=postgres";
+
+  final String name;
+  final Map<String, String> environment;
+
+  private DistributedEngines(String name) {
+    this.name = name;
+    this.environment = Map.of(
+        "TOA_STORAGE", "postgres",
+        "TOA_STORAGE_URL", databaseUrl(name),
+        "TOA_BUS", "rabbitmq",
+        "TOA_BUS_URL", "amqp://guest:guest@127.0.0.1:5672/" + name);
+  }
+
+  static DistributedEngines create() throws IOException, InterruptedException {
+    byte[] random = new byte[8];
+    ThreadLocalRandom.current().nextBytes(random);
+    DistributedEngines engines = new DistributedEngines("toa_" + HexFormat.of().formatHex(random));
+    try (Connection c = DriverManager.getConnection(ADMIN); Statement s = c.createStatement()) {
+      s.execute("CREATE DATABASE " + engines.name);
+    } catch (SQLException e) {
+      throw new AssertionError("PostgreSQL does not answer at " + ADMIN + " (start it with pg_ctlcluster ... main start): " + e.getMessage(), e);
+    }
+    rabbitmqctl("add_vhost", engines.name);
+    rabbitmqctl("set_permissions", "-p", engines.name, "guest", ".*", ".*", ".*");
+    return engines;
+  }
+
+  static String databaseUrl(String name) {
+    return "jdbc:postgresql://127.0.0.1:5432/" + name + "?user=postgres";
+  }
+
+  @Override
+  public void close() throws Exception {
+    try (Connection c = DriverManager.getConnection(ADMIN); Statement s = c.createStatement()) {
+      s.execute("DROP DATABASE IF EXISTS " + name + " WITH (FORCE)");
+    }
+    rabbitmqctl("delete_vhost", name);
+  }
+
+  private static void rabbitmqctl(String... args) throws IOException, InterruptedException {
+    String[] command = new String[args.length + 1];
+    command[0] = "rabbitmqctl";
+    System.arraycopy(args, 0, command, 1, args.length);
+    Process p = new ProcessBuilder(command).redirectErrorStream(true).start();
+    String out = new String(p.getInputStream().readAllBytes());
+    assertThat(p.waitFor(60, TimeUnit.SECONDS)).as("rabbitmqctl %s ended", args[0]).isTrue();
+    assertThat(p.exitValue()).as("rabbitmqctl %s: %s", String.join(" ", args), out).isZero();
+  }
+}
