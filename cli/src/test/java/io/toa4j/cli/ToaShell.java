@@ -30,12 +30,19 @@ final class ToaShell {
   private static final YAMLMapper YAML = new YAMLMapper();
 
   private final Path logs;
+  private final java.util.Map<String, String> environment;
   private final AtomicInteger count = new AtomicInteger();
   private final List<Process> started = new ArrayList<>();
 
   /** A shell that keeps each process's stdout and stderr under this folder. */
   ToaShell(Path logs) {
+    this(logs, java.util.Map.of());
+  }
+
+  /** A shell whose processes get these environment variables too, such as TOA_BUS. */
+  ToaShell(Path logs, java.util.Map<String, String> environment) {
     this.logs = logs;
+    this.environment = java.util.Map.copyOf(environment);
   }
 
   /** What a finished {@code toa} printed and how it ended. */
@@ -140,6 +147,7 @@ final class ToaShell {
     builder.environment().put("JAVA_HOME", System.getProperty("java.home"));
     // The build under test just made the jar: a rebuild in the middle of it would test something else.
     builder.environment().put("TOA_NO_BUILD", "1");
+    builder.environment().putAll(environment);
     try {
       Process process = builder.start();
       started.add(process);
