@@ -155,6 +155,67 @@ class HostsTest {
   }
 
   @Test
+  void twoHostsOfWallets_eachCreditDeliveredTwice_isCreditedOnceAndBothWork() throws Exception {
+    Shop.copyTo(directory);
+    int credits = 2000;
+    String tasks = Messaging.tasks("billing.wallets");
+    try (Application first = host("billing.wallets");
+        Application second = host("billing.wallets");
+        io.toa4j.spi.Bus sender = bus()) {
+      java.util.stream.IntStream.range(0, credits).parallel().forEach(i -> {
+        io.toa4j.spi.Message credit = new io.toa4j.spi.Message(
+            "credit-" + i, "billing.wallets.credit", Requests.tree(creditOf(i)), Map.of());
+        sender.send(tasks, credit);
+        sender.send(tasks, credit); // delivered twice, as after a lost acknowledgement
+      });
+
+      await().atMost(Duration.ofMinutes(5)).until(() -> handled(first, tasks) + handled(second, tasks) == 2 * credits);
+      assertThat(first.settle(PATIENCE)).isEmpty();
+      assertThat(second.settle(PATIENCE)).isEmpty();
+
+      try (var c = java.sql.DriverManager.getConnection(DistributedEngines.databaseUrl(engines.name));
+          var r = c.createStatement().executeQuery(
+              "SELECT count(*), count(*) FILTER (WHERE version = 1), sum((state->>'balance')::bigint) FROM billing_wallets.records")) {
+        assertThat(r.next()).isTrue();
+        assertThat(r.getLong(1)).as("wallets").isEqualTo(credits);
+        assertThat(r.getLong(2)).as("wallets written once").isEqualTo(credits);
+        assertThat(r.getLong(3)).as("total credited").isEqualTo((long) credits * (credits + 1) / 2);
+      }
+      assertThat(absorbed(first) + absorbed(second)).as("second copies answered by the inbox").isEqualTo(credits);
+      assertThat(handled(first, tasks)).as("handled by the first host").isPositive();
+      assertThat(handled(second, tasks)).as("handled by the second host").isPositive();
+    }
+  }
+
+  /** Credit i: amount i + 1 into a wallet of its own. */
+  private static Request creditOf(int i) {
+    return Request.of(Query.id(String.format("%032x", i)), Map.of("amount", i + 1, "type", "goodwill", "ref", "r" + i));
+  }
+
+  private static double handled(Application application, String queue) {
+    return delivered(application, queue);
+  }
+
+  private static double absorbed(Application application) {
+    double sum = 0;
+    for (String name : List.of("toa.inbox.answers", "toa.inbox.twins")) {
+      var counter = application.metrics().find(name).counter();
+      sum += counter == null ? 0 : counter.count();
+    }
+    return sum;
+  }
+
+  private io.toa4j.spi.Bus bus() {
+    for (io.toa4j.spi.BusProvider p : java.util.ServiceLoader.load(io.toa4j.spi.BusProvider.class)) {
+      if (p.name().equals("rabbitmq")) {
+        return p.open(new io.toa4j.spi.BusSettings(
+            directory.resolve(".toa"), Map.of("url", engines.environment.get("TOA_BUS_URL")), java.time.Clock.systemUTC()));
+      }
+    }
+    throw new AssertionError("no rabbitmq bus on the class path");
+  }
+
+  @Test
   void boot_unknownComponentToHost_isRefusedNamingTheKnownOnes() {
     Shop.copyTo(directory);
 
