@@ -7,13 +7,22 @@ import static org.awaitility.Awaitility.await;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.toa4j.spi.Bus;
+import io.toa4j.spi.BusProvider;
+import io.toa4j.spi.BusSettings;
+import io.toa4j.spi.Message;
 import java.sql.Connection;
 import java.sql.DriverManager;
+import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
+import java.time.Clock;
 import java.time.Duration;
 import java.util.HexFormat;
 import java.util.Map;
+import java.util.ServiceLoader;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
@@ -90,6 +99,63 @@ class HostsIT {
     assertThat(again.yaml()).as("the repeat is answered with the first answer").isEqualTo(credit.yaml());
     toa.assertWallet(shop, 350, 2);
     assertThat(topups.isAlive() && wallets.isAlive()).isTrue();
+  }
+
+  @Test
+  void run_stoppedWithSigtermWhileCrediting_acknowledgesWhatItDid_andTheNextHostDoesTheRest() throws Exception {
+    int credits = 2000;
+    try (Bus sender = bus()) {
+      // all queued before a host starts, so the stop below comes while it is crediting
+      java.util.stream.IntStream.range(0, credits).parallel().forEach(i -> sender.send("billing.wallets..tasks", credit(i)));
+      Process first = startRun("billing.wallets");
+      await().atMost(PATIENCE).until(() -> wallets()[0] >= 20);
+
+      first.destroy(); // SIGTERM: stop taking messages, finish those held, acknowledge them, close
+
+      assertThat(first.waitFor(ToaShell.DEADLINE.toSeconds(), TimeUnit.SECONDS)).isTrue();
+      assertThat(ToaShell.read(logs.resolve("run-0.err"))).contains("Context shop stopped");
+      long done = wallets()[0];
+      assertThat(done).as("stopped while crediting").isLessThan(credits);
+      // every credit is either written and acknowledged, or back in the queue: none both, none lost
+      await().atMost(PATIENCE).untilAsserted(() -> assertThat(wallets()[0] + sender.depth("billing.wallets..tasks")).isEqualTo(credits));
+
+      startRun("billing.wallets");
+      await().atMost(Duration.ofMinutes(5)).until(() -> wallets()[0] == credits);
+      long[] all = wallets();
+      assertThat(all[1]).as("wallets written once").isEqualTo(credits);
+      assertThat(all[2]).as("total credited").isEqualTo((long) credits * (credits + 1) / 2);
+    }
+  }
+
+  /** Credit i: amount i + 1 into a wallet of its own, as a task with an identity of its own. */
+  private static Message credit(int i) {
+    ObjectNode request = JsonNodeFactory.instance.objectNode();
+    request.putObject("query").put("id", String.format("%032x", i));
+    request.putObject("input").put("amount", i + 1).put("type", "goodwill").put("ref", "r" + i);
+    return new Message("credit-" + i, "billing.wallets.credit", request, Map.of());
+  }
+
+  /** Wallets written, those at version 1, and their balances' sum. */
+  private long[] wallets() throws SQLException {
+    try (Connection c = DriverManager.getConnection("jdbc:postgresql://127.0.0.1:5432/" + name + "?user=postgres");
+        Statement s = c.createStatement()) {
+      if (!s.executeQuery("SELECT 1 FROM pg_tables WHERE schemaname = 'billing_wallets' AND tablename = 'records'").next()) {
+        return new long[] {0, 0, 0};
+      }
+      ResultSet r = s.executeQuery(
+          "SELECT count(*), count(*) FILTER (WHERE version = 1), coalesce(sum((state->>'balance')::bigint), 0) FROM billing_wallets.records");
+      r.next();
+      return new long[] {r.getLong(1), r.getLong(2), r.getLong(3)};
+    }
+  }
+
+  private Bus bus() {
+    for (BusProvider provider : ServiceLoader.load(BusProvider.class)) {
+      if (provider.name().equals("rabbitmq")) {
+        return provider.open(new BusSettings(temp, Map.of("url", "amqp://guest:guest@127.0.0.1:5672/" + name), Clock.systemUTC()));
+      }
+    }
+    throw new AssertionError("no rabbitmq bus on the class path");
   }
 
   @Test
