@@ -127,6 +127,36 @@ class HostsIT {
     }
   }
 
+  @Test
+  void twoProcessesHostingWallets_eachCreditDeliveredTwice_isCreditedOnceAndBothWork() throws Exception {
+    int credits = 2000;
+    // each host logs every message it handles, so the test can tell who did what
+    Map<String, String> debug = Map.of("JAVA_TOOL_OPTIONS", "-Dorg.slf4j.simpleLogger.log.io.toa4j.runtime.Deliveries=debug");
+    startRun(debug, "billing.wallets");
+    startRun(debug, "billing.wallets");
+    try (Bus sender = bus()) {
+      java.util.stream.IntStream.range(0, credits).parallel().forEach(i -> {
+        sender.send("billing.wallets..tasks", credit(i));
+        sender.send("billing.wallets..tasks", credit(i)); // delivered twice, as after a lost acknowledgement
+      });
+
+      await().atMost(Duration.ofMinutes(5)).until(() -> delivered(0) + delivered(1) == 2 * credits);
+      long[] all = wallets();
+      assertThat(all[0]).as("wallets").isEqualTo(credits);
+      assertThat(all[1]).as("wallets written once").isEqualTo(credits);
+      assertThat(all[2]).as("total credited").isEqualTo((long) credits * (credits + 1) / 2);
+      assertThat(delivered(0)).as("handled by the first process").isPositive();
+      assertThat(delivered(1)).as("handled by the second process").isPositive();
+    }
+  }
+
+  /** How many task messages the n-th toa run of this test logged as handled. */
+  private long delivered(int run) {
+    return ToaShell.read(logs.resolve("run-" + run + ".err")).lines()
+        .filter(line -> line.contains("Message delivered: queue=billing.wallets..tasks"))
+        .count();
+  }
+
   /** Credit i: amount i + 1 into a wallet of its own, as a task with an identity of its own. */
   private static Message credit(int i) {
     ObjectNode request = JsonNodeFactory.instance.objectNode();
@@ -191,12 +221,16 @@ class HostsIT {
 
   /** Starts {@code toa run} hosting the components and waits until it says it is up. */
   private Process startRun(String... components) {
+    return startRun(Map.of(), components);
+  }
+
+  private Process startRun(Map<String, String> environment, String... components) {
     int n = runs++;
     Path err = logs.resolve("run-" + n + ".err");
     String[] args = new String[components.length + 1];
     args[0] = "run";
     System.arraycopy(components, 0, args, 1, components.length);
-    Process run = toa.start(shop, logs.resolve("run-" + n + ".out"), err, args);
+    Process run = toa.start(shop, logs.resolve("run-" + n + ".out"), err, environment, args);
     await()
         .atMost(PATIENCE)
         .until(() -> {

@@ -90,7 +90,7 @@ final class ToaShell {
     int n = count.incrementAndGet();
     Path out = logs.resolve(n + ".out");
     Path err = logs.resolve(n + ".err");
-    Process process = start(script, folder, out, err, args);
+    Process process = start(script, folder, out, err, java.util.Map.of(), args);
     try {
       if (!process.waitFor(DEADLINE.toSeconds(), TimeUnit.SECONDS)) {
         process.destroyForcibly();
@@ -105,7 +105,12 @@ final class ToaShell {
 
   /** Starts {@code toa} in the background; {@link #close()} ends it if the test does not. */
   Process start(Path folder, Path out, Path err, String... args) {
-    return start(TOA, folder, out, err, args);
+    return start(TOA, folder, out, err, java.util.Map.of(), args);
+  }
+
+  /** Starts {@code toa} in the background with more environment variables than the shell's. */
+  Process start(Path folder, Path out, Path err, java.util.Map<String, String> more, String... args) {
+    return start(TOA, folder, out, err, more, args);
   }
 
   /** Kills every process this shell started that still runs, and waits for it to end. */
@@ -138,7 +143,7 @@ final class ToaShell {
     assertThat(observe.yaml().path("VERSION").asLong()).as("%s", observe).isEqualTo(version);
   }
 
-  private Process start(Path script, Path folder, Path out, Path err, String... args) {
+  private Process start(Path script, Path folder, Path out, Path err, java.util.Map<String, String> more, String... args) {
     List<String> command = new ArrayList<>();
     command.add(script.toString());
     command.addAll(List.of(args));
@@ -148,6 +153,7 @@ final class ToaShell {
     // The build under test just made the jar: a rebuild in the middle of it would test something else.
     builder.environment().put("TOA_NO_BUILD", "1");
     builder.environment().putAll(environment);
+    builder.environment().putAll(more);
     try {
       Process process = builder.start();
       started.add(process);

@@ -40,6 +40,10 @@ import org.slf4j.LoggerFactory;
  * consume their queues and publish their outbox. A call to a component hosted elsewhere goes over
  * the bus to its call queue and waits for the answer ({@link Calls}).
  *
+ * <p>Longer than 400 lines because boot, call routing and the operations' {@link Context} meet
+ * here; what can stand alone does ({@link Hosting}, {@link Calls}, {@link Messaging}, {@link
+ * Engine}).
+ *
  * <p>Thread-safe: any number of calls may run at once. Closing it stops delivery and releases the
  * bus and the storage; calls made after that fail.
  */
@@ -129,17 +133,11 @@ public final class Application implements AutoCloseable {
    */
   public static Application boot(Path directory, Options options, java.util.Collection<String> hosted) {
     ContextManifest context = Manifests.loadContext(directory);
-    Set<String> hosting = hosting(context, hosted);
+    Set<String> hosting = Hosting.of(context, hosted);
     Path state = context.directory().resolve(".toa");
     Engines engines = Engines.open(context, state, options);
     try {
-      if (hosting.size() < context.components().size() && !engines.bus().distributed()) {
-        throw new StartupException(
-            "Context " + context.name() + " runs on the " + engines.bus().describe() + ", which one process consumes: it hosts every"
-                + " component, so it cannot host only " + String.join(", ", new java.util.TreeSet<>(hosting))
-                + "; run it without naming components, or choose a bus that processes share (bus: rabbitmq in "
-                + context.file() + ", or TOA_BUS=rabbitmq)");
-      }
+      Hosting.requireShared(context, hosting, engines.bus());
       Application application = assemble(context, options, engines.storage(), engines.bus(), state, hosting);
       application.start();
       LOG.info(
@@ -150,23 +148,6 @@ public final class Application implements AutoCloseable {
       engines.close();
       throw e;
     }
-  }
-
-  /** The full labels of the components to host; all of them when none is named. */
-  private static Set<String> hosting(ContextManifest context, java.util.Collection<String> named) {
-    Set<String> known = new java.util.TreeSet<>();
-    context.components().forEach(c -> known.add(c.label()));
-    if (named.isEmpty()) return Set.copyOf(known);
-    Set<String> hosting = new HashSet<>();
-    for (String label : named) {
-      String full = label.indexOf('.') < 0 ? "default." + label : label;
-      if (!known.contains(full)) {
-        throw new StartupException(
-            "Context " + context.name() + " has no component '" + label + "' to host; it has " + String.join(", ", known));
-      }
-      hosting.add(full);
-    }
-    return Set.copyOf(hosting);
   }
 
   /**
