@@ -27,9 +27,9 @@ public final class OnceBench {
   private OnceBench() {}
 
   public static void main(String[] args) throws Exception {
-    int calls = intArg(args, "--calls", 1000);
-    int threads = intArg(args, "--threads", 8);
-    int rounds = intArg(args, "--rounds", 21);
+    int calls = Figures.intArg(args, "--calls", 1000);
+    int threads = Figures.intArg(args, "--threads", 8);
+    int rounds = Figures.intArg(args, "--rounds", 21);
     Path plainDir = context(false);
     Path onceDir = context(true);
     try (Application plain = Application.boot(plainDir); Application once = Application.boot(onceDir)) {
@@ -54,13 +54,13 @@ public final class OnceBench {
         firstMicros.add(first.meanMicros());
         repeatMicros.add(run(once, calls, threads, "o" + round).meanMicros()); // the same identities again
       }
-      double ratio = median(ratios);
-      System.out.printf("credit without once: %.0f calls/s (median of %d rounds, %d calls, %d threads)%n", median(plainRates), rounds, calls, threads);
-      System.out.printf("credit with once:    %.0f calls/s%n", median(onceRates));
+      double ratio = Figures.median(ratios);
+      System.out.printf("credit without once: %.0f calls/s (median of %d rounds, %d calls, %d threads)%n", Figures.median(plainRates), rounds, calls, threads);
+      System.out.printf("credit with once:    %.0f calls/s%n", Figures.median(onceRates));
       System.out.printf("once / without:      %.3f  (median of the rounds' ratios; cost %.1f %%; target: at most 5 %%)%n", ratio, 100 * (1 - ratio));
-      System.out.printf("first call:          %.0f µs mean latency%n", median(firstMicros));
+      System.out.printf("first call:          %.0f µs mean latency%n", Figures.median(firstMicros));
       System.out.printf("repeat from inbox:   %.0f µs mean latency (%.3f of the first; target: below 1)%n",
-          median(repeatMicros), median(repeatMicros) / median(firstMicros));
+          Figures.median(repeatMicros), Figures.median(repeatMicros) / Figures.median(firstMicros));
     }
   }
 
@@ -93,50 +93,7 @@ public final class OnceBench {
   private static Path context(boolean once) throws IOException {
     Path dir = Files.createTempDirectory("toa-bench-" + (once ? "once" : "plain"));
     Files.writeString(dir.resolve("context.toa.yaml"), "name: bench\n");
-    Path component = Files.createDirectories(dir.resolve("components/bench.wallets/operations"));
-    Files.writeString(component.getParent().resolve("manifest.toa.yaml"), """
-        entity:
-          associated: true
-          properties:
-            balance: { type: integer }
-        operations:
-          credit:
-            concurrency: retry
-            %s
-            query: true
-            input:
-              type: object
-              properties:
-                amount: { type: integer, minimum: 1 }
-              required: [amount]
-        """.formatted(once ? "once: true" : ""));
-    Files.writeString(component.getParent().resolve("Wallet.java"), """
-        package bench.wallets;
-        public class Wallet extends io.toa4j.api.Entry {
-          public long balance;
-        }
-        """);
-    Files.writeString(component.resolve("Credit.java"), """
-        package bench.wallets.operations;
-        public class Credit implements io.toa4j.api.Transition<Credit.Input, bench.wallets.Wallet> {
-          public record Input(long amount) {}
-          public Object transition(Input input, bench.wallets.Wallet entry) {
-            entry.balance += input.amount();
-            return entry;
-          }
-        }
-        """);
+    Wallets.write(dir, "bench", once);
     return dir;
-  }
-
-  private static double median(List<Double> values) {
-    List<Double> sorted = new ArrayList<>(values);
-    sorted.sort(Double::compare);
-    return sorted.get(sorted.size() / 2);
-  }
-
-  private static int intArg(String[] args, String name, int fallback) {
-    for (int i = 0; i + 1 < args.length; i++) if (args[i].equals(name)) return Integer.parseInt(args[i + 1]);
-    return fallback;
   }
 }

@@ -2,8 +2,10 @@ package io.toa4j.cli;
 
 import io.toa4j.manifest.ComponentManifest;
 import io.toa4j.manifest.Manifests;
+import io.toa4j.runtime.Options;
 import java.net.InetSocketAddress;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.security.SecureRandom;
 import java.util.List;
 import java.util.TreeSet;
@@ -48,14 +50,26 @@ final class RunCommand implements Callable<Integer> {
       description = "The components this process hosts, such as billing.wallets (a distributed bus only). Default: all of them.")
   private List<String> components = List.of();
 
+  @Option(
+      names = "--wait",
+      paramLabel = "SECONDS",
+      defaultValue = "forever",
+      description = {
+        "How long to wait at start for a storage or bus server that cannot be reached yet, trying again",
+        "with a log line each time; 0 fails at once. Default: ${DEFAULT-VALUE}."
+      })
+  private String wait;
+
   @Override
   public Integer call() throws InterruptedException {
     // Not a static field: picocli makes every command up front, and the first logger fixes
     // SLF4J Simple's level, which toa call lowers before it logs anything.
     Logger log = LoggerFactory.getLogger("toa");
+    Duration startupWait = startupWait(wait);
+    InetSocketAddress address = address(http);
     Path context = toa.context();
     requireKnown(context, components);
-    Serving serving = Serving.start(context, new SecureRandom(), address(http), components);
+    Serving serving = Serving.start(context, new SecureRandom(), address, startupWait, components);
     CountDownLatch stopped = new CountDownLatch(1);
     Runtime.getRuntime()
         .addShutdownHook(
@@ -92,6 +106,17 @@ final class RunCommand implements Callable<Integer> {
                 + "\nUsage: toa run [<component>...]",
             Toa.USAGE);
       }
+    }
+  }
+
+  private static Duration startupWait(String wait) {
+    if (wait.equals("forever")) return Options.FOREVER;
+    try {
+      long seconds = Long.parseLong(wait);
+      if (seconds < 0) throw new NumberFormatException();
+      return Duration.ofSeconds(seconds);
+    } catch (NumberFormatException e) {
+      throw new CliProblem("toa: --wait takes a number of seconds (0 or more) or 'forever'; got '" + wait + "'", Toa.USAGE);
     }
   }
 

@@ -2,10 +2,12 @@ package io.toa4j.cli;
 
 import io.toa4j.http.Gateway;
 import io.toa4j.runtime.Application;
+import io.toa4j.runtime.Options;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.InetSocketAddress;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.HexFormat;
 import java.util.Optional;
 import java.util.random.RandomGenerator;
@@ -48,17 +50,19 @@ final class Serving implements AutoCloseable {
    * opens its channel.
    *
    * @param http where the HTTP gateway listens
+   * @param startupWait how long to wait for a storage or bus server that cannot be reached yet
    * @param components the labels of the components to host; all when empty
    * @throws CliProblem when a live process already serves the context
    */
-  static Serving start(Path context, RandomGenerator random, InetSocketAddress http, java.util.List<String> components) {
+  static Serving start(
+      Path context, RandomGenerator random, InetSocketAddress http, Duration startupWait, java.util.List<String> components) {
     Path file = RunFile.path(context);
     RunFile.read(file).filter(RunFile::alive).ifPresent(other -> {
       throw new CliProblem(
           "toa: pid " + other.pid() + " already serves the context in " + context + "; call it with toa call, or stop that process first",
           Toa.FAILED);
     });
-    Application application = Application.boot(context, io.toa4j.runtime.Options.defaults(), components);
+    Application application = Application.boot(context, Options.defaults().withStartupWait(startupWait), components);
     Optional<Gateway> gateway = Optional.empty();
     try {
       if (application.context().components().stream().anyMatch(c -> c.exposition().isPresent())) {

@@ -36,6 +36,13 @@ class ToaCommandLineTest {
   }
 
   @Test
+  void run_waitThatIsNotSeconds_exitsWithUsageBeforeBootingAnything() {
+    assertThat(run("run", "--context", temp.toString(), "--wait", "soon")).isEqualTo(64);
+    assertThat(err.toString()).contains("--wait takes a number of seconds", "'soon'");
+    assertThat(run("run", "--context", temp.toString(), "--wait", "-5")).isEqualTo(64);
+  }
+
+  @Test
   void version_exitsZeroAndNamesTheCommand() {
     assertThat(run("--version")).isZero();
     assertThat(out.toString()).startsWith("toa ");

@@ -1,16 +1,11 @@
 package io.toa4j.runtime;
 
-import static org.assertj.core.api.Assertions.assertThat;
-
 import java.io.IOException;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.SQLException;
 import java.sql.Statement;
-import java.util.HexFormat;
 import java.util.Map;
-import java.util.concurrent.ThreadLocalRandom;
-import java.util.concurrent.TimeUnit;
 
 /**
  * A PostgreSQL database and a RabbitMQ virtual host of one test's own, and the TOA_* settings that
@@ -32,16 +27,13 @@ final class DistributedEngines implements AutoCloseable {
   }
 
   static DistributedEngines create() throws IOException, InterruptedException {
-    byte[] random = new byte[8];
-    ThreadLocalRandom.current().nextBytes(random);
-    DistributedEngines engines = new DistributedEngines("toa_" + HexFormat.of().formatHex(random));
+    DistributedEngines engines = new DistributedEngines(VirtualHosts.freshName());
     try (Connection c = DriverManager.getConnection(ADMIN); Statement s = c.createStatement()) {
       s.execute("CREATE DATABASE " + engines.name);
     } catch (SQLException e) {
       throw new AssertionError("PostgreSQL does not answer at " + ADMIN + " (start it with pg_ctlcluster ... main start): " + e.getMessage(), e);
     }
-    rabbitmqctl("add_vhost", engines.name);
-    rabbitmqctl("set_permissions", "-p", engines.name, "guest", ".*", ".*", ".*");
+    VirtualHosts.create(engines.name);
     return engines;
   }
 
@@ -54,16 +46,6 @@ final class DistributedEngines implements AutoCloseable {
     try (Connection c = DriverManager.getConnection(ADMIN); Statement s = c.createStatement()) {
       s.execute("DROP DATABASE IF EXISTS " + name + " WITH (FORCE)");
     }
-    rabbitmqctl("delete_vhost", name);
-  }
-
-  private static void rabbitmqctl(String... args) throws IOException, InterruptedException {
-    String[] command = new String[args.length + 1];
-    command[0] = "rabbitmqctl";
-    System.arraycopy(args, 0, command, 1, args.length);
-    Process p = new ProcessBuilder(command).redirectErrorStream(true).start();
-    String out = new String(p.getInputStream().readAllBytes());
-    assertThat(p.waitFor(60, TimeUnit.SECONDS)).as("rabbitmqctl %s ended", args[0]).isTrue();
-    assertThat(p.exitValue()).as("rabbitmqctl %s: %s", String.join(" ", args), out).isZero();
+    VirtualHosts.delete(name);
   }
 }

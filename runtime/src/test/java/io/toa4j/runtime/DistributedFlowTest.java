@@ -1,20 +1,28 @@
 package io.toa4j.runtime;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 import io.toa4j.api.Request;
 import io.toa4j.spi.Bus;
 import io.toa4j.spi.BusProvider;
 import io.toa4j.spi.BusSettings;
 import io.toa4j.spi.Message;
+import io.toa4j.testkit.net.TcpProxy;
+import java.io.IOException;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.Map;
 import java.util.ServiceLoader;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -27,20 +35,34 @@ import org.junit.jupiter.api.io.TempDir;
  */
 class DistributedFlowTest {
   static final Duration SETTLE = Duration.ofSeconds(60);
+  static final String ADMIN = "jdbc:postgresql://127.0.0.1:5432/test?user=postgres";
 
   @TempDir Path directory;
-  DistributedEngines engines;
+  String name;
   Map<String, String> environment;
 
   @BeforeEach
   void createDatabaseAndVirtualHost() throws Exception {
-    engines = DistributedEngines.create();
-    environment = engines.environment;
+    name = VirtualHosts.freshName();
+    try (Connection c = DriverManager.getConnection(ADMIN); Statement s = c.createStatement()) {
+      s.execute("CREATE DATABASE " + name);
+    } catch (SQLException e) {
+      throw new AssertionError("PostgreSQL does not answer at " + ADMIN + " (start it with pg_ctlcluster ... main start): " + e.getMessage(), e);
+    }
+    VirtualHosts.create(name);
+    environment = Map.of(
+        "TOA_STORAGE", "postgres",
+        "TOA_STORAGE_URL", "jdbc:postgresql://127.0.0.1:5432/" + name + "?user=postgres",
+        "TOA_BUS", "rabbitmq",
+        "TOA_BUS_URL", "amqp://guest:guest@127.0.0.1:5672/" + name);
   }
 
   @AfterEach
   void dropThem() throws Exception {
-    engines.close();
+    try (Connection c = DriverManager.getConnection(ADMIN); Statement s = c.createStatement()) {
+      s.execute("DROP DATABASE IF EXISTS " + name + " WITH (FORCE)");
+    }
+    VirtualHosts.delete(name);
   }
 
   private Application boot() {
@@ -77,9 +99,50 @@ class DistributedFlowTest {
     }
   }
 
+  @Test
+  void boot_waitsForPostgresAndRabbitMq_thatComeUpAfterIt() throws Exception {
+    Shop.copyTo(directory);
+    int postgresPort = TcpProxy.freePort();
+    int rabbitPort = TcpProxy.freePort();
+    AtomicInteger waits = new AtomicInteger();
+    Options options = Options.defaults()
+        .withEnvironment(Map.of(
+            "TOA_STORAGE", "postgres",
+            "TOA_STORAGE_URL", "jdbc:postgresql://127.0.0.1:" + postgresPort + "/" + name + "?user=postgres",
+            "TOA_BUS", "rabbitmq",
+            "TOA_BUS_URL", "amqp://guest:guest@127.0.0.1:" + rabbitPort + "/" + name))
+        .withStartupWait(Duration.ofMinutes(2))
+        .withSleeper(millis -> {
+          waits.incrementAndGet();
+          Thread.sleep(millis);
+        });
+    CompletableFuture<Application> booting = CompletableFuture.supplyAsync(() -> Application.boot(directory, options));
+    TcpProxy postgres = null;
+    TcpProxy rabbit = null;
+    try {
+      await().atMost(SETTLE).until(() -> waits.get() >= 1);
+      assertThat(booting).as("nothing answers yet: it waits").isNotDone();
+      postgres = TcpProxy.start(postgresPort, "127.0.0.1", 5432);
+      TcpProxy storage = postgres;
+      int before = waits.get();
+      await().atMost(SETTLE).until(() -> storage.accepted() > 0 && waits.get() > before);
+      assertThat(booting).as("the storage answers, the bus not yet: it waits").isNotDone();
+      rabbit = TcpProxy.start(rabbitPort, "127.0.0.1", 5672);
+      try (Application shop = booting.get(SETTLE.toSeconds(), TimeUnit.SECONDS)) {
+        shop.call("billing.topups.record", record());
+        assertThat(shop.settle(SETTLE)).isEmpty();
+        assertThat(wallet(shop)).containsEntry("balance", 5000L);
+      }
+    } finally {
+      booting.cancel(true);
+      if (postgres != null) postgres.close();
+      if (rabbit != null) rabbit.close();
+    }
+  }
+
   /** The paid event of the only top-up, as its outbox entry in PostgreSQL renders it. */
   private Message paidAgain() throws Exception {
-    try (Connection c = DriverManager.getConnection(DistributedEngines.databaseUrl(engines.name));
+    try (Connection c = DriverManager.getConnection("jdbc:postgresql://127.0.0.1:5432/" + name + "?user=postgres");
         ResultSet r = c.createStatement().executeQuery("SELECT id, change::text FROM billing_topups.outbox")) {
       assertThat(r.next()).isTrue();
       var change = Binding.VALUES.readTree(r.getString(2));

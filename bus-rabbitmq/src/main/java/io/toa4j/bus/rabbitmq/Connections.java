@@ -2,6 +2,7 @@ package io.toa4j.bus.rabbitmq;
 
 import com.rabbitmq.client.Connection;
 import java.io.IOException;
+import java.util.concurrent.TimeoutException;
 
 /** Closing connections without caring whether they are still open. */
 final class Connections {
@@ -14,6 +15,28 @@ final class Connections {
     } catch (IOException | RuntimeException e) {
       // closed already, or the broker is gone: nothing is left to release
     }
+  }
+
+  /**
+   * Whether connecting failed because the broker is out of reach for now (nothing listens, the
+   * connection was cut or timed out, the broker is starting or stopping) rather than because it
+   * refused us (credentials, virtual host) or the URL is wrong.
+   */
+  static boolean isUnreachable(Throwable t) {
+    for (Throwable at = t; at != null; at = at.getCause()) {
+      if (at instanceof com.rabbitmq.client.AuthenticationFailureException
+          || at instanceof com.rabbitmq.client.PossibleAuthenticationFailureException) {
+        return false;
+      }
+      if (at instanceof java.net.ConnectException
+          || at instanceof java.net.NoRouteToHostException
+          || at instanceof java.net.SocketTimeoutException
+          || at instanceof java.io.EOFException
+          || at instanceof TimeoutException) {
+        return true;
+      }
+    }
+    return false;
   }
 
   static void abort(Connection connection) {

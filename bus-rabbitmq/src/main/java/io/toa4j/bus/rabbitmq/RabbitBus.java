@@ -7,6 +7,7 @@ import io.toa4j.spi.Bus;
 import io.toa4j.spi.Message;
 import io.toa4j.spi.Parked;
 import io.toa4j.spi.Response;
+import io.toa4j.spi.UnreachableException;
 import java.io.IOException;
 import java.time.Clock;
 import java.time.Duration;
@@ -54,7 +55,7 @@ final class RabbitBus implements Bus {
     } catch (IOException | TimeoutException | RuntimeException e) {
       Connections.closeQuietly(p);
       handlers.shutdown();
-      throw new IllegalStateException(
+      String message =
           "Cannot connect to RabbitMQ at "
               + tuning.where()
               + " (from "
@@ -63,8 +64,9 @@ final class RabbitBus implements Bus {
               + e
               + ". Is the broker running? Start it with `rabbitmq-server -detached`, or point the"
               + " bus elsewhere with the option 'url' or the environment variable "
-              + Tuning.ENV,
-          e);
+              + Tuning.ENV;
+      if (Connections.isUnreachable(e)) throw new UnreachableException(message, e);
+      throw new IllegalStateException(message, e);
     }
     this.channels = new Channels(publishing, tuning.confirmTimeout());
     this.verdicts = new Verdicts(channels, clock);

@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import io.toa4j.spi.Bus;
 import io.toa4j.spi.BusProvider;
 import io.toa4j.spi.BusSettings;
+import io.toa4j.spi.UnreachableException;
 import io.toa4j.testkit.bus.BusContract;
 import java.nio.file.Path;
 import java.time.Clock;
@@ -77,11 +78,24 @@ class ProviderTest {
             Path.of("."), Map.of(Tuning.URL, "amqp://app:s3cret@127.0.0.1:1"), Clock.systemUTC());
 
     assertThatThrownBy(() -> new RabbitBusProvider().open(settings, Map.of()))
-        .isInstanceOf(IllegalStateException.class)
+        .as("nothing listens: it may come up later, so a starting process may wait for it")
+        .isInstanceOf(UnreachableException.class)
         .hasMessageContaining("amqp://app@127.0.0.1:1")
         .hasMessageContaining("option url")
         .hasMessageContaining("rabbitmq-server -detached")
         .hasMessageNotContaining("s3cret");
+  }
+
+  @Test
+  void open_wrongPassword_failsWithoutCallingItUnreachable() {
+    BusSettings settings =
+        new BusSettings(Path.of("."), Map.of(Tuning.URL, "amqp://guest:not-the-password@127.0.0.1:5672"), Clock.systemUTC());
+
+    assertThatThrownBy(() -> new RabbitBusProvider().open(settings, Map.of()))
+        .as("the broker answers and refuses: waiting would not help")
+        .isInstanceOf(IllegalStateException.class)
+        .isNotInstanceOf(UnreachableException.class)
+        .hasMessageNotContaining("not-the-password");
   }
 
   @Test

@@ -1,5 +1,6 @@
 package io.toa4j.storage.postgres;
 
+import io.toa4j.spi.UnreachableException;
 import java.sql.SQLException;
 
 /** Turns driver errors into failures an operator can act on, with the password masked. */
@@ -24,11 +25,26 @@ final class Failures {
     return false;
   }
 
+  /**
+   * Whether the error says the server is out of reach for now: the connection could not be made
+   * or was lost (SQLState class 08), or the server is starting or stopping (57P01 to 57P03).
+   */
+  static boolean isUnreachable(Throwable t) {
+    for (Throwable at = t; at != null; at = at.getCause()) {
+      if (at instanceof SQLException sql && sql.getSQLState() != null) {
+        String state = sql.getSQLState();
+        return state.startsWith("08") || state.equals("57P01") || state.equals("57P02") || state.equals("57P03");
+      }
+      if (at instanceof java.net.ConnectException || at instanceof java.net.NoRouteToHostException) return true;
+    }
+    return false;
+  }
+
   IllegalStateException of(String what, Exception e) {
     String state = e instanceof SQLException sql && sql.getSQLState() != null ? " [SQLState " + sql.getSQLState() + "]" : "";
     String message = server.mask(e.getMessage());
-    IllegalStateException failure =
-        new IllegalStateException("PostgreSQL at " + server + " could not " + what + ": " + message + state);
+    String text = "PostgreSQL at " + server + " could not " + what + ": " + message + state;
+    IllegalStateException failure = isUnreachable(e) ? new UnreachableException(text) : new IllegalStateException(text);
     // The cause goes along only when its own text gives nothing away.
     if (message.equals(e.getMessage()) && !mentionsSecrets(e.getCause())) failure.initCause(e);
     return failure;

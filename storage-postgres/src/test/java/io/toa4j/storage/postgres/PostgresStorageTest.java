@@ -12,6 +12,7 @@ import io.toa4j.spi.Storage;
 import io.toa4j.spi.StorageSettings;
 import io.toa4j.spi.Store;
 import io.toa4j.spi.StoredRecord;
+import io.toa4j.spi.UnreachableException;
 import io.toa4j.spi.Write;
 import java.math.BigInteger;
 import java.nio.file.Path;
@@ -165,10 +166,23 @@ class PostgresStorageTest {
     Map<String, String> options = Map.of("url", "jdbc:postgresql://127.0.0.1:1/test?password=hunter22", "user", "me", "password", secret);
 
     assertThatThrownBy(() -> TestDatabase.provider().open(new StorageSettings(Path.of(".toa"), options)))
-        .isInstanceOf(IllegalStateException.class)
+        .as("nothing listens: it may come up later, so a starting process may wait for it")
+        .isInstanceOf(UnreachableException.class)
         .hasMessageContaining("jdbc:postgresql://127.0.0.1:1/test?password=****")
         .hasMessageContaining("as me")
         .satisfies(e -> assertThat(chain(e)).doesNotContain(secret).doesNotContain("hunter22"));
+  }
+
+  @Test
+  void open_databaseThatDoesNotExist_failsWithoutCallingItUnreachable() {
+    String url = TestDatabase.SERVER.url().replaceFirst("/[^/?]+(\\?|$)", "/toa_no_such_database$1");
+    Map<String, String> options = TestDatabase.SERVER.user().map(u -> Map.of("url", url, "user", u)).orElse(Map.of("url", url));
+
+    assertThatThrownBy(() -> TestDatabase.provider().open(new StorageSettings(Path.of(".toa"), options)))
+        .as("the server answers and says no: waiting would not help")
+        .isInstanceOf(IllegalStateException.class)
+        .isNotInstanceOf(UnreachableException.class)
+        .hasMessageContaining("toa_no_such_database");
   }
 
   @Test

@@ -1,0 +1,176 @@
+package io.toa4j.bench;
+
+import io.toa4j.api.Reply;
+import io.toa4j.api.Request;
+import io.toa4j.runtime.Application;
+import io.toa4j.runtime.Options;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.security.SecureRandom;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.Statement;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HexFormat;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Stream;
+
+/**
+ * The shop's chain end to end: a top-up recorded, its {@code paid} event published from the
+ * outbox, delivered to the wallets' receiver, and the wallet credited — on PostgreSQL and RabbitMQ
+ * (a database and a virtual host of its own, dropped at the end), and on the embedded engine in
+ * the same run for comparison.
+ *
+ * <p>Each top-up is for its own customer, so no two credits race. A chain's latency is from the
+ * moment its record call starts to the wallet's {@code UPDATED} stamp, both on the system clock;
+ * throughput is top-ups over the time from the first record call to the last credit.
+ */
+public final class ChainBench {
+  private static final Path SHOP = Path.of("examples/shop");
+  private static final String ADMIN = "jdbc:postgresql://127.0.0.1:5432/test?user=postgres";
+
+  private ChainBench() {}
+
+  public static void main(String[] args) throws Exception {
+    int topups = Figures.intArg(args, "--topups", 2000);
+    int threads = Figures.intArg(args, "--threads", 8);
+    byte[] random = new byte[6];
+    new SecureRandom().nextBytes(random);
+    String name = "toa_bench_" + HexFormat.of().formatHex(random);
+    createDatabaseAndVirtualHost(name);
+    try {
+      Map<String, String> distributed = Map.of(
+          "TOA_STORAGE", "postgres",
+          "TOA_STORAGE_URL", "jdbc:postgresql://127.0.0.1:5432/" + name + "?user=postgres",
+          "TOA_BUS", "rabbitmq",
+          "TOA_BUS_URL", "amqp://guest:guest@127.0.0.1:5672/" + name);
+      System.out.printf("record -> paid -> credit, %d top-ups, %d threads%n", topups, threads);
+      report("PostgreSQL + RabbitMQ", run(distributed, topups, threads));
+      report("embedded (SQLite)    ", run(Map.of(), topups, threads));
+    } finally {
+      dropDatabaseAndVirtualHost(name);
+    }
+  }
+
+  record Result(double rate, long[] latencyMillis) {}
+
+  private static Result run(Map<String, String> environment, int topups, int threads) throws Exception {
+    Path context = copyShop();
+    try (Application shop = Application.boot(context, Options.defaults().withEnvironment(environment))) {
+      chains(shop, topups / 10, threads, "warm"); // JIT, pools, queues
+      settle(shop);
+      long[] started = new long[topups];
+      long first = System.currentTimeMillis();
+      chains(shop, topups, threads, "run", started);
+      settle(shop);
+      long[] latencies = new long[topups];
+      long last = 0;
+      for (int i = 0; i < topups; i++) {
+        long updated = updated(shop, customer("run", i));
+        latencies[i] = updated - started[i];
+        last = Math.max(last, updated);
+      }
+      return new Result(topups / ((last - first) / 1000.0), Figures.sorted(latencies));
+    }
+  }
+
+  private static void chains(Application shop, int topups, int threads, String prefix) throws Exception {
+    chains(shop, topups, threads, prefix, new long[topups]);
+  }
+
+  /** Records {@code topups} top-ups over {@code threads} threads, noting when each started. */
+  private static void chains(Application shop, int topups, int threads, String prefix, long[] started) throws Exception {
+    ExecutorService pool = Executors.newFixedThreadPool(threads);
+    List<Future<?>> done = new ArrayList<>();
+    for (int t = 0; t < threads; t++) {
+      int thread = t;
+      done.add(pool.submit(() -> {
+        for (int i = thread; i < topups; i += threads) {
+          started[i] = System.currentTimeMillis();
+          shop.call("billing.topups.record", Request.of(String.format("%032x", (prefix + i).hashCode() & 0xffffffffL),
+              Map.of("checkout", prefix + "_" + i, "customer", customer(prefix, i), "amount", 100, "currency", "USD")));
+        }
+        return null;
+      }));
+    }
+    for (Future<?> f : done) f.get(30, TimeUnit.MINUTES);
+    pool.shutdown();
+  }
+
+  private static String customer(String prefix, int i) {
+    return String.format("%08x%024x", prefix.hashCode(), i);
+  }
+
+  private static long updated(Application shop, String customer) {
+    Reply reply = shop.call("billing.wallets.observe", Request.id(customer));
+    @SuppressWarnings("unchecked")
+    Map<String, Object> wallet = (Map<String, Object>) ((Reply.Output) reply).value().orElseThrow(
+        () -> new IllegalStateException("the wallet of " + customer + " was never credited"));
+    if (((Number) wallet.get("balance")).longValue() != 100) {
+      throw new IllegalStateException("the wallet of " + customer + " holds " + wallet.get("balance") + ", not 100");
+    }
+    return ((Number) wallet.get("UPDATED")).longValue();
+  }
+
+  private static void settle(Application shop) {
+    shop.settle(Duration.ofMinutes(10)).ifPresent(pending -> {
+      throw new IllegalStateException("the chain did not settle: " + pending);
+    });
+  }
+
+  private static void report(String engine, Result result) {
+    long[] l = result.latencyMillis();
+    System.out.printf("%s  %6.0f chains/s  latency p50 %4d ms  p99 %5d ms  p99.9 %5d ms  max %5d ms%n",
+        engine, result.rate(), Figures.percentile(l, 0.5), Figures.percentile(l, 0.99), Figures.percentile(l, 0.999), l[l.length - 1]);
+  }
+
+  private static Path copyShop() throws IOException {
+    Path target = Files.createTempDirectory("toa-bench-chain");
+    try (Stream<Path> files = Files.walk(SHOP)) {
+      for (Path source : (Iterable<Path>) files.sorted(Comparator.naturalOrder())::iterator) {
+        Path relative = SHOP.relativize(source);
+        if (relative.toString().startsWith(".toa")) continue;
+        Path copy = target.resolve(relative.toString());
+        if (Files.isDirectory(source)) Files.createDirectories(copy);
+        else Files.copy(source, copy);
+      }
+    } catch (UncheckedIOException e) {
+      throw e.getCause();
+    }
+    return target;
+  }
+
+  private static void createDatabaseAndVirtualHost(String name) throws Exception {
+    try (Connection c = DriverManager.getConnection(ADMIN); Statement s = c.createStatement()) {
+      s.execute("CREATE DATABASE " + name);
+    }
+    rabbitmqctl("add_vhost", name);
+    rabbitmqctl("set_permissions", "-p", name, "guest", ".*", ".*", ".*");
+  }
+
+  private static void dropDatabaseAndVirtualHost(String name) throws Exception {
+    try (Connection c = DriverManager.getConnection(ADMIN); Statement s = c.createStatement()) {
+      s.execute("DROP DATABASE IF EXISTS " + name + " WITH (FORCE)");
+    }
+    rabbitmqctl("delete_vhost", name);
+  }
+
+  private static void rabbitmqctl(String... args) throws IOException, InterruptedException {
+    List<String> command = new ArrayList<>(List.of("rabbitmqctl"));
+    command.addAll(List.of(args));
+    Process p = new ProcessBuilder(command).redirectErrorStream(true).start();
+    String out = new String(p.getInputStream().readAllBytes());
+    if (!p.waitFor(60, TimeUnit.SECONDS) || p.exitValue() != 0) {
+      throw new IllegalStateException("rabbitmqctl " + String.join(" ", args) + " failed: " + out);
+    }
+  }
+}

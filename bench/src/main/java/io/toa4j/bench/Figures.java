@@ -1,0 +1,38 @@
+package io.toa4j.bench;
+
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+
+/** What the benchmarks share: reading their arguments and summarising what they measured. */
+final class Figures {
+  private Figures() {}
+
+  static double median(List<Double> values) {
+    List<Double> sorted = new ArrayList<>(values);
+    sorted.sort(Double::compare);
+    return sorted.get(sorted.size() / 2);
+  }
+
+  /** The value below which the fraction {@code q} of the sorted values lie (nearest rank). */
+  static long percentile(long[] sorted, double q) {
+    int rank = (int) Math.ceil(q * sorted.length);
+    return sorted[Math.max(0, Math.min(sorted.length - 1, rank - 1))];
+  }
+
+  static long[] sorted(long[] values) {
+    long[] copy = values.clone();
+    Arrays.sort(copy);
+    return copy;
+  }
+
+  static int intArg(String[] args, String name, int fallback) {
+    for (int i = 0; i + 1 < args.length; i++) if (args[i].equals(name)) return Integer.parseInt(args[i + 1]);
+    return fallback;
+  }
+
+  static String stringArg(String[] args, String name, String fallback) {
+    for (int i = 0; i + 1 < args.length; i++) if (args[i].equals(name)) return args[i + 1];
+    return fallback;
+  }
+}

@@ -1,0 +1,233 @@
+package io.toa4j.bench;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import com.zaxxer.hikari.HikariConfig;
+import com.zaxxer.hikari.HikariDataSource;
+import io.toa4j.api.Request;
+import io.toa4j.runtime.Application;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.security.SecureRandom;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.ArrayList;
+import java.util.HexFormat;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * {@code credit} with {@code once} on PostgreSQL through the runtime, against a program on plain
+ * JDBC that issues the statements the runtime issues for it — the inbox look-up, the read, then in
+ * one transaction the compare-and-swap update and the inbox insert — through a HikariCP pool of the
+ * same size, with the same concurrency, in the same run, on tables made alike ({@code LIKE ...
+ * INCLUDING ALL}).
+ *
+ * <p>Each thread credits its own wallet, so the compare-and-swap never conflicts and what is
+ * measured is the path itself. Rounds alternate which program runs first; the median of the rounds'
+ * throughput ratios is reported, with the latency percentiles of all rounds together.
+ */
+public final class PostgresBench {
+  private static final int POOL = 10; // the pool size storage-postgres opens
+  private static final ObjectMapper JSON = new ObjectMapper();
+
+  private PostgresBench() {}
+
+  public static void main(String[] args) throws Exception {
+    int calls = Figures.intArg(args, "--calls", 2000);
+    int threads = Figures.intArg(args, "--threads", 8);
+    int rounds = Figures.intArg(args, "--rounds", 7);
+    String url = Figures.stringArg(args, "--url", System.getenv().getOrDefault("TOA_POSTGRES_URL", "jdbc:postgresql://127.0.0.1:5432/test"));
+    String user = Figures.stringArg(args, "--user", "postgres");
+    byte[] random = new byte[4];
+    new SecureRandom().nextBytes(random);
+    String namespace = "bench" + HexFormat.of().formatHex(random);
+    Path dir = Files.createTempDirectory("toa-bench-pg");
+    Files.writeString(dir.resolve("context.toa.yaml"), "name: bench\nstorage:\n  engine: postgres\n  url: " + url + "\n");
+    Wallets.write(dir, namespace, true);
+
+    HikariConfig config = new HikariConfig();
+    config.setJdbcUrl(url);
+    config.setUsername(user);
+    config.setMaximumPoolSize(POOL);
+    String runtimeSchema = "\"" + namespace + "_wallets\"";
+    String rawSchema = "\"" + namespace + "_raw\"";
+    try (HikariDataSource pool = new HikariDataSource(config); Application app = Application.boot(dir)) {
+      Raw raw = new Raw(pool, rawSchema);
+      try {
+        Load runtime = (wallet, identity) -> app.call(namespace + ".wallets.credit", Request.of(wallet, Map.of("amount", 1)), identity);
+        run(runtime, threads, threads, "warm-runtime"); // creates the schema, then one wallet per thread
+        try (Connection c = pool.getConnection(); Statement s = c.createStatement()) {
+          s.execute("CREATE SCHEMA " + rawSchema);
+          s.execute("CREATE TABLE " + rawSchema + ".records (LIKE " + runtimeSchema + ".records INCLUDING ALL)");
+          s.execute("CREATE TABLE " + rawSchema + ".inbox (LIKE " + runtimeSchema + ".inbox INCLUDING ALL)");
+        }
+        Load plain = raw::credit;
+        run(plain, threads, threads, "warm-raw");
+        run(runtime, calls / 2, threads, "warm-runtime-2"); // JIT, pools, statement caches
+        run(plain, calls / 2, threads, "warm-raw-2");
+
+        List<Double> ratios = new ArrayList<>();
+        List<Double> runtimeRates = new ArrayList<>();
+        List<Double> rawRates = new ArrayList<>();
+        List<long[]> runtimeLatencies = new ArrayList<>();
+        List<long[]> rawLatencies = new ArrayList<>();
+        for (int round = 0; round < rounds; round++) {
+          Result viaRuntime = null;
+          Result viaRaw = null;
+          for (int turn = 0; turn < 2; turn++) {
+            if ((round + turn) % 2 == 0) viaRuntime = run(runtime, calls, threads, "r" + round);
+            else viaRaw = run(plain, calls, threads, "j" + round);
+          }
+          ratios.add(viaRuntime.rate() / viaRaw.rate());
+          runtimeRates.add(viaRuntime.rate());
+          rawRates.add(viaRaw.rate());
+          runtimeLatencies.add(viaRuntime.nanos());
+          rawLatencies.add(viaRaw.nanos());
+        }
+        long[] r = Figures.sorted(concat(runtimeLatencies));
+        long[] j = Figures.sorted(concat(rawLatencies));
+        System.out.printf("PostgreSQL %s, %d threads, %d calls per round, %d rounds%n", url, threads, calls, rounds);
+        System.out.printf("raw JDBC:      %6.0f calls/s  p50 %5.2f ms  p99 %5.2f ms  p99.9 %5.2f ms%n",
+            Figures.median(rawRates), ms(j, 0.5), ms(j, 0.99), ms(j, 0.999));
+        System.out.printf("runtime:       %6.0f calls/s  p50 %5.2f ms  p99 %5.2f ms  p99.9 %5.2f ms%n",
+            Figures.median(runtimeRates), ms(r, 0.5), ms(r, 0.99), ms(r, 0.999));
+        System.out.printf("runtime / raw: %.3f  (median of the rounds' throughput ratios; target: at least 0.8)%n", Figures.median(ratios));
+        System.out.printf("p99 runtime / raw: %.2f%n", ms(r, 0.99) / ms(j, 0.99));
+      } finally {
+        try (Connection c = pool.getConnection(); Statement s = c.createStatement()) {
+          s.execute("DROP SCHEMA IF EXISTS " + rawSchema + " CASCADE");
+          s.execute("DROP SCHEMA IF EXISTS " + runtimeSchema + " CASCADE");
+        }
+      }
+    }
+  }
+
+  /** One credit of one wallet under one identity. */
+  @FunctionalInterface
+  interface Load {
+    void credit(String wallet, String identity) throws Exception;
+  }
+
+  record Result(double rate, long[] nanos) {}
+
+  /** {@code calls} credits over {@code threads} threads, each thread on its own wallet. */
+  private static Result run(Load load, int calls, int threads, String prefix) throws Exception {
+    ExecutorService pool = Executors.newFixedThreadPool(threads);
+    long[] nanos = new long[calls];
+    long start = System.nanoTime();
+    List<Future<?>> done = new ArrayList<>();
+    for (int t = 0; t < threads; t++) {
+      int thread = t;
+      String wallet = String.format("%032x", thread + 1);
+      done.add(pool.submit(() -> {
+        for (int i = thread; i < calls; i += threads) {
+          long s = System.nanoTime();
+          load.credit(wallet, prefix + "-" + i);
+          nanos[i] = System.nanoTime() - s;
+        }
+        return null;
+      }));
+    }
+    for (Future<?> f : done) f.get(30, TimeUnit.MINUTES);
+    pool.shutdown();
+    return new Result(calls / ((System.nanoTime() - start) / 1e9), nanos);
+  }
+
+  /**
+   * What the runtime does for a credit declared {@code once}, written by hand: look the identity
+   * up, read the record, then update it under its version and remember the answer in one
+   * transaction, again from the read when the version moved.
+   */
+  private record Raw(HikariDataSource pool, String schema) {
+    void credit(String wallet, String identity) throws SQLException, java.io.IOException {
+      long now = System.currentTimeMillis();
+      try (Connection c = pool.getConnection();
+          PreparedStatement s = c.prepareStatement("SELECT reply FROM " + schema + ".inbox WHERE identity = ? AND expires > ?")) {
+        s.setString(1, identity);
+        s.setLong(2, now);
+        try (ResultSet r = s.executeQuery()) {
+          if (r.next()) return;
+        }
+      }
+      while (true) {
+        long version = 0;
+        long created = now;
+        ObjectNode state = JSON.createObjectNode().put("balance", 0);
+        try (Connection c = pool.getConnection();
+            PreparedStatement s = c.prepareStatement("SELECT id, version, created, updated, state FROM " + schema + ".records WHERE id = ?")) {
+          s.setString(1, wallet);
+          try (ResultSet r = s.executeQuery()) {
+            if (r.next()) {
+              version = r.getLong(2);
+              created = r.getLong(3);
+              state = (ObjectNode) JSON.readTree(r.getString(5));
+            }
+          }
+        }
+        ObjectNode next = state.deepCopy().put("balance", state.path("balance").asLong() + 1);
+        ObjectNode reply = JSON.createObjectNode().put("id", wallet).put("VERSION", version + 1).put("balance", next.get("balance").asLong());
+        try (Connection c = pool.getConnection()) {
+          c.setAutoCommit(false);
+          try {
+            int moved;
+            if (version == 0) {
+              try (PreparedStatement s = c.prepareStatement("INSERT INTO " + schema + ".records (id, version, created, updated, state)"
+                  + " VALUES (?, ?, ?, ?, ?::jsonb) ON CONFLICT (id) DO NOTHING")) {
+                s.setString(1, wallet);
+                s.setLong(2, 1);
+                s.setLong(3, created);
+                s.setLong(4, now);
+                s.setString(5, JSON.writeValueAsString(next));
+                moved = s.executeUpdate();
+              }
+            } else {
+              try (PreparedStatement s = c.prepareStatement(
+                  "UPDATE " + schema + ".records SET version = ?, updated = ?, state = ?::jsonb WHERE id = ? AND version = ?")) {
+                s.setLong(1, version + 1);
+                s.setLong(2, now);
+                s.setString(3, JSON.writeValueAsString(next));
+                s.setString(4, wallet);
+                s.setLong(5, version);
+                moved = s.executeUpdate();
+              }
+            }
+            if (moved == 1) {
+              try (PreparedStatement s = c.prepareStatement("INSERT INTO " + schema + ".inbox AS inbox (identity, reply, expires) VALUES (?, ?::jsonb, ?)"
+                  + " ON CONFLICT (identity) DO UPDATE SET reply = excluded.reply, expires = excluded.expires WHERE inbox.expires <= ?")) {
+                s.setString(1, identity);
+                s.setString(2, JSON.writeValueAsString(reply));
+                s.setLong(3, now + 3_600_000);
+                s.setLong(4, now);
+                s.executeUpdate();
+              }
+              c.commit();
+              return;
+            }
+            c.rollback();
+          } catch (SQLException e) {
+            c.rollback();
+            throw e;
+          } finally {
+            c.setAutoCommit(true);
+          }
+        }
+      }
+    }
+  }
+
+  private static long[] concat(List<long[]> parts) {
+    return parts.stream().flatMapToLong(java.util.Arrays::stream).toArray();
+  }
+
+  private static double ms(long[] sorted, double q) {
+    return Figures.percentile(sorted, q) / 1e6;
+  }
+}

@@ -1,0 +1,38 @@
+package io.toa4j.runtime;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.IOException;
+import java.util.HexFormat;
+import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.TimeUnit;
+
+/** Virtual hosts of the local RabbitMQ, one per test, made and removed with rabbitmqctl. */
+final class VirtualHosts {
+  private VirtualHosts() {}
+
+  /** A name no other test uses, fit for a database and a virtual host: toa_ and 16 hex digits. */
+  static String freshName() {
+    return "toa_" + HexFormat.of().toHexDigits(ThreadLocalRandom.current().nextLong());
+  }
+
+  /** A virtual host the guest user may use entirely. */
+  static void create(String name) throws IOException, InterruptedException {
+    rabbitmqctl("add_vhost", name);
+    rabbitmqctl("set_permissions", "-p", name, "guest", ".*", ".*", ".*");
+  }
+
+  static void delete(String name) throws IOException, InterruptedException {
+    rabbitmqctl("delete_vhost", name);
+  }
+
+  private static void rabbitmqctl(String... args) throws IOException, InterruptedException {
+    String[] command = new String[args.length + 1];
+    command[0] = "rabbitmqctl";
+    System.arraycopy(args, 0, command, 1, args.length);
+    Process p = new ProcessBuilder(command).redirectErrorStream(true).start();
+    String out = new String(p.getInputStream().readAllBytes());
+    assertThat(p.waitFor(60, TimeUnit.SECONDS)).as("rabbitmqctl %s ended", args[0]).isTrue();
+    assertThat(p.exitValue()).as("rabbitmqctl %s: %s", String.join(" ", args), out).isZero();
+  }
+}
