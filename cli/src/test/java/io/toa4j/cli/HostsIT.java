@@ -98,6 +98,10 @@ class HostsIT {
     // equal as values: PostgreSQL's jsonb keeps the inbox's answer without its key order
     assertThat(again.yaml()).as("the repeat is answered with the first answer").isEqualTo(credit.yaml());
     toa.assertWallet(shop, 350, 2);
+    ToaShell.Result refused =
+        toa.run(shop, "call", "billing.wallets.debit", "{ query: { id: " + WALLET + " }, input: { amount: 10000, ref: o1 } }");
+    assertThat(refused.exitCode()).as("%s", refused).isEqualTo(Toa.REFUSED);
+    assertThat(refused.err()).startsWith("refused: INSUFFICIENT_FUNDS");
     assertThat(topups.isAlive() && wallets.isAlive()).isTrue();
   }
 
