@@ -308,7 +308,8 @@ public final class Application implements AutoCloseable {
 
   /**
    * Waits until every event the context's writes announced is published and every message is
-   * handled (or parked), at most {@code timeout}.
+   * handled (or parked), at most {@code timeout}. A bus that cannot be asked (its connection is
+   * coming back) counts as pending.
    *
    * @return empty when all is settled; else what is still pending, in words
    */
@@ -318,7 +319,11 @@ public final class Application implements AutoCloseable {
       List<String> pending = new ArrayList<>();
       long backlog = publisher.backlog();
       if (backlog > 0) pending.add(backlog + " event(s) not yet published");
-      pending.addAll(messaging.pending());
+      try {
+        pending.addAll(messaging.pending());
+      } catch (RuntimeException e) { // a bus coming back after an outage cannot count yet: wait for it
+        pending.add("the bus cannot say what is queued (" + e.getMessage() + ")");
+      }
       if (pending.isEmpty()) return Optional.empty();
       if (System.nanoTime() > deadline) return Optional.of(String.join("; ", pending));
       try {
