@@ -34,6 +34,11 @@ public class Failure extends RuntimeException {
     IDENTITY_REUSED(false, 422),
     /** A transition that retries called an operation that declares once. */
     UNREPEATABLE(false, 500),
+    /**
+     * The call's component is hosted by no process, or its host did not answer in time (the call
+     * may then have run: repeat it with the same identity).
+     */
+    UNAVAILABLE(true, 503),
     /** Anything else: an exception thrown by an operation, storage or bus. */
     SYSTEM(true, 500);
 

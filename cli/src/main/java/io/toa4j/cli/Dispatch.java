@@ -2,6 +2,8 @@ package io.toa4j.cli;
 
 import io.toa4j.api.Reply;
 import io.toa4j.runtime.Application;
+import io.toa4j.runtime.Options;
+import io.toa4j.runtime.RemoteContext;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Optional;
@@ -9,8 +11,10 @@ import java.util.function.Consumer;
 
 /**
  * Where a {@code toa call} runs: in the process serving the context when {@code .toa/run.json}
- * names a live one whose channel accepts the connection, else in this process, booting the context
- * for the one call, waiting until the events it caused are handled, and closing it.
+ * names a live one whose channel accepts the connection; else, on a distributed bus, at a process
+ * hosting the call's component, reached over the bus (nothing is hosted here); else in this
+ * process, booting the context for the one call, waiting until the events it caused are handled,
+ * and closing it.
  */
 final class Dispatch {
   /**
@@ -44,6 +48,14 @@ final class Dispatch {
       }
     } else if (running.isPresent()) {
       notes.accept("toa: " + file + " is left over: pid " + running.get().pid() + " no longer runs");
+    }
+    Optional<RemoteContext> remote = RemoteContext.open(context, Options.defaults());
+    if (remote.isPresent()) {
+      try (RemoteContext client = remote.get()) {
+        notes.accept("toa: calling " + call.endpoint() + " over the " + client.describe() + "; " + identity(call));
+        // toa call always mints the identity, so the host runs the call under the one it printed
+        return client.call(call.endpoint(), call.request(), call.identity().orElseGet(Application::newIdentity));
+      }
     }
     notes.accept("toa: calling " + call.endpoint() + " in-process, booting " + context + "; " + identity(call));
     try (Application application = Application.boot(context)) {

@@ -1,15 +1,21 @@
 package io.toa4j.cli;
 
+import io.toa4j.manifest.ComponentManifest;
+import io.toa4j.manifest.Manifests;
 import io.toa4j.runtime.Options;
 import java.net.InetSocketAddress;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.security.SecureRandom;
+import java.util.List;
+import java.util.TreeSet;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
 import picocli.CommandLine.ParentCommand;
 
 /** {@code toa run}: serves the context until the process is told to stop. */
@@ -20,9 +26,13 @@ import picocli.CommandLine.ParentCommand;
     description = {
       "Boots the context and serves it until stopped with Ctrl-C or SIGTERM.",
       "",
-      "While it runs, toa call in the same context is answered by this process: it listens on",
-      "127.0.0.1 (a port the system picks) and writes the port, its pid and a secret token to",
-      ".toa/run.json, which it removes when it stops. Only one toa run serves a context at a time."
+      "On the embedded bus (the default) one process hosts every component. While it runs, toa call",
+      "in the same context is answered by this process: it listens on 127.0.0.1 (a port the system",
+      "picks) and writes the port, its pid and a secret token to .toa/run.json, which it removes when",
+      "it stops. Only one toa run serves such a context at a time.",
+      "",
+      "On a distributed bus (bus: rabbitmq) a process hosts the components it is given, all when none",
+      "is; any number of processes may host the same one, and toa call reaches them over the bus."
     })
 final class RunCommand implements Callable<Integer> {
   @ParentCommand private Toa toa;
@@ -33,6 +43,12 @@ final class RunCommand implements Callable<Integer> {
       defaultValue = "127.0.0.1:8000",
       description = "Where the HTTP gateway listens when a component declares an exposition. Default: ${DEFAULT-VALUE}.")
   private String http;
+
+  @Parameters(
+      arity = "0..*",
+      paramLabel = "<component>",
+      description = "The components this process hosts, such as billing.wallets (a distributed bus only). Default: all of them.")
+  private List<String> components = List.of();
 
   @Option(
       names = "--wait",
@@ -51,7 +67,9 @@ final class RunCommand implements Callable<Integer> {
     Logger log = LoggerFactory.getLogger("toa");
     Duration startupWait = startupWait(wait);
     InetSocketAddress address = address(http);
-    Serving serving = Serving.start(toa.context(), new SecureRandom(), address, startupWait);
+    Path context = toa.context();
+    requireKnown(context, components);
+    Serving serving = Serving.start(context, new SecureRandom(), address, startupWait, components);
     CountDownLatch stopped = new CountDownLatch(1);
     Runtime.getRuntime()
         .addShutdownHook(
@@ -62,11 +80,33 @@ final class RunCommand implements Callable<Integer> {
                   stopped.countDown();
                 },
                 "toa-shutdown"));
-    log.info(
-        "Context {} is served by pid {}: toa call reaches it on {}:{} through {}; stop it with Ctrl-C or SIGTERM",
-        serving.name(), serving.run().pid(), ControlChannel.HOST, serving.run().port(), serving.file());
+    if (serving.run().isPresent()) {
+      log.info(
+          "Context {} is served by pid {}: toa call reaches it on {}:{} through {}; stop it with Ctrl-C or SIGTERM",
+          serving.name(), serving.run().get().pid(), ControlChannel.HOST, serving.run().get().port(), serving.file());
+    } else {
+      log.info(
+          "Context {}: pid {} hosts {}; toa call reaches them over the bus; stop it with Ctrl-C or SIGTERM",
+          serving.name(), ProcessHandle.current().pid(), String.join(", ", new TreeSet<>(serving.hosted())));
+    }
     stopped.await(); // the JVM ends in the shutdown hook; this thread only has to stay
     return Toa.OUTPUT;
+  }
+
+  /** Refuses, as bad usage, a label that names no component of the context. */
+  private static void requireKnown(Path context, List<String> labels) {
+    if (labels.isEmpty()) return;
+    TreeSet<String> known = new TreeSet<>();
+    Manifests.loadContext(context).components().stream().map(ComponentManifest::label).forEach(known::add);
+    for (String label : labels) {
+      String full = label.indexOf('.') < 0 ? "default." + label : label;
+      if (!known.contains(full)) {
+        throw new CliProblem(
+            "toa: the context in " + context + " has no component '" + label + "'; it has " + String.join(", ", known)
+                + "\nUsage: toa run [<component>...]",
+            Toa.USAGE);
+      }
+    }
   }
 
   private static Duration startupWait(String wait) {

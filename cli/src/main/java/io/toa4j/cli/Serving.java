@@ -21,18 +21,23 @@ import org.slf4j.LoggerFactory;
  * <p>Started in that order and closed in the reverse one, so run.json never names a channel that is
  * not yet up, and a call that arrives while stopping either reaches a live application or finds no
  * channel and runs in-process. Closing is idempotent.
+ *
+ * <p>On a distributed bus there is neither channel nor run.json: any number of processes serve the
+ * context, each hosting the components it was given, and {@code toa call} reaches them over the
+ * bus.
  */
 final class Serving implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(Serving.class);
 
   private final Application application;
   private final Optional<Gateway> gateway;
-  private final ControlChannel channel;
-  private final RunFile run;
+  private final Optional<ControlChannel> channel;
+  private final Optional<RunFile> run;
   private final Path file;
   private boolean closed;
 
-  private Serving(Application application, Optional<Gateway> gateway, ControlChannel channel, RunFile run, Path file) {
+  private Serving(
+      Application application, Optional<Gateway> gateway, Optional<ControlChannel> channel, Optional<RunFile> run, Path file) {
     this.application = application;
     this.gateway = gateway;
     this.channel = channel;
@@ -46,21 +51,24 @@ final class Serving implements AutoCloseable {
    *
    * @param http where the HTTP gateway listens
    * @param startupWait how long to wait for a storage or bus server that cannot be reached yet
+   * @param components the labels of the components to host; all when empty
    * @throws CliProblem when a live process already serves the context
    */
-  static Serving start(Path context, RandomGenerator random, InetSocketAddress http, Duration startupWait) {
+  static Serving start(
+      Path context, RandomGenerator random, InetSocketAddress http, Duration startupWait, java.util.List<String> components) {
     Path file = RunFile.path(context);
     RunFile.read(file).filter(RunFile::alive).ifPresent(other -> {
       throw new CliProblem(
           "toa: pid " + other.pid() + " already serves the context in " + context + "; call it with toa call, or stop that process first",
           Toa.FAILED);
     });
-    Application application = Application.boot(context, Options.defaults().withStartupWait(startupWait));
+    Application application = Application.boot(context, Options.defaults().withStartupWait(startupWait), components);
     Optional<Gateway> gateway = Optional.empty();
     try {
       if (application.context().components().stream().anyMatch(c -> c.exposition().isPresent())) {
         gateway = Optional.of(Gateway.start(application, http, Gateway.DEFAULT_MAX_BODY));
       }
+      if (application.distributed()) return new Serving(application, gateway, Optional.empty(), Optional.empty(), file);
       String token = token(random);
       ControlChannel channel = ControlChannel.start(Caller.of(application), token);
       RunFile run = new RunFile(ProcessHandle.current().pid(), channel.port(), token);
@@ -70,7 +78,7 @@ final class Serving implements AutoCloseable {
         channel.close();
         throw e;
       }
-      return new Serving(application, gateway, channel, run, file);
+      return new Serving(application, gateway, Optional.of(channel), Optional.of(run), file);
     } catch (IOException e) {
       gateway.ifPresent(Gateway::close);
       application.close();
@@ -82,9 +90,14 @@ final class Serving implements AutoCloseable {
     }
   }
 
-  /** The process serving the context and the channel's port. */
-  RunFile run() {
+  /** The process serving the context and the channel's port; empty on a distributed bus. */
+  Optional<RunFile> run() {
     return run;
+  }
+
+  /** The components this process hosts. */
+  java.util.Set<String> hosted() {
+    return application.hosted();
   }
 
   /** The file that points {@code toa call} here. */
@@ -108,11 +121,11 @@ final class Serving implements AutoCloseable {
     if (closed) return;
     closed = true;
     try {
-      run.deleteFrom(file);
+      run.ifPresent(r -> r.deleteFrom(file));
     } catch (UncheckedIOException e) {
       LOG.warn("{}", e.getMessage());
     }
-    channel.close();
+    channel.ifPresent(ControlChannel::close);
     gateway.ifPresent(Gateway::close);
     application.close();
   }

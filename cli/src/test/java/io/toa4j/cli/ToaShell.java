@@ -30,12 +30,19 @@ final class ToaShell {
   private static final YAMLMapper YAML = new YAMLMapper();
 
   private final Path logs;
+  private final java.util.Map<String, String> environment;
   private final AtomicInteger count = new AtomicInteger();
   private final List<Process> started = new ArrayList<>();
 
   /** A shell that keeps each process's stdout and stderr under this folder. */
   ToaShell(Path logs) {
+    this(logs, java.util.Map.of());
+  }
+
+  /** A shell whose processes get these environment variables too, such as TOA_BUS. */
+  ToaShell(Path logs, java.util.Map<String, String> environment) {
     this.logs = logs;
+    this.environment = java.util.Map.copyOf(environment);
   }
 
   /** What a finished {@code toa} printed and how it ended. */
@@ -98,7 +105,7 @@ final class ToaShell {
     int n = count.incrementAndGet();
     Path out = logs.resolve(n + ".out");
     Path err = logs.resolve(n + ".err");
-    Process process = start(script, folder, out, err, input, args);
+    Process process = start(script, folder, out, err, input, java.util.Map.of(), args);
     try {
       if (!process.waitFor(DEADLINE.toSeconds(), TimeUnit.SECONDS)) {
         process.destroyForcibly();
@@ -113,7 +120,12 @@ final class ToaShell {
 
   /** Starts {@code toa} in the background; {@link #close()} ends it if the test does not. */
   Process start(Path folder, Path out, Path err, String... args) {
-    return start(TOA, folder, out, err, ProcessBuilder.Redirect.from(devNull()), args);
+    return start(TOA, folder, out, err, ProcessBuilder.Redirect.from(devNull()), java.util.Map.of(), args);
+  }
+
+  /** Starts {@code toa} in the background with more environment variables than the shell's. */
+  Process start(Path folder, Path out, Path err, java.util.Map<String, String> more, String... args) {
+    return start(TOA, folder, out, err, ProcessBuilder.Redirect.from(devNull()), more, args);
   }
 
   /** Kills every process this shell started that still runs, and waits for it to end. */
@@ -146,7 +158,8 @@ final class ToaShell {
     assertThat(observe.yaml().path("VERSION").asLong()).as("%s", observe).isEqualTo(version);
   }
 
-  private Process start(Path script, Path folder, Path out, Path err, ProcessBuilder.Redirect input, String... args) {
+  private Process start(
+      Path script, Path folder, Path out, Path err, ProcessBuilder.Redirect input, java.util.Map<String, String> more, String... args) {
     List<String> command = new ArrayList<>();
     command.add(script.toString());
     command.addAll(List.of(args));
@@ -155,6 +168,8 @@ final class ToaShell {
     builder.environment().put("JAVA_HOME", System.getProperty("java.home"));
     // The build under test just made the jar: a rebuild in the middle of it would test something else.
     builder.environment().put("TOA_NO_BUILD", "1");
+    builder.environment().putAll(environment);
+    builder.environment().putAll(more);
     try {
       Process process = builder.start();
       started.add(process);

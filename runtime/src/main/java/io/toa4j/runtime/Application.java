@@ -34,7 +34,16 @@ import org.slf4j.LoggerFactory;
 
 /**
  * A booted context: its components compiled, bound and connected to their storage and bus, its
- * receivers and task queues consuming, its outbox publishing.
+ * receivers, task queues and call queues consuming, its outbox publishing.
+ *
+ * <p>A process may host a subset of the components, on a bus that other processes share: every
+ * component is loaded, so calls know every operation, but only the hosted ones open their stores,
+ * consume their queues and publish their outbox. A call to a component hosted elsewhere goes over
+ * the bus to its call queue and waits for the answer ({@link Calls}).
+ *
+ * <p>Longer than 400 lines because boot, call routing and the operations' {@link Context} meet
+ * here; what can stand alone does ({@link Hosting}, {@link Calls}, {@link Messaging}, {@link
+ * Engine}).
  *
  * <p>Thread-safe: any number of calls may run at once. Closing it stops delivery and releases the
  * bus and the storage; calls made after that fail.
@@ -48,6 +57,7 @@ public final class Application implements AutoCloseable {
   private final Storage storage;
   private final Bus bus;
   private final Map<String, Component> components;
+  private final Set<String> hosted;
   private final CompositeMeterRegistry metrics = new CompositeMeterRegistry();
   private final Engine engine;
   private final Publisher publisher;
@@ -55,17 +65,24 @@ public final class Application implements AutoCloseable {
   private final Messaging messaging;
 
   private Application(
-      ContextManifest context, Options options, Storage storage, Bus bus, Map<String, Component> components, List<Reception> receptions) {
+      ContextManifest context,
+      Options options,
+      Storage storage,
+      Bus bus,
+      Map<String, Component> components,
+      Set<String> hosted,
+      List<Reception> receptions) {
     this.context = context;
     this.options = options;
     this.storage = storage;
     this.bus = bus;
     this.components = components;
+    this.hosted = Set.copyOf(hosted);
     Set<String> consumed = receptions.stream().map(Reception::label).collect(Collectors.toSet());
     this.publisher =
         new Publisher(
             bus,
-            components.values().stream().filter(Component::announces).toList(),
+            components.values().stream().filter(c -> hosted.contains(c.label()) && c.announces()).toList(),
             consumed,
             options.clock(),
             Duration.ofSeconds(context.outboxRetentionSeconds()).toMillis());
@@ -80,11 +97,13 @@ public final class Application implements AutoCloseable {
     this.janitor =
         new Janitor(
             components.values().stream()
+                .filter(c -> hosted.contains(c.label()))
                 .filter(c -> c.operations().values().stream().anyMatch(o -> o.declaration().once().isPresent()))
                 .toList(),
             options.clock());
     this.messaging =
-        new Messaging(bus, receptions, components.keySet(), new Deliveries(context.retryDelaysSeconds(), metrics), this::invoke);
+        new Messaging(
+            bus, receptions, components.keySet(), hosted, new Deliveries(context.retryDelaysSeconds(), metrics), this::invoke);
   }
 
   /** Boots the context in the folder with the default options. */
@@ -100,15 +119,31 @@ public final class Application implements AutoCloseable {
    * @throws StartupException when the code does not compile or fit, or an engine is missing
    */
   public static Application boot(Path directory, Options options) {
+    return boot(directory, options, Set.of());
+  }
+
+  /**
+   * Boots the context in the folder, hosting some of its components: only they open their stores
+   * and consume their queues; calls to the others go to the processes that host them.
+   *
+   * @param hosted the labels of the components to host ({@code namespace.name}, or {@code name} in
+   *     the default namespace); every component when empty
+   * @throws StartupException when a label names no component, or when a subset is asked of a bus
+   *     that other processes cannot share (the embedded one), where one process hosts every
+   *     component
+   */
+  public static Application boot(Path directory, Options options, java.util.Collection<String> hosted) {
     ContextManifest context = Manifests.loadContext(directory);
+    Set<String> hosting = Hosting.of(context, hosted);
     Path state = context.directory().resolve(".toa");
     Engines engines = Engines.open(context, state, options);
     try {
-      Application application = assemble(context, options, engines.storage(), engines.bus(), state);
+      Hosting.requireShared(context, hosting, engines.bus());
+      Application application = assemble(context, options, engines.storage(), engines.bus(), state, hosting);
       application.start();
       LOG.info(
-          "Context {} is up: {} on {} and {}",
-          context.name(), application.components.keySet(), engines.storage().describe(), engines.bus().describe());
+          "Context {} is up: hosting {} on {} and {}",
+          context.name(), new java.util.TreeSet<>(hosting), engines.storage().describe(), engines.bus().describe());
       return application;
     } catch (RuntimeException e) {
       engines.close();
@@ -118,9 +153,10 @@ public final class Application implements AutoCloseable {
 
   /**
    * Compiles and binds every component before any store is opened, so a context that does not fit
-   * leaves no state behind; then opens the stores of those that keep state.
+   * leaves no state behind; then opens the stores of the hosted ones that keep state.
    */
-  private static Application assemble(ContextManifest context, Options options, Storage storage, Bus bus, Path state) {
+  private static Application assemble(
+      ContextManifest context, Options options, Storage storage, Bus bus, Path state, Set<String> hosted) {
     Map<String, ComponentCode> codes = new LinkedHashMap<>();
     Map<String, Map<String, Operation>> operations = new LinkedHashMap<>();
     Map<String, Announcements> announcements = new LinkedHashMap<>();
@@ -143,17 +179,18 @@ public final class Application implements AutoCloseable {
         if (consumed.contains(manifest.label() + "." + name)) mine.add(manifest.label() + "." + name);
       }
       boolean once = operations.get(manifest.label()).values().stream().anyMatch(o -> o.declaration().once().isPresent());
-      requireTransactions(manifest.label(), once, !mine.isEmpty(), storage);
+      boolean here = hosted.contains(manifest.label());
+      if (here) requireTransactions(manifest.label(), once, !mine.isEmpty(), storage);
       components.put(
           manifest.label(),
           new Component(
               manifest,
               operations.get(manifest.label()),
-              manifest.entity().map(e -> storage.store(manifest.label())),
+              manifest.entity().filter(e -> here).map(e -> storage.store(manifest.label())),
               announced,
               Set.copyOf(mine)));
     }
-    return new Application(context, options, storage, bus, Map.copyOf(components), List.copyOf(receptions));
+    return new Application(context, options, storage, bus, Map.copyOf(components), hosted, List.copyOf(receptions));
   }
 
   /**
@@ -198,6 +235,19 @@ public final class Application implements AutoCloseable {
     return operation(component(component), operation).type();
   }
 
+  /**
+   * Whether other processes share this context's bus, hosting components of their own; when not,
+   * this process hosts every component.
+   */
+  public boolean distributed() {
+    return bus.distributed();
+  }
+
+  /** The labels of the components this process hosts. */
+  public Set<String> hosted() {
+    return hosted;
+  }
+
   /** The context as declared. */
   public ContextManifest context() {
     return context;
@@ -236,7 +286,7 @@ public final class Application implements AutoCloseable {
       return Optional.of("the storage does not answer: " + e.getMessage());
     }
     try {
-      bus.depth(Messaging.tasks(components.keySet().stream().findFirst().orElse("none")));
+      bus.depth(Messaging.tasks(hosted.stream().findFirst().orElse("none")));
     } catch (RuntimeException e) {
       return Optional.of("the bus does not answer: " + e.getMessage());
     }
@@ -329,9 +379,13 @@ public final class Application implements AutoCloseable {
     return bus.replay(parkedId);
   }
 
+  /** Runs the call here when this process hosts its component, else at a process that does. */
   private Result invoke(String label, String name, Request request, String identity) {
     Component component = component(label);
     Operation operation = operation(component, name);
+    if (!hosted.contains(component.label())) {
+      return Calls.request(bus, component.label(), name, request, identity, options.callTimeout());
+    }
     return engine.invoke(
         component, operation, new Invocation(request.query(), Requests.input(request), identity), served -> new CallContext(component, operation, served.identity()));
   }
@@ -358,7 +412,7 @@ public final class Application implements AutoCloseable {
     return component;
   }
 
-  private static Reply reply(Result result) {
+  static Reply reply(Result result) {
     if (result instanceof Result.Refused refused) return new Reply.Refused(refused.refusal());
     JsonNode value = ((Result.Output) result).value();
     return new Reply.Output(value.isMissingNode() ? Optional.empty() : Optional.ofNullable(Binding.plain(value)));

@@ -16,10 +16,14 @@ import java.util.function.Function;
 import java.util.stream.Collectors;
 
 /**
- * The context's queues and their consumers: one queue per receiver binding, one task queue per
- * component. Turns each delivery into a call of a local operation with nobody waiting, under an
- * identity that is the same on every delivery of the message, and leaves the verdict to {@link
- * Deliveries}.
+ * The context's queues and their consumers: one queue per receiver binding, one task queue and one
+ * call queue per component. Turns each delivery into a call of a local operation with nobody
+ * waiting, under an identity that is the same on every delivery of the message, and leaves the
+ * verdict to {@link Deliveries}; answers each call through {@link Calls}.
+ *
+ * <p>Every queue of the context is declared, so an event published here reaches the receivers of
+ * components other processes host even before they start; only the hosted components' queues are
+ * consumed.
  */
 final class Messaging implements AutoCloseable {
   /** Calls a local operation: component label, operation, request, identity. */
@@ -30,14 +34,21 @@ final class Messaging implements AutoCloseable {
   private final Bus bus;
   private final Map<String, Reception> receptions;
   private final List<String> components;
+  private final Set<String> hosted;
   private final Deliveries deliveries;
   private final Invoker invoker;
   private final List<Bus.Subscription> subscriptions = new ArrayList<>();
 
-  Messaging(Bus bus, Collection<Reception> receptions, Collection<String> components, Deliveries deliveries, Invoker invoker) {
+  /**
+   * @param components every component of the context
+   * @param hosted those this process hosts: it consumes their queues
+   */
+  Messaging(
+      Bus bus, Collection<Reception> receptions, Collection<String> components, Set<String> hosted, Deliveries deliveries, Invoker invoker) {
     this.bus = bus;
     this.receptions = receptions.stream().collect(Collectors.toUnmodifiableMap(Reception::queue, Function.identity()));
     this.components = List.copyOf(components);
+    this.hosted = Set.copyOf(hosted);
     this.deliveries = deliveries;
     this.invoker = invoker;
   }
@@ -47,23 +58,30 @@ final class Messaging implements AutoCloseable {
     return component + "..tasks";
   }
 
-  /** Declares every queue before anything is published to it, then starts consuming them all. */
+  /**
+   * Declares every queue of the context before anything is published to it, then starts consuming
+   * those of the hosted components: their receivers, tasks and calls.
+   */
   void start() {
     for (Reception reception : receptions.values()) bus.declare(reception.queue(), Set.of(reception.label()));
     for (String component : components) bus.declare(tasks(component), Set.of());
     for (Reception reception : receptions.values()) {
+      if (!hosted.contains(reception.component())) continue;
       subscriptions.add(bus.consume(reception.queue(), d -> deliveries.handle(d, this::receive)));
     }
     for (String component : components) {
+      if (!hosted.contains(component)) continue;
       subscriptions.add(bus.consume(tasks(component), d -> deliveries.handle(d, this::runTask)));
+      subscriptions.add(bus.serve(Calls.queue(component), Calls.responder(invoker)));
     }
   }
 
-  /** What waits in the queues, as "n message(s) in queue" for each queue that is not empty. */
+  /** What waits in the hosted components' queues, as "n message(s) in queue" for each one not empty. */
   List<String> pending() {
     List<String> pending = new ArrayList<>();
-    List<String> queues = new ArrayList<>(receptions.keySet());
-    components.forEach(c -> queues.add(tasks(c)));
+    List<String> queues = new ArrayList<>();
+    receptions.values().stream().filter(r -> hosted.contains(r.component())).forEach(r -> queues.add(r.queue()));
+    components.stream().filter(hosted::contains).forEach(c -> queues.add(tasks(c)));
     for (String queue : queues) {
       long depth = bus.depth(queue);
       if (depth > 0) pending.add(depth + " message(s) in " + queue);

@@ -18,11 +18,22 @@ import java.util.random.RandomGenerator;
  *     {@code TOA_STORAGE_URL}, {@code TOA_BUS}, {@code TOA_BUS_URL}
  * @param startupWait how long booting waits, trying again, for a storage or bus server that cannot
  *     be reached; {@link Duration#ZERO} fails at once, {@link #FOREVER} never gives up
+ * @param callTimeout how long a call to a component hosted by another process waits for its
+ *     answer (real time: the broker's)
  */
 public record Options(
-    Clock clock, RandomGenerator random, Sleeper sleeper, RetryPolicy retry, Map<String, String> environment, Duration startupWait) {
+    Clock clock,
+    RandomGenerator random,
+    Sleeper sleeper,
+    RetryPolicy retry,
+    Map<String, String> environment,
+    Duration startupWait,
+    Duration callTimeout) {
   /** A wait with no end. */
   public static final Duration FOREVER = ChronoUnit.FOREVER.getDuration();
+
+  /** How long a call to another process waits for its answer unless told otherwise. */
+  public static final Duration CALL_TIMEOUT = Duration.ofSeconds(30);
 
   public Options {
     Objects.requireNonNull(startupWait, "startupWait");
@@ -31,39 +42,46 @@ public record Options(
     Objects.requireNonNull(random, "random");
     Objects.requireNonNull(sleeper, "sleeper");
     Objects.requireNonNull(retry, "retry");
+    Objects.requireNonNull(callTimeout, "callTimeout");
+    if (callTimeout.isNegative() || callTimeout.isZero()) throw new IllegalArgumentException("a call timeout is positive; got " + callTimeout);
     environment = Map.copyOf(environment);
   }
 
   /**
    * The system clock, a secure random source, real sleeps, the default retry policy, the process's
-   * environment, and no waiting for servers at boot.
+   * environment, no waiting for servers at boot, and 30 s for a call to another process.
    */
   public static Options defaults() {
     return new Options(
-        Clock.systemUTC(), new java.security.SecureRandom(), Thread::sleep, RetryPolicy.DEFAULT, System.getenv(), Duration.ZERO);
+        Clock.systemUTC(), new java.security.SecureRandom(), Thread::sleep, RetryPolicy.DEFAULT, System.getenv(), Duration.ZERO, CALL_TIMEOUT);
   }
 
   public Options withClock(Clock clock) {
-    return new Options(clock, random, sleeper, retry, environment, startupWait);
+    return new Options(clock, random, sleeper, retry, environment, startupWait, callTimeout);
   }
 
   public Options withRetry(RetryPolicy retry) {
-    return new Options(clock, random, sleeper, retry, environment, startupWait);
+    return new Options(clock, random, sleeper, retry, environment, startupWait, callTimeout);
   }
 
   /** These variables instead of the process's environment. */
   public Options withEnvironment(Map<String, String> environment) {
-    return new Options(clock, random, sleeper, retry, environment, startupWait);
+    return new Options(clock, random, sleeper, retry, environment, startupWait, callTimeout);
   }
 
   /** Waits this long at boot for servers that cannot be reached yet. */
   public Options withStartupWait(Duration startupWait) {
-    return new Options(clock, random, sleeper, retry, environment, startupWait);
+    return new Options(clock, random, sleeper, retry, environment, startupWait, callTimeout);
+  }
+
+  /** Calls to other processes wait this long for their answer. */
+  public Options withCallTimeout(Duration callTimeout) {
+    return new Options(clock, random, sleeper, retry, environment, startupWait, callTimeout);
   }
 
   /** This way of waiting instead of real sleeps. */
   public Options withSleeper(Sleeper sleeper) {
-    return new Options(clock, random, sleeper, retry, environment, startupWait);
+    return new Options(clock, random, sleeper, retry, environment, startupWait, callTimeout);
   }
 
   /** Waits; the real one is {@link Thread#sleep(long)}. */

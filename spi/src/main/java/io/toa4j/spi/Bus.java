@@ -1,10 +1,12 @@
 package io.toa4j.spi;
 
+import java.time.Duration;
 import java.util.List;
 import java.util.Set;
 
 /**
- * Carries events and tasks between components, at least once.
+ * Carries events and tasks between components, at least once, and calls whose callers wait for
+ * the answer.
  *
  * <p>A queue is durable: what was published or sent to it stays until a consumer's verdict
  * removes it, across crashes of the publisher, the consumer and the bus. Delivery is unordered.
@@ -33,6 +35,34 @@ public interface Bus extends AutoCloseable {
    */
   Subscription consume(String queue, Handler handler);
 
+  /**
+   * Sends a call to the responder serving the queue and waits at most {@code timeout} for its
+   * answer. The call is {@link Response.Unserved} at once, and not sent, when nobody serves the
+   * queue. A call sent is not retried by the bus and never parked: a responder that fails answers
+   * the failure. A call nobody took before the timeout is dropped; one a responder holds when its
+   * process dies is handed to another responder, when the bus can, whose answer still reaches the
+   * caller while it waits. So a call may run more than once, always with the same {@link
+   * Message#id()}: the runtime's identity, which its inbox recognises.
+   *
+   * <p>Thread-safe; any number of calls may wait at once.
+   */
+  Response request(String queue, Message call, Duration timeout);
+
+  /**
+   * Starts answering the calls sent to the queue, on the bus's own threads, until the subscription
+   * is closed. A call is acknowledged only after its answer was sent; a responder that throws (or
+   * answers null) sends none, and its caller gets {@link Response.Unanswered}, by its timeout at the
+   * latest. Any number of responders, in this process or, on
+   * a {@link #distributed()} bus, in others, may serve one queue: each call goes to one of them.
+   */
+  Subscription serve(String queue, Responder responder);
+
+  /**
+   * Whether other processes can consume and serve this bus's queues. A bus that is not (the
+   * embedded one) is consumed by one process, which hosts every component of its context.
+   */
+  boolean distributed();
+
   /** The parked messages, oldest first. */
   List<Parked> parked();
 
@@ -56,6 +86,12 @@ public interface Bus extends AutoCloseable {
   @FunctionalInterface
   interface Handler {
     Verdict handle(Delivery delivery);
+  }
+
+  /** Answers one call: the reply's body is the answer; its id and label are the responder's. */
+  @FunctionalInterface
+  interface Responder {
+    Message answer(Delivery call);
   }
 
   /**

@@ -8,6 +8,8 @@ import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
+import java.time.Duration;
+import io.toa4j.spi.Response;
 import java.util.Collection;
 import java.util.List;
 import java.util.Objects;
@@ -34,6 +36,7 @@ final class EmbeddedBus implements Bus {
   private final ExecutorService handlers = HandlerThreads.create();
   private final List<Subscriber> subscribers = new CopyOnWriteArrayList<>();
   private final AtomicBoolean closed = new AtomicBoolean();
+  private final Responders responders = new Responders(handlers);
 
   EmbeddedBus(Path stateDirectory, Tuning tuning, Clock clock) {
     try {
@@ -93,6 +96,37 @@ final class EmbeddedBus implements Bus {
     subscribers.add(subscriber);
     subscriber.start();
     return subscriber;
+  }
+
+  /**
+   * {@inheritDoc}
+   *
+   * <p>Reaches only the responders of this bus object, in memory: the embedded bus is consumed by
+   * one process, which hosts every component. A responder that fails makes the call unanswered at
+   * once.
+   */
+  @Override
+  public Response request(String queue, Message call, Duration timeout) {
+    requireName(queue, "queue");
+    Objects.requireNonNull(call, "call");
+    Objects.requireNonNull(timeout, "timeout");
+    if (closed.get()) throw new Database.Closed(db.file());
+    return responders.request(queue, call, timeout);
+  }
+
+  /** {@inheritDoc} In memory, for callers of this bus object only; see {@link #request}. */
+  @Override
+  public Subscription serve(String queue, Responder responder) {
+    requireName(queue, "queue");
+    Objects.requireNonNull(responder, "responder");
+    if (closed.get()) throw new Database.Closed(db.file());
+    return responders.serve(queue, responder);
+  }
+
+  /** {@inheritDoc} No: one process consumes the file and hosts every component. */
+  @Override
+  public boolean distributed() {
+    return false;
   }
 
   @Override

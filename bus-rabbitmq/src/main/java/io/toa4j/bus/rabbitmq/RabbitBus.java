@@ -6,9 +6,11 @@ import com.rabbitmq.client.ConnectionFactory;
 import io.toa4j.spi.Bus;
 import io.toa4j.spi.Message;
 import io.toa4j.spi.Parked;
+import io.toa4j.spi.Response;
 import io.toa4j.spi.UnreachableException;
 import java.io.IOException;
 import java.time.Clock;
+import java.time.Duration;
 import java.util.List;
 import java.util.Objects;
 import java.util.Set;
@@ -37,6 +39,7 @@ final class RabbitBus implements Bus {
   private final Channels channels;
   private final Verdicts verdicts;
   private final ParkedQueue parked;
+  private final Calls calls;
   private final Set<String> declared = ConcurrentHashMap.newKeySet();
   private final List<Subscriber> subscribers = new CopyOnWriteArrayList<>();
   private final ExecutorService handlers = Executors.newCachedThreadPool(daemons());
@@ -68,6 +71,7 @@ final class RabbitBus implements Bus {
     this.channels = new Channels(publishing, tuning.confirmTimeout());
     this.verdicts = new Verdicts(channels, clock);
     this.parked = new ParkedQueue(channels, tuning.confirmTimeout());
+    this.calls = new Calls(consuming, channels);
     try {
       channels.with(
           channel -> {
@@ -130,18 +134,61 @@ final class RabbitBus implements Bus {
     requireName(queue, "queue");
     Objects.requireNonNull(handler, "handler");
     ensureDeclared(queue);
+    return subscribe(queue, Subscriber.messages(queue, handler, verdicts), "consume queue " + queue);
+  }
+
+  /**
+   * {@inheritDoc}
+   *
+   * <p>Counts the call queue's consumers first (see {@link Calls}); the call carries the timeout as
+   * its expiration, so the broker drops it when nobody took it in time.
+   */
+  @Override
+  public Response request(String queue, Message call, Duration timeout) {
+    requireName(queue, "queue");
+    Objects.requireNonNull(call, "call");
+    Objects.requireNonNull(timeout, "timeout");
+    requireOpen();
+    try {
+      return calls.request(queue, call, timeout);
+    } catch (IOException | InterruptedException | TimeoutException | RuntimeException e) {
+      throw failure("send call " + call.id() + " (" + call.label() + ") to queue " + queue, e);
+    }
+  }
+
+  /** {@inheritDoc} Declares the durable call queue when needed. */
+  @Override
+  public Subscription serve(String queue, Responder responder) {
+    requireName(queue, "queue");
+    Objects.requireNonNull(responder, "responder");
+    if (!declared.contains(queue)) {
+      call("declare call queue " + queue, channel -> {
+        Topology.declareCallQueue(channel, queue);
+        return null;
+      });
+      declared.add(queue);
+    }
+    return subscribe(queue, calls.answering(queue, responder), "serve queue " + queue);
+  }
+
+  /** {@inheritDoc} Yes: any number of processes consume and serve the broker's queues. */
+  @Override
+  public boolean distributed() {
+    return true;
+  }
+
+  private Subscription subscribe(String queue, Subscriber.Work work, String what) {
     Channel channel = null;
     try {
       channel = consuming.createChannel();
       Subscriber subscriber =
-          new Subscriber(
-              channel, queue, handler, verdicts, handlers, tuning.closeTimeout(), subscribers::remove);
+          new Subscriber(channel, queue, work, handlers, tuning.closeTimeout(), subscribers::remove);
       subscribers.add(subscriber);
       subscriber.start(tuning.prefetch());
       return subscriber;
     } catch (IOException | RuntimeException e) {
       if (channel != null) Channels.closeQuietly(channel);
-      throw failure("consume queue " + queue, e);
+      throw failure(what, e);
     }
   }
 
@@ -199,6 +246,7 @@ final class RabbitBus implements Bus {
   public void close() {
     if (!closed.compareAndSet(false, true)) return;
     subscribers.forEach(Subscriber::close);
+    if (calls != null) calls.close();
     if (channels != null) channels.close();
     Connections.closeQuietly(consuming);
     Connections.closeQuietly(publishing);

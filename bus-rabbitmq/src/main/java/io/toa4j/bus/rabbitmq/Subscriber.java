@@ -19,11 +19,12 @@ import org.slf4j.LoggerFactory;
 
 /**
  * One consumer of one queue, on a channel of its own with manual acknowledgements and a bounded
- * prefetch; handlers run on the bus's executor, at most prefetch at once.
+ * prefetch; its work runs on the bus's executor, at most prefetch at once.
  *
- * <p>A delivery is acknowledged only after its verdict is durable: {@link Verdicts} publishes the
- * retry or parked copy and waits for the broker's confirm before the ack. A crash between the two
- * leaves both the copy and the original, so the message comes twice and is never lost.
+ * <p>A delivery is acknowledged only after its work is done: for a message, {@link Verdicts}
+ * publishes the retry or parked copy and waits for the broker's confirm before the ack; for a call,
+ * {@link Calls} sends the answer first. A crash between the two leaves both the copy and the
+ * original, so the message comes twice and is never lost.
  *
  * <p>Thread-safe. The channel is used by the client's dispatch thread (deliveries) and by handler
  * threads (acks); acks are serialized on the channel.
@@ -35,8 +36,7 @@ final class Subscriber extends DefaultConsumer implements Bus.Subscription {
   private static final ThreadLocal<Subscriber> HANDLING = new ThreadLocal<>();
 
   private final String queue;
-  private final Bus.Handler handler;
-  private final Verdicts verdicts;
+  private final Work work;
   private final Executor executor;
   private final Duration closeTimeout;
   private final Consumer<Subscriber> onClose;
@@ -47,18 +47,28 @@ final class Subscriber extends DefaultConsumer implements Bus.Subscription {
   Subscriber(
       Channel channel,
       String queue,
-      Bus.Handler handler,
-      Verdicts verdicts,
+      Work work,
       Executor executor,
       Duration closeTimeout,
       Consumer<Subscriber> onClose) {
     super(channel);
     this.queue = queue;
-    this.handler = handler;
-    this.verdicts = verdicts;
+    this.work = work;
     this.executor = executor;
     this.closeTimeout = closeTimeout;
     this.onClose = onClose;
+  }
+
+  /** What is done with a delivery before it is acknowledged; throwing leaves it unacknowledged. */
+  @FunctionalInterface
+  interface Work {
+    void settle(Delivery delivery, AMQP.BasicProperties properties)
+        throws IOException, InterruptedException, TimeoutException;
+  }
+
+  /** The work of a message's consumer: the handler's verdict, made durable by the verdicts. */
+  static Work messages(String queue, Bus.Handler handler, Verdicts verdicts) {
+    return (delivery, properties) -> verdicts.settle(delivery, verdict(queue, handler, delivery));
   }
 
   void start(int prefetch) throws IOException {
@@ -89,7 +99,7 @@ final class Subscriber extends DefaultConsumer implements Bus.Subscription {
             queue,
             Codec.attempt(properties, envelope.isRedeliver()));
     try {
-      executor.execute(() -> handle(envelope.getDeliveryTag(), delivery));
+      executor.execute(() -> handle(envelope.getDeliveryTag(), delivery, properties));
     } catch (RejectedExecutionException e) {
       finished(); // the bus is closing; the broker hands it out again when the channel closes
     }
@@ -107,10 +117,10 @@ final class Subscriber extends DefaultConsumer implements Bus.Subscription {
     }
   }
 
-  private void handle(long tag, Delivery delivery) {
+  private void handle(long tag, Delivery delivery, AMQP.BasicProperties properties) {
     HANDLING.set(this);
     try {
-      verdicts.settle(delivery, verdict(delivery));
+      work.settle(delivery, properties);
       synchronized (getChannel()) {
         getChannel().basicAck(tag, false);
       }
@@ -129,7 +139,7 @@ final class Subscriber extends DefaultConsumer implements Bus.Subscription {
   }
 
   /** The handler's verdict; a retry after {@link Verdicts#AFTER_FAILURE} when it throws or answers nothing. */
-  private Verdict verdict(Delivery delivery) {
+  private static Verdict verdict(String queue, Bus.Handler handler, Delivery delivery) {
     Throwable failure;
     try {
       Verdict verdict = handler.handle(delivery);

@@ -50,6 +50,21 @@ final class Topology {
         Map.of("x-dead-letter-exchange", "", "x-dead-letter-routing-key", queue));
   }
 
+  /** A call queue: durable, without a retry queue, since the bus never retries a call. */
+  static void declareCallQueue(Channel channel, String queue) throws IOException {
+    channel.queueDeclare(queue, true, false, false, null);
+  }
+
+  /** Consumers of a queue, or 0 when it does not exist (which closes the channel). */
+  static long consumers(Channel channel, String queue) throws IOException {
+    try {
+      return channel.queueDeclarePassive(queue).getConsumerCount();
+    } catch (IOException e) {
+      if (notFound(e)) return 0;
+      throw e;
+    }
+  }
+
   /** Messages ready in a queue, or 0 when it does not exist (which closes the channel). */
   static long ready(Channel channel, String queue) throws IOException {
     try {

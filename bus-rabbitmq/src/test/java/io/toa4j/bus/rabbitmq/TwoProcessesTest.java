@@ -7,6 +7,7 @@ import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import io.toa4j.spi.Bus;
 import io.toa4j.spi.Delivery;
 import io.toa4j.spi.Message;
+import io.toa4j.spi.Response;
 import io.toa4j.spi.Verdict;
 import java.time.Clock;
 import java.time.Duration;
@@ -83,6 +84,82 @@ class TwoProcessesTest {
       await().atMost(PATIENCE).until(() -> second.depth(queue) == 0);
     } finally {
       first.close();
+    }
+  }
+
+  @Test
+  void request_servedByAnotherBus_isAnsweredThere() {
+    try (Bus caller = Broker.open(Clock.systemUTC());
+        Bus host = Broker.open(Clock.systemUTC())) {
+      host.serve(queue, d -> new Message(d.message().id(), "answer", JsonNodeFactory.instance.textNode("from host"), Map.of()));
+
+      Response response = caller.request(queue, message("c1"), PATIENCE);
+
+      assertThat(response).isInstanceOf(Response.Answered.class);
+      assertThat(((Response.Answered) response).reply().body().asText()).isEqualTo("from host");
+    }
+  }
+
+  @Test
+  void request_hostDiesHoldingTheCall_anotherHostAnswersTheWaitingCaller() {
+    CountDownLatch holding = new CountDownLatch(1);
+    CountDownLatch never = new CountDownLatch(1);
+    List<Delivery> seenBySecond = new CopyOnWriteArrayList<>();
+    RabbitBus first = (RabbitBus) Broker.open(Clock.systemUTC());
+    try (Bus caller = Broker.open(Clock.systemUTC());
+        Bus second = Broker.open(Clock.systemUTC())) {
+      first.serve(
+          queue,
+          d -> {
+            holding.countDown();
+            awaitQuietly(never); // interrupted by the crash; no answer is sent
+            return d.message();
+          });
+      var waiting = java.util.concurrent.CompletableFuture.supplyAsync(() -> caller.request(queue, message("c1"), PATIENCE));
+      await().atMost(PATIENCE).until(() -> holding.getCount() == 0);
+      second.serve(
+          queue,
+          d -> {
+            seenBySecond.add(d);
+            return new Message(d.message().id(), "answer", JsonNodeFactory.instance.textNode("from second"), Map.of());
+          });
+
+      first.crash();
+
+      Response response = waiting.join();
+      assertThat(response).isInstanceOf(Response.Answered.class);
+      assertThat(((Response.Answered) response).reply().body().asText()).isEqualTo("from second");
+      assertThat(seenBySecond).hasSize(1);
+      assertThat(seenBySecond.get(0).message().id()).as("the call keeps its identity").isEqualTo("c1");
+      assertThat(seenBySecond.get(0).attempt()).isEqualTo(2);
+    } finally {
+      first.close();
+    }
+  }
+
+  @Test
+  void request_nobodyTakesItInTime_isDroppedInsteadOfRunningLater() throws Exception {
+    CountDownLatch release = new CountDownLatch(1);
+    List<Delivery> seen = new CopyOnWriteArrayList<>();
+    try (Bus caller = Broker.open(Clock.systemUTC());
+        Bus host = Broker.open(Clock.systemUTC(), Map.of("prefetch", "1"))) {
+      host.serve(
+          queue,
+          d -> {
+            seen.add(d);
+            awaitQuietly(release); // holds the only slot, so the second call waits in the queue
+            return d.message();
+          });
+      var first = java.util.concurrent.CompletableFuture.supplyAsync(() -> caller.request(queue, message("held"), PATIENCE));
+      await().atMost(PATIENCE).until(() -> seen.size() == 1);
+
+      Response second = caller.request(queue, message("late"), Duration.ofMillis(300));
+      release.countDown();
+
+      assertThat(second).isInstanceOf(Response.Unanswered.class);
+      assertThat(first.join()).isInstanceOf(Response.Answered.class);
+      await().atMost(PATIENCE).until(() -> host.depth(queue) == 0);
+      assertThat(seen).extracting(d -> d.message().id()).as("the expired call never ran").containsExactly("held");
     }
   }
 

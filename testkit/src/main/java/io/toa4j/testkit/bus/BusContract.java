@@ -8,6 +8,7 @@ import io.toa4j.spi.Bus;
 import io.toa4j.spi.Delivery;
 import io.toa4j.spi.Message;
 import io.toa4j.spi.Parked;
+import io.toa4j.spi.Response;
 import io.toa4j.spi.Verdict;
 import java.time.Clock;
 import java.time.Duration;
@@ -17,6 +18,8 @@ import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.stream.IntStream;
 import org.junit.jupiter.api.Test;
@@ -352,6 +355,123 @@ public interface BusContract {
               IntStream.range(0, threads * each)
                   .mapToObj(i -> "p" + i / each + "-" + i % each)
                   .toList());
+    }
+  }
+
+  @Test
+  default void request_served_isAnsweredWithTheRespondersReply() {
+    String q = queue("calls");
+    Message call = message("c1", label("wallets.credit"));
+    List<Delivery> calls = new java.util.concurrent.CopyOnWriteArrayList<>();
+    try (Bus bus = open(Clock.systemUTC())) {
+      bus.serve(
+          q,
+          d -> {
+            calls.add(d);
+            return new Message("r-" + d.message().id(), d.message().label(), JsonNodeFactory.instance.objectNode().put("output", 7), Map.of());
+          });
+
+      Response response = bus.request(q, call, PATIENCE);
+
+      assertThat(response).isInstanceOf(Response.Answered.class);
+      Message reply = ((Response.Answered) response).reply();
+      assertThat(reply.id()).isEqualTo("r-c1");
+      assertThat(reply.body().path("output").asInt()).isEqualTo(7);
+      assertThat(calls).hasSize(1);
+      assertThat(calls.get(0).message()).as("the call arrives as sent").isEqualTo(call);
+      assertThat(calls.get(0).queue()).isEqualTo(q);
+      assertThat(calls.get(0).attempt()).isEqualTo(1);
+    }
+  }
+
+  @Test
+  default void request_nobodyServes_isUnservedAtOnce() {
+    String q = queue("calls");
+    try (Bus bus = open(Clock.systemUTC())) {
+      long start = System.nanoTime();
+
+      Response response = bus.request(q, message("c1", label("wallets.credit")), Duration.ofMinutes(5));
+
+      assertThat(response).isEqualTo(new Response.Unserved(q));
+      assertThat(Duration.ofNanos(System.nanoTime() - start)).as("time to be told").isLessThan(PATIENCE);
+    }
+  }
+
+  @Test
+  default void request_afterTheResponderClosed_isUnserved() {
+    String q = queue("calls");
+    try (Bus bus = open(Clock.systemUTC())) {
+      Bus.Subscription serving = bus.serve(q, d -> d.message());
+      assertThat(bus.request(q, message("c1", label("a.op")), PATIENCE)).isInstanceOf(Response.Answered.class);
+
+      serving.close();
+
+      await().atMost(PATIENCE).until(() -> bus.request(q, message("c2", label("a.op")), PATIENCE) instanceof Response.Unserved);
+    }
+  }
+
+  @Test
+  default void request_responderSlowerThanTheTimeout_isUnanswered() throws InterruptedException {
+    String q = queue("calls");
+    CountDownLatch release = new CountDownLatch(1);
+    Duration timeout = Duration.ofMillis(300);
+    try (Bus bus = open(Clock.systemUTC())) {
+      bus.serve(
+          q,
+          d -> {
+            try {
+              release.await(PATIENCE.toMillis(), TimeUnit.MILLISECONDS);
+            } catch (InterruptedException e) {
+              Thread.currentThread().interrupt();
+            }
+            return d.message();
+          });
+      long start = System.nanoTime();
+
+      Response response = bus.request(q, message("c1", label("a.op")), timeout);
+
+      assertThat(response).isEqualTo(new Response.Unanswered(timeout));
+      assertThat(Duration.ofNanos(System.nanoTime() - start)).isGreaterThanOrEqualTo(timeout);
+      release.countDown();
+    }
+  }
+
+  @Test
+  default void request_responderThrows_isUnansweredAndTheResponderKeepsServing() {
+    String q = queue("calls");
+    try (Bus bus = open(Clock.systemUTC())) {
+      bus.serve(
+          q,
+          d -> {
+            if (d.message().id().equals("bad")) throw new IllegalStateException("boom (a test's failure)");
+            return d.message();
+          });
+
+      assertThat(bus.request(q, message("bad", label("a.op")), Duration.ofSeconds(2))).isInstanceOf(Response.Unanswered.class);
+      Response next = bus.request(q, message("good", label("a.op")), PATIENCE);
+
+      assertThat(next).isInstanceOf(Response.Answered.class);
+      assertThat(((Response.Answered) next).reply().id()).isEqualTo("good");
+    }
+  }
+
+  @Test
+  default void request_concurrentCallers_eachGetsTheAnswerToItsOwnCall() {
+    String q = queue("calls");
+    int callers = 32;
+    try (Bus bus = open(Clock.systemUTC())) {
+      bus.serve(q, d -> new Message(d.message().id(), "answer", JsonNodeFactory.instance.textNode("to " + d.message().id()), Map.of()));
+
+      List<CompletableFuture<Response>> responses =
+          IntStream.range(0, callers)
+              .mapToObj(i -> CompletableFuture.supplyAsync(() -> bus.request(q, message("c" + i, label("a.op")), PATIENCE)))
+              .toList();
+
+      for (int i = 0; i < callers; i++) {
+        Response response = responses.get(i).join();
+        assertThat(response).isInstanceOf(Response.Answered.class);
+        assertThat(((Response.Answered) response).reply().body().asText()).isEqualTo("to c" + i);
+      }
     }
   }
 

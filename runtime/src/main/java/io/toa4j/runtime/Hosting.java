@@ -1,0 +1,46 @@
+package io.toa4j.runtime;
+
+import io.toa4j.manifest.ContextManifest;
+import io.toa4j.spi.Bus;
+import java.util.Collection;
+import java.util.Set;
+import java.util.TreeSet;
+
+/** Which components of a context a process hosts, checked against the context and its bus at boot. */
+final class Hosting {
+  private Hosting() {}
+
+  /**
+   * The full labels of the components to host; all of them when none is named.
+   *
+   * @throws StartupException when a label names no component of the context
+   */
+  static Set<String> of(ContextManifest context, Collection<String> named) {
+    Set<String> known = new TreeSet<>();
+    context.components().forEach(c -> known.add(c.label()));
+    if (named.isEmpty()) return Set.copyOf(known);
+    Set<String> hosting = new TreeSet<>();
+    for (String label : named) {
+      String full = label.indexOf('.') < 0 ? "default." + label : label;
+      if (!known.contains(full)) {
+        throw new StartupException(
+            "Context " + context.name() + " has no component '" + label + "' to host; it has " + String.join(", ", known));
+      }
+      hosting.add(full);
+    }
+    return Set.copyOf(hosting);
+  }
+
+  /**
+   * Refuses a subset on a bus that one process consumes (the embedded one): that process hosts every
+   * component, or some would be hosted by nobody.
+   */
+  static void requireShared(ContextManifest context, Set<String> hosting, Bus bus) {
+    if (hosting.size() == context.components().size() || bus.distributed()) return;
+    throw new StartupException(
+        "Context " + context.name() + " runs on the " + bus.describe() + ", which one process consumes: it hosts every"
+            + " component, so it cannot host only " + String.join(", ", new TreeSet<>(hosting))
+            + "; run it without naming components, or choose a bus that processes share (bus: rabbitmq in "
+            + context.file() + ", or TOA_BUS=rabbitmq)");
+  }
+}
