@@ -36,6 +36,8 @@ final class Exchange extends Handler.Abstract {
   private static final Logger LOG = LoggerFactory.getLogger(Exchange.class);
   private static final Set<String> QUERY_KEYS = Set.of("version", "limit", "omit");
   private static final JsonNodeFactory NODES = JsonNodeFactory.instance;
+  /** How many times the body limit is read and dropped to answer 413 on a connection that stays. */
+  private static final int DRAIN_FACTOR = 8;
 
   private final Application application;
   private final Idempotency idempotency;
@@ -173,19 +175,32 @@ final class Exchange extends Handler.Abstract {
   /** The whole body, within the size limit; over it, 413 and the connection is closed. */
   private byte[] bytes(Request request, Response response) {
     long declared = request.getHeaders().getLongField(HttpHeader.CONTENT_LENGTH);
-    byte[] bytes = new byte[0];
-    if (declared <= maxBody) {
-      try (InputStream in = Content.Source.asInputStream(request)) {
-        bytes = in.readNBytes(maxBody + 1);
-      } catch (IOException e) {
-        throw new Problem(400, "MALFORMED", "the body cannot be read: " + e.getMessage());
+    boolean readToTheEnd;
+    try (InputStream in = Content.Source.asInputStream(request)) {
+      if (declared <= maxBody) { // -1 when not declared
+        byte[] bytes = in.readNBytes(maxBody + 1);
+        if (bytes.length <= maxBody) return bytes;
       }
+      // Over the limit. A client still sending when the connection closes under its unread bytes
+      // gets a reset instead of the answer, so a body up to DRAIN_FACTOR times the limit is read
+      // to its end and thrown away, and the connection stays; a larger one is not read at all.
+      readToTheEnd = declared <= (long) DRAIN_FACTOR * maxBody && discard(in, (long) DRAIN_FACTOR * maxBody);
+    } catch (IOException e) {
+      throw new Problem(400, "MALFORMED", "the body cannot be read: " + e.getMessage());
     }
-    if (declared > maxBody || bytes.length > maxBody) {
-      response.getHeaders().put(HttpHeader.CONNECTION, "close");
-      throw new Problem(413, "TOO_LARGE", "the body is over " + maxBody + " bytes");
+    if (!readToTheEnd) response.getHeaders().put(HttpHeader.CONNECTION, "close");
+    throw new Problem(413, "TOO_LARGE", "the body is over " + maxBody + " bytes");
+  }
+
+  /** Reads and drops at most {@code limit} bytes; whether the stream ended within them. */
+  private static boolean discard(InputStream in, long limit) throws IOException {
+    byte[] buffer = new byte[16 * 1024];
+    for (long left = limit; left > 0; ) {
+      int n = in.read(buffer, 0, (int) Math.min(buffer.length, left));
+      if (n < 0) return true;
+      left -= n;
     }
-    return bytes;
+    return in.read() < 0;
   }
 
   /** The body as a tree, in the declared format, with only io:input keys. */

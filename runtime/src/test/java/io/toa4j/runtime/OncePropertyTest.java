@@ -54,8 +54,9 @@ class OncePropertyTest {
         }
         Map<String, Object> account = TransitionTest.output(app.call("test.ledger.observe", Request.id(OnceTest.ACCOUNT)));
         long expected = distinct.values().stream().mapToLong(Long::longValue).sum();
-        assertThat(account.get("balance")).isEqualTo(expected);
-        assertThat(account.get("VERSION")).isEqualTo((long) distinct.size());
+        // no credit at all (only restarts drawn) leaves the account unwritten: nothing to show, 0
+        assertThat(account.getOrDefault("balance", 0L)).isEqualTo(expected);
+        assertThat(account.getOrDefault("VERSION", 0L)).isEqualTo((long) distinct.size());
       } finally {
         app.close();
       }

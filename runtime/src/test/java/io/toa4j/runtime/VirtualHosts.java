@@ -7,7 +7,10 @@ import java.util.HexFormat;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 
-/** Virtual hosts of the local RabbitMQ, one per test, made and removed with rabbitmqctl. */
+/**
+ * Virtual hosts of the local RabbitMQ, one per test, made and removed with rabbitmqctl; and the
+ * broker's restart, for the tests that restart it.
+ */
 final class VirtualHosts {
   private VirtualHosts() {}
 
@@ -24,6 +27,16 @@ final class VirtualHosts {
 
   static void delete(String name) throws IOException, InterruptedException {
     rabbitmqctl("delete_vhost", name);
+  }
+
+  /**
+   * Restarts the broker's application — every connection closed, queues and persistent messages
+   * kept on disk — and waits until it listens again.
+   */
+  static void restartBroker() throws IOException, InterruptedException {
+    rabbitmqctl("stop_app");
+    rabbitmqctl("start_app");
+    rabbitmqctl("await_startup");
   }
 
   private static void rabbitmqctl(String... args) throws IOException, InterruptedException {
