@@ -66,7 +66,7 @@ final class Serving implements AutoCloseable {
     Optional<Gateway> gateway = Optional.empty();
     try {
       if (application.context().components().stream().anyMatch(c -> c.exposition().isPresent())) {
-        gateway = Optional.of(Gateway.start(application, http, Gateway.DEFAULT_MAX_BODY));
+        gateway = Optional.of(startGateway(application, http));
       }
       if (application.distributed()) return new Serving(application, gateway, Optional.empty(), Optional.empty(), file);
       String token = token(random);
@@ -87,6 +87,19 @@ final class Serving implements AutoCloseable {
       gateway.ifPresent(Gateway::close);
       application.close();
       throw e;
+    }
+  }
+
+  /** The gateway on the address, or a problem that names the address and the way out. */
+  private static Gateway startGateway(Application application, InetSocketAddress http) {
+    try {
+      return Gateway.start(application, http, Gateway.DEFAULT_MAX_BODY);
+    } catch (UncheckedIOException e) {
+      String what = e.getMessage(); // "The HTTP gateway cannot listen on <address>: <reason>"
+      throw new CliProblem(
+          "toa: " + Character.toLowerCase(what.charAt(0)) + what.substring(1) + ". Another process holds the address (another toa run?): stop it, or give this one"
+              + " another with --http HOST:PORT (--http 127.0.0.1:0 picks a free port)",
+          Toa.FAILED);
     }
   }
 

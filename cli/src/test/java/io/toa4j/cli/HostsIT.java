@@ -207,7 +207,7 @@ class HostsIT {
 
   @Test
   void run_unknownComponent_isBadUsageNamingTheKnownOnes() {
-    ToaShell.Result run = toa.run(shop, "run", "billing.wallet");
+    ToaShell.Result run = toa.run(shop, "run", "--http", "127.0.0.1:0", "billing.wallet");
 
     assertThat(run.exitCode()).as("%s", run).isEqualTo(Toa.USAGE);
     assertThat(run.err()).contains("no component 'billing.wallet'", "billing.topups, billing.wallets, fulfilment.shipments");
@@ -217,7 +217,7 @@ class HostsIT {
   void run_someComponentsOnTheEmbeddedBus_isRefusedSayingWhy() {
     ToaShell embedded = new ToaShell(logs); // the context's own engines: SQLite and the embedded bus
 
-    ToaShell.Result run = embedded.run(shop, "run", "billing.wallets");
+    ToaShell.Result run = embedded.run(shop, "run", "--http", "127.0.0.1:0", "billing.wallets");
 
     assertThat(run.exitCode()).as("%s", run).isEqualTo(1);
     assertThat(run.err()).contains("hosts every component", "bus: rabbitmq");
@@ -231,9 +231,12 @@ class HostsIT {
   private Process startRun(Map<String, String> environment, String... components) {
     int n = runs++;
     Path err = logs.resolve("run-" + n + ".err");
-    String[] args = new String[components.length + 1];
+    // every process serves the shop's route: each on a port of its own, as on one machine it must
+    String[] args = new String[components.length + 3];
     args[0] = "run";
-    System.arraycopy(components, 0, args, 1, components.length);
+    args[1] = "--http";
+    args[2] = "127.0.0.1:0";
+    System.arraycopy(components, 0, args, 3, components.length);
     Process run = toa.start(shop, logs.resolve("run-" + n + ".out"), err, environment, args);
     await()
         .atMost(PATIENCE)

@@ -5,6 +5,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import java.io.IOException;
+import java.net.InetAddress;
+import java.net.ServerSocket;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -95,18 +97,40 @@ class RunIT {
   void run_whileAnotherRunServesTheContext_exits1NamingIt() throws Exception {
     Process run = startRun("run");
 
-    ToaShell.Result second = toa.run(shop, "run");
+    ToaShell.Result second = toa.run(shop, "run", "--http", "127.0.0.1:0");
 
     assertThat(second.exitCode()).as("%s", second).isEqualTo(1);
     assertThat(second.err()).contains("pid " + run.pid() + " already serves");
     assertThat(RunFile.read(RunFile.path(shop)).orElseThrow().pid()).isEqualTo(run.pid());
   }
 
+  @Test
+  void run_onAnHttpAddressAlreadyInUse_exits1NamingTheAddressAndTheHttpOption() throws Exception {
+    try (ServerSocket taken = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
+      String address = "127.0.0.1:" + taken.getLocalPort();
+
+      ToaShell.Result run = toa.run(shop, "run", "--http", address);
+
+      assertThat(run.exitCode()).as("%s", run).isEqualTo(1);
+      assertThat(run.err()).contains("cannot listen on " + address, "--http HOST:PORT", "--http 127.0.0.1:0");
+      assertThat(run.err()).as("a message, not a stack trace").doesNotContain("\tat ");
+      assertThat(RunFile.path(shop)).as("nothing serves the context").doesNotExist();
+    }
+  }
+
+  /** The arguments with {@code --http 127.0.0.1:0}: the shop's gateway must not take a fixed port. */
+  private static String[] withFreeHttpPort(String... args) {
+    String[] all = java.util.Arrays.copyOf(args, args.length + 2);
+    all[args.length] = "--http";
+    all[args.length + 1] = "127.0.0.1:0";
+    return all;
+  }
+
   /** Starts {@code toa run} and waits until its run.json names it and it has said it is up. */
   private Process startRun(String... args) {
     int n = runs++;
     Path err = logs.resolve("run-" + n + ".err");
-    Process run = toa.start(shop, logs.resolve("run-" + n + ".out"), err, args);
+    Process run = toa.start(shop, logs.resolve("run-" + n + ".out"), err, withFreeHttpPort(args));
     await()
         .atMost(Duration.ofSeconds(90))
         .until(

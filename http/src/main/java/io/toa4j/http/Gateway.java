@@ -3,6 +3,8 @@ package io.toa4j.http;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import io.toa4j.runtime.Application;
+import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.net.InetSocketAddress;
 import org.eclipse.jetty.server.Server;
 import org.eclipse.jetty.server.ServerConnector;
@@ -36,6 +38,8 @@ public final class Gateway implements AutoCloseable {
    * @param maxBody the largest request body accepted, in bytes (413 above)
    * @throws io.toa4j.runtime.StartupException when a route maps a method to an operation of
    *     another kind, or names a variable the gateway cannot turn into a query
+   * @throws UncheckedIOException when it cannot listen on the address (another process holds it),
+   *     naming the address and the reason
    */
   public static Gateway start(Application application, InetSocketAddress address, int maxBody) {
     Routes routes = Routes.of(application);
@@ -47,10 +51,17 @@ public final class Gateway implements AutoCloseable {
     PrometheusMeterRegistry prometheus = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
     application.publishMetricsTo(prometheus);
     server.setHandler(new Exchange(application, routes, maxBody, prometheus));
+    String where = address.getHostString() + ":" + address.getPort();
     try {
       server.start();
+    } catch (IOException e) {
+      stop(server);
+      // Jetty says "Failed to bind to <address>"; the cause says why, such as "Address already in use"
+      String reason = e.getCause() != null && e.getCause().getMessage() != null ? e.getCause().getMessage() : e.getMessage();
+      throw new UncheckedIOException("The HTTP gateway cannot listen on " + where + ": " + reason, e);
     } catch (Exception e) {
-      throw new IllegalStateException("The HTTP gateway cannot listen on " + address + ": " + e.getMessage(), e);
+      stop(server);
+      throw new IllegalStateException("The HTTP gateway cannot start on " + where + ": " + e.getMessage(), e);
     }
     LOG.info("HTTP gateway on {}:{} serves {} route(s)", address.getHostString(), connector.getLocalPort(), routes.all().size());
     return new Gateway(server, connector);
@@ -63,6 +74,10 @@ public final class Gateway implements AutoCloseable {
 
   @Override
   public void close() {
+    stop(server);
+  }
+
+  private static void stop(Server server) {
     try {
       server.stop();
     } catch (Exception e) {
