@@ -6,7 +6,8 @@ import java.nio.file.Path;
  * A context with one exposed wallet component, written for the Idempotency-Key tests: {@code
  * credit} (a retried transition made once) adds an amount to a balance, {@code rename} (a
  * transition not made once) sets a name, and {@code relay} (an effect) calls {@code credit} on the
- * wallet its input names. When the system property named by {@code gate} holds two latches,
+ * wallet its input names. Every route is anonymous but {@code /:id/staff-credits/}, open to the
+ * role {@code store:wallets}. When the system property named by {@code gate} holds two latches,
  * {@code credit} counts the first down and waits for the second, so a test can hold a request in
  * flight.
  */
@@ -51,6 +52,10 @@ final class Wallets {
             PUT: credit
           /:id/name:
             PUT: rename
+          /:id/staff-credits:
+            auth:anonymous: false
+            auth:role: store:wallets
+            PUT: credit
           /relays:
             POST: relay
         """);
