@@ -1,10 +1,12 @@
 package io.toa4j.http;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.toa4j.runtime.Application;
+import java.io.UncheckedIOException;
 import java.net.InetSocketAddress;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -59,6 +61,17 @@ class GatewayTest {
   void assertUnchanged() throws Exception {
     assertThat(note().path("text").asText()).isEqualTo("hello");
     assertThat(note().path("VERSION").asLong()).isEqualTo(1);
+  }
+
+  @Test
+  void start_onAPortAlreadyInUse_failsNamingTheAddressAndTheReason() throws Exception {
+    InetSocketAddress taken = new InetSocketAddress("127.0.0.1", gateway.port());
+
+    assertThatThrownBy(() -> Gateway.start(app, taken, Gateway.DEFAULT_MAX_BODY))
+        .isInstanceOf(UncheckedIOException.class)
+        .hasMessageStartingWith("The HTTP gateway cannot listen on 127.0.0.1:" + gateway.port() + ": ")
+        .hasMessageContaining("in use");
+    assertUnchanged(); // the gateway that holds the port still serves
   }
 
   @Test
