@@ -41,7 +41,9 @@ final class RunCommand implements Callable<Integer> {
       names = "--http",
       paramLabel = "HOST:PORT",
       defaultValue = "127.0.0.1:8000",
-      description = "Where the HTTP gateway listens when a component declares an exposition. Default: ${DEFAULT-VALUE}.")
+      description =
+          "Where the HTTP gateway listens when a component declares an exposition; port 0 takes a free one,"
+              + " logged as 'HTTP gateway on HOST:PORT'. An address in use exits 1. Default: ${DEFAULT-VALUE}.")
   private String http;
 
   @Parameters(
