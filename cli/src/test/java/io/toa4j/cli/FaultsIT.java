@@ -1,8 +1,13 @@
 package io.toa4j.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.catchThrowable;
 import static org.awaitility.Awaitility.await;
 
+import io.toa4j.api.Failure;
+import io.toa4j.api.Query;
+import io.toa4j.api.Reply;
+import io.toa4j.api.Request;
 import io.toa4j.runtime.Options;
 import io.toa4j.runtime.RemoteContext;
 import io.toa4j.spi.Bus;
@@ -20,11 +25,14 @@ import java.sql.Statement;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.HexFormat;
+import java.util.List;
 import java.util.Map;
 import java.util.ServiceLoader;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.TreeSet;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
@@ -45,6 +53,7 @@ class FaultsIT {
   static final Duration PATIENCE = Duration.ofSeconds(90);
   /** How many times the outbox test may kill a host before it gives up catching an entry. */
   static final int MAX_KILLS = 8;
+  static final String HELD_WALLET = "8d1f0c2e5a7b4c3d9e6f1a2b3c4d5e6f";
   /** Each message a host handles is logged, so a test can tell it took part. */
   static final Map<String, String> DELIVERIES =
       Map.of("JAVA_TOOL_OPTIONS", "-Dorg.slf4j.simpleLogger.log.io.toa4j.runtime.Deliveries=debug");
@@ -151,6 +160,103 @@ class FaultsIT {
     }
   }
 
+  // A host is made to hold a call, deterministically and without a hook: the test locks the
+  // wallet's row, so the host's write waits in PostgreSQL with the call taken and unanswered.
+
+  @Test
+  void walletsHostKilledHoldingACall_anotherHostAnswersTheWaitingCaller_andTheRepeatCreditsOnce() throws Exception {
+    Process holder = startRun("billing.wallets");
+    try (RemoteContext client = client(Duration.ofSeconds(90)); Connection lock = database()) {
+      assertThat(client.call("billing.wallets.credit", credit(1, "opening"), "opening")).isInstanceOf(Reply.Output.class);
+      lockWallet(lock);
+      CompletableFuture<Reply> held = CompletableFuture.supplyAsync(() -> client.call("billing.wallets.credit", credit(50, "held"), "held-1"));
+      await().atMost(PATIENCE).until(() -> writesWaitingForTheLock() == 1); // the holder has the call
+      startRun("billing.wallets"); // competes for the queue, but the call is the holder's
+
+      holder.destroyForcibly();
+      assertThat(holder.waitFor(ToaShell.DEADLINE.toSeconds(), TimeUnit.SECONDS)).isTrue();
+      // the broker hands the call to the other host, which waits for the row too (the dead
+      // process's backend waits on until it finds its client gone, and then rolls back)
+      await().atMost(PATIENCE).until(() -> writesWaitingForTheLock() == 2);
+      assertThat(held).as("the caller still waits").isNotDone();
+      lock.rollback();
+
+      Reply answer = held.get(PATIENCE.toSeconds(), TimeUnit.SECONDS);
+      assertThat(balanceAndVersion(answer)).as("answered by the other host").containsExactly(51L, 2L);
+      assertThat(client.call("billing.wallets.credit", credit(50, "held"), "held-1")).as("the repeat").isEqualTo(answer);
+      assertThat(wallets()).containsExactly(Map.entry(HELD_WALLET, new long[] {51, 2}));
+      await().atMost(PATIENCE).untilAsserted(() -> assertThat(messagesInQueues()).as("messages in queues").isEmpty());
+    }
+  }
+
+  @Test
+  void onlyWalletsHostKilledHoldingACall_callerTimesOutSayingRepeat_andTheRepeatCreditsOnce() throws Exception {
+    Process holder = startRun("billing.wallets");
+    try (RemoteContext impatient = client(Duration.ofSeconds(8)); Connection lock = database()) {
+      assertThat(impatient.call("billing.wallets.credit", credit(1, "opening"), "opening")).isInstanceOf(Reply.Output.class);
+      lockWallet(lock);
+      CompletableFuture<Reply> held = CompletableFuture.supplyAsync(() -> impatient.call("billing.wallets.credit", credit(50, "held"), "held-1"));
+      await().atMost(PATIENCE).until(() -> writesWaitingForTheLock() == 1);
+
+      holder.destroyForcibly();
+      assertThat(holder.waitFor(ToaShell.DEADLINE.toSeconds(), TimeUnit.SECONDS)).isTrue();
+
+      assertThat(catchThrowable(() -> held.get(PATIENCE.toSeconds(), TimeUnit.SECONDS)))
+          .isInstanceOf(ExecutionException.class)
+          .cause()
+          .isInstanceOfSatisfying(Failure.class, f -> assertThat(f.code()).isEqualTo(Failure.Code.UNAVAILABLE))
+          .hasMessageContaining("no answer from billing.wallets")
+          .hasMessageContaining("repeat it under the same identity held-1");
+      lock.rollback();
+      startRun("billing.wallets");
+    }
+    try (RemoteContext client = client(Duration.ofSeconds(90))) {
+      Reply repeat = client.call("billing.wallets.credit", credit(50, "held"), "held-1");
+      assertThat(balanceAndVersion(repeat)).as("credited once").containsExactly(51L, 2L);
+      assertThat(client.call("billing.wallets.credit", credit(50, "held"), "held-1")).isEqualTo(repeat);
+      assertThat(wallets()).containsExactly(Map.entry(HELD_WALLET, new long[] {51, 2}));
+      await().atMost(PATIENCE).untilAsserted(() -> assertThat(messagesInQueues()).as("messages in queues").isEmpty());
+      try (Bus bus = bus()) {
+        assertThat(bus.parked()).as("parked messages").isEmpty();
+      }
+    }
+  }
+
+  private static Request credit(long amount, String ref) {
+    return Request.of(Query.id(HELD_WALLET), Map.of("amount", amount, "type", "goodwill", "ref", ref));
+  }
+
+  /** Takes the wallet's row lock in a transaction of the connection, which the test ends. */
+  private static void lockWallet(Connection lock) throws SQLException {
+    lock.setAutoCommit(false);
+    try (PreparedStatement s = lock.prepareStatement("SELECT 1 FROM billing_wallets.records WHERE id = ? FOR UPDATE")) {
+      s.setString(1, HELD_WALLET);
+      try (ResultSet r = s.executeQuery()) {
+        assertThat(r.next()).as("wallet %s exists", HELD_WALLET).isTrue();
+      }
+    }
+  }
+
+  /** How many sessions of the test's database wait for a lock. */
+  private long writesWaitingForTheLock() throws SQLException {
+    try (Connection c = DriverManager.getConnection(ADMIN);
+        PreparedStatement s = c.prepareStatement("SELECT count(*) FROM pg_stat_activity WHERE datname = ? AND wait_event_type = 'Lock'")) {
+      s.setString(1, name);
+      try (ResultSet r = s.executeQuery()) {
+        r.next();
+        return r.getLong(1);
+      }
+    }
+  }
+
+  @SuppressWarnings("unchecked")
+  private static List<Long> balanceAndVersion(Reply reply) {
+    assertThat(reply).isInstanceOf(Reply.Output.class);
+    Object value = ((Reply.Output) reply).value().orElseThrow();
+    Map<String, Object> wallet = (Map<String, Object>) value;
+    return List.of(((Number) wallet.get("balance")).longValue(), ((Number) wallet.get("VERSION")).longValue());
+  }
+
   /** Starts {@code toa run} hosting the components and waits until it says it is up. */
   private Process startRun(String... components) {
     return startRun(Map.of(), components);
@@ -173,7 +279,11 @@ class FaultsIT {
   }
 
   private RemoteContext client() {
-    Options options = Options.defaults().withEnvironment(environment).withCallTimeout(Duration.ofSeconds(10));
+    return client(Duration.ofSeconds(10));
+  }
+
+  private RemoteContext client(Duration callTimeout) {
+    Options options = Options.defaults().withEnvironment(environment).withCallTimeout(callTimeout);
     return RemoteContext.open(shop, options).orElseThrow(() -> new AssertionError("the shop is not on a distributed bus"));
   }
 
