@@ -106,7 +106,7 @@ class FaultsIT {
       for (int kill = 1; kill <= 3; kill++) {
         int run = runs - 1;
         load.awaitProgress(150);
-        // killed while it takes part: it has handled events of this load and is handling more
+        // killed while it takes part: it has handled events of this load, which goes on
         await().atMost(PATIENCE).until(() -> delivered(run) >= 20);
         victim.destroyForcibly(); // SIGKILL: bin/toa execs java, so this is the JVM, mid-work
         assertThat(victim.waitFor(ToaShell.DEADLINE.toSeconds(), TimeUnit.SECONDS)).isTrue();

@@ -50,6 +50,7 @@ final class Load implements AutoCloseable {
   private final ConcurrentLinkedQueue<Throwable> errors = new ConcurrentLinkedQueue<>();
   private final List<Thread> threads = new ArrayList<>();
   private long mark;
+  private volatile boolean abandoned;
 
   /**
    * Starts the clients.
@@ -81,7 +82,7 @@ final class Load implements AutoCloseable {
 
   /** Stops the clients once each has its current call answered; fails if one gave up. */
   void stop() throws InterruptedException {
-    stopping.set(true);
+    if (stopping.getAndSet(true)) throw new IllegalStateException("stopped already");
     for (Thread thread : threads) {
       thread.join(CALL_DEADLINE.plusSeconds(10).toMillis());
       assertThat(thread.isAlive()).as("%s ended", thread.getName()).isFalse();
@@ -104,9 +105,15 @@ final class Load implements AutoCloseable {
     return new TreeMap<>(expected);
   }
 
+  /**
+   * Abandons the clients when the test ended before {@link #stop()} (it failed): they give up
+   * their calls rather than repeat them against hosts that are going away.
+   */
   @Override
-  public void close() throws InterruptedException {
-    if (!stopping.get()) stop();
+  public void close() {
+    if (stopping.getAndSet(true)) return;
+    abandoned = true;
+    threads.forEach(Thread::interrupt);
   }
 
   private void work(int thread) {
@@ -134,7 +141,7 @@ final class Load implements AutoCloseable {
   private void callUntilAnswered(String endpoint, Request request, String identity) {
     long deadline = System.nanoTime() + CALL_DEADLINE.toNanos();
     Failure last = null;
-    while (System.nanoTime() < deadline) {
+    while (System.nanoTime() < deadline && !abandoned) {
       try {
         Reply reply = client.call(endpoint, request, identity);
         if (reply instanceof Reply.Output) return;
@@ -145,7 +152,7 @@ final class Load implements AutoCloseable {
         pause();
       }
     }
-    throw new AssertionError(endpoint + " under " + identity + " unanswered for " + CALL_DEADLINE, last);
+    throw new AssertionError(endpoint + " under " + identity + (abandoned ? " abandoned" : " unanswered for " + CALL_DEADLINE), last);
   }
 
   /** A client's pause before repeating, so a host's restart is not met with a storm of calls. */
