@@ -6,6 +6,8 @@ import io.toa4j.runtime.Application;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.InetSocketAddress;
+import org.eclipse.jetty.server.HttpConfiguration;
+import org.eclipse.jetty.server.HttpConnectionFactory;
 import org.eclipse.jetty.server.Server;
 import org.eclipse.jetty.server.ServerConnector;
 import org.slf4j.Logger;
@@ -44,7 +46,9 @@ public final class Gateway implements AutoCloseable {
   public static Gateway start(Application application, InetSocketAddress address, int maxBody) {
     Routes routes = Routes.of(application);
     Server server = new Server();
-    ServerConnector connector = new ServerConnector(server);
+    HttpConfiguration http = new HttpConfiguration();
+    http.setSendServerVersion(false); // what runs behind the port is nobody's business
+    ServerConnector connector = new ServerConnector(server, new HttpConnectionFactory(http));
     connector.setHost(address.getHostString());
     connector.setPort(address.getPort());
     server.addConnector(connector);

@@ -159,6 +159,7 @@ class GatewayTest {
   @Test
   void health_isReady_whenStorageAndBusAnswer() throws Exception {
     HttpResponse<String> health = send("GET", "/.toa/health", null, null);
+    assertThat(health.headers().firstValue("server")).as("the server's make and version are not told").isEmpty();
 
     assertThat(health.statusCode()).isEqualTo(200);
     assertThat(JSON.readTree(health.body()).path("status").asText()).isEqualTo("ready");
