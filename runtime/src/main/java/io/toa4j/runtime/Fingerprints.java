@@ -1,7 +1,7 @@
 package io.toa4j.runtime;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.node.TextNode;
+import com.fasterxml.jackson.core.io.JsonStringEncoder;
 import io.toa4j.api.Query;
 import java.math.BigDecimal;
 import java.nio.charset.StandardCharsets;
@@ -23,28 +23,48 @@ import java.util.List;
  */
 final class Fingerprints {
   private static final HexFormat HEX = HexFormat.of();
+  private static final JsonStringEncoder QUOTE = JsonStringEncoder.getInstance();
+  private static final MessageDigest SHA_256 = sha256();
 
   private Fingerprints() {}
 
   static String of(String operation, Invocation call) {
     StringBuilder text = new StringBuilder("{\"operation\":");
-    text.append(TextNode.valueOf(operation)).append(",\"query\":");
+    quoted(operation, text).append(",\"query\":");
     call.query().ifPresentOrElse(q -> query(q, text), () -> text.append("null"));
     text.append(",\"input\":");
     canonical(call.input(), text);
     text.append('}');
+    return HEX.formatHex(digest().digest(text.toString().getBytes(StandardCharsets.UTF_8)));
+  }
+
+  /** A fresh digest, cloned: cheaper than looking the algorithm up at every call. */
+  private static MessageDigest digest() {
     try {
-      return HEX.formatHex(MessageDigest.getInstance("SHA-256").digest(text.toString().getBytes(StandardCharsets.UTF_8)));
+      return (MessageDigest) SHA_256.clone();
+    } catch (CloneNotSupportedException e) {
+      return sha256();
+    }
+  }
+
+  private static MessageDigest sha256() {
+    try {
+      return MessageDigest.getInstance("SHA-256");
     } catch (NoSuchAlgorithmException e) {
       throw new IllegalStateException("SHA-256 is required of every JVM", e);
     }
+  }
+
+  /** A string as JSON writes it: quoted, escaped as Jackson escapes it. */
+  private static StringBuilder quoted(String value, StringBuilder text) {
+    return text.append('"').append(QUOTE.quoteAsString(value)).append('"');
   }
 
   private static void query(Query query, StringBuilder text) {
     // the keys in sorted order, as in any canonical object
     text.append('{');
     List<String> fields = new ArrayList<>();
-    query.id().ifPresent(id -> fields.add("\"id\":" + TextNode.valueOf(id)));
+    query.id().ifPresent(id -> fields.add(quoted(id, new StringBuilder("\"id\":")).toString()));
     query.limit().ifPresent(l -> fields.add("\"limit\":" + l));
     query.omit().ifPresent(o -> fields.add("\"omit\":" + o));
     query.version().ifPresent(v -> fields.add("\"version\":" + v));
@@ -60,7 +80,7 @@ final class Fingerprints {
       text.append('{');
       for (int i = 0; i < keys.size(); i++) {
         if (i > 0) text.append(',');
-        text.append(TextNode.valueOf(keys.get(i))).append(':');
+        quoted(keys.get(i), text).append(':');
         canonical(node.get(keys.get(i)), text);
       }
       text.append('}');
@@ -74,17 +94,18 @@ final class Fingerprints {
     } else if (node.isNumber()) {
       text.append(number(node));
     } else if (node.isTextual()) {
-      text.append(node); // a TextNode writes itself quoted and escaped
+      quoted(node.textValue(), text);
     } else if (node.isBoolean()) {
       text.append(node.booleanValue());
     } else if (node.isBinary()) {
-      text.append(TextNode.valueOf(node.asText()));
+      quoted(node.asText(), text);
     } else {
       text.append("null");
     }
   }
 
   private static String number(JsonNode node) {
+    if (node.isInt() || node.isLong() || node.isShort()) return Long.toString(node.longValue());
     if (node.isIntegralNumber()) return node.bigIntegerValue().toString();
     if ((node.isDouble() || node.isFloat()) && !Double.isFinite(node.doubleValue())) return Double.toString(node.doubleValue());
     BigDecimal value = node.decimalValue().stripTrailingZeros();
