@@ -1,5 +1,6 @@
 package io.toa4j.bench;
 
+import java.lang.management.ManagementFactory;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -24,6 +25,11 @@ final class Figures {
     long[] copy = values.clone();
     Arrays.sort(copy);
     return copy;
+  }
+
+  /** The CPU time this JVM has used, all its threads (the JIT compiler's and the collector's too). */
+  static long cpuNanos() {
+    return ((com.sun.management.OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean()).getProcessCpuTime();
   }
 
   static int intArg(String[] args, String name, int fallback) {
