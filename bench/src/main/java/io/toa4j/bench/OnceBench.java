@@ -30,16 +30,22 @@ public final class OnceBench {
     int calls = Figures.intArg(args, "--calls", 1000);
     int threads = Figures.intArg(args, "--threads", 8);
     int rounds = Figures.intArg(args, "--rounds", 21);
+    int warmup = Figures.intArg(args, "--warmup", 10000);
     Path plainDir = context(false);
     Path onceDir = context(true);
     try (Application plain = Application.boot(plainDir); Application once = Application.boot(onceDir)) {
-      run(plain, calls / 4, threads, "warm"); // warm-up: JIT, SQLite caches
-      run(once, calls / 4, threads, "warm");
+      // warm-up: the JIT compiles both paths before the rounds measure them; SQLite's caches fill
+      for (int done = 0, chunk = 0; done < warmup; done += calls, chunk++) {
+        run(plain, calls, threads, "warm-p" + chunk);
+        run(once, calls, threads, "warm-o" + chunk);
+      }
       List<Double> plainRates = new ArrayList<>();
       List<Double> onceRates = new ArrayList<>();
       List<Double> ratios = new ArrayList<>();
       List<Double> firstMicros = new ArrayList<>();
       List<Double> repeatMicros = new ArrayList<>();
+      List<Double> plainCpu = new ArrayList<>();
+      List<Double> onceCpu = new ArrayList<>();
       for (int round = 0; round < rounds; round++) {
         // the order alternates, so what the first or the second run of a round suffers hits both
         Result plainRun = null;
@@ -52,11 +58,14 @@ public final class OnceBench {
         onceRates.add(first.rate());
         ratios.add(first.rate() / plainRun.rate());
         firstMicros.add(first.meanMicros());
+        plainCpu.add(plainRun.cpuMicros());
+        onceCpu.add(first.cpuMicros());
         repeatMicros.add(run(once, calls, threads, "o" + round).meanMicros()); // the same identities again
       }
       double ratio = Figures.median(ratios);
-      System.out.printf("credit without once: %.0f calls/s (median of %d rounds, %d calls, %d threads)%n", Figures.median(plainRates), rounds, calls, threads);
-      System.out.printf("credit with once:    %.0f calls/s%n", Figures.median(onceRates));
+      System.out.printf("credit without once: %.0f calls/s, JVM CPU %.0f µs per call (median of %d rounds of %d calls, %d threads, after %d calls each to warm up)%n",
+          Figures.median(plainRates), Figures.median(plainCpu), rounds, calls, threads, warmup);
+      System.out.printf("credit with once:    %.0f calls/s, JVM CPU %.0f µs per call%n", Figures.median(onceRates), Figures.median(onceCpu));
       System.out.printf("once / without:      %.3f  (median of the rounds' ratios; cost %.1f %%; target: at most 5 %%)%n", ratio, 100 * (1 - ratio));
       System.out.printf("first call:          %.0f µs mean latency%n", Figures.median(firstMicros));
       System.out.printf("repeat from inbox:   %.0f µs mean latency (%.3f of the first; target: below 1)%n",
@@ -64,12 +73,14 @@ public final class OnceBench {
     }
   }
 
-  record Result(double rate, double meanMicros) {}
+  /** Calls per second, the mean latency, and the CPU time the whole JVM spent per call. */
+  record Result(double rate, double meanMicros, double cpuMicros) {}
 
   /** {@code calls} credits over {@code threads}, each on its own record under identity prefix-i. */
   private static Result run(Application app, int calls, int threads, String prefix) throws Exception {
     ExecutorService pool = Executors.newFixedThreadPool(threads);
     AtomicLong nanos = new AtomicLong();
+    long cpu = Figures.cpuNanos();
     long start = System.nanoTime();
     List<Future<?>> done = new ArrayList<>();
     for (int t = 0; t < threads; t++) {
@@ -87,7 +98,7 @@ public final class OnceBench {
     for (Future<?> f : done) f.get(30, TimeUnit.MINUTES);
     pool.shutdown();
     double seconds = (System.nanoTime() - start) / 1e9;
-    return new Result(calls / seconds, nanos.get() / 1e3 / calls);
+    return new Result(calls / seconds, nanos.get() / 1e3 / calls, (Figures.cpuNanos() - cpu) / 1e3 / calls);
   }
 
   private static Path context(boolean once) throws IOException {
