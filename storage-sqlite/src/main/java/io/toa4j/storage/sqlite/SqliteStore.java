@@ -15,12 +15,16 @@ import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
+import java.sql.Savepoint;
+import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Queue;
+import java.util.function.Predicate;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.BlockingQueue;
@@ -32,17 +36,21 @@ import org.sqlite.SQLiteErrorCode;
  * One component's records in one SQLite file.
  *
  * <p>Writes go through a single connection under a lock: SQLite has one writer per file anyway, and
- * serialising in the process spares the busy-retry loop. Reads use a small pool of their own
+ * serialising in the process spares the busy-retry loop. Writes that wait for the writer are
+ * committed together, one fsync for all (see {@link #write(String, Query, Predicate)}). Reads use a small pool of their own
  * connections, which WAL lets run beside the writer. Other processes may open the same file; the
  * busy timeout covers them.
  */
 final class SqliteStore implements Store {
   private static final int READERS = 4;
+  /** The most writes one transaction commits together. */
+  private static final int BATCH = 64;
   private static final ObjectMapper JSON = new ObjectMapper();
 
   private final Path file;
   private final Connection writer;
   private final ReentrantLock writeLock = new ReentrantLock();
+  private final Queue<Pending<?>> queue = new ArrayDeque<>();
   private final BlockingQueue<Connection> readers = new ArrayBlockingQueue<>(READERS);
   private final Map<Connection, Map<String, PreparedStatement>> prepared = new ConcurrentHashMap<>();
 
@@ -291,26 +299,106 @@ final class SqliteStore implements Store {
     return write(what, statements, result -> true);
   }
 
-  /** Runs statements on the writer in one transaction, kept only when {@code keep} says so. */
-  private <T> T write(String what, Query<T> statements, java.util.function.Predicate<T> keep) {
+  /**
+   * Runs statements on the writer, kept only when {@code keep} says so, and answers once they are
+   * durable.
+   *
+   * <p>Group commit: a write joins a queue, and whichever waiting thread holds the writer takes
+   * every queued write into one transaction, each inside a savepoint of its own, and commits them
+   * with one fsync. A write that is not kept, or that fails, is rolled back to its savepoint and
+   * leaves the others alone; a transaction that cannot begin or commit fails all its writes. No
+   * write answers before the commit that holds it, so what was answered is in the file.
+   */
+  private <T> T write(String what, Query<T> statements, Predicate<T> keep) {
+    Pending<T> pending = new Pending<>(what, statements, keep);
+    synchronized (queue) {
+      queue.add(pending);
+    }
     writeLock.lock();
+    try {
+      if (!pending.done) commitQueued();
+    } finally {
+      writeLock.unlock();
+    }
+    return pending.outcome();
+  }
+
+  /** Commits what is queued, at most {@link #BATCH} writes, in one transaction. Holds the writer. */
+  private void commitQueued() {
+    List<Pending<?>> batch = new ArrayList<>();
+    synchronized (queue) {
+      while (!queue.isEmpty() && batch.size() < BATCH) batch.add(queue.poll());
+    }
     try {
       writer.setAutoCommit(false);
       try {
-        T result = statements.run(writer);
-        if (keep.test(result)) writer.commit();
-        else writer.rollback();
-        return result;
+        if (batch.size() == 1) {
+          batch.get(0).runAlone(writer);
+        } else {
+          for (Pending<?> pending : batch) pending.runInSavepoint(writer);
+        }
+        writer.commit();
       } catch (SQLException | RuntimeException e) {
         writer.rollback();
         throw e;
       } finally {
         writer.setAutoCommit(true);
       }
-    } catch (SQLException e) {
-      throw failure(what, e);
-    } finally {
-      writeLock.unlock();
+    } catch (SQLException | RuntimeException e) {
+      for (Pending<?> pending : batch) pending.lost(e);
+    }
+    for (Pending<?> pending : batch) pending.done = true;
+  }
+
+  /** One write waiting in the queue, then its result or its failure. Guarded by the write lock. */
+  private final class Pending<T> {
+    private final String what;
+    private final Query<T> statements;
+    private final Predicate<T> keep;
+    private T result;
+    private RuntimeException failure;
+    private boolean done;
+
+    Pending(String what, Query<T> statements, Predicate<T> keep) {
+      this.what = what;
+      this.statements = statements;
+      this.keep = keep;
+    }
+
+    /** The only write of its transaction: a write not kept is left to the transaction's rollback. */
+    void runAlone(Connection c) throws SQLException {
+      result = statements.run(c);
+      if (!keep.test(result)) c.rollback();
+    }
+
+    /**
+     * One write of several: a failure of its own statements is its own, and only rolls back to its
+     * savepoint; a failure to roll back means the transaction is gone, and fails the whole batch.
+     */
+    void runInSavepoint(Connection c) throws SQLException {
+      Savepoint savepoint = c.setSavepoint();
+      try {
+        result = statements.run(c);
+        if (!keep.test(result)) c.rollback(savepoint);
+      } catch (SQLException e) {
+        c.rollback(savepoint);
+        failure = failure(what, e);
+      } catch (RuntimeException e) {
+        c.rollback(savepoint);
+        failure = e;
+      }
+      c.releaseSavepoint(savepoint);
+    }
+
+    /** The transaction holding this write did not commit. */
+    void lost(Exception e) {
+      result = null;
+      failure = e instanceof SQLException sql ? failure(what, sql) : (RuntimeException) e;
+    }
+
+    T outcome() {
+      if (failure != null) throw failure;
+      return result;
     }
   }
 
