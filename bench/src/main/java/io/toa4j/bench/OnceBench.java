@@ -27,9 +27,9 @@ public final class OnceBench {
   private OnceBench() {}
 
   public static void main(String[] args) throws Exception {
-    int calls = Figures.intArg(args, "--calls", 1000);
+    int calls = Figures.intArg(args, "--calls", 4000);
     int threads = Figures.intArg(args, "--threads", 8);
-    int rounds = Figures.intArg(args, "--rounds", 21);
+    int rounds = Figures.intArg(args, "--rounds", 15);
     int warmup = Figures.intArg(args, "--warmup", 10000);
     Path plainDir = context(false);
     Path onceDir = context(true);

@@ -6,13 +6,27 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.sql.SQLException;
+import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentMap;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
-/** A folder of SQLite files, one per component. Thread-safe. */
+/**
+ * A folder of SQLite files, one per component, and the thread that checkpoints them. Thread-safe.
+ */
 final class SqliteStorage implements Storage {
+  private static final Logger LOG = LoggerFactory.getLogger(SqliteStorage.class);
+  /** How often each file's WAL is copied into the file, in the background. */
+  private static final long CHECKPOINT_MILLIS = 100;
+
   private final Path directory;
   private final ConcurrentMap<String, SqliteStore> stores = new ConcurrentHashMap<>();
+  private final ScheduledExecutorService checkpoints;
   private volatile boolean closed;
 
   SqliteStorage(Path directory) {
@@ -22,6 +36,25 @@ final class SqliteStorage implements Storage {
       throw new UncheckedIOException("Cannot create the storage folder " + directory, e);
     }
     this.directory = directory;
+    this.checkpoints =
+        Executors.newSingleThreadScheduledExecutor(
+            r -> {
+              Thread t = new Thread(r, "toa-sqlite-checkpoint");
+              t.setDaemon(true);
+              return t;
+            });
+    checkpoints.scheduleWithFixedDelay(this::checkpoint, CHECKPOINT_MILLIS, CHECKPOINT_MILLIS, TimeUnit.MILLISECONDS);
+  }
+
+  private void checkpoint() {
+    for (Map.Entry<String, SqliteStore> store : stores.entrySet()) {
+      try {
+        store.getValue().checkpoint();
+      } catch (SQLException | RuntimeException e) {
+        // the next round tries again, and a commit checkpoints by itself past the backstop
+        if (!closed) LOG.debug("Checkpointing {} failed: {}", store.getKey(), e.getMessage());
+      }
+    }
   }
 
   @Override
@@ -43,6 +76,12 @@ final class SqliteStorage implements Storage {
   @Override
   public void close() {
     closed = true;
+    checkpoints.shutdown();
+    try {
+      checkpoints.awaitTermination(10, TimeUnit.SECONDS);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
     stores.values().forEach(SqliteStore::close);
     stores.clear();
   }

@@ -16,6 +16,7 @@ import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Savepoint;
+import java.sql.Statement;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Collection;
@@ -43,12 +44,18 @@ import org.sqlite.SQLiteErrorCode;
  */
 final class SqliteStore implements Store {
   private static final int READERS = 4;
+  /**
+   * The WAL size, in pages, at which a commit checkpoints by itself, under the writer: a backstop
+   * for when {@link #checkpoint()} is not called often enough. SQLite's default is 1,000.
+   */
+  private static final int BACKSTOP_PAGES = 20_000;
   /** The most writes one transaction commits together. */
   private static final int BATCH = 64;
   private static final ObjectMapper JSON = new ObjectMapper();
 
   private final Path file;
   private final Connection writer;
+  private final Connection checkpointer;
   private final ReentrantLock writeLock = new ReentrantLock();
   private final Queue<Pending<?>> queue = new ArrayDeque<>();
   private final BlockingQueue<Connection> readers = new ArrayBlockingQueue<>(READERS);
@@ -59,6 +66,10 @@ final class SqliteStore implements Store {
     try {
       this.writer = open(file, false);
       Migrations.apply(writer, file);
+      try (Statement s = writer.createStatement()) {
+        s.execute("PRAGMA wal_autocheckpoint = " + BACKSTOP_PAGES);
+      }
+      this.checkpointer = open(file, false);
       for (int i = 0; i < READERS; i++) readers.add(open(file, true));
     } catch (SQLException e) {
       throw failure("open", e);
@@ -108,16 +119,19 @@ final class SqliteStore implements Store {
   @Override
   public Outcome commit(Write write) {
     StoredRecord next = write.record();
+    // the JSON texts are written before the writer is taken, which every queued write waits for
     String state = serialize(next.state());
+    Optional<String> reply = write.inbox().map(entry -> serialize(entry.reply()));
+    Optional<String> change = write.outbox().map(entry -> serialize(entry.change()));
     return write(
         "commit record " + next.id() + " at version " + next.version(),
         c -> {
           Outcome outcome =
               write.expectedVersion() == 0 ? insert(next, state) : update(write.expectedVersion(), next, state);
-          if (outcome == Outcome.COMMITTED && write.inbox().isPresent() && !remember(write.inbox().get(), next.updated())) {
+          if (outcome == Outcome.COMMITTED && reply.isPresent() && !remember(write.inbox().get(), reply.get(), next.updated())) {
             outcome = Outcome.DUPLICATE;
           }
-          if (outcome == Outcome.COMMITTED && write.outbox().isPresent()) insert(write.outbox().get());
+          if (outcome == Outcome.COMMITTED && change.isPresent()) insert(write.outbox().get(), change.get());
           return outcome;
         },
         outcome -> outcome == Outcome.COMMITTED);
@@ -128,14 +142,14 @@ final class SqliteStore implements Store {
    *
    * @return false when the identity is answered and not expired: a twin committed first
    */
-  private boolean remember(InboxEntry entry, long now) throws SQLException {
+  private boolean remember(InboxEntry entry, String reply, long now) throws SQLException {
     { PreparedStatement s = cached(writer, 
             "INSERT INTO inbox (identity, reply, expires, fingerprint) VALUES (?, ?, ?, ?)"
                 + " ON CONFLICT (identity) DO UPDATE SET reply = excluded.reply, expires = excluded.expires,"
                 + " fingerprint = excluded.fingerprint"
                 + " WHERE inbox.expires <= ?");
       s.setString(1, entry.identity());
-      s.setString(2, serialize(entry.reply()));
+      s.setString(2, reply);
       s.setLong(3, entry.expires());
       s.setString(4, entry.fingerprint().orElse(null));
       s.setLong(5, now);
@@ -210,11 +224,11 @@ final class SqliteStore implements Store {
     }
   }
 
-  private void insert(OutboxEntry entry) throws SQLException {
+  private void insert(OutboxEntry entry, String change) throws SQLException {
     { PreparedStatement s = cached(writer, "INSERT INTO outbox (id, created, change, claimed_until) VALUES (?, ?, ?, ?)");
       s.setString(1, entry.id());
       s.setLong(2, entry.created());
-      s.setString(3, serialize(entry.change()));
+      s.setString(3, change);
       s.setLong(4, entry.claimedUntil());
       s.executeUpdate();
     }
@@ -478,9 +492,25 @@ final class SqliteStore implements Store {
         "SQLite could not " + what + " in " + file + ": " + e.getMessage(), e);
   }
 
+  /**
+   * Copies committed pages from the WAL into the database file, as far as readers allow, on a
+   * connection of its own: beside the writer rather than inside a commit, which would hold every
+   * waiting write for the copy and the file's fsync. Called by the storage in the background.
+   */
+  void checkpoint() throws SQLException {
+    synchronized (checkpointer) {
+      try (Statement s = checkpointer.createStatement()) {
+        s.execute("PRAGMA wal_checkpoint(PASSIVE)");
+      }
+    }
+  }
+
   void close() {
     writeLock.lock();
     try {
+      synchronized (checkpointer) {
+        closeQuietly(checkpointer);
+      }
       closeQuietly(writer);
       readers.forEach(SqliteStore::closeQuietly);
     } finally {

@@ -2,6 +2,7 @@ package io.toa4j.storage.sqlite;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.awaitility.Awaitility.await;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.toa4j.spi.Storage;
@@ -10,12 +11,23 @@ import io.toa4j.spi.StorageSettings;
 import io.toa4j.spi.StoredRecord;
 import io.toa4j.spi.Write;
 import io.toa4j.testkit.storage.StorageContract;
+import io.toa4j.spi.InboxEntry;
+import io.toa4j.spi.Outcome;
+import io.toa4j.spi.Store;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.Statement;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
 import java.util.ServiceLoader;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -66,6 +78,59 @@ class SqliteStoreTest implements StorageContract {
     }
     try (Storage storage = open()) {
       assertThatThrownBy(() -> storage.store("billing.wallets")).hasMessageContaining("newer than this toa4j knows");
+    }
+  }
+
+  /**
+   * Writers racing in pairs for one inbox identity: one of each pair commits, the other is a
+   * duplicate whose record is rolled back, whether or not the two shared a transaction with each
+   * other and with the rest.
+   */
+  @Test
+  void concurrentWrites_eachKeepOnlyTheirOwnOutcome() throws Exception {
+    int pairs = 200;
+    try (Storage storage = open()) {
+      Store store = storage.store("billing.wallets");
+      ExecutorService threads = Executors.newFixedThreadPool(16);
+      List<Future<Outcome>> outcomes = new ArrayList<>();
+      for (int i = 0; i < 2 * pairs; i++) {
+        String id = String.format("%032x", i);
+        InboxEntry answer = new InboxEntry("call-" + (i / 2), JSON.createObjectNode().put("id", id), Long.MAX_VALUE);
+        Write write = new Write(0, new StoredRecord(id, 1, 1, 1, JSON.createObjectNode()), Optional.empty(), Optional.of(answer));
+        outcomes.add(threads.submit(() -> store.commit(write)));
+      }
+      threads.shutdown();
+
+      for (int pair = 0; pair < pairs; pair++) {
+        Outcome first = outcomes.get(2 * pair).get(1, TimeUnit.MINUTES);
+        Outcome second = outcomes.get(2 * pair + 1).get(1, TimeUnit.MINUTES);
+        assertThat(List.of(first, second)).as("pair %d", pair).containsExactlyInAnyOrder(Outcome.COMMITTED, Outcome.DUPLICATE);
+        String winner = String.format("%032x", first == Outcome.COMMITTED ? 2 * pair : 2 * pair + 1);
+        String loser = String.format("%032x", first == Outcome.COMMITTED ? 2 * pair + 1 : 2 * pair);
+        assertThat(store.read(winner)).isPresent();
+        assertThat(store.read(loser)).as("the duplicate's record").isEmpty();
+        assertThat(store.answer("call-" + pair, 0)).hasValueSatisfying(reply -> assertThat(reply.get("id").asText()).isEqualTo(winner));
+      }
+      assertThat(store.inboxSize()).isEqualTo(pairs);
+    }
+  }
+
+  /**
+   * Commits land in the WAL; a thread of the storage copies them into the database file, so the
+   * file grows with what is committed well before a commit would checkpoint by itself.
+   */
+  @Test
+  void committedPages_reachTheDatabaseFile_inTheBackground() {
+    Path file = directory.resolve("storage/billing.wallets.db");
+    try (Storage storage = open()) {
+      Store store = storage.store("billing.wallets");
+      long before = file.toFile().length();
+      String filler = "x".repeat(4000);
+      for (int i = 0; i < 300; i++) {
+        store.commit(new Write(0, new StoredRecord(String.format("%032x", i), 1, 1, 1, JSON.createObjectNode().put("note", filler))));
+      }
+
+      await().atMost(Duration.ofSeconds(30)).until(() -> file.toFile().length() >= before + 300 * 4000L);
     }
   }
 }
