@@ -29,7 +29,6 @@ import java.util.function.Predicate;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.BlockingQueue;
-import java.util.concurrent.locks.ReentrantLock;
 import org.sqlite.SQLiteConfig;
 import org.sqlite.SQLiteErrorCode;
 
@@ -56,8 +55,12 @@ final class SqliteStore implements Store {
   private final Path file;
   private final Connection writer;
   private final Connection checkpointer;
-  private final ReentrantLock writeLock = new ReentrantLock();
+  /** The writes waiting for the writer; its monitor also guards {@code writing}. */
   private final Queue<Pending<?>> queue = new ArrayDeque<>();
+  /** Whether a thread holds the writer to commit a batch. Guarded by the queue's monitor. */
+  private boolean writing;
+  /** Whether the store is closed: a write refused, rather than run on closed connections. */
+  private boolean closed;
   private final BlockingQueue<Connection> readers = new ArrayBlockingQueue<>(READERS);
   private final Map<Connection, Map<String, PreparedStatement>> prepared = new ConcurrentHashMap<>();
 
@@ -325,24 +328,51 @@ final class SqliteStore implements Store {
    */
   private <T> T write(String what, Query<T> statements, Predicate<T> keep) {
     Pending<T> pending = new Pending<>(what, statements, keep);
+    boolean interrupted = false;
     synchronized (queue) {
       queue.add(pending);
     }
-    writeLock.lock();
-    try {
-      if (!pending.done) commitQueued();
-    } finally {
-      writeLock.unlock();
+    while (true) {
+      List<Pending<?>> batch = new ArrayList<>();
+      synchronized (queue) {
+        // a write in the queue is committed by whoever holds the writer: wait for it, or take it
+        while (writing && !pending.done) {
+          try {
+            queue.wait();
+          } catch (InterruptedException e) {
+            interrupted = true; // the write is queued and cannot be taken back: wait it out
+          }
+        }
+        if (pending.done) break;
+        if (closed) {
+          queue.remove(pending);
+          throw new IllegalStateException("SQLite could not " + what + " in " + file + ": the store is closed");
+        }
+        writing = true;
+        while (!queue.isEmpty() && batch.size() < BATCH) batch.add(queue.poll());
+      }
+      boolean settled = false;
+      try {
+        commit(batch);
+        settled = true;
+      } finally {
+        synchronized (queue) {
+          for (Pending<?> p : batch) {
+            // an Error out of the commit: no write of the batch may pass for committed
+            if (!settled) p.lost(new IllegalStateException("the transaction did not finish"));
+            p.done = true;
+          }
+          writing = false;
+          queue.notifyAll();
+        }
+      }
     }
+    if (interrupted) Thread.currentThread().interrupt();
     return pending.outcome();
   }
 
-  /** Commits what is queued, at most {@link #BATCH} writes, in one transaction. Holds the writer. */
-  private void commitQueued() {
-    List<Pending<?>> batch = new ArrayList<>();
-    synchronized (queue) {
-      while (!queue.isEmpty() && batch.size() < BATCH) batch.add(queue.poll());
-    }
+  /** Commits a batch of writes in one transaction, on the writer, which the caller holds. */
+  private void commit(List<Pending<?>> batch) {
     try {
       writer.setAutoCommit(false);
       try {
@@ -361,10 +391,12 @@ final class SqliteStore implements Store {
     } catch (SQLException | RuntimeException e) {
       for (Pending<?> pending : batch) pending.lost(e);
     }
-    for (Pending<?> pending : batch) pending.done = true;
   }
 
-  /** One write waiting in the queue, then its result or its failure. Guarded by the write lock. */
+  /**
+   * One write waiting in the queue, then its result or its failure: written by the thread holding
+   * the writer, read by the write's own thread once {@code done} is set under the queue's monitor.
+   */
   private final class Pending<T> {
     private final String what;
     private final Query<T> statements;
@@ -506,16 +538,24 @@ final class SqliteStore implements Store {
   }
 
   void close() {
-    writeLock.lock();
-    try {
-      synchronized (checkpointer) {
-        closeQuietly(checkpointer);
+    boolean interrupted = false;
+    synchronized (queue) {
+      while (writing) {
+        try {
+          queue.wait(); // the batch being committed finishes first
+        } catch (InterruptedException e) {
+          interrupted = true;
+        }
       }
-      closeQuietly(writer);
-      readers.forEach(SqliteStore::closeQuietly);
-    } finally {
-      writeLock.unlock();
+      closed = true;
+      queue.notifyAll();
     }
+    if (interrupted) Thread.currentThread().interrupt();
+    synchronized (checkpointer) {
+      closeQuietly(checkpointer);
+    }
+    closeQuietly(writer);
+    readers.forEach(SqliteStore::closeQuietly);
   }
 
   private static void closeQuietly(Connection c) {

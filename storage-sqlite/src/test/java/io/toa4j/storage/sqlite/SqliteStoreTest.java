@@ -133,4 +133,17 @@ class SqliteStoreTest implements StorageContract {
       await().atMost(Duration.ofSeconds(30)).until(() -> file.toFile().length() >= before + 300 * 4000L);
     }
   }
+
+  @Test
+  void commit_afterTheStorageIsClosed_isRefusedSayingSo() {
+    Store store;
+    try (Storage storage = open()) {
+      store = storage.store("billing.wallets");
+    }
+
+    assertThatThrownBy(() -> store.commit(new Write(0, new StoredRecord(A, 1, 1, 1, JSON.createObjectNode()))))
+        .isInstanceOf(IllegalStateException.class)
+        .hasMessageContaining("billing.wallets.db")
+        .hasMessageContaining("closed");
+  }
 }
