@@ -9,14 +9,14 @@ public enum Server {
   POSTGRES(
       "PostgreSQL",
       "TOA_POSTGRES_URL",
-      "on Debian: apt-get install postgresql; pg_ctlcluster <version> main start; su postgres -c 'createdb test'"
-          + " (trust authentication, a database named test)"),
+      "on Debian: apt-get install postgresql; pg_ctlcluster <version> main start; su postgres -c 'createdb test';"
+          + " trust authentication"),
 
   /** A running RabbitMQ: {@code TOA_RABBITMQ_URL}, else {@code amqp://127.0.0.1:5672} (guest/guest). */
   RABBITMQ(
       "RabbitMQ",
       "TOA_RABBITMQ_URL",
-      "on Debian: apt-get install rabbitmq-server; rabbitmq-server -detached (user guest, password guest)"),
+      "on Debian: apt-get install rabbitmq-server; rabbitmq-server -detached; user guest, password guest"),
 
   /**
    * PostgreSQL's server programs ({@code pg_config --bindir} with {@code initdb} and {@code pg_ctl}
@@ -26,7 +26,7 @@ public enum Server {
   POSTGRES_PROGRAMS(
       "PostgreSQL's server programs",
       null,
-      "on Debian: apt-get install postgresql (pg_config must be on the PATH)");
+      "on Debian: apt-get install postgresql; pg_config must be on the PATH");
 
   private final String title;
   private final String variable;
