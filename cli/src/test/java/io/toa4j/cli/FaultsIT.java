@@ -13,6 +13,8 @@ import io.toa4j.runtime.RemoteContext;
 import io.toa4j.spi.Bus;
 import io.toa4j.spi.BusProvider;
 import io.toa4j.spi.BusSettings;
+import io.toa4j.testkit.servers.Needs;
+import io.toa4j.testkit.servers.Server;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -48,6 +50,7 @@ import org.junit.jupiter.api.io.TempDir;
  * at the version that counts them (none lost, none doubled), nothing is parked, every queue is
  * empty and every outbox entry is published.
  */
+@Needs({Server.POSTGRES, Server.RABBITMQ})
 class FaultsIT {
   static final String ADMIN = "jdbc:postgresql://127.0.0.1:5432/test?user=postgres";
   static final Duration PATIENCE = Duration.ofSeconds(90);

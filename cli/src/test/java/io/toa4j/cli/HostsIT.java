@@ -4,6 +4,8 @@ import static io.toa4j.cli.ToaShell.WALLET;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import io.toa4j.testkit.servers.Needs;
+import io.toa4j.testkit.servers.Server;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -35,6 +37,7 @@ import org.junit.jupiter.api.io.TempDir;
  * test's own): {@code toa run billing.topups} in one JVM, {@code toa run billing.wallets} in
  * another, and {@code toa call} from a third reaching them over the bus.
  */
+@Needs({Server.POSTGRES, Server.RABBITMQ})
 class HostsIT {
   static final String ADMIN = "jdbc:postgresql://127.0.0.1:5432/test?user=postgres";
   static final Duration PATIENCE = Duration.ofSeconds(90);

@@ -6,6 +6,8 @@ import io.toa4j.spi.Storage;
 import io.toa4j.spi.StorageProvider;
 import io.toa4j.spi.StorageSettings;
 import io.toa4j.spi.Store;
+import io.toa4j.testkit.servers.Needs;
+import io.toa4j.testkit.servers.Server;
 import io.toa4j.testkit.time.TestClock;
 import java.nio.file.Path;
 import java.sql.Connection;
@@ -33,6 +35,7 @@ import org.junit.jupiter.api.io.TempDir;
  * local default the storage uses), in a schema of this test's own that it drops afterwards; several
  * instances over one store stand for several processes.
  */
+@Needs(Server.POSTGRES)
 class IdentitiesPostgresTest {
   private static final String DEFAULT_URL = "jdbc:postgresql://127.0.0.1:5432/test";
 

@@ -9,6 +9,8 @@ import io.toa4j.spi.BusProvider;
 import io.toa4j.spi.BusSettings;
 import io.toa4j.spi.Message;
 import io.toa4j.testkit.net.TcpProxy;
+import io.toa4j.testkit.servers.Needs;
+import io.toa4j.testkit.servers.Server;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.sql.Connection;
@@ -33,6 +35,7 @@ import org.junit.jupiter.api.io.TempDir;
  * PostgreSQL (a database of the test's own), its events on RabbitMQ (a virtual host of the
  * test's own), chosen by TOA_* settings over an unchanged context.
  */
+@Needs({Server.POSTGRES, Server.RABBITMQ})
 class DistributedFlowTest {
   static final Duration SETTLE = Duration.ofSeconds(60);
   static final String ADMIN = "jdbc:postgresql://127.0.0.1:5432/test?user=postgres";

@@ -9,11 +9,12 @@ import io.toa4j.api.Query;
 import io.toa4j.api.Refusal;
 import io.toa4j.api.Reply;
 import io.toa4j.api.Request;
+import io.toa4j.testkit.servers.Needs;
+import io.toa4j.testkit.servers.Server;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -24,6 +25,7 @@ import org.junit.jupiter.api.io.TempDir;
  * (the cli's tests run them as separate JVMs): events cross between them, calls go to the host of
  * their component over the bus, keeping their identities.
  */
+@Needs({Server.POSTGRES, Server.RABBITMQ})
 class HostsTest {
   static final Duration PATIENCE = Duration.ofSeconds(60);
   static final String RECEIVER = "billing.topups.paid..billing.wallets";
@@ -213,26 +215,5 @@ class HostsTest {
       }
     }
     throw new AssertionError("no rabbitmq bus on the class path");
-  }
-
-  @Test
-  void boot_unknownComponentToHost_isRefusedNamingTheKnownOnes() {
-    Shop.copyTo(directory);
-
-    assertThatThrownBy(() -> host("billing.wallet"))
-        .isInstanceOf(StartupException.class)
-        .hasMessageContaining("no component 'billing.wallet'")
-        .hasMessageContaining("billing.topups, billing.wallets, fulfilment.shipments");
-  }
-
-  @Test
-  void boot_subsetOnTheEmbeddedBus_isRefusedSayingWhy() {
-    Shop.copyTo(directory);
-
-    assertThatThrownBy(() -> Application.boot(directory, Options.defaults().withEnvironment(Map.of()), Set.of("billing.wallets")))
-        .isInstanceOf(StartupException.class)
-        .hasMessageContaining("hosts every component")
-        .hasMessageContaining("bus: rabbitmq");
-    assertThat(RemoteContext.open(directory, Options.defaults().withEnvironment(Map.of()))).as("no client of an embedded bus").isEmpty();
   }
 }

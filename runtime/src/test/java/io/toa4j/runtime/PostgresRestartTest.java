@@ -3,6 +3,8 @@ package io.toa4j.runtime;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.toa4j.testkit.postgres.PostgresCluster;
+import io.toa4j.testkit.servers.Needs;
+import io.toa4j.testkit.servers.Server;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Map;
@@ -14,6 +16,7 @@ import org.junit.jupiter.api.io.TempDir;
  * twice — while the shop's clients go on: afterwards every wallet holds the sum of its distinct
  * credits, none lost, none doubled, whatever the crashes interrupted.
  */
+@Needs({Server.RABBITMQ, Server.POSTGRES_PROGRAMS})
 class PostgresRestartTest {
   @TempDir Path directory;
 

@@ -3,6 +3,8 @@ package io.toa4j.runtime;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.toa4j.testkit.net.TcpProxy;
+import io.toa4j.testkit.servers.Needs;
+import io.toa4j.testkit.servers.Server;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.DriverManager;
@@ -20,6 +22,7 @@ import org.junit.jupiter.api.io.TempDir;
  * its distinct credits, none lost, none doubled. Once out of reach twice (connections cut, new
  * ones refused for a while), once restarted for real.
  */
+@Needs({Server.POSTGRES, Server.RABBITMQ})
 class RabbitOutageTest {
   static final Duration BOUND = Duration.ofMinutes(5);
 

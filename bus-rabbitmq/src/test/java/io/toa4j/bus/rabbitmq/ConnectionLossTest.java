@@ -3,6 +3,8 @@ package io.toa4j.bus.rabbitmq;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.toa4j.testkit.bus.BusContract;
+import io.toa4j.testkit.servers.Needs;
+import io.toa4j.testkit.servers.Server;
 import java.time.Clock;
 import java.util.List;
 import java.util.Set;
@@ -10,6 +12,7 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
 /** What a caller sees while the bus has no connection to the broker. */
+@Needs(Server.RABBITMQ)
 class ConnectionLossTest {
   private final String queue = Broker.uniquePrefix() + "events";
   private final String label = queue + ".created";

@@ -8,6 +8,8 @@ import io.toa4j.spi.BusProvider;
 import io.toa4j.spi.BusSettings;
 import io.toa4j.spi.UnreachableException;
 import io.toa4j.testkit.bus.BusContract;
+import io.toa4j.testkit.servers.Needs;
+import io.toa4j.testkit.servers.Server;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
@@ -21,6 +23,7 @@ class ProviderTest {
       new BusSettings(Path.of("."), Map.of(), Clock.systemUTC());
 
   @Test
+  @Needs(Server.RABBITMQ)
   void serviceLoader_rabbitmq_opensABusOnTheBroker() {
     BusProvider provider =
         ServiceLoader.load(BusProvider.class).stream()
@@ -87,6 +90,7 @@ class ProviderTest {
   }
 
   @Test
+  @Needs(Server.RABBITMQ)
   void open_wrongPassword_failsWithoutCallingItUnreachable() {
     BusSettings settings =
         new BusSettings(Path.of("."), Map.of(Tuning.URL, "amqp://guest:not-the-password@127.0.0.1:5672"), Clock.systemUTC());
@@ -99,6 +103,7 @@ class ProviderTest {
   }
 
   @Test
+  @Needs(Server.RABBITMQ)
   void closedBus_anyCall_failsSayingSo() {
     Bus bus = new RabbitBusProvider().open(NO_OPTIONS);
     bus.close();

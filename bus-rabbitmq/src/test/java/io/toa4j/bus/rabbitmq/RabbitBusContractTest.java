@@ -2,12 +2,15 @@ package io.toa4j.bus.rabbitmq;
 
 import io.toa4j.spi.Bus;
 import io.toa4j.testkit.bus.BusContract;
+import io.toa4j.testkit.servers.Needs;
+import io.toa4j.testkit.servers.Server;
 import java.time.Clock;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import org.junit.jupiter.api.AfterEach;
 
 /** The bus contract against the real broker, with queue names of its own per test. */
+@Needs(Server.RABBITMQ)
 class RabbitBusContractTest implements BusContract {
   private final String prefix = Broker.uniquePrefix();
   private final Set<String> queues = ConcurrentHashMap.newKeySet();

@@ -7,6 +7,8 @@ import io.toa4j.spi.Bus;
 import io.toa4j.spi.Parked;
 import io.toa4j.spi.Verdict;
 import io.toa4j.testkit.bus.BusContract;
+import io.toa4j.testkit.servers.Needs;
+import io.toa4j.testkit.servers.Server;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.List;
@@ -16,6 +18,7 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
 /** What this bus does beyond the contract: its retry queue, parking across buses, closing. */
+@Needs(Server.RABBITMQ)
 class RabbitBusTest {
   private static final Duration PATIENCE = Duration.ofSeconds(15);
   private final String queue = Broker.uniquePrefix() + "tasks";

@@ -9,6 +9,8 @@ import io.toa4j.spi.Delivery;
 import io.toa4j.spi.Message;
 import io.toa4j.spi.Response;
 import io.toa4j.spi.Verdict;
+import io.toa4j.testkit.servers.Needs;
+import io.toa4j.testkit.servers.Server;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.List;
@@ -22,6 +24,7 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
 /** Two buses on two connections, as two processes hosting the same component would have. */
+@Needs(Server.RABBITMQ)
 class TwoProcessesTest {
   private static final Duration PATIENCE = Duration.ofSeconds(30);
   private final String queue = Broker.uniquePrefix() + "tasks";

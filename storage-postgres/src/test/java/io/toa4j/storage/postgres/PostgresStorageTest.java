@@ -1,5 +1,6 @@
 package io.toa4j.storage.postgres;
 
+import static io.toa4j.testkit.servers.Server.POSTGRES;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -14,6 +15,7 @@ import io.toa4j.spi.Store;
 import io.toa4j.spi.StoredRecord;
 import io.toa4j.spi.UnreachableException;
 import io.toa4j.spi.Write;
+import io.toa4j.testkit.servers.Needs;
 import java.math.BigInteger;
 import java.nio.file.Path;
 import java.sql.Connection;
@@ -32,7 +34,11 @@ import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
-/** What only the PostgreSQL storage does: schemas, migrations, JSON columns, settings. */
+/**
+ * What only the PostgreSQL storage does on a real server: schemas, migrations, JSON columns,
+ * settings ({@link PostgresStorageOfflineTest} holds what needs no server).
+ */
+@Needs(POSTGRES)
 class PostgresStorageTest {
   static final ObjectMapper JSON = new ObjectMapper();
   static final String A = "0123456789abcdef0123456789abcdef";
@@ -152,28 +158,6 @@ class PostgresStorageTest {
   }
 
   @Test
-  void schema_ofALabel_joinsNamespaceAndNameAndRefusesWhatPostgresCannotName() {
-    assertThat(Schema.of("billing.wallets").name()).isEqualTo("billing_wallets");
-    assertThat(Schema.of("Billing.Wallets").quoted()).isEqualTo("\"Billing_Wallets\"");
-    assertThatThrownBy(() -> Schema.of("a".repeat(32) + "." + "b".repeat(32)))
-        .isInstanceOf(IllegalArgumentException.class)
-        .hasMessageContaining("PostgreSQL allows 63");
-  }
-
-  @Test
-  void open_unreachableServer_failsNamingTheUrlButNotThePassword() {
-    String secret = "s3cr3t-Pw";
-    Map<String, String> options = Map.of("url", "jdbc:postgresql://127.0.0.1:1/test?password=hunter22", "user", "me", "password", secret);
-
-    assertThatThrownBy(() -> TestDatabase.provider().open(new StorageSettings(Path.of(".toa"), options)))
-        .as("nothing listens: it may come up later, so a starting process may wait for it")
-        .isInstanceOf(UnreachableException.class)
-        .hasMessageContaining("jdbc:postgresql://127.0.0.1:1/test?password=****")
-        .hasMessageContaining("as me")
-        .satisfies(e -> assertThat(chain(e)).doesNotContain(secret).doesNotContain("hunter22"));
-  }
-
-  @Test
   void open_databaseThatDoesNotExist_failsWithoutCallingItUnreachable() {
     String url = TestDatabase.SERVER.url().replaceFirst("/[^/?]+(\\?|$)", "/toa_no_such_database$1");
     Map<String, String> options = TestDatabase.SERVER.user().map(u -> Map.of("url", url, "user", u)).orElse(Map.of("url", url));
@@ -201,38 +185,8 @@ class PostgresStorageTest {
     assertThatThrownBy(() -> storage.store(namespace + ".wallets")).hasMessageContaining("closed");
   }
 
-  @Test
-  void server_fromOptionsEnvironmentOrDefault_inThatOrder() {
-    Map<String, String> env = Map.of(Server.ENVIRONMENT, "jdbc:postgresql://db:5432/prod");
-
-    assertThat(Server.from(Map.of("url", "jdbc:postgresql://h/x", "user", "u"), env))
-        .isEqualTo(new Server("jdbc:postgresql://h/x", Optional.of("u"), Optional.empty()));
-    assertThat(Server.from(Map.of(), env)).isEqualTo(new Server("jdbc:postgresql://db:5432/prod", Optional.empty(), Optional.empty()));
-    assertThat(Server.from(Map.of(), Map.of()))
-        .isEqualTo(new Server("jdbc:postgresql://127.0.0.1:5432/test", Optional.of("postgres"), Optional.empty()));
-    assertThatThrownBy(() -> Server.from(Map.of("url", "postgres://me:pw@h/x"), Map.of()))
-        .hasMessageContaining("must be a JDBC URL")
-        .satisfies(e -> assertThat(e.getMessage()).doesNotContain(":pw@"));
-  }
-
-  @Test
-  void server_mask_hidesPasswordsInEveryPlaceTheyHide() {
-    Server server = new Server("jdbc:postgresql://h/x", Optional.of("u"), Optional.of("topsecret"));
-
-    assertThat(server.mask("auth failed with topsecret")).isEqualTo("auth failed with ****");
-    assertThat(server.mask("jdbc:postgresql://h/x?user=u&password=abc&ssl=true")).isEqualTo("jdbc:postgresql://h/x?user=u&password=****&ssl=true");
-    assertThat(server.mask("postgresql://u:abc@h/x")).isEqualTo("postgresql://u:****@h/x");
-    assertThat(server.toString()).isEqualTo("jdbc:postgresql://h/x as u");
-  }
-
   private static StoredRecord record(String id, long version, ObjectNode state) {
     return new StoredRecord(id, version, 1000, 1000, state);
-  }
-
-  private static String chain(Throwable e) {
-    StringBuilder text = new StringBuilder();
-    for (Throwable at = e; at != null; at = at.getCause()) text.append(at).append('\n');
-    return text.toString();
   }
 
   private List<Integer> steps(String schema) throws Exception {

@@ -19,7 +19,8 @@ import java.util.UUID;
 
 /**
  * The real PostgreSQL the tests run against: {@code TOA_POSTGRES_URL}, else the local default.
- * When it cannot be reached the tests fail, saying what was tried and how to start it.
+ * The tests that use it are marked {@code @Needs(POSTGRES)}: not run when it does not answer. When
+ * it answers and cannot be used, they fail, saying what was tried and how to start it.
  */
 final class TestDatabase {
   static final Server SERVER = Server.from(Map.of(), System.getenv());
