@@ -93,11 +93,10 @@ final class SqliteStore implements Store {
   public Optional<StoredRecord> read(String id) {
     return withReader(
         c -> {
-          { PreparedStatement s = cached(c, "SELECT id, version, created, updated, state FROM records WHERE id = ?");
-            s.setString(1, id);
-            try (ResultSet r = s.executeQuery()) {
-              return r.next() ? Optional.of(record(r)) : Optional.empty();
-            }
+          PreparedStatement s = cached(c, "SELECT id, version, created, updated, state FROM records WHERE id = ?");
+          s.setString(1, id);
+          try (ResultSet r = s.executeQuery()) {
+            return r.next() ? Optional.of(record(r)) : Optional.empty();
           }
         });
   }
@@ -106,15 +105,14 @@ final class SqliteStore implements Store {
   public List<StoredRecord> page(long limit, long omit) {
     return withReader(
         c -> {
-          { PreparedStatement s = cached(c, 
-                  "SELECT id, version, created, updated, state FROM records ORDER BY created, id LIMIT ? OFFSET ?");
-            s.setLong(1, limit);
-            s.setLong(2, omit);
-            try (ResultSet r = s.executeQuery()) {
-              List<StoredRecord> page = new ArrayList<>();
-              while (r.next()) page.add(record(r));
-              return page;
-            }
+          PreparedStatement s = cached(c,
+              "SELECT id, version, created, updated, state FROM records ORDER BY created, id LIMIT ? OFFSET ?");
+          s.setLong(1, limit);
+          s.setLong(2, omit);
+          try (ResultSet r = s.executeQuery()) {
+            List<StoredRecord> page = new ArrayList<>();
+            while (r.next()) page.add(record(r));
+            return page;
           }
         });
   }
@@ -146,18 +144,17 @@ final class SqliteStore implements Store {
    * @return false when the identity is answered and not expired: a twin committed first
    */
   private boolean remember(InboxEntry entry, String reply, long now) throws SQLException {
-    { PreparedStatement s = cached(writer, 
-            "INSERT INTO inbox (identity, reply, expires, fingerprint) VALUES (?, ?, ?, ?)"
-                + " ON CONFLICT (identity) DO UPDATE SET reply = excluded.reply, expires = excluded.expires,"
-                + " fingerprint = excluded.fingerprint"
-                + " WHERE inbox.expires <= ?");
-      s.setString(1, entry.identity());
-      s.setString(2, reply);
-      s.setLong(3, entry.expires());
-      s.setString(4, entry.fingerprint().orElse(null));
-      s.setLong(5, now);
-      return s.executeUpdate() == 1;
-    }
+    PreparedStatement s = cached(writer,
+        "INSERT INTO inbox (identity, reply, expires, fingerprint) VALUES (?, ?, ?, ?)"
+            + " ON CONFLICT (identity) DO UPDATE SET reply = excluded.reply, expires = excluded.expires,"
+            + " fingerprint = excluded.fingerprint"
+            + " WHERE inbox.expires <= ?");
+    s.setString(1, entry.identity());
+    s.setString(2, reply);
+    s.setLong(3, entry.expires());
+    s.setString(4, entry.fingerprint().orElse(null));
+    s.setLong(5, now);
+    return s.executeUpdate() == 1;
   }
 
   @Override
@@ -179,12 +176,11 @@ final class SqliteStore implements Store {
     return write(
         "purge expired inbox entries",
         c -> {
-          { PreparedStatement s = cached(writer, 
-                  "DELETE FROM inbox WHERE identity IN (SELECT identity FROM inbox WHERE expires <= ? LIMIT ?)");
-            s.setLong(1, now);
-            s.setInt(2, limit);
-            return s.executeUpdate();
-          }
+          PreparedStatement s = cached(writer,
+              "DELETE FROM inbox WHERE identity IN (SELECT identity FROM inbox WHERE expires <= ? LIMIT ?)");
+          s.setLong(1, now);
+          s.setInt(2, limit);
+          return s.executeUpdate();
         });
   }
 
@@ -216,36 +212,33 @@ final class SqliteStore implements Store {
   }
 
   private Outcome update(long expected, StoredRecord next, String state) throws SQLException {
-    { PreparedStatement s = cached(writer, 
-            "UPDATE records SET version = ?, updated = ?, state = ? WHERE id = ? AND version = ?");
-      s.setLong(1, next.version());
-      s.setLong(2, next.updated());
-      s.setString(3, state);
-      s.setString(4, next.id());
-      s.setLong(5, expected);
-      return s.executeUpdate() == 1 ? Outcome.COMMITTED : Outcome.CONFLICT;
-    }
+    PreparedStatement s = cached(writer,
+        "UPDATE records SET version = ?, updated = ?, state = ? WHERE id = ? AND version = ?");
+    s.setLong(1, next.version());
+    s.setLong(2, next.updated());
+    s.setString(3, state);
+    s.setString(4, next.id());
+    s.setLong(5, expected);
+    return s.executeUpdate() == 1 ? Outcome.COMMITTED : Outcome.CONFLICT;
   }
 
   private void insert(OutboxEntry entry, String change) throws SQLException {
-    { PreparedStatement s = cached(writer, "INSERT INTO outbox (id, created, change, claimed_until) VALUES (?, ?, ?, ?)");
-      s.setString(1, entry.id());
-      s.setLong(2, entry.created());
-      s.setString(3, change);
-      s.setLong(4, entry.claimedUntil());
-      s.executeUpdate();
-    }
+    PreparedStatement s = cached(writer, "INSERT INTO outbox (id, created, change, claimed_until) VALUES (?, ?, ?, ?)");
+    s.setString(1, entry.id());
+    s.setLong(2, entry.created());
+    s.setString(3, change);
+    s.setLong(4, entry.claimedUntil());
+    s.executeUpdate();
   }
 
   @Override
   public List<OutboxEntry> unpublished(int limit) {
     return withReader(
         c -> {
-          { PreparedStatement s = cached(c, 
-                  "SELECT id, created, change, claimed_until FROM outbox WHERE published IS NULL ORDER BY id LIMIT ?");
-            s.setInt(1, limit);
-            return entries(s);
-          }
+          PreparedStatement s = cached(c,
+              "SELECT id, created, change, claimed_until FROM outbox WHERE published IS NULL ORDER BY id LIMIT ?");
+          s.setInt(1, limit);
+          return entries(s);
         });
   }
 
@@ -254,17 +247,16 @@ final class SqliteStore implements Store {
     return write(
         "claim outbox entries",
         c -> {
-          { PreparedStatement s = cached(writer, 
-                  "UPDATE outbox SET claimed_until = ? WHERE id IN"
-                      + " (SELECT id FROM outbox WHERE published IS NULL AND claimed_until <= ? ORDER BY id LIMIT ?)"
-                      + " RETURNING id, created, change, claimed_until");
-            s.setLong(1, until);
-            s.setLong(2, now);
-            s.setInt(3, limit);
-            List<OutboxEntry> entries = entries(s);
-            entries.sort(java.util.Comparator.comparing(OutboxEntry::id));
-            return entries;
-          }
+          PreparedStatement s = cached(writer,
+              "UPDATE outbox SET claimed_until = ? WHERE id IN"
+                  + " (SELECT id FROM outbox WHERE published IS NULL AND claimed_until <= ? ORDER BY id LIMIT ?)"
+                  + " RETURNING id, created, change, claimed_until");
+          s.setLong(1, until);
+          s.setLong(2, now);
+          s.setInt(3, limit);
+          List<OutboxEntry> entries = entries(s);
+          entries.sort(java.util.Comparator.comparing(OutboxEntry::id));
+          return entries;
         });
   }
 
@@ -284,14 +276,13 @@ final class SqliteStore implements Store {
     write(
         "mark outbox entries published",
         c -> {
-          { PreparedStatement s = cached(writer, "UPDATE outbox SET published = ? WHERE id = ? AND published IS NULL");
-            for (String id : ids) {
-              s.setLong(1, at);
-              s.setString(2, id);
-              s.addBatch();
-            }
-            s.executeBatch();
+          PreparedStatement s = cached(writer, "UPDATE outbox SET published = ? WHERE id = ? AND published IS NULL");
+          for (String id : ids) {
+            s.setLong(1, at);
+            s.setString(2, id);
+            s.addBatch();
           }
+          s.executeBatch();
           return null;
         });
   }
@@ -301,13 +292,12 @@ final class SqliteStore implements Store {
     return write(
         "purge published outbox entries",
         c -> {
-          { PreparedStatement s = cached(writer, 
-                  "DELETE FROM outbox WHERE id IN"
-                      + " (SELECT id FROM outbox WHERE published IS NOT NULL AND published < ? LIMIT ?)");
-            s.setLong(1, before);
-            s.setInt(2, limit);
-            return s.executeUpdate();
-          }
+          PreparedStatement s = cached(writer,
+              "DELETE FROM outbox WHERE id IN"
+                  + " (SELECT id FROM outbox WHERE published IS NOT NULL AND published < ? LIMIT ?)");
+          s.setLong(1, before);
+          s.setInt(2, limit);
+          return s.executeUpdate();
         });
   }
 
@@ -450,7 +440,8 @@ final class SqliteStore implements Store {
 
   /**
    * The statement prepared for this SQL on this connection, prepared once and kept: a connection is
-   * used by one thread at a time (a reader taken from the pool, the writer under its lock), and
+   * used by one thread at a time (a reader taken from the pool, the writer by the thread committing
+   * a batch), and
    * SQLite compiles a statement at every prepare.
    */
   private PreparedStatement cached(Connection c, String sql) throws SQLException {
