@@ -13,6 +13,7 @@ import io.toa4j.runtime.RemoteContext;
 import io.toa4j.spi.Bus;
 import io.toa4j.spi.BusProvider;
 import io.toa4j.spi.BusSettings;
+import io.toa4j.testkit.rabbitmq.VirtualHosts;
 import io.toa4j.testkit.servers.Needs;
 import io.toa4j.testkit.servers.Server;
 import java.io.IOException;
@@ -79,8 +80,7 @@ class FaultsIT {
     } catch (SQLException e) {
       throw new AssertionError("PostgreSQL does not answer at " + ADMIN + ": " + e.getMessage(), e);
     }
-    rabbitmqctl("add_vhost", name);
-    rabbitmqctl("set_permissions", "-p", name, "guest", ".*", ".*", ".*");
+    VirtualHosts.create(name);
     shop = ToaShell.copyOfShop(temp);
     logs = Files.createDirectories(temp.resolve("logs"));
     environment = Map.of(
@@ -97,7 +97,7 @@ class FaultsIT {
     try (Connection c = DriverManager.getConnection(ADMIN); Statement s = c.createStatement()) {
       s.execute("DROP DATABASE IF EXISTS " + name + " WITH (FORCE)");
     }
-    rabbitmqctl("delete_vhost", name);
+    VirtualHosts.delete(name);
   }
 
   @Test
@@ -377,7 +377,7 @@ class FaultsIT {
   /** The queues of the test's virtual host that hold a message, with how many. */
   private Map<String, Long> messagesInQueues() throws IOException, InterruptedException {
     Map<String, Long> busy = new TreeMap<>();
-    for (String line : rabbitmqctl("list_queues", "-p", name, "--quiet", "--no-table-headers", "name", "messages").lines().toList()) {
+    for (String line : VirtualHosts.rabbitmqctl("list_queues", "-p", name, "--quiet", "--no-table-headers", "name", "messages").lines().toList()) {
       String[] columns = line.trim().split("\\s+");
       if (columns.length == 2 && !columns[1].equals("0")) busy.put(columns[0], Long.parseLong(columns[1]));
     }
@@ -397,14 +397,4 @@ class FaultsIT {
     throw new AssertionError("no rabbitmq bus on the class path");
   }
 
-  private static String rabbitmqctl(String... args) throws IOException, InterruptedException {
-    String[] command = new String[args.length + 1];
-    command[0] = "rabbitmqctl";
-    System.arraycopy(args, 0, command, 1, args.length);
-    Process p = new ProcessBuilder(command).redirectErrorStream(true).start();
-    String out = new String(p.getInputStream().readAllBytes());
-    assertThat(p.waitFor(60, TimeUnit.SECONDS)).as("rabbitmqctl %s ended", args[0]).isTrue();
-    assertThat(p.exitValue()).as("rabbitmqctl %s: %s", String.join(" ", args), out).isZero();
-    return out;
-  }
 }

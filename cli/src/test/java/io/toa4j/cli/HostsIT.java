@@ -4,9 +4,9 @@ import static io.toa4j.cli.ToaShell.WALLET;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import io.toa4j.testkit.rabbitmq.VirtualHosts;
 import io.toa4j.testkit.servers.Needs;
 import io.toa4j.testkit.servers.Server;
-import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
@@ -59,8 +59,7 @@ class HostsIT {
     } catch (SQLException e) {
       throw new AssertionError("PostgreSQL does not answer at " + ADMIN + ": " + e.getMessage(), e);
     }
-    rabbitmqctl("add_vhost", name);
-    rabbitmqctl("set_permissions", "-p", name, "guest", ".*", ".*", ".*");
+    VirtualHosts.create(name);
     shop = ToaShell.copyOfShop(temp);
     logs = Files.createDirectories(temp.resolve("logs"));
     toa = new ToaShell(logs, Map.of(
@@ -76,7 +75,7 @@ class HostsIT {
     try (Connection c = DriverManager.getConnection(ADMIN); Statement s = c.createStatement()) {
       s.execute("DROP DATABASE IF EXISTS " + name + " WITH (FORCE)");
     }
-    rabbitmqctl("delete_vhost", name);
+    VirtualHosts.delete(name);
   }
 
   @Test
@@ -254,13 +253,4 @@ class HostsIT {
     return "{ query: { id: " + WALLET + " }, input: { amount: " + amount + ", type: goodwill, ref: " + ref + " } }";
   }
 
-  private static void rabbitmqctl(String... args) throws IOException, InterruptedException {
-    String[] command = new String[args.length + 1];
-    command[0] = "rabbitmqctl";
-    System.arraycopy(args, 0, command, 1, args.length);
-    Process p = new ProcessBuilder(command).redirectErrorStream(true).start();
-    String out = new String(p.getInputStream().readAllBytes());
-    assertThat(p.waitFor(60, TimeUnit.SECONDS)).as("rabbitmqctl %s ended", args[0]).isTrue();
-    assertThat(p.exitValue()).as("rabbitmqctl %s: %s", String.join(" ", args), out).isZero();
-  }
 }

@@ -1,5 +1,6 @@
 package io.toa4j.runtime;
 
+import io.toa4j.testkit.rabbitmq.VirtualHosts;
 import java.io.IOException;
 import java.sql.Connection;
 import java.sql.DriverManager;

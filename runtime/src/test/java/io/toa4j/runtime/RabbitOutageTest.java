@@ -3,6 +3,7 @@ package io.toa4j.runtime;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.toa4j.testkit.net.TcpProxy;
+import io.toa4j.testkit.rabbitmq.VirtualHosts;
 import io.toa4j.testkit.servers.Needs;
 import io.toa4j.testkit.servers.Server;
 import java.nio.file.Path;
