@@ -97,7 +97,8 @@ class GatewayFuzzTest {
   /** Leaves out the few combinations that are a valid request which may change the note. */
   private static boolean malformed(Attempt a) {
     boolean writes = !a.method().equals("GET");
-    boolean forbidden = a.body() != null && a.body().equals("{\"text\": \"forbidden\"}");
+    // the write transition refuses this text; PATCH is assign, which would take it
+    boolean forbidden = !a.method().equals("PATCH") && a.body() != null && a.body().equals("{\"text\": \"forbidden\"}");
     return !writes || !List.of("\"1\"", "").contains(String.valueOf(a.ifMatch())) || forbidden || a.body() == null || a.body().startsWith("{{") || !a.body().contains("\"text\": \"");
   }
 }
