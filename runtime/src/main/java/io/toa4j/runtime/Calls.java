@@ -23,8 +23,9 @@ import org.slf4j.LoggerFactory;
  * <p>On the bus a call is a {@link Message} whose id is the call's identity (so the host runs it
  * under that identity, and its inbox and derived identities work as in one process), whose label
  * is the endpoint, and whose body is the request {@code { query, input }}. The answer's body is
- * one of {@code { output: value }} (no {@code output} for an empty one), {@code { refusal: { code,
- * cause } }}, {@code { failure: { code, message } }}. Stateless and thread-safe.
+ * one of {@code { output: value }} (no {@code output} for an empty one; {@code replayed: true}
+ * beside it when the host's inbox answered), {@code { refusal: { code, cause } }}, {@code {
+ * failure: { code, message } }}. Stateless and thread-safe.
  */
 final class Calls {
   private static final Logger LOG = LoggerFactory.getLogger(Calls.class);
@@ -81,8 +82,9 @@ final class Calls {
         ObjectNode refusal = answer.putObject("refusal").put("code", refused.refusal().code());
         refused.refusal().cause().ifPresent(cause -> refusal.set("cause", Binding.tree(cause)));
       } else {
-        JsonNode value = ((Result.Output) result).value();
-        if (!value.isMissingNode()) answer.set("output", value);
+        Result.Output output = (Result.Output) result;
+        if (!output.value().isMissingNode()) answer.set("output", output.value());
+        if (output.replayed()) answer.put("replayed", true);
       }
     } catch (Failure f) {
       answer.putObject("failure").put("code", f.code().name()).put("message", String.valueOf(f.getMessage()));
@@ -105,7 +107,7 @@ final class Calls {
       throw new Failure(code(failure.path("code").asText()), failure.path("message").asText(""));
     }
     if (!answer.isObject()) throw new Failure(Failure.Code.SYSTEM, "the host of " + endpoint + " answered something unreadable: " + answer);
-    return new Result.Output(answer.has("output") ? answer.get("output") : MissingNode.getInstance());
+    return new Result.Output(answer.has("output") ? answer.get("output") : MissingNode.getInstance(), answer.path("replayed").asBoolean(false));
   }
 
   private static Failure.Code code(String name) {

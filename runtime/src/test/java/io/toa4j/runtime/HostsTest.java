@@ -157,6 +157,22 @@ class HostsTest {
   }
 
   @Test
+  void answerOverTheBus_aRepeat_saysItIsAReplayFromTheHostsInbox() {
+    Shop.copyTo(directory);
+    try (Application wallets = host("billing.wallets"); Application topups = host("billing.topups")) {
+      Request credit = Request.of(Query.id(SeedFlowTest.CUSTOMER), Map.of("amount", 300, "type", "goodwill", "ref", "g1"));
+
+      Answer first = topups.answer("billing.wallets.credit", credit, "edge-1");
+      Answer again = topups.answer("billing.wallets.credit", credit, "edge-1");
+
+      assertThat(first.replayed()).isFalse();
+      assertThat(again.replayed()).isTrue();
+      assertThat(again.reply()).isEqualTo(first.reply());
+      assertThat(wallet(wallets)).containsEntry("balance", 300L).containsEntry("VERSION", 1L);
+    }
+  }
+
+  @Test
   void twoHostsOfWallets_eachCreditDeliveredTwice_isCreditedOnceAndBothWork() throws Exception {
     Shop.copyTo(directory);
     int credits = 2000;
