@@ -1,5 +1,6 @@
 package io.toa4j.bus.embedded;
 
+import io.toa4j.sqlite.GroupCommit;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.SQLException;
@@ -10,17 +11,17 @@ import java.util.List;
 import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.locks.ReentrantLock;
 import org.sqlite.SQLiteConfig;
 
 /**
  * One SQLite file: a single writer connection under a lock and a few reader connections.
  *
  * <p>SQLite has one writer per file anyway; serialising writers in the process spares them the
- * busy-retry loop, and the busy timeout covers writers in other processes. Every write is one
- * {@code BEGIN IMMEDIATE} transaction, committed with {@code synchronous=FULL} in WAL mode, so it
- * is on disk when {@link #write} returns. Readers run beside the writer, each statement on the
- * latest committed state.
+ * busy-retry loop, and the busy timeout covers writers in other processes. Every write runs in a
+ * {@code BEGIN IMMEDIATE} transaction, shared with the writes that waited beside it ({@link
+ * GroupCommit}) and committed with {@code synchronous=FULL} in WAL mode, so it is on disk when
+ * {@link #write} returns. Readers run beside the writer, each statement on the latest committed
+ * state.
  *
  * <p>Thread-safe. After {@link #close()}, every call fails with {@link Closed}.
  */
@@ -40,15 +41,19 @@ final class Database implements AutoCloseable {
     }
   }
 
+  /** The most writes one transaction commits together. */
+  private static final int BATCH = 64;
+
   private final Path file;
   private final Connection writer;
-  private final ReentrantLock writeLock = new ReentrantLock();
+  private final GroupCommit commits;
   private final BlockingQueue<Connection> readers = new ArrayBlockingQueue<>(READERS);
   private volatile boolean closed;
 
   private Database(Path file, Connection writer) {
     this.file = file;
     this.writer = writer;
+    this.commits = new GroupCommit(writer, BATCH, () -> new Closed(file));
   }
 
   /** Opens the file, creating it and bringing its schema up to date. */
@@ -86,28 +91,16 @@ final class Database implements AutoCloseable {
   }
 
   /**
-   * Runs the work in one {@code BEGIN IMMEDIATE} transaction on the writer connection, committed
-   * (and so durable) when this returns, rolled back if it throws.
+   * Runs the work in a {@code BEGIN IMMEDIATE} transaction on the writer connection, committed
+   * (and so durable) when this returns; if it throws, nothing it wrote is kept.
    *
    * @param what what the work does, for the message of a failure
    */
   <T> T write(String what, Work<T> work) {
-    writeLock.lock();
     try {
-      if (closed) throw new Closed(file);
-      execute("BEGIN IMMEDIATE");
-      try {
-        T result = work.run(writer);
-        execute("COMMIT");
-        return result;
-      } catch (SQLException | RuntimeException e) {
-        rollbackQuietly();
-        throw e;
-      }
+      return commits.write(work::run);
     } catch (SQLException e) {
       throw failure(file, what, e);
-    } finally {
-      writeLock.unlock();
     }
   }
 
@@ -133,18 +126,14 @@ final class Database implements AutoCloseable {
 
   /** Closes every connection; a reader in use is closed when it is given back. */
   @Override
-  public void close() {
-    writeLock.lock();
-    try {
-      if (closed) return;
-      closed = true;
-      closeQuietly(writer);
-      List<Connection> idle = new ArrayList<>();
-      readers.drainTo(idle);
-      idle.forEach(Database::closeQuietly);
-    } finally {
-      writeLock.unlock();
-    }
+  public synchronized void close() {
+    if (closed) return;
+    commits.close(); // the batch being committed finishes; later writes fail with Closed
+    closed = true;
+    closeQuietly(writer);
+    List<Connection> idle = new ArrayList<>();
+    readers.drainTo(idle);
+    idle.forEach(Database::closeQuietly);
   }
 
   private Connection borrow() {
@@ -167,20 +156,6 @@ final class Database implements AutoCloseable {
       return;
     }
     closeQuietly(c);
-  }
-
-  private void execute(String sql) throws SQLException {
-    try (Statement s = writer.createStatement()) {
-      s.execute(sql);
-    }
-  }
-
-  private void rollbackQuietly() {
-    try {
-      execute("ROLLBACK");
-    } catch (SQLException ignored) {
-      // SQLite rolls back by itself after some errors; then there is nothing left to undo.
-    }
   }
 
   private static IllegalStateException failure(Path file, String what, SQLException e) {

@@ -10,21 +10,19 @@ import io.toa4j.spi.Outcome;
 import io.toa4j.spi.Store;
 import io.toa4j.spi.StoredRecord;
 import io.toa4j.spi.Write;
+import io.toa4j.sqlite.GroupCommit;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
-import java.sql.Savepoint;
 import java.sql.Statement;
-import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.Optional;
-import java.util.Queue;
 import java.util.function.Predicate;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ArrayBlockingQueue;
@@ -37,7 +35,7 @@ import org.sqlite.SQLiteErrorCode;
  *
  * <p>Writes go through a single connection under a lock: SQLite has one writer per file anyway, and
  * serialising in the process spares the busy-retry loop. Writes that wait for the writer are
- * committed together, one fsync for all (see {@link #write(String, Query, Predicate)}). Reads use a small pool of their own
+ * committed together, one fsync for all ({@link GroupCommit}). Reads use a small pool of their own
  * connections, which WAL lets run beside the writer. Other processes may open the same file; the
  * busy timeout covers them.
  */
@@ -55,12 +53,7 @@ final class SqliteStore implements Store {
   private final Path file;
   private final Connection writer;
   private final Connection checkpointer;
-  /** The writes waiting for the writer; its monitor also guards {@code writing}. */
-  private final Queue<Pending<?>> queue = new ArrayDeque<>();
-  /** Whether a thread holds the writer to commit a batch. Guarded by the queue's monitor. */
-  private boolean writing;
-  /** Whether the store is closed: a write refused, rather than run on closed connections. */
-  private boolean closed;
+  private final GroupCommit commits;
   private final BlockingQueue<Connection> readers = new ArrayBlockingQueue<>(READERS);
   private final Map<Connection, Map<String, PreparedStatement>> prepared = new ConcurrentHashMap<>();
 
@@ -72,6 +65,7 @@ final class SqliteStore implements Store {
       try (Statement s = writer.createStatement()) {
         s.execute("PRAGMA wal_autocheckpoint = " + BACKSTOP_PAGES);
       }
+      this.commits = new GroupCommit(writer, BATCH, () -> new IllegalStateException("SQLite could not write in " + file + ": the store is closed"));
       this.checkpointer = open(file, false);
       for (int i = 0; i < READERS; i++) readers.add(open(file, true));
     } catch (SQLException e) {
@@ -84,7 +78,7 @@ final class SqliteStore implements Store {
     config.setJournalMode(SQLiteConfig.JournalMode.WAL);
     config.setSynchronous(SQLiteConfig.SynchronousMode.FULL);
     config.setBusyTimeout(30_000);
-    config.setTransactionMode(SQLiteConfig.TransactionMode.IMMEDIATE);
+    config.setTransactionMode(SQLiteConfig.TransactionMode.IMMEDIATE); // the migrations' transaction
     config.setReadOnly(readOnly);
     return config.createConnection("jdbc:sqlite:" + file);
   }
@@ -308,133 +302,13 @@ final class SqliteStore implements Store {
 
   /**
    * Runs statements on the writer, kept only when {@code keep} says so, and answers once they are
-   * durable.
-   *
-   * <p>Group commit: a write joins a queue, and whichever waiting thread holds the writer takes
-   * every queued write into one transaction, each inside a savepoint of its own, and commits them
-   * with one fsync. A write that is not kept, or that fails, is rolled back to its savepoint and
-   * leaves the others alone; a transaction that cannot begin or commit fails all its writes. No
-   * write answers before the commit that holds it, so what was answered is in the file.
+   * durable: committed together with the writes that waited beside them ({@link GroupCommit}).
    */
   private <T> T write(String what, Query<T> statements, Predicate<T> keep) {
-    Pending<T> pending = new Pending<>(what, statements, keep);
-    boolean interrupted = false;
-    synchronized (queue) {
-      queue.add(pending);
-    }
-    while (true) {
-      List<Pending<?>> batch = new ArrayList<>();
-      synchronized (queue) {
-        // a write in the queue is committed by whoever holds the writer: wait for it, or take it
-        while (writing && !pending.done) {
-          try {
-            queue.wait();
-          } catch (InterruptedException e) {
-            interrupted = true; // the write is queued and cannot be taken back: wait it out
-          }
-        }
-        if (pending.done) break;
-        if (closed) {
-          queue.remove(pending);
-          throw new IllegalStateException("SQLite could not " + what + " in " + file + ": the store is closed");
-        }
-        writing = true;
-        while (!queue.isEmpty() && batch.size() < BATCH) batch.add(queue.poll());
-      }
-      boolean settled = false;
-      try {
-        commit(batch);
-        settled = true;
-      } finally {
-        synchronized (queue) {
-          for (Pending<?> p : batch) {
-            // an Error out of the commit: no write of the batch may pass for committed
-            if (!settled) p.lost(new IllegalStateException("the transaction did not finish"));
-            p.done = true;
-          }
-          writing = false;
-          queue.notifyAll();
-        }
-      }
-    }
-    if (interrupted) Thread.currentThread().interrupt();
-    return pending.outcome();
-  }
-
-  /** Commits a batch of writes in one transaction, on the writer, which the caller holds. */
-  private void commit(List<Pending<?>> batch) {
     try {
-      writer.setAutoCommit(false);
-      try {
-        if (batch.size() == 1) {
-          batch.get(0).runAlone(writer);
-        } else {
-          for (Pending<?> pending : batch) pending.runInSavepoint(writer);
-        }
-        writer.commit();
-      } catch (SQLException | RuntimeException e) {
-        writer.rollback();
-        throw e;
-      } finally {
-        writer.setAutoCommit(true);
-      }
-    } catch (SQLException | RuntimeException e) {
-      for (Pending<?> pending : batch) pending.lost(e);
-    }
-  }
-
-  /**
-   * One write waiting in the queue, then its result or its failure: written by the thread holding
-   * the writer, read by the write's own thread once {@code done} is set under the queue's monitor.
-   */
-  private final class Pending<T> {
-    private final String what;
-    private final Query<T> statements;
-    private final Predicate<T> keep;
-    private T result;
-    private RuntimeException failure;
-    private boolean done;
-
-    Pending(String what, Query<T> statements, Predicate<T> keep) {
-      this.what = what;
-      this.statements = statements;
-      this.keep = keep;
-    }
-
-    /** The only write of its transaction: a write not kept is left to the transaction's rollback. */
-    void runAlone(Connection c) throws SQLException {
-      result = statements.run(c);
-      if (!keep.test(result)) c.rollback();
-    }
-
-    /**
-     * One write of several: a failure of its own statements is its own, and only rolls back to its
-     * savepoint; a failure to roll back means the transaction is gone, and fails the whole batch.
-     */
-    void runInSavepoint(Connection c) throws SQLException {
-      Savepoint savepoint = c.setSavepoint();
-      try {
-        result = statements.run(c);
-        if (!keep.test(result)) c.rollback(savepoint);
-      } catch (SQLException e) {
-        c.rollback(savepoint);
-        failure = failure(what, e);
-      } catch (RuntimeException e) {
-        c.rollback(savepoint);
-        failure = e;
-      }
-      c.releaseSavepoint(savepoint);
-    }
-
-    /** The transaction holding this write did not commit. */
-    void lost(Exception e) {
-      result = null;
-      failure = e instanceof SQLException sql ? failure(what, sql) : (RuntimeException) e;
-    }
-
-    T outcome() {
-      if (failure != null) throw failure;
-      return result;
+      return commits.write(statements::run, keep);
+    } catch (SQLException e) {
+      throw failure(what, e);
     }
   }
 
@@ -529,19 +403,7 @@ final class SqliteStore implements Store {
   }
 
   void close() {
-    boolean interrupted = false;
-    synchronized (queue) {
-      while (writing) {
-        try {
-          queue.wait(); // the batch being committed finishes first
-        } catch (InterruptedException e) {
-          interrupted = true;
-        }
-      }
-      closed = true;
-      queue.notifyAll();
-    }
-    if (interrupted) Thread.currentThread().interrupt();
+    commits.close();
     synchronized (checkpointer) {
       closeQuietly(checkpointer);
     }

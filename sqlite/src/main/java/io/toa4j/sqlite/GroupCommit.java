@@ -1,0 +1,226 @@
+package io.toa4j.sqlite;
+
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Queue;
+import java.util.function.Predicate;
+import java.util.function.Supplier;
+
+/**
+ * The writes of one SQLite file, committed in groups: one transaction and one fsync for every
+ * write that waited while the one before was committed.
+ *
+ * <p>A write joins a queue, and whichever waiting thread finds the writer free takes everything
+ * queued (up to the batch size) into one {@code BEGIN IMMEDIATE} transaction, each write inside a
+ * savepoint of its own, and commits them together. A write that is not kept, or whose statements
+ * fail, is rolled back to its savepoint and leaves the others alone; a transaction that cannot
+ * begin or commit fails every write in it. A write returns only once the commit that holds it has
+ * returned, so with {@code synchronous=FULL} what was answered is on disk. A thread whose write
+ * was committed in someone else's batch leaves as soon as that batch is done.
+ *
+ * <p>The writer connection is this object's alone and stays in auto-commit mode: the transaction
+ * and its savepoints are SQL statements. Thread-safe.
+ */
+public final class GroupCommit {
+  /** Statements on the writer connection, inside the write's transaction. */
+  @FunctionalInterface
+  public interface Work<T> {
+    T run(Connection writer) throws SQLException;
+  }
+
+  private final Connection writer;
+  private final int batchSize;
+  private final Supplier<? extends RuntimeException> closedFailure;
+  /** The writes waiting for the writer; its monitor also guards {@code writing} and {@code closed}. */
+  private final Queue<Pending<?>> queue = new ArrayDeque<>();
+  private boolean writing;
+  private boolean closed;
+
+  /**
+   * @param writer the file's writer connection, in auto-commit mode, used by nothing else
+   * @param batchSize the most writes one transaction commits together
+   * @param closedFailure what a write after {@link #close()} throws
+   */
+  public GroupCommit(Connection writer, int batchSize, Supplier<? extends RuntimeException> closedFailure) {
+    this.writer = writer;
+    this.batchSize = batchSize;
+    this.closedFailure = closedFailure;
+  }
+
+  /** Runs the work in a committed transaction, as {@link #write(Work, Predicate)} keeping it always. */
+  public <T> T write(Work<T> work) throws SQLException {
+    return write(work, result -> true);
+  }
+
+  /**
+   * Runs the work on the writer and answers once the transaction holding it is committed; keeps
+   * what it wrote only when {@code keep} says so of its result.
+   *
+   * @throws SQLException when its statements failed, or its transaction did not commit: nothing of
+   *     it was kept
+   */
+  public <T> T write(Work<T> work, Predicate<T> keep) throws SQLException {
+    Pending<T> pending = new Pending<>(work, keep);
+    boolean interrupted = false;
+    synchronized (queue) {
+      if (closed) throw closedFailure.get();
+      queue.add(pending);
+    }
+    while (true) {
+      List<Pending<?>> batch = new ArrayList<>();
+      synchronized (queue) {
+        // a queued write is committed by whoever holds the writer: wait for that, or take it
+        while (writing && !pending.done) {
+          try {
+            queue.wait();
+          } catch (InterruptedException e) {
+            interrupted = true; // the write is queued and cannot be taken back: wait it out
+          }
+        }
+        if (pending.done) break;
+        if (closed) {
+          queue.remove(pending);
+          throw closedFailure.get();
+        }
+        writing = true;
+        while (!queue.isEmpty() && batch.size() < batchSize) batch.add(queue.poll());
+      }
+      boolean settled = false;
+      try {
+        commit(batch);
+        settled = true;
+      } finally {
+        synchronized (queue) {
+          for (Pending<?> p : batch) {
+            // an Error out of the commit: no write of the batch may pass for committed
+            if (!settled) p.lost(new SQLException("the transaction did not finish"));
+            p.done = true;
+          }
+          writing = false;
+          queue.notifyAll();
+        }
+      }
+    }
+    if (interrupted) Thread.currentThread().interrupt();
+    return pending.outcome();
+  }
+
+  /**
+   * Waits for the batch being committed, then refuses every write from now on with the closed
+   * failure. Does not close the connection.
+   */
+  public void close() {
+    boolean interrupted = false;
+    synchronized (queue) {
+      while (writing) {
+        try {
+          queue.wait();
+        } catch (InterruptedException e) {
+          interrupted = true;
+        }
+      }
+      closed = true;
+      queue.notifyAll();
+    }
+    if (interrupted) Thread.currentThread().interrupt();
+  }
+
+  /** Commits a batch in one transaction, on the writer, which the calling thread holds. */
+  private void commit(List<Pending<?>> batch) {
+    try {
+      execute("BEGIN IMMEDIATE");
+      try {
+        boolean any;
+        if (batch.size() == 1) {
+          any = batch.get(0).runAlone(this);
+        } else {
+          any = false;
+          for (Pending<?> pending : batch) any |= pending.runInSavepoint(this);
+        }
+        execute(any ? "COMMIT" : "ROLLBACK");
+      } catch (SQLException | RuntimeException e) {
+        rollbackQuietly();
+        throw e;
+      }
+    } catch (SQLException | RuntimeException e) {
+      for (Pending<?> pending : batch) pending.lost(e);
+    }
+  }
+
+  private void execute(String sql) throws SQLException {
+    try (Statement s = writer.createStatement()) {
+      s.execute(sql);
+    }
+  }
+
+  private void rollbackQuietly() {
+    try {
+      execute("ROLLBACK");
+    } catch (SQLException ignored) {
+      // SQLite rolls back by itself after some errors; then there is nothing left to undo
+    }
+  }
+
+  /**
+   * One write waiting in the queue, then its result or its failure: written by the thread holding
+   * the writer, read by the write's own thread once {@code done} is set under the queue's monitor.
+   */
+  private static final class Pending<T> {
+    private final Work<T> work;
+    private final Predicate<T> keep;
+    private T result;
+    private Exception failure;
+    private boolean done;
+
+    Pending(Work<T> work, Predicate<T> keep) {
+      this.work = work;
+      this.keep = keep;
+    }
+
+    /**
+     * The only write of its transaction: its failure is the transaction's.
+     *
+     * @return whether it is kept
+     */
+    boolean runAlone(GroupCommit commits) throws SQLException {
+      result = work.run(commits.writer);
+      return keep.test(result);
+    }
+
+    /**
+     * One write of several: a failure of its own statements is its own and rolls back to its
+     * savepoint only; a failure to roll back means the transaction is gone, and fails the batch.
+     *
+     * @return whether it is kept
+     */
+    boolean runInSavepoint(GroupCommit commits) throws SQLException {
+      commits.execute("SAVEPOINT write");
+      boolean kept = false;
+      try {
+        result = work.run(commits.writer);
+        kept = keep.test(result);
+      } catch (SQLException | RuntimeException e) {
+        failure = e;
+      }
+      if (!kept) commits.execute("ROLLBACK TO write");
+      commits.execute("RELEASE write");
+      return kept;
+    }
+
+    /** The transaction holding this write did not commit. */
+    void lost(Exception e) {
+      result = null;
+      failure = e;
+    }
+
+    T outcome() throws SQLException {
+      if (failure instanceof SQLException e) throw e;
+      if (failure instanceof RuntimeException e) throw e;
+      return result;
+    }
+  }
+}
