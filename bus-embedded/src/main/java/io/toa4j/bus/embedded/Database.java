@@ -14,7 +14,8 @@ import java.util.concurrent.TimeUnit;
 import org.sqlite.SQLiteConfig;
 
 /**
- * One SQLite file: a single writer connection under a lock and a few reader connections.
+ * One SQLite file: a single writer connection, its writes committed in groups, and a few reader
+ * connections.
  *
  * <p>SQLite has one writer per file anyway; serialising writers in the process spares them the
  * busy-retry loop, and the busy timeout covers writers in other processes. Every write runs in a

@@ -33,7 +33,7 @@ import org.sqlite.SQLiteErrorCode;
 /**
  * One component's records in one SQLite file.
  *
- * <p>Writes go through a single connection under a lock: SQLite has one writer per file anyway, and
+ * <p>Writes go through a single connection, one batch at a time: SQLite has one writer per file anyway, and
  * serialising in the process spares the busy-retry loop. Writes that wait for the writer are
  * committed together, one fsync for all ({@link GroupCommit}). Reads use a small pool of their own
  * connections, which WAL lets run beside the writer. Other processes may open the same file; the
