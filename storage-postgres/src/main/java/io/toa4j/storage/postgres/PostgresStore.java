@@ -23,8 +23,10 @@ import javax.sql.DataSource;
  * transaction at READ COMMITTED: the record's compare-and-swap ({@code UPDATE ... WHERE version =
  * ?}, or an {@code INSERT} that does nothing when the id exists) takes the row lock, so a racing
  * writer waits, re-reads the row and finds the version moved. The inbox row follows with an upsert
- * that replaces only an expired answer, then the outbox row; anything short of COMMITTED rolls the
- * whole transaction back. Thread-safe.
+ * that replaces only an expired answer, then the outbox row; the three statements travel in one
+ * round trip, and their counts decide between COMMIT and ROLLBACK, so a commit costs the server two
+ * round trips whatever it holds. Anything short of COMMITTED rolls the whole transaction back.
+ * Thread-safe.
  */
 final class PostgresStore implements Store {
   private final Schema schema;
@@ -135,63 +137,57 @@ final class PostgresStore implements Store {
         });
   }
 
-  /** The statements of one commit, in order, stopping at the first that says it cannot be. */
+  /**
+   * The statements of one commit, sent together in one round trip: the record's compare-and-swap,
+   * then the inbox row, then the outbox row. Their counts say the outcome; whatever ran after a
+   * statement that could not be is rolled back with the rest.
+   */
   private Outcome apply(Connection c, Write write) throws SQLException {
     StoredRecord next = write.record();
-    String state = Json.write(next.state());
-    boolean moved = write.expectedVersion() == 0 ? insert(c, next, state) : update(c, write.expectedVersion(), next, state);
-    if (!moved) return Outcome.CONFLICT;
-    if (write.inbox().isPresent() && !remember(c, write.inbox().get(), next.updated())) return Outcome.DUPLICATE;
-    if (write.outbox().isPresent()) enqueue(c, write.outbox().get());
-    return Outcome.COMMITTED;
-  }
-
-  private boolean insert(Connection c, StoredRecord next, String state) throws SQLException {
-    try (PreparedStatement s = c.prepareStatement(insert)) {
-      s.setString(1, next.id());
-      s.setLong(2, next.version());
-      s.setLong(3, next.created());
-      s.setLong(4, next.updated());
-      s.setString(5, state);
-      return s.executeUpdate() == 1;
+    boolean creating = write.expectedVersion() == 0;
+    try (PreparedStatement s = c.prepareStatement(statements(creating, write.inbox().isPresent(), write.outbox().isPresent()))) {
+      int p = 1;
+      if (creating) {
+        s.setString(p++, next.id());
+        s.setLong(p++, next.version());
+        s.setLong(p++, next.created());
+        s.setLong(p++, next.updated());
+        s.setString(p++, Json.write(next.state()));
+      } else {
+        s.setLong(p++, next.version());
+        s.setLong(p++, next.updated());
+        s.setString(p++, Json.write(next.state()));
+        s.setString(p++, next.id());
+        s.setLong(p++, write.expectedVersion());
+      }
+      if (write.inbox().isPresent()) {
+        InboxEntry entry = write.inbox().get();
+        s.setString(p++, entry.identity());
+        s.setString(p++, Json.write(entry.reply()));
+        s.setLong(p++, entry.expires());
+        s.setString(p++, entry.fingerprint().orElse(null));
+        s.setLong(p++, next.updated());
+      }
+      if (write.outbox().isPresent()) {
+        OutboxEntry entry = write.outbox().get();
+        s.setString(p++, entry.id());
+        s.setLong(p++, entry.created());
+        s.setString(p++, Json.write(entry.change()));
+        s.setLong(p++, entry.claimedUntil());
+      }
+      s.execute();
+      if (s.getUpdateCount() != 1) return Outcome.CONFLICT;
+      if (write.inbox().isPresent()) {
+        s.getMoreResults();
+        if (s.getUpdateCount() != 1) return Outcome.DUPLICATE;
+      }
+      return Outcome.COMMITTED;
     }
   }
 
-  private boolean update(Connection c, long expected, StoredRecord next, String state) throws SQLException {
-    try (PreparedStatement s = c.prepareStatement(update)) {
-      s.setLong(1, next.version());
-      s.setLong(2, next.updated());
-      s.setString(3, state);
-      s.setString(4, next.id());
-      s.setLong(5, expected);
-      return s.executeUpdate() == 1;
-    }
-  }
-
-  /**
-   * Records a call's answer, replacing a forgotten (expired) answer of the same identity.
-   *
-   * @return false when the identity is answered and not expired: a twin committed first
-   */
-  private boolean remember(Connection c, InboxEntry entry, long now) throws SQLException {
-    try (PreparedStatement s = c.prepareStatement(remember)) {
-      s.setString(1, entry.identity());
-      s.setString(2, Json.write(entry.reply()));
-      s.setLong(3, entry.expires());
-      s.setString(4, entry.fingerprint().orElse(null));
-      s.setLong(5, now);
-      return s.executeUpdate() == 1;
-    }
-  }
-
-  private void enqueue(Connection c, OutboxEntry entry) throws SQLException {
-    try (PreparedStatement s = c.prepareStatement(enqueue)) {
-      s.setString(1, entry.id());
-      s.setLong(2, entry.created());
-      s.setString(3, Json.write(entry.change()));
-      s.setLong(4, entry.claimedUntil());
-      s.executeUpdate();
-    }
+  /** The statements of a commit of this shape, joined. */
+  private String statements(boolean creating, boolean inbox, boolean outbox) {
+    return (creating ? insert : update) + (inbox ? "; " + remember : "") + (outbox ? "; " + enqueue : "");
   }
 
   @Override

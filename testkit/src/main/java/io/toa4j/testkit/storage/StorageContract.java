@@ -267,6 +267,25 @@ public interface StorageContract {
   }
 
   @Test
+  default void commit_conflicting_storesNoInboxEntry() {
+    try (Storage storage = open()) {
+      Store store = wallets(storage);
+      store.commit(new Write(0, record(A, 1, 1000, 5)));
+
+      assertThat(store.commit(new Write(0, record(A, 1, 1000, 6), Optional.empty(), Optional.of(answered("call-1", 5000)))))
+          .isEqualTo(Outcome.CONFLICT);
+      assertThat(store.commit(new Write(5, record(A, 6, 1000, 6), Optional.of(entry(id(1), 1000)), Optional.of(answered("call-2", 5000)))))
+          .isEqualTo(Outcome.CONFLICT);
+
+      assertThat(store.answer("call-1", 1000)).isEmpty();
+      assertThat(store.answer("call-2", 1000)).isEmpty();
+      assertThat(store.inboxSize()).isZero();
+      assertThat(store.unpublished(10)).isEmpty();
+      assertThat(store.read(A)).contains(record(A, 1, 1000, 5));
+    }
+  }
+
+  @Test
   default void commit_ofACallAlreadyAnswered_isADuplicateAndWritesNothing() {
     try (Storage storage = open()) {
       Store store = wallets(storage);
