@@ -22,6 +22,7 @@ import io.toa4j.manifest.Violation;
 import io.toa4j.spi.InboxEntry;
 import io.toa4j.spi.OutboxEntry;
 import io.toa4j.spi.Outcome;
+import io.toa4j.spi.Reading;
 import io.toa4j.spi.Store;
 import io.toa4j.spi.StoredRecord;
 import io.toa4j.spi.Write;
@@ -114,12 +115,13 @@ final class Engine {
 
   private Result transition(Component component, Operation operation, Invocation call, Context context) {
     Store store = component.store().orElseThrow();
-    Optional<Result> recorded = recorded(component, operation, store, call);
+    Reading first = first(operation, store, call);
+    Optional<Result> recorded = recorded(component, operation, call, first.answer());
     if (recorded.isPresent()) return recorded.get();
     Object input = input(operation, call);
     boolean retry = operation.declaration().concurrency() == Concurrency.RETRY;
     for (int attempt = 1; ; attempt++) {
-      Current current = current(component, store, call.query(), true);
+      Current current = current(component, call.query(), attempt == 1 ? first.record() : stored(store, call.query()), true);
       Entry entry = entry(operation, current);
       @SuppressWarnings("unchecked")
       Transition<Object, Entry> code = (Transition<Object, Entry>) instance(operation);
@@ -193,10 +195,11 @@ final class Engine {
 
   private Result assignment(Component component, Operation operation, Invocation call, Context context) {
     Store store = component.store().orElseThrow();
-    Optional<Result> recorded = recorded(component, operation, store, call);
+    Reading first = first(operation, store, call);
+    Optional<Result> recorded = recorded(component, operation, call, first.answer());
     if (recorded.isPresent()) return recorded.get();
     for (int attempt = 1; ; attempt++) {
-      Current current = current(component, store, call.query(), true);
+      Current current = current(component, call.query(), attempt == 1 ? first.record() : stored(store, call.query()), true);
       Map<String, Object> changeset = new LinkedHashMap<>();
       Object returned;
       if (operation.generic()) {
@@ -235,12 +238,16 @@ final class Engine {
    * is associated; {@code null} for an observation that finds nothing.
    */
   private Current current(Component component, Store store, Optional<Query> query, boolean writing) {
+    return current(component, query, stored(store, query), writing);
+  }
+
+  /** The record the query names, as {@code stored} holds it: read from the store for this query. */
+  private Current current(Component component, Optional<Query> query, Optional<StoredRecord> stored, boolean writing) {
     if (query.isEmpty() || query.get().id().isEmpty()) {
       if (!writing) throw new Failure(Failure.Code.CONTRACT, "query.id is required to read a record of " + component.label());
       return new Current(Identities.fresh(options.random()), 0, 0, 0, component.blank());
     }
     String id = query.get().id().get();
-    Optional<StoredRecord> stored = store.read(id);
     long version = stored.map(StoredRecord::version).orElse(0L);
     query.get().version().ifPresent(
         expected -> {
@@ -315,10 +322,25 @@ final class Engine {
     return operation.declaration().once().map(once -> once.seconds().orElse(inboxRetentionSeconds));
   }
 
-  /** The recorded answer to this very call, for an operation that declares once. */
-  private Optional<Result> recorded(Component component, Operation operation, Store store, Invocation call) {
-    if (operation.declaration().once().isEmpty()) return Optional.empty();
-    Optional<InboxEntry> entry = store.recorded(call.identity(), options.clock().millis());
+  /** The record the query names, if it names one and the record was ever written. */
+  private static Optional<StoredRecord> stored(Store store, Optional<Query> query) {
+    return query.flatMap(Query::id).flatMap(store::read);
+  }
+
+  /**
+   * What a write needs before its first attempt: the record the call names and, for an operation
+   * that declares once, the call's recorded answer — read together, one request to the store.
+   */
+  private Reading first(Operation operation, Store store, Invocation call) {
+    Optional<String> id = call.query().flatMap(Query::id);
+    if (operation.declaration().once().isEmpty()) return new Reading(Optional.empty(), id.flatMap(store::read));
+    long now = options.clock().millis();
+    if (id.isEmpty()) return new Reading(store.recorded(call.identity(), now), Optional.empty());
+    return store.read(id.get(), call.identity(), now);
+  }
+
+  /** The recorded answer to this very call, as its inbox entry holds it. */
+  private Optional<Result> recorded(Component component, Operation operation, Invocation call, Optional<InboxEntry> entry) {
     if (entry.isEmpty()) return Optional.empty();
     Result replayed = replayed(component, operation, call, entry.get());
     count("toa.inbox.answers", component, operation);

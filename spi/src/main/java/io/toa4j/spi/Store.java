@@ -40,6 +40,18 @@ public interface Store {
   Optional<InboxEntry> recorded(String identity, long now);
 
   /**
+   * The inbox entry recorded for a call and the record with this id, as {@link #recorded(String,
+   * long)} and {@link #read(String)} answer them: what a call of an operation that declares {@code
+   * once} on a named record needs before it runs. A storage on a server answers both in one round
+   * trip; the two need not be one snapshot.
+   *
+   * @param now epoch milliseconds
+   */
+  default Reading read(String id, String identity, long now) {
+    return new Reading(recorded(identity, now), read(id));
+  }
+
+  /**
    * The answer recorded for a call, if it is recorded and has not expired by {@code now}.
    *
    * @param now epoch milliseconds

@@ -3,6 +3,7 @@ package io.toa4j.storage.postgres;
 import io.toa4j.spi.InboxEntry;
 import io.toa4j.spi.OutboxEntry;
 import io.toa4j.spi.Outcome;
+import io.toa4j.spi.Reading;
 import io.toa4j.spi.Store;
 import io.toa4j.spi.StoredRecord;
 import io.toa4j.spi.Write;
@@ -39,6 +40,7 @@ final class PostgresStore implements Store {
   private final String remember;
   private final String enqueue;
   private final String answer;
+  private final String readAnswered;
   private final String purgeInbox;
   private final String inboxSize;
   private final String unpublished;
@@ -66,6 +68,10 @@ final class PostgresStore implements Store {
             + " WHERE inbox.expires <= ?";
     this.enqueue = "INSERT INTO " + outbox + " (id, created, change, claimed_until) VALUES (?, ?, ?::jsonb, ?)";
     this.answer = "SELECT reply, expires, fingerprint FROM " + inbox + " WHERE identity = ? AND expires > ?";
+    // one row always: the record's columns null when there is none, the answer's when it is not recorded
+    this.readAnswered =
+        "SELECT r.id, r.version, r.created, r.updated, r.state, i.reply, i.expires, i.fingerprint FROM (VALUES (1)) AS one"
+            + " LEFT JOIN " + records + " r ON r.id = ? LEFT JOIN " + inbox + " i ON i.identity = ? AND i.expires > ?";
     this.purgeInbox =
         "DELETE FROM " + inbox + " WHERE identity IN (SELECT identity FROM " + inbox + " WHERE expires <= ? LIMIT ?)";
     this.inboxSize = "SELECT count(*) FROM " + inbox;
@@ -91,6 +97,30 @@ final class PostgresStore implements Store {
             s.setString(1, id);
             try (ResultSet r = s.executeQuery()) {
               return r.next() ? Optional.of(record(r)) : Optional.empty();
+            }
+          }
+        });
+  }
+
+  /** The record and the call's inbox entry in one round trip: one query, joining both to one row. */
+  @Override
+  public Reading read(String id, String identity, long now) {
+    return run(
+        "read record " + id + " and the answer to call " + identity,
+        c -> {
+          try (PreparedStatement s = c.prepareStatement(readAnswered)) {
+            s.setString(1, id);
+            s.setString(2, identity);
+            s.setLong(3, now);
+            try (ResultSet r = s.executeQuery()) {
+              r.next();
+              Optional<StoredRecord> record = r.getString(1) == null
+                  ? Optional.empty()
+                  : Optional.of(new StoredRecord(id, r.getLong(2), r.getLong(3), r.getLong(4), Json.object(r.getString(5), id)));
+              Optional<InboxEntry> answer = r.getString(6) == null
+                  ? Optional.empty()
+                  : Optional.of(new InboxEntry(identity, Json.tree(r.getString(6), identity), r.getLong(7), Optional.ofNullable(r.getString(8))));
+              return new Reading(answer, record);
             }
           }
         });
@@ -199,9 +229,7 @@ final class PostgresStore implements Store {
             s.setString(1, identity);
             s.setLong(2, now);
             try (ResultSet r = s.executeQuery()) {
-              if (!r.next()) return Optional.empty();
-              return Optional.of(
-                  new InboxEntry(identity, Json.tree(r.getString(1), identity), r.getLong(2), Optional.ofNullable(r.getString(3))));
+              return answer(r, identity);
             }
           }
         });
@@ -288,6 +316,12 @@ final class PostgresStore implements Store {
       s.setInt(2, limit);
       return s.executeUpdate();
     }
+  }
+
+  /** The inbox entry the look-up found, if it found one. */
+  private static Optional<InboxEntry> answer(ResultSet r, String identity) throws SQLException {
+    if (!r.next()) return Optional.empty();
+    return Optional.of(new InboxEntry(identity, Json.tree(r.getString(1), identity), r.getLong(2), Optional.ofNullable(r.getString(3))));
   }
 
   private static StoredRecord record(ResultSet r) throws SQLException {

@@ -15,6 +15,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import io.toa4j.spi.InboxEntry;
 import io.toa4j.spi.OutboxEntry;
 import io.toa4j.spi.Outcome;
+import io.toa4j.spi.Reading;
 import io.toa4j.spi.Storage;
 import io.toa4j.spi.Store;
 import io.toa4j.spi.StoredRecord;
@@ -263,6 +264,24 @@ public interface StorageContract {
       assertThat(store.answer("call-1", 4999)).contains(reply());
       assertThat(store.answer("call-1", 5000)).isEmpty();
       assertThat(store.answer("call-2", 1000)).isEmpty();
+    }
+  }
+
+  @Test
+  default void read_withACallIdentity_answersTheRecordAndTheCallsEntryTogether() {
+    try (Storage storage = open()) {
+      Store store = wallets(storage);
+      store.commit(new Write(0, record(A, 1, 1000, 5), Optional.empty(), Optional.of(answered("call-1", 5000))));
+
+      Reading both = store.read(A, "call-1", 4999);
+      assertThat(both.record()).contains(record(A, 1, 1000, 5));
+      assertThat(both.answer()).isEqualTo(store.recorded("call-1", 4999)).isPresent();
+      assertThat(both.answer().get().reply()).isEqualTo(reply());
+
+      assertThat(store.read(A, "call-1", 5000)).as("expired").isEqualTo(new Reading(Optional.empty(), Optional.of(record(A, 1, 1000, 5))));
+      assertThat(store.read(B, "call-1", 4999).record()).isEmpty();
+      assertThat(store.read(B, "call-1", 4999).answer()).isEqualTo(both.answer());
+      assertThat(store.read(B, "call-2", 1000)).isEqualTo(new Reading(Optional.empty(), Optional.empty()));
     }
   }
 
