@@ -49,11 +49,13 @@ import org.junit.jupiter.api.io.TempDir;
  * RemoteContext}) that repeats a failed call unchanged under the same identity, as a real client
  * does. Each test ends on the ledger: every wallet holds exactly the sum of its distinct credits,
  * at the version that counts them (none lost, none doubled), nothing is parked, every queue is
- * empty and every outbox entry is published.
+ * empty and every outbox entry is published. The servers are the tests' ({@link
+ * Server#url(String)}); rabbitmqctl makes the virtual hosts and counts their messages, so the
+ * broker must be on this machine.
  */
-@Needs({Server.POSTGRES, Server.RABBITMQ})
+@Needs({Server.POSTGRES, Server.RABBITMQ, Server.RABBITMQ_CONTROL})
 class FaultsIT {
-  static final String ADMIN = "jdbc:postgresql://127.0.0.1:5432/test?user=postgres";
+  static final String ADMIN = Server.POSTGRES.url();
   static final Duration PATIENCE = Duration.ofSeconds(90);
   /** How many times the outbox test may kill a host before it gives up catching an entry. */
   static final int MAX_KILLS = 8;
@@ -78,16 +80,17 @@ class FaultsIT {
     try (Connection c = DriverManager.getConnection(ADMIN); Statement s = c.createStatement()) {
       s.execute("CREATE DATABASE " + name);
     } catch (SQLException e) {
-      throw new AssertionError("PostgreSQL does not answer at " + ADMIN + ": " + e.getMessage(), e);
+      throw new AssertionError(
+          "Cannot create a database on PostgreSQL at " + Server.POSTGRES.host() + ":" + Server.POSTGRES.port() + ": " + e.getMessage(), e);
     }
     VirtualHosts.create(name);
     shop = ToaShell.copyOfShop(temp);
     logs = Files.createDirectories(temp.resolve("logs"));
     environment = Map.of(
         "TOA_STORAGE", "postgres",
-        "TOA_STORAGE_URL", "jdbc:postgresql://127.0.0.1:5432/" + name + "?user=postgres",
+        "TOA_STORAGE_URL", Server.POSTGRES.url(name),
         "TOA_BUS", "rabbitmq",
-        "TOA_BUS_URL", "amqp://guest:guest@127.0.0.1:5672/" + name);
+        "TOA_BUS_URL", Server.RABBITMQ.url(name));
     toa = new ToaShell(logs, environment);
   }
 
@@ -385,13 +388,13 @@ class FaultsIT {
   }
 
   private Connection database() throws SQLException {
-    return DriverManager.getConnection("jdbc:postgresql://127.0.0.1:5432/" + name + "?user=postgres");
+    return DriverManager.getConnection(Server.POSTGRES.url(name));
   }
 
   private Bus bus() {
     for (BusProvider provider : ServiceLoader.load(BusProvider.class)) {
       if (provider.name().equals("rabbitmq")) {
-        return provider.open(new BusSettings(temp, Map.of("url", "amqp://guest:guest@127.0.0.1:5672/" + name), Clock.systemUTC()));
+        return provider.open(new BusSettings(temp, Map.of("url", Server.RABBITMQ.url(name)), Clock.systemUTC()));
       }
     }
     throw new AssertionError("no rabbitmq bus on the class path");

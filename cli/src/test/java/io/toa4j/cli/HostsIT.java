@@ -35,11 +35,13 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * The shop across processes on PostgreSQL and RabbitMQ (a database and a virtual host of each
  * test's own): {@code toa run billing.topups} in one JVM, {@code toa run billing.wallets} in
- * another, and {@code toa call} from a third reaching them over the bus.
+ * another, and {@code toa call} from a third reaching them over the bus. The servers are the
+ * tests' ({@link Server#url(String)}); rabbitmqctl makes the virtual hosts, so the broker must be
+ * on this machine.
  */
-@Needs({Server.POSTGRES, Server.RABBITMQ})
+@Needs({Server.POSTGRES, Server.RABBITMQ, Server.RABBITMQ_CONTROL})
 class HostsIT {
-  static final String ADMIN = "jdbc:postgresql://127.0.0.1:5432/test?user=postgres";
+  static final String ADMIN = Server.POSTGRES.url();
   static final Duration PATIENCE = Duration.ofSeconds(90);
 
   @TempDir Path temp;
@@ -57,16 +59,17 @@ class HostsIT {
     try (Connection c = DriverManager.getConnection(ADMIN); Statement s = c.createStatement()) {
       s.execute("CREATE DATABASE " + name);
     } catch (SQLException e) {
-      throw new AssertionError("PostgreSQL does not answer at " + ADMIN + ": " + e.getMessage(), e);
+      throw new AssertionError(
+          "Cannot create a database on PostgreSQL at " + Server.POSTGRES.host() + ":" + Server.POSTGRES.port() + ": " + e.getMessage(), e);
     }
     VirtualHosts.create(name);
     shop = ToaShell.copyOfShop(temp);
     logs = Files.createDirectories(temp.resolve("logs"));
     toa = new ToaShell(logs, Map.of(
         "TOA_STORAGE", "postgres",
-        "TOA_STORAGE_URL", "jdbc:postgresql://127.0.0.1:5432/" + name + "?user=postgres",
+        "TOA_STORAGE_URL", Server.POSTGRES.url(name),
         "TOA_BUS", "rabbitmq",
-        "TOA_BUS_URL", "amqp://guest:guest@127.0.0.1:5672/" + name));
+        "TOA_BUS_URL", Server.RABBITMQ.url(name)));
   }
 
   @AfterEach
@@ -173,7 +176,7 @@ class HostsIT {
 
   /** Wallets written, those at version 1, and their balances' sum. */
   private long[] wallets() throws SQLException {
-    try (Connection c = DriverManager.getConnection("jdbc:postgresql://127.0.0.1:5432/" + name + "?user=postgres");
+    try (Connection c = DriverManager.getConnection(Server.POSTGRES.url(name));
         Statement s = c.createStatement()) {
       if (!s.executeQuery("SELECT 1 FROM pg_tables WHERE schemaname = 'billing_wallets' AND tablename = 'records'").next()) {
         return new long[] {0, 0, 0};
@@ -188,7 +191,7 @@ class HostsIT {
   private Bus bus() {
     for (BusProvider provider : ServiceLoader.load(BusProvider.class)) {
       if (provider.name().equals("rabbitmq")) {
-        return provider.open(new BusSettings(temp, Map.of("url", "amqp://guest:guest@127.0.0.1:5672/" + name), Clock.systemUTC()));
+        return provider.open(new BusSettings(temp, Map.of("url", Server.RABBITMQ.url(name)), Clock.systemUTC()));
       }
     }
     throw new AssertionError("no rabbitmq bus on the class path");

@@ -32,13 +32,11 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * Identities on a real PostgreSQL through the same storage SPI ({@code TOA_POSTGRES_URL}, else the
- * local default the storage uses), in a schema of this test's own that it drops afterwards; several
- * instances over one store stand for several processes.
+ * local default the storage uses, as {@link Server#url()} has it), in a schema of this test's own
+ * that it drops afterwards; several instances over one store stand for several processes.
  */
 @Needs(Server.POSTGRES)
 class IdentitiesPostgresTest {
-  private static final String DEFAULT_URL = "jdbc:postgresql://127.0.0.1:5432/test";
-
   @TempDir Path directory;
   final TestClock clock = new TestClock();
   final String namespace = "t" + UUID.randomUUID().toString().replace("-", "").substring(0, 16);
@@ -56,9 +54,7 @@ class IdentitiesPostgresTest {
   @AfterEach
   void drop() throws Exception {
     storage.close();
-    String url = System.getenv().getOrDefault("TOA_POSTGRES_URL", DEFAULT_URL);
-    try (Connection c = url.equals(DEFAULT_URL) ? DriverManager.getConnection(url, "postgres", null) : DriverManager.getConnection(url);
-        Statement s = c.createStatement()) {
+    try (Connection c = DriverManager.getConnection(Server.POSTGRES.url()); Statement s = c.createStatement()) {
       s.execute("DROP SCHEMA IF EXISTS \"" + namespace + "_identities\" CASCADE");
     }
   }

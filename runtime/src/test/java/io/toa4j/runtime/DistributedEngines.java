@@ -1,6 +1,7 @@
 package io.toa4j.runtime;
 
 import io.toa4j.testkit.rabbitmq.VirtualHosts;
+import io.toa4j.testkit.servers.Server;
 import java.io.IOException;
 import java.sql.Connection;
 import java.sql.DriverManager;
@@ -9,42 +10,46 @@ import java.sql.Statement;
 import java.util.Map;
 
 /**
- * A PostgreSQL database and a RabbitMQ virtual host of one test's own, and the TOA_* settings that
- * point an unchanged context at them; {@link #close()} drops both.
+ * A PostgreSQL database and a RabbitMQ virtual host of one test's own, on the servers the tests use
+ * ({@link Server#url(String)}: {@code TOA_POSTGRES_URL} and {@code TOA_RABBITMQ_URL}, else the local
+ * defaults), and the TOA_* settings that point an unchanged context at them; {@link #close()} drops
+ * both. The virtual host is made with rabbitmqctl: the tests that use this need {@link
+ * Server#RABBITMQ_CONTROL}.
  */
 final class DistributedEngines implements AutoCloseable {
-  static final String ADMIN = "jdbc:postgresql://127.0.0.1:5432/test?user=postgres";
-
   final String name;
   final Map<String, String> environment;
 
   private DistributedEngines(String name) {
     this.name = name;
-    this.environment = Map.of(
-        "TOA_STORAGE", "postgres",
-        "TOA_STORAGE_URL", databaseUrl(name),
-        "TOA_BUS", "rabbitmq",
-        "TOA_BUS_URL", "amqp://guest:guest@127.0.0.1:5672/" + name);
+    this.environment = environment(Server.POSTGRES.url(name), Server.RABBITMQ.url(name));
   }
 
   static DistributedEngines create() throws IOException, InterruptedException {
     DistributedEngines engines = new DistributedEngines(VirtualHosts.freshName());
-    try (Connection c = DriverManager.getConnection(ADMIN); Statement s = c.createStatement()) {
+    try (Connection c = DriverManager.getConnection(Server.POSTGRES.url()); Statement s = c.createStatement()) {
       s.execute("CREATE DATABASE " + engines.name);
     } catch (SQLException e) {
-      throw new AssertionError("PostgreSQL does not answer at " + ADMIN + " (start it with pg_ctlcluster ... main start): " + e.getMessage(), e);
+      throw new AssertionError("Cannot create a database on PostgreSQL at " + Server.POSTGRES.host() + ":" + Server.POSTGRES.port()
+          + " (start it with pg_ctlcluster ... main start, or set TOA_POSTGRES_URL): " + e.getMessage(), e);
     }
     VirtualHosts.create(engines.name);
     return engines;
   }
 
-  static String databaseUrl(String name) {
-    return "jdbc:postgresql://127.0.0.1:5432/" + name + "?user=postgres";
+  /** The TOA_* settings that choose PostgreSQL and RabbitMQ at these URLs, such as this test's through proxies. */
+  static Map<String, String> environment(String storageUrl, String busUrl) {
+    return Map.of("TOA_STORAGE", "postgres", "TOA_STORAGE_URL", storageUrl, "TOA_BUS", "rabbitmq", "TOA_BUS_URL", busUrl);
+  }
+
+  /** A connection to the test's database, beside the application's. */
+  Connection database() throws SQLException {
+    return DriverManager.getConnection(Server.POSTGRES.url(name));
   }
 
   @Override
   public void close() throws Exception {
-    try (Connection c = DriverManager.getConnection(ADMIN); Statement s = c.createStatement()) {
+    try (Connection c = DriverManager.getConnection(Server.POSTGRES.url()); Statement s = c.createStatement()) {
       s.execute("DROP DATABASE IF EXISTS " + name + " WITH (FORCE)");
     }
     VirtualHosts.delete(name);

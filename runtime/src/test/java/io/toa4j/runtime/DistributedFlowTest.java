@@ -9,15 +9,11 @@ import io.toa4j.spi.BusProvider;
 import io.toa4j.spi.BusSettings;
 import io.toa4j.spi.Message;
 import io.toa4j.testkit.net.TcpProxy;
-import io.toa4j.testkit.rabbitmq.VirtualHosts;
 import io.toa4j.testkit.servers.Needs;
 import io.toa4j.testkit.servers.Server;
 import java.nio.file.Path;
 import java.sql.Connection;
-import java.sql.DriverManager;
 import java.sql.ResultSet;
-import java.sql.SQLException;
-import java.sql.Statement;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.Map;
@@ -35,41 +31,25 @@ import org.junit.jupiter.api.io.TempDir;
  * PostgreSQL (a database of the test's own), its events on RabbitMQ (a virtual host of the
  * test's own), chosen by TOA_* settings over an unchanged context.
  */
-@Needs({Server.POSTGRES, Server.RABBITMQ})
+@Needs({Server.POSTGRES, Server.RABBITMQ, Server.RABBITMQ_CONTROL})
 class DistributedFlowTest {
   static final Duration SETTLE = Duration.ofSeconds(60);
-  static final String ADMIN = "jdbc:postgresql://127.0.0.1:5432/test?user=postgres";
 
   @TempDir Path directory;
-  String name;
-  Map<String, String> environment;
+  DistributedEngines engines;
 
   @BeforeEach
   void createDatabaseAndVirtualHost() throws Exception {
-    name = VirtualHosts.freshName();
-    try (Connection c = DriverManager.getConnection(ADMIN); Statement s = c.createStatement()) {
-      s.execute("CREATE DATABASE " + name);
-    } catch (SQLException e) {
-      throw new AssertionError("PostgreSQL does not answer at " + ADMIN + " (start it with pg_ctlcluster ... main start): " + e.getMessage(), e);
-    }
-    VirtualHosts.create(name);
-    environment = Map.of(
-        "TOA_STORAGE", "postgres",
-        "TOA_STORAGE_URL", "jdbc:postgresql://127.0.0.1:5432/" + name + "?user=postgres",
-        "TOA_BUS", "rabbitmq",
-        "TOA_BUS_URL", "amqp://guest:guest@127.0.0.1:5672/" + name);
+    engines = DistributedEngines.create();
   }
 
   @AfterEach
   void dropThem() throws Exception {
-    try (Connection c = DriverManager.getConnection(ADMIN); Statement s = c.createStatement()) {
-      s.execute("DROP DATABASE IF EXISTS " + name + " WITH (FORCE)");
-    }
-    VirtualHosts.delete(name);
+    engines.close();
   }
 
   private Application boot() {
-    return Application.boot(directory, Options.defaults().withEnvironment(environment));
+    return Application.boot(directory, Options.defaults().withEnvironment(engines.environment));
   }
 
   private static Request record() {
@@ -109,11 +89,8 @@ class DistributedFlowTest {
     int rabbitPort = TcpProxy.freePort();
     AtomicInteger waits = new AtomicInteger();
     Options options = Options.defaults()
-        .withEnvironment(Map.of(
-            "TOA_STORAGE", "postgres",
-            "TOA_STORAGE_URL", "jdbc:postgresql://127.0.0.1:" + postgresPort + "/" + name + "?user=postgres",
-            "TOA_BUS", "rabbitmq",
-            "TOA_BUS_URL", "amqp://guest:guest@127.0.0.1:" + rabbitPort + "/" + name))
+        .withEnvironment(DistributedEngines.environment(
+            Server.POSTGRES.url(engines.name, postgresPort), Server.RABBITMQ.url(engines.name, rabbitPort)))
         .withStartupWait(Duration.ofMinutes(2))
         .withSleeper(millis -> {
           waits.incrementAndGet();
@@ -125,12 +102,12 @@ class DistributedFlowTest {
     try {
       await().atMost(SETTLE).until(() -> waits.get() >= 1);
       assertThat(booting).as("nothing answers yet: it waits").isNotDone();
-      postgres = TcpProxy.start(postgresPort, "127.0.0.1", 5432);
+      postgres = TcpProxy.start(postgresPort, Server.POSTGRES.host(), Server.POSTGRES.port());
       TcpProxy storage = postgres;
       int before = waits.get();
       await().atMost(SETTLE).until(() -> storage.accepted() > 0 && waits.get() > before);
       assertThat(booting).as("the storage answers, the bus not yet: it waits").isNotDone();
-      rabbit = TcpProxy.start(rabbitPort, "127.0.0.1", 5672);
+      rabbit = TcpProxy.start(rabbitPort, Server.RABBITMQ.host(), Server.RABBITMQ.port());
       try (Application shop = booting.get(SETTLE.toSeconds(), TimeUnit.SECONDS)) {
         shop.call("billing.topups.record", record());
         assertThat(shop.settle(SETTLE)).isEmpty();
@@ -145,7 +122,7 @@ class DistributedFlowTest {
 
   /** The paid event of the only top-up, as its outbox entry in PostgreSQL renders it. */
   private Message paidAgain() throws Exception {
-    try (Connection c = DriverManager.getConnection("jdbc:postgresql://127.0.0.1:5432/" + name + "?user=postgres");
+    try (Connection c = engines.database();
         ResultSet r = c.createStatement().executeQuery("SELECT id, change::text FROM billing_topups.outbox")) {
       assertThat(r.next()).isTrue();
       var change = Binding.VALUES.readTree(r.getString(2));
@@ -157,7 +134,7 @@ class DistributedFlowTest {
   private Bus secondBus() {
     for (BusProvider p : ServiceLoader.load(BusProvider.class)) {
       if (p.name().equals("rabbitmq")) {
-        return p.open(new BusSettings(directory.resolve(".toa"), Map.of("url", environment.get("TOA_BUS_URL")), Clock.systemUTC()));
+        return p.open(new BusSettings(directory.resolve(".toa"), Map.of("url", engines.environment.get("TOA_BUS_URL")), Clock.systemUTC()));
       }
     }
     throw new AssertionError("no rabbitmq bus on the class path");

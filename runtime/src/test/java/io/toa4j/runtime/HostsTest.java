@@ -25,7 +25,7 @@ import org.junit.jupiter.api.io.TempDir;
  * (the cli's tests run them as separate JVMs): events cross between them, calls go to the host of
  * their component over the bus, keeping their identities.
  */
-@Needs({Server.POSTGRES, Server.RABBITMQ})
+@Needs({Server.POSTGRES, Server.RABBITMQ, Server.RABBITMQ_CONTROL})
 class HostsTest {
   static final Duration PATIENCE = Duration.ofSeconds(60);
   static final String RECEIVER = "billing.topups.paid..billing.wallets";
@@ -191,7 +191,7 @@ class HostsTest {
       assertThat(first.settle(PATIENCE)).isEmpty();
       assertThat(second.settle(PATIENCE)).isEmpty();
 
-      try (var c = java.sql.DriverManager.getConnection(DistributedEngines.databaseUrl(engines.name));
+      try (var c = engines.database();
           var r = c.createStatement().executeQuery(
               "SELECT count(*), count(*) FILTER (WHERE version = 1), sum((state->>'balance')::bigint) FROM billing_wallets.records")) {
         assertThat(r.next()).isTrue();

@@ -8,16 +8,16 @@ import io.toa4j.testkit.servers.Needs;
 import io.toa4j.testkit.servers.Server;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
  * PostgreSQL crashes under load — a cluster of the test's own, stopped at once and started again,
  * twice — while the shop's clients go on: afterwards every wallet holds the sum of its distinct
- * credits, none lost, none doubled, whatever the crashes interrupted.
+ * credits, none lost, none doubled, whatever the crashes interrupted. The cluster is on this
+ * machine whatever {@code TOA_POSTGRES_URL} says; the virtual host is on the tests' RabbitMQ.
  */
-@Needs({Server.RABBITMQ, Server.POSTGRES_PROGRAMS})
+@Needs({Server.RABBITMQ, Server.RABBITMQ_CONTROL, Server.POSTGRES_PROGRAMS})
 class PostgresRestartTest {
   @TempDir Path directory;
 
@@ -29,11 +29,8 @@ class PostgresRestartTest {
       VirtualHosts.create(name);
       try {
         Shop.copyTo(directory);
-        Options options = Options.defaults().withEnvironment(Map.of(
-            "TOA_STORAGE", "postgres",
-            "TOA_STORAGE_URL", postgres.url(name),
-            "TOA_BUS", "rabbitmq",
-            "TOA_BUS_URL", "amqp://guest:guest@127.0.0.1:5672/" + name));
+        Options options =
+            Options.defaults().withEnvironment(DistributedEngines.environment(postgres.url(name), Server.RABBITMQ.url(name)));
         try (Application shop = Application.boot(directory, options)) {
           ShopLoad load = ShopLoad.start(shop, 8, 600, 6, Duration.ofMinutes(5));
           load.awaitAnswered(1.0 / 3);

@@ -6,6 +6,7 @@ import com.rabbitmq.client.ConnectionFactory;
 import com.rabbitmq.client.GetResponse;
 import io.toa4j.spi.Bus;
 import io.toa4j.spi.BusSettings;
+import io.toa4j.testkit.servers.Server;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.util.Collection;
@@ -13,8 +14,9 @@ import java.util.Map;
 import java.util.UUID;
 
 /**
- * The broker the tests run against (the option {@code url}'s fallbacks: {@code TOA_RABBITMQ_URL},
- * then the local default), buses opened on it, and the clean-up of what a test declared.
+ * The broker the tests run against ({@link Server#url()}: {@code TOA_RABBITMQ_URL}, else the local
+ * default, as the option {@code url}'s fallbacks have it), buses opened on it, and the clean-up of
+ * what a test declared.
  */
 final class Broker {
   private Broker() {}
@@ -37,9 +39,8 @@ final class Broker {
    * from them, leaving every other parked message where it was.
    */
   static void cleanUp(Collection<String> queues) throws Exception {
-    Tuning tuning = Tuning.from(Map.of(), System.getenv());
     ConnectionFactory factory = new ConnectionFactory();
-    factory.setUri(tuning.url());
+    factory.setUri(Server.RABBITMQ.url());
     try (Connection connection = factory.newConnection("toa4j test clean-up");
         Channel channel = connection.createChannel()) {
       for (String queue : queues) {

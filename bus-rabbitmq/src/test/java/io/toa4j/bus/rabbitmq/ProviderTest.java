@@ -92,8 +92,8 @@ class ProviderTest {
   @Test
   @Needs(Server.RABBITMQ)
   void open_wrongPassword_failsWithoutCallingItUnreachable() {
-    BusSettings settings =
-        new BusSettings(Path.of("."), Map.of(Tuning.URL, "amqp://guest:not-the-password@127.0.0.1:5672"), Clock.systemUTC());
+    String url = "amqp://guest:not-the-password@" + Server.RABBITMQ.host() + ":" + Server.RABBITMQ.port();
+    BusSettings settings = new BusSettings(Path.of("."), Map.of(Tuning.URL, url), Clock.systemUTC());
 
     assertThatThrownBy(() -> new RabbitBusProvider().open(settings, Map.of()))
         .as("the broker answers and refuses: waiting would not help")

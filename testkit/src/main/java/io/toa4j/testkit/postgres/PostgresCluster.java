@@ -19,8 +19,10 @@ import java.util.stream.Stream;
 /**
  * A PostgreSQL cluster of a test's own — initdb in a temporary directory, a free loopback port,
  * trust authentication — so a test can restart or stop the server without touching the one other
- * tests use. Needs the server's binaries ({@code pg_config --bindir}); when the JVM runs as root,
- * the server runs as the {@code postgres} user, as PostgreSQL requires.
+ * tests use. It is on this machine whatever {@code TOA_POSTGRES_URL} says, and its URLs are its
+ * own ({@link #url}). Needs the server's binaries ({@code pg_config --bindir}, which a test asks
+ * for with {@code @Needs(Server.POSTGRES_PROGRAMS)}); when the JVM runs as root, the server runs
+ * as the {@code postgres} user, as PostgreSQL requires.
  */
 public final class PostgresCluster implements AutoCloseable {
   private static final long TIMEOUT_SECONDS = 120;

@@ -2,14 +2,17 @@ package io.toa4j.testkit.rabbitmq;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.toa4j.testkit.servers.Server;
 import java.io.IOException;
 import java.util.HexFormat;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 
 /**
- * Virtual hosts of the local RabbitMQ, one per test, made and removed with rabbitmqctl; and the
- * broker's restart, for the tests that restart it; and any other rabbitmqctl command.
+ * Virtual hosts of the tests' RabbitMQ ({@link Server#RABBITMQ}), one per test, made and removed
+ * with rabbitmqctl; and the broker's restart, for the tests that restart it; and any other
+ * rabbitmqctl command. rabbitmqctl controls the broker on this machine only: the tests that use
+ * this need {@link Server#RABBITMQ_CONTROL}, and are not run when the broker is elsewhere.
  */
 public final class VirtualHosts {
   private VirtualHosts() {}
@@ -39,8 +42,16 @@ public final class VirtualHosts {
     rabbitmqctl("await_startup");
   }
 
-  /** Runs rabbitmqctl with these arguments, asserting it ends well, and returns what it printed. */
+  /**
+   * Runs rabbitmqctl with these arguments, asserting it ends well, and returns what it printed.
+   *
+   * @throws IllegalStateException when the tests' broker is not on this machine
+   */
   public static String rabbitmqctl(String... args) throws IOException, InterruptedException {
+    if (!Server.RABBITMQ.local()) {
+      throw new IllegalStateException("rabbitmqctl controls only a broker on this machine, and the tests' RabbitMQ is at "
+          + Server.RABBITMQ.host() + ":" + Server.RABBITMQ.port() + ": a test that runs it needs @Needs(Server.RABBITMQ_CONTROL)");
+    }
     String[] command = new String[args.length + 1];
     command[0] = "rabbitmqctl";
     System.arraycopy(args, 0, command, 1, args.length);

@@ -2,30 +2,63 @@ package io.toa4j.testkit.servers;
 
 import java.net.URI;
 import java.net.URISyntaxException;
+import java.util.Locale;
 import java.util.Map;
+import java.util.Set;
 
 /**
  * Where a server should answer, read from its URL as its client reads it: the host and port,
- * never the user or the password, and where the URL came from, for messages.
+ * never the user or the password, and where the URL came from, for messages. The URLs the tests
+ * connect with are made here as well, from the same URL, so that the tests go where the probe
+ * looked.
  *
  * @param source where the URL came from: {@code from TOA_POSTGRES_URL}, or {@code the default}
  */
 record Address(String host, int port, String source) {
-  static final String POSTGRES_DEFAULT = "jdbc:postgresql://127.0.0.1:5432/test";
-  static final String RABBITMQ_DEFAULT = "amqp://127.0.0.1:5672";
+  /** The database test, logging in as postgres: the postgres storage's default. */
+  static final String POSTGRES_DEFAULT = "jdbc:postgresql://127.0.0.1:5432/test?user=postgres";
+  /** User guest, password guest: the rabbitmq bus's default. */
+  static final String RABBITMQ_DEFAULT = "amqp://guest:guest@127.0.0.1:5672";
+  /** The hosts that name this machine. */
+  private static final Set<String> LOCAL = Set.of("127.0.0.1", "localhost", "::1", "[::1]");
   private static final String JDBC = "jdbc:postgresql:";
 
   /** The server's address from its variable, else its default; only servers with a URL have one. */
   static Address of(Server server, Map<String, String> environment) {
-    String value = environment.get(server.variable());
-    boolean set = value != null && !value.isBlank();
-    String url = set ? value.strip() : server == Server.POSTGRES ? POSTGRES_DEFAULT : RABBITMQ_DEFAULT;
-    String source = set ? "from " + server.variable() : "the default";
+    String url = url(server, environment);
+    String source = source(server, environment);
+    return server == Server.POSTGRES ? postgres(url, source) : rabbitmq(url, source);
+  }
+
+  /** The server's URL as its variable says, password and all, else its default. */
+  static String url(Server server, Map<String, String> environment) {
+    if (set(server, environment)) return environment.get(server.variable()).strip();
     return switch (server) {
-      case POSTGRES -> postgres(url, source);
-      case RABBITMQ -> rabbitmq(url, source);
-      case POSTGRES_PROGRAMS -> throw new IllegalArgumentException(server.title() + " have no address");
+      case POSTGRES -> POSTGRES_DEFAULT;
+      case RABBITMQ -> RABBITMQ_DEFAULT;
+      case POSTGRES_PROGRAMS, RABBITMQ_CONTROL -> throw new IllegalArgumentException("There is no URL for " + server.title());
     };
+  }
+
+  /**
+   * The server's URL with the database or virtual host {@code name} in place of the one written,
+   * everything else kept: user, password, parameters.
+   *
+   * @param at {@code host:port} to connect to instead of the URL's, such as a proxy's; null for the URL's
+   */
+  static String url(Server server, Map<String, String> environment, String name, String at) {
+    String url = url(server, environment);
+    String source = source(server, environment);
+    return server == Server.POSTGRES ? postgresUrl(url, source, name, at) : rabbitmqUrl(url, source, name, at);
+  }
+
+  private static boolean set(Server server, Map<String, String> environment) {
+    String value = server.variable() == null ? null : environment.get(server.variable());
+    return value != null && !value.isBlank();
+  }
+
+  private static String source(Server server, Map<String, String> environment) {
+    return set(server, environment) ? "from " + server.variable() : "the default";
   }
 
   /**
@@ -33,13 +66,8 @@ record Address(String host, int port, String source) {
    * localhost, the port is 5432 unless written, and of several hosts the first is tried first.
    */
   static Address postgres(String url, String source) {
-    if (!url.startsWith(JDBC)) {
-      throw new IllegalArgumentException(
-          "The URL " + source + " must be a JDBC URL such as " + POSTGRES_DEFAULT + "; it does not start with " + JDBC);
-    }
-    String rest = url.substring(JDBC.length());
-    if (!rest.startsWith("//")) return new Address("localhost", 5432, source);
-    String hosts = rest.substring(2).split("[/?]", 2)[0];
+    String hosts = Jdbc.of(url, source).hosts();
+    if (hosts == null) return new Address("localhost", 5432, source);
     String first = hosts.split(",", 2)[0];
     int colon = first.lastIndexOf(':');
     if (colon < 0 || first.endsWith("]")) return new Address(first.isEmpty() ? "localhost" : first, 5432, source);
@@ -47,8 +75,55 @@ record Address(String host, int port, String source) {
     return new Address(host.isEmpty() ? "localhost" : host, port(first.substring(colon + 1), source), source);
   }
 
+  /** The JDBC URL of another database of the same server (or of {@code at}, when not null). */
+  static String postgresUrl(String url, String source, String database, String at) {
+    Jdbc jdbc = Jdbc.of(url, source);
+    String hosts = at != null ? at : jdbc.hosts();
+    return JDBC + (hosts == null ? "" : "//" + hosts + "/") + database + jdbc.parameters();
+  }
+
+  /**
+   * A JDBC URL's parts around its database.
+   *
+   * @param hosts what stands between {@code //} and the database; null when there is no {@code //}
+   * @param parameters {@code ?} and what follows, else empty
+   */
+  private record Jdbc(String hosts, String parameters) {
+    static Jdbc of(String url, String source) {
+      if (!url.startsWith(JDBC)) {
+        throw new IllegalArgumentException(
+            "The URL " + source + " must be a JDBC URL such as " + POSTGRES_DEFAULT + "; it does not start with " + JDBC);
+      }
+      String rest = url.substring(JDBC.length());
+      String hosts = null;
+      if (rest.startsWith("//")) {
+        hosts = rest.substring(2).split("[/?]", 2)[0];
+        rest = rest.substring(2 + hosts.length());
+      }
+      int question = rest.indexOf('?');
+      return new Jdbc(hosts, question < 0 ? "" : rest.substring(question));
+    }
+  }
+
   /** An AMQP URL as the RabbitMQ client reads it: localhost unless written, port 5672 (5671 for amqps). */
   static Address rabbitmq(String url, String source) {
+    URI uri = amqp(url, source);
+    int fallback = "amqps".equalsIgnoreCase(uri.getScheme()) ? 5671 : 5672;
+    String host = uri.getHost() == null || uri.getHost().isEmpty() ? "localhost" : uri.getHost();
+    return new Address(host, uri.getPort() < 0 ? fallback : uri.getPort(), source);
+  }
+
+  /** The AMQP URL of another virtual host of the same broker (or of {@code at}, when not null). */
+  static String rabbitmqUrl(String url, String source, String virtualHost, String at) {
+    URI uri = amqp(url, source);
+    String authority = uri.getRawAuthority() == null ? "" : uri.getRawAuthority();
+    int login = authority.lastIndexOf('@') + 1;
+    String query = uri.getRawQuery() == null ? "" : "?" + uri.getRawQuery();
+    return uri.getScheme() + "://" + authority.substring(0, login) + (at != null ? at : authority.substring(login))
+        + "/" + virtualHost + query;
+  }
+
+  private static URI amqp(String url, String source) {
     URI uri;
     try {
       uri = new URI(url);
@@ -58,9 +133,7 @@ record Address(String host, int port, String source) {
     if (!"amqp".equalsIgnoreCase(uri.getScheme()) && !"amqps".equalsIgnoreCase(uri.getScheme())) {
       throw new IllegalArgumentException("The URL " + source + " must be an AMQP URL such as " + RABBITMQ_DEFAULT);
     }
-    int fallback = "amqps".equalsIgnoreCase(uri.getScheme()) ? 5671 : 5672;
-    String host = uri.getHost() == null || uri.getHost().isEmpty() ? "localhost" : uri.getHost();
-    return new Address(host, uri.getPort() < 0 ? fallback : uri.getPort(), source);
+    return uri;
   }
 
   private static int port(String text, String source) {
@@ -71,6 +144,11 @@ record Address(String host, int port, String source) {
       // said below
     }
     throw new IllegalArgumentException("The URL " + source + " names the port '" + text + "', which is not from 1 to 65535");
+  }
+
+  /** Whether the host names this machine: 127.0.0.1, localhost or ::1. */
+  boolean local() {
+    return LOCAL.contains(host.toLowerCase(Locale.ROOT));
   }
 
   /** {@code host:port}, as messages show it. */

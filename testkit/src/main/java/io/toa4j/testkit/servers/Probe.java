@@ -1,5 +1,6 @@
 package io.toa4j.testkit.servers;
 
+import java.io.File;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.net.InetSocketAddress;
@@ -16,8 +17,9 @@ import java.util.concurrent.TimeUnit;
 /**
  * Looks for each server once and remembers the answer, so a run asks the machine once however
  * many tests need the server: a TCP connection to its address for a running server, {@code
- * pg_config} for PostgreSQL's programs. A server found missing is announced at once with a banner,
- * unless the run requires the servers (its tests then fail, saying the same).
+ * pg_config} for PostgreSQL's programs, the broker's address and the PATH for rabbitmqctl. A server
+ * found missing is announced at once with a banner, unless the run requires the servers (its tests
+ * then fail, saying the same).
  */
 final class Probe {
   /** Long enough for a server on another machine of the network; a closed local port says no at once. */
@@ -61,6 +63,7 @@ final class Probe {
 
   private Optional<String> look(Server server) {
     if (server == Server.POSTGRES_PROGRAMS) return programs();
+    if (server == Server.RABBITMQ_CONTROL) return control();
     Address address = Address.of(server, environment);
     try (Socket socket = new Socket()) {
       socket.connect(new InetSocketAddress(address.host(), address.port()), (int) CONNECT.toMillis());
@@ -68,6 +71,19 @@ final class Probe {
     } catch (IOException e) {
       return Optional.of(server.title() + " does not answer at " + address + ", " + address.source());
     }
+  }
+
+  /** rabbitmqctl controls the broker it runs beside: the tests' broker must be on this machine. */
+  private Optional<String> control() {
+    Address broker = Address.of(Server.RABBITMQ, environment);
+    if (!broker.local()) {
+      return Optional.of("rabbitmqctl cannot control RabbitMQ at " + broker + ", " + broker.source()
+          + ": it controls only a broker on this machine");
+    }
+    for (String folder : environment.getOrDefault("PATH", "").split(File.pathSeparator)) {
+      if (!folder.isEmpty() && Files.isExecutable(Path.of(folder, "rabbitmqctl"))) return Optional.empty();
+    }
+    return Optional.of("there is no rabbitmqctl on the PATH to control RabbitMQ at " + broker + ", " + broker.source());
   }
 
   private static Optional<String> programs() {

@@ -2,17 +2,21 @@ package io.toa4j.testkit.servers;
 
 /**
  * What a test may need from the machine beyond the JVM, at the addresses the tests themselves use:
- * the variable's URL, else the local default.
+ * the variable's URL, else the local default. The tests connect with {@link #url(String)} and its
+ * kin, made from the URL the probe looked at, never with an address of their own.
  */
 public enum Server {
-  /** A running PostgreSQL: {@code TOA_POSTGRES_URL}, else {@code jdbc:postgresql://127.0.0.1:5432/test}. */
+  /**
+   * A running PostgreSQL: {@code TOA_POSTGRES_URL}, else {@code
+   * jdbc:postgresql://127.0.0.1:5432/test?user=postgres}.
+   */
   POSTGRES(
       "PostgreSQL",
       "TOA_POSTGRES_URL",
       "on Debian: apt-get install postgresql; pg_ctlcluster <version> main start; su postgres -c 'createdb test';"
           + " trust authentication"),
 
-  /** A running RabbitMQ: {@code TOA_RABBITMQ_URL}, else {@code amqp://127.0.0.1:5672} (guest/guest). */
+  /** A running RabbitMQ: {@code TOA_RABBITMQ_URL}, else {@code amqp://guest:guest@127.0.0.1:5672}. */
   RABBITMQ(
       "RabbitMQ",
       "TOA_RABBITMQ_URL",
@@ -26,7 +30,19 @@ public enum Server {
   POSTGRES_PROGRAMS(
       "PostgreSQL's server programs",
       null,
-      "on Debian: apt-get install postgresql; pg_config must be on the PATH");
+      "on Debian: apt-get install postgresql; pg_config must be on the PATH"),
+
+  /**
+   * {@code rabbitmqctl} over the RabbitMQ of {@link #RABBITMQ}, for the tests that make virtual
+   * hosts or restart the broker ({@link io.toa4j.testkit.rabbitmq.VirtualHosts}): the broker's
+   * address must name this machine (127.0.0.1, localhost or ::1), since rabbitmqctl controls the
+   * broker it runs beside, and rabbitmqctl must be on the PATH. Whether the broker answers is
+   * {@link #RABBITMQ}'s to say.
+   */
+  RABBITMQ_CONTROL(
+      "rabbitmqctl beside RabbitMQ",
+      null,
+      "on Debian: apt-get install rabbitmq-server; rabbitmqctl is in /usr/sbin");
 
   private final String title;
   private final String variable;
@@ -43,15 +59,64 @@ public enum Server {
     return title;
   }
 
+  /**
+   * The URL the tests use: the variable's, password and all, else the local default; for {@link
+   * #POSTGRES} a JDBC URL, for {@link #RABBITMQ} an AMQP URL.
+   *
+   * @throws IllegalArgumentException for what has no URL, such as {@link #POSTGRES_PROGRAMS}
+   */
+  public String url() {
+    return Address.url(this, System.getenv());
+  }
+
+  /**
+   * {@link #url()} with the database (PostgreSQL) or the virtual host (RabbitMQ) {@code name} in
+   * place of its own, the rest kept: where a test's database or virtual host of its own is.
+   */
+  public String url(String name) {
+    return Address.url(this, System.getenv(), name, null);
+  }
+
+  /**
+   * {@link #url(String)} through a proxy on this machine's loopback {@code port}, such as a {@link
+   * io.toa4j.testkit.net.TcpProxy} to {@link #host()} and {@link #port()}.
+   */
+  public String url(String name, int port) {
+    return Address.url(this, System.getenv(), name, "127.0.0.1:" + port);
+  }
+
+  /** The host of {@link #url()}, as its client reads it. */
+  public String host() {
+    return Address.of(this, System.getenv()).host();
+  }
+
+  /** The port of {@link #url()}, as its client reads it. */
+  public int port() {
+    return Address.of(this, System.getenv()).port();
+  }
+
+  /** Whether {@link #url()} names this machine: 127.0.0.1, localhost or ::1. */
+  public boolean local() {
+    return Address.of(this, System.getenv()).local();
+  }
+
   /** What to do when it is missing, in short: {@code start it, or set TOA_POSTGRES_URL}. */
   String hint() {
-    return variable == null ? "install them" : "start it, or set " + variable;
+    return switch (this) {
+      case POSTGRES, RABBITMQ -> "start it, or set " + variable;
+      case POSTGRES_PROGRAMS -> "install them";
+      case RABBITMQ_CONTROL -> "run them where the broker and rabbitmqctl are, or set " + RABBITMQ.variable + " to a broker on this machine";
+    };
   }
 
   /** What to do when it is missing: how to start or install it, and the variable that moves it. */
   String remedy() {
-    String start = variable == null ? "Install them (" + install + ")" : "Start it (" + install + ")";
-    return variable == null ? start + "." : start + ", or set " + variable + " to one that answers.";
+    return switch (this) {
+      case POSTGRES, RABBITMQ -> "Start it (" + install + "), or set " + variable + " to one that answers.";
+      case POSTGRES_PROGRAMS -> "Install them (" + install + ").";
+      case RABBITMQ_CONTROL -> "Run these tests on the machine of the broker, with rabbitmqctl on the PATH (" + install
+          + "), or set " + RABBITMQ.variable + " to a broker on this machine.";
+    };
   }
 
   /** The environment variable holding its URL; null when it has no address. */

@@ -9,11 +9,15 @@ import java.io.PrintStream;
 import java.net.InetAddress;
 import java.net.ServerSocket;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ConditionEvaluationResult;
+import org.junit.jupiter.api.io.TempDir;
 
 /** The condition against real sockets: a port nothing listens on, and one that listens. */
 class ServerConditionTest {
@@ -134,5 +138,51 @@ class ServerConditionTest {
         .isInstanceOf(IllegalArgumentException.class)
         .hasMessageContaining("The URL from TOA_POSTGRES_URL must be a JDBC URL")
         .hasMessageNotContaining("s3cret");
+  }
+
+  /** A folder with an executable rabbitmqctl in it, to stand for the PATH. */
+  private static String pathWithRabbitmqctl(Path folder) throws IOException {
+    Files.createFile(folder.resolve("rabbitmqctl"), PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rwx------")));
+    return folder.toString();
+  }
+
+  @Test
+  void control_brokerOnAnotherMachine_disablesSayingRabbitmqctlCannotReachIt(@TempDir Path bin) throws IOException {
+    ServerCondition condition = condition(Map.of(
+        "TOA_RABBITMQ_URL", "amqp://app:s3cret@broker.example:5673/prod",
+        "PATH", pathWithRabbitmqctl(bin)));
+
+    ConditionEvaluationResult result = condition.evaluate(List.of(Server.RABBITMQ_CONTROL));
+
+    assertThat(result.isDisabled()).isTrue();
+    assertThat(result.getReason()).hasValue(
+        "NOT RUN: rabbitmqctl cannot control RabbitMQ at broker.example:5673, from TOA_RABBITMQ_URL: it controls only a broker"
+            + " on this machine (run them where the broker and rabbitmqctl are, or set TOA_RABBITMQ_URL to a broker on this machine)");
+    assertThat(printed()).contains("!! NOT RUN: rabbitmqctl cannot control RabbitMQ at broker.example:5673").doesNotContain("s3cret");
+  }
+
+  @Test
+  void control_brokerOnAnotherMachine_serversRequired_failsSayingSo() throws IOException {
+    ServerCondition condition = condition(Map.of(
+        "TOA_RABBITMQ_URL", "amqp://broker.example", "TOA_REQUIRE_SERVERS", "1"));
+
+    assertThatThrownBy(() -> condition.evaluate(List.of(Server.RABBITMQ_CONTROL)))
+        .isInstanceOf(IllegalStateException.class)
+        .hasMessageContainingAll(
+            "rabbitmqctl cannot control RabbitMQ at broker.example:5672, from TOA_RABBITMQ_URL",
+            "TOA_REQUIRE_SERVERS is set",
+            "or set TOA_RABBITMQ_URL to a broker on this machine");
+  }
+
+  @Test
+  void control_localBroker_needsRabbitmqctlOnThePath(@TempDir Path bin, @TempDir Path empty) throws IOException {
+    String path = empty + java.io.File.pathSeparator + pathWithRabbitmqctl(bin);
+
+    assertThat(condition(Map.of("PATH", path)).evaluate(List.of(Server.RABBITMQ_CONTROL)).isDisabled()).isFalse();
+    assertThat(condition(Map.of("TOA_RABBITMQ_URL", "amqp://localhost:5673", "PATH", path))
+        .evaluate(List.of(Server.RABBITMQ_CONTROL)).isDisabled()).isFalse();
+    assertThat(condition(Map.of("PATH", empty.toString())).evaluate(List.of(Server.RABBITMQ_CONTROL)).getReason()).hasValue(
+        "NOT RUN: there is no rabbitmqctl on the PATH to control RabbitMQ at 127.0.0.1:5672, the default"
+            + " (run them where the broker and rabbitmqctl are, or set TOA_RABBITMQ_URL to a broker on this machine)");
   }
 }
