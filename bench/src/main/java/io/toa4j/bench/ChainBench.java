@@ -2,7 +2,7 @@ package io.toa4j.bench;
 
 import io.toa4j.api.Reply;
 import io.toa4j.api.Request;
-import io.toa4j.runtime.Application;
+import io.toa4j.runtime.Toa;
 import io.toa4j.runtime.Options;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -65,7 +65,7 @@ public final class ChainBench {
 
   private static Result run(Map<String, String> environment, int topups, int threads) throws Exception {
     Path context = copyShop();
-    try (Application shop = Application.boot(context, Options.defaults().withEnvironment(environment))) {
+    try (Toa shop = Toa.builder().directory(context).options(Options.defaults().withEnvironment(environment)).build()) {
       chains(shop, topups / 10, threads, "warm"); // JIT, pools, queues
       settle(shop);
       long[] started = new long[topups];
@@ -83,12 +83,12 @@ public final class ChainBench {
     }
   }
 
-  private static void chains(Application shop, int topups, int threads, String prefix) throws Exception {
+  private static void chains(Toa shop, int topups, int threads, String prefix) throws Exception {
     chains(shop, topups, threads, prefix, new long[topups]);
   }
 
   /** Records {@code topups} top-ups over {@code threads} threads, noting when each started. */
-  private static void chains(Application shop, int topups, int threads, String prefix, long[] started) throws Exception {
+  private static void chains(Toa shop, int topups, int threads, String prefix, long[] started) throws Exception {
     ExecutorService pool = Executors.newFixedThreadPool(threads);
     List<Future<?>> done = new ArrayList<>();
     for (int t = 0; t < threads; t++) {
@@ -110,7 +110,7 @@ public final class ChainBench {
     return String.format("%08x%024x", prefix.hashCode(), i);
   }
 
-  private static long updated(Application shop, String customer) {
+  private static long updated(Toa shop, String customer) {
     Reply reply = shop.call("billing.wallets.observe", Request.id(customer));
     @SuppressWarnings("unchecked")
     Map<String, Object> wallet = (Map<String, Object>) ((Reply.Output) reply).value().orElseThrow(
@@ -121,7 +121,7 @@ public final class ChainBench {
     return ((Number) wallet.get("UPDATED")).longValue();
   }
 
-  private static void settle(Application shop) {
+  private static void settle(Toa shop) {
     shop.settle(Duration.ofMinutes(10)).ifPresent(pending -> {
       throw new IllegalStateException("the chain did not settle: " + pending);
     });

@@ -5,7 +5,7 @@ import io.toa4j.api.Reply;
 import io.toa4j.api.Request;
 import io.toa4j.http.Gateway;
 import io.toa4j.http.Identities;
-import io.toa4j.runtime.Application;
+import io.toa4j.runtime.Toa;
 import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.net.URI;
@@ -65,7 +65,7 @@ public final class GatewayBench {
     int seconds = Figures.intArg(args, "--seconds", 20);
     int rounds = Figures.intArg(args, "--rounds", 5);
     HttpClient client = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
-    try (Application app = Application.boot(context())) {
+    try (Toa app = Toa.builder().directory(context()).build()) {
       Identities identities = new Identities(app.systemStore(Identities.STORE), Clock.systemUTC());
       identities.create("bench", UUID.randomUUID().toString().toCharArray(), List.of("bench"));
       String bearer = "Bearer " + identities.issue("bench", Duration.ofHours(6)).token();
@@ -169,7 +169,7 @@ public final class GatewayBench {
   }
 
   /** A Jetty 12 server whose one handler makes the gateway's application call and nothing else. */
-  private static Server bare(Application app) throws Exception {
+  private static Server bare(Toa app) throws Exception {
     Server server = new Server();
     ServerConnector connector = new ServerConnector(server);
     connector.setHost("127.0.0.1");

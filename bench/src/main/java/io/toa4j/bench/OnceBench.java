@@ -3,7 +3,7 @@ package io.toa4j.bench;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.toa4j.api.Request;
-import io.toa4j.runtime.Application;
+import io.toa4j.runtime.Toa;
 import io.toa4j.spi.InboxEntry;
 import io.toa4j.spi.Outcome;
 import io.toa4j.spi.Storage;
@@ -69,8 +69,8 @@ public final class OnceBench {
     String onceNs = "once" + suffix;
     String aloneNs = "alone" + suffix;
     Map<String, String> options = engine.equals("sqlite") ? Map.of() : Map.of("url", url);
-    try (Application plain = Application.boot(context(plainNs, false, storage));
-        Application once = Application.boot(context(onceNs, true, storage));
+    try (Toa plain = Toa.builder().directory(context(plainNs, false, storage)).build();
+        Toa once = Toa.builder().directory(context(onceNs, true, storage)).build();
         Storage alone = open(engine, Files.createTempDirectory("toa-bench-alone"), options)) {
       try {
         Store bare = alone.store(aloneNs + ".plain");

@@ -5,7 +5,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.zaxxer.hikari.HikariConfig;
 import com.zaxxer.hikari.HikariDataSource;
 import io.toa4j.api.Request;
-import io.toa4j.runtime.Application;
+import io.toa4j.runtime.Toa;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.security.SecureRandom;
@@ -60,7 +60,7 @@ public final class PostgresBench {
     config.setMaximumPoolSize(POOL);
     String runtimeSchema = "\"" + namespace + "_wallets\"";
     String rawSchema = "\"" + namespace + "_raw\"";
-    try (HikariDataSource pool = new HikariDataSource(config); Application app = Application.boot(dir)) {
+    try (HikariDataSource pool = new HikariDataSource(config); Toa app = Toa.builder().directory(dir).build()) {
       Raw raw = new Raw(pool, rawSchema);
       try {
         Load runtime = (wallet, identity) -> app.call(namespace + ".wallets.credit", Request.of(wallet, Map.of("amount", 1)), identity);

@@ -3,7 +3,6 @@ package io.toa4j.cli;
 import io.toa4j.api.Refusal;
 import io.toa4j.api.Reply;
 import io.toa4j.api.Request;
-import io.toa4j.runtime.Application;
 import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.util.Optional;
@@ -70,7 +69,7 @@ final class CallCommand implements Callable<Integer> {
     Consumer<String> stderr = lines(err);
     Consumer<String> notes = verbose ? stderr : note -> {};
     // Minted here, not by the application, so --verbose can tell it and the call can be made again.
-    String id = identity != null ? identity : Application.newIdentity();
+    String id = identity != null ? identity : io.toa4j.runtime.Toa.newIdentity();
     Reply reply = Dispatch.call(context, new Wire.Call(endpoint, parsed, Optional.of(id)), notes, stderr);
     return print(reply, spec.commandLine().getOut(), err);
   }

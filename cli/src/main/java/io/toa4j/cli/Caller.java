@@ -2,7 +2,6 @@ package io.toa4j.cli;
 
 import io.toa4j.api.Reply;
 import io.toa4j.api.Request;
-import io.toa4j.runtime.Application;
 import java.util.Optional;
 
 /** Makes a call: what the control channel serves and what {@code toa call} uses in-process. */
@@ -17,7 +16,7 @@ interface Caller {
   Reply call(String endpoint, Request request, Optional<String> identity);
 
   /** Calls into a booted application. */
-  static Caller of(Application application) {
+  static Caller of(io.toa4j.runtime.Toa application) {
     return (endpoint, request, identity) ->
         identity.isPresent() ? application.call(endpoint, request, identity.get()) : application.call(endpoint, request);
   }

@@ -1,9 +1,8 @@
 package io.toa4j.cli;
 
 import io.toa4j.api.Reply;
-import io.toa4j.runtime.Application;
 import io.toa4j.runtime.Options;
-import io.toa4j.runtime.RemoteContext;
+import io.toa4j.runtime.ToaBuilder;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Optional;
@@ -49,18 +48,19 @@ final class Dispatch {
     } else if (running.isPresent()) {
       notes.accept("toa: " + file + " is left over: pid " + running.get().pid() + " no longer runs");
     }
-    Optional<RemoteContext> remote = RemoteContext.open(context, Options.defaults());
-    if (remote.isPresent()) {
-      try (RemoteContext client = remote.get()) {
-        notes.accept("toa: calling " + call.endpoint() + " over the " + client.describe() + "; " + identity(call));
+    ToaBuilder builder = io.toa4j.runtime.Toa.builder().directory(context);
+    if (builder.distributed()) {
+      try (io.toa4j.runtime.Toa client = builder.connect()) {
+        notes.accept("toa: calling " + call.endpoint() + " over the bus; " + identity(call));
         // toa call always mints the identity, so the host runs the call under the one it printed
-        return client.call(call.endpoint(), call.request(), call.identity().orElseGet(Application::newIdentity));
+        return client.call(call.endpoint(), call.request(), call.identity().orElseGet(io.toa4j.runtime.Toa::newIdentity));
       }
     }
     notes.accept("toa: calling " + call.endpoint() + " in-process, booting " + context + "; " + identity(call));
-    try (Application application = Application.boot(context)) {
+    try (io.toa4j.runtime.Toa application = builder.build()) {
       Reply reply = Caller.of(application).call(call.endpoint(), call.request(), call.identity());
       application
+          .admin()
           .settle(SETTLE)
           .ifPresent(pending -> warnings.accept(
               "toa: the call is done, but after " + SETTLE.toSeconds() + " s what it caused is still pending (" + pending

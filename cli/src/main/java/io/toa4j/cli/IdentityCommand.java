@@ -2,7 +2,6 @@ package io.toa4j.cli;
 
 import io.toa4j.http.Identities;
 import io.toa4j.http.IdentityException;
-import io.toa4j.runtime.SystemStores;
 import java.io.ByteArrayOutputStream;
 import java.io.Console;
 import java.io.IOException;
@@ -64,8 +63,8 @@ final class IdentityCommand implements Callable<Integer> {
   /** Runs an action on the context's identities, turning what it refuses into a message and an exit code. */
   private static <T> T on(IdentityCommand parent, Function<Identities, T> action) {
     Toa.quietLogs();
-    try (SystemStores stores = SystemStores.open(parent.toa.context())) {
-      return action.apply(new Identities(stores.store(Identities.STORE), Clock.systemUTC()));
+    try (io.toa4j.runtime.Toa stores = io.toa4j.runtime.Toa.builder().directory(parent.toa.context()).connect()) {
+      return action.apply(new Identities(stores.systemStore(Identities.STORE), Clock.systemUTC()));
     } catch (IdentityException e) {
       throw problem(e);
     }

@@ -1,6 +1,5 @@
 package io.toa4j.cli;
 
-import io.toa4j.runtime.ParkedMessages;
 import io.toa4j.spi.Parked;
 import java.io.PrintWriter;
 import java.time.Instant;
@@ -33,9 +32,9 @@ final class ParkedCommand implements Callable<Integer> {
   @Override
   public Integer call() {
     Toa.quietLogs();
-    try (ParkedMessages parked = ParkedMessages.open(toa.context())) {
+    try (io.toa4j.runtime.Toa context = io.toa4j.runtime.Toa.builder().directory(toa.context()).connect()) {
       List<Object> listed = new ArrayList<>();
-      for (Parked p : parked.list()) listed.add(describe(p));
+      for (Parked p : context.admin().parked()) listed.add(describe(p));
       PrintWriter out = spec.commandLine().getOut();
       out.print(listed.isEmpty() ? "[]\n" : YamlText.print(Optional.of(listed)));
       out.flush();

@@ -1,6 +1,6 @@
 package io.toa4j.cli;
 
-import io.toa4j.runtime.ParkedMessages;
+import io.toa4j.runtime.Admin;
 import java.io.PrintWriter;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.ArgGroup;
@@ -42,7 +42,8 @@ final class ReplayCommand implements Callable<Integer> {
     Toa.quietLogs();
     PrintWriter out = spec.commandLine().getOut();
     PrintWriter err = spec.commandLine().getErr();
-    try (ParkedMessages parked = ParkedMessages.open(toa.context())) {
+    try (io.toa4j.runtime.Toa context = io.toa4j.runtime.Toa.builder().directory(toa.context()).connect()) {
+      Admin parked = context.admin();
       if (which.all) {
         out.println("replayed: " + parked.replayAll());
         out.flush();

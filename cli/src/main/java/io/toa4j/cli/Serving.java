@@ -1,7 +1,6 @@
 package io.toa4j.cli;
 
 import io.toa4j.http.Gateway;
-import io.toa4j.runtime.Application;
 import io.toa4j.runtime.Options;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -29,7 +28,7 @@ import org.slf4j.LoggerFactory;
 final class Serving implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(Serving.class);
 
-  private final Application application;
+  private final io.toa4j.runtime.Toa application;
   private final Optional<Gateway> gateway;
   private final Optional<ControlChannel> channel;
   private final Optional<RunFile> run;
@@ -37,7 +36,7 @@ final class Serving implements AutoCloseable {
   private boolean closed;
 
   private Serving(
-      Application application, Optional<Gateway> gateway, Optional<ControlChannel> channel, Optional<RunFile> run, Path file) {
+      io.toa4j.runtime.Toa application, Optional<Gateway> gateway, Optional<ControlChannel> channel, Optional<RunFile> run, Path file) {
     this.application = application;
     this.gateway = gateway;
     this.channel = channel;
@@ -62,7 +61,11 @@ final class Serving implements AutoCloseable {
           "toa: pid " + other.pid() + " already serves the context in " + context + "; call it with toa call, or stop that process first",
           Toa.FAILED);
     });
-    Application application = Application.boot(context, Options.defaults().withStartupWait(startupWait), components);
+    io.toa4j.runtime.Toa application = io.toa4j.runtime.Toa.builder()
+        .directory(context)
+        .options(Options.defaults().withStartupWait(startupWait))
+        .host(components)
+        .build();
     Optional<Gateway> gateway = Optional.empty();
     try {
       if (application.context().components().stream().anyMatch(c -> c.exposition().isPresent())) {
@@ -91,7 +94,7 @@ final class Serving implements AutoCloseable {
   }
 
   /** The gateway on the address, or a problem that names the address and the way out. */
-  private static Gateway startGateway(Application application, InetSocketAddress http) {
+  private static Gateway startGateway(io.toa4j.runtime.Toa application, InetSocketAddress http) {
     try {
       return Gateway.start(application, http, Gateway.DEFAULT_MAX_BODY);
     } catch (UncheckedIOException e) {

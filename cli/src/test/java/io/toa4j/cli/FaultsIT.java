@@ -9,7 +9,6 @@ import io.toa4j.api.Query;
 import io.toa4j.api.Reply;
 import io.toa4j.api.Request;
 import io.toa4j.runtime.Options;
-import io.toa4j.runtime.RemoteContext;
 import io.toa4j.spi.Bus;
 import io.toa4j.spi.BusProvider;
 import io.toa4j.spi.BusSettings;
@@ -46,7 +45,7 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * Processes of the shop killed with SIGKILL under load, on PostgreSQL and RabbitMQ (a database and
  * a virtual host of each test's own). The load comes from this JVM, a client of the bus ({@link
- * RemoteContext}) that repeats a failed call unchanged under the same identity, as a real client
+ * io.toa4j.runtime.Toa}) that repeats a failed call unchanged under the same identity, as a real client
  * does. Each test ends on the ledger: every wallet holds exactly the sum of its distinct credits,
  * at the version that counts them (none lost, none doubled), nothing is parked, every queue is
  * empty and every outbox entry is published. The servers are the tests' ({@link
@@ -108,7 +107,7 @@ class FaultsIT {
     startRun("billing.topups");
     startRun("billing.wallets"); // stays up throughout
     Process victim = startRun(DELIVERIES, "billing.wallets");
-    try (RemoteContext client = client(); Load load = new Load(client, 4, Load.Mix.TOPUPS_AND_CREDITS, 16)) {
+    try (io.toa4j.runtime.Toa client = client(); Load load = new Load(client, 4, Load.Mix.TOPUPS_AND_CREDITS, 16)) {
       for (int kill = 1; kill <= 3; kill++) {
         int run = runs - 1;
         load.awaitProgress(150);
@@ -132,7 +131,7 @@ class FaultsIT {
     startRun("billing.wallets");
     Process host = startRun("billing.topups");
     Map<String, Long> caught = Map.of();
-    try (RemoteContext client = client(); Load load = new Load(client, 6, Load.Mix.TOPUPS, 0)) {
+    try (io.toa4j.runtime.Toa client = client(); Load load = new Load(client, 6, Load.Mix.TOPUPS, 0)) {
       int kills = 0;
       while (caught.isEmpty()) {
         assertThat(kills).as("kills of a topups host, none between a commit and its publish").isLessThan(MAX_KILLS);
@@ -172,7 +171,7 @@ class FaultsIT {
   @Test
   void walletsHostKilledHoldingACall_anotherHostAnswersTheWaitingCaller_andTheRepeatCreditsOnce() throws Exception {
     Process holder = startRun("billing.wallets");
-    try (RemoteContext client = client(Duration.ofSeconds(90)); Connection lock = database()) {
+    try (io.toa4j.runtime.Toa client = client(Duration.ofSeconds(90)); Connection lock = database()) {
       assertThat(client.call("billing.wallets.credit", credit(1, "opening"), "opening")).isInstanceOf(Reply.Output.class);
       lockWallet(lock);
       CompletableFuture<Reply> held = CompletableFuture.supplyAsync(() -> client.call("billing.wallets.credit", credit(50, "held"), "held-1"));
@@ -198,7 +197,7 @@ class FaultsIT {
   @Test
   void onlyWalletsHostKilledHoldingACall_callerTimesOutSayingRepeat_andTheRepeatCreditsOnce() throws Exception {
     Process holder = startRun("billing.wallets");
-    try (RemoteContext impatient = client(Duration.ofSeconds(8)); Connection lock = database()) {
+    try (io.toa4j.runtime.Toa impatient = client(Duration.ofSeconds(8)); Connection lock = database()) {
       assertThat(impatient.call("billing.wallets.credit", credit(1, "opening"), "opening")).isInstanceOf(Reply.Output.class);
       lockWallet(lock);
       CompletableFuture<Reply> held = CompletableFuture.supplyAsync(() -> impatient.call("billing.wallets.credit", credit(50, "held"), "held-1"));
@@ -216,7 +215,7 @@ class FaultsIT {
       lock.rollback();
       startRun("billing.wallets");
     }
-    try (RemoteContext client = client(Duration.ofSeconds(90))) {
+    try (io.toa4j.runtime.Toa client = client(Duration.ofSeconds(90))) {
       Reply repeat = client.call("billing.wallets.credit", credit(50, "held"), "held-1");
       assertThat(balanceAndVersion(repeat)).as("credited once").containsExactly(51L, 2L);
       assertThat(client.call("billing.wallets.credit", credit(50, "held"), "held-1")).isEqualTo(repeat);
@@ -287,13 +286,15 @@ class FaultsIT {
     return run;
   }
 
-  private RemoteContext client() {
+  private io.toa4j.runtime.Toa client() {
     return client(Duration.ofSeconds(10));
   }
 
-  private RemoteContext client(Duration callTimeout) {
+  private io.toa4j.runtime.Toa client(Duration callTimeout) {
     Options options = Options.defaults().withEnvironment(environment).withCallTimeout(callTimeout);
-    return RemoteContext.open(shop, options).orElseThrow(() -> new AssertionError("the shop is not on a distributed bus"));
+    io.toa4j.runtime.ToaBuilder builder = io.toa4j.runtime.Toa.builder().directory(shop).options(options);
+    if (!builder.distributed()) throw new AssertionError("the shop is not on a distributed bus");
+    return builder.connect();
   }
 
   /**

@@ -7,7 +7,6 @@ import io.toa4j.api.Failure;
 import io.toa4j.api.Query;
 import io.toa4j.api.Reply;
 import io.toa4j.api.Request;
-import io.toa4j.runtime.RemoteContext;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -40,7 +39,7 @@ final class Load implements AutoCloseable {
   /** How long one call may be repeated before the client gives up and the test fails. */
   static final Duration CALL_DEADLINE = Duration.ofSeconds(100);
 
-  private final RemoteContext client;
+  private final io.toa4j.runtime.Toa client;
   private final Mix mix;
   private final int wallets;
   private final AtomicBoolean stopping = new AtomicBoolean();
@@ -57,7 +56,7 @@ final class Load implements AutoCloseable {
    *
    * @param wallets how many wallets the credits spread over; 0 for a wallet of its own per credit
    */
-  Load(RemoteContext client, int clients, Mix mix, int wallets) {
+  Load(io.toa4j.runtime.Toa client, int clients, Mix mix, int wallets) {
     this.client = client;
     this.mix = mix;
     this.wallets = wallets;

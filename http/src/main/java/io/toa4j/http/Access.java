@@ -1,7 +1,7 @@
 package io.toa4j.http;
 
 import io.micrometer.core.instrument.FunctionCounter;
-import io.toa4j.runtime.Application;
+import io.toa4j.runtime.Toa;
 import java.nio.ByteBuffer;
 import java.nio.CharBuffer;
 import java.nio.charset.CharacterCodingException;
@@ -81,7 +81,7 @@ final class Access {
    * the password derivations run, {@code toa.credentials.derivations}, which shows the KDF's load
    * (and guessing) on the gateway.
    */
-  static Access of(Application application) {
+  static Access of(Toa application) {
     Identities identities = new Identities(application.systemStore(Identities.STORE), application.clock());
     FunctionCounter.builder("toa.credentials.derivations", identities.passwords(), Passwords::derivations)
         .description("password hash derivations run to verify Basic credentials")

@@ -7,7 +7,7 @@ import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import io.toa4j.api.Failure;
 import io.toa4j.api.Reply;
 import io.toa4j.manifest.OperationType;
-import io.toa4j.runtime.Application;
+import io.toa4j.runtime.Toa;
 import io.toa4j.runtime.Requests;
 import java.util.ArrayList;
 import java.util.Iterator;
@@ -39,14 +39,14 @@ final class Exchange extends Handler.Abstract {
   /** How many times the body limit is read and dropped to answer 413 on a connection that stays. */
   private static final int DRAIN_FACTOR = 8;
 
-  private final Application application;
+  private final Toa application;
   private final Idempotency idempotency;
   private final Routes routes;
   private final int maxBody;
   private final PrometheusMeterRegistry prometheus;
   private final Access access;
 
-  Exchange(Application application, Routes routes, int maxBody, PrometheusMeterRegistry prometheus) {
+  Exchange(Toa application, Routes routes, int maxBody, PrometheusMeterRegistry prometheus) {
     this.application = application;
     this.access = Access.of(application);
     this.routes = routes;
@@ -132,7 +132,7 @@ final class Exchange extends Handler.Abstract {
     }
     switch (path) {
       case "/.toa/health" -> {
-        var problem = application.health();
+        var problem = application.admin().health();
         Map<String, Object> body = new LinkedHashMap<>();
         body.put("status", problem.isEmpty() ? "ready" : "unavailable");
         problem.ifPresent(p -> body.put("reason", p));

@@ -2,7 +2,7 @@ package io.toa4j.http;
 
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
-import io.toa4j.runtime.Application;
+import io.toa4j.runtime.Toa;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.InetSocketAddress;
@@ -43,7 +43,7 @@ public final class Gateway implements AutoCloseable {
    * @throws UncheckedIOException when it cannot listen on the address (another process holds it),
    *     naming the address and the reason
    */
-  public static Gateway start(Application application, InetSocketAddress address, int maxBody) {
+  public static Gateway start(Toa application, InetSocketAddress address, int maxBody) {
     Routes routes = Routes.of(application);
     Server server = new Server();
     HttpConfiguration http = new HttpConfiguration();

@@ -4,7 +4,7 @@ import io.toa4j.api.Failure;
 import io.toa4j.api.Reply;
 import io.toa4j.api.Request;
 import io.toa4j.runtime.Answer;
-import io.toa4j.runtime.Application;
+import io.toa4j.runtime.Toa;
 import java.util.Optional;
 import org.eclipse.jetty.server.Response;
 
@@ -29,10 +29,10 @@ final class Idempotency {
   static final String REPLAYED = "idempotent-replayed";
   static final String TTL = "idempotency-ttl";
 
-  private final Application application;
+  private final Toa application;
   private final KeysInFlight inFlight = new KeysInFlight();
 
-  Idempotency(Application application) {
+  Idempotency(Toa application) {
     this.application = application;
   }
 

@@ -3,7 +3,7 @@ package io.toa4j.http;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.toa4j.manifest.ComponentManifest;
 import io.toa4j.manifest.OperationType;
-import io.toa4j.runtime.Application;
+import io.toa4j.runtime.Toa;
 import io.toa4j.runtime.StartupException;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -33,7 +33,7 @@ final class Routes {
     this.routes = routes;
   }
 
-  static Routes of(Application application) {
+  static Routes of(Toa application) {
     List<Route> routes = new ArrayList<>();
     for (ComponentManifest manifest : application.context().components()) {
       if (manifest.exposition().isEmpty()) continue;
@@ -45,7 +45,7 @@ final class Routes {
   }
 
   private static void walk(
-      ComponentManifest manifest, String mount, List<String> segments, JsonNode node, Route.Directives inherited, List<Route> routes, Application application) {
+      ComponentManifest manifest, String mount, List<String> segments, JsonNode node, Route.Directives inherited, List<Route> routes, Toa application) {
     Route.Directives directives = directives(node, inherited);
     Map<String, String> methods = new LinkedHashMap<>();
     node.fields().forEachRemaining(field -> {

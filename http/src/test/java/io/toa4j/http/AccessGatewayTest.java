@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import io.toa4j.runtime.Application;
+import io.toa4j.runtime.Toa;
 import io.toa4j.runtime.Options;
 import io.toa4j.testkit.time.TestClock;
 import java.net.InetSocketAddress;
@@ -40,7 +40,7 @@ class AccessGatewayTest {
 
   @TempDir static Path directory;
   final TestClock clock = new TestClock();
-  Application app;
+  Toa app;
   Gateway gateway;
   Identities identities;
   Identities.Identity keeper; // store: covers every store:* route
@@ -51,7 +51,7 @@ class AccessGatewayTest {
 
   @BeforeAll
   void start() {
-    app = Application.boot(Shelf.context(directory), Options.defaults().withClock(clock));
+    app = Toa.builder().directory(Shelf.context(directory)).options(Options.defaults().withClock(clock)).build();
     gateway = Gateway.start(app, new InetSocketAddress("127.0.0.1", 0), Gateway.DEFAULT_MAX_BODY);
     // the same store the gateway reads, through another instance: what the command line does
     identities = new Identities(app.systemStore(Identities.STORE), clock);

@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.toa4j.api.Reply;
 import io.toa4j.api.Request;
-import io.toa4j.runtime.Application;
+import io.toa4j.runtime.Toa;
 import java.net.InetSocketAddress;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -30,14 +30,14 @@ import net.jqwik.api.lifecycle.BeforeContainer;
 class GatewayFuzzTest {
   static final HttpClient CLIENT = HttpClient.newHttpClient();
   static Path directory;
-  static Application app;
+  static Toa app;
   static Gateway gateway;
   static String id;
 
   @BeforeContainer
   static void start() throws Exception {
     directory = Files.createTempDirectory("toa-fuzz");
-    app = Application.boot(Notes.context(directory));
+    app = Toa.builder().directory(Notes.context(directory)).build();
     gateway = Gateway.start(app, new InetSocketAddress("127.0.0.1", 0), 4096);
     Reply created = app.call("test.notes.create", Request.input(Map.of("text", "hello")));
     id = (String) ((Map<?, ?>) ((Reply.Output) created).value().orElseThrow()).get("id");

@@ -5,7 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import io.toa4j.runtime.Application;
+import io.toa4j.runtime.Toa;
 import java.io.UncheckedIOException;
 import java.net.InetSocketAddress;
 import java.net.URI;
@@ -24,13 +24,13 @@ class GatewayTest {
   static final HttpClient CLIENT = HttpClient.newHttpClient();
 
   @TempDir Path directory;
-  Application app;
+  Toa app;
   Gateway gateway;
   String id;
 
   @BeforeEach
   void start() throws Exception {
-    app = Application.boot(Notes.context(directory));
+    app = Toa.builder().directory(Notes.context(directory)).build();
     gateway = Gateway.start(app, new InetSocketAddress("127.0.0.1", 0), Gateway.DEFAULT_MAX_BODY);
     HttpResponse<String> created = send("POST", "/test/notes/", "application/json", "{\"text\": \"hello\"}");
     assertThat(created.statusCode()).as(created.body()).isEqualTo(201);

@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import io.toa4j.runtime.Application;
+import io.toa4j.runtime.Toa;
 import java.net.InetSocketAddress;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -35,7 +35,7 @@ class IdempotencyKeyCallersTest {
   static final String PASSWORD = "correct horse battery staple";
 
   @TempDir Path directory;
-  Application app;
+  Toa app;
   Gateway gateway;
   String aliceBasic;
   String aliceBearer;
@@ -43,7 +43,7 @@ class IdempotencyKeyCallersTest {
 
   @BeforeEach
   void start() {
-    app = Application.boot(Wallets.context(directory, "toa4j.test.gate." + UUID.randomUUID()));
+    app = Toa.builder().directory(Wallets.context(directory, "toa4j.test.gate." + UUID.randomUUID())).build();
     gateway = Gateway.start(app, new InetSocketAddress("127.0.0.1", 0), Gateway.DEFAULT_MAX_BODY);
     // the store the gateway reads, through another instance, as the command line writes it
     Identities identities = new Identities(app.systemStore(Identities.STORE), Clock.systemUTC());

@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.toa4j.api.Reply;
 import io.toa4j.api.Request;
-import io.toa4j.runtime.Application;
+import io.toa4j.runtime.Toa;
 import java.net.InetSocketAddress;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -33,7 +33,7 @@ class IdempotencyKeyFuzzTest {
   static final HttpClient CLIENT = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
   static final String WALLET = "0123456789abcdef0123456789abcdef";
   static Path directory;
-  static Application app;
+  static Toa app;
   static Gateway gateway;
   static final Set<String> used = new HashSet<>();
   static long credited;
@@ -41,7 +41,7 @@ class IdempotencyKeyFuzzTest {
   @BeforeContainer
   static void start() throws Exception {
     directory = Files.createTempDirectory("toa-keys-fuzz");
-    app = Application.boot(Wallets.context(directory, "toa4j.test.gate.unused"));
+    app = Toa.builder().directory(Wallets.context(directory, "toa4j.test.gate.unused")).build();
     gateway = Gateway.start(app, new InetSocketAddress("127.0.0.1", 0), 4096);
   }
 

@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import io.toa4j.runtime.Application;
+import io.toa4j.runtime.Toa;
 import java.net.InetSocketAddress;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -35,12 +35,12 @@ class IdempotencyKeyGatewayTest {
 
   @TempDir Path directory;
   final String gate = "toa4j.test.gate." + UUID.randomUUID();
-  Application app;
+  Toa app;
   Gateway gateway;
 
   @BeforeEach
   void start() {
-    app = Application.boot(Wallets.context(directory, gate));
+    app = Toa.builder().directory(Wallets.context(directory, gate)).build();
     gateway = Gateway.start(app, new InetSocketAddress("127.0.0.1", 0), Gateway.DEFAULT_MAX_BODY);
   }
 

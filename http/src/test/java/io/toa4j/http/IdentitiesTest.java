@@ -3,7 +3,7 @@ package io.toa4j.http;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.toa4j.runtime.SystemStores;
+import io.toa4j.runtime.Toa;
 import io.toa4j.testkit.time.TestClock;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -18,14 +18,14 @@ import org.junit.jupiter.api.io.TempDir;
 class IdentitiesTest {
   @TempDir Path directory;
   final TestClock clock = new TestClock();
-  SystemStores stores;
+  Toa stores;
   Identities identities;
 
   @BeforeEach
   void open() {
     Notes.write(directory, "context.toa.yaml", "name: test\n");
-    stores = SystemStores.open(directory);
-    identities = new Identities(stores.store(Identities.STORE), clock);
+    stores = Toa.builder().directory(directory).connect();
+    identities = new Identities(stores.systemStore(Identities.STORE), clock);
   }
 
   @AfterEach
@@ -92,7 +92,7 @@ class IdentitiesTest {
 
     assertThat(changed.roles()).containsExactly("billing", "store:x");
     assertThat(again.roles()).containsExactly("billing", "store:x");
-    assertThat(new Identities(stores.store(Identities.STORE), clock).find("alice").orElseThrow().roles()).containsExactly("billing", "store:x");
+    assertThat(new Identities(stores.systemStore(Identities.STORE), clock).find("alice").orElseThrow().roles()).containsExactly("billing", "store:x");
   }
 
   @Test
@@ -110,8 +110,8 @@ class IdentitiesTest {
     Identities.Token token = identities.issue("alice", Duration.ofSeconds(90));
     stores.close();
 
-    stores = SystemStores.open(directory); // as the gateway of toa run would, after this process
-    Identities other = new Identities(stores.store(Identities.STORE), clock);
+    stores = Toa.builder().directory(directory).connect(); // as the gateway of toa run would, after this process
+    Identities other = new Identities(stores.systemStore(Identities.STORE), clock);
 
     assertThat(token.expires()).isEqualTo(clock.instant().plusSeconds(90));
     assertThat(other.tokens().check(token.token())).isEqualTo(new Tokens.Checked.Valid(alice.id(), "alice", token.expires()));

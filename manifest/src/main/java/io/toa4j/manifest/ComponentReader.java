@@ -29,8 +29,29 @@ final class ComponentReader {
     if (!Files.isRegularFile(file)) {
       throw missing(folder, file);
     }
-    Declared root = YamlFiles.read(file).mapping(KEYS, ROOT_FIX);
-    ComponentLabel label = ComponentLabel.of(root, folder);
+    return read(YamlFiles.read(file), folder, folder, file);
+  }
+
+  /**
+   * The component declared by a manifest's text that is not in a folder of its own: read from the
+   * class path, or given in code.
+   *
+   * @param label the component's label when the text declares none, {@code namespace.name}
+   * @param origin names the text in messages, such as {@code classpath:billing/wallets/manifest.toa.yaml}
+   */
+  static ComponentManifest read(String text, String label, String origin) {
+    Path named = Path.of(origin);
+    Path home = named.getParent() == null ? Path.of(label) : named.getParent();
+    return read(YamlFiles.read(text, named), Path.of(label), home, named);
+  }
+
+  /**
+   * @param labelling the folder whose name is the label when the manifest declares none
+   * @param folder where the component's sources are, if anywhere
+   */
+  private static ComponentManifest read(Declared whole, Path labelling, Path folder, Path file) {
+    Declared root = whole.mapping(KEYS, ROOT_FIX);
+    ComponentLabel label = ComponentLabel.of(root, labelling);
     Optional<EntityDeclaration> entity = root.get("entity").map(EntityReader::read);
     Map<String, OperationDeclaration> operations =
         operations(root.get("operations"), entity.isPresent());

@@ -2,7 +2,6 @@ package io.toa4j.manifest;
 
 import java.nio.file.Path;
 import java.util.List;
-import java.util.Optional;
 
 /**
  * The application's {@code context.toa.yaml}, validated, with its components.
@@ -10,10 +9,9 @@ import java.util.Optional;
  * @param directory the context's folder; state lives under its {@code .toa/} folder
  * @param file the context file
  * @param name the application's name
- * @param storage the storage engine's name ({@code sqlite} unless the context says otherwise)
- * @param storageUrl where the storage is, when the context says ({@code storage: { engine, url }})
- * @param bus the bus's name ({@code embedded} unless the context says otherwise)
- * @param busUrl where the broker is, when the context says ({@code bus: { engine, url }})
+ * @param storage the storage engine and its options ({@code sqlite} unless the context says
+ *     otherwise)
+ * @param bus the bus and its options ({@code embedded} unless the context says otherwise)
  * @param inboxRetentionSeconds {@code inbox.retention}: how long a {@code once} call is
  *     remembered when its operation states no time (3600 unless the context says otherwise; at
  *     least 600)
@@ -28,10 +26,8 @@ public record ContextManifest(
     Path directory,
     Path file,
     String name,
-    String storage,
-    Optional<String> storageUrl,
-    String bus,
-    Optional<String> busUrl,
+    EngineDeclaration storage,
+    EngineDeclaration bus,
     long inboxRetentionSeconds,
     List<Long> retryDelaysSeconds,
     long outboxRetentionSeconds,
@@ -45,4 +41,10 @@ public record ContextManifest(
 
   /** The default {@code outbox.retention}, in seconds: a day. */
   public static final long DEFAULT_OUTBOX_RETENTION_SECONDS = 86_400;
+
+  /** The storage engine of a context that names none. */
+  public static final String DEFAULT_STORAGE = "sqlite";
+
+  /** The bus of a context that names none. */
+  public static final String DEFAULT_BUS = "embedded";
 }

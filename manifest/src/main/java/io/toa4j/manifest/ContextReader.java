@@ -1,5 +1,6 @@
 package io.toa4j.manifest;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -9,14 +10,13 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.TreeMap;
 
 /** Reads a context's folder: its {@code context.toa.yaml} and every component it finds. */
 final class ContextReader {
   static final String FILE = "context.toa.yaml";
   static final List<String> KEYS =
       List.of("name", "components", "storage", "bus", "inbox", "outbox", "delivery");
-  static final List<String> STORAGES = List.of("sqlite", "postgres");
-  static final List<String> BUSES = List.of("embedded", "rabbitmq");
   static final String DEFAULT_COMPONENTS = "components/*";
 
   private ContextReader() {}
@@ -32,48 +32,60 @@ final class ContextReader {
     Declared root = YamlFiles.read(file).mapping(KEYS, "write the context's settings as a mapping");
     String name = root.require("name", "name the application, such as name: shop")
         .token(Token.CONTEXT_NAME);
-    Engine storage = engine(root.get("storage"), "storage", STORAGES, "a storage");
-    Engine bus = engine(root.get("bus"), "bus", BUSES, "a bus");
+    EngineDeclaration storage = engine(root, "storage", ContextManifest.DEFAULT_STORAGE, "postgres");
+    EngineDeclaration bus = engine(root, "bus", ContextManifest.DEFAULT_BUS, "rabbitmq");
     return new ContextManifest(
         folder,
         file,
         name,
-        storage.name(),
-        storage.url(),
-        bus.name(),
-        bus.url(),
+        storage,
+        bus,
         retention(root.get("inbox")),
         delays(root.get("delivery")),
         outboxRetention(root.get("outbox")),
         components(folder, patterns(root)));
   }
 
-  /** An engine as a context names it: {@code storage: postgres}, or with its URL. */
-  private record Engine(String name, Optional<String> url) {}
-
   /**
-   * {@code key: name} or {@code key: { engine: name, url: ... }}; the first of {@code names} when
-   * absent.
+   * {@code key: name}, or {@code key: { engine: name, url: ..., options: { ... } }}; {@code
+   * fallback} when absent. Which engines exist and which options each takes is not known here: the
+   * runtime finds the engine by name and the engine checks its options.
    */
-  private static Engine engine(Optional<Declared> declared, String key, List<String> names, String what) {
+  private static EngineDeclaration engine(Declared root, String key, String fallback, String example) {
+    Optional<Declared> declared = root.get(key);
+    Location at = root.location().child(key);
     if (declared.isEmpty()) {
-      return new Engine(names.get(0), Optional.empty());
+      return new EngineDeclaration(fallback, Map.of(), at);
     }
-    String fix = "write " + key + ": " + names.get(0) + " (the default) or " + key + ": { engine: "
-        + names.get(1) + ", url: <its URL> }";
+    String fix = "write " + key + ": " + fallback + " (the default) or " + key + ": { engine: "
+        + example + ", url: <its URL>, options: { <name>: <value> } }";
     Declared node = declared.get();
-    Declared nameNode = node;
-    Optional<String> url = Optional.empty();
-    if (node.node().isObject()) {
-      Declared settings = node.mapping(List.of("engine", "url"), fix);
-      nameNode = settings.require("engine", fix);
-      url = settings.get("url").map(u -> u.text(fix));
+    if (!node.node().isObject()) {
+      return new EngineDeclaration(node.token(Token.ENGINE_NAME), Map.of(), at);
     }
-    String name = nameNode.text(fix);
-    if (!names.contains(name)) {
-      throw nameNode.refuse("'" + name + "' is not " + what + "; " + fix);
+    Declared settings = node.mapping(List.of("engine", "url", "options"), fix);
+    String name = settings.require("engine", fix).token(Token.ENGINE_NAME);
+    Map<String, String> options = new TreeMap<>();
+    Optional<Declared> url = settings.get("url");
+    url.ifPresent(u -> options.put("url", u.text(fix)));
+    Optional<Declared> more = settings.get("options");
+    if (more.isPresent()) {
+      String optionsFix = "write the engine's options as a mapping of names to values, such as"
+          + " options: { prefetch: 32 }";
+      for (Map.Entry<String, Declared> option : more.get().mapping(optionsFix).entries()) {
+        JsonNode value = option.getValue().node();
+        if (!value.isValueNode() || value.isNull()) {
+          throw option.getValue().refuse("expected a value (text, number or true/false), found "
+              + Declared.describe(value) + "; " + optionsFix);
+        }
+        if (url.isPresent() && option.getKey().equals("url")) {
+          throw option.getValue().refuse("the url is given twice, here and at " + key
+              + ".url; keep one of them");
+        }
+        options.put(option.getKey(), value.asText());
+      }
     }
-    return new Engine(name, url);
+    return new EngineDeclaration(name, options, at);
   }
 
   private static List<Long> delays(Optional<Declared> delivery) {

@@ -35,6 +35,24 @@ public final class Manifests {
   }
 
   /**
+   * Reads a component's manifest from its text, for a component that has no folder: its manifest
+   * is on the class path, or written in code. Its classes are found on the class path under the
+   * package {@code namespace.name}.
+   *
+   * @param text the manifest, as {@code manifest.toa.yaml} would hold it
+   * @param label {@code namespace.name} (or {@code name} in {@code default}), used when the text
+   *     declares no namespace or name
+   * @param origin names the text in messages, such as {@code classpath:billing/wallets/manifest.toa.yaml}
+   * @throws ManifestException when the text is not YAML or does not fit
+   */
+  public static ComponentManifest readComponent(String text, String label, String origin) {
+    Objects.requireNonNull(text, "text");
+    Objects.requireNonNull(label, "label");
+    Objects.requireNonNull(origin, "origin");
+    return ComponentReader.read(text, label, origin);
+  }
+
+  /**
    * Checks an operation whose type the runtime inferred from its class against that type's rules:
    * {@code concurrency} only on transitions, {@code once} only on transitions and assignments,
    * transitions, observations and assignments only in a component with an entity, and no {@code

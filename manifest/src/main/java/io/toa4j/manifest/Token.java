@@ -24,6 +24,10 @@ enum Token {
       "error code",
       "^[A-Za-z0-9_]{1,64}$",
       "1 to 64 letters, digits or underscores, such as INSUFFICIENT_FUNDS"),
+  ENGINE_NAME(
+      "engine name",
+      "^[a-z][a-z0-9-]{0,31}$",
+      "a lowercase letter followed by up to 31 lowercase letters, digits or dashes, such as postgres"),
   CONTEXT_NAME(
       "context name",
       "^[a-z][a-z0-9-]{0,31}$",

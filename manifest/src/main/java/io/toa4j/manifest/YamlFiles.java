@@ -40,8 +40,26 @@ final class YamlFiles {
   /** The file's tree; an empty mapping when the file holds nothing. The file must exist. */
   static Declared read(Path file) {
     Location whole = new Location(file, "");
-    try (Reader reader = Files.newBufferedReader(file);
-        JsonParser parser = new NoAliases(FACTORY.createParser(reader))) {
+    try (Reader reader = Files.newBufferedReader(file)) {
+      return read(reader, whole);
+    } catch (IOException e) {
+      throw new ManifestException(
+          whole, "cannot be read (" + e + "); check that the file is readable", e);
+    }
+  }
+
+  /** The text's tree, named in messages as {@code origin}; an empty mapping when it holds nothing. */
+  static Declared read(String text, Path origin) {
+    Location whole = new Location(origin, "");
+    try {
+      return read(new java.io.StringReader(text), whole);
+    } catch (IOException e) {
+      throw new ManifestException(whole, "cannot be read (" + e + ")", e);
+    }
+  }
+
+  private static Declared read(Reader reader, Location whole) throws IOException {
+    try (JsonParser parser = new NoAliases(FACTORY.createParser(reader))) {
       JsonNode tree = MAPPER.readTree(parser);
       if (tree == null || tree.isMissingNode() || tree.isNull()) {
         tree = MAPPER.createObjectNode();
@@ -49,9 +67,6 @@ final class YamlFiles {
       return new Declared(tree, whole);
     } catch (JsonProcessingException e) {
       throw notYaml(whole, e);
-    } catch (IOException e) {
-      throw new ManifestException(
-          whole, "cannot be read (" + e + "); check that the file is readable", e);
     }
   }
 

@@ -34,6 +34,28 @@ class LoadComponentTest {
   }
 
   @Test
+  void readComponent_manifestText_answersTheSameModelUnderItsLabel() {
+    ComponentManifest fromFolder = component(dir, "billing.wallets", Fixtures.WALLETS);
+
+    ComponentManifest fromText =
+        Manifests.readComponent(Fixtures.WALLETS, "billing.wallets", "classpath:billing/wallets/manifest.toa.yaml");
+
+    assertThat(fromText.label()).isEqualTo("billing.wallets");
+    assertThat(fromText.operations().keySet()).isEqualTo(fromFolder.operations().keySet());
+    assertThat(fromText.entity().orElseThrow().associated()).isTrue();
+    assertThat(fromText.file()).hasToString("classpath:billing/wallets/manifest.toa.yaml");
+  }
+
+  @Test
+  void readComponent_textThatDoesNotFit_isRefusedNamingItsOrigin() {
+    ManifestException e = org.junit.jupiter.api.Assertions.assertThrows(
+        ManifestException.class,
+        () -> Manifests.readComponent("operations: { credit: { once: 5 } }", "billing.wallets", "code:billing.wallets"));
+
+    assertThat(e.getMessage()).startsWith("code:billing.wallets at operations.credit.once");
+  }
+
+  @Test
   void loadComponent_seedWallets_answersTheEntity() {
     EntityDeclaration entity =
         component(dir, "billing.wallets", Fixtures.WALLETS).entity().orElseThrow();

@@ -4,6 +4,7 @@ import static io.toa4j.manifest.Fixtures.write;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.nio.file.Path;
+import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -34,8 +35,8 @@ class LoadContextTest {
     assertThat(shop.directory()).isEqualTo(dir.toAbsolutePath().normalize());
     assertThat(shop.file()).isEqualTo(shop.directory().resolve(FILE));
     assertThat(shop.name()).isEqualTo("shop");
-    assertThat(shop.storage()).isEqualTo("sqlite");
-    assertThat(shop.bus()).isEqualTo("embedded");
+    assertThat(shop.storage().name()).isEqualTo("sqlite");
+    assertThat(shop.bus().name()).isEqualTo("embedded");
     assertThat(shop.retryDelaysSeconds()).containsExactly(1L, 10L, 30L, 90L);
     assertThat(shop.outboxRetentionSeconds()).isEqualTo(86_400);
     assertThat(shop.inboxRetentionSeconds())
@@ -64,7 +65,7 @@ class LoadContextTest {
 
     ContextManifest shop = Manifests.loadContext(dir);
 
-    assertThat(shop.storage()).isEqualTo("postgres");
+    assertThat(shop.storage().name()).isEqualTo("postgres");
     assertThat(shop.inboxRetentionSeconds()).isEqualTo(7200);
     assertThat(shop.components())
         .extracting(ComponentManifest::label)
@@ -105,10 +106,10 @@ class LoadContextTest {
   }
 
   @Test
-  void loadContext_unknownStorage_isRefused() {
-    ManifestException e = refusedContext("name: shop\nstorage: mongodb\n", "storage");
+  void loadContext_storageNameOfCapitals_isRefusedWithTheRule() {
+    ManifestException e = refusedContext("name: shop\nstorage: MongoDB\n", "storage");
 
-    assertThat(e).hasMessageContainingAll("'mongodb' is not a storage", "sqlite", "postgres");
+    assertThat(e).hasMessageContainingAll("'MongoDB' is not a valid engine name", "lowercase letter");
   }
 
   @Test
@@ -186,14 +187,49 @@ class LoadContextTest {
 
     ContextManifest shop = Manifests.loadContext(dir);
 
-    assertThat(shop.bus()).isEqualTo("rabbitmq");
+    assertThat(shop.bus().name()).isEqualTo("rabbitmq");
     assertThat(shop.retryDelaysSeconds()).containsExactly(2L, 4L);
     assertThat(shop.outboxRetentionSeconds()).isEqualTo(3600);
   }
 
   @Test
-  void loadContext_unknownBus_isRefusedAtItsPath() {
-    assertThat(refusedContext("name: shop\nbus: kafka\n", "bus")).hasMessageContaining("'kafka' is not a bus");
+  void loadContext_busNameThatIsNoName_isRefusedAtItsPath() {
+    assertThat(refusedContext("name: shop\nbus: Kafka!\n", "bus")).hasMessageContaining("engine name");
+  }
+
+  @Test
+  void loadContext_anyEngineName_isLeftToTheRuntimeToFind() {
+    write(dir, FILE, "name: shop\nbus: kafka\n");
+
+    assertThat(Manifests.loadContext(dir).bus().name()).isEqualTo("kafka");
+  }
+
+  @Test
+  void loadContext_engineOptions_areAnsweredAsText() {
+    write(dir, FILE, """
+        name: shop
+        storage: { engine: postgres, url: "jdbc:postgresql://db/shop", options: { user: shop, pool-size: 4 } }
+        bus: { engine: rabbitmq, options: { prefetch: 32, url: "amqp://broker" } }
+        """);
+
+    ContextManifest shop = Manifests.loadContext(dir);
+
+    assertThat(shop.storage().options())
+        .containsExactly(Map.entry("pool-size", "4"), Map.entry("url", "jdbc:postgresql://db/shop"), Map.entry("user", "shop"));
+    assertThat(shop.bus().options()).containsExactly(Map.entry("prefetch", "32"), Map.entry("url", "amqp://broker"));
+    assertThat(shop.bus().location()).hasToString(shop.file() + " at bus");
+  }
+
+  @Test
+  void loadContext_urlGivenTwice_isRefusedAtTheOption() {
+    assertThat(refusedContext("name: shop\nbus: { engine: rabbitmq, url: \"amqp://a\", options: { url: \"amqp://b\" } }\n", "bus.options.url"))
+        .hasMessageContaining("given twice");
+  }
+
+  @Test
+  void loadContext_optionThatIsNotAValue_isRefusedAtIt() {
+    assertThat(refusedContext("name: shop\nbus: { engine: rabbitmq, options: { prefetch: [1, 2] } }\n", "bus.options.prefetch"))
+        .hasMessageContaining("expected a value");
   }
 
   @Test
@@ -218,10 +254,10 @@ class LoadContextTest {
 
     ContextManifest shop = Manifests.loadContext(dir);
 
-    assertThat(shop.storage()).isEqualTo("postgres");
-    assertThat(shop.storageUrl()).contains("jdbc:postgresql://db:5432/shop");
-    assertThat(shop.bus()).isEqualTo("rabbitmq");
-    assertThat(shop.busUrl()).contains("amqp://broker:5672");
+    assertThat(shop.storage().name()).isEqualTo("postgres");
+    assertThat(shop.storage().options()).containsExactly(Map.entry("url", "jdbc:postgresql://db:5432/shop"));
+    assertThat(shop.bus().name()).isEqualTo("rabbitmq");
+    assertThat(shop.bus().options()).containsExactly(Map.entry("url", "amqp://broker:5672"));
   }
 
   @Test

@@ -106,6 +106,7 @@ final class ComponentCode {
   }
 
   private static List<Path> sources(Path directory) {
+    if (!Files.isDirectory(directory)) return List.of(); // declared in code or on the class path
     try (Stream<Path> files = Files.walk(directory)) {
       return files
           .filter(p -> p.toString().endsWith(".java") && Files.isRegularFile(p))

@@ -1,6 +1,6 @@
 package io.toa4j.runtime;
 
-import io.toa4j.manifest.ContextManifest;
+import io.toa4j.manifest.EngineDeclaration;
 import io.toa4j.spi.Bus;
 import io.toa4j.spi.BusProvider;
 import io.toa4j.spi.BusSettings;
@@ -9,43 +9,45 @@ import io.toa4j.spi.StorageProvider;
 import io.toa4j.spi.StorageSettings;
 import io.toa4j.spi.UnreachableException;
 import java.nio.file.Path;
-import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.ArrayList;
-import java.util.List;
-import java.util.Map;
-import java.util.ServiceLoader;
-import java.util.function.Function;
 import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
-/** The storage and the bus a context names, found with {@link ServiceLoader} and opened. */
-record Engines(Storage storage, Bus bus) implements AutoCloseable {
+/** Opens the engines a context names, with their options, through the registry's providers. */
+final class Engines {
   private static final Logger LOG = LoggerFactory.getLogger(Engines.class);
   private static final long FIRST_DELAY_MILLIS = 500;
   private static final long LONGEST_DELAY_MILLIS = 10_000;
 
+  private Engines() {}
+
   /**
-   * Opens the storage and the bus the context names, or those the environment names instead
-   * ({@code TOA_STORAGE}, {@code TOA_STORAGE_URL}, {@code TOA_BUS}, {@code TOA_BUS_URL}).
+   * Opens the storage, waiting for its server as the options allow.
+   *
+   * @throws StartupException when the engine refuses its options, naming where they are declared
    */
-  static Engines open(ContextManifest context, Path state, Options options) {
-    Map<String, String> env = options.environment();
-    String storageName = env.getOrDefault("TOA_STORAGE", context.storage());
-    StorageProvider storageProvider = find(StorageProvider.class, StorageProvider::name, storageName, context, "storage", "toa4j-storage-");
-    StorageSettings storageSettings = new StorageSettings(state, url(env.get("TOA_STORAGE_URL"), context.storageUrl()));
-    Storage storage = patiently("the storage (" + storageName + ")", options, () -> storageProvider.open(storageSettings));
+  static Storage storage(StorageProvider provider, EngineDeclaration engine, Path state, Options options, boolean patient) {
+    StorageSettings settings = new StorageSettings(state, engine.options());
+    return open("the storage (" + engine.name() + ")", engine, options, patient, () -> provider.open(settings));
+  }
+
+  /**
+   * Opens the bus, waiting for its server as the options allow.
+   *
+   * @throws StartupException when the engine refuses its options, naming where they are declared
+   */
+  static Bus bus(BusProvider provider, EngineDeclaration engine, Path state, Options options, boolean patient) {
+    BusSettings settings = new BusSettings(state, engine.options(), options.clock());
+    return open("the bus (" + engine.name() + ")", engine, options, patient, () -> provider.open(settings));
+  }
+
+  private static <T> T open(String what, EngineDeclaration engine, Options options, boolean patient, Supplier<T> open) {
     try {
-      String busName = env.getOrDefault("TOA_BUS", context.bus());
-      BusProvider busProvider = find(BusProvider.class, BusProvider::name, busName, context, "bus", "toa4j-bus-");
-      BusSettings busSettings = new BusSettings(state, url(env.get("TOA_BUS_URL"), context.busUrl()), options.clock());
-      Bus bus = patiently("the bus (" + busName + ")", options, () -> busProvider.open(busSettings));
-      return new Engines(storage, bus);
-    } catch (RuntimeException e) {
-      storage.close();
-      throw e;
+      return patient ? patiently(what, options, open) : open.get();
+    } catch (IllegalArgumentException e) {
+      throw new StartupException(engine.location() + ": " + what + " refused its options: " + e.getMessage(), e);
     }
   }
 
@@ -76,50 +78,6 @@ record Engines(Storage storage, Bus bus) implements AutoCloseable {
           throw new StartupException("Interrupted while waiting for " + what + ": " + e.getMessage(), e);
         }
       }
-    }
-  }
-
-  /**
-   * Opens only the storage, for the runtime's own stores, without booting the components; once,
-   * without waiting for a server that is not up (the command line says so at once instead).
-   */
-  static Storage storage(ContextManifest context, Path state, Map<String, String> env) {
-    String storageName = env.getOrDefault("TOA_STORAGE", context.storage());
-    return find(StorageProvider.class, StorageProvider::name, storageName, context, "storage", "toa4j-storage-")
-        .open(new StorageSettings(state, url(env.get("TOA_STORAGE_URL"), context.storageUrl())));
-  }
-
-  /** Opens only the bus, for looking at parked messages without booting the components. */
-  static Bus bus(ContextManifest context, Map<String, String> env, Clock clock) {
-    return find(BusProvider.class, BusProvider::name, env.getOrDefault("TOA_BUS", context.bus()), context, "bus", "toa4j-bus-")
-        .open(new BusSettings(context.directory().resolve(".toa"), url(env.get("TOA_BUS_URL"), context.busUrl()), clock));
-  }
-
-  /** The {@code url} option: the environment's, else the context's, else none (the adapter's default). */
-  private static Map<String, String> url(String fromEnvironment, java.util.Optional<String> fromContext) {
-    if (fromEnvironment != null && !fromEnvironment.isBlank()) return Map.of("url", fromEnvironment);
-    return fromContext.map(u -> Map.of("url", u)).orElse(Map.of());
-  }
-
-  private static <P> P find(
-      Class<P> type, Function<P, String> name, String wanted, ContextManifest context, String key, String module) {
-    List<String> known = new ArrayList<>();
-    for (P provider : ServiceLoader.load(type, Engines.class.getClassLoader())) {
-      if (name.apply(provider).equals(wanted)) return provider;
-      known.add(name.apply(provider));
-    }
-    throw new StartupException(
-        context.file() + " at " + key + ": there is no " + key + " engine '" + wanted + "' on the class path (found: "
-            + (known.isEmpty() ? "none" : String.join(", ", known)) + "); add its " + module + wanted
-            + " module, or use one of those");
-  }
-
-  @Override
-  public void close() {
-    try {
-      bus.close();
-    } finally {
-      storage.close();
     }
   }
 }

@@ -1,7 +1,7 @@
 package io.toa4j.runtime;
 
 import io.toa4j.manifest.ContextManifest;
-import io.toa4j.spi.Bus;
+import io.toa4j.spi.BusProvider;
 import java.util.Collection;
 import java.util.Set;
 import java.util.TreeSet;
@@ -35,10 +35,10 @@ final class Hosting {
    * Refuses a subset on a bus that one process consumes (the embedded one): that process hosts every
    * component, or some would be hosted by nobody.
    */
-  static void requireShared(ContextManifest context, Set<String> hosting, Bus bus) {
+  static void requireShared(ContextManifest context, Set<String> hosting, BusProvider bus) {
     if (hosting.size() == context.components().size() || bus.distributed()) return;
     throw new StartupException(
-        "Context " + context.name() + " runs on the " + bus.describe() + ", which one process consumes: it hosts every"
+        "Context " + context.name() + " runs on the " + bus.name() + " bus, which one process consumes: it hosts every"
             + " component, so it cannot host only " + String.join(", ", new TreeSet<>(hosting))
             + "; run it without naming components, or choose a bus that processes share (bus: rabbitmq in "
             + context.file() + ", or TOA_BUS=rabbitmq)");

@@ -60,6 +60,10 @@ public record Options(
     return new Options(clock, random, sleeper, retry, environment, startupWait, callTimeout);
   }
 
+  public Options withRandom(RandomGenerator random) {
+    return new Options(clock, random, sleeper, retry, environment, startupWait, callTimeout);
+  }
+
   public Options withRetry(RetryPolicy retry) {
     return new Options(clock, random, sleeper, retry, environment, startupWait, callTimeout);
   }

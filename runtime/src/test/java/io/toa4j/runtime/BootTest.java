@@ -30,7 +30,7 @@ class BootTest {
     Path context = shop();
     Shop.edit(context, MANIFEST, "operations:\n", "colour: blue\noperations:\n");
 
-    assertThatThrownBy(() -> Application.boot(context))
+    assertThatThrownBy(() -> Toa.builder().directory(context).build())
         .isInstanceOf(ManifestException.class)
         .hasMessageContaining("manifest.toa.yaml")
         .hasMessageContaining("colour");
@@ -42,7 +42,7 @@ class BootTest {
     Path context = shop();
     Shop.edit(context, MANIFEST, "not applied again\n    query: true", "not applied again\n    query: often");
 
-    assertThatThrownBy(() -> Application.boot(context))
+    assertThatThrownBy(() -> Toa.builder().directory(context).build())
         .isInstanceOf(ManifestException.class)
         .hasMessageContaining("operations.credit.query");
   }
@@ -52,7 +52,7 @@ class BootTest {
     Path context = shop();
     Files.delete(context.resolve(WALLETS + "operations/Debit.java"));
 
-    assertThatThrownBy(() -> Application.boot(context))
+    assertThatThrownBy(() -> Toa.builder().directory(context).build())
         .isInstanceOf(StartupException.class)
         .hasMessageContaining("operations.debit")
         .hasMessageContaining("operations/Debit.java");
@@ -68,7 +68,7 @@ class BootTest {
         "record Input(long amount, String type, String ref)",
         "record Input(long amount, String type, String ref, String note)");
 
-    assertThatThrownBy(() -> Application.boot(context))
+    assertThatThrownBy(() -> Toa.builder().directory(context).build())
         .isInstanceOf(StartupException.class)
         .hasMessageContaining("operations.credit.input")
         .hasMessageContaining("'note' is not a property of the schema");
@@ -83,7 +83,7 @@ class BootTest {
         "record Input(long amount, String type, String ref)",
         "record Input(long amount, String type, long ref)");
 
-    assertThatThrownBy(() -> Application.boot(context))
+    assertThatThrownBy(() -> Toa.builder().directory(context).build())
         .isInstanceOf(StartupException.class)
         .hasMessageContaining("operations.credit.input")
         .hasMessageContaining("'ref' is a long, which cannot hold the schema's \"string\"");
@@ -98,7 +98,7 @@ class BootTest {
         "record Input(long amount, String type, String ref)",
         "record Input(long amount, String ref)");
 
-    assertThatThrownBy(() -> Application.boot(context))
+    assertThatThrownBy(() -> Toa.builder().directory(context).build())
         .isInstanceOf(StartupException.class)
         .hasMessageContaining("property 'type' of the schema has no member");
   }
@@ -108,7 +108,7 @@ class BootTest {
     Path context = shop();
     Shop.edit(context, WALLETS + "Wallet.java", "  public long balance;\n", "  public long balance;\n  public String nickname;\n");
 
-    assertThatThrownBy(() -> Application.boot(context))
+    assertThatThrownBy(() -> Toa.builder().directory(context).build())
         .isInstanceOf(StartupException.class)
         .hasMessageContaining("entity.properties")
         .hasMessageContaining("'nickname' is not a property of the schema");
@@ -119,7 +119,7 @@ class BootTest {
     Path context = shop();
     Shop.edit(context, WALLETS + "operations/Credit.java", "entry.balance += input.amount();", "entry.balance += input.amount() +;");
 
-    assertThatThrownBy(() -> Application.boot(context))
+    assertThatThrownBy(() -> Toa.builder().directory(context).build())
         .isInstanceOf(StartupException.class)
         .hasMessageContaining("does not compile")
         .hasMessageContaining("Credit.java:12");
@@ -137,7 +137,7 @@ class BootTest {
             + "  public Object effect(Void input) { return null; }\n"
             + "}\n");
 
-    assertThatThrownBy(() -> Application.boot(context))
+    assertThatThrownBy(() -> Toa.builder().directory(context).build())
         .isInstanceOf(StartupException.class)
         .hasMessageContaining("Freeze is not declared");
   }
@@ -147,7 +147,7 @@ class BootTest {
     Path context = shop();
     Shop.edit(context, MANIFEST, "  credit:\n    concurrency: retry", "  credit:\n    type: effect");
 
-    assertThatThrownBy(() -> Application.boot(context))
+    assertThatThrownBy(() -> Toa.builder().directory(context).build())
         .isInstanceOf(RuntimeException.class)
         .hasMessageContaining("operations.credit");
   }
@@ -155,14 +155,14 @@ class BootTest {
   @Test
   void boot_twiceWithUnchangedSources_compilesOnce_andAnEditRecompiles() throws IOException {
     Path context = shop();
-    Application.boot(context).close();
+    Toa.builder().directory(context).build().close();
     List<Path> first = cached(context);
 
-    Application.boot(context).close();
+    Toa.builder().directory(context).build().close();
     assertThat(cached(context)).isEqualTo(first);
 
     Shop.edit(context, WALLETS + "operations/Credit.java", "entry.balance += input.amount();", "entry.balance += 2 * input.amount();");
-    try (Application shop = Application.boot(context)) {
+    try (Toa shop = Toa.builder().directory(context).build()) {
       assertThat(cached(context)).hasSize(first.size() + 1);
       Map<String, Object> record =
           TransitionTest.output(shop.call("billing.wallets.credit", Request.of(TransitionTest.WALLET, TransitionTest.credit(5, "x"))));

@@ -27,7 +27,7 @@ class ConcurrencyTest {
 
   @Test
   void credit_16ThreadsWithRetry_endsWithTheExactBalanceAndVersion() throws Exception {
-    try (Application shop = Application.boot(Shop.copyTo(directory))) {
+    try (Toa shop = Toa.builder().directory(Shop.copyTo(directory)).build()) {
       AtomicInteger failures = new AtomicInteger();
 
       hammer(shop, failures);
@@ -42,7 +42,7 @@ class ConcurrencyTest {
   void credit_16ThreadsWithoutRetry_failsSomeWithConcurrencyAndCountsOnlyTheRest() throws Exception {
     Path context = Shop.copyTo(directory);
     Shop.edit(context, "components/billing.wallets/manifest.toa.yaml", "  credit:\n    concurrency: retry", "  credit:\n    concurrency: none");
-    try (Application shop = Application.boot(context)) {
+    try (Toa shop = Toa.builder().directory(context).build()) {
       AtomicInteger failures = new AtomicInteger();
 
       int succeeded = hammer(shop, failures);
@@ -55,7 +55,7 @@ class ConcurrencyTest {
   }
 
   /** Runs THREADS × CALLS credits of 3; counts concurrency failures, rethrows any other. */
-  private static int hammer(Application shop, AtomicInteger concurrencyFailures) throws Exception {
+  private static int hammer(Toa shop, AtomicInteger concurrencyFailures) throws Exception {
     ExecutorService pool = Executors.newFixedThreadPool(THREADS);
     try {
       List<Future<Integer>> results = new ArrayList<>();

@@ -60,15 +60,15 @@ class CrashSafetyTest {
       next = last + 2;
     }
 
-    try (Application app = Application.boot(context)) {
-      assertThat(app.settle(Duration.ofSeconds(120))).as("seed %d", SEED).isEmpty();
+    try (Toa app = Toa.builder().directory(context).build()) {
+      assertThat(app.admin().settle(Duration.ofSeconds(120))).as("seed %d", SEED).isEmpty();
       List<String> sources = allSources(app);
       assertThat((long) sources.size()).as("seed %d", SEED).isGreaterThanOrEqualTo(confirmed);
       for (String id : sources) {
         Map<String, Object> sink = TransitionTest.output(app.call("test.sinks.observe", Request.id(id)));
         assertThat(sink.get("received")).as("source %s, seed %d", id, SEED).isEqualTo(1L);
       }
-      assertThat(app.parked()).isEmpty();
+      assertThat(app.admin().parked()).isEmpty();
     }
   }
 
@@ -94,7 +94,7 @@ class CrashSafetyTest {
             + "; its log:\n" + java.nio.file.Files.readString(log));
   }
 
-  private static List<String> allSources(Application app) {
+  private static List<String> allSources(Toa app) {
     List<String> ids = new ArrayList<>();
     for (long omit = 0; ; omit += 1000) {
       Reply reply = app.call("test.sources.enumerate", new Request(java.util.Optional.of(io.toa4j.api.Query.page(1000, omit)), java.util.Optional.empty()));

@@ -14,7 +14,7 @@ public final class CrashWorker {
   public static void main(String[] args) {
     Path context = Path.of(args[0]);
     long next = Long.parseLong(args[1]);
-    Application app = Application.boot(context);
+    Toa app = Toa.builder().directory(context).build();
     System.out.println("ready");
     System.out.flush();
     while (true) {

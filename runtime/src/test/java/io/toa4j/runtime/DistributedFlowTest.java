@@ -48,36 +48,36 @@ class DistributedFlowTest {
     engines.close();
   }
 
-  private Application boot() {
-    return Application.boot(directory, Options.defaults().withEnvironment(engines.environment));
+  private Toa boot() {
+    return Toa.builder().directory(directory).options(Options.defaults().withEnvironment(engines.environment)).build();
   }
 
   private static Request record() {
     return Request.of(SeedFlowTest.TOPUP, Map.of("checkout", "co_1", "customer", SeedFlowTest.CUSTOMER, "amount", 5000, "currency", "USD"));
   }
 
-  private static Map<String, Object> wallet(Application shop) {
+  private static Map<String, Object> wallet(Toa shop) {
     return TransitionTest.output(shop.call("billing.wallets.observe", Request.id(SeedFlowTest.CUSTOMER)));
   }
 
   @Test
   void sameCheckoutRecordedTwice_andPaidDeliveredTwice_creditOnce() throws Exception {
     Shop.copyTo(directory);
-    try (Application shop = boot()) {
+    try (Toa shop = boot()) {
       shop.call("billing.topups.record", record());
       shop.call("billing.topups.record", record());
-      assertThat(shop.settle(SETTLE)).isEmpty();
+      assertThat(shop.admin().settle(SETTLE)).isEmpty();
       assertThat(wallet(shop)).containsEntry("balance", 5000L).containsEntry("VERSION", 1L);
 
       try (Bus second = secondBus()) {
         second.publish(paidAgain());
       }
-      assertThat(shop.settle(SETTLE)).isEmpty();
+      assertThat(shop.admin().settle(SETTLE)).isEmpty();
 
       assertThat(wallet(shop)).containsEntry("balance", 5000L).containsEntry("VERSION", 1L);
       assertThat(shop.metrics().find("toa.inbox.answers").counter().count()).isEqualTo(1);
     }
-    try (Application again = boot()) {
+    try (Toa again = boot()) {
       assertThat(wallet(again)).as("the state is in PostgreSQL, not in the process").containsEntry("balance", 5000L);
     }
   }
@@ -96,7 +96,7 @@ class DistributedFlowTest {
           waits.incrementAndGet();
           Thread.sleep(millis);
         });
-    CompletableFuture<Application> booting = CompletableFuture.supplyAsync(() -> Application.boot(directory, options));
+    CompletableFuture<Toa> booting = CompletableFuture.supplyAsync(() -> Toa.builder().directory(directory).options(options).build());
     TcpProxy postgres = null;
     TcpProxy rabbit = null;
     try {
@@ -108,9 +108,9 @@ class DistributedFlowTest {
       await().atMost(SETTLE).until(() -> storage.accepted() > 0 && waits.get() > before);
       assertThat(booting).as("the storage answers, the bus not yet: it waits").isNotDone();
       rabbit = TcpProxy.start(rabbitPort, Server.RABBITMQ.host(), Server.RABBITMQ.port());
-      try (Application shop = booting.get(SETTLE.toSeconds(), TimeUnit.SECONDS)) {
+      try (Toa shop = booting.get(SETTLE.toSeconds(), TimeUnit.SECONDS)) {
         shop.call("billing.topups.record", record());
-        assertThat(shop.settle(SETTLE)).isEmpty();
+        assertThat(shop.admin().settle(SETTLE)).isEmpty();
         assertThat(wallet(shop)).containsEntry("balance", 5000L);
       }
     } finally {

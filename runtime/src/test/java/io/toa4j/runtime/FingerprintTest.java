@@ -39,22 +39,22 @@ class FingerprintTest {
   @TempDir Path directory;
   final TestClock clock = new TestClock();
 
-  private Application ledger() {
-    return Application.boot(Fixtures.ledger(directory, "true"), Options.defaults().withClock(clock));
+  private Toa ledger() {
+    return Toa.builder().directory(Fixtures.ledger(directory, "true")).options(Options.defaults().withClock(clock)).build();
   }
 
   private static Request add(String account, long amount) {
     return Request.of(account, Map.of("amount", amount, "mode", "ok"));
   }
 
-  private static long balance(Application app, String account) {
+  private static long balance(Toa app, String account) {
     Object balance = TransitionTest.output(app.call("test.ledger.observe", Request.id(account))).get("balance");
     return balance == null ? 0 : ((Number) balance).longValue();
   }
 
   @Test
   void answer_firstCall_isNotReplayed_andCarriesTheRetention_theRepeatIsReplayed() {
-    try (Application app = ledger()) {
+    try (Toa app = ledger()) {
       Answer first = app.answer("test.ledger.add", add(ACCOUNT, 5), "call-1");
       Answer second = app.answer("test.ledger.add", add(ACCOUNT, 5), "call-1");
 
@@ -69,7 +69,7 @@ class FingerprintTest {
 
   @Test
   void answer_ofAnOperationWithoutOnce_hasNoRetention_andIsNeverReplayed() {
-    try (Application app = ledger()) {
+    try (Toa app = ledger()) {
       Answer first = app.answer("test.feed.post", Request.of(OTHER, Map.of("account", ACCOUNT, "amount", 1)), "call-1");
       Answer again = app.answer("test.feed.post", Request.of(OTHER, Map.of("account", ACCOUNT, "amount", 1)), "call-1");
 
@@ -81,7 +81,7 @@ class FingerprintTest {
 
   @Test
   void call_sameIdentityWithAnotherInput_isRefusedAsReused_andChangesNothing() {
-    try (Application app = ledger()) {
+    try (Toa app = ledger()) {
       app.call("test.ledger.add", add(ACCOUNT, 5), "call-1");
 
       assertThatThrownBy(() -> app.call("test.ledger.add", add(ACCOUNT, 6), "call-1"))
@@ -101,7 +101,7 @@ class FingerprintTest {
 
   @Test
   void call_sameIdentityForAnotherRecord_isRefusedAsReused_andChangesNothing() {
-    try (Application app = ledger()) {
+    try (Toa app = ledger()) {
       app.call("test.ledger.add", add(ACCOUNT, 5), "call-1");
 
       assertThatThrownBy(() -> app.call("test.ledger.add", add(OTHER, 5), "call-1"))
@@ -118,7 +118,7 @@ class FingerprintTest {
   void call_sameRequestWrittenAsYamlWithKeysReordered_isARepeat() throws Exception {
     JsonNode json = new ObjectMapper().readTree("{\"mode\": \"ok\", \"amount\": 5}");
     JsonNode yaml = new YAMLMapper().readTree("amount: 5.0\nmode: ok\n");
-    try (Application app = ledger()) {
+    try (Toa app = ledger()) {
       app.call("test.ledger.add", new Request(Optional.of(Query.id(ACCOUNT)), Optional.of(json)), "call-1");
 
       Answer again = app.answer("test.ledger.add", new Request(Optional.of(Query.id(ACCOUNT)), Optional.of(yaml)), "call-1");
@@ -130,7 +130,7 @@ class FingerprintTest {
 
   @Test
   void call_answeredBeforeFingerprintsWereKept_isAnsweredWhateverItAsks() throws Exception {
-    try (Application app = ledger()) {
+    try (Toa app = ledger()) {
       app.call("test.ledger.add", add(ACCOUNT, 5), "call-1");
       try (Connection c = DriverManager.getConnection("jdbc:sqlite:" + directory.resolve(".toa/storage/test.ledger.db"))) {
         assertThat(c.createStatement().executeUpdate("UPDATE inbox SET fingerprint = NULL")).isEqualTo(1);
@@ -148,7 +148,7 @@ class FingerprintTest {
 
   @Test
   void twinsWithDifferentRequests_oneCommits_theOthersGetItsAnswerOrAreRefused() throws Exception {
-    try (Application app = ledger()) {
+    try (Toa app = ledger()) {
       app.call("test.ledger.add", add(ACCOUNT, 1000), "setup"); // twins race on the record's version
       ExecutorService pool = Executors.newFixedThreadPool(8);
       CountDownLatch start = new CountDownLatch(1);

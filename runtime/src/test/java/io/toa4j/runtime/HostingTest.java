@@ -27,7 +27,7 @@ class HostingTest {
   void boot_unknownComponentToHost_isRefusedNamingTheKnownOnes() {
     Shop.copyTo(directory);
 
-    assertThatThrownBy(() -> Application.boot(directory, Options.defaults().withEnvironment(NOWHERE), List.of("billing.wallet")))
+    assertThatThrownBy(() -> Toa.builder().directory(directory).options(Options.defaults().withEnvironment(NOWHERE)).host(List.of("billing.wallet")).build())
         .isInstanceOf(StartupException.class)
         .hasMessageContaining("no component 'billing.wallet'")
         .hasMessageContaining("billing.topups, billing.wallets, fulfilment.shipments");
@@ -37,10 +37,12 @@ class HostingTest {
   void boot_subsetOnTheEmbeddedBus_isRefusedSayingWhy() {
     Shop.copyTo(directory);
 
-    assertThatThrownBy(() -> Application.boot(directory, Options.defaults().withEnvironment(Map.of()), Set.of("billing.wallets")))
+    assertThatThrownBy(() -> Toa.builder().directory(directory).options(Options.defaults().withEnvironment(Map.of())).host(Set.of("billing.wallets")).build())
         .isInstanceOf(StartupException.class)
         .hasMessageContaining("hosts every component")
         .hasMessageContaining("bus: rabbitmq");
-    assertThat(RemoteContext.open(directory, Options.defaults().withEnvironment(Map.of()))).as("no client of an embedded bus").isEmpty();
+    assertThat(Toa.builder().directory(directory).options(Options.defaults().withEnvironment(Map.of())).distributed())
+        .as("the embedded bus is not shared, known without opening it")
+        .isFalse();
   }
 }

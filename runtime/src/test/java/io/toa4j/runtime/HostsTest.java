@@ -47,19 +47,19 @@ class HostsTest {
     return Options.defaults().withEnvironment(engines.environment);
   }
 
-  private Application host(String... components) {
-    return Application.boot(directory, options(), List.of(components));
+  private Toa host(String... components) {
+    return Toa.builder().directory(directory).options(options()).host(List.of(components)).build();
   }
 
   private static Request topup() {
     return Request.of(SeedFlowTest.TOPUP, Map.of("checkout", "co_1", "customer", SeedFlowTest.CUSTOMER, "amount", 5000, "currency", "USD"));
   }
 
-  private static Map<String, Object> wallet(Application any) {
+  private static Map<String, Object> wallet(Toa any) {
     return TransitionTest.output(any.call("billing.wallets.observe", Request.id(SeedFlowTest.CUSTOMER)));
   }
 
-  private static double delivered(Application application, String queue) {
+  private static double delivered(Toa application, String queue) {
     var counter = application.metrics().find("toa.messages").tags("queue", queue, "outcome", "delivered").counter();
     return counter == null ? 0 : counter.count();
   }
@@ -67,7 +67,7 @@ class HostsTest {
   @Test
   void topupRecordedTwiceInOneHost_isCreditedOnceByTheOther_andCallsReachTheHost() {
     Shop.copyTo(directory);
-    try (Application topups = host("billing.topups"); Application wallets = host("billing.wallets")) {
+    try (Toa topups = host("billing.topups"); Toa wallets = host("billing.wallets")) {
       assertThat(topups.hosted()).containsExactly("billing.topups");
 
       topups.call("billing.topups.record", topup());
@@ -80,7 +80,7 @@ class HostsTest {
       assertThat(TransitionTest.output(wallets.call("billing.topups.observe", Request.id(SeedFlowTest.TOPUP))))
           .containsEntry("checkout", "co_1");
       assertThat(delivered(topups, RECEIVER)).as("the receiver runs only where wallets is hosted").isZero();
-      assertThat(wallets.settle(PATIENCE)).isEmpty();
+      assertThat(wallets.admin().settle(PATIENCE)).isEmpty();
       assertThat(wallet(wallets)).containsEntry("VERSION", 1L);
     }
   }
@@ -88,7 +88,7 @@ class HostsTest {
   @Test
   void callOverTheBus_sameIdentityTwice_isMadeOnceAtTheHost() {
     Fixtures.ledger(directory, "true");
-    try (Application relay = host("test.relay"); Application ledger = host("test.ledger", "test.feed")) {
+    try (Toa relay = host("test.relay"); Toa ledger = host("test.ledger", "test.feed")) {
       Request forward = Request.input(Map.of("account", SeedFlowTest.CUSTOMER, "amount", 7));
 
       relay.call("test.relay.forward", forward, "call-1");
@@ -105,7 +105,7 @@ class HostsTest {
   @Test
   void callOverTheBus_refusalAndFailure_reachTheCallerAsThemselves() {
     Fixtures.ledger(directory, "true");
-    try (Application relay = host("test.relay"); Application ledger = host("test.ledger", "test.feed")) {
+    try (Toa relay = host("test.relay"); Toa ledger = host("test.ledger", "test.feed")) {
       Reply refused = relay.call("test.ledger.add", Request.of(Query.id(SeedFlowTest.CUSTOMER), Map.of("amount", 1, "mode", "refuse")));
 
       assertThat(refused).isEqualTo(new Reply.Refused(Refusal.of("REFUSED")));
@@ -120,7 +120,7 @@ class HostsTest {
   @Test
   void call_toAComponentNobodyHosts_failsAtOnceNamingIt() {
     Shop.copyTo(directory);
-    try (Application topups = Application.boot(directory, options().withCallTimeout(Duration.ofMinutes(5)), List.of("billing.topups"))) {
+    try (Toa topups = Toa.builder().directory(directory).options(options().withCallTimeout(Duration.ofMinutes(5))).host(List.of("billing.topups")).build()) {
       long start = System.nanoTime();
 
       assertThatThrownBy(() -> wallet(topups))
@@ -132,10 +132,12 @@ class HostsTest {
   }
 
   @Test
-  void remoteContext_hostsNothing_andReachesTheHost() {
+  void connect_hostsNothing_andReachesTheHost() {
     Shop.copyTo(directory);
-    try (Application wallets = host("billing.wallets");
-        RemoteContext client = RemoteContext.open(directory, options()).orElseThrow()) {
+    try (Toa wallets = host("billing.wallets");
+        Toa client = Toa.builder().directory(directory).options(options()).connect()) {
+      assertThat(client.hosted()).isEmpty();
+      assertThat(client.distributed()).isTrue();
       Reply credited = client.call(
           "billing.wallets.credit",
           Request.of(Query.id(SeedFlowTest.CUSTOMER), Map.of("amount", 300, "type", "goodwill", "ref", "g1")),
@@ -159,7 +161,7 @@ class HostsTest {
   @Test
   void answerOverTheBus_aRepeat_saysItIsAReplayFromTheHostsInbox() {
     Shop.copyTo(directory);
-    try (Application wallets = host("billing.wallets"); Application topups = host("billing.topups")) {
+    try (Toa wallets = host("billing.wallets"); Toa topups = host("billing.topups")) {
       Request credit = Request.of(Query.id(SeedFlowTest.CUSTOMER), Map.of("amount", 300, "type", "goodwill", "ref", "g1"));
 
       Answer first = topups.answer("billing.wallets.credit", credit, "edge-1");
@@ -177,8 +179,8 @@ class HostsTest {
     Shop.copyTo(directory);
     int credits = 2000;
     String tasks = Messaging.tasks("billing.wallets");
-    try (Application first = host("billing.wallets");
-        Application second = host("billing.wallets");
+    try (Toa first = host("billing.wallets");
+        Toa second = host("billing.wallets");
         io.toa4j.spi.Bus sender = bus()) {
       java.util.stream.IntStream.range(0, credits).parallel().forEach(i -> {
         io.toa4j.spi.Message credit = new io.toa4j.spi.Message(
@@ -188,8 +190,8 @@ class HostsTest {
       });
 
       await().atMost(Duration.ofMinutes(5)).until(() -> handled(first, tasks) + handled(second, tasks) == 2 * credits);
-      assertThat(first.settle(PATIENCE)).isEmpty();
-      assertThat(second.settle(PATIENCE)).isEmpty();
+      assertThat(first.admin().settle(PATIENCE)).isEmpty();
+      assertThat(second.admin().settle(PATIENCE)).isEmpty();
 
       try (var c = engines.database();
           var r = c.createStatement().executeQuery(
@@ -210,11 +212,11 @@ class HostsTest {
     return Request.of(Query.id(String.format("%032x", i)), Map.of("amount", i + 1, "type", "goodwill", "ref", "r" + i));
   }
 
-  private static double handled(Application application, String queue) {
+  private static double handled(Toa application, String queue) {
     return delivered(application, queue);
   }
 
-  private static double absorbed(Application application) {
+  private static double absorbed(Toa application) {
     double sum = 0;
     for (String name : List.of("toa.inbox.answers", "toa.inbox.twins")) {
       var counter = application.metrics().find(name).counter();

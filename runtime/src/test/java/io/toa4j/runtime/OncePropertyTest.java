@@ -40,12 +40,12 @@ class OncePropertyTest {
     try {
       Fixtures.ledger(directory, "true");
       Map<Integer, Long> distinct = new HashMap<>();
-      Application app = Application.boot(directory);
+      Toa app = Toa.builder().directory(directory).build();
       try {
         for (Step step : steps) {
           if (step.restart()) {
             app.close();
-            app = Application.boot(directory);
+            app = Toa.builder().directory(directory).build();
             continue;
           }
           long amount = 1L << step.credit(); // distinct powers of two: a double credit shows in the sum
@@ -66,7 +66,7 @@ class OncePropertyTest {
   }
 
   /** The same call, under one identity, by {@code copies} callers at once. */
-  private static void deliver(Application app, int credit, long amount, int copies) throws Exception {
+  private static void deliver(Toa app, int credit, long amount, int copies) throws Exception {
     ExecutorService pool = Executors.newFixedThreadPool(copies);
     try {
       List<Future<?>> calls = new ArrayList<>();

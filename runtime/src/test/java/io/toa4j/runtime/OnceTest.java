@@ -38,25 +38,25 @@ class OnceTest {
   @TempDir Path directory;
   final TestClock clock = new TestClock();
 
-  private Application ledger(String once) {
-    return Application.boot(Fixtures.ledger(directory, once), Options.defaults().withClock(clock));
+  private Toa ledger(String once) {
+    return Toa.builder().directory(Fixtures.ledger(directory, once)).options(Options.defaults().withClock(clock)).build();
   }
 
   private static Request add(long amount, String mode) {
     return Request.of(ACCOUNT, Map.of("amount", amount, "mode", mode));
   }
 
-  private static Map<String, Object> account(Application app) {
+  private static Map<String, Object> account(Toa app) {
     return TransitionTest.output(app.call("test.ledger.observe", Request.id(ACCOUNT)));
   }
 
-  private static double counted(Application app, String name) {
+  private static double counted(Toa app, String name) {
     return app.metrics().find(name).counters().stream().mapToDouble(c -> c.count()).sum();
   }
 
   @Test
   void sameIdentityTwice_movesTheRecordOnce_andAnswersTheFirstAnswerBothTimes() {
-    try (Application app = ledger("true")) {
+    try (Toa app = ledger("true")) {
       Reply first = app.call("test.ledger.add", add(5000, "ok"), "call-1");
       Reply second = app.call("test.ledger.add", add(5000, "ok"), "call-1");
 
@@ -68,7 +68,7 @@ class OnceTest {
 
   @Test
   void twoIdentities_areTwoCalls() {
-    try (Application app = ledger("true")) {
+    try (Toa app = ledger("true")) {
       app.call("test.ledger.add", add(5000, "ok"));
       app.call("test.ledger.add", add(5000, "ok"));
 
@@ -78,7 +78,7 @@ class OnceTest {
 
   @Test
   void sameIdentity16TimesAtOnce_movesTheRecordOnce_andAllGetTheSameAnswer() throws Exception {
-    try (Application app = ledger("true")) {
+    try (Toa app = ledger("true")) {
       app.call("test.ledger.add", add(1, "ok")); // the record exists: twins race on its version
       ExecutorService pool = Executors.newFixedThreadPool(16);
       CountDownLatch start = new CountDownLatch(1);
@@ -102,7 +102,7 @@ class OnceTest {
 
   @Test
   void refusalExceptionAndDiscard_recordNothing_soTheSameCallRunsAgain() throws Exception {
-    try (Application app = ledger("true")) {
+    try (Toa app = ledger("true")) {
       assertThat(app.call("test.ledger.add", add(7, "refuse"), "call-r")).isInstanceOf(Reply.Refused.class);
       assertThat(app.call("test.ledger.add", add(7, "ok"), "call-r")).isInstanceOf(Reply.Output.class);
 
@@ -123,7 +123,7 @@ class OnceTest {
 
   @Test
   void retention_repeatInsideTheWindowIsAnswered_afterItRunsAgain() {
-    try (Application app = ledger("600")) {
+    try (Toa app = ledger("600")) {
       app.call("test.ledger.add", add(10, "ok"), "call-1");
       clock.advance(Duration.ofSeconds(599));
       app.call("test.ledger.add", add(10, "ok"), "call-1");
@@ -138,7 +138,7 @@ class OnceTest {
 
   @Test
   void expiredCalls_areRemovedInTheBackground_soTheInboxStaysBounded() throws Exception {
-    try (Application app = ledger("600")) {
+    try (Toa app = ledger("600")) {
       for (int i = 0; i < 3000; i++) app.call("test.ledger.add", add(1, "ok"), "call-" + i);
       assertThat(inboxRows()).isEqualTo(3000);
 
@@ -151,13 +151,13 @@ class OnceTest {
 
   @Test
   void chain_receiverDeliveredTwice_changesTheOnceOperationDownstreamOnce() {
-    try (Application app = ledger("true"); Bus second = openSecondBus()) {
+    try (Toa app = ledger("true"); Bus second = openSecondBus()) {
       app.call("test.feed.post", Request.of(FEED, Map.of("account", ACCOUNT, "amount", 42)));
-      assertThat(app.settle(SETTLE)).isEmpty();
+      assertThat(app.admin().settle(SETTLE)).isEmpty();
       assertThat(account(app)).containsEntry("balance", 42L).containsEntry("VERSION", 1L);
 
       second.publish(publishedCopy("test.feed", "test.feed.created"));
-      assertThat(app.settle(SETTLE)).isEmpty();
+      assertThat(app.admin().settle(SETTLE)).isEmpty();
 
       assertThat(account(app)).containsEntry("balance", 42L).containsEntry("VERSION", 1L);
       assertThat(counted(app, "toa.inbox.answers")).isEqualTo(1);
@@ -166,7 +166,7 @@ class OnceTest {
 
   @Test
   void unrepeatable_isRefusedBeforeSending_onTheFirstAttempt_andNothingIsWritten() {
-    try (Application app = ledger("true")) {
+    try (Toa app = ledger("true")) {
       Failure failure = null;
       try {
         app.call("test.relay.eager", Request.of(FEED, Map.of("account", ACCOUNT, "amount", 42)));

@@ -31,7 +31,7 @@ class PostgresRestartTest {
         Shop.copyTo(directory);
         Options options =
             Options.defaults().withEnvironment(DistributedEngines.environment(postgres.url(name), Server.RABBITMQ.url(name)));
-        try (Application shop = Application.boot(directory, options)) {
+        try (Toa shop = Toa.builder().directory(directory).options(options).build()) {
           ShopLoad load = ShopLoad.start(shop, 8, 600, 6, Duration.ofMinutes(5));
           load.awaitAnswered(1.0 / 3);
           postgres.restart();

@@ -27,7 +27,7 @@ class PrecompiledTest {
           touch:
             query: true
         """);
-    try (Application app = Application.boot(directory)) {
+    try (Toa app = Toa.builder().directory(directory).build()) {
       app.call("test.precompiled.touch", Request.id(ID));
 
       assertThat(TransitionTest.output(app.call("test.precompiled.touch", Request.id(ID))))
@@ -45,12 +45,12 @@ class PrecompiledTest {
       @Override public void close() {}
     };
 
-    assertThatThrownBy(() -> Application.requireTransactions("billing.wallets", true, false, flimsy))
+    assertThatThrownBy(() -> Assembly.requireTransactions("billing.wallets", true, false, flimsy))
         .isInstanceOf(StartupException.class)
         .hasMessageContaining("billing.wallets declares once")
         .hasMessageContaining("a storage without transactions");
-    assertThatThrownBy(() -> Application.requireTransactions("billing.topups", false, true, flimsy))
+    assertThatThrownBy(() -> Assembly.requireTransactions("billing.topups", false, true, flimsy))
         .hasMessageContaining("billing.topups announces events that are consumed");
-    Application.requireTransactions("billing.topups", false, false, flimsy);
+    Assembly.requireTransactions("billing.topups", false, false, flimsy);
   }
 }

@@ -39,8 +39,8 @@ class RabbitOutageTest {
     engines.close();
   }
 
-  private Application boot(Map<String, String> environment) {
-    return Application.boot(directory, Options.defaults().withEnvironment(environment));
+  private Toa boot(Map<String, String> environment) {
+    return Toa.builder().directory(directory).options(Options.defaults().withEnvironment(environment)).build();
   }
 
   @Test
@@ -48,7 +48,7 @@ class RabbitOutageTest {
     int port = TcpProxy.freePort();
     Map<String, String> throughProxy =
         DistributedEngines.environment(Server.POSTGRES.url(engines.name), Server.RABBITMQ.url(engines.name, port));
-    try (TcpProxy rabbit = TcpProxy.start(port, Server.RABBITMQ.host(), Server.RABBITMQ.port()); Application shop = boot(throughProxy)) {
+    try (TcpProxy rabbit = TcpProxy.start(port, Server.RABBITMQ.host(), Server.RABBITMQ.port()); Toa shop = boot(throughProxy)) {
       ShopLoad load = ShopLoad.start(shop, 8, 600, 6, BOUND);
       load.awaitAnswered(0.2);
       rabbit.down();
@@ -65,7 +65,7 @@ class RabbitOutageTest {
 
   @Test
   void brokerRestartedMidLoad_everyDistinctCreditLandsOnce() throws Exception {
-    try (Application shop = boot(engines.environment)) {
+    try (Toa shop = boot(engines.environment)) {
       ShopLoad load = ShopLoad.start(shop, 8, 600, 6, BOUND);
       load.awaitAnswered(0.3);
       VirtualHosts.restartBroker();

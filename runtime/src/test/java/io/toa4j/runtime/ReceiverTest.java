@@ -26,28 +26,28 @@ class ReceiverTest {
   @TempDir Path directory;
   final TestClock clock = new TestClock();
 
-  private Application boot() {
-    return Application.boot(Fixtures.sourceAndSink(directory), Options.defaults().withClock(clock));
+  private Toa boot() {
+    return Toa.builder().directory(Fixtures.sourceAndSink(directory)).options(Options.defaults().withClock(clock)).build();
   }
 
   private static Request emit(int failures, boolean refuse) {
     return Request.of(A, Map.of("failures", failures, "refuse", refuse));
   }
 
-  private static Map<String, Object> sink(Application app) {
+  private static Map<String, Object> sink(Toa app) {
     return TransitionTest.output(app.call("test.sinks.observe", Request.id(A)));
   }
 
-  private static double counted(Application app, String outcome) {
+  private static double counted(Toa app, String outcome) {
     return app.metrics().find("toa.messages").tag("outcome", outcome).counters().stream().mapToDouble(c -> c.count()).sum();
   }
 
   @Test
   void event_reachesTheReceiver_whichCallsItsOperation() {
-    try (Application app = boot()) {
+    try (Toa app = boot()) {
       app.call("test.sources.emit", emit(0, false));
 
-      assertThat(app.settle(SETTLE)).isEmpty();
+      assertThat(app.admin().settle(SETTLE)).isEmpty();
       assertThat(sink(app)).containsEntry("received", 1L).containsEntry("VERSION", 1L);
       assertThat(counted(app, "delivered")).isEqualTo(1);
     }
@@ -55,7 +55,7 @@ class ReceiverTest {
 
   @Test
   void receiver_throwingTwice_isRetriedAfterItsDelaysAndSucceeds() {
-    try (Application app = boot()) {
+    try (Toa app = boot()) {
       app.call("test.sources.emit", emit(2, false));
 
       await().atMost(SETTLE).until(() -> counted(app, "retried") == 1);
@@ -64,15 +64,15 @@ class ReceiverTest {
       assertThat(sink(app)).containsEntry("VERSION", 0L);
       clock.advance(Duration.ofSeconds(10));
 
-      assertThat(app.settle(SETTLE)).isEmpty();
+      assertThat(app.admin().settle(SETTLE)).isEmpty();
       assertThat(sink(app)).containsEntry("received", 1L);
-      assertThat(app.parked()).isEmpty();
+      assertThat(app.admin().parked()).isEmpty();
     }
   }
 
   @Test
   void receiver_alwaysThrowing_isParkedAfterFiveAttempts_andReplayRunsItAgain() {
-    try (Application app = boot()) {
+    try (Toa app = boot()) {
       app.call("test.sources.emit", emit(5, false));
 
       for (long delay : List.of(1L, 10L, 30L, 90L)) {
@@ -80,47 +80,47 @@ class ReceiverTest {
         await().atMost(SETTLE).until(() -> counted(app, "retried") == retried + 1);
         clock.advance(Duration.ofSeconds(delay));
       }
-      await().atMost(SETTLE).until(() -> app.parked().size() == 1);
+      await().atMost(SETTLE).until(() -> app.admin().parked().size() == 1);
 
-      Parked parked = app.parked().get(0);
+      Parked parked = app.admin().parked().get(0);
       assertThat(parked.attempts()).isEqualTo(5);
       assertThat(parked.code()).isEqualTo("SYSTEM");
       assertThat(parked.reason()).contains("failure 5 of 5");
       assertThat(parked.queue()).isEqualTo("test.sources.created..test.sinks");
       assertThat(sink(app)).containsEntry("VERSION", 0L);
 
-      assertThat(app.replay(parked.id())).isTrue();
-      assertThat(app.settle(SETTLE)).isEmpty();
+      assertThat(app.admin().replay(parked.id())).isTrue();
+      assertThat(app.admin().settle(SETTLE)).isEmpty();
       assertThat(sink(app)).containsEntry("received", 1L);
-      assertThat(app.parked()).isEmpty();
+      assertThat(app.admin().parked()).isEmpty();
     }
   }
 
   @Test
   void parked_survivesARestart() {
-    try (Application app = boot()) {
+    try (Toa app = boot()) {
       app.call("test.sources.emit", emit(99, false));
       for (long delay : List.of(1L, 10L, 30L, 90L)) {
         double retried = counted(app, "retried");
         await().atMost(SETTLE).until(() -> counted(app, "retried") == retried + 1);
         clock.advance(Duration.ofSeconds(delay));
       }
-      await().atMost(SETTLE).until(() -> app.parked().size() == 1);
+      await().atMost(SETTLE).until(() -> app.admin().parked().size() == 1);
     }
-    try (Application app = boot()) {
-      assertThat(app.parked()).hasSize(1).first().extracting(Parked::attempts).isEqualTo(5);
+    try (Toa app = boot()) {
+      assertThat(app.admin().parked()).hasSize(1).first().extracting(Parked::attempts).isEqualTo(5);
     }
   }
 
   @Test
   void receiver_refusing_isNeitherRetriedNorParked() {
-    try (Application app = boot()) {
+    try (Toa app = boot()) {
       app.call("test.sources.emit", emit(0, true));
 
-      assertThat(app.settle(SETTLE)).isEmpty();
+      assertThat(app.admin().settle(SETTLE)).isEmpty();
       assertThat(counted(app, "refused")).isEqualTo(1);
       assertThat(counted(app, "retried")).isZero();
-      assertThat(app.parked()).isEmpty();
+      assertThat(app.admin().parked()).isEmpty();
       assertThat(sink(app)).containsEntry("VERSION", 0L);
     }
   }
@@ -138,13 +138,13 @@ class ReceiverTest {
           }
         }
         """);
-    try (Application app = Application.boot(context, Options.defaults().withClock(clock))) {
+    try (Toa app = Toa.builder().directory(context).options(Options.defaults().withClock(clock)).build()) {
       app.call("test.sources.emit", emit(0, false));
 
-      await().atMost(SETTLE).until(() -> app.parked().size() == 1);
-      assertThat(app.parked().get(0).code()).isEqualTo("CONTRACT");
-      assertThat(app.parked().get(0).attempts()).isEqualTo(1);
-      assertThat(app.parked().get(0).reason()).contains("/failures");
+      await().atMost(SETTLE).until(() -> app.admin().parked().size() == 1);
+      assertThat(app.admin().parked().get(0).code()).isEqualTo("CONTRACT");
+      assertThat(app.admin().parked().get(0).attempts()).isEqualTo(1);
+      assertThat(app.admin().parked().get(0).reason()).contains("/failures");
     }
   }
 
@@ -153,7 +153,7 @@ class ReceiverTest {
     Path context = Fixtures.sourceAndSink(directory);
     Fixtures.edit(context, "components/test.sinks/manifest.toa.yaml", "test.sources.created: absorb", "test.sources.vanished: absorb");
 
-    assertThatThrownBy(() -> Application.boot(context))
+    assertThatThrownBy(() -> Toa.builder().directory(context).build())
         .isInstanceOf(StartupException.class)
         .hasMessageContaining("announces test.sources.vanished")
         .hasMessageContaining("created, updated");
@@ -161,11 +161,11 @@ class ReceiverTest {
 
   @Test
   void noConsumer_meansNoOutboxEntry_andNothingToSettle() {
-    try (Application app = boot()) {
+    try (Toa app = boot()) {
       Reply reply = app.call("test.sinks.absorb", Request.of(A, Map.of("failures", 0, "refuse", false)));
 
       assertThat(reply).isInstanceOf(Reply.Output.class);
-      assertThat(app.settle(Duration.ZERO)).isEmpty();
+      assertThat(app.admin().settle(Duration.ZERO)).isEmpty();
     }
   }
 }

@@ -19,11 +19,11 @@ class RequestTest {
   static final ObjectMapper JSON = new ObjectMapper();
 
   @TempDir Path directory;
-  Application shop;
+  Toa shop;
 
   @BeforeEach
   void boot() {
-    shop = Application.boot(Shop.copyTo(directory));
+    shop = Toa.builder().directory(Shop.copyTo(directory)).build();
     shop.call("billing.wallets.credit", Request.of(WALLET, TransitionTest.credit(100, "a")));
   }
 

@@ -33,32 +33,32 @@ class SeedFlowTest {
     return Request.of(TOPUP, Map.of("checkout", "co_1", "customer", CUSTOMER, "amount", 5000, "currency", "USD"));
   }
 
-  private static Map<String, Object> wallet(Application shop) {
+  private static Map<String, Object> wallet(Toa shop) {
     return TransitionTest.output(shop.call("billing.wallets.observe", Request.id(CUSTOMER)));
   }
 
   @Test
   void sameCheckoutRecordedTwice_creditsTheWalletOnce() {
-    try (Application shop = Application.boot(Shop.copyTo(directory))) {
+    try (Toa shop = Toa.builder().directory(Shop.copyTo(directory)).build()) {
       shop.call("billing.topups.record", record());
       shop.call("billing.topups.record", record());
 
-      assertThat(shop.settle(SETTLE)).isEmpty();
+      assertThat(shop.admin().settle(SETTLE)).isEmpty();
       assertThat(wallet(shop)).containsEntry("balance", 5000L).containsEntry("VERSION", 1L);
     }
   }
 
   @Test
   void paidDeliveredTwice_creditsTheWalletOnce() throws Exception {
-    try (Application shop = Application.boot(Shop.copyTo(directory))) {
+    try (Toa shop = Toa.builder().directory(Shop.copyTo(directory)).build()) {
       shop.call("billing.topups.record", record());
-      assertThat(shop.settle(SETTLE)).isEmpty();
+      assertThat(shop.admin().settle(SETTLE)).isEmpty();
 
       try (Bus second = bus()) {
         second.publish(paidAgain());
       }
 
-      assertThat(shop.settle(SETTLE)).isEmpty();
+      assertThat(shop.admin().settle(SETTLE)).isEmpty();
       assertThat(wallet(shop)).containsEntry("balance", 5000L).containsEntry("VERSION", 1L);
       assertThat(shop.metrics().find("toa.inbox.answers").counter().count()).isEqualTo(1);
     }
@@ -66,7 +66,7 @@ class SeedFlowTest {
 
   @Test
   void twoCreditsMadeOnPurpose_areTwoCredits() {
-    try (Application shop = Application.boot(Shop.copyTo(directory))) {
+    try (Toa shop = Toa.builder().directory(Shop.copyTo(directory)).build()) {
       Request credit = Request.of(CUSTOMER, Map.of("amount", 5000, "type", "topup", "ref", "co_2"));
       shop.call("billing.wallets.credit", credit);
       shop.call("billing.wallets.credit", credit);

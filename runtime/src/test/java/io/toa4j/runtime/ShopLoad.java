@@ -23,7 +23,7 @@ import java.util.concurrent.atomic.AtomicLong;
  * answered is what every wallet must hold in the end: the sum of its distinct credits.
  */
 final class ShopLoad {
-  private final Application shop;
+  private final Toa shop;
   private final int wallets;
   private final int operations;
   private final Duration bound;
@@ -33,7 +33,7 @@ final class ShopLoad {
   private final ExecutorService clients;
   private final List<Future<?>> done = new ArrayList<>();
 
-  private ShopLoad(Application shop, int wallets, int operations, int clients, Duration bound) {
+  private ShopLoad(Toa shop, int wallets, int operations, int clients, Duration bound) {
     this.shop = shop;
     this.wallets = wallets;
     this.operations = operations;
@@ -42,7 +42,7 @@ final class ShopLoad {
   }
 
   /** Starts {@code clients} clients sharing {@code operations} operations over {@code wallets} wallets. */
-  static ShopLoad start(Application shop, int wallets, int operations, int clients, Duration bound) {
+  static ShopLoad start(Toa shop, int wallets, int operations, int clients, Duration bound) {
     ShopLoad load = new ShopLoad(shop, wallets, operations, clients, bound);
     for (int c = 0; c < clients; c++) {
       int client = c;
@@ -98,8 +98,8 @@ final class ShopLoad {
   void assertEveryDistinctCreditLandedOnce() throws Exception {
     for (Future<?> f : done) f.get(bound.toSeconds(), TimeUnit.SECONDS);
     clients.shutdown();
-    assertThat(shop.settle(bound)).as("every paid event is handled").isEmpty();
-    assertThat(shop.parked()).as("nothing gave up").isEmpty();
+    assertThat(shop.admin().settle(bound)).as("every paid event is handled").isEmpty();
+    assertThat(shop.admin().parked()).as("nothing gave up").isEmpty();
     for (int w = 0; w < wallets; w++) {
       String wallet = wallet(w);
       assertThat(TransitionTest.output(shop.call("billing.wallets.observe", Request.id(wallet))))

@@ -28,8 +28,8 @@ class TaskTest {
   @TempDir Path directory;
   final TestClock clock = new TestClock();
 
-  private Application boot() {
-    return Application.boot(Fixtures.sourceAndSink(directory), Options.defaults().withClock(clock));
+  private Toa boot() {
+    return Toa.builder().directory(Fixtures.sourceAndSink(directory)).options(Options.defaults().withClock(clock)).build();
   }
 
   private static Request schedule(int failures) {
@@ -38,18 +38,18 @@ class TaskTest {
 
   @Test
   void task_answersOnceEnqueued_andRunsWithNobodyWaiting() {
-    try (Application app = boot()) {
+    try (Toa app = boot()) {
       Reply reply = app.call("test.sources.schedule", schedule(0));
 
       assertThat(reply).isEqualTo(new Reply.Output(java.util.Optional.empty()));
-      assertThat(app.settle(SETTLE)).isEmpty();
+      assertThat(app.admin().settle(SETTLE)).isEmpty();
       assertThat(TransitionTest.output(app.call("test.sinks.observe", Request.id(A)))).containsEntry("received", 1L);
     }
   }
 
   @Test
   void task_failing_isRetriedThenParked_likeAnEvent() {
-    try (Application app = boot()) {
+    try (Toa app = boot()) {
       app.call("test.sources.schedule", schedule(99));
 
       int retries = 0;
@@ -58,9 +58,9 @@ class TaskTest {
         await().atMost(SETTLE).until(() -> retried(app) == expected);
         clock.advance(Duration.ofSeconds(delay));
       }
-      await().atMost(SETTLE).until(() -> app.parked().size() == 1);
-      assertThat(app.parked().get(0).queue()).isEqualTo("test.sinks..tasks");
-      assertThat(app.parked().get(0).attempts()).isEqualTo(5);
+      await().atMost(SETTLE).until(() -> app.admin().parked().size() == 1);
+      assertThat(app.admin().parked().get(0).queue()).isEqualTo("test.sinks..tasks");
+      assertThat(app.admin().parked().get(0).attempts()).isEqualTo(5);
     }
   }
 
@@ -68,22 +68,22 @@ class TaskTest {
   void task_toAnUnknownOperation_failsAtTheCallSite() {
     Path context = Fixtures.sourceAndSink(directory);
     Fixtures.edit(context, "components/test.sources/operations/Schedule.java", ".task(\"absorb\"", ".task(\"absorbs\"");
-    try (Application app = Application.boot(context, Options.defaults().withClock(clock))) {
+    try (Toa app = Toa.builder().directory(context).options(Options.defaults().withClock(clock)).build()) {
       assertThatThrownBy(() -> app.call("test.sources.schedule", schedule(0)))
           .isInstanceOfSatisfying(Failure.class, f -> assertThat(f.code()).isEqualTo(Failure.Code.ENDPOINT))
           .hasMessageContaining("no operation 'absorbs'");
-      assertThat(app.settle(SETTLE)).isEmpty();
+      assertThat(app.admin().settle(SETTLE)).isEmpty();
     }
   }
 
   @Test
   void events_deliveredOutOfOrderAndTwice_areEachHandledOnce() {
-    try (Application app = boot(); Bus second = openSecondBus()) {
+    try (Toa app = boot(); Bus second = openSecondBus()) {
       List<String> order = List.of("m3", "m1", "m2", "m1", "m3");
       for (String id : order) {
         second.publish(
             new Message(id, "test.sources.created", Binding.tree(Map.of("id", A, "failures", 0, "refuse", false)), Map.of("version", "1")));
-        assertThat(app.settle(SETTLE)).isEmpty(); // each copy is handled before the next arrives
+        assertThat(app.admin().settle(SETTLE)).isEmpty(); // each copy is handled before the next arrives
       }
 
       Map<String, Object> sink = TransitionTest.output(app.call("test.sinks.observe", Request.id(A)));
@@ -91,7 +91,7 @@ class TaskTest {
     }
   }
 
-  private static double retried(Application app) {
+  private static double retried(Toa app) {
     return app.metrics().find("toa.messages").tag("outcome", "retried").counters().stream().mapToDouble(c -> c.count()).sum();
   }
 

@@ -23,11 +23,11 @@ class TransitionTest {
   @TempDir Path directory;
   /** Moved on by hand: two records made in one test are made at distinct instants only if it says so. */
   final TestClock clock = new TestClock();
-  Application shop;
+  Toa shop;
 
   @BeforeEach
   void boot() {
-    shop = Application.boot(Shop.copyTo(directory), Options.defaults().withClock(clock));
+    shop = Toa.builder().directory(Shop.copyTo(directory)).options(Options.defaults().withClock(clock)).build();
   }
 
   @AfterEach

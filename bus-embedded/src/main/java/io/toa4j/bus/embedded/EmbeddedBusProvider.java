@@ -25,6 +25,12 @@ public final class EmbeddedBusProvider implements BusProvider {
     return "embedded";
   }
 
+  /** One process consumes an embedded bus. */
+  @Override
+  public boolean distributed() {
+    return false;
+  }
+
   @Override
   public Bus open(BusSettings settings) {
     return new EmbeddedBus(

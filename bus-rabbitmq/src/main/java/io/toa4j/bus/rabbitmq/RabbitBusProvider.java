@@ -26,6 +26,12 @@ public final class RabbitBusProvider implements BusProvider {
     return "rabbitmq";
   }
 
+  /** Any number of processes consume one broker's queues. */
+  @Override
+  public boolean distributed() {
+    return true;
+  }
+
   @Override
   public Bus open(BusSettings settings) {
     return open(settings, System.getenv());

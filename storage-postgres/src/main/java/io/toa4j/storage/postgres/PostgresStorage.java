@@ -19,7 +19,6 @@ final class PostgresStorage implements Storage {
   private static final Logger LOG = LoggerFactory.getLogger(PostgresStorage.class);
 
   /** Connections per storage: enough for a process's dispatchers and requests, few enough for many processes. */
-  static final int POOL_SIZE = 10;
 
   private final Server server;
   private final Failures failures;
@@ -40,7 +39,7 @@ final class PostgresStorage implements Storage {
     config.setJdbcUrl(server.url());
     server.user().ifPresent(config::setUsername);
     server.password().ifPresent(config::setPassword);
-    config.setMaximumPoolSize(POOL_SIZE);
+    config.setMaximumPoolSize(server.poolSize());
     config.setConnectionTimeout(10_000);
     try {
       return new PostgresStorage(server, new HikariDataSource(config));

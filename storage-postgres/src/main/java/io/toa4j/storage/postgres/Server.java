@@ -13,7 +13,7 @@ import java.util.regex.Pattern;
  * @param user the role to log in as; empty to let the URL (or the driver's default) decide
  * @param password empty for trust or peer authentication
  */
-record Server(String url, Optional<String> user, Optional<String> password) {
+record Server(String url, Optional<String> user, Optional<String> password, int poolSize) {
   static final String ENVIRONMENT = "TOA_POSTGRES_URL";
   static final String DEFAULT_URL = "jdbc:postgresql://127.0.0.1:5432/test";
   static final String DEFAULT_USER = "postgres";
@@ -21,7 +21,19 @@ record Server(String url, Optional<String> user, Optional<String> password) {
   /** A password in a URL: {@code password=...} as a parameter, or {@code user:...@} before a host. */
   private static final Pattern URL_PASSWORD = Pattern.compile("(?i)(password=)[^&;\\s]*|(//[^/:@\\s]+:)[^@/\\s]*(@)");
 
+  static final String POOL_SIZE = "pool-size";
+  static final int DEFAULT_POOL_SIZE = 10;
+  private static final java.util.Set<String> KNOWN = java.util.Set.of("url", "user", "password", POOL_SIZE);
+
   static Server from(Map<String, String> options, Map<String, String> environment) {
+    for (String key : options.keySet()) {
+      if (!KNOWN.contains(key)) {
+        throw new IllegalArgumentException(
+            "The postgres storage has no option '" + key + "'; it takes " + new java.util.TreeSet<>(KNOWN)
+                + " (anything the driver understands goes in the url)");
+      }
+    }
+    int poolSize = poolSize(options.get(POOL_SIZE));
     Optional<String> user = nonBlank(options.get("user"));
     Optional<String> password = nonBlank(options.get("password"));
     Optional<String> url = nonBlank(options.get("url")).or(() -> nonBlank(environment.get(ENVIRONMENT)));
@@ -30,9 +42,22 @@ record Server(String url, Optional<String> user, Optional<String> password) {
         throw new IllegalArgumentException(
             "The postgres storage's url must be a JDBC URL such as " + DEFAULT_URL + ", not '" + mask(url.get(), password) + "'");
       }
-      return new Server(url.get(), user, password);
+      return new Server(url.get(), user, password, poolSize);
     }
-    return new Server(DEFAULT_URL, user.or(() -> Optional.of(DEFAULT_USER)), password);
+    return new Server(DEFAULT_URL, user.or(() -> Optional.of(DEFAULT_USER)), password, poolSize);
+  }
+
+  private static int poolSize(String text) {
+    if (text == null) return DEFAULT_POOL_SIZE;
+    try {
+      int size = Integer.parseInt(text.strip());
+      if (size >= 1 && size <= 1000) return size;
+    } catch (NumberFormatException e) {
+      // refused below, with the rule
+    }
+    throw new IllegalArgumentException(
+        "The postgres storage option " + POOL_SIZE + " is '" + text + "'; it must be a whole number of connections from 1 to 1000"
+            + " (default " + DEFAULT_POOL_SIZE + ")");
   }
 
   private static Optional<String> nonBlank(String value) {

@@ -42,18 +42,35 @@ class PostgresStorageOfflineTest {
     Map<String, String> env = Map.of(Server.ENVIRONMENT, "jdbc:postgresql://db:5432/prod");
 
     assertThat(Server.from(Map.of("url", "jdbc:postgresql://h/x", "user", "u"), env))
-        .isEqualTo(new Server("jdbc:postgresql://h/x", Optional.of("u"), Optional.empty()));
-    assertThat(Server.from(Map.of(), env)).isEqualTo(new Server("jdbc:postgresql://db:5432/prod", Optional.empty(), Optional.empty()));
+        .isEqualTo(new Server("jdbc:postgresql://h/x", Optional.of("u"), Optional.empty(), 10));
+    assertThat(Server.from(Map.of(), env)).isEqualTo(new Server("jdbc:postgresql://db:5432/prod", Optional.empty(), Optional.empty(), 10));
     assertThat(Server.from(Map.of(), Map.of()))
-        .isEqualTo(new Server("jdbc:postgresql://127.0.0.1:5432/test", Optional.of("postgres"), Optional.empty()));
+        .isEqualTo(new Server("jdbc:postgresql://127.0.0.1:5432/test", Optional.of("postgres"), Optional.empty(), 10));
     assertThatThrownBy(() -> Server.from(Map.of("url", "postgres://me:pw@h/x"), Map.of()))
         .hasMessageContaining("must be a JDBC URL")
         .satisfies(e -> assertThat(e.getMessage()).doesNotContain(":pw@"));
   }
 
   @Test
+  void server_poolSize_isTakenAndCheckedByName() {
+    assertThat(Server.from(Map.of("pool-size", "4"), Map.of()).poolSize()).isEqualTo(4);
+    assertThatThrownBy(() -> Server.from(Map.of("pool-size", "0"), Map.of()))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("pool-size is '0'")
+        .hasMessageContaining("from 1 to 1000");
+  }
+
+  @Test
+  void server_unknownOption_isRefusedByNameWithTheKnownOnes() {
+    assertThatThrownBy(() -> Server.from(Map.of("pool", "4"), Map.of()))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("no option 'pool'")
+        .hasMessageContaining("[password, pool-size, url, user]");
+  }
+
+  @Test
   void server_mask_hidesPasswordsInEveryPlaceTheyHide() {
-    Server server = new Server("jdbc:postgresql://h/x", Optional.of("u"), Optional.of("topsecret"));
+    Server server = new Server("jdbc:postgresql://h/x", Optional.of("u"), Optional.of("topsecret"), 10);
 
     assertThat(server.mask("auth failed with topsecret")).isEqualTo("auth failed with ****");
     assertThat(server.mask("jdbc:postgresql://h/x?user=u&password=abc&ssl=true")).isEqualTo("jdbc:postgresql://h/x?user=u&password=****&ssl=true");

@@ -51,6 +51,44 @@ class PostgresStorageTest {
   }
 
   @Test
+  void open_withUserPasswordAndPoolSize_logsInAsThatRoleWithThatManyConnections() throws Exception {
+    String role = "toa_" + namespace;
+    try (Connection c = TestDatabase.connect(); Statement s = c.createStatement()) {
+      s.execute("CREATE ROLE " + role + " LOGIN PASSWORD 'role-secret' CREATEDB");
+      s.execute("GRANT CREATE ON DATABASE " + c.getCatalog() + " TO " + role);
+    }
+    try {
+      Map<String, String> options = Map.of("user", role, "password", "role-secret", "pool-size", "3");
+      try (Storage storage = TestDatabase.open(options)) {
+        storage.store(namespace + ".wallets");
+
+        assertThat(storage.describe()).contains("as " + role).doesNotContain("role-secret");
+        assertThat(scalar("SELECT nspowner::regrole::text FROM pg_namespace WHERE nspname = '" + namespace + "_wallets'"))
+            .isEqualTo(role);
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10); // the pool fills itself in the background
+        while (Long.parseLong(scalar("SELECT count(*) FROM pg_stat_activity WHERE usename = '" + role + "'")) < 3
+            && System.nanoTime() < deadline) {
+          Thread.onSpinWait();
+        }
+        assertThat(scalar("SELECT count(*) FROM pg_stat_activity WHERE usename = '" + role + "'")).isEqualTo("3");
+      }
+    } finally {
+      TestDatabase.drop(namespace);
+      try (Connection c = TestDatabase.connect(); Statement s = c.createStatement()) {
+        s.execute("REVOKE ALL ON DATABASE " + c.getCatalog() + " FROM " + role);
+        s.execute("DROP ROLE IF EXISTS " + role);
+      }
+    }
+  }
+
+  private static String scalar(String sql) throws Exception {
+    try (Connection c = TestDatabase.connect(); Statement s = c.createStatement(); ResultSet r = s.executeQuery(sql)) {
+      r.next();
+      return r.getString(1);
+    }
+  }
+
+  @Test
   void store_createsTheComponentsSchemaWithEveryMigrationRecorded() throws Exception {
     try (Storage storage = TestDatabase.open()) {
       storage.store(namespace + ".wallets");

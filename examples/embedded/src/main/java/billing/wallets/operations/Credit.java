@@ -1,0 +1,15 @@
+package billing.wallets.operations;
+
+import billing.wallets.Wallet;
+import io.toa4j.api.Transition;
+
+/** Adds money to a wallet, as if it ran once: the runtime's inbox answers a repeated call. */
+public class Credit implements Transition<Credit.Input, Wallet> {
+  public record Input(long amount, String type, String ref) {}
+
+  @Override
+  public Object transition(Input input, Wallet entry) {
+    entry.balance += input.amount();
+    return entry;
+  }
+}

@@ -1,0 +1,184 @@
+package io.toa4j.runtime;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import io.toa4j.api.Context;
+import io.toa4j.api.Failure;
+import io.toa4j.api.Remote;
+import io.toa4j.api.Reply;
+import io.toa4j.api.Request;
+import io.toa4j.manifest.Concurrency;
+import io.toa4j.manifest.OperationType;
+import io.toa4j.spi.Bus;
+import io.toa4j.spi.Message;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.atomic.AtomicInteger;
+
+/**
+ * Routes calls: runs a call here when this process hosts its component, else sends it to a process
+ * that does, and gives a running operation the {@link Context} through which its own calls and
+ * tasks go, under identities derived from the call it serves.
+ *
+ * <p>Thread-safe: any number of calls may be routed at once.
+ */
+final class Routing {
+  private static final int MAX_IDENTITY = 255;
+
+  private final String context;
+  private final Map<String, Component> components;
+  private final Set<String> hosted;
+  private final Engine engine;
+  private final Bus bus;
+  private final Options options;
+
+  Routing(String context, Map<String, Component> components, Set<String> hosted, Engine engine, Bus bus, Options options) {
+    this.context = context;
+    this.components = components;
+    this.hosted = hosted;
+    this.engine = engine;
+    this.bus = bus;
+    this.options = options;
+  }
+
+  /**
+   * Calls an operation under a stated identity, telling whether its inbox answered.
+   *
+   * @throws Failure when the call fails; nothing was committed
+   */
+  Answer answer(String endpoint, Request request, String identity) {
+    checkIdentity(identity);
+    int dot = checkEndpoint(endpoint);
+    String label = endpoint.substring(0, dot);
+    String name = endpoint.substring(dot + 1);
+    Result result = invoke(label, name, request, identity);
+    Optional<java.time.Duration> retention =
+        engine.retentionSeconds(operation(component(label), name)).map(java.time.Duration::ofSeconds);
+    return new Answer(reply(result), result instanceof Result.Output output && output.replayed(), retention);
+  }
+
+  /** Refuses an identity that is blank or too long. */
+  static void checkIdentity(String identity) {
+    if (identity.isBlank() || identity.length() > MAX_IDENTITY) {
+      throw new Failure(Failure.Code.CONTRACT, "a call identity is 1 to " + MAX_IDENTITY + " characters; got " + identity.length());
+    }
+  }
+
+  /** The index of the dot before the operation's name; refuses what is not an endpoint. */
+  static int checkEndpoint(String endpoint) {
+    int dot = endpoint.lastIndexOf('.');
+    if (dot <= 0 || dot == endpoint.length() - 1) {
+      throw new Failure(
+          Failure.Code.ENDPOINT, "'" + endpoint + "' is not an endpoint; write namespace.name.operation, such as billing.wallets.observe");
+    }
+    return dot;
+  }
+
+  /** Runs the call here when this process hosts its component, else at a process that does. */
+  Result invoke(String label, String name, Request request, String identity) {
+    Component component = component(label);
+    Operation operation = operation(component, name);
+    if (!hosted.contains(component.label())) {
+      return Calls.request(bus, component.label(), name, request, identity, options.callTimeout());
+    }
+    return engine.invoke(
+        component,
+        operation,
+        new Invocation(request.query(), Requests.input(request), identity),
+        served -> new CallContext(component, operation, served.identity()));
+  }
+
+  /** The type of an operation, generic ones included. */
+  OperationType typeOf(String component, String operation) {
+    return operation(component(component), operation).type();
+  }
+
+  static Operation operation(Component component, String name) {
+    Operation operation = component.operations().get(name);
+    if (operation == null) {
+      throw new Failure(
+          Failure.Code.ENDPOINT,
+          "component " + component.label() + " has no operation '" + name + "'; it has "
+              + String.join(", ", component.operations().keySet().stream().sorted().toList()));
+    }
+    return operation;
+  }
+
+  Component component(String label) {
+    String full = label.indexOf('.') < 0 ? "default." + label : label;
+    Component component = components.get(full);
+    if (component == null) {
+      throw new Failure(
+          Failure.Code.ENDPOINT,
+          "context " + context + " has no component '" + label + "'; it has "
+              + String.join(", ", components.keySet().stream().sorted().toList()));
+    }
+    return component;
+  }
+
+  /** A result as the caller's reply. */
+  static Reply reply(Result result) {
+    if (result instanceof Result.Refused refused) return new Reply.Refused(refused.refusal());
+    JsonNode value = ((Result.Output) result).value();
+    return new Reply.Output(value.isMissingNode() ? Optional.empty() : Optional.ofNullable(Binding.plain(value)));
+  }
+
+  /**
+   * What a running operation reaches: calls it makes carry identities derived from its own, and a
+   * transition that retries may not call an operation that declares once.
+   */
+  private final class CallContext implements Context {
+    private final Component serving;
+    private final Operation operation;
+    private final String identity;
+    private final AtomicInteger ordinal = new AtomicInteger();
+
+    CallContext(Component serving, Operation operation, String identity) {
+      this.serving = serving;
+      this.operation = operation;
+      this.identity = identity;
+    }
+
+    @Override
+    public Remote remote(String label) {
+      Component target = component(label);
+      return new Remote() {
+        @Override
+        public Reply call(String name, Request request) {
+          repeatable(target, operation(target, name));
+          return reply(invoke(target.label(), name, request, Identities.derive(identity, ordinal.incrementAndGet())));
+        }
+
+        @Override
+        public void task(String name, Request request) {
+          repeatable(target, operation(target, name));
+          String id = Identities.derive(identity, ordinal.incrementAndGet());
+          bus.send(Messaging.tasks(target.label()), new Message(id, target.label() + "." + name, Requests.tree(request), Map.of()));
+        }
+      };
+    }
+
+    /**
+     * Refuses, before anything is sent, a call from a transition that retries to an operation that
+     * declares once: a run repeated after a lost write may ask for something else under the same
+     * derived identity, and the inbox would answer it with the first answer.
+     */
+    private void repeatable(Component target, Operation callee) {
+      boolean retried = operation.type() == OperationType.TRANSITION
+          && operation.declaration().concurrency() == Concurrency.RETRY;
+      if (retried && callee.declaration().once().isPresent()) {
+        throw new Failure(
+            Failure.Code.UNREPEATABLE,
+            target.label() + "." + callee.name() + " is made once, and " + serving.label() + "." + operation.name()
+                + " is a transition retried on a lost write, which would make the call again with other content;"
+                + " call it from a receiver of this component's event, or from an effect, or declare "
+                + operation.name() + " concurrency: none");
+      }
+    }
+
+    @Override
+    public String identity() {
+      return identity;
+    }
+  }
+}
