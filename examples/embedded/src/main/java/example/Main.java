@@ -54,8 +54,8 @@ public final class Main {
         .build()) {
       toa.call("billing.wallets.credit", credit, identity);
       toa.call("billing.wallets.credit", credit, identity); // delivered again: answered, not applied
-      Reply wallet = toa.call("billing.wallets.observe", Request.id(wallet));
-      print((Map<?, ?>) ((Reply.Output) wallet).value().orElseThrow());
+      Reply observed = toa.call("billing.wallets.observe", Request.id(wallet));
+      print((Map<?, ?>) ((Reply.Output) observed).value().orElseThrow());
     } finally {
       try (Stream<Path> files = Files.walk(state)) {
         files.sorted(Comparator.reverseOrder()).forEach(p -> p.toFile().delete());

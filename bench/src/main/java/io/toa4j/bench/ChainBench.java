@@ -122,7 +122,7 @@ public final class ChainBench {
   }
 
   private static void settle(Toa shop) {
-    shop.settle(Duration.ofMinutes(10)).ifPresent(pending -> {
+    shop.admin().settle(Duration.ofMinutes(10)).ifPresent(pending -> {
       throw new IllegalStateException("the chain did not settle: " + pending);
     });
   }

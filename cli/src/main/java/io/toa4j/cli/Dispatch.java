@@ -51,7 +51,7 @@ final class Dispatch {
     ToaBuilder builder = io.toa4j.runtime.Toa.builder().directory(context);
     if (builder.distributed()) {
       try (io.toa4j.runtime.Toa client = builder.connect()) {
-        notes.accept("toa: calling " + call.endpoint() + " over the bus; " + identity(call));
+        notes.accept("toa: calling " + call.endpoint() + " over the " + client.context().bus().name() + " bus; " + identity(call));
         // toa call always mints the identity, so the host runs the call under the one it printed
         return client.call(call.endpoint(), call.request(), call.identity().orElseGet(io.toa4j.runtime.Toa::newIdentity));
       }
