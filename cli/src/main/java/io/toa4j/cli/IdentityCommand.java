@@ -65,7 +65,7 @@ final class IdentityCommand implements Callable<Integer> {
   private static <T> T on(IdentityCommand parent, Function<Identities, T> action) {
     Toa.quietLogs();
     try (SystemStores stores = SystemStores.open(parent.toa.context())) {
-      return action.apply(new Identities(stores.store(Identities.STORE), Clock.systemUTC()));
+      return action.apply(new Identities(stores.store(Identities.STORE), parent.toa.context(), Clock.systemUTC()));
     } catch (IdentityException e) {
       throw problem(e);
     }
