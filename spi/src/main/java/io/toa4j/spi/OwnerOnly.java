@@ -4,7 +4,6 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.Files;
-import java.nio.file.LinkOption;
 import java.nio.file.Path;
 import java.nio.file.attribute.FileAttribute;
 import java.nio.file.attribute.PosixFilePermission;
@@ -92,12 +91,12 @@ public final class OwnerOnly {
     if (!posix(path)) return;
     Set<PosixFilePermission> mode;
     try {
-      mode = Files.getPosixFilePermissions(path, LinkOption.NOFOLLOW_LINKS);
+      mode = Files.getPosixFilePermissions(path); // a link's target: its own mode is always 0777
     } catch (IOException | UnsupportedOperationException e) {
       return; // gone meanwhile, or not ours to judge
     }
     if (OWNER.containsAll(mode) || !REPORTED.add(path.toAbsolutePath().normalize())) return;
-    boolean folder = Files.isDirectory(path, LinkOption.NOFOLLOW_LINKS);
+    boolean folder = Files.isDirectory(path);
     warn.accept(path + " can be reached by other local users (mode " + octal(mode) + ", " + PosixFilePermissions.toString(mode)
         + "); only its owner should: run chmod " + (folder ? "700" : "600") + " '" + path + "' (or chmod -R go-rwx on the"
         + " context's .toa folder)");

@@ -70,6 +70,16 @@ class OwnerOnlyTest {
   }
 
   @Test
+  void check_aLinkToAnOwnerOnlyFolder_judgesTheTarget_notTheLinksOwnMode() throws Exception {
+    Path target = OwnerOnly.folder(dir.resolve("elsewhere/.toa"), warnings::add);
+    Path link = Files.createSymbolicLink(dir.resolve(".toa"), target);
+
+    OwnerOnly.folder(link, warnings::add);
+
+    assertThat(warnings).isEmpty();
+  }
+
+  @Test
   void octal_writesTheModeAsChmodDoes() {
     assertThat(OwnerOnly.octal(PosixFilePermissions.fromString("rwxr-x--x"))).isEqualTo("0751");
     assertThat(OwnerOnly.octal(OwnerOnly.FILE)).isEqualTo("0600");
