@@ -66,7 +66,7 @@ public final class GatewayBench {
     int rounds = Figures.intArg(args, "--rounds", 5);
     HttpClient client = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
     try (Toa app = Toa.builder().directory(context()).build()) {
-      Identities identities = new Identities(app.systemStore(Identities.STORE), Clock.systemUTC());
+      Identities identities = new Identities(app.systemStore(Identities.STORE), app.state(), Clock.systemUTC());
       identities.create("bench", UUID.randomUUID().toString().toCharArray(), List.of("bench"));
       String bearer = "Bearer " + identities.issue("bench", Duration.ofHours(6)).token();
       Gateway gateway = Gateway.start(app, new InetSocketAddress("127.0.0.1", 0), Gateway.DEFAULT_MAX_BODY);

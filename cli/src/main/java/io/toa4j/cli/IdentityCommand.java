@@ -64,7 +64,7 @@ final class IdentityCommand implements Callable<Integer> {
   private static <T> T on(IdentityCommand parent, Function<Identities, T> action) {
     Toa.quietLogs();
     try (io.toa4j.runtime.Toa stores = io.toa4j.runtime.Toa.builder().directory(parent.toa.context()).connect()) {
-      return action.apply(new Identities(stores.systemStore(Identities.STORE), Clock.systemUTC()));
+      return action.apply(new Identities(stores.systemStore(Identities.STORE), stores.state(), Clock.systemUTC()));
     } catch (IdentityException e) {
       throw problem(e);
     }
@@ -133,10 +133,14 @@ final class IdentityCommand implements Callable<Integer> {
       mixinStandardHelpOptions = true,
       versionProvider = Toa.Version.class,
       description = {
-        "Prints a bearer token for the identity, signed with the context's token secret.",
+        "Prints a bearer token (a JWT, HS256) for the identity, signed with the context's token secret.",
         "",
         "Send it as authorization: Bearer <token>. It is accepted by the context's gateway until it expires; the"
-            + " gateway also issues them on POST /.toa/token for Basic credentials."
+            + " gateway also issues them on POST /.toa/token for Basic credentials.",
+        "",
+        "The secret is TOA_TOKEN_SECRET, else the file TOA_TOKEN_SECRET_FILE names, else .toa/secrets/token.key"
+            + " (made 0600 on first need); give this command the same variables as toa run. Deleting or replacing the"
+            + " secret and restarting toa run invalidates every token issued before."
       },
       exitCodeListHeading = EXIT_CODES_HEADING,
       exitCodeList = {" 0:printed", " 1:failure", " 2:no identity has the name", "64:bad usage: a lifetime out of range"})

@@ -3,21 +3,22 @@ package io.toa4j.cli;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.json.JsonMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.toa4j.spi.OwnerOnly;
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.nio.file.FileSystems;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
-import java.nio.file.attribute.PosixFilePermissions;
 import java.util.Objects;
 import java.util.Optional;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * {@code <context>/.toa/run.json}: written by {@code toa run} while it serves the context, read by
  * {@code toa call} to reach it. It holds the secret token of the control channel, so it is readable
- * by its owner only where the file system has POSIX permissions.
+ * by its owner only (0600, in the 0700 {@code .toa/}) where the file system has POSIX permissions.
  *
  * @param pid the serving process
  * @param port the control channel's port on 127.0.0.1
@@ -25,6 +26,7 @@ import java.util.Optional;
  */
 record RunFile(long pid, int port, String token) {
   private static final JsonMapper JSON = JsonMapper.builder().build();
+  private static final Logger LOG = LoggerFactory.getLogger(RunFile.class);
 
   RunFile {
     Objects.requireNonNull(token, "token");
@@ -62,8 +64,8 @@ record RunFile(long pid, int port, String token) {
   void write(Path file) {
     ObjectNode tree = JSON.createObjectNode().put("pid", pid).put("port", port).put("token", token);
     try {
-      Files.createDirectories(file.getParent());
-      Path staging = ownerOnly(file.getParent());
+      OwnerOnly.folder(file.getParent(), LOG::warn);
+      Path staging = Files.createTempFile(file.getParent(), ".run-", ".json", OwnerOnly.fileAttributes(file));
       Files.write(staging, JSON.writeValueAsBytes(tree));
       Files.move(staging, file, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
     } catch (IOException e) {
@@ -79,13 +81,6 @@ record RunFile(long pid, int port, String token) {
     } catch (IOException e) {
       throw new UncheckedIOException("Cannot remove " + file, e);
     }
-  }
-
-  private static Path ownerOnly(Path folder) throws IOException {
-    if (FileSystems.getDefault().supportedFileAttributeViews().contains("posix")) {
-      return Files.createTempFile(folder, ".run-", ".json", PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rw-------")));
-    }
-    return Files.createTempFile(folder, ".run-", ".json");
   }
 
   @Override

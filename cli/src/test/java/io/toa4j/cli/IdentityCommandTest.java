@@ -94,11 +94,31 @@ class IdentityCommandTest {
     long after = Instant.now().getEpochSecond();
 
     String token = out.toString().strip();
-    assertThat(token).matches("[A-Za-z0-9_-]+\\.[A-Za-z0-9_-]{43}");
-    JsonNode payload = new ObjectMapper().readTree(Base64.getUrlDecoder().decode(token.substring(0, token.indexOf('.'))));
+    assertThat(token).matches("[A-Za-z0-9_-]+\\.[A-Za-z0-9_-]+\\.[A-Za-z0-9_-]{43}");
+    String[] parts = token.split("\\.");
+    assertThat(new ObjectMapper().readTree(Base64.getUrlDecoder().decode(parts[0]))).isEqualTo(new ObjectMapper().readTree("{\"alg\":\"HS256\",\"typ\":\"JWT\"}"));
+    JsonNode payload = new ObjectMapper().readTree(Base64.getUrlDecoder().decode(parts[1]));
     assertThat(payload.path("sub").asText()).isEqualTo(id);
     assertThat(payload.path("name").asText()).isEqualTo("alice");
     assertThat(payload.path("exp").asLong()).isBetween(before + 120, after + 120);
+  }
+
+  @Test
+  void token_signsWithASecretInItsOwnFile0600_thatTheStorageNeverHolds() throws Exception {
+    assertThat(run("pw\n", "identity", "create", "alice")).isZero();
+
+    assertThat(run("", "identity", "token", "alice")).as(err.toString()).isZero();
+
+    Path file = context.resolve(".toa/secrets/token.key");
+    assertThat(Files.getPosixFilePermissions(file)).isEqualTo(io.toa4j.spi.OwnerOnly.FILE);
+    assertThat(Files.getPosixFilePermissions(file.getParent())).isEqualTo(io.toa4j.spi.OwnerOnly.FOLDER);
+    String secret = Files.readString(file).strip();
+    try (var files = Files.list(context.resolve(".toa/storage"))) {
+      for (Path stored : files.toList()) {
+        assertThat(new String(Files.readAllBytes(stored), StandardCharsets.ISO_8859_1)).as("%s", stored).doesNotContain(secret);
+        assertThat(Files.getPosixFilePermissions(stored)).as("%s", stored).isEqualTo(io.toa4j.spi.OwnerOnly.FILE);
+      }
+    }
   }
 
   @Test

@@ -48,6 +48,7 @@ final class Access {
   static final Duration CACHE_TTL = Duration.ofMinutes(5);
   static final int CACHE_SIZE = 1024;
   private static final String REALM = "toa";
+  private static final org.slf4j.Logger LOG = org.slf4j.LoggerFactory.getLogger(Access.class);
 
   private final Identities identities;
   private final Clock clock;
@@ -79,10 +80,15 @@ final class Access {
   /**
    * The access of an application: its identities in its system store, its clock; and a meter of
    * the password derivations run, {@code toa.credentials.derivations}, which shows the KDF's load
-   * (and guessing) on the gateway.
+   * (and guessing) on the gateway. The token secret is loaded here, at start.
+   *
+   * @throws io.toa4j.runtime.StartupException when the token secret's place holds none that can be
+   *     used
    */
   static Access of(Toa application) {
-    Identities identities = new Identities(application.systemStore(Identities.STORE), application.clock());
+    Identities identities = new Identities(application.systemStore(Identities.STORE), application.state(), application.clock());
+    identities.tokens(); // at start, so a secret that cannot be used stops the gateway before it serves
+    LOG.info("Bearer tokens are signed with the token secret in {}", identities.secretSource());
     FunctionCounter.builder("toa.credentials.derivations", identities.passwords(), Passwords::derivations)
         .description("password hash derivations run to verify Basic credentials")
         .register(application.metrics());

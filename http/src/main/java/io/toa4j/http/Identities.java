@@ -8,6 +8,7 @@ import io.toa4j.spi.Store;
 import io.toa4j.spi.StoredRecord;
 import io.toa4j.spi.Write;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.security.SecureRandom;
@@ -15,7 +16,6 @@ import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
-import java.util.Base64;
 import java.util.Collection;
 import java.util.HexFormat;
 import java.util.LinkedHashSet;
@@ -23,19 +23,25 @@ import java.util.List;
 import java.util.Optional;
 import java.util.Set;
 import java.util.regex.Pattern;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
- * The identities the gateway admits, their password hashes and roles, and the secret that signs
- * their tokens, kept by the runtime in its own store {@code system.identities} on the context's
- * storage (SQLite or PostgreSQL alike, through the storage SPI), never in a file in plain text.
+ * The identities the gateway admits and their password hashes and roles, kept by the runtime in
+ * its own store {@code system.identities} on the context's storage (SQLite or PostgreSQL alike,
+ * through the storage SPI), never in a file in plain text; and the tokens they are issued, signed
+ * with a secret kept outside the records ({@link TokenSecret}), so that reading the store is not
+ * enough to sign one.
  *
  * <p>Layout: one record per identity, whose record id is derived from the name (the first 32 hex
  * characters of SHA-256 of {@code "identity\n" + name}), so a name is found with one read and two
  * processes creating the same name collide on the store's compare-and-swap; its state is {@code
  * { kind: identity, id, name, password, roles }}, where {@code id} is the identity's own random id
- * (what {@code auth:id} compares) and {@code password} a {@link Passwords} hash. One more record,
- * derived from {@code "secret\ntokens"}, holds the 256-bit token secret, made on first need by
- * whichever process gets there first.
+ * (what {@code auth:id} compares) and {@code password} a {@link Passwords} hash. Earlier versions
+ * kept the token secret in one more record, derived from {@code "secret\ntokens"}; the first time
+ * the secret is loaded, that record's key is overwritten ({@code {kind: secret, retired: true}}):
+ * the old secret is never used again, since it was as readable as the store, and the tokens it
+ * signed are refused.
  *
  * <p>Thread-safe; role changes retry on a lost compare-and-swap, so concurrent changes from the
  * command line and elsewhere are never lost.
@@ -55,12 +61,15 @@ public final class Identities {
   private static final Pattern NAME = Pattern.compile("[A-Za-z0-9._@+-]{1," + MAX_NAME + "}");
   private static final JsonNodeFactory NODES = JsonNodeFactory.instance;
   private static final int ATTEMPTS = 16;
+  private static final Logger LOG = LoggerFactory.getLogger(Identities.class);
 
   private final Store store;
   private final Clock clock;
   private final SecureRandom random;
   private final Passwords passwords;
+  private final TokenSecret secret;
   private volatile Tokens tokens;
+  private volatile String secretSource = "";
 
   /** An identity as stored, without its password hash. */
   public record Identity(String id, String name, List<String> roles) {}
@@ -69,15 +78,22 @@ public final class Identities {
   public record Token(String token, Instant expires) {}
 
   /**
+   * The identities of a context, whose tokens are signed with the secret this process's
+   * environment names ({@code TOA_TOKEN_SECRET}, {@code TOA_TOKEN_SECRET_FILE}), else with the one
+   * kept in {@code <state>/secrets/token.key} ({@code .toa/secrets/token.key}), made on first need.
+   *
    * @param store the runtime's store {@link #STORE}
+   * @param state the context's own state folder ({@code .toa/}, {@code Toa.state()})
    * @param clock decides when tokens expire
    */
-  public Identities(Store store, Clock clock) {
-    this(store, clock, new SecureRandom(), new Passwords(new SecureRandom()));
+  public Identities(Store store, Path state, Clock clock) {
+    this(store, new TokenSecret(state, System.getenv(), new SecureRandom()), clock, new SecureRandom(),
+        new Passwords(new SecureRandom()));
   }
 
-  Identities(Store store, Clock clock, SecureRandom random, Passwords passwords) {
+  Identities(Store store, TokenSecret secret, Clock clock, SecureRandom random, Passwords passwords) {
     this.store = store;
+    this.secret = secret;
     this.clock = clock;
     this.random = random;
     this.passwords = passwords;
@@ -178,35 +194,56 @@ public final class Identities {
     return stored(name).map(r -> new Verified(identity(r), r.state().path("password").asText()));
   }
 
-  /** The signer and checker of tokens, with the secret read or, the first time, made and stored. */
+  /**
+   * The signer and checker of tokens, with the secret loaded on first need (and the secret earlier
+   * versions kept in the store retired then).
+   *
+   * @throws io.toa4j.runtime.StartupException when the secret's place holds none that can be used
+   */
   Tokens tokens() {
     Tokens loaded = tokens;
     if (loaded == null) {
       synchronized (this) {
-        if (tokens == null) tokens = new Tokens(secret(), clock);
+        if (tokens == null) {
+          TokenSecret.Loaded key = secret.load();
+          retireStoredSecret(key.where());
+          secretSource = key.where();
+          tokens = new Tokens(key.key(), clock);
+        }
         loaded = tokens;
       }
     }
     return loaded;
   }
 
+  /** Where the token secret was found, once {@link #tokens()} has loaded it; for the log. */
+  String secretSource() {
+    return secretSource;
+  }
+
   Passwords passwords() {
     return passwords;
   }
 
-  private byte[] secret() {
+  /**
+   * Overwrites the secret earlier versions kept in the store, if it is there: it was as readable
+   * as the records, so it is replaced, not moved, and the tokens it signed are refused.
+   */
+  private void retireStoredSecret(String replacement) {
     String id = key("secret", "tokens");
     for (int attempt = 0; attempt < ATTEMPTS; attempt++) {
       Optional<StoredRecord> stored = store.read(id);
-      if (stored.isPresent()) return Base64.getDecoder().decode(stored.get().state().path("key").asText());
-      byte[] secret = new byte[32];
-      random.nextBytes(secret);
-      long now = clock.millis();
-      ObjectNode state = NODES.objectNode().put("kind", "secret").put("key", Base64.getEncoder().encodeToString(secret));
-      // a CONFLICT means another process stored one first: read it on the next turn
-      if (store.commit(new Write(0, new StoredRecord(id, 1, now, now, state))) == Outcome.COMMITTED) return secret;
+      if (stored.isEmpty() || !stored.get().state().has("key")) return;
+      StoredRecord old = stored.get();
+      ObjectNode state = NODES.objectNode().put("kind", "secret").put("retired", true);
+      Write write = new Write(old.version(), new StoredRecord(id, old.version() + 1, old.created(), clock.millis(), state));
+      if (store.commit(write) == Outcome.COMMITTED) {
+        LOG.warn("The token secret earlier versions kept in system.{} is retired: tokens it signed are refused from now on;"
+            + " tokens are signed with the secret in {}", STORE, replacement);
+        return;
+      }
     }
-    throw new IllegalStateException("The token secret could be neither read nor stored in system." + STORE);
+    throw new IllegalStateException("The old token secret in system." + STORE + " changed " + ATTEMPTS + " times while it was retired; try again");
   }
 
   private Optional<StoredRecord> stored(String name) {

@@ -1,40 +1,62 @@
 package io.toa4j.http;
 
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.node.ObjectNode;
-import java.io.IOException;
-import java.nio.charset.StandardCharsets;
-import java.security.GeneralSecurityException;
-import java.security.MessageDigest;
+import com.nimbusds.jose.Header;
+import com.nimbusds.jose.JOSEException;
+import com.nimbusds.jose.JOSEObjectType;
+import com.nimbusds.jose.JWSAlgorithm;
+import com.nimbusds.jose.JWSHeader;
+import com.nimbusds.jose.JWSSigner;
+import com.nimbusds.jose.JWSVerifier;
+import com.nimbusds.jose.crypto.MACSigner;
+import com.nimbusds.jose.crypto.MACVerifier;
+import com.nimbusds.jose.util.Base64URL;
+import com.nimbusds.jwt.JWTClaimsSet;
+import com.nimbusds.jwt.SignedJWT;
+import java.text.ParseException;
 import java.time.Clock;
 import java.time.Instant;
-import java.util.Base64;
+import java.util.Date;
+import java.util.Set;
 import java.util.regex.Pattern;
-import javax.crypto.Mac;
-import javax.crypto.spec.SecretKeySpec;
 
 /**
- * Signed bearer tokens: {@code base64url(payload).base64url(HMAC-SHA256(secret, base64url(payload)))}
- * without padding, the payload being JSON {@code {"sub": id, "name": name, "exp": epoch seconds}}.
- * The MAC covers the payload as sent, and is checked (in constant time) before the payload is read;
- * the expiry is checked against the injected clock. Thread-safe.
+ * Signed bearer tokens: JSON Web Tokens (RFC 7519) in compact JWS form, HS256 (HMAC-SHA256) under
+ * the context's token secret, signed and verified with Nimbus JOSE+JWT. The header is {@code
+ * {"alg":"HS256","typ":"JWT"}}; the claims are {@code sub} (the identity's id), {@code name},
+ * {@code iat} and {@code exp} (epoch seconds).
+ *
+ * <p>A token is accepted only when all of these hold, checked in this order: it is three base64url
+ * parts, each in canonical form (the encoding of what it decodes to, so that no two texts stand for
+ * one token and a character changed anywhere, the unused bits of the last one included, is never
+ * accepted); its header is exactly the one above ({@code none}, any other algorithm and any other
+ * header parameter, such as a key reference, are refused before the key is used); the HMAC over its
+ * first two parts, as sent, matches (compared in constant time); and its claims are those four,
+ * with {@code sub} an identity id and {@code exp} later than the injected clock's now. Thread-safe.
  */
 final class Tokens {
-  static final String ALGORITHM = "HmacSHA256";
+  static final JWSAlgorithm ALGORITHM = JWSAlgorithm.HS256;
   /** Longer than any token this class issues for a name of {@link Identities}' maximum length. */
   private static final int MAX_LENGTH = 2048;
+  private static final Pattern COMPACT = Pattern.compile("[A-Za-z0-9_-]+\\.[A-Za-z0-9_-]+\\.[A-Za-z0-9_-]+");
   private static final Pattern ID = Pattern.compile("[0-9a-f]{32}");
-  private static final ObjectMapper JSON = new ObjectMapper();
-  private static final Base64.Encoder ENCODER = Base64.getUrlEncoder().withoutPadding();
+  private static final Set<String> HEADER = Set.of("alg", "typ");
+  private static final Set<String> CLAIMS = Set.of("sub", "name", "iat", "exp");
 
-  private final SecretKeySpec key;
+  private final JWSSigner signer;
+  private final JWSVerifier verifier;
   private final Clock clock;
 
   /** @param secret at least 32 bytes */
   Tokens(byte[] secret, Clock clock) {
-    if (secret.length < 32) throw new IllegalArgumentException("a token secret is at least 256 bits; got " + secret.length * 8);
-    this.key = new SecretKeySpec(secret, ALGORITHM);
+    if (secret.length < TokenSecret.BYTES) {
+      throw new IllegalArgumentException("a token secret is at least 256 bits; got " + secret.length * 8);
+    }
+    try {
+      this.signer = new MACSigner(secret);
+      this.verifier = new MACVerifier(secret);
+    } catch (JOSEException e) {
+      throw new IllegalArgumentException("The token secret cannot key HMAC-SHA256: " + e.getMessage(), e);
+    }
     this.clock = clock;
   }
 
@@ -49,62 +71,65 @@ final class Tokens {
 
   /** A token for the identity, valid until {@code expires} (to the second, rounded down). */
   String issue(String id, String name, Instant expires) {
-    ObjectNode payload = JSON.createObjectNode().put("sub", id).put("name", name).put("exp", expires.getEpochSecond());
-    String encoded;
+    JWTClaimsSet claims = new JWTClaimsSet.Builder()
+        .subject(id)
+        .claim("name", name)
+        .issueTime(Date.from(Instant.ofEpochSecond(clock.instant().getEpochSecond())))
+        .expirationTime(Date.from(Instant.ofEpochSecond(expires.getEpochSecond())))
+        .build();
+    SignedJWT jwt = new SignedJWT(new JWSHeader.Builder(ALGORITHM).type(JOSEObjectType.JWT).build(), claims);
     try {
-      encoded = ENCODER.encodeToString(JSON.writeValueAsBytes(payload));
-    } catch (IOException e) {
-      throw new IllegalStateException("A token payload cannot be written", e);
+      jwt.sign(signer);
+    } catch (JOSEException e) {
+      throw new IllegalStateException("A token cannot be signed with HS256: " + e.getMessage(), e);
     }
-    return encoded + "." + ENCODER.encodeToString(mac(encoded));
+    return jwt.serialize();
   }
 
   /** Whether the token was signed with this secret, is well formed and has not expired. */
   Checked check(String token) {
     if (token.length() > MAX_LENGTH) return new Checked.Invalid("the bearer token is longer than any this gateway issues");
-    int dot = token.indexOf('.');
-    if (dot <= 0 || dot != token.lastIndexOf('.') || dot == token.length() - 1) {
-      return new Checked.Invalid("the bearer token is not payload.signature");
-    }
-    String encoded = token.substring(0, dot);
-    byte[] signature;
-    byte[] payload;
+    if (!COMPACT.matcher(token).matches()) return new Checked.Invalid("the bearer token is not a JWT: header.payload.signature in base64url");
+    SignedJWT jwt;
     try {
-      signature = Base64.getUrlDecoder().decode(token.substring(dot + 1));
-      payload = Base64.getUrlDecoder().decode(encoded);
-    } catch (IllegalArgumentException e) {
-      return new Checked.Invalid("the bearer token is not base64url");
+      Base64URL[] parts = SignedJWT.split(token);
+      for (Base64URL part : parts) {
+        if (!Base64URL.encode(part.decode()).toString().equals(part.toString())) {
+          return new Checked.Invalid("the bearer token is not in canonical base64url");
+        }
+      }
+      Header header = Header.parse(parts[0]);
+      if (!ALGORITHM.equals(header.getAlgorithm()) || !JOSEObjectType.JWT.equals(header.getType()) || !header.getIncludedParams().equals(HEADER)) {
+        return new Checked.Invalid("the bearer token's header is not {\"alg\":\"HS256\",\"typ\":\"JWT\"}, the only one this gateway accepts");
+      }
+      jwt = new SignedJWT(parts[0], parts[1], parts[2]);
+    } catch (ParseException e) {
+      return new Checked.Invalid("the bearer token is not a JWT: its header is not JSON");
     }
-    if (!MessageDigest.isEqual(mac(encoded), signature)) return new Checked.Invalid("the bearer token's signature does not match");
-    return claims(payload);
+    try {
+      if (!jwt.verify(verifier)) return new Checked.Invalid("the bearer token's signature does not match");
+    } catch (JOSEException | IllegalStateException e) {
+      return new Checked.Invalid("the bearer token's signature does not match");
+    }
+    return claims(jwt);
   }
 
-  /** The payload of a token whose signature matched: still checked, since a secret may sign a bad one. */
-  private Checked claims(byte[] payload) {
-    JsonNode tree;
+  /** The claims of a token whose signature matched: still checked, since a secret may sign a bad one. */
+  private Checked claims(SignedJWT jwt) {
+    JWTClaimsSet claims;
+    String name;
     try {
-      tree = JSON.readTree(new String(payload, StandardCharsets.UTF_8));
-    } catch (IOException e) {
-      return new Checked.Invalid("the bearer token's payload is not JSON");
+      claims = jwt.getJWTClaimsSet();
+      name = claims.getStringClaim("name");
+    } catch (ParseException e) {
+      return new Checked.Invalid("the bearer token's claims are not sub, name, iat and exp");
     }
-    if (tree == null || !tree.path("sub").isTextual() || !ID.matcher(tree.path("sub").asText()).matches()
-        || !tree.path("name").isTextual() || !tree.path("exp").isIntegralNumber()) {
-      return new Checked.Invalid("the bearer token's payload lacks sub, name or exp");
+    if (!CLAIMS.containsAll(claims.getClaims().keySet()) || claims.getSubject() == null || !ID.matcher(claims.getSubject()).matches()
+        || name == null || claims.getExpirationTime() == null) {
+      return new Checked.Invalid("the bearer token's claims are not sub, name, iat and exp");
     }
-    long exp = tree.path("exp").asLong();
-    if (exp < 0 || exp > Instant.MAX.getEpochSecond()) return new Checked.Invalid("the bearer token's exp is out of range");
-    Instant expires = Instant.ofEpochSecond(exp);
+    Instant expires = claims.getExpirationTime().toInstant();
     if (!clock.instant().isBefore(expires)) return new Checked.Invalid("the bearer token expired at " + expires + "; get a new one");
-    return new Checked.Valid(tree.path("sub").asText(), tree.path("name").asText(), expires);
-  }
-
-  private byte[] mac(String encoded) {
-    try {
-      Mac mac = Mac.getInstance(ALGORITHM);
-      mac.init(key);
-      return mac.doFinal(encoded.getBytes(StandardCharsets.US_ASCII));
-    } catch (GeneralSecurityException e) {
-      throw new IllegalStateException("The JDK has no " + ALGORITHM + ", which every Java 17 provides", e);
-    }
+    return new Checked.Valid(claims.getSubject(), name, expires);
   }
 }

@@ -54,7 +54,7 @@ class AccessGatewayTest {
     app = Toa.builder().directory(Shelf.context(directory)).options(Options.defaults().withClock(clock)).build();
     gateway = Gateway.start(app, new InetSocketAddress("127.0.0.1", 0), Gateway.DEFAULT_MAX_BODY);
     // the same store the gateway reads, through another instance: what the command line does
-    identities = new Identities(app.systemStore(Identities.STORE), clock);
+    identities = new Identities(app.systemStore(Identities.STORE), app.state(), clock);
     keeper = identities.create("keeper", PASSWORD.toCharArray(), List.of("store"));
     teller = identities.create("teller@example.com", PASSWORD.toCharArray(), List.of("store:wallets"));
     stranger = identities.create("stranger", PASSWORD.toCharArray(), List.of("store:wal", "other"));
@@ -155,8 +155,10 @@ class AccessGatewayTest {
     expect401(get(path, "Basic " + Base64.getEncoder().encodeToString(new byte[] {(byte) 0xff, ':', 'x'})), "not UTF-8");
     expect401(get(path, basic("nobody", PASSWORD)), "the name or the password is wrong");
     expect401(get(path, basic("keeper", "")), "the name or the password is wrong");
-    expect401(get(path, "Bearer"), "not payload.signature");
-    expect401(get(path, "Bearer abc.def"), "signature does not match");
+    expect401(get(path, "Bearer"), "not a JWT");
+    expect401(get(path, "Bearer abc.def"), "not a JWT");
+    String real = bearer("keeper");
+    expect401(get(path, real.substring(0, real.lastIndexOf('.') + 1) + "A".repeat(43)), "signature does not match");
     expect401(get(path, "Digest username=keeper"), "'Digest' is not accepted");
   }
 

@@ -46,7 +46,7 @@ class IdempotencyKeyCallersTest {
     app = Toa.builder().directory(Wallets.context(directory, "toa4j.test.gate." + UUID.randomUUID())).build();
     gateway = Gateway.start(app, new InetSocketAddress("127.0.0.1", 0), Gateway.DEFAULT_MAX_BODY);
     // the store the gateway reads, through another instance, as the command line writes it
-    Identities identities = new Identities(app.systemStore(Identities.STORE), Clock.systemUTC());
+    Identities identities = new Identities(app.systemStore(Identities.STORE), app.state(), Clock.systemUTC());
     identities.create("alice", PASSWORD.toCharArray(), List.of("store:wallets"));
     identities.create("bob", PASSWORD.toCharArray(), List.of("store"));
     aliceBasic = "Basic " + Base64.getEncoder().encodeToString(("alice:" + PASSWORD).getBytes(StandardCharsets.UTF_8));

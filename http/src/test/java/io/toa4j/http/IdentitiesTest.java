@@ -25,7 +25,7 @@ class IdentitiesTest {
   void open() {
     Notes.write(directory, "context.toa.yaml", "name: test\n");
     stores = Toa.builder().directory(directory).connect();
-    identities = new Identities(stores.systemStore(Identities.STORE), clock);
+    identities = new Identities(stores.systemStore(Identities.STORE), directory.resolve(".toa"), clock);
   }
 
   @AfterEach
@@ -92,7 +92,7 @@ class IdentitiesTest {
 
     assertThat(changed.roles()).containsExactly("billing", "store:x");
     assertThat(again.roles()).containsExactly("billing", "store:x");
-    assertThat(new Identities(stores.systemStore(Identities.STORE), clock).find("alice").orElseThrow().roles()).containsExactly("billing", "store:x");
+    assertThat(new Identities(stores.systemStore(Identities.STORE), directory.resolve(".toa"), clock).find("alice").orElseThrow().roles()).containsExactly("billing", "store:x");
   }
 
   @Test
@@ -105,18 +105,71 @@ class IdentitiesTest {
   }
 
   @Test
-  void issue_aTokenSignedWithTheStoredSecret_isAcceptedByAnotherProcessOnTheSameStorage() {
+  void issue_aTokenSignedWithTheContextsSecret_isAcceptedByAnotherProcessOfTheSameContext() {
     Identities.Identity alice = identities.create("alice", "pw".toCharArray(), List.of());
     Identities.Token token = identities.issue("alice", Duration.ofSeconds(90));
     stores.close();
 
     stores = Toa.builder().directory(directory).connect(); // as the gateway of toa run would, after this process
-    Identities other = new Identities(stores.systemStore(Identities.STORE), clock);
+    Identities other = new Identities(stores.systemStore(Identities.STORE), directory.resolve(".toa"), clock);
 
     assertThat(token.expires()).isEqualTo(clock.instant().plusSeconds(90));
     assertThat(other.tokens().check(token.token())).isEqualTo(new Tokens.Checked.Valid(alice.id(), "alice", token.expires()));
     clock.advance(Duration.ofSeconds(90));
     assertThat(other.tokens().check(token.token())).isInstanceOf(Tokens.Checked.Invalid.class);
+  }
+
+  @Test
+  void issue_keepsTheSecretInItsOwnFile0600_andNothingOfItInTheStore() throws Exception {
+    identities.create("alice", "pw".toCharArray(), List.of());
+    identities.issue("alice", Duration.ofMinutes(5));
+
+    Path file = directory.resolve(".toa/secrets/token.key");
+    assertThat(java.nio.file.Files.getPosixFilePermissions(file)).isEqualTo(io.toa4j.spi.OwnerOnly.FILE);
+    String secret = java.nio.file.Files.readString(file).strip();
+    assertThat(identities.secretSource()).isEqualTo(file.toString());
+    assertThat(stores.systemStore(Identities.STORE).read(Identities.key("secret", "tokens"))).isEmpty();
+    try (var files = java.nio.file.Files.list(directory.resolve(".toa/storage"))) { // the WAL too
+      for (Path stored : files.toList()) {
+        String bytes = new String(java.nio.file.Files.readAllBytes(stored), java.nio.charset.StandardCharsets.ISO_8859_1);
+        assertThat(bytes).as("%s", stored).doesNotContain(secret).doesNotContain("\"key\"");
+      }
+    }
+  }
+
+  @Test
+  void rotation_theSecretFileReplaced_andTheProcessRestarted_refusesEveryEarlierToken_andAcceptsNewOnes() throws Exception {
+    Identities.Identity alice = identities.create("alice", "pw".toCharArray(), List.of());
+    Identities.Token before = identities.issue("alice", Duration.ofDays(1));
+    java.nio.file.Files.delete(directory.resolve(".toa/secrets/token.key"));
+
+    Identities restarted = new Identities(stores.systemStore(Identities.STORE), directory.resolve(".toa"), clock);
+    Identities.Token after = restarted.issue("alice", Duration.ofDays(1));
+
+    assertThat(restarted.tokens().check(before.token())).isEqualTo(new Tokens.Checked.Invalid("the bearer token's signature does not match"));
+    assertThat(restarted.tokens().check(after.token())).isEqualTo(new Tokens.Checked.Valid(alice.id(), "alice", after.expires()));
+  }
+
+  @Test
+  void aSecretKeptInTheStoreByEarlierVersions_isRetiredOnFirstLoad_andTokensItSignedAreRefused() throws Exception {
+    Identities.Identity alice = identities.create("alice", "pw".toCharArray(), List.of());
+    byte[] old = new byte[32];
+    new java.security.SecureRandom().nextBytes(old);
+    var legacy = com.fasterxml.jackson.databind.node.JsonNodeFactory.instance.objectNode()
+        .put("kind", "secret").put("key", java.util.Base64.getEncoder().encodeToString(old));
+    String id = Identities.key("secret", "tokens");
+    stores.systemStore(Identities.STORE).commit(new io.toa4j.spi.Write(0, new io.toa4j.spi.StoredRecord(id, 1, 1, 1, legacy)));
+    String signedWithTheOld = new Tokens(old, clock).issue(alice.id(), "alice", clock.instant().plus(Duration.ofHours(1)));
+
+    Identities upgraded = new Identities(stores.systemStore(Identities.STORE), directory.resolve(".toa"), clock);
+
+    assertThat(upgraded.tokens().check(signedWithTheOld)).isEqualTo(new Tokens.Checked.Invalid("the bearer token's signature does not match"));
+    io.toa4j.spi.StoredRecord retired = stores.systemStore(Identities.STORE).read(id).orElseThrow();
+    assertThat(retired.state().toString()).isEqualTo("{\"kind\":\"secret\",\"retired\":true}");
+    assertThat(retired.version()).isEqualTo(2);
+    assertThat(java.nio.file.Files.readAllBytes(directory.resolve(".toa/secrets/token.key"))).isNotEmpty();
+    assertThat(new Identities(stores.systemStore(Identities.STORE), directory.resolve(".toa"), clock).tokens().check(upgraded.issue("alice", Duration.ofMinutes(1)).token()))
+        .isInstanceOf(Tokens.Checked.Valid.class);
   }
 
   @Test

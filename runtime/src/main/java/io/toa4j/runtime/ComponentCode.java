@@ -4,19 +4,23 @@ import com.sun.source.tree.CompilationUnitTree;
 import com.sun.source.util.JavacTask;
 import io.toa4j.api.Transition;
 import io.toa4j.manifest.ComponentManifest;
+import io.toa4j.spi.OwnerOnly;
 import java.io.File;
 import java.io.IOException;
+import java.io.OutputStream;
 import java.io.UncheckedIOException;
 import java.net.MalformedURLException;
 import java.net.URISyntaxException;
 import java.net.URL;
 import java.net.URLClassLoader;
+import java.nio.channels.Channels;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.AtomicMoveNotSupportedException;
 import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
+import java.nio.file.StandardOpenOption;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.util.ArrayList;
@@ -26,14 +30,21 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.stream.Collectors;
 import java.util.stream.Stream;
 import javax.tools.Diagnostic;
 import javax.tools.DiagnosticCollector;
+import javax.tools.FileObject;
+import javax.tools.ForwardingJavaFileManager;
+import javax.tools.ForwardingJavaFileObject;
 import javax.tools.JavaCompiler;
+import javax.tools.JavaFileManager;
 import javax.tools.JavaFileObject;
 import javax.tools.StandardJavaFileManager;
 import javax.tools.ToolProvider;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * A component's classes: compiled from the {@code .java} files under its folder, or, when it has
@@ -42,8 +53,11 @@ import javax.tools.ToolProvider;
  * <p>Compiled output is cached under {@code .toa/classes/<label>/<hash>/}, where the hash covers
  * every source's path and content and the compiler's version, so an edit recompiles and an
  * unchanged component starts without compiling. Each component gets a class loader of its own.
+ * Every folder of the cache is made 0700 and every file in it 0600, with that mode from the start
+ * ({@link OwnerOnly}): the compiled code is the context's own, and so is what it reveals.
  */
 final class ComponentCode {
+  private static final Logger LOG = LoggerFactory.getLogger(ComponentCode.class);
   private final ComponentManifest manifest;
   private final ClassLoader loader;
   /** Source-relative path without extension ({@code operations/Credit}) to binary class name. */
@@ -147,7 +161,14 @@ final class ComponentCode {
 
   private static Map<String, String> compile(ComponentManifest manifest, List<Path> sources, Path output) {
     Path index = output.resolve("classes.index");
-    if (Files.isRegularFile(index)) return readIndex(index);
+    Path cacheRoot = output.getParent().getParent();
+    if (cacheRoot.getParent() != null) OwnerOnly.folder(cacheRoot.getParent(), LOG::warn); // .toa/ itself
+    OwnerOnly.folder(cacheRoot, LOG::warn);
+    OwnerOnly.folder(output.getParent(), LOG::warn);
+    if (Files.isRegularFile(index)) {
+      OwnerOnly.check(output, LOG::warn);
+      return readIndex(index);
+    }
     JavaCompiler compiler = ToolProvider.getSystemJavaCompiler();
     if (compiler == null) {
       throw new StartupException(
@@ -157,19 +178,19 @@ final class ComponentCode {
     }
     Path staging;
     try {
-      Files.createDirectories(output.getParent());
-      staging = Files.createTempDirectory(output.getParent(), ".compiling-");
+      staging = Files.createTempDirectory(output.getParent(), ".compiling-", OwnerOnly.folderAttributes(output));
     } catch (IOException e) {
       throw new UncheckedIOException("Cannot create the class cache under " + output.getParent(), e);
     }
     DiagnosticCollector<JavaFileObject> diagnostics = new DiagnosticCollector<>();
     Map<String, String> classes = new LinkedHashMap<>();
-    try (StandardJavaFileManager files = compiler.getStandardFileManager(diagnostics, Locale.ROOT, StandardCharsets.UTF_8)) {
+    try (StandardJavaFileManager standard = compiler.getStandardFileManager(diagnostics, Locale.ROOT, StandardCharsets.UTF_8);
+        OwnerOnlyOutput files = new OwnerOnlyOutput(standard)) {
       List<String> options =
           List.of("-d", staging.toString(), "-classpath", classPath(), "--release", "17", "-parameters", "-proc:none", "-implicit:none");
       JavacTask task =
           (JavacTask)
-              compiler.getTask(null, files, diagnostics, options, null, files.getJavaFileObjectsFromPaths(sources));
+              compiler.getTask(null, files, diagnostics, options, null, standard.getJavaFileObjectsFromPaths(sources));
       boolean ok = true;
       for (CompilationUnitTree unit : task.parse()) {
         String pkg = unit.getPackageName() == null ? "" : unit.getPackageName().toString();
@@ -225,7 +246,7 @@ final class ComponentCode {
   private static void writeIndex(Path index, Map<String, String> classes) throws IOException {
     StringBuilder text = new StringBuilder();
     classes.forEach((k, v) -> text.append(k).append('=').append(v).append('\n'));
-    Files.writeString(index, text, StandardCharsets.UTF_8);
+    Files.writeString(Files.createFile(index, OwnerOnly.fileAttributes(index)), text, StandardCharsets.UTF_8);
   }
 
   private static Map<String, String> readIndex(Path index) {
@@ -263,6 +284,31 @@ final class ComponentCode {
       files.sorted(java.util.Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
     } catch (IOException ignored) {
       // a leftover staging folder is harmless: it is never read
+    }
+  }
+
+  /**
+   * The compiler's file manager, writing each class file 0600 and each package folder 0700 from
+   * their creation, where javac's own would leave them to the umask.
+   */
+  private static final class OwnerOnlyOutput extends ForwardingJavaFileManager<JavaFileManager> {
+    OwnerOnlyOutput(JavaFileManager files) {
+      super(files);
+    }
+
+    @Override
+    public JavaFileObject getJavaFileForOutput(Location location, String className, JavaFileObject.Kind kind, FileObject sibling)
+        throws IOException {
+      JavaFileObject file = super.getJavaFileForOutput(location, className, kind, sibling);
+      Path path = Path.of(file.toUri());
+      return new ForwardingJavaFileObject<>(file) {
+        @Override
+        public OutputStream openOutputStream() throws IOException {
+          Files.createDirectories(path.getParent(), OwnerOnly.folderAttributes(path));
+          Set<StandardOpenOption> options = Set.of(StandardOpenOption.CREATE, StandardOpenOption.WRITE, StandardOpenOption.TRUNCATE_EXISTING);
+          return Channels.newOutputStream(Files.newByteChannel(path, options, OwnerOnly.fileAttributes(path)));
+        }
+      };
     }
   }
 }

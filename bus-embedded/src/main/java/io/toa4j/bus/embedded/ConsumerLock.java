@@ -1,5 +1,6 @@
 package io.toa4j.bus.embedded;
 
+import io.toa4j.spi.OwnerOnly;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.channels.FileChannel;
@@ -7,6 +8,9 @@ import java.nio.channels.FileLock;
 import java.nio.channels.OverlappingFileLockException;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
+import java.util.Set;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * The right to consume from one bus file, held by one open bus at a time across processes.
@@ -19,6 +23,7 @@ import java.nio.file.StandardOpenOption;
  * <p>Thread-safe.
  */
 final class ConsumerLock {
+  private static final Logger LOG = LoggerFactory.getLogger(ConsumerLock.class);
   private final Path file;
   private FileChannel channel;
   private FileLock lock;
@@ -32,7 +37,8 @@ final class ConsumerLock {
     if (lock != null) return;
     FileChannel opened = null;
     try {
-      opened = FileChannel.open(file, StandardOpenOption.CREATE, StandardOpenOption.WRITE);
+      OwnerOnly.check(file, LOG::warn);
+      opened = FileChannel.open(file, Set.of(StandardOpenOption.CREATE, StandardOpenOption.WRITE), OwnerOnly.fileAttributes(file));
       FileLock taken = opened.tryLock();
       if (taken == null) throw held();
       channel = opened;

@@ -1,5 +1,6 @@
 package io.toa4j.bus.embedded;
 
+import io.toa4j.spi.OwnerOnly;
 import io.toa4j.sqlite.GroupCommit;
 import java.nio.file.Path;
 import java.sql.Connection;
@@ -11,6 +12,8 @@ import java.util.List;
 import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.TimeUnit;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 import org.sqlite.SQLiteConfig;
 
 /**
@@ -27,6 +30,7 @@ import org.sqlite.SQLiteConfig;
  * <p>Thread-safe. After {@link #close()}, every call fails with {@link Closed}.
  */
 final class Database implements AutoCloseable {
+  private static final Logger LOG = LoggerFactory.getLogger(Database.class);
   private static final int READERS = 4;
 
   /** Work on a connection, inside a transaction for writes. */
@@ -60,8 +64,12 @@ final class Database implements AutoCloseable {
   /** Opens the file, creating it and bringing its schema up to date. */
   static Database open(Path file, Duration busyTimeout) {
     List<Connection> opened = new ArrayList<>();
+    // SQLite makes the -wal and -shm files with the database file's mode (on unix), so making the
+    // database file first, 0600, makes them 0600 too; SQLite takes an empty file for an empty database.
+    OwnerOnly.file(file, LOG::warn);
     try {
       Database db = new Database(file, connect(file, busyTimeout, false, opened));
+      for (String companion : List.of("-wal", "-shm")) OwnerOnly.check(file.resolveSibling(file.getFileName() + companion), LOG::warn);
       db.write("create or upgrade the schema", c -> Schema.upgrade(c, file));
       for (int i = 0; i < READERS; i++) db.readers.add(connect(file, busyTimeout, true, opened));
       return db;

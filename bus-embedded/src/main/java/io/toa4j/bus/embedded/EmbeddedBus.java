@@ -3,9 +3,8 @@ package io.toa4j.bus.embedded;
 import io.toa4j.spi.Bus;
 import io.toa4j.spi.Message;
 import io.toa4j.spi.Parked;
-import java.io.IOException;
+import io.toa4j.spi.OwnerOnly;
 import java.io.UncheckedIOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
@@ -18,12 +17,15 @@ import java.util.Set;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.atomic.AtomicBoolean;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * The embedded bus over {@code <stateDirectory>/bus.db}: see {@link Deliveries} for claiming and
  * the module's README for the design. Thread-safe.
  */
 final class EmbeddedBus implements Bus {
+  private static final Logger LOG = LoggerFactory.getLogger(EmbeddedBus.class);
   static final String FILE = "bus.db";
   static final String CONSUMER_LOCK = "bus.consumer.lock";
 
@@ -40,10 +42,10 @@ final class EmbeddedBus implements Bus {
 
   EmbeddedBus(Path stateDirectory, Tuning tuning, Clock clock) {
     try {
-      Files.createDirectories(stateDirectory);
-    } catch (IOException e) {
+      OwnerOnly.folder(stateDirectory, LOG::warn);
+    } catch (UncheckedIOException e) {
       handlers.shutdown();
-      throw new UncheckedIOException("Cannot create the bus's folder " + stateDirectory, e);
+      throw new UncheckedIOException("Cannot create the bus's folder " + stateDirectory + ": " + e.getCause(), e.getCause());
     }
     this.tuning = tuning;
     this.clock = clock;

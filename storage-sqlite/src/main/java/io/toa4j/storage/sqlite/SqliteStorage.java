@@ -1,10 +1,8 @@
 package io.toa4j.storage.sqlite;
 
+import io.toa4j.spi.OwnerOnly;
 import io.toa4j.spi.Storage;
 import io.toa4j.spi.Store;
-import java.io.IOException;
-import java.io.UncheckedIOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.SQLException;
 import java.util.Map;
@@ -17,7 +15,9 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * A folder of SQLite files, one per component, and the thread that checkpoints them. Thread-safe.
+ * A folder of SQLite files, one per component, and the thread that checkpoints them. The folder is
+ * made 0700 and every file in it 0600 ({@link OwnerOnly}); what exists with a wider mode is
+ * reported, not changed. Thread-safe.
  */
 final class SqliteStorage implements Storage {
   private static final Logger LOG = LoggerFactory.getLogger(SqliteStorage.class);
@@ -30,11 +30,8 @@ final class SqliteStorage implements Storage {
   private volatile boolean closed;
 
   SqliteStorage(Path directory) {
-    try {
-      Files.createDirectories(directory);
-    } catch (IOException e) {
-      throw new UncheckedIOException("Cannot create the storage folder " + directory, e);
-    }
+    if (directory.getParent() != null) OwnerOnly.folder(directory.getParent(), LOG::warn); // .toa/ itself
+    OwnerOnly.folder(directory, LOG::warn);
     this.directory = directory;
     this.checkpoints =
         Executors.newSingleThreadScheduledExecutor(

@@ -7,6 +7,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.toa4j.spi.InboxEntry;
 import io.toa4j.spi.OutboxEntry;
 import io.toa4j.spi.Outcome;
+import io.toa4j.spi.OwnerOnly;
 import io.toa4j.spi.Reading;
 import io.toa4j.spi.Store;
 import io.toa4j.spi.StoredRecord;
@@ -30,6 +31,8 @@ import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.BlockingQueue;
 import org.sqlite.SQLiteConfig;
 import org.sqlite.SQLiteErrorCode;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * One component's records in one SQLite file.
@@ -50,6 +53,9 @@ final class SqliteStore implements Store {
   /** The most writes one transaction commits together. */
   private static final int BATCH = 64;
   private static final ObjectMapper JSON = new ObjectMapper();
+  private static final Logger LOG = LoggerFactory.getLogger(SqliteStore.class);
+  /** The files SQLite keeps beside a database in WAL mode. */
+  static final List<String> COMPANIONS = List.of("-wal", "-shm");
 
   private final Path file;
   private final Connection writer;
@@ -60,8 +66,12 @@ final class SqliteStore implements Store {
 
   SqliteStore(Path file) {
     this.file = file;
+    // SQLite makes the -wal and -shm files with the database file's mode (on unix), so making the
+    // database file first, 0600, makes them 0600 too; SQLite takes an empty file for an empty database.
+    OwnerOnly.file(file, LOG::warn);
     try {
       this.writer = open(file, false);
+      for (String companion : COMPANIONS) OwnerOnly.check(file.resolveSibling(file.getFileName() + companion), LOG::warn);
       Migrations.apply(writer, file);
       try (Statement s = writer.createStatement()) {
         s.execute("PRAGMA wal_autocheckpoint = " + BACKSTOP_PAGES);
