@@ -47,7 +47,7 @@ final class Idempotency {
     String method = request.getMethod();
     Optional<IdempotencyKey> key = IdempotencyKey.of(request.getHeaders().getValuesList(IdempotencyKey.HEADER));
     if (key.isEmpty()) {
-      if (route.directives().keyRequired() && !method.equals("GET")) {
+      if (route.directives().keyRequired() && !method.equals("GET") && !method.equals("HEAD")) {
         throw new Problem(400, "IDEMPOTENCY_KEY_REQUIRED", method + " " + route.path()
             + " requires an idempotency-key header; send a unique key, such as a random UUID, and the same key when retrying");
       }

@@ -152,8 +152,8 @@ class GatewayTest {
   private static void expect(HttpResponse<String> response, int status, String message) throws Exception {
     assertThat(response.statusCode()).as(response.body()).isEqualTo(status);
     JsonNode body = response.body().isEmpty() ? JSON.createObjectNode() : JSON.readTree(response.body());
-    assertThat(body.path("message").asText()).contains(message);
-    if (status >= 500) assertThat(body.path("message").asText()).doesNotContain("Exception", "maxLength");
+    assertThat(body.path("detail").asText()).contains(message);
+    if (status >= 500) assertThat(body.path("detail").asText()).doesNotContain("Exception", "maxLength");
   }
 
   @Test
