@@ -46,7 +46,7 @@ enum Media {
 
   /** The format of a body by its {@code content-type}; 415 for any other. */
   static Media ofContent(String contentType) {
-    String[] parts = contentType.split(";");
+    String[] parts = contentType.split(";", -1);
     String bare = parts[0].trim().toLowerCase(Locale.ROOT);
     for (int i = 1; i < parts.length; i++) {
       String[] parameter = parts[i].split("=", 2);
@@ -72,7 +72,7 @@ enum Media {
   static Media ofAccept(String accept) {
     if (accept == null || accept.isBlank()) return JSON;
     for (String part : accept.split(",")) {
-      String bare = part.split(";")[0].trim().toLowerCase(Locale.ROOT);
+      String bare = part.split(";", -1)[0].trim().toLowerCase(Locale.ROOT);
       if (bare.equals("application/json") || bare.equals("*/*") || bare.equals("application/*")) return JSON;
       if (bare.equals("application/yaml") || bare.equals("application/x-yaml") || bare.equals("text/yaml")) return YAML;
     }
