@@ -163,8 +163,10 @@ class StrictInputTest {
     String deep = "{\"amount\": " + "[".repeat(5000) + "]".repeat(5000) + "}";
 
     JsonNode problem = assertRefused(put(roomy, "application/json", bytes(deep)), 400);
+    JsonNode yaml = assertRefused(put(roomy, "application/yaml", bytes("amount: " + "[".repeat(2000) + "]".repeat(2000))), 400);
 
-    assertThat(problem.path("detail").asText()).contains("nested deeper than the gateway reads");
+    assertThat(problem.path("detail").asText()).contains("nested deeper than the gateway reads", "(1000)");
+    assertThat(yaml.path("detail").asText()).startsWith("the body is not YAML").contains("nested deeper than the gateway reads");
   }
 
   @Test
