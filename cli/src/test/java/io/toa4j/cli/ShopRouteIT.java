@@ -79,9 +79,11 @@ class ShopRouteIT {
     HttpResponse<String> other = credit(port, "Bearer " + token.out().strip(), KEY, 6000);
 
     assertThat(other.statusCode()).as(other.body()).isEqualTo(422);
+    assertThat(other.headers().firstValue("content-type")).contains("application/problem+json");
     assertThat(other.body()).isEqualTo(
-        "{\"code\":\"IDEMPOTENCY_KEY_REUSED\",\"message\":\"this idempotency-key was used before with a different request on"
-            + " PUT /billing/wallets/:id/credits/; a retry must repeat its request exactly, and a new request needs a new key\"}");
+        "{\"type\":\"about:blank\",\"title\":\"Unprocessable Content\",\"status\":422,\"detail\":\"this idempotency-key was used"
+            + " before with a different request on PUT /billing/wallets/:id/credits/; a retry must repeat its request exactly, and a new"
+            + " request needs a new key\",\"code\":\"IDEMPOTENCY_KEY_REUSED\"}");
     assertThat(other.headers().firstValue("idempotent-replayed")).isEmpty();
 
     HttpResponse<String> keyless = credit(port, basic, null, 5000);

@@ -23,7 +23,6 @@ import org.eclipse.jetty.server.Handler;
 import org.eclipse.jetty.server.Request;
 import org.eclipse.jetty.server.Response;
 import org.eclipse.jetty.util.Callback;
-import org.eclipse.jetty.util.Fields;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -62,15 +61,15 @@ final class Exchange extends Handler.Abstract {
       answerAs = Media.ofAccept(request.getHeaders().get(HttpHeader.ACCEPT));
       answer(request, response, callback, answerAs);
     } catch (Problem p) {
-      problem(response, callback, answerAs, p.status, p.code, p.getMessage());
+      Problems.send(response, callback, p.status, p.code, p.getMessage());
     } catch (Failure f) {
       int status = f.code().status();
       String message = status >= 500 ? "the request failed inside the application; it is logged" : f.getMessage();
       if (status >= 500) LOG.error("{} {} failed", request.getMethod(), request.getHttpURI().getPath(), f);
-      problem(response, callback, answerAs, status, f.code().name(), message);
+      Problems.send(response, callback, status, f.code().name(), message);
     } catch (RuntimeException e) {
       LOG.error("{} {} failed", request.getMethod(), request.getHttpURI().getPath(), e);
-      problem(response, callback, answerAs, 500, "SYSTEM", "the request failed inside the application; it is logged");
+      Problems.send(response, callback, 500, "SYSTEM", "the request failed inside the application; it is logged");
     }
     return true;
   }
@@ -91,10 +90,11 @@ final class Exchange extends Handler.Abstract {
     Routes.Match match = routes.match(path).orElseThrow(() -> new Problem(
         404, "NOT_FOUND", "no route " + path + (path.endsWith("/") ? "" : "; paths end with a slash")));
     Route route = match.route();
-    String operation = route.methods().get(request.getMethod());
+    String operation = route.methods().get(method(request));
     if (operation == null) {
-      response.getHeaders().put(HttpHeader.ALLOW, String.join(", ", route.methods().keySet()));
-      throw new Problem(405, "METHOD_NOT_ALLOWED", request.getMethod() + " is not declared on " + route.path() + "; it declares " + route.methods().keySet());
+      List<String> allowed = allowed(route);
+      response.getHeaders().put(HttpHeader.ALLOW, String.join(", ", allowed));
+      throw new Problem(405, "METHOD_NOT_ALLOWED", request.getMethod() + " is not declared on " + route.path() + "; it declares " + allowed);
     }
     // Before the body is parsed or anything reaches the application: 401 or 403 otherwise.
     Caller caller = access.admit(request, response, match);
@@ -105,10 +105,10 @@ final class Exchange extends Handler.Abstract {
     if (!input.isMissingNode()) tree.set("input", input);
     Reply reply = idempotency.call(request, response, route, route.component() + "." + operation, caller.id(), Requests.parse(tree));
     if (reply instanceof Reply.Refused refused) {
-      Map<String, Object> body = new LinkedHashMap<>();
-      body.put("code", refused.refusal().code());
-      refused.refusal().cause().ifPresent(c -> body.put("cause", c));
-      send(response, callback, 422, answerAs, body);
+      Map<String, Object> cause = new LinkedHashMap<>();
+      refused.refusal().cause().ifPresent(c -> cause.put("cause", c));
+      String code = refused.refusal().code();
+      Problems.send(response, callback, 422, code, route.component() + "." + operation + " refused the request: " + code, cause);
       return;
     }
     Object value = ((Reply.Output) reply).value().orElse(null);
@@ -126,9 +126,9 @@ final class Exchange extends Handler.Abstract {
 
   /** The gateway's own endpoints, outside every component's tree. */
   private void operations(Request request, Response response, Callback callback, Media answerAs, String path) {
-    if (!request.getMethod().equals("GET")) {
-      response.getHeaders().put(HttpHeader.ALLOW, "GET");
-      throw new Problem(405, "METHOD_NOT_ALLOWED", path + " answers GET only");
+    if (!method(request).equals("GET")) {
+      response.getHeaders().put(HttpHeader.ALLOW, "GET, HEAD");
+      throw new Problem(405, "METHOD_NOT_ALLOWED", path + " answers GET and HEAD only");
     }
     switch (path) {
       case "/.toa/health" -> {
@@ -151,13 +151,12 @@ final class Exchange extends Handler.Abstract {
   private static ObjectNode query(Request request, Routes.Match match) {
     ObjectNode query = NODES.objectNode();
     match.variables().forEach(query::put);
-    Fields fields = Request.extractQueryParameters(request);
-    for (Fields.Field field : fields) {
-      String key = field.getName();
+    for (QueryString.Field field : QueryString.fields(request.getHttpURI().getQuery())) {
+      String key = field.name();
       if (!QUERY_KEYS.contains(key)) {
         throw new Problem(400, "CONTRACT", "the query string key '" + key + "' is not declared; use " + QUERY_KEYS);
       }
-      query.set(key, number(key, field.getValue()));
+      query.set(key, number(key, field.value()));
     }
     String ifMatch = request.getHeaders().get(HttpHeader.IF_MATCH);
     if (ifMatch != null) query.set("version", number("if-match", ifMatch.replace("\"", "").replace("W/", "").trim()));
@@ -186,7 +185,9 @@ final class Exchange extends Handler.Abstract {
       // to its end and thrown away, and the connection stays; a larger one is not read at all.
       readToTheEnd = declared <= (long) DRAIN_FACTOR * maxBody && discard(in, (long) DRAIN_FACTOR * maxBody);
     } catch (IOException e) {
-      throw new Problem(400, "MALFORMED", "the body cannot be read: " + e.getMessage());
+      // Jetty's reason, such as "Early EOF": the connection ended before the body did
+      String reason = e.getMessage() == null || Problems.showsInternals(e.getMessage()) ? "" : " (" + e.getMessage() + ")";
+      throw new Problem(400, "MALFORMED", "the body cannot be read to its end" + reason + "; send as many bytes as content-length says, or end the chunks");
     }
     if (!readToTheEnd) response.getHeaders().put(HttpHeader.CONNECTION, "close");
     throw new Problem(413, "TOO_LARGE", "the body is over " + maxBody + " bytes");
@@ -219,6 +220,18 @@ final class Exchange extends Handler.Abstract {
     return input;
   }
 
+  /** The method a request is served as: HEAD as GET, whose answer Jetty sends without its body. */
+  private static String method(Request request) {
+    return request.getMethod().equals("HEAD") ? "GET" : request.getMethod();
+  }
+
+  /** The methods a route answers, HEAD wherever GET is. */
+  private static List<String> allowed(Route route) {
+    List<String> allowed = new ArrayList<>(route.methods().keySet());
+    if (allowed.contains("GET")) allowed.add(allowed.indexOf("GET") + 1, "HEAD");
+    return allowed;
+  }
+
   /** Only the properties io:output lists, of a record or of each record of a page. */
   private static Object shown(Object value, List<String> output) {
     if (value instanceof Map<?, ?> map) {
@@ -238,13 +251,6 @@ final class Exchange extends Handler.Abstract {
     response.setStatus(status);
     response.getHeaders().put(HttpHeader.CONTENT_TYPE, media.type + "; charset=utf-8");
     Content.Sink.write(response, true, media.write(body), callback);
-  }
-
-  private static void problem(Response response, Callback callback, Media media, int status, String code, String message) {
-    Map<String, Object> body = new LinkedHashMap<>();
-    body.put("code", code);
-    body.put("message", message);
-    send(response, callback, status, media, body);
   }
 
 }

@@ -55,6 +55,9 @@ public final class Gateway implements AutoCloseable {
     PrometheusMeterRegistry prometheus = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
     application.publishMetricsTo(prometheus);
     server.setHandler(new Exchange(application, routes, maxBody, prometheus));
+    // Jetty's own refusals (a request it cannot read, a version it does not serve) answer with
+    // the gateway's problem body too
+    server.setErrorHandler(new JettyErrors(http.getRequestHeaderSize()));
     String where = address.getHostString() + ":" + address.getPort();
     try {
       server.start();

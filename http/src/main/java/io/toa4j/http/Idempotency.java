@@ -15,7 +15,7 @@ import org.eclipse.jetty.server.Response;
  *
  * <ul>
  *   <li>A malformed key is 400; a route with {@code io:idempotency-key: required} answers 400 to an
- *       unsafe method (anything but GET) sent without one.
+ *       unsafe method (anything but GET and HEAD) sent without one.
  *   <li>A request whose key is being answered right now in this gateway is 409: retry it unchanged.
  *   <li>A key used before with a different request (body, query, record) is 422.
  *   <li>An answer from the operation's inbox carries {@code idempotent-replayed: true}; an answer of
@@ -47,7 +47,7 @@ final class Idempotency {
     String method = request.getMethod();
     Optional<IdempotencyKey> key = IdempotencyKey.of(request.getHeaders().getValuesList(IdempotencyKey.HEADER));
     if (key.isEmpty()) {
-      if (route.directives().keyRequired() && !method.equals("GET")) {
+      if (route.directives().keyRequired() && !method.equals("GET") && !method.equals("HEAD")) {
         throw new Problem(400, "IDEMPOTENCY_KEY_REQUIRED", method + " " + route.path()
             + " requires an idempotency-key header; send a unique key, such as a random UUID, and the same key when retrying");
       }

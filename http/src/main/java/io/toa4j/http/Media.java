@@ -1,6 +1,9 @@
 package io.toa4j.http;
 
+import com.fasterxml.jackson.core.JsonLocation;
+import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.core.exc.StreamConstraintsException;
 import com.fasterxml.jackson.core.StreamReadFeature;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -8,7 +11,18 @@ import com.fasterxml.jackson.databind.json.JsonMapper;
 import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
 import com.fasterxml.jackson.dataformat.yaml.YAMLGenerator;
 import com.fasterxml.jackson.dataformat.yaml.YAMLMapper;
+import com.fasterxml.jackson.databind.node.MissingNode;
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.CharBuffer;
+import java.nio.charset.CharsetDecoder;
+import java.nio.charset.CoderResult;
+import java.nio.charset.CodingErrorAction;
+import java.nio.charset.StandardCharsets;
+import java.util.HexFormat;
 import java.util.Locale;
+import java.util.regex.Pattern;
+import org.yaml.snakeyaml.error.MarkedYAMLException;
 
 /** The body formats: JSON and YAML, read by {@code content-type}, written by {@code accept}. */
 enum Media {
@@ -18,6 +32,9 @@ enum Media {
       YAMLMapper.builder(YAMLFactory.builder().disable(YAMLGenerator.Feature.WRITE_DOC_START_MARKER).enable(YAMLGenerator.Feature.MINIMIZE_QUOTES).build())
           .enable(StreamReadFeature.STRICT_DUPLICATE_DETECTION)
           .build());
+
+  /** A parser's reference to its input, such as {@code (start marker at [Source: ...; line: 1, column: 1])}. */
+  private static final Pattern SOURCE = Pattern.compile("\\s*\\([^()]*\\[Source:.*?\\]\\)|\\s*at \\[Source:.*?\\]");
 
   final String type;
   private final ObjectMapper mapper;
@@ -29,7 +46,16 @@ enum Media {
 
   /** The format of a body by its {@code content-type}; 415 for any other. */
   static Media ofContent(String contentType) {
-    String bare = contentType.split(";")[0].trim().toLowerCase(Locale.ROOT);
+    String[] parts = contentType.split(";", -1);
+    String bare = parts[0].trim().toLowerCase(Locale.ROOT);
+    for (int i = 1; i < parts.length; i++) {
+      String[] parameter = parts[i].split("=", 2);
+      if (!parameter[0].trim().equalsIgnoreCase("charset")) continue;
+      String charset = parameter.length < 2 ? "" : parameter[1].trim().replace("\"", "");
+      if (!charset.equalsIgnoreCase("utf-8")) {
+        throw new Problem(415, "UNSUPPORTED_MEDIA_TYPE", "charset " + charset + " is not accepted; bodies are UTF-8 (send charset=utf-8, or none)");
+      }
+    }
     switch (bare) {
       case "application/json":
         return JSON;
@@ -46,23 +72,88 @@ enum Media {
   static Media ofAccept(String accept) {
     if (accept == null || accept.isBlank()) return JSON;
     for (String part : accept.split(",")) {
-      String bare = part.split(";")[0].trim().toLowerCase(Locale.ROOT);
+      String bare = part.split(";", -1)[0].trim().toLowerCase(Locale.ROOT);
       if (bare.equals("application/json") || bare.equals("*/*") || bare.equals("application/*")) return JSON;
       if (bare.equals("application/yaml") || bare.equals("application/x-yaml") || bare.equals("text/yaml")) return YAML;
     }
     throw new Problem(406, "NOT_ACCEPTABLE", "accept " + accept + " names nothing this gateway writes; accept application/json or application/yaml");
   }
 
+  /**
+   * The body as one tree: UTF-8 throughout (an overlong form, a surrogate or a stray byte is
+   * refused), one value, nothing after it (one YAML document).
+   *
+   * @throws Problem 400 saying what is wrong and where
+   */
   JsonNode read(byte[] body) {
-    try {
-      JsonNode tree = mapper.readTree(body);
-      return tree == null ? com.fasterxml.jackson.databind.node.MissingNode.getInstance() : tree;
+    String text = utf8(body, "the body");
+    try (JsonParser parser = mapper.createParser(text)) {
+      JsonNode tree = mapper.readTree(parser);
+      if (tree == null) return MissingNode.getInstance();
+      JsonLocation end = parser.currentLocation();
+      if (more(parser)) {
+        throw new Problem(400, "MALFORMED", this == YAML
+            ? "the body holds more than one YAML document (another starts after line " + end.getLineNr() + "); send one"
+            : "the body has more after its JSON value, which ends at line " + end.getLineNr() + ", column " + end.getColumnNr() + "; send one value");
+      }
+      return tree;
     } catch (JsonProcessingException e) {
-      String where = e.getLocation() == null ? "" : " at line " + e.getLocation().getLineNr() + ", column " + e.getLocation().getColumnNr();
-      throw new Problem(400, "MALFORMED", "the body is not " + name() + where + ": " + e.getOriginalMessage());
-    } catch (java.io.IOException e) {
-      throw new Problem(400, "MALFORMED", "the body cannot be read: " + e.getMessage());
+      throw new Problem(400, "MALFORMED", "the body is not " + name() + where(e) + ": " + reason(e));
+    } catch (IOException e) {
+      throw new Problem(400, "MALFORMED", "the body cannot be read as " + name());
     }
+  }
+
+  /** Whether anything but white space follows the value the parser has read: a token or text that is none. */
+  private static boolean more(JsonParser parser) throws IOException {
+    try {
+      return parser.nextToken() != null;
+    } catch (JsonProcessingException e) {
+      return true;
+    }
+  }
+
+  /**
+   * The bytes as UTF-8, strictly: the first byte that begins no valid sequence is a 400 naming it.
+   *
+   * @param what how the message names the text, such as "the body"
+   */
+  static String utf8(byte[] bytes, String what) {
+    CharsetDecoder decoder = StandardCharsets.UTF_8.newDecoder()
+        .onMalformedInput(CodingErrorAction.REPORT)
+        .onUnmappableCharacter(CodingErrorAction.REPORT);
+    ByteBuffer in = ByteBuffer.wrap(bytes);
+    CharBuffer out = CharBuffer.allocate(bytes.length);
+    CoderResult result = decoder.decode(in, out, true);
+    if (!result.isError()) result = decoder.flush(out);
+    if (result.isError()) {
+      int at = in.position();
+      throw new Problem(400, "MALFORMED", what + " is not UTF-8: byte " + at + " (0x" + HexFormat.of().toHexDigits(bytes[at])
+          + ") begins no valid UTF-8 sequence (overlong forms and surrogates are not UTF-8); send UTF-8");
+    }
+    return out.flip().toString();
+  }
+
+  private static String where(JsonProcessingException e) {
+    if (e.getCause() instanceof MarkedYAMLException yaml && yaml.getProblemMark() != null) {
+      return " at line " + (yaml.getProblemMark().getLine() + 1) + ", column " + (yaml.getProblemMark().getColumn() + 1);
+    }
+    JsonLocation at = e.getLocation();
+    return at == null || at.getLineNr() < 1 ? "" : " at line " + at.getLineNr() + ", column " + at.getColumnNr();
+  }
+
+  /** What the parser found wrong, without its location dumps and names of its settings. */
+  private static String reason(JsonProcessingException e) {
+    String reason;
+    if (e.getCause() instanceof MarkedYAMLException yaml && yaml.getProblem() != null) {
+      reason = yaml.getProblem();
+    } else if (e instanceof StreamConstraintsException) {
+      reason = "it is larger or nested deeper than the gateway reads (" + e.getOriginalMessage().replaceAll(", from `[^`]*`", "") + ")";
+    } else {
+      reason = String.valueOf(e.getOriginalMessage());
+    }
+    reason = SOURCE.matcher(reason).replaceAll("").lines().findFirst().orElse("").strip();
+    return reason.isEmpty() || Problems.showsInternals(reason) ? "it cannot be parsed" : reason;
   }
 
   String write(Object value) {

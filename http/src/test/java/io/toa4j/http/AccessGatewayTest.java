@@ -111,7 +111,7 @@ class AccessGatewayTest {
           assertThat(response.statusCode()).as(response.body()).isEqualTo(status);
           if (status == 200) assertThat(JSON.readTree(response.body()).path("id").asText()).isEqualTo(c.record());
           if (status == 401) assertChallenges(response);
-          if (status >= 400) assertThat(JSON.readTree(response.body()).path("message").asText()).isNotBlank();
+          if (status >= 400) assertThat(JSON.readTree(response.body()).path("detail").asText()).isNotBlank();
         }));
       }
     }
@@ -123,7 +123,7 @@ class AccessGatewayTest {
     HttpResponse<String> response = get("/test/shelf/" + RECORD + "/" + Shelf.BY_ID, basic("owner", PASSWORD));
 
     assertThat(response.statusCode()).isEqualTo(403);
-    assertThat(JSON.readTree(response.body()).path("message").asText())
+    assertThat(JSON.readTree(response.body()).path("detail").asText())
         .contains("the identity whose id is :id", "'owner' holds no role");
   }
 
@@ -132,7 +132,7 @@ class AccessGatewayTest {
     HttpResponse<String> response = get("/test/shelf/" + RECORD + "/", bearer("teller@example.com"));
 
     assertThat(response.statusCode()).isEqualTo(403);
-    assertThat(JSON.readTree(response.body()).path("message").asText()).contains("the roles [store]", "[store:wallets]");
+    assertThat(JSON.readTree(response.body()).path("detail").asText()).contains("the roles [store]", "[store:wallets]");
   }
 
   @Test
@@ -142,9 +142,9 @@ class AccessGatewayTest {
 
     assertThat(none.headers().allValues("www-authenticate")).containsExactlyInAnyOrder(
         "Basic realm=\"toa\", charset=\"UTF-8\"", "Bearer realm=\"toa\"");
-    assertThat(JSON.readTree(none.body()).path("message").asText()).contains("the roles [store]", "send credentials");
+    assertThat(JSON.readTree(none.body()).path("detail").asText()).contains("the roles [store]", "send credentials");
     assertThat(badToken.headers().allValues("www-authenticate")).contains("Bearer realm=\"toa\", error=\"invalid_token\"");
-    assertThat(JSON.readTree(badToken.body()).path("message").asText()).contains("expired at");
+    assertThat(JSON.readTree(badToken.body()).path("detail").asText()).contains("expired at");
   }
 
   @Test
@@ -263,7 +263,7 @@ class AccessGatewayTest {
   private static void expect401(HttpResponse<String> response, String message) throws Exception {
     assertThat(response.statusCode()).as(response.body()).isEqualTo(401);
     assertChallenges(response);
-    assertThat(JSON.readTree(response.body()).path("message").asText()).contains(message);
+    assertThat(JSON.readTree(response.body()).path("detail").asText()).contains(message);
   }
 
   private HttpResponse<String> get(String path, String authorization) throws Exception {

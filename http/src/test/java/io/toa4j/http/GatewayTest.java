@@ -112,10 +112,12 @@ class GatewayTest {
   }
 
   @Test
-  void refusal_is422WithCodeAndCause_andChangesNothing() throws Exception {
+  void refusal_is422ProblemWithCodeAndCause_andChangesNothing() throws Exception {
     HttpResponse<String> put = send("PUT", "/test/notes/" + id + "/", "application/json", "{\"text\": \"forbidden\"}");
 
     assertThat(put.statusCode()).isEqualTo(422);
+    ProblemBodies.assertProblem(422, put.headers().firstValue("content-type"), put.body().getBytes(java.nio.charset.StandardCharsets.UTF_8));
+    assertThat(JSON.readTree(put.body()).path("detail").asText()).isEqualTo("test.notes.write refused the request: FORBIDDEN");
     assertThat(JSON.readTree(put.body()).path("code").asText()).isEqualTo("FORBIDDEN");
     assertThat(JSON.readTree(put.body()).path("cause").path("word").asText()).isEqualTo("forbidden");
     assertUnchanged();
@@ -151,9 +153,10 @@ class GatewayTest {
 
   private static void expect(HttpResponse<String> response, int status, String message) throws Exception {
     assertThat(response.statusCode()).as(response.body()).isEqualTo(status);
-    JsonNode body = response.body().isEmpty() ? JSON.createObjectNode() : JSON.readTree(response.body());
-    assertThat(body.path("message").asText()).contains(message);
-    if (status >= 500) assertThat(body.path("message").asText()).doesNotContain("Exception", "maxLength");
+    ProblemBodies.assertProblem(status, response.headers().firstValue("content-type"), response.body().getBytes(java.nio.charset.StandardCharsets.UTF_8));
+    JsonNode body = JSON.readTree(response.body());
+    assertThat(body.path("detail").asText()).contains(message);
+    if (status >= 500) assertThat(body.path("detail").asText()).doesNotContain("Exception", "maxLength");
   }
 
   @Test

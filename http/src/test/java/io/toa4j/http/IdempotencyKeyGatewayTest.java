@@ -81,7 +81,7 @@ class IdempotencyKeyGatewayTest {
     assertThat(response.statusCode()).as(response.body()).isEqualTo(status);
     JsonNode body = JSON.readTree(response.body());
     assertThat(body.path("code").asText()).isEqualTo(code);
-    assertThat(body.path("message").asText()).contains(message);
+    assertThat(body.path("detail").asText()).contains(message);
   }
 
   static boolean replayed(HttpResponse<String> response) {

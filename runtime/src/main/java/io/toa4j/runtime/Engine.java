@@ -403,9 +403,7 @@ final class Engine {
     try {
       return Binding.VALUES.treeToValue(call.input(), type.get());
     } catch (com.fasterxml.jackson.core.JsonProcessingException | IllegalArgumentException e) {
-      throw new Failure(
-          Failure.Code.CONTRACT,
-          "the input of " + operation.name() + " cannot be read as " + type.get().getSimpleName() + ": " + e.getMessage());
+      throw new Failure(Failure.Code.CONTRACT, "the input of " + operation.name() + " cannot be read: " + InputErrors.describe(call.input(), e));
     }
   }
 
