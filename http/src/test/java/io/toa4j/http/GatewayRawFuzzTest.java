@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.toa4j.api.Reply;
 import io.toa4j.api.Request;
-import io.toa4j.runtime.Application;
+import io.toa4j.runtime.Toa;
 import java.io.ByteArrayOutputStream;
 import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
@@ -36,13 +36,13 @@ class GatewayRawFuzzTest {
   static final String WALLET = "0123456789abcdef0123456789abcdef";
   static final int MAX_BODY = 4096;
   static Path directory;
-  static Application app;
+  static Toa app;
   static Gateway gateway;
 
   @BeforeContainer
   static void start() throws Exception {
     directory = Files.createTempDirectory("toa-raw-fuzz");
-    app = Application.boot(Wallets.context(directory, "toa4j.test.gate.unused"));
+    app = Toa.builder().directory(Wallets.context(directory, "toa4j.test.gate.unused")).build();
     gateway = Gateway.start(app, new InetSocketAddress("127.0.0.1", 0), MAX_BODY);
   }
 

@@ -6,7 +6,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.toa4j.api.Reply;
 import io.toa4j.api.Request;
-import io.toa4j.runtime.Application;
+import io.toa4j.runtime.Toa;
 import java.io.ByteArrayOutputStream;
 import java.net.InetSocketAddress;
 import java.net.URI;
@@ -35,7 +35,7 @@ class StrictInputTest {
   static final String CREDITS = "/test/wallets/" + WALLET + "/credits/";
 
   @TempDir static Path directory;
-  static Application app;
+  static Toa app;
   /** Reads bodies up to 4 KiB. */
   static Gateway gateway;
   /** Reads bodies up to the default, 1 MiB. */
@@ -43,7 +43,7 @@ class StrictInputTest {
 
   @BeforeAll
   static void start() throws Exception {
-    app = Application.boot(Wallets.context(directory, "toa4j.test.gate.unused"));
+    app = Toa.builder().directory(Wallets.context(directory, "toa4j.test.gate.unused")).build();
     gateway = Gateway.start(app, new InetSocketAddress("127.0.0.1", 0), 4096);
     roomy = Gateway.start(app, new InetSocketAddress("127.0.0.1", 0), Gateway.DEFAULT_MAX_BODY);
     HttpResponse<String> first = put(gateway, "application/json", bytes("{\"amount\": 5}"));
