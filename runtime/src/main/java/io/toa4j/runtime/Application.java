@@ -14,7 +14,6 @@ import io.toa4j.manifest.ComponentManifest;
 import io.toa4j.manifest.ContextManifest;
 import io.toa4j.manifest.Manifests;
 import io.toa4j.spi.Bus;
-import io.toa4j.spi.Message;
 import io.toa4j.spi.Parked;
 import io.toa4j.spi.Storage;
 import io.toa4j.spi.Store;
@@ -82,7 +81,7 @@ public final class Application implements AutoCloseable {
     this.publisher =
         new Publisher(
             bus,
-            components.values().stream().filter(c -> hosted.contains(c.label()) && c.announces()).toList(),
+            components.values().stream().filter(c -> hosted.contains(c.label())).toList(),
             consumed,
             options.clock(),
             Duration.ofSeconds(context.outboxRetentionSeconds()).toMillis());
@@ -349,7 +348,7 @@ public final class Application implements AutoCloseable {
       List<String> pending = new ArrayList<>();
       try {
         long backlog = publisher.backlog();
-        if (backlog > 0) pending.add(backlog + " event(s) not yet published");
+        if (backlog > 0) pending.add(backlog + " outbox entr(ies) not yet published (events, tasks)");
       } catch (RuntimeException e) { // the storage is away for now: nothing can be said settled
         pending.add("the outbox cannot be read: " + e.getMessage());
       }
@@ -387,7 +386,8 @@ public final class Application implements AutoCloseable {
       return Calls.request(bus, component.label(), name, request, identity, options.callTimeout());
     }
     return engine.invoke(
-        component, operation, new Invocation(request.query(), Requests.input(request), identity), served -> new CallContext(component, operation, served.identity()));
+        component, operation, new Invocation(request.query(), Requests.input(request), identity),
+        (served, outgoing) -> new CallContext(component, operation, served.identity(), outgoing));
   }
 
   private static Operation operation(Component component, String name) {
@@ -428,19 +428,23 @@ public final class Application implements AutoCloseable {
   }
 
   /**
-   * What a running operation reaches: calls it makes carry identities derived from its own, and a
-   * transition that retries may not call an operation that declares once.
+   * What one attempt of a running operation reaches: the calls and tasks it makes carry identities
+   * derived from its own and their ordinal in the attempt, its tasks wait in {@code outgoing} for
+   * the engine to let them leave, and a transition that retries may not call an operation that
+   * declares once.
    */
   private final class CallContext implements Context {
     private final Component serving;
     private final Operation operation;
     private final String identity;
+    private final Outgoing outgoing;
     private final AtomicInteger ordinal = new AtomicInteger();
 
-    CallContext(Component serving, Operation operation, String identity) {
+    CallContext(Component serving, Operation operation, String identity, Outgoing outgoing) {
       this.serving = serving;
       this.operation = operation;
       this.identity = identity;
+      this.outgoing = outgoing;
     }
 
     @Override
@@ -453,19 +457,20 @@ public final class Application implements AutoCloseable {
           return reply(invoke(target.label(), name, request, Identities.derive(identity, ordinal.incrementAndGet())));
         }
 
+        // held until the run may send it (Outgoing); unlike a call, a task may go to a once operation
         @Override
         public void task(String name, Request request) {
-          repeatable(target, operation(target, name));
-          String id = Identities.derive(identity, ordinal.incrementAndGet());
-          bus.send(Messaging.tasks(target.label()), new Message(id, target.label() + "." + name, Requests.tree(request), Map.of()));
+          operation(target, name);
+          outgoing.task(Identities.derive(identity, ordinal.incrementAndGet()), target.label() + "." + name, Requests.tree(request));
         }
       };
     }
 
     /**
      * Refuses, before anything is sent, a call from a transition that retries to an operation that
-     * declares once: a run repeated after a lost write may ask for something else under the same
-     * derived identity, and the inbox would answer it with the first answer.
+     * declares once: a call leaves during its attempt, and an attempt repeated after a lost write
+     * may ask for something else under the same derived identity, which the inbox would answer with
+     * the first answer. A task needs no such rule: only the committed attempt's tasks leave.
      */
     private void repeatable(Component target, Operation callee) {
       boolean retried = operation.type() == io.toa4j.manifest.OperationType.TRANSITION
