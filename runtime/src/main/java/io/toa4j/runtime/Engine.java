@@ -72,7 +72,9 @@ import java.util.stream.Collectors;
  *       nothing: one identity never gets the answer to a different request.
  * </ol>
  *
- * <p>Thread-safe and stateless between calls: any number of calls run at once.
+ * <p>Thread-safe and stateless between calls: any number of calls run at once. Longer than 400
+ * lines because the five kinds of operation share one read, run and commit, which stays in one
+ * place; what can stand alone does ({@link Outgoing}, {@link Publisher}, {@link Requests}).
  */
 final class Engine {
   private static final long DEFAULT_PAGE = 100;
@@ -322,9 +324,9 @@ final class Engine {
       JsonNode origin = current.version == 0 ? NullNode.getInstance() : current.view();
       change = Optional.of(Announcements.change(origin, Binding.view(next), call.input(), trailers));
     }
-    Optional<OutboxEntry> outbox = Optional.empty();
+    Optional<OutboxEntry> leaving = Optional.empty();
     if (change.isPresent() || !tasks.isEmpty()) {
-      outbox =
+      leaving =
           Optional.of(
               new OutboxEntry(
                   Identities.ordered(next.updated(), options.random()),
@@ -337,9 +339,9 @@ final class Engine {
         retentionSeconds(operation)
             .map(seconds -> new InboxEntry(
                 call.identity(), stored(result), next.updated() + seconds * 1000, Optional.of(Fingerprints.of(operation.name(), call))));
-    switch (store.commit(new Write(current.version, next, outbox, inbox))) {
+    switch (store.commit(new Write(current.version, next, leaving, inbox))) {
       case COMMITTED:
-        outbox.ifPresent(e -> this.outbox.committed(component, e));
+        leaving.ifPresent(e -> outbox.committed(component, e));
         return Optional.of(result);
       case DUPLICATE:
         count("toa.inbox.twins", component, operation);
