@@ -101,7 +101,7 @@ public final class Admin {
     List<String> pending = new ArrayList<>();
     try {
       long backlog = backlog();
-      if (backlog > 0) pending.add(backlog + " event(s) not yet published");
+      if (backlog > 0) pending.add(backlog + " outbox entr(ies) not yet published (events, tasks)");
     } catch (RuntimeException e) { // the storage is away for now: nothing can be said settled
       pending.add("the outbox cannot be read: " + e.getMessage());
     }

@@ -102,7 +102,8 @@ final class Announcements {
   }
 
   /**
-   * The messages of the consumed events that the change is an occurrence of. Their identities
+   * The messages of the consumed events that the entry's change is an occurrence of; none for an
+   * entry without a change. Their identities
    * derive from the entry's id and the event's label, so rendering an entry again yields the same
    * messages.
    *
@@ -110,7 +111,8 @@ final class Announcements {
    */
   List<Message> render(OutboxEntry entry, Set<String> consumed) {
     List<Message> messages = new ArrayList<>();
-    ObjectNode change = entry.change();
+    if (entry.change().isEmpty()) return messages; // an entry of tasks alone announces nothing
+    ObjectNode change = entry.change().get();
     boolean creation = change.path("origin").isNull() || change.path("origin").isMissingNode();
     JsonNode state = change.get("state");
     for (Announced event : events.values()) {

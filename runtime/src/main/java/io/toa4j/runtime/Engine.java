@@ -30,7 +30,6 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.function.Function;
 import java.util.stream.Collectors;
 
 /**
@@ -55,6 +54,15 @@ import java.util.stream.Collectors;
  *   <li>When someone consumes the component's events, every committed write carries its outbox
  *       entry in the same commit: a write without its fact, or a fact without its write, is never
  *       stored. Publishing happens only after the commit answered.
+ *   <li>Nothing leaves before the commit. The tasks a transition or an assignment sends are held
+ *       during its attempt and committed in the write's outbox entry, with the record, then sent
+ *       after the commit answered; an attempt that refuses, throws, discards, loses its
+ *       compare-and-swap or loses the inbox race to a twin sends none of them. An operation that
+ *       commits nothing sends its tasks after it returned an output and before its caller hears
+ *       it; one that refuses or throws sends none.
+ *   <li>Each attempt runs with a fresh context, whose calls and tasks are numbered from 1: the
+ *       identities the committed attempt gives them are the same whichever attempt committed, and
+ *       on every delivery of the call it serves.
  *   <li>For an operation that declares {@code once}, a call's answer is committed with the change
  *       it made, and only then: a refusal, a failure or a discard records nothing. A call whose
  *       identity is answered and not expired is answered from the inbox without running; a twin
@@ -64,21 +72,37 @@ import java.util.stream.Collectors;
  *       nothing: one identity never gets the answer to a different request.
  * </ol>
  *
- * <p>Thread-safe and stateless between calls: any number of calls run at once.
+ * <p>Thread-safe and stateless between calls: any number of calls run at once. Longer than 400
+ * lines because the five kinds of operation share one read, run and commit, which stays in one
+ * place; what can stand alone does ({@link Outgoing}, {@link Publisher}, {@link Requests}).
  */
 final class Engine {
   private static final long DEFAULT_PAGE = 100;
   private static final long MAX_PAGE = 1000;
 
   private final Options options;
-  private final AfterCommit afterCommit;
+  private final Outbox outbox;
   private final MeterRegistry metrics;
   private final long inboxRetentionSeconds;
 
-  /** Told of every committed outbox entry, after its commit, so it can publish at once. */
-  @FunctionalInterface
-  interface AfterCommit {
+  /** Where what a run sends goes once it may leave. */
+  interface Outbox {
+    /** Told of every committed outbox entry, after its commit, so it can publish at once. */
     void committed(Component component, OutboxEntry entry);
+
+    /**
+     * Sends the tasks of a run that commits nothing, once it answered an output; returns when they
+     * are durably on the bus.
+     *
+     * @throws RuntimeException when they could not all be sent; the caller's answer is a failure
+     */
+    void send(List<OutboxEntry.Task> tasks);
+  }
+
+  /** Makes the context of one attempt of a call: its calls and tasks numbered from 1, its tasks held in {@code outgoing}. */
+  @FunctionalInterface
+  interface Contexts {
+    Context open(Invocation call, Outgoing outgoing);
   }
 
   /**
@@ -86,9 +110,9 @@ final class Engine {
    * @param inboxRetentionSeconds how long a {@code once} call is remembered when its operation
    *     states no time
    */
-  Engine(Options options, AfterCommit afterCommit, MeterRegistry metrics, long inboxRetentionSeconds) {
+  Engine(Options options, Outbox outbox, MeterRegistry metrics, long inboxRetentionSeconds) {
     this.options = options;
-    this.afterCommit = afterCommit;
+    this.outbox = outbox;
     this.metrics = metrics;
     this.inboxRetentionSeconds = inboxRetentionSeconds;
   }
@@ -96,24 +120,31 @@ final class Engine {
   /**
    * Runs the call to completion.
    *
-   * @param context gives the author's code its calls to other components
-   * @throws Failure when the call fails; nothing was committed
+   * @param contexts give each attempt of the author's code its calls and tasks to other components
+   * @throws Failure when the call fails; nothing was committed, and no task sent
    */
   @SuppressWarnings("unchecked")
-  Result invoke(Component component, Operation operation, Invocation call, Function<Invocation, Context> context) {
+  Result invoke(Component component, Operation operation, Invocation call, Contexts contexts) {
     Requests.check(component, operation, call);
     return switch (operation.type()) {
-      case TRANSITION -> transition(component, operation, call, context.apply(call));
-      case OBSERVATION -> operation.generic() ? genericObservation(component, operation, call) : observation(component, operation, call, context.apply(call));
-      case ASSIGNMENT -> assignment(component, operation, call, context.apply(call));
-      case EFFECT -> answer(operation, run(operation, () -> ((Effect<Object>) instance(operation)).effect(input(operation, call), context.apply(call))), null);
-      case COMPUTATION -> answer(operation, run(operation, () -> ((Computation<Object>) instance(operation)).computation(input(operation, call), context.apply(call))), null);
+      case TRANSITION -> transition(component, operation, call, contexts);
+      case OBSERVATION -> operation.generic() ? genericObservation(component, operation, call) : observation(component, operation, call, contexts);
+      case ASSIGNMENT -> assignment(component, operation, call, contexts);
+      case EFFECT -> unwritten(operation, run(operation, call, contexts, c -> ((Effect<Object>) instance(operation)).effect(input(operation, call), c)), null);
+      case COMPUTATION -> unwritten(operation, run(operation, call, contexts, c -> ((Computation<Object>) instance(operation)).computation(input(operation, call), c)), null);
     };
+  }
+
+  /** The answer of a run that commits nothing; its tasks leave once it answered an output, before the caller hears it. */
+  private Result unwritten(Operation operation, Ran ran, ObjectNode record) {
+    Result result = answer(operation, ran.returned(), record);
+    if (result instanceof Result.Output && !ran.tasks().isEmpty()) outbox.send(ran.tasks());
+    return result;
   }
 
   // ---- transitions ------------------------------------------------------------------------
 
-  private Result transition(Component component, Operation operation, Invocation call, Context context) {
+  private Result transition(Component component, Operation operation, Invocation call, Contexts contexts) {
     Store store = component.store().orElseThrow();
     Reading first = first(operation, store, call);
     Optional<Result> recorded = recorded(component, operation, call, first.answer());
@@ -125,7 +156,8 @@ final class Engine {
       Entry entry = entry(operation, current);
       @SuppressWarnings("unchecked")
       Transition<Object, Entry> code = (Transition<Object, Entry>) instance(operation);
-      Object returned = run(operation, () -> code.transition(input, entry, context));
+      Ran ran = run(operation, call, contexts, context -> code.transition(input, entry, context));
+      Object returned = ran.returned();
       if (returned instanceof Refusal refusal) return refused(operation, refusal);
       if (entry.discarded()) {
         count("toa.discards", component, operation);
@@ -133,7 +165,7 @@ final class Engine {
       }
       StoredRecord next = next(component, current, Binding.state(entry));
       Result result = answer(operation, returned, entry == returned ? Binding.view(next) : null);
-      Optional<Result> answered = commit(component, operation, store, current, next, call, entry.trailers(), result);
+      Optional<Result> answered = commit(component, operation, store, current, next, call, entry.trailers(), ran.tasks(), result);
       if (answered.isPresent()) return answered.get();
       lost(component, operation, current, attempt, retry);
     }
@@ -163,16 +195,15 @@ final class Engine {
 
   // ---- observations -----------------------------------------------------------------------
 
-  private Result observation(Component component, Operation operation, Invocation call, Context context) {
+  private Result observation(Component component, Operation operation, Invocation call, Contexts contexts) {
     Current current = current(component, component.store().orElseThrow(), call.query(), false);
     if (current == null) return new Result.Output(MissingNode.getInstance());
     Object input = input(operation, call);
     Entry entry = entry(operation, current);
     @SuppressWarnings("unchecked")
     Observation<Object, Entry> code = (Observation<Object, Entry>) instance(operation);
-    Object returned = run(operation, () -> code.observation(input, entry, context));
-    if (returned instanceof Refusal refusal) return refused(operation, refusal);
-    return answer(operation, returned, entry == returned ? current.view() : null);
+    Ran ran = run(operation, call, contexts, context -> code.observation(input, entry, context));
+    return unwritten(operation, ran, entry == ran.returned() ? current.view() : null);
   }
 
   private Result genericObservation(Component component, Operation operation, Invocation call) {
@@ -193,7 +224,7 @@ final class Engine {
 
   // ---- assignments ------------------------------------------------------------------------
 
-  private Result assignment(Component component, Operation operation, Invocation call, Context context) {
+  private Result assignment(Component component, Operation operation, Invocation call, Contexts contexts) {
     Store store = component.store().orElseThrow();
     Reading first = first(operation, store, call);
     Optional<Result> recorded = recorded(component, operation, call, first.answer());
@@ -202,6 +233,7 @@ final class Engine {
       Current current = current(component, call.query(), attempt == 1 ? first.record() : stored(store, call.query()), true);
       Map<String, Object> changeset = new LinkedHashMap<>();
       Object returned;
+      List<OutboxEntry.Task> tasks = List.of();
       if (operation.generic()) {
         call.input().fields().forEachRemaining(f -> changeset.put(f.getKey(), Binding.plain(f.getValue())));
         returned = null;
@@ -209,7 +241,9 @@ final class Engine {
         Object input = input(operation, call);
         @SuppressWarnings("unchecked")
         Assignment<Object> code = (Assignment<Object>) instance(operation);
-        returned = run(operation, () -> code.assignment(input, changeset, context));
+        Ran ran = run(operation, call, contexts, context -> code.assignment(input, changeset, context));
+        returned = ran.returned();
+        tasks = ran.tasks();
         if (returned instanceof Refusal refusal) return refused(operation, refusal);
       }
       ObjectNode state = current.state.deepCopy();
@@ -218,7 +252,7 @@ final class Engine {
       // An assignment does not compare versions: a lost race is the storage's business, so it is
       // applied again on the fresh record rather than reported.
       Result result = answer(operation, returned, returned == null ? Binding.view(next) : null);
-      Optional<Result> answered = commit(component, operation, store, current, next, call, Map.of(), result);
+      Optional<Result> answered = commit(component, operation, store, current, next, call, Map.of(), tasks, result);
       if (answered.isPresent()) return answered.get();
       lost(component, operation, current, attempt, true);
     }
@@ -267,12 +301,13 @@ final class Engine {
   }
 
   /**
-   * Commits the record with the fact of its change (when someone consumes the component's events)
-   * and the call's answer (when the operation declares {@code once}); tells the publisher after
-   * the commit.
+   * Commits the record with its outbox entry (the fact of its change when someone consumes the
+   * component's events, the tasks the run sent) and the call's answer (when the operation declares
+   * {@code once}); tells the publisher after the commit.
    *
    * @return what to answer: the result when committed, the recorded answer when a twin of the call
-   *     committed first; empty when the compare-and-swap was lost and nothing was written
+   *     committed first; empty when the compare-and-swap was lost and nothing was written. Only a
+   *     committed write's entry ever leaves.
    */
   private Optional<Result> commit(
       Component component,
@@ -282,25 +317,31 @@ final class Engine {
       StoredRecord next,
       Invocation call,
       Map<String, Object> trailers,
+      List<OutboxEntry.Task> tasks,
       Result result) {
-    Optional<OutboxEntry> outbox = Optional.empty();
+    Optional<ObjectNode> change = Optional.empty();
     if (component.announces()) {
       JsonNode origin = current.version == 0 ? NullNode.getInstance() : current.view();
-      outbox =
+      change = Optional.of(Announcements.change(origin, Binding.view(next), call.input(), trailers));
+    }
+    Optional<OutboxEntry> leaving = Optional.empty();
+    if (change.isPresent() || !tasks.isEmpty()) {
+      leaving =
           Optional.of(
               new OutboxEntry(
                   Identities.ordered(next.updated(), options.random()),
                   next.updated(),
-                  Announcements.change(origin, Binding.view(next), call.input(), trailers),
+                  change,
+                  tasks,
                   next.updated() + Publisher.CLAIM_MILLIS)); // this process publishes it at once
     }
     Optional<InboxEntry> inbox =
         retentionSeconds(operation)
             .map(seconds -> new InboxEntry(
                 call.identity(), stored(result), next.updated() + seconds * 1000, Optional.of(Fingerprints.of(operation.name(), call))));
-    switch (store.commit(new Write(current.version, next, outbox, inbox))) {
+    switch (store.commit(new Write(current.version, next, leaving, inbox))) {
       case COMMITTED:
-        outbox.ifPresent(e -> afterCommit.committed(component, e));
+        leaving.ifPresent(e -> outbox.committed(component, e));
         return Optional.of(result);
       case DUPLICATE:
         count("toa.inbox.twins", component, operation);
@@ -409,6 +450,28 @@ final class Engine {
 
   private interface Run {
     Object run() throws Exception;
+  }
+
+  /** The author's code, given the context of its attempt. */
+  private interface WithContext {
+    Object run(Context context) throws Exception;
+  }
+
+  /** What one attempt of the author's code returned, and the tasks it sent. */
+  private record Ran(Object returned, List<OutboxEntry.Task> tasks) {}
+
+  /**
+   * Runs one attempt with a fresh context: its calls and tasks numbered from 1, its tasks held
+   * until the engine decides they may leave. The context is over when the code returns or throws.
+   */
+  private static Ran run(Operation operation, Invocation call, Contexts contexts, WithContext code) {
+    Outgoing outgoing = new Outgoing();
+    Context context = contexts.open(call, outgoing);
+    try {
+      return new Ran(run(operation, () -> code.run(context)), outgoing.take());
+    } finally {
+      outgoing.take(); // a context kept past its run may send nothing more
+    }
   }
 
   /** Runs the author's code; whatever it throws becomes a failure that says where it came from. */

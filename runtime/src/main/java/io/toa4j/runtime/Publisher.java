@@ -5,28 +5,38 @@ import io.toa4j.spi.Message;
 import io.toa4j.spi.OutboxEntry;
 import io.toa4j.spi.Store;
 import java.time.Clock;
+import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Publishes outbox entries: each one right after its commit, by the process that committed it,
- * and every entry left unpublished (a crash, a failed publish) by a sweep that claims it once the
- * committer's claim has ended. An entry is marked published only after all its
- * messages are durably on the bus, so a process killed at any instant loses no event and may
- * publish one twice, under the same identity.
+ * Publishes outbox entries — the events of a committed write and the tasks its run sent: each
+ * entry right after its commit, by the process that committed it, and every entry left unpublished
+ * (a crash, a failed publish) by a sweep that claims it once the committer's claim has ended. An
+ * entry is marked published only after all its messages are durably on the bus, so a process
+ * killed at any instant loses no event or task and may publish one twice, under the same identity.
+ *
+ * <p>Which stores are swept: those of the components that announce consumed events, every second;
+ * those of the other hosted components only once one is seen holding entries (tasks): committed
+ * here, or found by a probe — one read of one unpublished entry — at start and every {@link
+ * #CLAIM_MILLIS} after. So a component that neither announces nor sends pays one indexed read every
+ * ten seconds and no write, and another process's entries it left behind are found within the time
+ * they stay claimed.
  *
  * <p>Published entries are removed after the context's retention; unpublished ones never are.
  * Thread-safe.
  */
-final class Publisher implements Engine.AfterCommit, AutoCloseable {
+final class Publisher implements Engine.Outbox, AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(Publisher.class);
   private static final int BATCH = 200;
   private static final long SWEEP_MILLIS = 1000;
@@ -39,35 +49,61 @@ final class Publisher implements Engine.AfterCommit, AutoCloseable {
   static final long CLAIM_MILLIS = 10_000;
 
   private final Bus bus;
-  private final Collection<Component> announcing;
+  private final List<Component> announcing;
+  private final List<Component> quiet;
+  private final Set<String> sending = ConcurrentHashMap.newKeySet();
   private final Set<String> consumed;
   private final Clock clock;
   private final long retentionMillis;
+  private final AtomicLong sweeps = new AtomicLong();
   private final Set<String> inFlight = ConcurrentHashMap.newKeySet();
   private final ExecutorService immediate = Threads.perTask("toa-publish");
   private final ScheduledExecutorService sweeper = Executors.newSingleThreadScheduledExecutor(Threads.daemons("toa-sweep"));
 
-  Publisher(Bus bus, Collection<Component> announcing, Set<String> consumed, Clock clock, long retentionMillis) {
+  /**
+   * @param hosted the components this process hosts: those with a store have their entries
+   *     published here
+   * @param consumed the labels of the events someone in the context consumes
+   */
+  Publisher(Bus bus, Collection<Component> hosted, Set<String> consumed, Clock clock, long retentionMillis) {
     this.bus = bus;
-    this.announcing = List.copyOf(announcing);
+    this.announcing = hosted.stream().filter(c -> c.store().isPresent() && c.announces()).toList();
+    this.quiet = hosted.stream().filter(c -> c.store().isPresent() && !c.announces()).toList();
     this.consumed = Set.copyOf(consumed);
     this.clock = clock;
     this.retentionMillis = retentionMillis;
   }
 
-  /** Sweeps at once (entries a previous run left), then every second. */
+  /**
+   * Probes the stores of the components that announce nothing for entries a previous run left, so
+   * that {@link #backlog()} counts them from the start; then sweeps at once, and every second.
+   */
   void start() {
+    probe();
     sweeper.scheduleWithFixedDelay(this::sweep, 0, SWEEP_MILLIS, TimeUnit.MILLISECONDS);
   }
 
   @Override
   public void committed(Component component, OutboxEntry entry) {
+    if (!entry.tasks().isEmpty() && !component.announces()) sending.add(component.label());
     immediate.execute(() -> publish(component, entry));
   }
 
-  /** Publishes every unpublished entry of every announcing component, and removes old ones. */
+  /** Sends the tasks on their components' task queues, in order; durable when it returns. */
+  @Override
+  public void send(List<OutboxEntry.Task> tasks) {
+    for (OutboxEntry.Task task : tasks) {
+      String endpoint = task.endpoint();
+      bus.send(
+          Messaging.tasks(endpoint.substring(0, endpoint.lastIndexOf('.'))),
+          new Message(task.identity(), endpoint, task.request(), Map.of()));
+    }
+  }
+
+  /** Publishes every unpublished entry of every swept component, and removes old ones. */
   void sweep() {
-    for (Component component : announcing) {
+    if (sweeps.incrementAndGet() % (CLAIM_MILLIS / SWEEP_MILLIS) == 0) probe();
+    for (Component component : swept()) {
       Store store = component.store().orElseThrow();
       try {
         long now = clock.millis();
@@ -79,10 +115,28 @@ final class Publisher implements Engine.AfterCommit, AutoCloseable {
     }
   }
 
-  /** How many entries wait to be published, over all components. */
+  /** Adds to the swept components those that announce nothing but hold unpublished entries. */
+  private void probe() {
+    for (Component component : quiet) {
+      if (sending.contains(component.label())) continue;
+      try {
+        if (!component.store().orElseThrow().unpublished(1).isEmpty()) sending.add(component.label());
+      } catch (RuntimeException e) {
+        LOG.error("Outbox probe of {} failed; it is tried again in {} ms", component.label(), CLAIM_MILLIS, e);
+      }
+    }
+  }
+
+  private List<Component> swept() {
+    List<Component> swept = new ArrayList<>(announcing);
+    for (Component component : quiet) if (sending.contains(component.label())) swept.add(component);
+    return swept;
+  }
+
+  /** How many entries wait to be published, over all swept components. */
   long backlog() {
     long n = 0;
-    for (Component component : announcing) n += component.store().orElseThrow().unpublished(BATCH).size();
+    for (Component component : swept()) n += component.store().orElseThrow().unpublished(BATCH).size();
     return n;
   }
 
@@ -90,6 +144,7 @@ final class Publisher implements Engine.AfterCommit, AutoCloseable {
     if (!inFlight.add(entry.id())) return; // the other path is publishing it right now
     try {
       for (Message message : component.announcements().render(entry, consumed)) bus.publish(message);
+      send(entry.tasks());
       component.store().orElseThrow().published(List.of(entry.id()), clock.millis());
     } catch (RuntimeException e) {
       LOG.error(

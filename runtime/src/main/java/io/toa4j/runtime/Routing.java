@@ -85,7 +85,7 @@ final class Routing {
         component,
         operation,
         new Invocation(request.query(), Requests.input(request), identity),
-        served -> new CallContext(component, operation, served.identity()));
+        (served, outgoing) -> new CallContext(component, operation, served.identity(), outgoing));
   }
 
   /** The type of an operation, generic ones included. */
@@ -124,19 +124,23 @@ final class Routing {
   }
 
   /**
-   * What a running operation reaches: calls it makes carry identities derived from its own, and a
-   * transition that retries may not call an operation that declares once.
+   * What one attempt of a running operation reaches: the calls and tasks it makes carry identities
+   * derived from its own and their ordinal in the attempt, its tasks wait in {@code outgoing} for
+   * the engine to let them leave, and a transition that retries may not call an operation that
+   * declares once.
    */
   private final class CallContext implements Context {
     private final Component serving;
     private final Operation operation;
     private final String identity;
+    private final Outgoing outgoing;
     private final AtomicInteger ordinal = new AtomicInteger();
 
-    CallContext(Component serving, Operation operation, String identity) {
+    CallContext(Component serving, Operation operation, String identity, Outgoing outgoing) {
       this.serving = serving;
       this.operation = operation;
       this.identity = identity;
+      this.outgoing = outgoing;
     }
 
     @Override
@@ -149,19 +153,20 @@ final class Routing {
           return reply(invoke(target.label(), name, request, Identities.derive(identity, ordinal.incrementAndGet())));
         }
 
+        // held until the run may send it (Outgoing); unlike a call, a task may go to a once operation
         @Override
         public void task(String name, Request request) {
-          repeatable(target, operation(target, name));
-          String id = Identities.derive(identity, ordinal.incrementAndGet());
-          bus.send(Messaging.tasks(target.label()), new Message(id, target.label() + "." + name, Requests.tree(request), Map.of()));
+          operation(target, name);
+          outgoing.task(Identities.derive(identity, ordinal.incrementAndGet()), target.label() + "." + name, Requests.tree(request));
         }
       };
     }
 
     /**
      * Refuses, before anything is sent, a call from a transition that retries to an operation that
-     * declares once: a run repeated after a lost write may ask for something else under the same
-     * derived identity, and the inbox would answer it with the first answer.
+     * declares once: a call leaves during its attempt, and an attempt repeated after a lost write
+     * may ask for something else under the same derived identity, which the inbox would answer with
+     * the first answer. A task needs no such rule: only the committed attempt's tasks leave.
      */
     private void repeatable(Component target, Operation callee) {
       boolean retried = operation.type() == OperationType.TRANSITION

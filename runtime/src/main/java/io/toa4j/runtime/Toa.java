@@ -101,7 +101,7 @@ public final class Toa implements AutoCloseable {
     Publisher publisher =
         new Publisher(
             bus,
-            components.values().stream().filter(c -> hosted.contains(c.label()) && c.announces()).toList(),
+            components.values().stream().filter(c -> hosted.contains(c.label())).toList(),
             assembly.consumed(),
             options.clock(),
             Duration.ofSeconds(context.outboxRetentionSeconds()).toMillis());
@@ -277,6 +277,11 @@ public final class Toa implements AutoCloseable {
    */
   public Store systemStore(String name) {
     return storage.get().store(SystemStores.label(name));
+  }
+
+  /** The storage, opened if it is not yet: for the runtime's own tests, which write beside it. */
+  Storage storage() {
+    return storage.get();
   }
 
   /** What the storage and the bus are, for messages; opens them if they are not open yet. */

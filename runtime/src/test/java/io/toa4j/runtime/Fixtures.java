@@ -296,4 +296,165 @@ final class Fixtures {
         """);
     return directory;
   }
+
+  /**
+   * {@code test.courier}, whose operations send a task to {@code test.notes.note} and then do as
+   * their input's {@code mode} says: {@code dispatch} (a transition, retried) counts the dispatch,
+   * or refuses, throws or discards; in mode {@code race}, while the record is not yet bumped, it
+   * first calls {@code bump} on its own record, so that its first attempt loses its
+   * compare-and-swap; {@code hand} (a transition declaring once) counts too; {@code send} (an
+   * effect) answers, refuses or throws. {@code test.notes.note} (once) records the identity of
+   * each call it runs: {@code received} counts them.
+   */
+  static Path courier(Path directory) {
+    write(directory, "context.toa.yaml", "name: test\n");
+    String mode =
+        "{ type: object, properties: { mode: { type: string, enum: [ok, refuse, throw, discard, race] }, note: { type: string } },"
+            + " required: [mode, note] }";
+    write(directory, "components/test.courier/manifest.toa.yaml", """
+        entity:
+          associated: true
+          properties:
+            bumped: { type: boolean }
+            dispatched: { type: integer }
+        operations:
+          dispatch:
+            concurrency: retry
+            query: true
+            input:
+              %s
+            errors: [REFUSED]
+          hand:
+            concurrency: retry
+            once: true
+            query: true
+            input:
+              %s
+            errors: [REFUSED]
+          bump:
+            query: true
+          send:
+            input:
+              %s
+            errors: [REFUSED]
+        """.formatted(mode, mode, mode));
+    write(directory, "components/test.courier/Parcel.java", """
+        package test.courier;
+        public class Parcel extends io.toa4j.api.Entry {
+          public boolean bumped;
+          public long dispatched;
+        }
+        """);
+    write(directory, "components/test.courier/Sending.java", """
+        package test.courier;
+        import io.toa4j.api.*;
+        import java.util.Map;
+        /** What every operation of the courier does: send the task, then do as the mode says. */
+        public final class Sending {
+          static final String NOTES = "fedcba9876543210fedcba9876543210";
+          public static void task(Context context, String note) {
+            context.remote("test.notes").task("note", Request.of(NOTES, Map.of("note", note)));
+          }
+          public static Object then(String mode, Parcel entry) {
+            switch (mode) {
+              case "refuse": return Refusal.of("REFUSED");
+              case "throw": throw new IllegalStateException("asked to throw");
+              case "discard": entry.discard(); return entry;
+              default: entry.dispatched++; return entry;
+            }
+          }
+        }
+        """);
+    write(directory, "components/test.courier/operations/Dispatch.java", """
+        package test.courier.operations;
+        import io.toa4j.api.*;
+        import java.util.Map;
+        import test.courier.Parcel;
+        import test.courier.Sending;
+        public class Dispatch implements Transition<Dispatch.Input, Parcel> {
+          public record Input(String mode, String note) {}
+          public Object transition(Input input, Parcel entry, Context context) {
+            if (input.mode().equals("race") && !entry.bumped) {
+              context.remote("test.courier").call("bump", Request.id(entry.id()));
+            }
+            Sending.task(context, input.note());
+            return Sending.then(input.mode(), entry);
+          }
+        }
+        """);
+    write(directory, "components/test.courier/operations/Hand.java", """
+        package test.courier.operations;
+        import io.toa4j.api.*;
+        import test.courier.Parcel;
+        import test.courier.Sending;
+        public class Hand implements Transition<Hand.Input, Parcel> {
+          public record Input(String mode, String note) {}
+          public Object transition(Input input, Parcel entry, Context context) {
+            Sending.task(context, input.note());
+            return Sending.then(input.mode(), entry);
+          }
+        }
+        """);
+    write(directory, "components/test.courier/operations/Bump.java", """
+        package test.courier.operations;
+        import test.courier.Parcel;
+        public class Bump implements io.toa4j.api.Transition<Void, Parcel> {
+          public Object transition(Void input, Parcel entry) {
+            entry.bumped = true;
+            return entry;
+          }
+        }
+        """);
+    write(directory, "components/test.courier/operations/Send.java", """
+        package test.courier.operations;
+        import io.toa4j.api.*;
+        import test.courier.Sending;
+        public class Send implements Effect<Send.Input> {
+          public record Input(String mode, String note) {}
+          public Object effect(Input input, Context context) {
+            Sending.task(context, input.note());
+            if (input.mode().equals("refuse")) return Refusal.of("REFUSED");
+            if (input.mode().equals("throw")) throw new IllegalStateException("asked to throw");
+            return null;
+          }
+        }
+        """);
+    write(directory, "components/test.notes/manifest.toa.yaml", """
+        entity:
+          associated: true
+          properties:
+            received: { type: integer }
+            identities: { type: object, additionalProperties: { type: boolean } }
+        operations:
+          note:
+            concurrency: retry
+            once: true
+            query: true
+            input:
+              type: object
+              properties:
+                note: { type: string }
+              required: [note]
+        """);
+    write(directory, "components/test.notes/Notes.java", """
+        package test.notes;
+        public class Notes extends io.toa4j.api.Entry {
+          public long received;
+          public java.util.Map<String, Boolean> identities = new java.util.LinkedHashMap<>();
+        }
+        """);
+    write(directory, "components/test.notes/operations/Note.java", """
+        package test.notes.operations;
+        import test.notes.Notes;
+        public class Note implements io.toa4j.api.Transition<Note.Input, Notes> {
+          public record Input(String note) {}
+          public Object transition(Input input, Notes entry, io.toa4j.api.Context context) {
+            entry.identities.put(context.identity(), true);
+            entry.received++;
+            return entry;
+          }
+        }
+        """);
+    return directory;
+  }
 }

@@ -71,8 +71,9 @@ public interface Store {
   long inboxSize();
 
   /**
-   * Outbox entries not yet marked published, oldest first, at most {@code limit}. Entries are
-   * never dropped before they are marked, whatever their age.
+   * Outbox entries not yet marked published, oldest first, at most {@code limit}, each with its
+   * change and its tasks as committed. Entries are never dropped before they are marked, whatever
+   * their age.
    */
   List<OutboxEntry> unpublished(int limit);
 

@@ -9,8 +9,9 @@ import java.util.Optional;
  * @param expectedVersion the version the change was computed from: 0 when the record is to be
  *     created, else the version it must still be at (compare-and-swap)
  * @param record the record after the change; its version is {@code expectedVersion + 1}
- * @param outbox the fact of the change, committed with the record or not at all; empty when no one
- *     consumes the component's events
+ * @param outbox what leaves after the commit (the fact of the change, the tasks the operation
+ *     sent), committed with the record or not at all; empty when no one consumes the component's
+ *     events and the operation sent no task
  * @param inbox the answer to the call that made the change, for an operation that declares {@code
  *     once}; committed with the record or not at all
  */

@@ -45,7 +45,11 @@ final class Migrations {
           "CREATE INDEX inbox_expires ON %s.inbox (expires)",
           "ALTER TABLE %s.outbox ADD COLUMN claimed_until bigint NOT NULL DEFAULT 0",
           // what the answered call asked for; NULL for entries answered before it was kept
-          "ALTER TABLE %s.inbox ADD COLUMN fingerprint text NULL");
+          "ALTER TABLE %s.inbox ADD COLUMN fingerprint text NULL",
+          // the tasks an entry sends, as a JSON array; NULL for none, as every entry written before
+          "ALTER TABLE %s.outbox ADD COLUMN tasks jsonb NULL",
+          // an entry that sends tasks while no one consumes the component's events has no change
+          "ALTER TABLE %s.outbox ALTER COLUMN change DROP NOT NULL");
 
   /**
    * Creates the schema if needed and applies the steps it lacks.

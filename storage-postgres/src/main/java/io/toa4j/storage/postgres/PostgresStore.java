@@ -1,5 +1,6 @@
 package io.toa4j.storage.postgres;
 
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.toa4j.spi.InboxEntry;
 import io.toa4j.spi.OutboxEntry;
 import io.toa4j.spi.Outcome;
@@ -24,7 +25,8 @@ import javax.sql.DataSource;
  * transaction at READ COMMITTED: the record's compare-and-swap ({@code UPDATE ... WHERE version =
  * ?}, or an {@code INSERT} that does nothing when the id exists) takes the row lock, so a racing
  * writer waits, re-reads the row and finds the version moved. The inbox row follows with an upsert
- * that replaces only an expired answer, then the outbox row; the three statements travel in one
+ * that replaces only an expired answer, then the outbox row (one row, whatever number of tasks it
+ * carries: they are one {@code jsonb} column); the three statements travel in one
  * round trip, and their counts decide between COMMIT and ROLLBACK, so a commit costs the server two
  * round trips whatever it holds. Anything short of COMMITTED rolls the whole transaction back.
  * Thread-safe.
@@ -66,7 +68,7 @@ final class PostgresStore implements Store {
             + " ON CONFLICT (identity) DO UPDATE SET reply = excluded.reply, expires = excluded.expires,"
             + " fingerprint = excluded.fingerprint"
             + " WHERE inbox.expires <= ?";
-    this.enqueue = "INSERT INTO " + outbox + " (id, created, change, claimed_until) VALUES (?, ?, ?::jsonb, ?)";
+    this.enqueue = "INSERT INTO " + outbox + " (id, created, change, claimed_until, tasks) VALUES (?, ?, ?::jsonb, ?, ?::jsonb)";
     this.answer = "SELECT reply, expires, fingerprint FROM " + inbox + " WHERE identity = ? AND expires > ?";
     // one row always: the record's columns null when there is none, the answer's when it is not recorded
     this.readAnswered =
@@ -76,12 +78,12 @@ final class PostgresStore implements Store {
         "DELETE FROM " + inbox + " WHERE identity IN (SELECT identity FROM " + inbox + " WHERE expires <= ? LIMIT ?)";
     this.inboxSize = "SELECT count(*) FROM " + inbox;
     this.unpublished =
-        "SELECT id, created, change::text, claimed_until FROM " + outbox + " WHERE published IS NULL ORDER BY id LIMIT ?";
+        "SELECT id, created, change::text, claimed_until, tasks::text FROM " + outbox + " WHERE published IS NULL ORDER BY id LIMIT ?";
     // SKIP LOCKED: two sweeps running at once take disjoint entries instead of waiting on each other.
     this.claim =
         "UPDATE " + outbox + " SET claimed_until = ? WHERE id IN (SELECT id FROM " + outbox
             + " WHERE published IS NULL AND claimed_until <= ? ORDER BY id LIMIT ? FOR UPDATE SKIP LOCKED)"
-            + " RETURNING id, created, change::text, claimed_until";
+            + " RETURNING id, created, change::text, claimed_until, tasks::text";
     this.published = "UPDATE " + outbox + " SET published = ? WHERE id = ANY (?) AND published IS NULL";
     this.purgePublished =
         "DELETE FROM " + outbox + " WHERE id IN (SELECT id FROM " + outbox
@@ -202,8 +204,9 @@ final class PostgresStore implements Store {
         OutboxEntry entry = write.outbox().get();
         s.setString(p++, entry.id());
         s.setLong(p++, entry.created());
-        s.setString(p++, Json.write(entry.change()));
+        s.setString(p++, entry.change().map(Json::write).orElse(null));
         s.setLong(p++, entry.claimedUntil());
+        s.setString(p++, Json.tasks(entry.tasks()));
       }
       s.execute();
       if (s.getUpdateCount() != 1) return Outcome.CONFLICT;
@@ -285,7 +288,9 @@ final class PostgresStore implements Store {
     try (ResultSet r = s.executeQuery()) {
       List<OutboxEntry> entries = new ArrayList<>();
       while (r.next()) {
-        entries.add(new OutboxEntry(r.getString(1), r.getLong(2), Json.object(r.getString(3), r.getString(1)), r.getLong(4)));
+        String id = r.getString(1);
+        Optional<ObjectNode> change = r.getString(3) == null ? Optional.empty() : Optional.of(Json.object(r.getString(3), id));
+        entries.add(new OutboxEntry(id, r.getLong(2), change, Json.tasks(r.getString(5), id), r.getLong(4)));
       }
       return entries;
     }

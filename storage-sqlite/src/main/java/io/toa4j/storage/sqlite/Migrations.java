@@ -35,7 +35,10 @@ final class Migrations {
           "CREATE INDEX inbox_expires ON inbox (expires)",
           "ALTER TABLE outbox ADD COLUMN claimed_until INTEGER NOT NULL DEFAULT 0",
           // what the answered call asked for; NULL for entries answered before it was kept
-          "ALTER TABLE inbox ADD COLUMN fingerprint TEXT");
+          "ALTER TABLE inbox ADD COLUMN fingerprint TEXT",
+          // the tasks an entry sends, as a JSON array; NULL for none, as every entry written before.
+          // An entry with tasks and no change stores the JSON text null as its change.
+          "ALTER TABLE outbox ADD COLUMN tasks TEXT");
 
   private Migrations() {}
 

@@ -128,7 +128,7 @@ final class SqliteStore implements Store {
     // the JSON texts are written before the writer is taken, which every queued write waits for
     String state = serialize(next.state());
     Optional<String> reply = write.inbox().map(entry -> serialize(entry.reply()));
-    Optional<String> change = write.outbox().map(entry -> serialize(entry.change()));
+    Optional<Texts> outbox = write.outbox().map(entry -> new Texts(change(entry), Tasks.write(entry.tasks())));
     return write(
         "commit record " + next.id() + " at version " + next.version(),
         c -> {
@@ -137,7 +137,7 @@ final class SqliteStore implements Store {
           if (outcome == Outcome.COMMITTED && reply.isPresent() && !remember(write.inbox().get(), reply.get(), next.updated())) {
             outcome = Outcome.DUPLICATE;
           }
-          if (outcome == Outcome.COMMITTED && change.isPresent()) insert(write.outbox().get(), change.get());
+          if (outcome == Outcome.COMMITTED && outbox.isPresent()) insert(write.outbox().get(), outbox.get());
           return outcome;
         },
         outcome -> outcome == Outcome.COMMITTED);
@@ -249,12 +249,21 @@ final class SqliteStore implements Store {
     return s.executeUpdate() == 1 ? Outcome.COMMITTED : Outcome.CONFLICT;
   }
 
-  private void insert(OutboxEntry entry, String change) throws SQLException {
-    PreparedStatement s = cached(writer, "INSERT INTO outbox (id, created, change, claimed_until) VALUES (?, ?, ?, ?)");
+  /** An outbox entry's JSON columns: its change and its tasks ({@code null} for none). */
+  private record Texts(String change, String tasks) {}
+
+  /** The change as stored: its JSON, or the JSON text null for an entry that carries tasks only. */
+  private static String change(OutboxEntry entry) {
+    return entry.change().map(SqliteStore::serialize).orElse("null");
+  }
+
+  private void insert(OutboxEntry entry, Texts texts) throws SQLException {
+    PreparedStatement s = cached(writer, "INSERT INTO outbox (id, created, change, claimed_until, tasks) VALUES (?, ?, ?, ?, ?)");
     s.setString(1, entry.id());
     s.setLong(2, entry.created());
-    s.setString(3, change);
+    s.setString(3, texts.change());
     s.setLong(4, entry.claimedUntil());
+    s.setString(5, texts.tasks());
     s.executeUpdate();
   }
 
@@ -263,7 +272,7 @@ final class SqliteStore implements Store {
     return withReader(
         c -> {
           PreparedStatement s = cached(c,
-              "SELECT id, created, change, claimed_until FROM outbox WHERE published IS NULL ORDER BY id LIMIT ?");
+              "SELECT id, created, change, claimed_until, tasks FROM outbox WHERE published IS NULL ORDER BY id LIMIT ?");
           s.setInt(1, limit);
           return entries(s);
         });
@@ -277,7 +286,7 @@ final class SqliteStore implements Store {
           PreparedStatement s = cached(writer,
               "UPDATE outbox SET claimed_until = ? WHERE id IN"
                   + " (SELECT id FROM outbox WHERE published IS NULL AND claimed_until <= ? ORDER BY id LIMIT ?)"
-                  + " RETURNING id, created, change, claimed_until");
+                  + " RETURNING id, created, change, claimed_until, tasks");
           s.setLong(1, until);
           s.setLong(2, now);
           s.setInt(3, limit);
@@ -291,7 +300,11 @@ final class SqliteStore implements Store {
     try (ResultSet r = s.executeQuery()) {
       List<OutboxEntry> entries = new ArrayList<>();
       while (r.next()) {
-        entries.add(new OutboxEntry(r.getString(1), r.getLong(2), object(r.getString(3), r.getString(1)), r.getLong(4)));
+        String id = r.getString(1);
+        JsonNode change = tree(r.getString(3), id);
+        if (!change.isObject() && !change.isNull()) throw new SQLException("The stored change of outbox entry " + id + " is not an object");
+        Optional<ObjectNode> fact = change.isObject() ? Optional.of((ObjectNode) change) : Optional.empty();
+        entries.add(new OutboxEntry(id, r.getLong(2), fact, Tasks.read(r.getString(5), id), r.getLong(4)));
       }
       return entries;
     }

@@ -44,7 +44,7 @@ class InboxFingerprintMigrationTest {
     }
     try (Connection c = DriverManager.getConnection("jdbc:sqlite:" + file);
         Statement s = c.createStatement()) {
-      assertThat(s.executeQuery("PRAGMA user_version").getInt(1)).isEqualTo(9);
+      assertThat(s.executeQuery("PRAGMA user_version").getInt(1)).as("every step since applied").isEqualTo(10);
     }
   }
 }

@@ -65,7 +65,7 @@ class SqliteStoreTest implements StorageContract {
     try (Connection c = DriverManager.getConnection("jdbc:sqlite:" + directory.resolve("storage/billing.wallets.db"));
         Statement s = c.createStatement()) {
       assertThat(s.executeQuery("PRAGMA journal_mode").getString(1)).isEqualTo("wal");
-      assertThat(s.executeQuery("PRAGMA user_version").getInt(1)).isEqualTo(9);
+      assertThat(s.executeQuery("PRAGMA user_version").getInt(1)).isEqualTo(10);
     }
   }
 

@@ -8,12 +8,14 @@ import io.toa4j.spi.OutboxEntry;
 import io.toa4j.spi.StoredRecord;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CyclicBarrier;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
+import java.util.stream.Stream;
 
 /** Records, entries and threads the contract's tests are made of. */
 final class Fixtures {
@@ -37,6 +39,19 @@ final class Fixtures {
 
   static OutboxEntry entry(String id, long at) {
     return new OutboxEntry(id, at, JSON.createObjectNode().put("n", id));
+  }
+
+  /** A task as an operation sends it: to {@code test.sinks.absorb}, its request naming the identity. */
+  static OutboxEntry.Task task(String identity) {
+    ObjectNode request = JSON.createObjectNode();
+    request.putObject("query").put("id", A);
+    request.putObject("input").put("identity", identity).put("amount", 5).putArray("tags").add("a").add("ü");
+    return new OutboxEntry.Task(identity, "test.sinks.absorb", request);
+  }
+
+  /** An entry of tasks alone, as a write of a component whose events no one consumes keeps it. */
+  static OutboxEntry tasks(String id, long at, String... identities) {
+    return new OutboxEntry(id, at, Optional.empty(), Stream.of(identities).map(Fixtures::task).toList(), at);
   }
 
   static InboxEntry answered(String identity, long expires) {

@@ -8,6 +8,8 @@ import static io.toa4j.testkit.storage.Fixtures.entry;
 import static io.toa4j.testkit.storage.Fixtures.id;
 import static io.toa4j.testkit.storage.Fixtures.record;
 import static io.toa4j.testkit.storage.Fixtures.reply;
+import static io.toa4j.testkit.storage.Fixtures.task;
+import static io.toa4j.testkit.storage.Fixtures.tasks;
 import static io.toa4j.testkit.storage.Fixtures.together;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -250,6 +252,88 @@ public interface StorageContract {
     try (Storage storage = open()) {
       assertThat(wallets(storage).unpublished(10)).containsExactly(entry(id(1), 1000));
     }
+  }
+
+  // -- tasks in the outbox ----------------------------------------------------------------------
+
+  @Test
+  default void commit_withTasksAlone_storesAnEntryWithoutAChange_andItsTasksInOrder() {
+    try (Storage storage = open()) {
+      Store store = wallets(storage);
+      OutboxEntry sent = tasks(id(1), 1000, "task-2", "task-1", "task-3");
+
+      assertThat(store.commit(new Write(0, record(A, 1, 1000, 5), Optional.of(sent)))).isEqualTo(Outcome.COMMITTED);
+
+      assertThat(store.unpublished(10)).containsExactly(sent);
+      assertThat(store.unpublished(10).get(0).change()).isEmpty();
+      assertThat(store.unpublished(10).get(0).tasks()).extracting(OutboxEntry.Task::identity).containsExactly("task-2", "task-1", "task-3");
+    }
+  }
+
+  @Test
+  default void commit_withAChangeAndTasks_storesBothInOneEntry() {
+    try (Storage storage = open()) {
+      Store store = wallets(storage);
+      OutboxEntry both =
+          new OutboxEntry(id(1), 1000, Optional.of(JSON.createObjectNode().put("n", 1)), List.of(task("task-1"), task("task-2")), 11_000);
+
+      store.commit(new Write(0, record(A, 1, 1000, 5), Optional.of(both), Optional.of(answered("call-1", 5000))));
+
+      assertThat(store.unpublished(10)).containsExactly(both);
+    }
+  }
+
+  @Test
+  default void commit_conflictingOrDuplicate_storesNoTasks() {
+    try (Storage storage = open()) {
+      Store store = wallets(storage);
+      store.commit(new Write(0, record(A, 1, 1000, 5), Optional.of(tasks(id(1), 1000, "task-1")), Optional.of(answered("call-1", 5000))));
+
+      assertThat(store.commit(new Write(0, record(A, 1, 1000, 6), Optional.of(tasks(id(2), 1000, "task-2"))))).isEqualTo(Outcome.CONFLICT);
+      assertThat(store.commit(new Write(5, record(A, 6, 1000, 6), Optional.of(tasks(id(3), 1000, "task-3"))))).isEqualTo(Outcome.CONFLICT);
+      assertThat(store.commit(new Write(1, record(A, 2, 2000, 6), Optional.of(tasks(id(4), 2000, "task-4")), Optional.of(answered("call-1", 6000)))))
+          .isEqualTo(Outcome.DUPLICATE);
+
+      assertThat(store.unpublished(10)).extracting(OutboxEntry::id).containsExactly(id(1));
+      assertThat(store.unpublished(10).get(0).tasks()).extracting(OutboxEntry.Task::identity).containsExactly("task-1");
+    }
+  }
+
+  @Test
+  default void claimAndPublished_takeAndMarkEntriesOfTasks_likeAnyOther() {
+    try (Storage storage = open()) {
+      Store store = wallets(storage);
+      store.commit(new Write(0, record(A, 1, 1000, 5), Optional.of(tasks(id(1), 1000, "task-1"))));
+      store.commit(new Write(0, record(B, 1, 1000, 5), Optional.of(entry(id(2), 1000))));
+
+      List<OutboxEntry> claimed = store.claim(10, 1000, 5000);
+      assertThat(claimed).extracting(OutboxEntry::id).containsExactly(id(1), id(2));
+      assertThat(claimed.get(0).tasks()).containsExactly(task("task-1"));
+      assertThat(claimed.get(0).claimedUntil()).isEqualTo(5000);
+      assertThat(store.claim(10, 4999, 9000)).isEmpty();
+
+      store.published(List.of(id(1)), 2000);
+      assertThat(store.unpublished(10)).extracting(OutboxEntry::id).containsExactly(id(2));
+      assertThat(store.claim(10, 5000, 9000)).extracting(OutboxEntry::id).containsExactly(id(2));
+      assertThat(store.purgePublished(2001, 10)).isEqualTo(1);
+    }
+  }
+
+  @Test
+  default void unpublishedTasks_surviveReopening() {
+    try (Storage storage = open()) {
+      wallets(storage).commit(new Write(0, record(A, 1, 1000, 5), Optional.of(tasks(id(1), 1000, "task-1", "task-2"))));
+    }
+    try (Storage storage = open()) {
+      assertThat(wallets(storage).unpublished(10)).containsExactly(tasks(id(1), 1000, "task-1", "task-2"));
+    }
+  }
+
+  @Test
+  default void outboxEntry_withNeitherAChangeNorATask_isRefusedBeforeReachingTheStore() {
+    assertThatThrownBy(() -> new OutboxEntry(id(1), 1000, Optional.empty(), List.of(), 1000))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("neither a change nor a task");
   }
 
   // -- inbox ----------------------------------------------------------------------------------

@@ -1,0 +1,211 @@
+package io.toa4j.runtime;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.toa4j.api.Failure;
+import io.toa4j.api.Reply;
+import io.toa4j.api.Request;
+import io.toa4j.manifest.Manifests;
+import io.toa4j.spi.OutboxEntry;
+import io.toa4j.spi.Outcome;
+import io.toa4j.spi.Storage;
+import io.toa4j.spi.StoredRecord;
+import io.toa4j.spi.Write;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.CyclicBarrier;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * A task sent by an operation leaves with its commit and never before: the same tests on every
+ * pair of engines, each subclass choosing one ({@link TaskOutboxTest}, {@link
+ * TaskOutboxDistributedTest}). {@code test.notes.note} counts what reached it, and the task queue's
+ * deliveries count what was sent.
+ */
+abstract class TaskOutboxContract {
+  static final Duration SETTLE = Duration.ofSeconds(60);
+  static final String PARCEL = "0123456789abcdef0123456789abcdef";
+  static final String NOTES = "fedcba9876543210fedcba9876543210";
+  static final String QUEUE = "test.notes..tasks";
+
+  @TempDir Path directory;
+
+  /** The options that choose the engines under test. */
+  abstract Options options();
+
+  private Toa boot() {
+    return Toa.builder().directory(Fixtures.courier(directory)).options(options()).build();
+  }
+
+  private static Request parcel(String mode) {
+    return Request.of(PARCEL, Map.of("mode", mode, "note", "hello"));
+  }
+
+  private static Map<String, Object> notes(Toa app) {
+    return TransitionTest.output(app.call("test.notes.observe", Request.id(NOTES)));
+  }
+
+  private static Map<String, Object> courier(Toa app) {
+    return TransitionTest.output(app.call("test.courier.observe", Request.id(PARCEL)));
+  }
+
+  /** How many task messages the notes' queue delivered. */
+  private static double sent(Toa app) {
+    return app.metrics().find("toa.messages").tag("queue", QUEUE).counters().stream().mapToDouble(c -> c.count()).sum();
+  }
+
+  private static void assertNothingSent(Toa app) {
+    assertThat(app.admin().settle(SETTLE)).isEmpty();
+    assertThat(sent(app)).as("task messages delivered").isZero();
+    assertThat(notes(app)).containsEntry("VERSION", 0L);
+  }
+
+  @Test
+  void transition_sendingATaskThenRefusing_sendsNothing() {
+    try (Toa app = boot()) {
+      Reply reply = app.call("test.courier.dispatch", parcel("refuse"));
+
+      assertThat(reply).isInstanceOf(Reply.Refused.class);
+      assertNothingSent(app);
+    }
+  }
+
+  @Test
+  void transition_sendingATaskThenThrowing_sendsNothing() {
+    try (Toa app = boot()) {
+      assertThatThrownBy(() -> app.call("test.courier.dispatch", parcel("throw")))
+          .isInstanceOfSatisfying(Failure.class, f -> assertThat(f.code()).isEqualTo(Failure.Code.SYSTEM));
+
+      assertNothingSent(app);
+    }
+  }
+
+  @Test
+  void transition_sendingATaskThenDiscarding_sendsNothing() {
+    try (Toa app = boot()) {
+      app.call("test.courier.dispatch", parcel("discard"));
+
+      assertNothingSent(app);
+      assertThat(courier(app)).containsEntry("VERSION", 0L);
+    }
+  }
+
+  @Test
+  void transition_committing_sendsItsTaskOnce_underTheFirstDerivedIdentity() {
+    try (Toa app = boot()) {
+      app.call("test.courier.dispatch", parcel("ok"), "call-ok");
+
+      assertThat(app.admin().settle(SETTLE)).isEmpty();
+      assertThat(sent(app)).isEqualTo(1);
+      assertThat(notes(app)).containsEntry("received", 1L).containsEntry("identities", Map.of(Identities.derive("call-ok", 1), true));
+    }
+  }
+
+  /**
+   * The first attempt calls bump on its own record (ordinal 1) and sends its task (ordinal 2), then
+   * loses its compare-and-swap to the bump; the second attempt, on the bumped record, sends its
+   * task as ordinal 1 and commits. Only that task leaves; delivered again, the whole call sends the
+   * same identity, which the notes' inbox recognises.
+   */
+  @Test
+  void transition_losingItsCompareAndSwap_sendsTheCommittedAttemptsTaskOnce_andTheSameIdentityWhenCalledAgain() {
+    try (Toa app = boot()) {
+      app.call("test.courier.dispatch", parcel("race"), "call-race");
+
+      assertThat(app.admin().settle(SETTLE)).isEmpty();
+      assertThat(courier(app)).containsEntry("bumped", true).containsEntry("dispatched", 1L).containsEntry("VERSION", 2L);
+      assertThat(sent(app)).as("the lost attempt's task never left").isEqualTo(1);
+      Map<String, Object> once = Map.of(Identities.derive("call-race", 1), true);
+      assertThat(notes(app)).containsEntry("received", 1L).containsEntry("identities", once);
+
+      app.call("test.courier.dispatch", parcel("race"), "call-race");
+
+      assertThat(app.admin().settle(SETTLE)).isEmpty();
+      assertThat(courier(app)).containsEntry("dispatched", 2L);
+      assertThat(sent(app)).isEqualTo(2);
+      assertThat(notes(app)).as("the copy carried the same identity").containsEntry("received", 1L).containsEntry("identities", once);
+      assertThat(app.metrics().find("toa.inbox.answers").tag("operation", "test.notes.note").counter().count()).isEqualTo(1);
+    }
+  }
+
+  /** Copies of one call of a once transition race: one commits, and only its task is sent. */
+  @Test
+  void onceTwins_racing_sendOnlyTheWinnersTask() throws Exception {
+    int twins = 8;
+    try (Toa app = boot()) {
+      ExecutorService pool = Executors.newFixedThreadPool(twins);
+      try {
+        CyclicBarrier start = new CyclicBarrier(twins);
+        List<Future<Reply>> replies = new ArrayList<>();
+        for (int i = 0; i < twins; i++) {
+          replies.add(pool.submit(() -> {
+            start.await(60, TimeUnit.SECONDS);
+            return app.call("test.courier.hand", parcel("ok"), "call-twin");
+          }));
+        }
+        for (Future<Reply> reply : replies) assertThat(reply.get(60, TimeUnit.SECONDS)).isInstanceOf(Reply.Output.class);
+      } finally {
+        pool.shutdownNow();
+      }
+
+      assertThat(app.admin().settle(SETTLE)).isEmpty();
+      assertThat(courier(app)).containsEntry("dispatched", 1L).containsEntry("VERSION", 1L);
+      assertThat(sent(app)).isEqualTo(1);
+      assertThat(notes(app)).containsEntry("received", 1L).containsEntry("identities", Map.of(Identities.derive("call-twin", 1), true));
+    }
+  }
+
+  @Test
+  void effect_sendsItsTaskAfterItsOutput_andNothingWhenItRefusesOrThrows() {
+    try (Toa app = boot()) {
+      assertThat(app.call("test.courier.send", Request.input(Map.of("mode", "refuse", "note", "no")))).isInstanceOf(Reply.Refused.class);
+      assertThatThrownBy(() -> app.call("test.courier.send", Request.input(Map.of("mode", "throw", "note", "no")))).isInstanceOf(Failure.class);
+      assertNothingSent(app);
+
+      app.call("test.courier.send", Request.input(Map.of("mode", "ok", "note", "yes")), "call-effect");
+
+      assertThat(app.admin().settle(SETTLE)).isEmpty();
+      assertThat(sent(app)).isEqualTo(1);
+      assertThat(notes(app)).containsEntry("identities", Map.of(Identities.derive("call-effect", 1), true));
+    }
+  }
+
+  /**
+   * A process committed a dispatch and died before publishing its entry, a minute ago: the entry
+   * is in the store, unpublished, its claim over. The next process's sweep sends the task, under
+   * the identity committed, though the component announces no event.
+   */
+  @Test
+  void entryLeftUnpublished_byAProcessThatDied_isSentByTheSweep() throws Exception {
+    Path context = Fixtures.courier(directory);
+    long at = System.currentTimeMillis() - 60_000;
+    String identity = Identities.derive("call-dead", 1);
+    OutboxEntry.Task task = new OutboxEntry.Task(identity, "test.notes.note", Requests.tree(Request.of(NOTES, Map.of("note", "left"))));
+    var state = Binding.VALUES.createObjectNode().put("bumped", false).put("dispatched", 1);
+    try (Toa client = Toa.builder().directory(context).options(options()).connect()) {
+      Write write =
+          new Write(
+              0,
+              new StoredRecord(PARCEL, 1, at, at, state),
+              Optional.of(new OutboxEntry(Identities.ordered(at, new java.util.Random()), at, Optional.empty(), List.of(task), at + Publisher.CLAIM_MILLIS)));
+      assertThat(client.storage().store("test.courier").commit(write)).isEqualTo(Outcome.COMMITTED);
+    }
+
+    try (Toa app = Toa.builder().directory(context).options(options()).build()) {
+      assertThat(app.admin().settle(SETTLE)).isEmpty();
+
+      assertThat(sent(app)).isEqualTo(1);
+      assertThat(notes(app)).containsEntry("received", 1L).containsEntry("identities", Map.of(identity, true));
+    }
+  }
+}
