@@ -158,7 +158,8 @@ final class Engine {
       Transition<Object, Entry> code = (Transition<Object, Entry>) instance(operation);
       Ran ran = run(operation, call, contexts, context -> code.transition(input, entry, context));
       Object returned = ran.returned();
-      if (returned instanceof Refusal refusal) return refused(operation, refusal);
+      Optional<Refusal> refusal = refusal(returned);
+      if (refusal.isPresent()) return refused(operation, refusal.get());
       if (entry.discarded()) {
         count("toa.discards", component, operation);
         return answer(operation, returned, entry == returned ? current.view() : null);
@@ -244,7 +245,8 @@ final class Engine {
         Ran ran = run(operation, call, contexts, context -> code.assignment(input, changeset, context));
         returned = ran.returned();
         tasks = ran.tasks();
-        if (returned instanceof Refusal refusal) return refused(operation, refusal);
+        Optional<Refusal> refusal = refusal(returned);
+        if (refusal.isPresent()) return refused(operation, refusal.get());
       }
       ObjectNode state = current.state.deepCopy();
       changeset.forEach((k, v) -> state.set(k, Binding.tree(v)));
@@ -483,6 +485,16 @@ final class Engine {
     } catch (Exception | LinkageError | AssertionError e) {
       throw new Failure(Failure.Code.SYSTEM, operation.name() + " threw " + e, e);
     }
+  }
+
+  /**
+   * The refusal a run returned: its own, or another operation's reply that refused, returned as it
+   * is. Either way nothing is written and nothing leaves.
+   */
+  private static Optional<Refusal> refusal(Object returned) {
+    if (returned instanceof Refusal refusal) return Optional.of(refusal);
+    if (returned instanceof Reply.Refused refused) return Optional.of(refused.refusal());
+    return Optional.empty();
   }
 
   private static Result refused(Operation operation, Refusal refusal) {
