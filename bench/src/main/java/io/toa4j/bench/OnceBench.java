@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.toa4j.api.Request;
 import io.toa4j.runtime.Toa;
 import io.toa4j.spi.InboxEntry;
+import io.toa4j.spi.Json;
 import io.toa4j.spi.Outcome;
 import io.toa4j.spi.Storage;
 import io.toa4j.spi.StorageProvider;
@@ -168,9 +169,10 @@ public final class OnceBench {
    */
   private static void commit(Store store, String record, Optional<String> identity) {
     long now = System.currentTimeMillis();
-    ObjectNode state = JSON.createObjectNode().put("balance", 1);
+    // the JSON text is written here, as the runtime writes it before the storage is called
+    Json state = json(JSON.createObjectNode().put("balance", 1));
     Optional<InboxEntry> inbox = identity.map(id -> new InboxEntry(id,
-        JSON.createObjectNode().put("id", record).put("VERSION", 1).put("balance", 1), now + 3_600_000,
+        json(JSON.createObjectNode().put("id", record).put("VERSION", 1).put("balance", 1)), now + 3_600_000,
         Optional.of(HexFormat.of().formatHex(new byte[32]))));
     Outcome outcome = store.commit(new Write(0, new StoredRecord(record, 1, now, now, state), Optional.empty(), inbox));
     if (outcome != Outcome.COMMITTED) throw new IllegalStateException("record " + record + " not committed: " + outcome);
@@ -193,6 +195,14 @@ public final class OnceBench {
   private static void drop(String url, String... schemas) throws Exception {
     try (Connection c = DriverManager.getConnection(url); Statement s = c.createStatement()) {
       for (String schema : schemas) s.execute("DROP SCHEMA IF EXISTS \"" + schema + "\" CASCADE");
+    }
+  }
+
+  private static Json json(ObjectNode value) {
+    try {
+      return new Json(JSON.writeValueAsString(value));
+    } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
+      throw new IllegalArgumentException(e);
     }
   }
 }

@@ -171,7 +171,7 @@ class HostsIT {
     ObjectNode request = JsonNodeFactory.instance.objectNode();
     request.putObject("query").put("id", String.format("%032x", i));
     request.putObject("input").put("amount", i + 1).put("type", "goodwill").put("ref", "r" + i);
-    return new Message("credit-" + i, "billing.wallets.credit", request, Map.of());
+    return new Message("credit-" + i, "billing.wallets.credit", new io.toa4j.spi.Json(request.toString()), Map.of());
   }
 
   /** Wallets written, those at version 1, and their balances' sum. */

@@ -3,6 +3,7 @@ package io.toa4j.http;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.toa4j.spi.Json;
 import io.toa4j.spi.Outcome;
 import io.toa4j.spi.Store;
 import io.toa4j.spi.StoredRecord;
@@ -60,6 +61,7 @@ public final class Identities {
   static final int MAX_PASSWORD = 1024;
   private static final Pattern NAME = Pattern.compile("[A-Za-z0-9._@+-]{1," + MAX_NAME + "}");
   private static final JsonNodeFactory NODES = JsonNodeFactory.instance;
+  private static final com.fasterxml.jackson.databind.ObjectMapper STATES = new com.fasterxml.jackson.databind.ObjectMapper();
   private static final int ATTEMPTS = 16;
   private static final Logger LOG = LoggerFactory.getLogger(Identities.class);
 
@@ -117,7 +119,7 @@ public final class Identities {
       Identity identity = new Identity(HexFormat.of().formatHex(bytes), name, scopes);
       ObjectNode state = state(identity, passwords.hash(password));
       long now = clock.millis();
-      if (store.commit(new Write(0, new StoredRecord(key("identity", name), 1, now, now, state))) != Outcome.COMMITTED) {
+      if (store.commit(new Write(0, new StoredRecord(key("identity", name), 1, now, now, json(state)))) != Outcome.COMMITTED) {
         throw new IdentityException(IdentityException.Reason.TAKEN, "an identity named '" + name + "' exists; choose another name");
       }
       return identity;
@@ -145,9 +147,9 @@ public final class Identities {
       Set<String> roles = new LinkedHashSet<>(identity(record).roles());
       roles.addAll(add);
       roles.removeAll(remove);
-      ObjectNode state = record.state().deepCopy();
+      ObjectNode state = object(record.state());
       strings(state, "roles", roles);
-      Write write = new Write(record.version(), new StoredRecord(record.id(), record.version() + 1, record.created(), clock.millis(), state));
+      Write write = new Write(record.version(), new StoredRecord(record.id(), record.version() + 1, record.created(), clock.millis(), json(state)));
       if (store.commit(write) == Outcome.COMMITTED) return identity(write.record());
     }
     throw new IllegalStateException("The roles of '" + name + "' changed " + ATTEMPTS + " times while this change was made; try again");
@@ -182,7 +184,7 @@ public final class Identities {
       passwords.decoy(password);
       return Optional.empty();
     }
-    String hash = record.get().state().path("password").asText();
+    String hash = object(record.get().state()).path("password").asText();
     return passwords.verify(password, hash) ? Optional.of(new Verified(identity(record.get()), hash)) : Optional.empty();
   }
 
@@ -191,7 +193,7 @@ public final class Identities {
 
   /** The identity and its stored password hash, read now, if the name is held. */
   Optional<Verified> current(String name) {
-    return stored(name).map(r -> new Verified(identity(r), r.state().path("password").asText()));
+    return stored(name).map(r -> new Verified(identity(r), object(r.state()).path("password").asText()));
   }
 
   /**
@@ -233,10 +235,10 @@ public final class Identities {
     String id = key("secret", "tokens");
     for (int attempt = 0; attempt < ATTEMPTS; attempt++) {
       Optional<StoredRecord> stored = store.read(id);
-      if (stored.isEmpty() || !stored.get().state().has("key")) return;
+      if (stored.isEmpty() || !object(stored.get().state()).has("key")) return;
       StoredRecord old = stored.get();
       ObjectNode state = NODES.objectNode().put("kind", "secret").put("retired", true);
-      Write write = new Write(old.version(), new StoredRecord(id, old.version() + 1, old.created(), clock.millis(), state));
+      Write write = new Write(old.version(), new StoredRecord(id, old.version() + 1, old.created(), clock.millis(), json(state)));
       if (store.commit(write) == Outcome.COMMITTED) {
         LOG.warn("The token secret earlier versions kept in system.{} is retired: tokens it signed are refused from now on;"
             + " tokens are signed with the secret in {}", STORE, replacement);
@@ -247,11 +249,11 @@ public final class Identities {
   }
 
   private Optional<StoredRecord> stored(String name) {
-    return store.read(key("identity", name)).filter(r -> r.state().path("kind").asText().equals("identity"));
+    return store.read(key("identity", name)).filter(r -> object(r.state()).path("kind").asText().equals("identity"));
   }
 
   private static Identity identity(StoredRecord record) {
-    JsonNode state = record.state();
+    JsonNode state = object(record.state());
     List<String> roles = new ArrayList<>();
     state.path("roles").forEach(r -> roles.add(r.asText()));
     return new Identity(state.path("id").asText(), state.path("name").asText(), List.copyOf(roles));
@@ -295,5 +297,23 @@ public final class Identities {
   private static void strings(ObjectNode state, String field, Collection<String> values) {
     var array = state.putArray(field);
     values.forEach(array::add);
+  }
+
+  /** A state as the store keeps it. */
+  private static Json json(ObjectNode state) {
+    try {
+      return new Json(STATES.writeValueAsString(state));
+    } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
+      throw new IllegalArgumentException(e);
+    }
+  }
+
+  /** A stored state, as a fresh object to read or change. */
+  private static ObjectNode object(Json state) {
+    try {
+      return (ObjectNode) STATES.readTree(state.text());
+    } catch (com.fasterxml.jackson.core.JsonProcessingException | ClassCastException e) {
+      throw new IllegalStateException("A stored identity record is not a JSON object", e);
+    }
   }
 }

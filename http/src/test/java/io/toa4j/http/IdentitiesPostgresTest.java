@@ -95,7 +95,7 @@ class IdentitiesPostgresTest {
     String id = Identities.key("secret", "tokens");
     var legacy = com.fasterxml.jackson.databind.node.JsonNodeFactory.instance.objectNode()
         .put("kind", "secret").put("key", java.util.Base64.getEncoder().encodeToString(new byte[32]));
-    store.commit(new io.toa4j.spi.Write(0, new io.toa4j.spi.StoredRecord(id, 1, 1, 1, legacy)));
+    store.commit(new io.toa4j.spi.Write(0, new io.toa4j.spi.StoredRecord(id, 1, 1, 1, new io.toa4j.spi.Json(legacy.toString()))));
 
     identities.issue("alice", Duration.ofMinutes(5));
 

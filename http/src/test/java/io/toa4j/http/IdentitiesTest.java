@@ -158,7 +158,7 @@ class IdentitiesTest {
     var legacy = com.fasterxml.jackson.databind.node.JsonNodeFactory.instance.objectNode()
         .put("kind", "secret").put("key", java.util.Base64.getEncoder().encodeToString(old));
     String id = Identities.key("secret", "tokens");
-    stores.systemStore(Identities.STORE).commit(new io.toa4j.spi.Write(0, new io.toa4j.spi.StoredRecord(id, 1, 1, 1, legacy)));
+    stores.systemStore(Identities.STORE).commit(new io.toa4j.spi.Write(0, new io.toa4j.spi.StoredRecord(id, 1, 1, 1, new io.toa4j.spi.Json(legacy.toString()))));
     String signedWithTheOld = new Tokens(old, clock).issue(alice.id(), "alice", clock.instant().plus(Duration.ofHours(1)));
 
     Identities upgraded = new Identities(stores.systemStore(Identities.STORE), directory.resolve(".toa"), clock);

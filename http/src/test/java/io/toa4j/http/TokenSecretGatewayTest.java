@@ -117,12 +117,12 @@ class TokenSecretGatewayTest {
     new SecureRandom().nextBytes(old);
     String id = Identities.key("secret", "tokens");
     app.systemStore(Identities.STORE).commit(new Write(0, new StoredRecord(id, 1, 1, 1,
-        JsonNodeFactory.instance.objectNode().put("kind", "secret").put("key", Base64.getEncoder().encodeToString(old)))));
+        new io.toa4j.spi.Json(JsonNodeFactory.instance.objectNode().put("kind", "secret").put("key", Base64.getEncoder().encodeToString(old)).toString()))));
     String signedWithTheOld = new Tokens(old, clock).issue(keeper.id(), "keeper", clock.instant().plus(Duration.ofHours(1)));
 
     gateway = Gateway.start(app, new InetSocketAddress("127.0.0.1", 0), Gateway.DEFAULT_MAX_BODY);
 
-    assertThat(app.systemStore(Identities.STORE).read(id).orElseThrow().state().has("key")).isFalse();
+    assertThat(app.systemStore(Identities.STORE).read(id).orElseThrow().state().text()).doesNotContain("\"key\"");
     assertThat(get(PATH, "Bearer " + signedWithTheOld).statusCode()).isEqualTo(401);
     assertThat(get(PATH, "Bearer " + issued()).statusCode()).isEqualTo(200);
   }

@@ -112,7 +112,7 @@ final class Announcements {
   List<Message> render(OutboxEntry entry, Set<String> consumed) {
     List<Message> messages = new ArrayList<>();
     if (entry.change().isEmpty()) return messages; // an entry of tasks alone announces nothing
-    ObjectNode change = entry.change().get();
+    ObjectNode change = Binding.object(entry.change().get());
     boolean creation = change.path("origin").isNull() || change.path("origin").isMissingNode();
     JsonNode state = change.get("state");
     for (Announced event : events.values()) {
@@ -136,7 +136,7 @@ final class Announcements {
           new Message(
               Identities.derive(entry.id(), event.label()),
               event.label(),
-              payload,
+              Binding.json(payload),
               Map.of("version", state.path(Binding.VERSION).asText())));
     }
     return messages;

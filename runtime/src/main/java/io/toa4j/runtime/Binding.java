@@ -9,6 +9,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.json.JsonMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.toa4j.api.Entry;
+import io.toa4j.spi.Json;
 import io.toa4j.spi.StoredRecord;
 
 /**
@@ -36,6 +37,9 @@ final class Binding {
           .enable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES)
           .build();
 
+  /** Reads and writes the JSON texts that cross the SPI, as stores and buses keep them. */
+  private static final ObjectMapper STORED = new ObjectMapper();
+
   static final String ID = "id";
   static final String VERSION = "VERSION";
   static final String CREATED = "CREATED";
@@ -57,7 +61,37 @@ final class Binding {
   }
 
   static ObjectNode view(StoredRecord r) {
-    return view(r.id(), r.version(), r.created(), r.updated(), r.state());
+    return view(r.id(), r.version(), r.created(), r.updated(), object(r.state()));
+  }
+
+  /** A value as the SPI carries it: its JSON text. */
+  static Json json(JsonNode value) {
+    try {
+      return new Json(STORED.writeValueAsString(value));
+    } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
+      throw new IllegalArgumentException("A value cannot be written as JSON: " + e.getOriginalMessage(), e);
+    }
+  }
+
+  /**
+   * The value a JSON text from a store or a bus holds.
+   *
+   * @throws IllegalStateException when the text is not JSON: the store or the bus gave back what
+   *     the runtime never wrote
+   */
+  static JsonNode tree(Json json) {
+    try {
+      return STORED.readTree(json.text());
+    } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
+      throw new IllegalStateException("A stored or carried value is not JSON: " + e.getOriginalMessage(), e);
+    }
+  }
+
+  /** The object a JSON text holds, such as a record's state or an event's change. */
+  static ObjectNode object(Json json) {
+    JsonNode tree = tree(json);
+    if (tree instanceof ObjectNode object) return object;
+    throw new IllegalStateException("A stored value is not a JSON object but " + tree.getNodeType());
   }
 
   /** A fresh entity object holding the record. */

@@ -45,14 +45,14 @@ final class Calls {
    */
   static Result request(Bus bus, String component, String operation, Request request, String identity, Duration timeout) {
     String endpoint = component + "." + operation;
-    Message call = new Message(identity, endpoint, Requests.tree(request), Map.of());
+    Message call = new Message(identity, endpoint, Binding.json(Requests.tree(request)), Map.of());
     Response response;
     try {
       response = bus.request(queue(component), call, timeout);
     } catch (RuntimeException e) {
       throw new Failure(Failure.Code.SYSTEM, "cannot send the call of " + endpoint + " to " + component + ": " + e.getMessage(), e);
     }
-    if (response instanceof Response.Answered answered) return result(endpoint, answered.reply().body());
+    if (response instanceof Response.Answered answered) return result(endpoint, Binding.tree(answered.reply().body()));
     if (response instanceof Response.Unserved) {
       throw new Failure(
           Failure.Code.UNAVAILABLE,
@@ -68,7 +68,7 @@ final class Calls {
   static Bus.Responder responder(Messaging.Invoker invoker) {
     return delivery -> {
       Message call = delivery.message();
-      return new Message(call.id(), call.label(), answer(invoker, call), Map.of());
+      return new Message(call.id(), call.label(), Binding.json(answer(invoker, call)), Map.of());
     };
   }
 
@@ -77,7 +77,7 @@ final class Calls {
     try {
       int dot = call.label().lastIndexOf('.');
       if (dot <= 0) throw new Failure(Failure.Code.ENDPOINT, "'" + call.label() + "' is not an endpoint");
-      Result result = invoker.invoke(call.label().substring(0, dot), call.label().substring(dot + 1), Requests.parse(call.body()), call.id());
+      Result result = invoker.invoke(call.label().substring(0, dot), call.label().substring(dot + 1), Requests.parse(Binding.tree(call.body())), call.id());
       if (result instanceof Result.Refused refused) {
         ObjectNode refusal = answer.putObject("refusal").put("code", refused.refusal().code());
         refused.refusal().cause().ifPresent(cause -> refusal.set("cause", Binding.tree(cause)));

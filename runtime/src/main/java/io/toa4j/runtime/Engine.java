@@ -20,6 +20,7 @@ import io.toa4j.manifest.Concurrency;
 import io.toa4j.manifest.Schema;
 import io.toa4j.manifest.Violation;
 import io.toa4j.spi.InboxEntry;
+import io.toa4j.spi.Json;
 import io.toa4j.spi.OutboxEntry;
 import io.toa4j.spi.Outcome;
 import io.toa4j.spi.Reading;
@@ -96,7 +97,7 @@ final class Engine {
      *
      * @throws RuntimeException when they could not all be sent; the caller's answer is a failure
      */
-    void send(List<OutboxEntry.Task> tasks);
+    void send(List<Task> tasks);
   }
 
   /** Makes the context of one attempt of a call: its calls and tasks numbered from 1, its tasks held in {@code outgoing}. */
@@ -164,8 +165,8 @@ final class Engine {
         count("toa.discards", component, operation);
         return answer(operation, returned, entry == returned ? current.view() : null);
       }
-      StoredRecord next = next(component, current, Binding.state(entry));
-      Result result = answer(operation, returned, entry == returned ? Binding.view(next) : null);
+      Next next = next(component, current, Binding.state(entry));
+      Result result = answer(operation, returned, entry == returned ? next.view() : null);
       Optional<Result> answered = commit(component, operation, store, current, next, call, entry.trailers(), ran.tasks(), result);
       if (answered.isPresent()) return answered.get();
       lost(component, operation, current, attempt, retry);
@@ -234,7 +235,7 @@ final class Engine {
       Current current = current(component, call.query(), attempt == 1 ? first.record() : stored(store, call.query()), true);
       Map<String, Object> changeset = new LinkedHashMap<>();
       Object returned;
-      List<OutboxEntry.Task> tasks = List.of();
+      List<Task> tasks = List.of();
       if (operation.generic()) {
         call.input().fields().forEachRemaining(f -> changeset.put(f.getKey(), Binding.plain(f.getValue())));
         returned = null;
@@ -250,10 +251,10 @@ final class Engine {
       }
       ObjectNode state = current.state.deepCopy();
       changeset.forEach((k, v) -> state.set(k, Binding.tree(v)));
-      StoredRecord next = next(component, current, state);
+      Next next = next(component, current, state);
       // An assignment does not compare versions: a lost race is the storage's business, so it is
       // applied again on the fresh record rather than reported.
-      Result result = answer(operation, returned, returned == null ? Binding.view(next) : null);
+      Result result = answer(operation, returned, returned == null ? next.view() : null);
       Optional<Result> answered = commit(component, operation, store, current, next, call, Map.of(), tasks, result);
       if (answered.isPresent()) return answered.get();
       lost(component, operation, current, attempt, true);
@@ -295,7 +296,7 @@ final class Engine {
         });
     if (stored.isPresent()) {
       StoredRecord r = stored.get();
-      return new Current(r.id(), r.version(), r.created(), r.updated(), r.state());
+      return new Current(r.id(), r.version(), r.created(), r.updated(), Binding.object(r.state()));
     }
     if (component.entity().orElseThrow().associated()) return new Current(id, 0, 0, 0, component.blank());
     if (!writing) return null;
@@ -316,15 +317,15 @@ final class Engine {
       Operation operation,
       Store store,
       Current current,
-      StoredRecord next,
+      Next next,
       Invocation call,
       Map<String, Object> trailers,
-      List<OutboxEntry.Task> tasks,
+      List<Task> tasks,
       Result result) {
-    Optional<ObjectNode> change = Optional.empty();
+    Optional<Json> change = Optional.empty();
     if (component.announces()) {
       JsonNode origin = current.version == 0 ? NullNode.getInstance() : current.view();
-      change = Optional.of(Announcements.change(origin, Binding.view(next), call.input(), trailers));
+      change = Optional.of(Binding.json(Announcements.change(origin, next.view(), call.input(), trailers)));
     }
     Optional<OutboxEntry> leaving = Optional.empty();
     if (change.isPresent() || !tasks.isEmpty()) {
@@ -334,14 +335,14 @@ final class Engine {
                   Identities.ordered(next.updated(), options.random()),
                   next.updated(),
                   change,
-                  tasks,
+                  Task.encode(tasks),
                   next.updated() + Publisher.CLAIM_MILLIS)); // this process publishes it at once
     }
     Optional<InboxEntry> inbox =
         retentionSeconds(operation)
             .map(seconds -> new InboxEntry(
                 call.identity(), stored(result), next.updated() + seconds * 1000, Optional.of(Fingerprints.of(operation.name(), call))));
-    switch (store.commit(new Write(current.version, next, leaving, inbox))) {
+    switch (store.commit(new Write(current.version, next.record(), leaving, inbox))) {
       case COMMITTED:
         leaving.ifPresent(e -> outbox.committed(component, e));
         return Optional.of(result);
@@ -391,9 +392,9 @@ final class Engine {
   }
 
   /** An output as the inbox keeps it: {@code null} for nothing. */
-  private static JsonNode stored(Result result) {
+  private static Json stored(Result result) {
     JsonNode value = ((Result.Output) result).value();
-    return value.isMissingNode() ? NullNode.getInstance() : value;
+    return value.isMissingNode() ? Json.NULL : Binding.json(value);
   }
 
   /**
@@ -408,7 +409,7 @@ final class Engine {
               + " was answered before for a different request; a repeated call must repeat its request exactly,"
               + " and a new request needs a new identity");
     }
-    JsonNode reply = entry.reply();
+    JsonNode reply = Binding.tree(entry.reply());
     return new Result.Output(reply.isNull() ? MissingNode.getInstance() : reply, true);
   }
 
@@ -416,7 +417,18 @@ final class Engine {
     metrics.counter(name, "operation", component.label() + "." + operation.name()).increment();
   }
 
-  private StoredRecord next(Component component, Current current, ObjectNode state) {
+  /** A record as a write leaves it: as the store keeps it, and as the run sees it. */
+  private record Next(StoredRecord record, ObjectNode state) {
+    long updated() {
+      return record.updated();
+    }
+
+    ObjectNode view() {
+      return Binding.view(record.id(), record.version(), record.created(), record.updated(), state);
+    }
+  }
+
+  private Next next(Component component, Current current, ObjectNode state) {
     Schema schema = component.entity().orElseThrow().schema();
     List<Violation> violations = schema.validate(state);
     if (!violations.isEmpty()) {
@@ -426,7 +438,8 @@ final class Engine {
               + describe(violations));
     }
     long now = options.clock().millis();
-    return new StoredRecord(current.id, current.version + 1, current.version == 0 ? now : current.created, now, state);
+    return new Next(
+        new StoredRecord(current.id, current.version + 1, current.version == 0 ? now : current.created, now, Binding.json(state)), state);
   }
 
   private static Entry entry(Operation operation, Current current) {
@@ -460,7 +473,7 @@ final class Engine {
   }
 
   /** What one attempt of the author's code returned, and the tasks it sent. */
-  private record Ran(Object returned, List<OutboxEntry.Task> tasks) {}
+  private record Ran(Object returned, List<Task> tasks) {}
 
   /**
    * Runs one attempt with a fresh context: its calls and tasks numbered from 1, its tasks held

@@ -92,7 +92,7 @@ final class Messaging implements AutoCloseable {
   /** An event at a receiver: adapted, then a call under an identity of the message and the queue. */
   private Result receive(Delivery delivery) {
     Reception reception = receptions.get(delivery.queue());
-    JsonNode payload = delivery.message().body();
+    JsonNode payload = Binding.tree(delivery.message().body());
     Request request;
     if (reception.code().isPresent()) {
       Object bound = bind(payload, reception.payload().orElseThrow(), reception.queue());
@@ -118,7 +118,7 @@ final class Messaging implements AutoCloseable {
   private Result runTask(Delivery delivery) {
     Message message = delivery.message();
     int dot = message.label().lastIndexOf('.');
-    return invoker.invoke(message.label().substring(0, dot), message.label().substring(dot + 1), Requests.parse(message.body()), message.id());
+    return invoker.invoke(message.label().substring(0, dot), message.label().substring(dot + 1), Requests.parse(Binding.tree(message.body())), message.id());
   }
 
   /** Stops consuming; deliveries in progress finish or come again. */

@@ -2,7 +2,6 @@ package io.toa4j.runtime;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.toa4j.api.Failure;
-import io.toa4j.spi.OutboxEntry;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -15,7 +14,7 @@ import java.util.List;
  * fails: the run it belonged to is over. Thread-safe.
  */
 final class Outgoing {
-  private final List<OutboxEntry.Task> tasks = new ArrayList<>();
+  private final List<Task> tasks = new ArrayList<>();
   private boolean taken;
 
   /**
@@ -30,11 +29,11 @@ final class Outgoing {
           "a task to " + endpoint + " was sent after its operation answered, so it would never leave; send tasks before"
               + " returning");
     }
-    tasks.add(new OutboxEntry.Task(identity, endpoint, request));
+    tasks.add(new Task(identity, endpoint, request));
   }
 
   /** The tasks the run sent, in order; the run is over after this. */
-  synchronized List<OutboxEntry.Task> take() {
+  synchronized List<Task> take() {
     taken = true;
     return List.copyOf(tasks);
   }

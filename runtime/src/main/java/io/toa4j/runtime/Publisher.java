@@ -91,12 +91,12 @@ final class Publisher implements Engine.Outbox, AutoCloseable {
 
   /** Sends the tasks on their components' task queues, in order; durable when it returns. */
   @Override
-  public void send(List<OutboxEntry.Task> tasks) {
-    for (OutboxEntry.Task task : tasks) {
+  public void send(List<Task> tasks) {
+    for (Task task : tasks) {
       String endpoint = task.endpoint();
       bus.send(
           Messaging.tasks(endpoint.substring(0, endpoint.lastIndexOf('.'))),
-          new Message(task.identity(), endpoint, task.request(), Map.of()));
+          new Message(task.identity(), endpoint, Binding.json(task.request()), Map.of()));
     }
   }
 
@@ -144,7 +144,7 @@ final class Publisher implements Engine.Outbox, AutoCloseable {
     if (!inFlight.add(entry.id())) return; // the other path is publishing it right now
     try {
       for (Message message : component.announcements().render(entry, consumed)) bus.publish(message);
-      send(entry.tasks());
+      send(Task.decode(entry.tasks()));
       component.store().orElseThrow().published(List.of(entry.id()), clock.millis());
     } catch (RuntimeException e) {
       LOG.error(

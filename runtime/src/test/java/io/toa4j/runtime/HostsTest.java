@@ -184,7 +184,7 @@ class HostsTest {
         io.toa4j.spi.Bus sender = bus()) {
       java.util.stream.IntStream.range(0, credits).parallel().forEach(i -> {
         io.toa4j.spi.Message credit = new io.toa4j.spi.Message(
-            "credit-" + i, "billing.wallets.credit", Requests.tree(creditOf(i)), Map.of());
+            "credit-" + i, "billing.wallets.credit", Binding.json(Requests.tree(creditOf(i))), Map.of());
         sender.send(tasks, credit);
         sender.send(tasks, credit); // delivered twice, as after a lost acknowledgement
       });

@@ -189,7 +189,7 @@ class OnceTest {
         ResultSet r = c.createStatement().executeQuery("SELECT id, change FROM outbox")) {
       assertThat(r.next()).isTrue();
       var change = Binding.VALUES.readTree(r.getString(2));
-      return new Message(Identities.derive(r.getString(1), label), label, change.get("state"), Map.of("version", "1"));
+      return new Message(Identities.derive(r.getString(1), label), label, Binding.json(change.get("state")), Map.of("version", "1"));
     } catch (Exception e) {
       throw new AssertionError(e);
     }

@@ -15,7 +15,7 @@ class OutgoingTest {
     outgoing.task("b", "test.notes.note", Binding.VALUES.createObjectNode());
     outgoing.task("a", "test.notes.note", Binding.VALUES.createObjectNode());
 
-    assertThat(outgoing.take()).extracting(OutboxEntry.Task::identity).containsExactly("b", "a");
+    assertThat(outgoing.take()).extracting(Task::identity).containsExactly("b", "a");
   }
 
   @Test

@@ -82,7 +82,7 @@ class SeedFlowTest {
       assertThat(r.next()).isTrue();
       var change = Binding.VALUES.readTree(r.getString(2));
       String label = "billing.topups.paid";
-      return new Message(Identities.derive(r.getString(1), label), label, change.get("state"), Map.of("version", "1"));
+      return new Message(Identities.derive(r.getString(1), label), label, Binding.json(change.get("state")), Map.of("version", "1"));
     }
   }
 

@@ -190,14 +190,14 @@ abstract class TaskOutboxContract {
     Path context = Fixtures.courier(directory);
     long at = System.currentTimeMillis() - 60_000;
     String identity = Identities.derive("call-dead", 1);
-    OutboxEntry.Task task = new OutboxEntry.Task(identity, "test.notes.note", Requests.tree(Request.of(NOTES, Map.of("note", "left"))));
+    Task task = new Task(identity, "test.notes.note", Requests.tree(Request.of(NOTES, Map.of("note", "left"))));
     var state = Binding.VALUES.createObjectNode().put("bumped", false).put("dispatched", 1);
     try (Toa client = Toa.builder().directory(context).options(options()).connect()) {
       Write write =
           new Write(
               0,
-              new StoredRecord(PARCEL, 1, at, at, state),
-              Optional.of(new OutboxEntry(Identities.ordered(at, new java.util.Random()), at, Optional.empty(), List.of(task), at + Publisher.CLAIM_MILLIS)));
+              new StoredRecord(PARCEL, 1, at, at, Binding.json(state)),
+              Optional.of(new OutboxEntry(Identities.ordered(at, new java.util.Random()), at, Optional.empty(), Task.encode(List.of(task)), at + Publisher.CLAIM_MILLIS)));
       assertThat(client.storage().store("test.courier").commit(write)).isEqualTo(Outcome.COMMITTED);
     }
 

@@ -82,7 +82,7 @@ class TaskTest {
       List<String> order = List.of("m3", "m1", "m2", "m1", "m3");
       for (String id : order) {
         second.publish(
-            new Message(id, "test.sources.created", Binding.tree(Map.of("id", A, "failures", 0, "refuse", false)), Map.of("version", "1")));
+            new Message(id, "test.sources.created", Binding.json(Binding.tree(Map.of("id", A, "failures", 0, "refuse", false))), Map.of("version", "1")));
         assertThat(app.admin().settle(SETTLE)).isEmpty(); // each copy is handled before the next arrives
       }
 

@@ -1,6 +1,5 @@
 package io.toa4j.spi;
 
-import com.fasterxml.jackson.databind.JsonNode;
 import java.util.Objects;
 import java.util.Optional;
 
@@ -15,7 +14,7 @@ import java.util.Optional;
  *     again for a different request can be told from a repeat; empty for an entry recorded before
  *     stores kept it
  */
-public record InboxEntry(String identity, JsonNode reply, long expires, Optional<String> fingerprint) {
+public record InboxEntry(String identity, Json reply, long expires, Optional<String> fingerprint) {
   public InboxEntry {
     Objects.requireNonNull(identity, "identity");
     Objects.requireNonNull(reply, "reply");
@@ -23,7 +22,7 @@ public record InboxEntry(String identity, JsonNode reply, long expires, Optional
   }
 
   /** An entry without a fingerprint. */
-  public InboxEntry(String identity, JsonNode reply, long expires) {
+  public InboxEntry(String identity, Json reply, long expires) {
     this(identity, reply, expires, Optional.empty());
   }
 }

@@ -1,6 +1,5 @@
 package io.toa4j.spi;
 
-import com.fasterxml.jackson.databind.JsonNode;
 import java.util.Map;
 import java.util.Objects;
 
@@ -15,7 +14,7 @@ import java.util.Objects;
  * @param body the payload as JSON
  * @param headers small string facts that travel with it, such as the record's {@code VERSION}
  */
-public record Message(String id, String label, JsonNode body, Map<String, String> headers) {
+public record Message(String id, String label, Json body, Map<String, String> headers) {
   public Message {
     Objects.requireNonNull(id, "id");
     Objects.requireNonNull(label, "label");

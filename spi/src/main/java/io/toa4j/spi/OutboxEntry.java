@@ -1,8 +1,5 @@
 package io.toa4j.spi;
 
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.node.ObjectNode;
-import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
 
@@ -10,52 +7,36 @@ import java.util.Optional;
  * What one committed write sends once it is committed, stored in the same transaction as the
  * record: the fact of the change, from which its events are rendered, and the tasks its operation
  * sent. Both leave after the commit, never before, and never for a write that was not committed.
+ * A store keeps both as they are given and gives them back unchanged: it never looks inside.
  *
  * @param id 32 lowercase hexadecimal characters, ordered by time; the identities of the events
  *     rendered from it derive from this id, so a re-swept entry yields the same identities
  * @param created epoch milliseconds of the commit
  * @param change {@code { origin, state, input, trailers }}: the record before the write ({@code
  *     null} for a creation), after it, the input of the call, and the trailers the operation set;
- *     empty when no one consumes the component's events. Not to be mutated once handed to or
- *     received from a store.
- * @param tasks the tasks the operation sent, in the order it sent them; empty when it sent none
+ *     empty when no one consumes the component's events
+ * @param tasks the tasks the operation sent, in the order it sent them, as a JSON array of {@code
+ *     { identity, endpoint, request }}; empty when it sent none
  * @param claimedUntil epoch milliseconds until which one process alone may publish it: its
  *     committer, which publishes it at once, or a sweep that claimed it; after that, any sweep may
  */
-public record OutboxEntry(String id, long created, Optional<ObjectNode> change, List<Task> tasks, long claimedUntil) {
+public record OutboxEntry(String id, long created, Optional<Json> change, Optional<Json> tasks, long claimedUntil) {
   public OutboxEntry {
     Objects.requireNonNull(id, "id");
     Objects.requireNonNull(change, "change");
-    tasks = List.copyOf(tasks);
+    Objects.requireNonNull(tasks, "tasks");
     if (change.isEmpty() && tasks.isEmpty()) {
       throw new IllegalArgumentException("outbox entry " + id + " carries neither a change nor a task; a write without them has no entry");
     }
   }
 
   /** An entry with a change and no task. */
-  public OutboxEntry(String id, long created, ObjectNode change, long claimedUntil) {
-    this(id, created, Optional.of(change), List.of(), claimedUntil);
+  public OutboxEntry(String id, long created, Json change, long claimedUntil) {
+    this(id, created, Optional.of(change), Optional.empty(), claimedUntil);
   }
 
   /** An entry with a change and no task that nobody claims: any sweep may take it at once. */
-  public OutboxEntry(String id, long created, ObjectNode change) {
+  public OutboxEntry(String id, long created, Json change) {
     this(id, created, change, created);
-  }
-
-  /**
-   * A call with nobody waiting, sent by the operation that made the write: put on its component's
-   * task queue after the commit.
-   *
-   * @param identity the call's identity, derived from the one its operation served; the message's
-   *     id, the same however many times the entry is published
-   * @param endpoint {@code namespace.name.operation}
-   * @param request {@code { query, input }} as JSON. Not to be mutated once handed to a store.
-   */
-  public record Task(String identity, String endpoint, JsonNode request) {
-    public Task {
-      Objects.requireNonNull(identity, "identity");
-      Objects.requireNonNull(endpoint, "endpoint");
-      Objects.requireNonNull(request, "request");
-    }
   }
 }

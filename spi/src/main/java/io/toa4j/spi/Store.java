@@ -1,6 +1,5 @@
 package io.toa4j.spi;
 
-import com.fasterxml.jackson.databind.JsonNode;
 import java.util.Collection;
 import java.util.List;
 import java.util.Optional;
@@ -52,23 +51,11 @@ public interface Store {
   }
 
   /**
-   * The answer recorded for a call, if it is recorded and has not expired by {@code now}.
-   *
-   * @param now epoch milliseconds
-   */
-  default Optional<JsonNode> answer(String identity, long now) {
-    return recorded(identity, now).map(InboxEntry::reply);
-  }
-
-  /**
    * Removes at most {@code limit} inbox entries expired by {@code now}.
    *
    * @return how many were removed
    */
   int purgeInbox(long now, int limit);
-
-  /** How many inbox entries are stored, expired or not. */
-  long inboxSize();
 
   /**
    * Outbox entries not yet marked published, oldest first, at most {@code limit}, each with its

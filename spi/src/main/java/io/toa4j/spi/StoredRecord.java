@@ -1,6 +1,5 @@
 package io.toa4j.spi;
 
-import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.util.Objects;
 
 /**
@@ -10,10 +9,9 @@ import java.util.Objects;
  * @param version 1 after the first write, one more per committed write
  * @param created epoch milliseconds of the first write
  * @param updated epoch milliseconds of the last write
- * @param state the declared properties only; never contains system properties. Not to be mutated
- *     once handed to or received from a store.
+ * @param state the declared properties only, a JSON object; never contains system properties
  */
-public record StoredRecord(String id, long version, long created, long updated, ObjectNode state) {
+public record StoredRecord(String id, long version, long created, long updated, Json state) {
   public StoredRecord {
     Objects.requireNonNull(id, "id");
     Objects.requireNonNull(state, "state");

@@ -4,6 +4,7 @@ import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.core.type.TypeReference;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.toa4j.spi.Delivery;
+import io.toa4j.spi.Json;
 import io.toa4j.spi.Message;
 import io.toa4j.spi.Parked;
 import java.sql.Connection;
@@ -62,7 +63,7 @@ final class MessageTable {
   List<String> publish(Message event, long now) {
     String sql =
         INSERT + "SELECT ?, ?, ?, ?, 0, ?, ?, queue FROM binding WHERE label = ?" + NO_DUPLICATE;
-    String body = json(event.body());
+    String body = event.body().text();
     String headers = json(event.headers());
     return db.write(
         "publish the event " + event.id() + " (" + event.label() + ")",
@@ -78,7 +79,7 @@ final class MessageTable {
   /** Stores the message in the queue unless it holds it already; creates the queue if missing. */
   boolean send(String queue, Message message, long now) {
     String sql = INSERT + "VALUES (?, ?, ?, ?, 0, ?, ?, ?)" + NO_DUPLICATE;
-    String body = json(message.body());
+    String body = message.body().text();
     String headers = json(message.headers());
     return db.write(
         "send the message " + message.id() + " to the queue " + queue,
@@ -278,7 +279,7 @@ final class MessageTable {
       return new Message(
           id,
           r.getString(4),
-          JSON.readTree(r.getString(5)),
+          new Json(r.getString(5)),
           JSON.readValue(r.getString(6), HEADERS));
     } catch (JsonProcessingException e) {
       throw new SQLException(

@@ -29,7 +29,7 @@ final class Fixtures {
 
   static Message message(String id, String label) {
     return new Message(
-        id, label, JsonNodeFactory.instance.objectNode().put("id", id), Map.of("VERSION", "1"));
+        id, label, new io.toa4j.spi.Json("{\"id\":\"" + id + "\"}"), Map.of("VERSION", "1"));
   }
 
   /** A column of a message's row, read straight from the file as another process would. */

@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.TextNode;
 import com.rabbitmq.client.AMQP;
+import io.toa4j.spi.Json;
 import io.toa4j.spi.Message;
 import io.toa4j.spi.Parked;
 import java.io.IOException;
@@ -52,11 +53,7 @@ final class Codec {
   }
 
   static byte[] body(Message message) {
-    try {
-      return JSON.writeValueAsBytes(message.body());
-    } catch (IOException e) {
-      throw new UncheckedIOException("Cannot write message " + message.id() + " as JSON", e);
-    }
+    return message.body().text().getBytes(StandardCharsets.UTF_8);
   }
 
   static Message message(AMQP.BasicProperties properties, byte[] body) {
@@ -107,11 +104,14 @@ final class Codec {
     }
   }
 
-  private static JsonNode json(byte[] body) {
+  /** The body as the runtime wrote it; one that is not JSON (put there by hand) as a JSON string. */
+  private static Json json(byte[] body) {
+    String text = new String(body, StandardCharsets.UTF_8);
     try {
-      return JSON.readTree(body);
+      JSON.readTree(text);
+      return new Json(text);
     } catch (IOException e) {
-      return TextNode.valueOf(new String(body, StandardCharsets.UTF_8));
+      return new Json(TextNode.valueOf(text).toString());
     }
   }
 

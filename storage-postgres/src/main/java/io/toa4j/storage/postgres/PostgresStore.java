@@ -1,6 +1,5 @@
 package io.toa4j.storage.postgres;
 
-import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.toa4j.spi.InboxEntry;
 import io.toa4j.spi.OutboxEntry;
 import io.toa4j.spi.Outcome;
@@ -118,10 +117,10 @@ final class PostgresStore implements Store {
               r.next();
               Optional<StoredRecord> record = r.getString(1) == null
                   ? Optional.empty()
-                  : Optional.of(new StoredRecord(id, r.getLong(2), r.getLong(3), r.getLong(4), Json.object(r.getString(5), id)));
+                  : Optional.of(new StoredRecord(id, r.getLong(2), r.getLong(3), r.getLong(4), new io.toa4j.spi.Json(r.getString(5))));
               Optional<InboxEntry> answer = r.getString(6) == null
                   ? Optional.empty()
-                  : Optional.of(new InboxEntry(identity, Json.tree(r.getString(6), identity), r.getLong(7), Optional.ofNullable(r.getString(8))));
+                  : Optional.of(new InboxEntry(identity, new io.toa4j.spi.Json(r.getString(6)), r.getLong(7), Optional.ofNullable(r.getString(8))));
               return new Reading(answer, record);
             }
           }
@@ -184,18 +183,18 @@ final class PostgresStore implements Store {
         s.setLong(p++, next.version());
         s.setLong(p++, next.created());
         s.setLong(p++, next.updated());
-        s.setString(p++, Json.write(next.state()));
+        s.setString(p++, next.state().text());
       } else {
         s.setLong(p++, next.version());
         s.setLong(p++, next.updated());
-        s.setString(p++, Json.write(next.state()));
+        s.setString(p++, next.state().text());
         s.setString(p++, next.id());
         s.setLong(p++, write.expectedVersion());
       }
       if (write.inbox().isPresent()) {
         InboxEntry entry = write.inbox().get();
         s.setString(p++, entry.identity());
-        s.setString(p++, Json.write(entry.reply()));
+        s.setString(p++, entry.reply().text());
         s.setLong(p++, entry.expires());
         s.setString(p++, entry.fingerprint().orElse(null));
         s.setLong(p++, next.updated());
@@ -204,9 +203,9 @@ final class PostgresStore implements Store {
         OutboxEntry entry = write.outbox().get();
         s.setString(p++, entry.id());
         s.setLong(p++, entry.created());
-        s.setString(p++, entry.change().map(Json::write).orElse(null));
+        s.setString(p++, entry.change().map(io.toa4j.spi.Json::text).orElse(null));
         s.setLong(p++, entry.claimedUntil());
-        s.setString(p++, Json.tasks(entry.tasks()));
+        s.setString(p++, entry.tasks().map(io.toa4j.spi.Json::text).orElse(null));
       }
       s.execute();
       if (s.getUpdateCount() != 1) return Outcome.CONFLICT;
@@ -243,8 +242,8 @@ final class PostgresStore implements Store {
     return run("purge expired inbox entries", c -> update(c, purgeInbox, now, limit));
   }
 
-  @Override
-  public long inboxSize() {
+  /** How many inbox entries the schema holds, expired or not: for the tests of the purge. */
+  long inboxSize() {
     return run(
         "count inbox entries",
         c -> {
@@ -289,8 +288,9 @@ final class PostgresStore implements Store {
       List<OutboxEntry> entries = new ArrayList<>();
       while (r.next()) {
         String id = r.getString(1);
-        Optional<ObjectNode> change = r.getString(3) == null ? Optional.empty() : Optional.of(Json.object(r.getString(3), id));
-        entries.add(new OutboxEntry(id, r.getLong(2), change, Json.tasks(r.getString(5), id), r.getLong(4)));
+        Optional<io.toa4j.spi.Json> change = Optional.ofNullable(r.getString(3)).map(io.toa4j.spi.Json::new);
+        Optional<io.toa4j.spi.Json> tasks = Optional.ofNullable(r.getString(5)).map(io.toa4j.spi.Json::new);
+        entries.add(new OutboxEntry(id, r.getLong(2), change, tasks, r.getLong(4)));
       }
       return entries;
     }
@@ -326,12 +326,12 @@ final class PostgresStore implements Store {
   /** The inbox entry the look-up found, if it found one. */
   private static Optional<InboxEntry> answer(ResultSet r, String identity) throws SQLException {
     if (!r.next()) return Optional.empty();
-    return Optional.of(new InboxEntry(identity, Json.tree(r.getString(1), identity), r.getLong(2), Optional.ofNullable(r.getString(3))));
+    return Optional.of(new InboxEntry(identity, new io.toa4j.spi.Json(r.getString(1)), r.getLong(2), Optional.ofNullable(r.getString(3))));
   }
 
   private static StoredRecord record(ResultSet r) throws SQLException {
     String id = r.getString(1);
-    return new StoredRecord(id, r.getLong(2), r.getLong(3), r.getLong(4), Json.object(r.getString(5), id));
+    return new StoredRecord(id, r.getLong(2), r.getLong(3), r.getLong(4), new io.toa4j.spi.Json(r.getString(5)));
   }
 
   /** Runs work on a pooled connection, turning a database error into a failure that says where. */

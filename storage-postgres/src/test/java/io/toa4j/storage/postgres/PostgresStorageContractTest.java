@@ -18,6 +18,11 @@ class PostgresStorageContractTest implements StorageContract {
   }
 
   @Override
+  public long inboxSize(io.toa4j.spi.Store store) {
+    return ((PostgresStore) store).inboxSize();
+  }
+
+  @Override
   public String component(String name) {
     return namespace + "." + name;
   }

@@ -1,10 +1,7 @@
 package io.toa4j.storage.sqlite;
 
-import com.fasterxml.jackson.core.JsonProcessingException;
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.toa4j.spi.InboxEntry;
+import io.toa4j.spi.Json;
 import io.toa4j.spi.OutboxEntry;
 import io.toa4j.spi.Outcome;
 import io.toa4j.spi.OwnerOnly;
@@ -52,7 +49,6 @@ final class SqliteStore implements Store {
   private static final int BACKSTOP_PAGES = 20_000;
   /** The most writes one transaction commits together. */
   private static final int BATCH = 64;
-  private static final ObjectMapper JSON = new ObjectMapper();
   private static final Logger LOG = LoggerFactory.getLogger(SqliteStore.class);
   /** The files SQLite keeps beside a database in WAL mode. */
   static final List<String> COMPANIONS = List.of("-wal", "-shm");
@@ -125,10 +121,9 @@ final class SqliteStore implements Store {
   @Override
   public Outcome commit(Write write) {
     StoredRecord next = write.record();
-    // the JSON texts are written before the writer is taken, which every queued write waits for
-    String state = serialize(next.state());
-    Optional<String> reply = write.inbox().map(entry -> serialize(entry.reply()));
-    Optional<Texts> outbox = write.outbox().map(entry -> new Texts(change(entry), Tasks.write(entry.tasks())));
+    String state = next.state().text();
+    Optional<String> reply = write.inbox().map(entry -> entry.reply().text());
+    Optional<Texts> outbox = write.outbox().map(entry -> new Texts(change(entry), entry.tasks().map(Json::text).orElse(null)));
     return write(
         "commit record " + next.id() + " at version " + next.version(),
         c -> {
@@ -171,7 +166,7 @@ final class SqliteStore implements Store {
           s.setLong(2, now);
           try (ResultSet r = s.executeQuery()) {
             if (!r.next()) return Optional.empty();
-            return Optional.of(new InboxEntry(identity, tree(r.getString(1), identity), r.getLong(2), Optional.ofNullable(r.getString(3))));
+            return Optional.of(new InboxEntry(identity, new Json(r.getString(1)), r.getLong(2), Optional.ofNullable(r.getString(3))));
           }
         });
   }
@@ -192,8 +187,8 @@ final class SqliteStore implements Store {
             String state = r.getString(4);
             String reply = r.getString(5);
             return new Reading(
-                reply == null ? Optional.empty() : Optional.of(new InboxEntry(identity, tree(reply, identity), r.getLong(6), Optional.ofNullable(r.getString(7)))),
-                state == null ? Optional.empty() : Optional.of(new StoredRecord(id, r.getLong(1), r.getLong(2), r.getLong(3), object(state, id))));
+                reply == null ? Optional.empty() : Optional.of(new InboxEntry(identity, new Json(reply), r.getLong(6), Optional.ofNullable(r.getString(7)))),
+                state == null ? Optional.empty() : Optional.of(new StoredRecord(id, r.getLong(1), r.getLong(2), r.getLong(3), new Json(state))));
           }
         });
   }
@@ -211,8 +206,8 @@ final class SqliteStore implements Store {
         });
   }
 
-  @Override
-  public long inboxSize() {
+  /** How many inbox entries the file holds, expired or not: for the tests of the purge. */
+  long inboxSize() {
     return withReader(
         c -> {
           PreparedStatement s = cached(c, "SELECT count(*) FROM inbox");
@@ -254,7 +249,7 @@ final class SqliteStore implements Store {
 
   /** The change as stored: its JSON, or the JSON text null for an entry that carries tasks only. */
   private static String change(OutboxEntry entry) {
-    return entry.change().map(SqliteStore::serialize).orElse("null");
+    return entry.change().map(Json::text).orElse("null");
   }
 
   private void insert(OutboxEntry entry, Texts texts) throws SQLException {
@@ -301,10 +296,9 @@ final class SqliteStore implements Store {
       List<OutboxEntry> entries = new ArrayList<>();
       while (r.next()) {
         String id = r.getString(1);
-        JsonNode change = tree(r.getString(3), id);
-        if (!change.isObject() && !change.isNull()) throw new SQLException("The stored change of outbox entry " + id + " is not an object");
-        Optional<ObjectNode> fact = change.isObject() ? Optional.of((ObjectNode) change) : Optional.empty();
-        entries.add(new OutboxEntry(id, r.getLong(2), fact, Tasks.read(r.getString(5), id), r.getLong(4)));
+        String change = r.getString(3); // the text null: an entry that carries tasks only
+        Optional<Json> fact = change.equals("null") ? Optional.empty() : Optional.of(new Json(change));
+        entries.add(new OutboxEntry(id, r.getLong(2), fact, Optional.ofNullable(r.getString(5)).map(Json::new), r.getLong(4)));
       }
       return entries;
     }
@@ -403,32 +397,10 @@ final class SqliteStore implements Store {
 
   private static StoredRecord record(ResultSet r) throws SQLException {
     return new StoredRecord(
-        r.getString(1), r.getLong(2), r.getLong(3), r.getLong(4), object(r.getString(5), r.getString(1)));
+        r.getString(1), r.getLong(2), r.getLong(3), r.getLong(4), new Json(r.getString(5)));
   }
 
-  private static JsonNode tree(String json, String id) throws SQLException {
-    try {
-      return JSON.readTree(json);
-    } catch (JsonProcessingException e) {
-      throw new SQLException("The stored JSON of " + id + " is not JSON", e);
-    }
-  }
 
-  private static ObjectNode object(String json, String id) throws SQLException {
-    try {
-      return (ObjectNode) JSON.readTree(json);
-    } catch (JsonProcessingException | ClassCastException e) {
-      throw new SQLException("The stored JSON of " + id + " is not an object", e);
-    }
-  }
-
-  private static String serialize(JsonNode state) {
-    try {
-      return JSON.writeValueAsString(state);
-    } catch (JsonProcessingException e) {
-      throw new IllegalArgumentException("A record's state cannot be written as JSON", e);
-    }
-  }
 
   private IllegalStateException failure(String what, SQLException e) {
     return new IllegalStateException(

@@ -51,7 +51,7 @@ class FileModesTest {
   }
 
   private static void commitOne(Store store) {
-    var state = JsonNodeFactory.instance.objectNode().put("n", 1);
+    var state = new io.toa4j.spi.Json("{\"n\":1}");
     assertThat(store.commit(new Write(0, new StoredRecord("r1", 1, 1, 1, state)))).isEqualTo(Outcome.COMMITTED);
   }
 }

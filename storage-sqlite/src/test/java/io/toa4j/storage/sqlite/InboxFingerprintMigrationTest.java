@@ -2,6 +2,7 @@ package io.toa4j.storage.sqlite;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.toa4j.spi.Json;
 import io.toa4j.spi.InboxEntry;
 import io.toa4j.spi.Storage;
 import io.toa4j.spi.StorageSettings;
@@ -38,7 +39,7 @@ class InboxFingerprintMigrationTest {
 
       assertThat(store.recorded("call-1", 1000)).hasValueSatisfying((InboxEntry e) -> {
         assertThat(e.fingerprint()).isEmpty();
-        assertThat(e.reply().path("balance").asInt()).isEqualTo(5);
+        assertThat(e.reply().text()).isEqualTo("{\"balance\":5}");
         assertThat(e.expires()).isEqualTo(9000);
       });
     }

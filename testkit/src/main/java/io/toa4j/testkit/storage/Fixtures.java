@@ -2,11 +2,14 @@ package io.toa4j.testkit.storage;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.toa4j.spi.InboxEntry;
+import io.toa4j.spi.Json;
 import io.toa4j.spi.OutboxEntry;
 import io.toa4j.spi.StoredRecord;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.Callable;
@@ -33,33 +36,74 @@ final class Fixtures {
   }
 
   static StoredRecord record(String id, long version, long at, int balance) {
-    ObjectNode state = JSON.createObjectNode().put("balance", balance);
-    return new StoredRecord(id, version, 1000, at, state);
+    return new StoredRecord(id, version, 1000, at, json(JSON.createObjectNode().put("balance", balance)));
   }
 
   static OutboxEntry entry(String id, long at) {
-    return new OutboxEntry(id, at, JSON.createObjectNode().put("n", id));
+    return new OutboxEntry(id, at, json(JSON.createObjectNode().put("n", id)));
   }
 
-  /** A task as an operation sends it: to {@code test.sinks.absorb}, its request naming the identity. */
-  static OutboxEntry.Task task(String identity) {
-    ObjectNode request = JSON.createObjectNode();
-    request.putObject("query").put("id", A);
-    request.putObject("input").put("identity", identity).put("amount", 5).putArray("tags").add("a").add("ü");
-    return new OutboxEntry.Task(identity, "test.sinks.absorb", request);
+  /** Tasks as the runtime writes them: to {@code test.sinks.absorb}, each request naming its identity. */
+  static Json tasks(String... identities) {
+    ArrayNode tasks = JSON.createArrayNode();
+    for (String identity : identities) {
+      ObjectNode task = tasks.addObject().put("identity", identity).put("endpoint", "test.sinks.absorb");
+      ObjectNode request = task.putObject("request");
+      request.putObject("query").put("id", A);
+      request.putObject("input").put("identity", identity).put("amount", 5).putArray("tags").add("a").add("ü");
+    }
+    return json(tasks);
   }
 
   /** An entry of tasks alone, as a write of a component whose events no one consumes keeps it. */
-  static OutboxEntry tasks(String id, long at, String... identities) {
-    return new OutboxEntry(id, at, Optional.empty(), Stream.of(identities).map(Fixtures::task).toList(), at);
+  static OutboxEntry taskEntry(String id, long at, String... identities) {
+    return new OutboxEntry(id, at, Optional.empty(), Optional.of(tasks(identities)), at);
+  }
+
+  /** The identities of the tasks an entry holds, in order. */
+  static List<String> identities(OutboxEntry entry) {
+    List<String> identities = new ArrayList<>();
+    entry.tasks().map(Fixtures::tree).ifPresent(tasks -> tasks.forEach(task -> identities.add(task.path("identity").asText())));
+    return identities;
   }
 
   static InboxEntry answered(String identity, long expires) {
     return new InboxEntry(identity, reply(), expires);
   }
 
-  static JsonNode reply() {
-    return JSON.createObjectNode().put("balance", 5);
+  static Json reply() {
+    return json(JSON.createObjectNode().put("balance", 5));
+  }
+
+  static Json json(JsonNode value) {
+    try {
+      return new Json(JSON.writeValueAsString(value));
+    } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
+      throw new IllegalArgumentException(e);
+    }
+  }
+
+  /** The value a JSON text holds: stores may give back another text of the same value. */
+  static JsonNode tree(Json json) {
+    try {
+      return JSON.readTree(json.text());
+    } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
+      throw new AssertionError("a store gave back text that is not JSON: " + json.text(), e);
+    }
+  }
+
+  /** Two JSON texts of one value compare equal. */
+  static final Comparator<Json> SAME_VALUE = Comparator.comparing((Json json) -> tree(json).toString());
+
+  /**
+   * Asserts that what a store gave back is what was given to it: records, entries and their
+   * optionals and lists field by field, JSON by the value it holds rather than by its text.
+   */
+  static void assertSame(Object actual, Object expected) {
+    org.assertj.core.api.Assertions.assertThat(actual)
+        .usingRecursiveComparison()
+        .withComparatorForType(SAME_VALUE, Json.class)
+        .isEqualTo(expected);
   }
 
   /**

@@ -8,13 +8,18 @@ import static io.toa4j.testkit.storage.Fixtures.entry;
 import static io.toa4j.testkit.storage.Fixtures.id;
 import static io.toa4j.testkit.storage.Fixtures.record;
 import static io.toa4j.testkit.storage.Fixtures.reply;
-import static io.toa4j.testkit.storage.Fixtures.task;
+import static io.toa4j.testkit.storage.Fixtures.assertSame;
+import static io.toa4j.testkit.storage.Fixtures.identities;
+import static io.toa4j.testkit.storage.Fixtures.json;
+import static io.toa4j.testkit.storage.Fixtures.taskEntry;
 import static io.toa4j.testkit.storage.Fixtures.tasks;
+import static io.toa4j.testkit.storage.Fixtures.tree;
 import static io.toa4j.testkit.storage.Fixtures.together;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.toa4j.spi.InboxEntry;
+import io.toa4j.spi.Json;
 import io.toa4j.spi.OutboxEntry;
 import io.toa4j.spi.Outcome;
 import io.toa4j.spi.Reading;
@@ -62,6 +67,17 @@ public interface StorageContract {
     return "contract." + name;
   }
 
+  /**
+   * How many inbox entries the store holds, expired or not, counted by the adapter's own means
+   * (the SPI has no such question: only these tests of the purge ask it).
+   */
+  long inboxSize(Store store);
+
+  /** The answer recorded for a call, if it is recorded and not expired by {@code now}. */
+  private static Optional<Json> answer(Store store, String identity, long now) {
+    return store.recorded(identity, now).map(InboxEntry::reply);
+  }
+
   private Store wallets(Storage storage) {
     return storage.store(component("wallets"));
   }
@@ -75,7 +91,7 @@ public interface StorageContract {
 
       assertThat(store.commit(new Write(0, record(A, 1, 1000, 5)))).isEqualTo(Outcome.COMMITTED);
 
-      assertThat(store.read(A)).contains(record(A, 1, 1000, 5));
+      assertSame(store.read(A), Optional.of(record(A, 1, 1000, 5)));
       assertThat(store.read(B)).isEmpty();
     }
   }
@@ -87,7 +103,7 @@ public interface StorageContract {
       store.commit(new Write(0, record(A, 1, 1000, 5)));
 
       assertThat(store.commit(new Write(0, record(A, 1, 1000, 9)))).isEqualTo(Outcome.CONFLICT);
-      assertThat(store.read(A).orElseThrow().state().get("balance").asInt()).isEqualTo(5);
+      assertThat(tree(store.read(A).orElseThrow().state()).get("balance").asInt()).isEqualTo(5);
     }
   }
 
@@ -99,7 +115,7 @@ public interface StorageContract {
       store.commit(new Write(1, record(A, 2, 2000, 6)));
 
       assertThat(store.commit(new Write(1, record(A, 2, 3000, 7)))).isEqualTo(Outcome.CONFLICT);
-      assertThat(store.read(A)).contains(record(A, 2, 2000, 6));
+      assertSame(store.read(A), Optional.of(record(A, 2, 2000, 6)));
       assertThat(store.commit(new Write(2, record(A, 3, 3000, 7)))).isEqualTo(Outcome.COMMITTED);
     }
   }
@@ -118,9 +134,9 @@ public interface StorageContract {
   default void page_answersInCreationOrderWithLimitAndOmit() {
     try (Storage storage = open()) {
       Store store = wallets(storage);
-      store.commit(new Write(0, new StoredRecord(B, 1, 1, 1, JSON.createObjectNode())));
-      store.commit(new Write(0, new StoredRecord(A, 1, 2, 2, JSON.createObjectNode())));
-      store.commit(new Write(0, new StoredRecord(id(7), 1, 2, 2, JSON.createObjectNode())));
+      store.commit(new Write(0, new StoredRecord(B, 1, 1, 1, json(JSON.createObjectNode()))));
+      store.commit(new Write(0, new StoredRecord(A, 1, 2, 2, json(JSON.createObjectNode()))));
+      store.commit(new Write(0, new StoredRecord(id(7), 1, 2, 2, json(JSON.createObjectNode()))));
 
       assertThat(store.page(10, 0)).extracting(StoredRecord::id).containsExactly(B, id(7), A);
       assertThat(store.page(1, 1)).extracting(StoredRecord::id).containsExactly(id(7));
@@ -134,7 +150,7 @@ public interface StorageContract {
       wallets(storage).commit(new Write(0, record(A, 1, 1000, 5)));
     }
     try (Storage storage = open()) {
-      assertThat(wallets(storage).read(A)).contains(record(A, 1, 1000, 5));
+      assertSame(wallets(storage).read(A), Optional.of(record(A, 1, 1000, 5)));
     }
   }
 
@@ -148,10 +164,10 @@ public interface StorageContract {
       assertThat(topups.read(A)).isEmpty();
       assertThat(topups.page(10, 0)).isEmpty();
       assertThat(topups.unpublished(10)).isEmpty();
-      assertThat(topups.answer("call-1", 1000)).isEmpty();
-      assertThat(topups.inboxSize()).isZero();
+      assertThat(answer(topups, "call-1", 1000)).isEmpty();
+      assertThat(inboxSize(topups)).isZero();
       assertThat(topups.commit(new Write(0, record(A, 1, 1000, 9)))).as("the same id in another component").isEqualTo(Outcome.COMMITTED);
-      assertThat(wallets.read(A).orElseThrow().state().get("balance").asInt()).isEqualTo(5);
+      assertThat(tree(wallets.read(A).orElseThrow().state()).get("balance").asInt()).isEqualTo(5);
     }
   }
 
@@ -160,7 +176,7 @@ public interface StorageContract {
     try (Storage storage = open()) {
       wallets(storage).commit(new Write(0, record(A, 1, 1000, 5)));
 
-      assertThat(wallets(storage).read(A)).contains(record(A, 1, 1000, 5));
+      assertSame(wallets(storage).read(A), Optional.of(record(A, 1, 1000, 5)));
     }
   }
 
@@ -186,7 +202,7 @@ public interface StorageContract {
 
       store.commit(new Write(0, record(A, 1, 1000, 5), Optional.of(entry(id(1), 1000))));
 
-      assertThat(store.unpublished(10)).containsExactly(entry(id(1), 1000));
+      assertSame(store.unpublished(10), List.of(entry(id(1), 1000)));
     }
   }
 
@@ -250,7 +266,7 @@ public interface StorageContract {
       wallets(storage).commit(new Write(0, record(A, 1, 1000, 5), Optional.of(entry(id(1), 1000))));
     }
     try (Storage storage = open()) {
-      assertThat(wallets(storage).unpublished(10)).containsExactly(entry(id(1), 1000));
+      assertSame(wallets(storage).unpublished(10), List.of(entry(id(1), 1000)));
     }
   }
 
@@ -260,13 +276,13 @@ public interface StorageContract {
   default void commit_withTasksAlone_storesAnEntryWithoutAChange_andItsTasksInOrder() {
     try (Storage storage = open()) {
       Store store = wallets(storage);
-      OutboxEntry sent = tasks(id(1), 1000, "task-2", "task-1", "task-3");
+      OutboxEntry sent = taskEntry(id(1), 1000, "task-2", "task-1", "task-3");
 
       assertThat(store.commit(new Write(0, record(A, 1, 1000, 5), Optional.of(sent)))).isEqualTo(Outcome.COMMITTED);
 
       assertThat(store.unpublished(10)).containsExactly(sent);
       assertThat(store.unpublished(10).get(0).change()).isEmpty();
-      assertThat(store.unpublished(10).get(0).tasks()).extracting(OutboxEntry.Task::identity).containsExactly("task-2", "task-1", "task-3");
+      assertThat(identities(store.unpublished(10).get(0))).containsExactly("task-2", "task-1", "task-3");
     }
   }
 
@@ -275,7 +291,7 @@ public interface StorageContract {
     try (Storage storage = open()) {
       Store store = wallets(storage);
       OutboxEntry both =
-          new OutboxEntry(id(1), 1000, Optional.of(JSON.createObjectNode().put("n", 1)), List.of(task("task-1"), task("task-2")), 11_000);
+          new OutboxEntry(id(1), 1000, Optional.of(json(JSON.createObjectNode().put("n", 1))), Optional.of(tasks("task-1", "task-2")), 11_000);
 
       store.commit(new Write(0, record(A, 1, 1000, 5), Optional.of(both), Optional.of(answered("call-1", 5000))));
 
@@ -287,15 +303,15 @@ public interface StorageContract {
   default void commit_conflictingOrDuplicate_storesNoTasks() {
     try (Storage storage = open()) {
       Store store = wallets(storage);
-      store.commit(new Write(0, record(A, 1, 1000, 5), Optional.of(tasks(id(1), 1000, "task-1")), Optional.of(answered("call-1", 5000))));
+      store.commit(new Write(0, record(A, 1, 1000, 5), Optional.of(taskEntry(id(1), 1000, "task-1")), Optional.of(answered("call-1", 5000))));
 
-      assertThat(store.commit(new Write(0, record(A, 1, 1000, 6), Optional.of(tasks(id(2), 1000, "task-2"))))).isEqualTo(Outcome.CONFLICT);
-      assertThat(store.commit(new Write(5, record(A, 6, 1000, 6), Optional.of(tasks(id(3), 1000, "task-3"))))).isEqualTo(Outcome.CONFLICT);
-      assertThat(store.commit(new Write(1, record(A, 2, 2000, 6), Optional.of(tasks(id(4), 2000, "task-4")), Optional.of(answered("call-1", 6000)))))
+      assertThat(store.commit(new Write(0, record(A, 1, 1000, 6), Optional.of(taskEntry(id(2), 1000, "task-2"))))).isEqualTo(Outcome.CONFLICT);
+      assertThat(store.commit(new Write(5, record(A, 6, 1000, 6), Optional.of(taskEntry(id(3), 1000, "task-3"))))).isEqualTo(Outcome.CONFLICT);
+      assertThat(store.commit(new Write(1, record(A, 2, 2000, 6), Optional.of(taskEntry(id(4), 2000, "task-4")), Optional.of(answered("call-1", 6000)))))
           .isEqualTo(Outcome.DUPLICATE);
 
       assertThat(store.unpublished(10)).extracting(OutboxEntry::id).containsExactly(id(1));
-      assertThat(store.unpublished(10).get(0).tasks()).extracting(OutboxEntry.Task::identity).containsExactly("task-1");
+      assertThat(identities(store.unpublished(10).get(0))).containsExactly("task-1");
     }
   }
 
@@ -303,12 +319,12 @@ public interface StorageContract {
   default void claimAndPublished_takeAndMarkEntriesOfTasks_likeAnyOther() {
     try (Storage storage = open()) {
       Store store = wallets(storage);
-      store.commit(new Write(0, record(A, 1, 1000, 5), Optional.of(tasks(id(1), 1000, "task-1"))));
+      store.commit(new Write(0, record(A, 1, 1000, 5), Optional.of(taskEntry(id(1), 1000, "task-1"))));
       store.commit(new Write(0, record(B, 1, 1000, 5), Optional.of(entry(id(2), 1000))));
 
       List<OutboxEntry> claimed = store.claim(10, 1000, 5000);
       assertThat(claimed).extracting(OutboxEntry::id).containsExactly(id(1), id(2));
-      assertThat(claimed.get(0).tasks()).containsExactly(task("task-1"));
+      assertSame(claimed.get(0).tasks(), Optional.of(tasks("task-1")));
       assertThat(claimed.get(0).claimedUntil()).isEqualTo(5000);
       assertThat(store.claim(10, 4999, 9000)).isEmpty();
 
@@ -322,16 +338,16 @@ public interface StorageContract {
   @Test
   default void unpublishedTasks_surviveReopening() {
     try (Storage storage = open()) {
-      wallets(storage).commit(new Write(0, record(A, 1, 1000, 5), Optional.of(tasks(id(1), 1000, "task-1", "task-2"))));
+      wallets(storage).commit(new Write(0, record(A, 1, 1000, 5), Optional.of(taskEntry(id(1), 1000, "task-1", "task-2"))));
     }
     try (Storage storage = open()) {
-      assertThat(wallets(storage).unpublished(10)).containsExactly(tasks(id(1), 1000, "task-1", "task-2"));
+      assertSame(wallets(storage).unpublished(10), List.of(taskEntry(id(1), 1000, "task-1", "task-2")));
     }
   }
 
   @Test
   default void outboxEntry_withNeitherAChangeNorATask_isRefusedBeforeReachingTheStore() {
-    assertThatThrownBy(() -> new OutboxEntry(id(1), 1000, Optional.empty(), List.of(), 1000))
+    assertThatThrownBy(() -> new OutboxEntry(id(1), 1000, Optional.empty(), Optional.empty(), 1000))
         .isInstanceOf(IllegalArgumentException.class)
         .hasMessageContaining("neither a change nor a task");
   }
@@ -345,9 +361,9 @@ public interface StorageContract {
 
       store.commit(new Write(0, record(A, 1, 1000, 5), Optional.empty(), Optional.of(answered("call-1", 5000))));
 
-      assertThat(store.answer("call-1", 4999)).contains(reply());
-      assertThat(store.answer("call-1", 5000)).isEmpty();
-      assertThat(store.answer("call-2", 1000)).isEmpty();
+      assertSame(answer(store, "call-1", 4999), Optional.of(reply()));
+      assertThat(answer(store, "call-1", 5000)).isEmpty();
+      assertThat(answer(store, "call-2", 1000)).isEmpty();
     }
   }
 
@@ -358,9 +374,9 @@ public interface StorageContract {
       store.commit(new Write(0, record(A, 1, 1000, 5), Optional.empty(), Optional.of(answered("call-1", 5000))));
 
       Reading both = store.read(A, "call-1", 4999);
-      assertThat(both.record()).contains(record(A, 1, 1000, 5));
+      assertSame(both.record(), Optional.of(record(A, 1, 1000, 5)));
       assertThat(both.answer()).isEqualTo(store.recorded("call-1", 4999)).isPresent();
-      assertThat(both.answer().get().reply()).isEqualTo(reply());
+      assertSame(both.answer().get().reply(), reply());
 
       assertThat(store.read(A, "call-1", 5000)).as("expired").isEqualTo(new Reading(Optional.empty(), Optional.of(record(A, 1, 1000, 5))));
       assertThat(store.read(B, "call-1", 4999).record()).isEmpty();
@@ -380,11 +396,11 @@ public interface StorageContract {
       assertThat(store.commit(new Write(5, record(A, 6, 1000, 6), Optional.of(entry(id(1), 1000)), Optional.of(answered("call-2", 5000)))))
           .isEqualTo(Outcome.CONFLICT);
 
-      assertThat(store.answer("call-1", 1000)).isEmpty();
-      assertThat(store.answer("call-2", 1000)).isEmpty();
-      assertThat(store.inboxSize()).isZero();
+      assertThat(answer(store, "call-1", 1000)).isEmpty();
+      assertThat(answer(store, "call-2", 1000)).isEmpty();
+      assertThat(inboxSize(store)).isZero();
       assertThat(store.unpublished(10)).isEmpty();
-      assertThat(store.read(A)).contains(record(A, 1, 1000, 5));
+      assertSame(store.read(A), Optional.of(record(A, 1, 1000, 5)));
     }
   }
 
@@ -398,10 +414,10 @@ public interface StorageContract {
           store.commit(new Write(1, record(A, 2, 2000, 10), Optional.of(entry(id(1), 2000)), Optional.of(answered("call-1", 6000))));
 
       assertThat(twin).isEqualTo(Outcome.DUPLICATE);
-      assertThat(store.read(A)).contains(record(A, 1, 1000, 5));
+      assertSame(store.read(A), Optional.of(record(A, 1, 1000, 5)));
       assertThat(store.unpublished(10)).isEmpty();
-      assertThat(store.answer("call-1", 4999)).isPresent();
-      assertThat(store.answer("call-1", 5000)).as("the first answer's expiry is kept").isEmpty();
+      assertThat(answer(store, "call-1", 4999)).isPresent();
+      assertThat(answer(store, "call-1", 5000)).as("the first answer's expiry is kept").isEmpty();
     }
   }
 
@@ -416,7 +432,7 @@ public interface StorageContract {
       assertThat(twin).isEqualTo(Outcome.DUPLICATE);
       assertThat(store.read(B)).isEmpty();
       assertThat(store.unpublished(10)).isEmpty();
-      assertThat(store.inboxSize()).isEqualTo(1);
+      assertThat(inboxSize(store)).isEqualTo(1);
     }
   }
 
@@ -429,8 +445,8 @@ public interface StorageContract {
       Outcome later = store.commit(new Write(1, record(A, 2, 5000, 10), Optional.empty(), Optional.of(answered("call-1", 9000))));
 
       assertThat(later).isEqualTo(Outcome.COMMITTED);
-      assertThat(store.answer("call-1", 8999)).isPresent();
-      assertThat(store.inboxSize()).as("the forgotten answer is replaced, not kept beside").isEqualTo(1);
+      assertThat(answer(store, "call-1", 8999)).isPresent();
+      assertThat(inboxSize(store)).as("the forgotten answer is replaced, not kept beside").isEqualTo(1);
     }
   }
 
@@ -442,7 +458,7 @@ public interface StorageContract {
 
       store.commit(new Write(0, record(A, 1, 1000, 5), Optional.empty(), Optional.of(entry)));
 
-      assertThat(store.recorded("call-1", 4999)).contains(entry);
+      assertSame(store.recorded("call-1", 4999), Optional.of(entry));
       assertThat(store.recorded("call-1", 5000)).isEmpty();
       assertThat(store.recorded("call-2", 1000)).isEmpty();
     }
@@ -499,8 +515,8 @@ public interface StorageContract {
       assertThat(store.purgeInbox(2000, 2)).isEqualTo(2);
       assertThat(store.purgeInbox(2000, 2)).isEqualTo(1);
       assertThat(store.purgeInbox(2000, 2)).isZero();
-      assertThat(store.inboxSize()).isEqualTo(2);
-      assertThat(store.answer("call-4", 2000)).isPresent();
+      assertThat(inboxSize(store)).isEqualTo(2);
+      assertThat(answer(store, "call-4", 2000)).isPresent();
     }
   }
 
@@ -527,7 +543,7 @@ public interface StorageContract {
                 int mine = 0;
                 for (int attempt = 0; attempt < attemptsEach; attempt++) {
                   StoredRecord seen = store.read(A).orElseThrow();
-                  StoredRecord next = record(A, seen.version() + 1, 2000, seen.state().get("balance").asInt() + 1);
+                  StoredRecord next = record(A, seen.version() + 1, 2000, tree(seen.state()).get("balance").asInt() + 1);
                   Write write = new Write(seen.version(), next, Optional.of(entry(id(outboxIds.incrementAndGet()), 2000)));
                   Outcome outcome = store.commit(write);
                   assertThat(outcome).isIn(Outcome.COMMITTED, Outcome.CONFLICT);
@@ -543,7 +559,7 @@ public interface StorageContract {
       StoredRecord last = store.read(A).orElseThrow();
       assertThat(committed).isPositive();
       assertThat(last.version()).isEqualTo(1 + committed);
-      assertThat(last.state().get("balance").asLong()).isEqualTo(committed);
+      assertThat(tree(last.state()).get("balance").asLong()).isEqualTo(committed);
       assertThat(store.unpublished(threads * attemptsEach)).hasSize((int) committed);
     }
   }
@@ -583,8 +599,8 @@ public interface StorageContract {
       assertThat(outcomes).filteredOn(o -> o != Outcome.COMMITTED).allMatch(o -> o == Outcome.DUPLICATE || o == Outcome.CONFLICT);
       assertThat(store.read(A).orElseThrow().version()).isEqualTo(2);
       assertThat(store.unpublished(100)).hasSize(1);
-      assertThat(store.inboxSize()).isEqualTo(1);
-      assertThat(store.answer("call-1", 2000)).contains(reply());
+      assertThat(inboxSize(store)).isEqualTo(1);
+      assertSame(answer(store, "call-1", 2000), Optional.of(reply()));
     }
   }
 
@@ -631,7 +647,7 @@ public interface StorageContract {
   default void claim_leavesAnEntryItsCommitterClaimed_untilThatClaimEnds() {
     try (Storage storage = open()) {
       Store store = wallets(storage);
-      OutboxEntry claimed = new OutboxEntry(id(1), 1000, JSON.createObjectNode(), 11_000);
+      OutboxEntry claimed = new OutboxEntry(id(1), 1000, json(JSON.createObjectNode()), 11_000);
       store.commit(new Write(0, record(A, 1, 1000, 5), Optional.of(claimed)));
 
       assertThat(store.claim(10, 10_999, 20_000)).isEmpty();
