@@ -22,6 +22,9 @@ public final class Admin {
   /** The first pause after a signal whose check still saw work pending: a bus records a verdict just after it. */
   static final Duration AFTER_SIGNAL = Duration.ofMillis(1);
 
+  /** The longest pause between checks soon after a signal, while the bus records the verdict. */
+  static final Duration AFTER_SIGNAL_MAX = Duration.ofMillis(8);
+
   /** The longest pause between checks: what no signal covers is seen at least this often. */
   static final Duration FALLBACK = Duration.ofMillis(200);
 
@@ -94,29 +97,33 @@ public final class Admin {
    * (a server restarting, a connection recovering) is waited for like anything else pending.
    *
    * <p>It re-checks when this process publishes an outbox entry or reaches a delivery's verdict
-   * ({@link Progress}). A bus records a verdict just after the handler answers it, so a check woken
-   * by a verdict may still count the message: it is checked again after {@link #AFTER_SIGNAL}, then
-   * twice as long each time, up to {@link #FALLBACK}. What no signal covers (work other processes
-   * do, a publish retried by the sweep) is seen by that fallback check.
+   * ({@link Progress}). A bus records a verdict just after the handler answers it, and no signal
+   * says when, so a check woken by a verdict may still count the message: for {@link #FALLBACK}
+   * after a signal it checks again after {@link #AFTER_SIGNAL}, twice as long each time up to
+   * {@link #AFTER_SIGNAL_MAX}. Otherwise it checks every {@link #FALLBACK}, which is how it sees
+   * what no signal covers: work other processes do, a publish the sweep retries.
    *
    * @return empty when all is settled; else what is still pending, in words
    */
   public Optional<String> settle(Duration timeout) {
     long deadline = System.nanoTime() + timeout.toNanos();
     long pause = FALLBACK.toNanos();
+    long lastSignal = deadline - timeout.toNanos() - FALLBACK.toNanos();
     while (true) {
       long seen = progress.count();
       List<String> pending = pending();
       if (pending.isEmpty()) return Optional.empty();
-      long left = deadline - System.nanoTime();
-      if (left <= 0) return Optional.of(String.join("; ", pending));
+      long now = System.nanoTime();
+      if (now - deadline > 0) return Optional.of(String.join("; ", pending));
       try {
-        if (progress.await(seen, Math.min(pause, left))) {
+        if (progress.await(seen, Math.min(pause, deadline - now))) {
           signalledWakes.incrementAndGet();
+          lastSignal = System.nanoTime();
           pause = AFTER_SIGNAL.toNanos();
         } else {
           timedWakes.incrementAndGet();
-          pause = Math.min(pause * 2, FALLBACK.toNanos());
+          boolean recent = System.nanoTime() - lastSignal < FALLBACK.toNanos();
+          pause = recent ? Math.min(pause * 2, AFTER_SIGNAL_MAX.toNanos()) : FALLBACK.toNanos();
         }
       } catch (InterruptedException e) {
         Thread.currentThread().interrupt();
