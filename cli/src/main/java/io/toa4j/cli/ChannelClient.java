@@ -1,6 +1,7 @@
 package io.toa4j.cli;
 
 import io.toa4j.api.Reply;
+import io.toa4j.runtime.Replies;
 import java.io.IOException;
 import java.net.ConnectException;
 import java.net.URI;
@@ -80,8 +81,8 @@ final class ChannelClient {
           Toa.FAILED);
     }
     try {
-      return Wire.readReply(response.body());
-    } catch (Wire.Malformed e) {
+      return Replies.read(response.body());
+    } catch (Replies.Malformed e) {
       throw new CliProblem("toa: the running context (pid " + running.pid() + ") answered something unreadable: " + e.getMessage(), Toa.FAILED);
     }
   }

@@ -3,6 +3,7 @@ package io.toa4j.cli;
 import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpServer;
 import io.toa4j.api.Failure;
+import io.toa4j.runtime.Replies;
 import java.io.IOException;
 import java.io.InputStream;
 import java.net.InetSocketAddress;
@@ -16,7 +17,7 @@ import org.slf4j.LoggerFactory;
 
 /**
  * The control channel of a running context: an HTTP server on 127.0.0.1, on a port the system
- * picks, that takes calls in the {@link Wire} format from whoever presents the secret token.
+ * picks, that takes calls in the {@link Wire} format and answers them in the form of {@link Replies} from whoever presents the secret token.
  *
  * <p>It is not the application's HTTP gateway: it has one route, is bound to the loopback address
  * only, and exists so that {@code toa call} reaches the process that owns the context instead of
@@ -131,12 +132,12 @@ final class ControlChannel implements AutoCloseable {
 
   private static byte[] outcome(Caller caller, Wire.Call call) {
     try {
-      return Wire.reply(caller.call(call.endpoint(), call.request(), call.identity()));
+      return Replies.write(caller.call(call.endpoint(), call.request(), call.identity()));
     } catch (Failure failure) {
-      return Wire.failure(failure.code(), failure.getMessage());
+      return Replies.failure(failure.code(), failure.getMessage());
     } catch (RuntimeException e) {
       LOG.warn("The call of {} failed unexpectedly", call.endpoint(), e);
-      return Wire.failure(Failure.Code.SYSTEM, Errors.describe(e));
+      return Replies.failure(Failure.Code.SYSTEM, Errors.describe(e));
     }
   }
 
@@ -147,7 +148,7 @@ final class ControlChannel implements AutoCloseable {
   }
 
   private static void answer(HttpExchange exchange, int status, String problem) throws IOException {
-    send(exchange, status, Wire.failure(Failure.Code.CONTRACT, problem));
+    send(exchange, status, Replies.failure(Failure.Code.CONTRACT, problem));
   }
 
   private static void send(HttpExchange exchange, int status, byte[] body) throws IOException {

@@ -6,9 +6,8 @@ import com.fasterxml.jackson.databind.json.JsonMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.toa4j.api.Failure;
 import io.toa4j.api.Query;
-import io.toa4j.api.Refusal;
-import io.toa4j.api.Reply;
 import io.toa4j.api.Request;
+import io.toa4j.runtime.Replies;
 import io.toa4j.runtime.Requests;
 import java.io.IOException;
 import java.util.Objects;
@@ -24,16 +23,16 @@ import java.util.Optional;
  *   "request": { "query": { "id": "8d1f..." }, "input": { "amount": 5000 } },
  *   "identity": "..." }             identity absent: the application mints one
  *
- * 200 { "output": value }           value null for an empty output
- * 200 { "refusal": { "code": "INSUFFICIENT_FUNDS", "cause": value } }
- * 200 { "failure": { "code": "CONTRACT", "message": "..." } }
+ * 200 an answer in the one wire form of answers, {@link Replies}:
+ *     { "output": value } | { "refusal": { "code", "cause" } } | { "failure": { "code", "message" } }
  * 400 { "failure": { "code": "CONTRACT", ... } }   the body is not such a call
  * 403, 404, 405, 413 { "failure": ... }           wrong token, path, method; body too large
  * </pre>
  *
- * <p>A reply read back is the same {@link Reply} the application answered, and a failure is
- * thrown again as a {@link Failure} with its code, so a call through the channel looks exactly like
- * a call in-process.
+ * <p>The answer is written and read by {@link Replies}, as calls over the bus are: a reply read
+ * back is the same {@link io.toa4j.api.Reply} the application answered, and a failure is thrown
+ * again as a {@link Failure} with its code, so a call through the channel looks exactly like a call
+ * in-process.
  */
 final class Wire {
   static final String PATH = "/call";
@@ -92,63 +91,11 @@ final class Wire {
     return new Call(endpoint.asText(), request, identity.isTextual() ? Optional.of(identity.asText()) : Optional.empty());
   }
 
-  static byte[] reply(Reply reply) {
-    ObjectNode body = JSON.createObjectNode();
-    if (reply instanceof Reply.Output output) {
-      body.set("output", value(output.value()));
-    } else {
-      Refusal refusal = ((Reply.Refused) reply).refusal();
-      ObjectNode refused = body.putObject("refusal");
-      refused.put("code", refusal.code());
-      refused.set("cause", value(refusal.cause()));
-    }
-    return bytes(body);
-  }
-
-  static byte[] failure(Failure.Code code, String message) {
-    ObjectNode body = JSON.createObjectNode();
-    body.putObject("failure").put("code", code.name()).put("message", message);
-    return bytes(body);
-  }
-
-  /**
-   * Reads an answer.
-   *
-   * @throws Failure when the answer is a failure, with the failure's code and message
-   * @throws Malformed when the body is not an answer
-   */
-  static Reply readReply(byte[] body) {
-    JsonNode tree = tree(body);
-    if (tree.has("output")) return new Reply.Output(plain(tree.get("output")));
-    if (tree.has("refusal")) {
-      JsonNode refusal = tree.get("refusal");
-      JsonNode code = refusal.path("code");
-      if (!code.isTextual()) throw new Malformed("a refusal has a code; got " + refusal);
-      try {
-        return new Reply.Refused(new Refusal(code.asText(), plain(refusal.get("cause"))));
-      } catch (IllegalArgumentException e) {
-        throw new Malformed(e.getMessage());
-      }
-    }
-    if (tree.has("failure")) {
-      JsonNode failure = tree.get("failure");
-      throw new Failure(code(failure.path("code")), failure.path("message").asText(""));
-    }
-    throw new Malformed("an answer holds output, refusal or failure; got " + tree);
-  }
-
-  private static Failure.Code code(JsonNode code) {
-    try {
-      return Failure.Code.valueOf(code.asText());
-    } catch (IllegalArgumentException e) {
-      return Failure.Code.SYSTEM; // a newer runtime's code: still a failure
-    }
-  }
-
   private static ObjectNode request(Request request) {
     ObjectNode tree = JSON.createObjectNode();
     request.query().ifPresent(query -> tree.set("query", query(query)));
-    request.input().ifPresent(input -> tree.set("input", JSON.valueToTree(input)));
+    // a request read from text already holds its input as a tree: it travels as it is, not copied
+    request.input().ifPresent(input -> tree.set("input", input instanceof JsonNode node ? node : JSON.valueToTree(input)));
     return tree;
   }
 
@@ -159,15 +106,6 @@ final class Wire {
     query.limit().ifPresent(limit -> tree.put("limit", limit));
     query.omit().ifPresent(omit -> tree.put("omit", omit));
     return tree;
-  }
-
-  private static JsonNode value(Optional<Object> value) {
-    return value.<JsonNode>map(JSON::valueToTree).orElse(JSON.nullNode());
-  }
-
-  private static Optional<Object> plain(JsonNode value) {
-    if (value == null || value.isNull()) return Optional.empty();
-    return Optional.of(JSON.convertValue(value, Object.class));
   }
 
   private static JsonNode tree(byte[] body) {

@@ -35,11 +35,11 @@ class ControlChannelTest {
 
   @Test
   void call_answeredWithOutput_reachesTheClientAsOutput() throws Exception {
-    start((endpoint, request, identity) -> new Reply.Output(Optional.of(Map.of("balance", 5000))));
+    start((endpoint, request, identity) -> new Reply.Output(Optional.of(Map.of("balance", 5000L))));
 
     Reply reply = client(TOKEN).call(new Wire.Call("billing.wallets.observe", Request.empty(), Optional.of("id-1")));
 
-    assertThat(reply).isEqualTo(new Reply.Output(Optional.of(Map.of("balance", 5000))));
+    assertThat(reply).isEqualTo(new Reply.Output(Optional.of(Map.of("balance", 5000L))));
     assertThat(received).containsExactly(new Wire.Call("billing.wallets.observe", Request.empty(), Optional.of("id-1")));
   }
 
@@ -55,11 +55,11 @@ class ControlChannelTest {
 
   @Test
   void call_refused_reachesTheClientAsRefusal() throws Exception {
-    start((endpoint, request, identity) -> new Reply.Refused(Refusal.of("INSUFFICIENT_FUNDS", Map.of("balance", 1))));
+    start((endpoint, request, identity) -> new Reply.Refused(Refusal.of("INSUFFICIENT_FUNDS", Map.of("balance", 1L))));
 
     Reply reply = client(TOKEN).call(new Wire.Call("billing.wallets.debit", Request.empty(), Optional.empty()));
 
-    assertThat(reply).isEqualTo(new Reply.Refused(Refusal.of("INSUFFICIENT_FUNDS", Map.of("balance", 1))));
+    assertThat(reply).isEqualTo(new Reply.Refused(Refusal.of("INSUFFICIENT_FUNDS", Map.of("balance", 1L))));
   }
 
   @Test

@@ -6,6 +6,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Supplier;
 
 /**
@@ -18,23 +19,38 @@ import java.util.function.Supplier;
  * Thread-safe.
  */
 public final class Admin {
+  /** The first pause after a signal whose check still saw work pending: a bus records a verdict just after it. */
+  static final Duration AFTER_SIGNAL = Duration.ofMillis(1);
+
+  /** The longest pause between checks soon after a signal, while the bus records the verdict. */
+  static final Duration AFTER_SIGNAL_MAX = Duration.ofMillis(8);
+
+  /** The longest pause between checks: what no signal covers is seen at least this often. */
+  static final Duration FALLBACK = Duration.ofMillis(200);
+
   private final Supplier<Bus> bus;
   private final Optional<Publisher> publisher;
   private final Optional<Messaging> messaging;
   private final Supplier<Optional<String>> storageHealth;
   private final String probe;
+  private final Progress progress;
+  private final AtomicLong signalledWakes = new AtomicLong();
+  private final AtomicLong timedWakes = new AtomicLong();
 
   /**
    * @param storageHealth what does not answer in the storage, if anything
    * @param probe a queue whose depth is asked to see that the bus answers
+   * @param progress raised by the publisher and the deliveries when work moves on
    */
   Admin(
       Supplier<Bus> bus,
       Optional<Publisher> publisher,
       Optional<Messaging> messaging,
       Supplier<Optional<String>> storageHealth,
-      String probe) {
+      String probe,
+      Progress progress) {
     this.bus = bus;
+    this.progress = progress;
     this.probe = probe;
     this.publisher = publisher;
     this.messaging = messaging;
@@ -80,21 +96,50 @@ public final class Admin {
    * handled (or parked), at most {@code timeout}. A storage or bus that cannot answer for a while
    * (a server restarting, a connection recovering) is waited for like anything else pending.
    *
+   * <p>It re-checks when this process publishes an outbox entry or reaches a delivery's verdict
+   * ({@link Progress}). A bus records a verdict just after the handler answers it, and no signal
+   * says when, so a check woken by a verdict may still count the message: for {@link #FALLBACK}
+   * after a signal it checks again after {@link #AFTER_SIGNAL}, twice as long each time up to
+   * {@link #AFTER_SIGNAL_MAX}. Otherwise it checks every {@link #FALLBACK}, which is how it sees
+   * what no signal covers: work other processes do, a publish the sweep retries.
+   *
    * @return empty when all is settled; else what is still pending, in words
    */
   public Optional<String> settle(Duration timeout) {
     long deadline = System.nanoTime() + timeout.toNanos();
+    long pause = FALLBACK.toNanos();
+    long lastSignal = deadline - timeout.toNanos() - FALLBACK.toNanos();
     while (true) {
+      long seen = progress.count();
       List<String> pending = pending();
       if (pending.isEmpty()) return Optional.empty();
-      if (System.nanoTime() > deadline) return Optional.of(String.join("; ", pending));
+      long now = System.nanoTime();
+      if (now - deadline > 0) return Optional.of(String.join("; ", pending));
       try {
-        Thread.sleep(20);
+        if (progress.await(seen, Math.min(pause, deadline - now))) {
+          signalledWakes.incrementAndGet();
+          lastSignal = System.nanoTime();
+          pause = AFTER_SIGNAL.toNanos();
+        } else {
+          timedWakes.incrementAndGet();
+          boolean recent = System.nanoTime() - lastSignal < FALLBACK.toNanos();
+          pause = recent ? Math.min(pause * 2, AFTER_SIGNAL_MAX.toNanos()) : FALLBACK.toNanos();
+        }
       } catch (InterruptedException e) {
         Thread.currentThread().interrupt();
         return Optional.of(String.join("; ", pending));
       }
     }
+  }
+
+  /** How many times {@link #settle} was woken by a signal of progress, rather than by time. */
+  long signalledWakes() {
+    return signalledWakes.get();
+  }
+
+  /** How many times {@link #settle} woke because its pause ran out. */
+  long timedWakes() {
+    return timedWakes.get();
   }
 
   private List<String> pending() {

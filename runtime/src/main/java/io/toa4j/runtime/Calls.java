@@ -1,17 +1,13 @@
 package io.toa4j.runtime;
 
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.node.MissingNode;
-import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.toa4j.api.Failure;
-import io.toa4j.api.Refusal;
 import io.toa4j.api.Request;
 import io.toa4j.spi.Bus;
+import io.toa4j.spi.Json;
 import io.toa4j.spi.Message;
 import io.toa4j.spi.Response;
 import java.time.Duration;
 import java.util.Map;
-import java.util.Optional;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -23,9 +19,7 @@ import org.slf4j.LoggerFactory;
  * <p>On the bus a call is a {@link Message} whose id is the call's identity (so the host runs it
  * under that identity, and its inbox and derived identities work as in one process), whose label
  * is the endpoint, and whose body is the request {@code { query, input }}. The answer's body is
- * one of {@code { output: value }} (no {@code output} for an empty one; {@code replayed: true}
- * beside it when the host's inbox answered), {@code { refusal: { code, cause } }}, {@code {
- * failure: { code, message } }}. Stateless and thread-safe.
+ * in the one wire form of answers, {@link Replies}. Stateless and thread-safe.
  */
 final class Calls {
   private static final Logger LOG = LoggerFactory.getLogger(Calls.class);
@@ -52,7 +46,7 @@ final class Calls {
     } catch (RuntimeException e) {
       throw new Failure(Failure.Code.SYSTEM, "cannot send the call of " + endpoint + " to " + component + ": " + e.getMessage(), e);
     }
-    if (response instanceof Response.Answered answered) return result(endpoint, Binding.tree(answered.reply().body()));
+    if (response instanceof Response.Answered answered) return result(endpoint, answered.reply().body());
     if (response instanceof Response.Unserved) {
       throw new Failure(
           Failure.Code.UNAVAILABLE,
@@ -68,53 +62,29 @@ final class Calls {
   static Bus.Responder responder(Messaging.Invoker invoker) {
     return delivery -> {
       Message call = delivery.message();
-      return new Message(call.id(), call.label(), Binding.json(answer(invoker, call)), Map.of());
+      return new Message(call.id(), call.label(), answer(invoker, call), Map.of());
     };
   }
 
-  private static ObjectNode answer(Messaging.Invoker invoker, Message call) {
-    ObjectNode answer = Binding.VALUES.createObjectNode();
+  private static Json answer(Messaging.Invoker invoker, Message call) {
     try {
       int dot = call.label().lastIndexOf('.');
       if (dot <= 0) throw new Failure(Failure.Code.ENDPOINT, "'" + call.label() + "' is not an endpoint");
-      Result result = invoker.invoke(call.label().substring(0, dot), call.label().substring(dot + 1), Requests.parse(Binding.tree(call.body())), call.id());
-      if (result instanceof Result.Refused refused) {
-        ObjectNode refusal = answer.putObject("refusal").put("code", refused.refusal().code());
-        refused.refusal().cause().ifPresent(cause -> refusal.set("cause", Binding.tree(cause)));
-      } else {
-        Result.Output output = (Result.Output) result;
-        if (!output.value().isMissingNode()) answer.set("output", output.value());
-        if (output.replayed()) answer.put("replayed", true);
-      }
+      return Replies.answer(
+          invoker.invoke(call.label().substring(0, dot), call.label().substring(dot + 1), Requests.parse(Binding.tree(call.body())), call.id()));
     } catch (Failure f) {
-      answer.putObject("failure").put("code", f.code().name()).put("message", String.valueOf(f.getMessage()));
+      return Replies.failed(f.code(), f.getMessage());
     } catch (RuntimeException e) {
       LOG.error("Call {} of {} failed", call.id(), call.label(), e);
-      answer.putObject("failure").put("code", Failure.Code.SYSTEM.name()).put("message", call.label() + " failed: " + e);
+      return Replies.failed(Failure.Code.SYSTEM, call.label() + " failed: " + e);
     }
-    return answer;
   }
 
-  private static Result result(String endpoint, JsonNode answer) {
-    if (answer.has("refusal")) {
-      JsonNode refusal = answer.get("refusal");
-      JsonNode cause = refusal.path("cause");
-      return new Result.Refused(
-          new Refusal(refusal.path("code").asText(), cause.isMissingNode() ? Optional.empty() : Optional.ofNullable(Binding.plain(cause))));
-    }
-    if (answer.has("failure")) {
-      JsonNode failure = answer.get("failure");
-      throw new Failure(code(failure.path("code").asText()), failure.path("message").asText(""));
-    }
-    if (!answer.isObject()) throw new Failure(Failure.Code.SYSTEM, "the host of " + endpoint + " answered something unreadable: " + answer);
-    return new Result.Output(answer.has("output") ? answer.get("output") : MissingNode.getInstance(), answer.path("replayed").asBoolean(false));
-  }
-
-  private static Failure.Code code(String name) {
+  private static Result result(String endpoint, Json answer) {
     try {
-      return Failure.Code.valueOf(name);
-    } catch (IllegalArgumentException e) {
-      return Failure.Code.SYSTEM; // a newer runtime's code: still a failure
+      return Replies.result(answer);
+    } catch (Replies.Malformed e) {
+      throw new Failure(Failure.Code.SYSTEM, "the host of " + endpoint + " answered something unreadable: " + e.getMessage());
     }
   }
 }

@@ -16,17 +16,20 @@ import org.slf4j.LoggerFactory;
  * again after a growing delay while it is transient and attempts remain, else parked with its
  * reason. A permanent failure is parked at once.
  *
- * <p>Every outcome is logged as one structured line and counted.
+ * <p>Every outcome is logged as one structured line and counted, and signals {@link Progress}.
  */
 final class Deliveries {
   private static final Logger LOG = LoggerFactory.getLogger(Deliveries.class);
 
   private final List<Long> delaysSeconds;
   private final MeterRegistry metrics;
+  private final Progress progress;
 
-  Deliveries(List<Long> delaysSeconds, MeterRegistry metrics) {
+  /** @param progress signalled on every verdict, once it is reached */
+  Deliveries(List<Long> delaysSeconds, MeterRegistry metrics, Progress progress) {
     this.delaysSeconds = List.copyOf(delaysSeconds);
     this.metrics = metrics;
+    this.progress = progress;
   }
 
   /** How many times a message is tried before it is parked. */
@@ -34,7 +37,16 @@ final class Deliveries {
     return delaysSeconds.size() + 1;
   }
 
+  /** Runs the work on the delivery and answers the verdict on it; signals progress either way. */
   Verdict handle(Delivery delivery, Function<Delivery, Result> work) {
+    try {
+      return verdict(delivery, work);
+    } finally {
+      progress.signal();
+    }
+  }
+
+  private Verdict verdict(Delivery delivery, Function<Delivery, Result> work) {
     String queue = delivery.queue();
     String id = delivery.message().id();
     try {

@@ -55,6 +55,7 @@ final class Publisher implements Engine.Outbox, AutoCloseable {
   private final Set<String> consumed;
   private final Clock clock;
   private final long retentionMillis;
+  private final Progress progress;
   private final AtomicLong sweeps = new AtomicLong();
   private final Set<String> inFlight = ConcurrentHashMap.newKeySet();
   private final ExecutorService immediate = Threads.perTask("toa-publish");
@@ -64,8 +65,10 @@ final class Publisher implements Engine.Outbox, AutoCloseable {
    * @param hosted the components this process hosts: those with a store have their entries
    *     published here
    * @param consumed the labels of the events someone in the context consumes
+   * @param progress signalled each time an entry is marked published
    */
-  Publisher(Bus bus, Collection<Component> hosted, Set<String> consumed, Clock clock, long retentionMillis) {
+  Publisher(Bus bus, Collection<Component> hosted, Set<String> consumed, Clock clock, long retentionMillis, Progress progress) {
+    this.progress = progress;
     this.bus = bus;
     this.announcing = hosted.stream().filter(c -> c.store().isPresent() && c.announces()).toList();
     this.quiet = hosted.stream().filter(c -> c.store().isPresent() && !c.announces()).toList();
@@ -146,6 +149,7 @@ final class Publisher implements Engine.Outbox, AutoCloseable {
       for (Message message : component.announcements().render(entry, consumed)) bus.publish(message);
       send(Task.decode(entry.tasks()));
       component.store().orElseThrow().published(List.of(entry.id()), clock.millis());
+      progress.signal();
     } catch (RuntimeException e) {
       LOG.error(
           "Outbox entry {} of {} was not published; the sweep tries it again", entry.id(), component.label(), e);

@@ -98,13 +98,15 @@ public final class Toa implements AutoCloseable {
       List<MeterRegistry> registries) {
     CompositeMeterRegistry metrics = registry(registries);
     var components = assembly.components(storage, hosted);
+    Progress progress = new Progress();
     Publisher publisher =
         new Publisher(
             bus,
             components.values().stream().filter(c -> hosted.contains(c.label())).toList(),
             assembly.consumed(),
             options.clock(),
-            Duration.ofSeconds(context.outboxRetentionSeconds()).toMillis());
+            Duration.ofSeconds(context.outboxRetentionSeconds()).toMillis(),
+            progress);
     Engine engine = new Engine(options, publisher, metrics, context.inboxRetentionSeconds());
     Routing routing = new Routing(context.name(), components, hosted, engine, bus, options);
     Janitor janitor =
@@ -116,7 +118,7 @@ public final class Toa implements AutoCloseable {
             options.clock());
     Messaging messaging =
         new Messaging(
-            bus, assembly.receptions(), components.keySet(), hosted, new Deliveries(context.retryDelaysSeconds(), metrics), routing::invoke);
+            bus, assembly.receptions(), components.keySet(), hosted, new Deliveries(context.retryDelaysSeconds(), metrics, progress), routing::invoke);
     Gauge.builder("toa.outbox.backlog", publisher, Publisher::backlog).description("outbox entries not yet published").register(metrics);
     Gauge.builder("toa.parked", bus, b -> b.parked().size()).description("messages parked after failing").register(metrics);
     Admin admin =
@@ -125,7 +127,8 @@ public final class Toa implements AutoCloseable {
             Optional.of(publisher),
             Optional.of(messaging),
             () -> storageHealth(components.values()),
-            Messaging.tasks(hosted.stream().sorted().findFirst().orElse("none")));
+            Messaging.tasks(hosted.stream().sorted().findFirst().orElse("none")),
+            progress);
     Toa toa =
         new Toa(
             context, options, state, hosted, metrics, Opened.now(storage), Opened.now(bus),
@@ -139,7 +142,7 @@ public final class Toa implements AutoCloseable {
 
   /** A context that hosts nothing: its engines opened when first needed. */
   static Toa client(ContextManifest context, Options options, Path state, Opened<Storage> storage, Opened<Bus> bus, List<MeterRegistry> registries) {
-    Admin admin = new Admin(bus::get, Optional.empty(), Optional.empty(), Optional::empty, Messaging.tasks("none"));
+    Admin admin = new Admin(bus::get, Optional.empty(), Optional.empty(), Optional::empty, Messaging.tasks("none"), new Progress());
     return new Toa(context, options, state, Set.of(), registry(registries), storage, bus, Optional.empty(), admin);
   }
 
