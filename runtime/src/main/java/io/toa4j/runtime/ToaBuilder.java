@@ -55,6 +55,11 @@ import java.util.regex.Pattern;
  * names, never the ones named here in code.
  *
  * <p>Not thread-safe; build once.
+ *
+ * <p>Over 300 lines because every setting is a documented method of the public API; what the
+ * builder does with them is short ({@link #build()}, {@link #connect()}, and the context laid
+ * together in {@code context()}), and the work is elsewhere ({@link Assembly}, {@link
+ * EngineRegistry}, {@link Engines}, {@link Toa}).
  */
 public final class ToaBuilder {
   private static final Pattern NAME = Pattern.compile("[a-z][a-z0-9-]{0,31}");
