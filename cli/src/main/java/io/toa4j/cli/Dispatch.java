@@ -1,7 +1,6 @@
 package io.toa4j.cli;
 
 import io.toa4j.api.Reply;
-import io.toa4j.runtime.Options;
 import io.toa4j.runtime.ToaBuilder;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -13,7 +12,7 @@ import java.util.function.Consumer;
  * names a live one whose channel accepts the connection; else, on a distributed bus, at a process
  * hosting the call's component, reached over the bus (nothing is hosted here); else in this
  * process, booting the context for the one call, waiting until the events it caused are handled,
- * and closing it.
+ * and closing it. In-process calls on one context take turns ({@link CallLock}).
  */
 final class Dispatch {
   /**
@@ -26,13 +25,15 @@ final class Dispatch {
 
   /**
    * Makes the call, telling the notes where it runs and under which identity, and the warnings
-   * what an in-process call left unhandled.
+   * what an in-process call caused that was retried, parked or left unhandled.
    *
    * @throws io.toa4j.api.Failure when the call fails
    * @throws io.toa4j.manifest.ManifestException when booting in-process finds a manifest that does
    *     not fit
    * @throws io.toa4j.runtime.StartupException when booting in-process finds code that does not
    *     compile or fit
+   * @throws CliProblem when another in-process call keeps the context longer than {@link
+   *     CallLock#WAIT}
    */
   static Reply call(Path context, Wire.Call call, Consumer<String> notes, Consumer<String> warnings) {
     Optional<Reply> served = throughRun(context, call, notes);
