@@ -36,6 +36,7 @@ public final class Main {
               type: { type: string, enum: [topup, refund, goodwill] }
               ref: { type: string }
             required: [amount, type, ref]
+          errors: [BALANCE_LIMIT]
       """;
 
   private Main() {}

@@ -57,7 +57,13 @@ final class CallCommand implements Callable<Integer> {
   @Option(names = "--id", paramLabel = "<identity>", description = "The call's identity: the same identity is the same call. Default: a fresh one.")
   private String identity;
 
-  @Option(names = "--verbose", description = "Tell on stderr where the call runs and under which identity.")
+  @Option(
+      names = "--verbose",
+      description = {
+        "Tell on stderr where the call runs, under which identity, whether it waits for another call, and the runtime's log.",
+        "Without it, a call that answers prints nothing on stderr but one line for each message it caused that was retried"
+            + " or parked."
+      })
   private boolean verbose;
 
   @Override
@@ -65,6 +71,7 @@ final class CallCommand implements Callable<Integer> {
     Path context = toa.context();
     Request parsed = YamlText.request(request);
     if (!verbose) Toa.quietLogs();
+    Toa.quietDeliveries();
     PrintWriter err = spec.commandLine().getErr();
     Consumer<String> stderr = lines(err);
     Consumer<String> notes = verbose ? stderr : note -> {};

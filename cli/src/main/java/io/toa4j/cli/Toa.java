@@ -98,6 +98,16 @@ public final class Toa implements Callable<Integer> {
     }
   }
 
+  /**
+   * Turns off the runtime's log of message verdicts (a parked message logs its failure's stack
+   * trace): a command that hosts a context for a moment reports them itself, one line each
+   * ({@link Consequences}). Works for the reason {@link #quietLogs()} does.
+   */
+  static void quietDeliveries() {
+    String logger = "org.slf4j.simpleLogger.log.io.toa4j.runtime.Deliveries";
+    if (System.getProperty(logger) == null) System.setProperty(logger, "off");
+  }
+
   /** The version stamped into the jar's manifest by the build. */
   static final class Version implements IVersionProvider {
     @Override

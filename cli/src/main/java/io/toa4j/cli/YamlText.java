@@ -43,7 +43,21 @@ final class YamlText {
    * @throws Failure with code CONTRACT when the text is not YAML or not a request
    */
   static Request request(String text) {
-    return Requests.parse(tree(text));
+    JsonNode tree = tree(text);
+    JsonNode id = tree.path("query").path("id");
+    if (id.isNumber()) throw new Failure(Failure.Code.CONTRACT, numericId(id));
+    return Requests.parse(tree);
+  }
+
+  /**
+   * An id of digits only, unquoted, is a number to YAML (and may lose leading zeros, or become a
+   * float with an {@code e}): the one mistake the id's own message cannot explain.
+   */
+  private static String numericId(JsonNode id) {
+    String digits = id.isIntegralNumber() ? id.bigIntegerValue().toString() : null;
+    String example = digits != null && digits.length() == 32 ? "\"" + digits + "\"" : "\"...\"";
+    return "query.id must be 32 hexadecimal characters as text, but YAML read " + id.asText() + " as a number;"
+        + " quote the id as you typed it, such as { query: { id: " + example + " } }";
   }
 
   /** One YAML document as a tree; a missing node for blank text. */

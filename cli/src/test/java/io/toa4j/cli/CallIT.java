@@ -2,10 +2,14 @@ package io.toa4j.cli;
 
 import static io.toa4j.cli.ToaShell.WALLET;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -135,6 +139,64 @@ class CallIT {
 
     assertThat(credit.exitCode()).as("%s", credit).isZero();
     assertThat(credit.err()).contains("in-process", "identity checkout-1-credit");
+  }
+
+  @Test
+  void twoCallsAtOnce_withoutToaRun_bothAnswer_andTheWalletHoldsBothCredits() throws Exception {
+    Path logs = temp.resolve("logs");
+    String second = CREDIT_5000.replace("amount: 5000", "amount: 700").replace("checkout-1", "checkout-2");
+    Process one = toa.start(shop, logs.resolve("one.out"), logs.resolve("one.err"), "call", "--verbose", "billing.wallets.credit", CREDIT_5000);
+    Process two = toa.start(shop, logs.resolve("two.out"), logs.resolve("two.err"), "call", "--verbose", "billing.wallets.credit", second);
+
+    for (Process process : List.of(one, two)) {
+      assertThat(process.waitFor(ToaShell.DEADLINE.toSeconds(), TimeUnit.SECONDS)).as("the call ends").isTrue();
+    }
+
+    String told = ToaShell.read(logs.resolve("one.err")) + ToaShell.read(logs.resolve("two.err"));
+    assertThat(one.exitValue()).as("%s", told).isZero();
+    assertThat(two.exitValue()).as("%s", told).isZero();
+    assertThat(told).doesNotContain("Another bus", "\tat ");
+    toa.assertWallet(shop, 5700, 2);
+  }
+
+  @Test
+  void call_whileAnotherHoldsTheContext_waitsForIt_thenAnswers() throws Exception {
+    Path logs = temp.resolve("logs");
+    Process call;
+    try (CallLock held = CallLock.take(shop, Duration.ZERO, note -> {})) {
+      call = toa.start(shop, logs.resolve("call.out"), logs.resolve("call.err"), "call", "--verbose", "billing.wallets.credit", CREDIT_5000);
+
+      await().atMost(ToaShell.DEADLINE).until(() -> ToaShell.read(logs.resolve("call.err")).contains("waiting for it to end"));
+      assertThat(ToaShell.read(logs.resolve("call.err"))).contains("another toa call (pid " + ProcessHandle.current().pid() + ")");
+      assertThat(call.isAlive()).as("it waits while the context is held").isTrue();
+    }
+
+    assertThat(call.waitFor(ToaShell.DEADLINE.toSeconds(), TimeUnit.SECONDS)).as("the call ends").isTrue();
+    assertThat(call.exitValue()).as("%s", ToaShell.read(logs.resolve("call.err"))).isZero();
+    toa.assertWallet(shop, 5000, 1);
+  }
+
+  @Test
+  void call_whoseEventIsParked_answers_andTellsTheParkedMessageInOneLine() throws IOException {
+    Path receiver = shop.resolve("components/billing.wallets/receivers/BillingTopupsPaid.java");
+    String reads = "public record Topup(String checkout, String customer, long amount) {}";
+    Files.writeString(receiver, Files.readString(receiver).replace(reads, reads.replace("long amount)", "long amount, long currency)")));
+
+    ToaShell.Result record = toa.run(shop, "call", "billing.topups.record", ToaShell.topup("chk-1", 300));
+
+    assertThat(record.exitCode()).as("%s", record).isZero();
+    assertThat(record.err().lines()).as("%s", record).singleElement().satisfies(line -> assertThat(line)
+        .startsWith("toa: parked a message of billing.topups.paid..billing.wallets after 1 attempt: CONTRACT: ")
+        .contains("/currency", "toa replay "));
+    toa.assertWallet(shop, 0, 0);
+  }
+
+  @Test
+  void call_idOfDigitsUnquoted_exits1WithAHintToQuoteIt() {
+    ToaShell.Result observe = toa.run(shop, "call", "billing.wallets.observe", "{ query: { id: 12345678901234567890123456789012 } }");
+
+    assertFails(observe, "quote the id");
+    assertThat(observe.err()).contains("{ query: { id: \"12345678901234567890123456789012\" } }");
   }
 
   private static void assertFails(ToaShell.Result result, String message) {

@@ -45,6 +45,25 @@ class YamlTextTest {
   }
 
   @Test
+  void request_idOfDigitsUnquoted_failsWithAHintToQuoteIt() {
+    assertThatThrownBy(() -> YamlText.request("{ query: { id: 12345678901234567890123456789012 } }"))
+        .isInstanceOfSatisfying(Failure.class, f -> assertThat(f.code()).isEqualTo(Failure.Code.CONTRACT))
+        .hasMessageContaining("YAML read 12345678901234567890123456789012 as a number")
+        .hasMessageContaining("quote the id")
+        .hasMessageContaining("{ query: { id: \"12345678901234567890123456789012\" } }");
+    assertThat(YamlText.request("{ query: { id: \"12345678901234567890123456789012\" } }"))
+        .isEqualTo(Request.id("12345678901234567890123456789012"));
+  }
+
+  @Test
+  void request_idYamlReadsAsAFloat_failsWithAHintToQuoteIt() {
+    assertThatThrownBy(() -> YamlText.request("{ query: { id: 1234e5 } }"))
+        .isInstanceOf(Failure.class)
+        .hasMessageContaining("as a number")
+        .hasMessageContaining("quote the id as you typed it");
+  }
+
+  @Test
   void request_repeatedKey_failsNamingTheKey() {
     assertThatThrownBy(() -> YamlText.request("{ input: { amount: 1, amount: 2 } }"))
         .isInstanceOf(Failure.class)

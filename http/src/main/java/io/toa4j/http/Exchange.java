@@ -214,7 +214,9 @@ final class Exchange extends Handler.Abstract {
       if (!input.isObject()) return;
       for (Iterator<String> it = input.fieldNames(); it.hasNext(); ) {
         String key = it.next();
-        if (!allowed.contains(key)) throw new Problem(400, "CONTRACT", "the body property '" + key + "' is not accepted here; accepted: " + allowed);
+        if (allowed.contains(key)) continue;
+        String pointer = "/" + key.replace("~", "~0").replace("/", "~1");
+        throw new Problem(400, "CONTRACT", pointer + ": the body property '" + key + "' is not accepted here; accepted: " + allowed);
       }
     });
     return input;

@@ -137,7 +137,7 @@ class GatewayTest {
     expect(send("PUT", path, "application/json", "{\"text\": "), 400, "not JSON");
     expect(send("PUT", path, "application/yaml", "text: [unclosed"), 400, "not YAML");
     expect(send("PUT", path, "application/json", "{\"text\": 5}"), 400, "/text");
-    expect(send("PUT", path, "application/json", "{\"text\": \"x\", \"colour\": \"red\"}"), 400, "'colour' is not accepted");
+    expect(send("PUT", path, "application/json", "{\"text\": \"x\", \"colour\": \"red\"}"), 400, "/colour: the body property 'colour' is not accepted");
     expect(send("PUT", path, "application/json", "{\"text\": \"" + "x".repeat(2 << 20) + "\"}"), 413, "over");
     expect(send("PUT", path, "text/plain", "text"), 415, "text/plain");
     expect(send("GET", "/test/notes/not-an-id/", null, null), 400, "32 hexadecimal");

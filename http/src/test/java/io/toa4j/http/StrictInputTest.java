@@ -305,12 +305,10 @@ class StrictInputTest {
   @Test
   void inputThatFitsTheSchemaButNotTheClass_namesThePointerAndWhatWasExpected_notTheClass() throws Exception {
     JsonNode tooBig = assertRefused(put("application/json", bytes("{\"amount\": 99999999999999999999}")), 400);
-    JsonNode unknown = assertRefused(put("application/json", bytes("{\"amount\": 1, \"colour\": \"red\"}")), 400);
 
     assertThat(tooBig.path("detail").asText()).isEqualTo(
         "the input of credit cannot be read: /amount: expected a whole number from -9223372036854775808 to 9223372036854775807,"
             + " got 99999999999999999999");
-    assertThat(unknown.path("detail").asText()).isEqualTo("the input of credit cannot be read: /colour: is not a property of the input; it has [amount]");
-    for (JsonNode problem : List.of(tooBig, unknown)) assertThat(problem.path("detail").asText()).doesNotContain("Credit", "Input");
+    assertThat(tooBig.path("detail").asText()).doesNotContain("Credit", "Input");
   }
 }

@@ -15,14 +15,17 @@ import io.toa4j.spi.StoredRecord;
 /**
  * Moves values between JSON trees and the author's classes.
  *
- * <p>Inputs and outputs bind like ordinary Jackson values (records by their components). Entities
- * bind by their fields only, private ones of {@link Entry} included, so the system properties are
+ * <p>Inputs and outputs bind like ordinary Jackson values (records by their components), reading
+ * what the class names and ignoring the rest: an input has passed its schema before it is bound,
+ * so a property there is one the schema allows, and a class that does not name it does not need
+ * it (an event's payload given to an operation as its input carries {@code id} and the system
+ * properties, which few input classes name). Entities bind by their fields only, private ones of {@link Entry} included, so the system properties are
  * set without any setter being visible to the author. Thread-safe.
  */
 final class Binding {
   static final ObjectMapper VALUES =
       JsonMapper.builder()
-          .enable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES)
+          .disable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES)
           .enable(DeserializationFeature.FAIL_ON_NULL_FOR_PRIMITIVES)
           .enable(DeserializationFeature.FAIL_ON_NUMBERS_FOR_ENUMS)
           // plain values have one integer type, whatever size the number had

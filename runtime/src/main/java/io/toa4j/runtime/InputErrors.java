@@ -4,7 +4,6 @@ import com.fasterxml.jackson.core.exc.InputCoercionException;
 import com.fasterxml.jackson.databind.JsonMappingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.exc.MismatchedInputException;
-import com.fasterxml.jackson.databind.exc.UnrecognizedPropertyException;
 import com.fasterxml.jackson.databind.exc.ValueInstantiationException;
 import com.fasterxml.jackson.databind.node.MissingNode;
 import java.math.BigDecimal;
@@ -12,7 +11,6 @@ import java.math.BigInteger;
 import java.util.Arrays;
 import java.util.Collection;
 import java.util.Map;
-import java.util.TreeSet;
 
 /**
  * Says why an input that fits its schema cannot be bound to the author's input class, in the
@@ -36,11 +34,6 @@ final class InputErrors {
     if (!(thrown instanceof JsonMappingException mapping)) return "it does not fit the operation's input";
     String pointer = pointer(mapping);
     JsonNode sent = input == null ? MissingNode.getInstance() : input.at(pointer.equals("/") ? "" : pointer);
-    if (mapping instanceof UnrecognizedPropertyException unknown) {
-      TreeSet<String> known = new TreeSet<>();
-      if (unknown.getKnownPropertyIds() != null) unknown.getKnownPropertyIds().forEach(k -> known.add(String.valueOf(k)));
-      return pointer + ": is not a property of the input; it has " + known;
-    }
     if (mapping instanceof ValueInstantiationException made) {
       Throwable cause = made.getCause();
       String why = cause == null || cause.getMessage() == null ? "" : ": " + cause.getMessage();

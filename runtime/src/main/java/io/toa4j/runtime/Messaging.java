@@ -1,6 +1,5 @@
 package io.toa4j.runtime;
 
-import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.toa4j.api.Failure;
 import io.toa4j.api.Request;
@@ -105,12 +104,12 @@ final class Messaging implements AutoCloseable {
     return invoker.invoke(reception.component(), reception.operation(), request, identity);
   }
 
+  /** The payload as the receiver's class: it reads what it needs of a payload, which may carry more. */
   private static Object bind(JsonNode payload, Class<?> type, String queue) {
     try {
-      // a receiver reads what it needs of a payload, which may carry more
-      return Binding.VALUES.readerFor(type).without(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES).readValue(payload);
-    } catch (java.io.IOException | IllegalArgumentException e) {
-      throw new Failure(Failure.Code.CONTRACT, "the payload on " + queue + " cannot be read as " + type.getSimpleName() + ": " + e.getMessage());
+      return Binding.VALUES.treeToValue(payload, type);
+    } catch (com.fasterxml.jackson.core.JsonProcessingException | IllegalArgumentException e) {
+      throw new Failure(Failure.Code.CONTRACT, "the payload on " + queue + " cannot be read: " + InputErrors.describe(payload, e));
     }
   }
 

@@ -122,7 +122,7 @@ class BootTest {
     assertThatThrownBy(() -> Toa.builder().directory(context).build())
         .isInstanceOf(StartupException.class)
         .hasMessageContaining("does not compile")
-        .hasMessageContaining("Credit.java:12");
+        .hasMessageContaining("Credit.java:14");
     assertNoState(context);
   }
 

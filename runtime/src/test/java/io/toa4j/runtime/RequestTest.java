@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.toa4j.api.Failure;
+import io.toa4j.api.Reply;
 import io.toa4j.api.Request;
 import java.nio.file.Path;
 import java.util.Map;
@@ -66,6 +67,29 @@ class RequestTest {
 
     assertThat(f.code()).isEqualTo(Failure.Code.CONTRACT);
     assertThat(f).hasMessageContaining("/amount").hasMessageContaining("/type");
+  }
+
+  @Test
+  void credit_amountOverTheShopsMaximum_isAContractFailureNamingIt_andChangesNothing() {
+    Failure f = failure(() -> shop.call("billing.wallets.credit", Request.of(WALLET, TransitionTest.credit(Long.MAX_VALUE - 50, "huge"))));
+
+    assertThat(f.code()).isEqualTo(Failure.Code.CONTRACT);
+    assertThat(f).hasMessageContaining("/amount").hasMessageContaining("1000000000");
+  }
+
+  @Test
+  void credit_beyondWhatTheBalanceHolds_isRefusedWithBalanceLimit_andChangesNothing() {
+    String full = "ffffffffffffffffffffffffffffffff";
+    shop.call("billing.wallets.assign", Request.of(full, Map.of("balance", Long.MAX_VALUE - 10)));
+
+    Reply reply = shop.call("billing.wallets.credit", Request.of(full, TransitionTest.credit(11, "one-too-many")));
+
+    assertThat(reply).isInstanceOfSatisfying(Reply.Refused.class, r -> assertThat(r.refusal().code()).isEqualTo("BALANCE_LIMIT"));
+    assertThat(TransitionTest.output(shop.call("billing.wallets.observe", Request.id(full))))
+        .containsEntry("balance", Long.MAX_VALUE - 10)
+        .containsEntry("VERSION", 1L);
+    assertThat(TransitionTest.output(shop.call("billing.wallets.credit", Request.of(full, TransitionTest.credit(10, "to-the-brim")))))
+        .containsEntry("balance", Long.MAX_VALUE);
   }
 
   @Test

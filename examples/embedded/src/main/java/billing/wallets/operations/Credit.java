@@ -1,6 +1,7 @@
 package billing.wallets.operations;
 
 import billing.wallets.Wallet;
+import io.toa4j.api.Refusal;
 import io.toa4j.api.Transition;
 
 /** Adds money to a wallet, as if it ran once: the runtime's inbox answers a repeated call. */
@@ -9,6 +10,7 @@ public class Credit implements Transition<Credit.Input, Wallet> {
 
   @Override
   public Object transition(Input input, Wallet entry) {
+    if (input.amount() > Long.MAX_VALUE - entry.balance) return Refusal.of("BALANCE_LIMIT");
     entry.balance += input.amount();
     return entry;
   }
