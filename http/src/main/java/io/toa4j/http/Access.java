@@ -41,7 +41,9 @@ import org.eclipse.jetty.server.Response;
  * header under a key that lives in this process's memory only. A cached success still reads the
  * identity on every request, and holds only while the stored hash is the one it matched: a changed
  * password or a removed identity takes effect at once, and roles are always current. Failures are
- * never cached. Thread-safe.
+ * never cached. Before a derivation runs, the name and the client's address are checked against
+ * their wrong passwords ({@link Guesses}): past the limit the answer is 429 with {@code
+ * retry-after}, and no derivation runs. Thread-safe.
  */
 final class Access {
   static final String TOKEN_PATH = "/.toa/token";
