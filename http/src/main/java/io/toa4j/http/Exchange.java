@@ -58,22 +58,39 @@ final class Exchange extends Handler.Abstract {
 
   @Override
   public boolean handle(Request request, Response response, Callback callback) {
-    guarded(request, response, callback, () -> answer(request, response, callback, Media.ofAccept(request.getHeaders().get(HttpHeader.ACCEPT))));
+    guarded(request, response, callback, false, () -> answer(request, response, callback, Media.ofAccept(request.getHeaders().get(HttpHeader.ACCEPT))));
     return true;
   }
 
-  /** Runs a step of the exchange, answering whatever it throws: a problem, a failure, a bug. */
-  private void guarded(Request request, Response response, Callback callback, Runnable step) {
+  /** Whether the request declares a body: a positive {@code content-length}, or chunks. */
+  private static boolean announcesBody(Request request) {
+    return request.getHeaders().getLongField(HttpHeader.CONTENT_LENGTH) > 0 || request.getHeaders().contains(HttpHeader.TRANSFER_ENCODING);
+  }
+
+  /**
+   * Runs a step of the exchange, answering whatever it throws: a problem, a failure, a bug. A
+   * request answered before its body was read leaves the body unread, so the connection cannot
+   * carry the client's next request: the answer says {@code connection: close}, as Jetty cannot
+   * once the answer is out.
+   */
+  private void guarded(Request request, Response response, Callback callback, boolean bodyRead, Runnable step) {
     try {
       step.run();
-    } catch (Problem p) {
+    } catch (RuntimeException e) {
+      if (!bodyRead && announcesBody(request)) response.getHeaders().put(HttpHeader.CONNECTION, "close");
+      answer(request, response, callback, e);
+    }
+  }
+
+  private static void answer(Request request, Response response, Callback callback, RuntimeException e) {
+    if (e instanceof Problem p) {
       refuse(request, response, callback, p);
-    } catch (Failure f) {
+    } else if (e instanceof Failure f) {
       int status = f.code().status();
       String message = status >= 500 ? "the request failed inside the application; it is logged" : f.getMessage();
       if (status >= 500) LOG.error("{} {} failed", request.getMethod(), request.getHttpURI().getPath(), f);
       Problems.send(response, callback, status, f.code().name(), message);
-    } catch (RuntimeException e) {
+    } else {
       LOG.error("{} {} failed", request.getMethod(), request.getHttpURI().getPath(), e);
       Problems.send(response, callback, 500, "SYSTEM", "the request failed inside the application; it is logged");
     }
@@ -96,6 +113,8 @@ final class Exchange extends Handler.Abstract {
    */
   private void answer(Request request, Response response, Callback callback, Media answerAs) {
     String path = request.getHttpURI().getPath();
+    // the gateway's own endpoints read no body: one that was sent is left unread (see guarded)
+    if (path.startsWith("/.toa/") && announcesBody(request)) response.getHeaders().put(HttpHeader.CONNECTION, "close");
     if (path.equals(Access.TOKEN_PATH)) {
       send(response, callback, 200, answerAs, access.token(request, response));
       return;
@@ -117,7 +136,7 @@ final class Exchange extends Handler.Abstract {
     Caller caller = access.admit(request, response, match);
     ObjectNode query = query(request, match);
     Body.read(request, response, settings,
-        bytes -> guarded(request, response, callback, () -> call(request, response, callback, answerAs, match, operation, caller, query, bytes)),
+        bytes -> guarded(request, response, callback, true, () -> call(request, response, callback, answerAs, match, operation, caller, query, bytes)),
         problem -> refuse(request, response, callback, problem));
   }
 

@@ -106,7 +106,7 @@ class TokenSecretGatewayTest {
     for (String old : List.of(before, fromTheCommandLine)) {
       HttpResponse<String> refused = get(PATH, "Bearer " + old);
       assertThat(refused.statusCode()).isEqualTo(401);
-      assertThat(JSON.readTree(refused.body()).path("message").asText()).isEqualTo("the bearer token's signature does not match");
+      assertThat(JSON.readTree(refused.body()).path("detail").asText()).isEqualTo("the bearer token's signature does not match");
     }
     assertThat(get(PATH, "Bearer " + issued()).statusCode()).isEqualTo(200);
   }
