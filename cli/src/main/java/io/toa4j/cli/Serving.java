@@ -65,6 +65,7 @@ final class Serving implements AutoCloseable {
         .directory(context)
         .options(Options.defaults().withStartupWait(startupWait))
         .host(components)
+        .meterRegistry(Gateway.metricsRegistry()) // before the boot, so /.toa/metrics counts what recovery delivers
         .build();
     Optional<Gateway> gateway = Optional.empty();
     try {

@@ -41,7 +41,9 @@ import org.eclipse.jetty.server.Response;
  * header under a key that lives in this process's memory only. A cached success still reads the
  * identity on every request, and holds only while the stored hash is the one it matched: a changed
  * password or a removed identity takes effect at once, and roles are always current. Failures are
- * never cached. Thread-safe.
+ * never cached. Before a derivation runs, the name and the client's address are checked against
+ * their wrong passwords ({@link Guesses}): past the limit the answer is 429 with {@code
+ * retry-after}, and no derivation runs. Thread-safe.
  */
 final class Access {
   static final String TOKEN_PATH = "/.toa/token";
@@ -51,6 +53,7 @@ final class Access {
   private static final org.slf4j.Logger LOG = org.slf4j.LoggerFactory.getLogger(Access.class);
 
   private final Identities identities;
+  private final Guesses guesses;
   private final Clock clock;
   private final SecretKeySpec cacheKey;
   private final Map<String, Cached> cache = new LinkedHashMap<>(64, 0.75f, true) {
@@ -69,8 +72,9 @@ final class Access {
     }
   }
 
-  Access(Identities identities, Clock clock) {
+  Access(Identities identities, Guesses guesses, Clock clock) {
     this.identities = identities;
+    this.guesses = guesses;
     this.clock = clock;
     byte[] key = new byte[32];
     new SecureRandom().nextBytes(key);
@@ -85,34 +89,41 @@ final class Access {
    * @throws io.toa4j.runtime.StartupException when the token secret's place holds none that can be
    *     used
    */
-  static Access of(Toa application) {
+  static Access of(Toa application, GatewaySettings settings) {
     Identities identities = new Identities(application.systemStore(Identities.STORE), application.state(), application.clock());
     identities.tokens(); // at start, so a secret that cannot be used stops the gateway before it serves
     LOG.info("Bearer tokens are signed with the token secret in {}", identities.secretSource());
     FunctionCounter.builder("toa.credentials.derivations", identities.passwords(), Passwords::derivations)
         .description("password hash derivations run to verify Basic credentials")
         .register(application.metrics());
-    return new Access(identities, application.clock());
+    Guesses guesses = new Guesses(settings.nameGuesses(), settings.addressGuesses(), settings.guessWindow(), application.clock());
+    return new Access(identities, guesses, application.clock());
   }
 
   /**
    * The caller, if the route admits it.
    *
    * @throws Problem 401 with challenges when credentials are missing or wrong, 403 when valid
-   *     credentials are not granted the route
+   *     credentials are not granted the route, 429 when its name or address guessed too often
    */
   Caller admit(Request request, Response response, Routes.Match match) {
-    Route route = match.route();
-    Route.Directives directives = route.directives();
+    return admit(request, response, match.route().path(), match.route().directives(), match.variables());
+  }
+
+  /**
+   * The caller, if directives of that kind admit it at the path: a component's route, or one of
+   * the gateway's own endpoints.
+   */
+  Caller admit(Request request, Response response, String path, Route.Directives directives, Map<String, String> variables) {
     Optional<Proven> proven = authenticate(request, response);
     if (directives.anonymous()) return proven.map(Proven::caller).orElse(Caller.ANONYMOUS);
     if (proven.isEmpty()) {
-      throw unauthorized(response, false, route.path() + " is open to " + grantees(directives) + "; send credentials (Basic, or a bearer token from POST " + TOKEN_PATH + ")");
+      throw unauthorized(response, false, path + " is open to " + grantees(directives) + "; send credentials (Basic, or a bearer token from POST " + TOKEN_PATH + ")");
     }
     Identities.Identity identity = proven.get().identity();
-    boolean self = directives.id().map(v -> identity.id().equals(match.variables().get(v))).orElse(false);
+    boolean self = directives.id().map(v -> identity.id().equals(variables.get(v))).orElse(false);
     if (self || Scopes.grant(identity.roles(), directives.roles())) return proven.get().caller();
-    throw new Problem(403, "FORBIDDEN", route.path() + " is open to " + grantees(directives) + "; '" + identity.name() + "' holds "
+    throw new Problem(403, "FORBIDDEN", path + " is open to " + grantees(directives) + "; '" + identity.name() + "' holds "
         + (identity.roles().isEmpty() ? "no role" : "the roles " + identity.roles()) + ", which grant none of it");
   }
 
@@ -126,7 +137,7 @@ final class Access {
     if (header == null || !scheme(header).equals("basic")) {
       throw unauthorized(response, false, TOKEN_PATH + " issues tokens for Basic credentials; send name and password with Basic");
     }
-    Identities.Identity identity = basic(header, response).identity();
+    Identities.Identity identity = basic(header, request, response).identity();
     Identities.Token token = identities.issue(identity, Identities.DEFAULT_TTL);
     response.getHeaders().put(HttpHeader.CACHE_CONTROL, "no-store");
     Map<String, Object> body = new LinkedHashMap<>();
@@ -142,7 +153,7 @@ final class Access {
     String header = request.getHeaders().get(HttpHeader.AUTHORIZATION);
     if (header == null) return Optional.empty();
     return switch (scheme(header)) {
-      case "basic" -> Optional.of(basic(header, response));
+      case "basic" -> Optional.of(basic(header, request, response));
       case "bearer" -> Optional.of(bearer(header.substring(6).trim(), response));
       default -> throw unauthorized(response, false, "the authorization scheme '" + header.split(" ", 2)[0] + "' is not accepted; use Basic or Bearer");
     };
@@ -153,24 +164,35 @@ final class Access {
     return (space < 0 ? header : header.substring(0, space)).toLowerCase(Locale.ROOT);
   }
 
-  private Proven basic(String header, Response response) {
+  private Proven basic(String header, Request request, Response response) {
     String encoded = header.substring(Math.min(header.length(), 6)).trim();
     String cacheKey = cacheKey(encoded);
     Optional<Proven> cached = cached(cacheKey);
-    if (cached.isPresent()) return cached.get();
+    if (cached.isPresent()) return cached.get(); // a proven header is no guess: served even while its name waits
     char[] decoded = decode(encoded, response);
     try {
       int colon = indexOf(decoded, ':');
       if (colon < 0) throw unauthorized(response, false, "the Basic credentials are not name:password");
       String name = new String(decoded, 0, colon);
+      String address = Guesses.address(request.getConnectionMetaData().getRemoteSocketAddress());
+      guesses.blocked(name, address).ifPresent(wait -> {
+        long seconds = Math.max(1, (wait.toMillis() + 999) / 1000);
+        response.getHeaders().put(HttpHeader.RETRY_AFTER, Long.toString(seconds));
+        throw new Problem(429, "TOO_MANY_GUESSES", "too many wrong passwords for this name or from this address; Basic credentials for it are"
+            + " not checked for " + seconds + " s (a bearer token already issued still works)");
+      });
       char[] password = Arrays.copyOfRange(decoded, colon + 1, decoded.length);
       try {
-        Identities.Verified verified = identities.verify(name, password)
-            .orElseThrow(() -> unauthorized(response, false, "the name or the password is wrong"));
-        synchronized (cache) {
-          cache.put(cacheKey, new Cached(name, verified.hash(), clock.millis() + CACHE_TTL.toMillis()));
+        Optional<Identities.Verified> verified = guesses.derive(() -> identities.verify(name, password));
+        if (verified.isEmpty()) {
+          Duration hold = guesses.failed(name, address);
+          throw unauthorized(response, false, "the name or the password is wrong").held(hold);
         }
-        return new Proven(verified.identity());
+        guesses.succeeded(name);
+        synchronized (cache) {
+          cache.put(cacheKey, new Cached(name, verified.get().hash(), clock.millis() + CACHE_TTL.toMillis()));
+        }
+        return new Proven(verified.get().identity());
       } finally {
         Arrays.fill(password, '\0');
       }

@@ -15,8 +15,8 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import java.io.IOException;
-import java.io.InputStream;
+import java.util.Optional;
+import java.util.concurrent.TimeUnit;
 import org.eclipse.jetty.http.HttpHeader;
 import org.eclipse.jetty.io.Content;
 import org.eclipse.jetty.server.Handler;
@@ -35,50 +35,86 @@ final class Exchange extends Handler.Abstract {
   private static final Logger LOG = LoggerFactory.getLogger(Exchange.class);
   private static final Set<String> QUERY_KEYS = Set.of("version", "limit", "omit");
   private static final JsonNodeFactory NODES = JsonNodeFactory.instance;
-  /** How many times the body limit is read and dropped to answer 413 on a connection that stays. */
-  private static final int DRAIN_FACTOR = 8;
-
+  static final String HEALTH = "/.toa/health";
+  static final String METRICS = "/.toa/metrics";
   private final Toa application;
   private final Idempotency idempotency;
   private final Routes routes;
-  private final int maxBody;
+  private final GatewaySettings settings;
   private final PrometheusMeterRegistry prometheus;
   private final Access access;
+  private final Route.Directives metrics;
+  private volatile boolean down; // the last health answer, so a change is logged once
 
-  Exchange(Toa application, Routes routes, int maxBody, PrometheusMeterRegistry prometheus) {
+  Exchange(Toa application, Routes routes, GatewaySettings settings, PrometheusMeterRegistry prometheus) {
     this.application = application;
-    this.access = Access.of(application);
+    this.access = Access.of(application, settings);
     this.routes = routes;
-    this.maxBody = maxBody;
+    this.settings = settings;
     this.prometheus = prometheus;
     this.idempotency = new Idempotency(application);
+    this.metrics = new Route.Directives(false, List.of(settings.metricsRole()), Optional.empty(), Optional.empty(), Optional.empty(), false);
   }
 
   @Override
   public boolean handle(Request request, Response response, Callback callback) {
-    Media answerAs = Media.JSON;
+    guarded(request, response, callback, false, () -> answer(request, response, callback, Media.ofAccept(request.getHeaders().get(HttpHeader.ACCEPT))));
+    return true;
+  }
+
+  /** Whether the request declares a body: a positive {@code content-length}, or chunks. */
+  private static boolean announcesBody(Request request) {
+    return request.getHeaders().getLongField(HttpHeader.CONTENT_LENGTH) > 0 || request.getHeaders().contains(HttpHeader.TRANSFER_ENCODING);
+  }
+
+  /**
+   * Runs a step of the exchange, answering whatever it throws: a problem, a failure, a bug. A
+   * request answered before its body was read leaves the body unread, so the connection cannot
+   * carry the client's next request: the answer says {@code connection: close}, as Jetty cannot
+   * once the answer is out.
+   */
+  private void guarded(Request request, Response response, Callback callback, boolean bodyRead, Runnable step) {
     try {
-      answerAs = Media.ofAccept(request.getHeaders().get(HttpHeader.ACCEPT));
-      answer(request, response, callback, answerAs);
-    } catch (Problem p) {
-      Problems.send(response, callback, p.status, p.code, p.getMessage());
-    } catch (Failure f) {
+      step.run();
+    } catch (RuntimeException e) {
+      if (!bodyRead && announcesBody(request)) response.getHeaders().put(HttpHeader.CONNECTION, "close");
+      answer(request, response, callback, e);
+    }
+  }
+
+  private static void answer(Request request, Response response, Callback callback, RuntimeException e) {
+    if (e instanceof Problem p) {
+      refuse(request, response, callback, p);
+    } else if (e instanceof Failure f) {
       int status = f.code().status();
       String message = status >= 500 ? "the request failed inside the application; it is logged" : f.getMessage();
       if (status >= 500) LOG.error("{} {} failed", request.getMethod(), request.getHttpURI().getPath(), f);
       Problems.send(response, callback, status, f.code().name(), message);
-    } catch (RuntimeException e) {
+    } else {
       LOG.error("{} {} failed", request.getMethod(), request.getHttpURI().getPath(), e);
       Problems.send(response, callback, 500, "SYSTEM", "the request failed inside the application; it is logged");
     }
-    return true;
   }
 
+  /** Sends the problem, after its hold when it has one (scheduled: no thread waits). */
+  private static void refuse(Request request, Response response, Callback callback, Problem p) {
+    if (p.hold().isZero()) {
+      Problems.send(response, callback, p.status, p.code, p.getMessage());
+      return;
+    }
+    request.getComponents().getScheduler().schedule(
+        () -> Problems.send(response, callback, p.status, p.code, p.getMessage()), p.hold().toMillis(), TimeUnit.MILLISECONDS);
+  }
+
+  /**
+   * Everything that needs no body comes first (route, method, credentials and role, the query), so
+   * a request that is refused never has its body read; then the body is read without holding a
+   * thread ({@link Body}), and the call is made once it is in.
+   */
   private void answer(Request request, Response response, Callback callback, Media answerAs) {
-    // The body is read first, whatever the answer: a connection left holding an unread body
-    // cannot carry the client's next request.
-    byte[] bytes = bytes(request, response);
     String path = request.getHttpURI().getPath();
+    // the gateway's own endpoints read no body: one that was sent is left unread (see guarded)
+    if (path.startsWith("/.toa/") && announcesBody(request)) response.getHeaders().put(HttpHeader.CONNECTION, "close");
     if (path.equals(Access.TOKEN_PATH)) {
       send(response, callback, 200, answerAs, access.token(request, response));
       return;
@@ -96,10 +132,19 @@ final class Exchange extends Handler.Abstract {
       response.getHeaders().put(HttpHeader.ALLOW, String.join(", ", allowed));
       throw new Problem(405, "METHOD_NOT_ALLOWED", request.getMethod() + " is not declared on " + route.path() + "; it declares " + allowed);
     }
-    // Before the body is parsed or anything reaches the application: 401 or 403 otherwise.
+    // Before the body is read or anything reaches the application: 401, 403 or 429 otherwise.
     Caller caller = access.admit(request, response, match);
-    ObjectNode tree = NODES.objectNode();
     ObjectNode query = query(request, match);
+    Body.read(request, response, settings,
+        bytes -> guarded(request, response, callback, true, () -> call(request, response, callback, answerAs, match, operation, caller, query, bytes)),
+        problem -> refuse(request, response, callback, problem));
+  }
+
+  private void call(
+      Request request, Response response, Callback callback, Media answerAs, Routes.Match match, String operation, Caller caller, ObjectNode query,
+      byte[] bytes) {
+    Route route = match.route();
+    ObjectNode tree = NODES.objectNode();
     if (!query.isEmpty()) tree.set("query", query);
     JsonNode input = body(request, route, bytes);
     if (!input.isMissingNode()) tree.set("input", input);
@@ -124,27 +169,34 @@ final class Exchange extends Handler.Abstract {
     send(response, callback, creating ? 201 : 200, answerAs, shown(value, route.directives().output().get()));
   }
 
-  /** The gateway's own endpoints, outside every component's tree. */
+  /**
+   * The gateway's own endpoints, outside every component's tree: health, open to all and saying
+   * only up or down; metrics, for an identity holding the metrics role.
+   */
   private void operations(Request request, Response response, Callback callback, Media answerAs, String path) {
+    if (!path.equals(HEALTH) && !path.equals(METRICS)) {
+      throw new Problem(404, "NOT_FOUND", "no route " + path + "; the gateway's own are " + HEALTH + ", " + METRICS + " and " + Access.TOKEN_PATH);
+    }
     if (!method(request).equals("GET")) {
       response.getHeaders().put(HttpHeader.ALLOW, "GET, HEAD");
       throw new Problem(405, "METHOD_NOT_ALLOWED", path + " answers GET and HEAD only");
     }
-    switch (path) {
-      case "/.toa/health" -> {
-        var problem = application.admin().health();
-        Map<String, Object> body = new LinkedHashMap<>();
-        body.put("status", problem.isEmpty() ? "ready" : "unavailable");
-        problem.ifPresent(p -> body.put("reason", p));
-        send(response, callback, problem.isEmpty() ? 200 : 503, answerAs, body);
-      }
-      case "/.toa/metrics" -> {
-        response.setStatus(200);
-        response.getHeaders().put(HttpHeader.CONTENT_TYPE, "text/plain; version=0.0.4; charset=utf-8");
-        Content.Sink.write(response, true, prometheus.scrape(), callback);
-      }
-      default -> throw new Problem(404, "NOT_FOUND", "no route " + path + "; the gateway's own are /.toa/health, /.toa/metrics and " + Access.TOKEN_PATH);
+    if (path.equals(HEALTH)) {
+      Optional<String> problem = application.admin().health();
+      boolean wasDown = down;
+      down = problem.isPresent();
+      // the reason is for the operator's log, not for whoever can reach the port
+      if (problem.isPresent() && !wasDown) LOG.warn("{} answers down: {}", HEALTH, problem.get());
+      if (problem.isEmpty() && wasDown) LOG.info("{} answers up again", HEALTH);
+      response.getHeaders().put(HttpHeader.CACHE_CONTROL, "no-store");
+      send(response, callback, problem.isEmpty() ? 200 : 503, answerAs, Map.of("status", problem.isEmpty() ? "up" : "down"));
+      return;
     }
+    access.admit(request, response, METRICS, metrics, Map.of());
+    response.setStatus(200);
+    response.getHeaders().put(HttpHeader.CACHE_CONTROL, "no-store");
+    response.getHeaders().put(HttpHeader.CONTENT_TYPE, "text/plain; version=0.0.4; charset=utf-8");
+    Content.Sink.write(response, true, prometheus.scrape(), callback);
   }
 
   /** Path variables, the query string and {@code if-match}, as a query tree. */
@@ -169,39 +221,6 @@ final class Exchange extends Handler.Abstract {
     } catch (NumberFormatException e) {
       throw new Problem(400, "CONTRACT", key + " must be a whole number; got '" + value + "'");
     }
-  }
-
-  /** The whole body, within the size limit; over it, 413 and the connection is closed. */
-  private byte[] bytes(Request request, Response response) {
-    long declared = request.getHeaders().getLongField(HttpHeader.CONTENT_LENGTH);
-    boolean readToTheEnd;
-    try (InputStream in = Content.Source.asInputStream(request)) {
-      if (declared <= maxBody) { // -1 when not declared
-        byte[] bytes = in.readNBytes(maxBody + 1);
-        if (bytes.length <= maxBody) return bytes;
-      }
-      // Over the limit. A client still sending when the connection closes under its unread bytes
-      // gets a reset instead of the answer, so a body up to DRAIN_FACTOR times the limit is read
-      // to its end and thrown away, and the connection stays; a larger one is not read at all.
-      readToTheEnd = declared <= (long) DRAIN_FACTOR * maxBody && discard(in, (long) DRAIN_FACTOR * maxBody);
-    } catch (IOException e) {
-      // Jetty's reason, such as "Early EOF": the connection ended before the body did
-      String reason = e.getMessage() == null || Problems.showsInternals(e.getMessage()) ? "" : " (" + e.getMessage() + ")";
-      throw new Problem(400, "MALFORMED", "the body cannot be read to its end" + reason + "; send as many bytes as content-length says, or end the chunks");
-    }
-    if (!readToTheEnd) response.getHeaders().put(HttpHeader.CONNECTION, "close");
-    throw new Problem(413, "TOO_LARGE", "the body is over " + maxBody + " bytes");
-  }
-
-  /** Reads and drops at most {@code limit} bytes; whether the stream ended within them. */
-  private static boolean discard(InputStream in, long limit) throws IOException {
-    byte[] buffer = new byte[16 * 1024];
-    for (long left = limit; left > 0; ) {
-      int n = in.read(buffer, 0, (int) Math.min(buffer.length, left));
-      if (n < 0) return true;
-      left -= n;
-    }
-    return in.read() < 0;
   }
 
   /** The body as a tree, in the declared format, with only io:input keys. */

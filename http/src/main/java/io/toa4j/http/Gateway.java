@@ -1,5 +1,7 @@
 package io.toa4j.http;
 
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.composite.CompositeMeterRegistry;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import io.toa4j.runtime.Toa;
@@ -15,15 +17,20 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Serves an application's exposition over HTTP, and, outside the components' routes, {@code GET
- * /.toa/health} (200 when the storage and the bus answer, 503 otherwise) and {@code GET
- * /.toa/metrics} (the application's meters in Prometheus' text format). Thread-safe; closing it
- * stops the server and leaves the application running.
+ * /.toa/health} (200 {@code up} when the storage and the bus answer, 503 {@code down} otherwise)
+ * and {@code GET /.toa/metrics} (the application's meters in Prometheus' text format, for an
+ * identity holding the settings' metrics role). Thread-safe; closing it stops the server and leaves
+ * the application running.
+ *
+ * <p>Slow clients cost connections, not threads: headers and bodies are read as they arrive, with
+ * deadlines ({@link GatewaySettings}), and the pool of threads (Jetty's, at most 200) is held only
+ * while the application works.
  */
 public final class Gateway implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(Gateway.class);
 
   /** The largest body accepted by default: 1 MiB. */
-  public static final int DEFAULT_MAX_BODY = 1 << 20;
+  public static final int DEFAULT_MAX_BODY = GatewaySettings.DEFAULT_MAX_BODY;
 
   private final Server server;
   private final ServerConnector connector;
@@ -34,27 +41,44 @@ public final class Gateway implements AutoCloseable {
   }
 
   /**
+   * A registry for the gateway's {@code /.toa/metrics}, to hand to the builder of the context
+   * ({@link io.toa4j.runtime.ToaBuilder#meterRegistry}), so the meters count from the start of its
+   * boot: a delivery handled while the context boots (recovery after a crash) is counted there.
+   */
+  public static MeterRegistry metricsRegistry() {
+    return new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
+  }
+
+  /** With the default settings but the body limit. */
+  public static Gateway start(Toa application, InetSocketAddress address, int maxBody) {
+    return start(application, address, GatewaySettings.defaults().withMaxBody(maxBody));
+  }
+
+  /**
    * Reads the routes of every component and starts serving them.
    *
+   * <p>{@code /.toa/metrics} shows the first Prometheus registry the context was built with (from
+   * {@link #metricsRegistry()}); a context built without one gets one now, which counts from now on.
+   *
    * @param address where to listen; port 0 picks a free one
-   * @param maxBody the largest request body accepted, in bytes (413 above)
    * @throws io.toa4j.runtime.StartupException when a route maps a method to an operation of
    *     another kind, or names a variable the gateway cannot turn into a query
    * @throws UncheckedIOException when it cannot listen on the address (another process holds it),
    *     naming the address and the reason
    */
-  public static Gateway start(Toa application, InetSocketAddress address, int maxBody) {
+  public static Gateway start(Toa application, InetSocketAddress address, GatewaySettings settings) {
     Routes routes = Routes.of(application);
     Server server = new Server();
     HttpConfiguration http = new HttpConfiguration();
     http.setSendServerVersion(false); // what runs behind the port is nobody's business
+    http.setIdleTimeout(settings.idleTimeout().toMillis());
     ServerConnector connector = new ServerConnector(server, new HttpConnectionFactory(http));
     connector.setHost(address.getHostString());
     connector.setPort(address.getPort());
+    connector.setIdleTimeout(settings.idleTimeout().toMillis());
+    connector.addBean(new HeaderDeadline(settings.headerTimeout(), server.getScheduler()));
     server.addConnector(connector);
-    PrometheusMeterRegistry prometheus = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
-    application.publishMetricsTo(prometheus);
-    server.setHandler(new Exchange(application, routes, maxBody, prometheus));
+    server.setHandler(new Exchange(application, routes, settings, prometheus(application)));
     // Jetty's own refusals (a request it cannot read, a version it does not serve) answer with
     // the gateway's problem body too
     server.setErrorHandler(new JettyErrors(http.getRequestHeaderSize()));
@@ -72,6 +96,20 @@ public final class Gateway implements AutoCloseable {
     }
     LOG.info("HTTP gateway on {}:{} serves {} route(s)", address.getHostString(), connector.getLocalPort(), routes.all().size());
     return new Gateway(server, connector);
+  }
+
+  /** The context's Prometheus registry, or a new one that counts from now. */
+  private static PrometheusMeterRegistry prometheus(Toa application) {
+    if (application.metrics() instanceof CompositeMeterRegistry composite) {
+      for (MeterRegistry registry : composite.getRegistries()) {
+        if (registry instanceof PrometheusMeterRegistry prometheus) return prometheus;
+      }
+    }
+    LOG.info("The context was built without a Prometheus registry: /.toa/metrics counts from now; hand Gateway.metricsRegistry() to"
+        + " its builder to count from its boot");
+    PrometheusMeterRegistry prometheus = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
+    application.publishMetricsTo(prometheus);
+    return prometheus;
   }
 
   /** The port it listens on. */

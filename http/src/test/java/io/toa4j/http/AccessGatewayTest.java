@@ -52,10 +52,11 @@ class AccessGatewayTest {
   @BeforeAll
   void start() {
     app = Toa.builder().directory(Shelf.context(directory)).options(Options.defaults().withClock(clock)).build();
-    gateway = Gateway.start(app, new InetSocketAddress("127.0.0.1", 0), Gateway.DEFAULT_MAX_BODY);
+    // every wrong password here comes from one address: the limits on guessing are SlowClientsTest's
+    gateway = Gateway.start(app, new InetSocketAddress("127.0.0.1", 0), GatewaySettings.defaults().withGuesses(10_000, 10_000, Duration.ofMinutes(1)));
     // the same store the gateway reads, through another instance: what the command line does
     identities = new Identities(app.systemStore(Identities.STORE), app.state(), clock);
-    keeper = identities.create("keeper", PASSWORD.toCharArray(), List.of("store"));
+    keeper = identities.create("keeper", PASSWORD.toCharArray(), List.of("store", GatewaySettings.DEFAULT_METRICS_ROLE));
     teller = identities.create("teller@example.com", PASSWORD.toCharArray(), List.of("store:wallets"));
     stranger = identities.create("stranger", PASSWORD.toCharArray(), List.of("store:wal", "other"));
     owner = identities.create("owner", PASSWORD.toCharArray(), List.of());
@@ -240,7 +241,7 @@ class AccessGatewayTest {
     clock.advance(Access.CACHE_TTL);
     assertThat(get(path, credentials).statusCode()).isEqualTo(200);
     assertThat(derivations()).as("verified again once the entry ended").isEqualTo(before + 3);
-    assertThat(get("/.toa/metrics", null).body()).contains("toa_credentials_derivations_total");
+    assertThat(get("/.toa/metrics", credentials).body()).contains("toa_credentials_derivations_total");
   }
 
   private double derivations() {

@@ -160,23 +160,23 @@ class GatewayTest {
   }
 
   @Test
-  void health_isReady_whenStorageAndBusAnswer() throws Exception {
+  void health_whenStorageAndBusAnswer_isUpAndNothingElse() throws Exception {
     HttpResponse<String> health = send("GET", "/.toa/health", null, null);
     assertThat(health.headers().firstValue("server")).as("the server's make and version are not told").isEmpty();
 
     assertThat(health.statusCode()).isEqualTo(200);
-    assertThat(JSON.readTree(health.body()).path("status").asText()).isEqualTo("ready");
+    assertThat(JSON.readTree(health.body())).isEqualTo(JSON.readTree("{\"status\": \"up\"}"));
   }
 
   @Test
-  void metrics_inPrometheusText_countWhatTheApplicationDid() throws Exception {
+  void metrics_withoutCredentials_is401AndShowsNoMeter() throws Exception {
     send("PUT", "/test/notes/" + id + "/", "application/json", "{\"text\": \"forbidden\"}");
 
     HttpResponse<String> metrics = send("GET", "/.toa/metrics", null, null);
 
-    assertThat(metrics.statusCode()).isEqualTo(200);
-    assertThat(metrics.headers().firstValue("content-type")).hasValueSatisfying(t -> assertThat(t).startsWith("text/plain"));
-    assertThat(metrics.body()).contains("toa_outbox_backlog", "toa_parked");
+    assertThat(metrics.statusCode()).isEqualTo(401);
+    assertThat(metrics.headers().allValues("www-authenticate")).anySatisfy(v -> assertThat(v).startsWith("Basic realm="));
+    assertThat(metrics.body()).contains(GatewaySettings.DEFAULT_METRICS_ROLE).doesNotContain("toa_", "write");
     assertThat(send("POST", "/.toa/metrics", "application/json", "{}").statusCode()).isEqualTo(405);
   }
 

@@ -57,7 +57,16 @@ final class RawHttp {
    * @param head whether the request was a HEAD, whose answer has headers only
    */
   static Answer send(int port, byte[] request, boolean head) {
-    try (Socket socket = new Socket("127.0.0.1", port)) {
+    return send(null, port, request, head);
+  }
+
+  /** The same, from a local address of the loopback range, such as 127.0.0.2: another client's. */
+  static Answer from(java.net.InetAddress local, int port, String request) {
+    return send(local, port, request.getBytes(StandardCharsets.ISO_8859_1), request.startsWith("HEAD "));
+  }
+
+  private static Answer send(java.net.InetAddress local, int port, byte[] request, boolean head) {
+    try (Socket socket = local == null ? new Socket("127.0.0.1", port) : new Socket(java.net.InetAddress.getByName("127.0.0.1"), port, local, 0)) {
       socket.setSoTimeout(20_000);
       OutputStream out = socket.getOutputStream();
       try {

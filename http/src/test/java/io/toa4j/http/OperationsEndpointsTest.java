@@ -1,0 +1,212 @@
+package io.toa4j.http;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.toa4j.api.Request;
+import io.toa4j.runtime.Toa;
+import java.net.InetSocketAddress;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Base64;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * {@code /.toa/metrics} behind its role, {@code /.toa/health} saying only up or down, and meters
+ * that count from the start of the context's boot, at a real gateway on a free port.
+ */
+class OperationsEndpointsTest {
+  static final ObjectMapper JSON = new ObjectMapper();
+  static final HttpClient CLIENT = HttpClient.newHttpClient();
+  static final String PASSWORD = "correct horse battery staple";
+  static final String SOURCE = "0123456789abcdef0123456789abcdef";
+  static final String QUEUE = "test.sources.created..test.sinks";
+  static final Duration PATIENCE = Duration.ofSeconds(30);
+
+  @TempDir Path directory;
+  final String failing = "toa4j.test.failing." + UUID.randomUUID();
+  Toa app;
+  Gateway gateway;
+
+  @AfterEach
+  void stop() {
+    System.getProperties().remove(failing);
+    if (gateway != null) gateway.close();
+    if (app != null) app.close();
+  }
+
+  private void serve(GatewaySettings settings) {
+    gateway = Gateway.start(app, new InetSocketAddress("127.0.0.1", 0), settings);
+  }
+
+  @Test
+  void metrics_withoutCredentials401_withoutTheRole403_withTheRoleOrACoveringOne200() throws Exception {
+    app = Toa.builder().directory(Notes.context(directory)).build();
+    serve(GatewaySettings.defaults());
+    Identities identities = new Identities(app.systemStore(Identities.STORE), app.state(), app.clock());
+    identities.create("scraper", PASSWORD.toCharArray(), List.of("toa:metrics"));
+    identities.create("operator", PASSWORD.toCharArray(), List.of("toa"));
+    identities.create("clerk", PASSWORD.toCharArray(), List.of("staff", "toa:metricsx"));
+
+    HttpResponse<String> anonymous = get("/.toa/metrics", null);
+    HttpResponse<String> clerk = get("/.toa/metrics", basic("clerk"));
+    HttpResponse<String> scraper = get("/.toa/metrics", basic("scraper"));
+    HttpResponse<String> operator = get("/.toa/metrics", "Bearer " + identities.issue("operator", Duration.ofMinutes(5)).token());
+
+    assertThat(anonymous.statusCode()).isEqualTo(401);
+    assertThat(anonymous.headers().allValues("www-authenticate")).hasSize(2);
+    assertThat(clerk.statusCode()).isEqualTo(403);
+    for (HttpResponse<String> refused : List.of(anonymous, clerk)) {
+      assertThat(refused.body()).contains("toa:metrics").doesNotContain("toa_", "derivations", "test.notes");
+    }
+    assertThat(scraper.statusCode()).isEqualTo(200);
+    assertThat(scraper.headers().firstValue("content-type")).hasValueSatisfying(t -> assertThat(t).startsWith("text/plain"));
+    assertThat(scraper.body()).contains("toa_outbox_backlog", "toa_parked", "toa_credentials_derivations_total");
+    assertThat(operator.statusCode()).as("toa covers toa:metrics").isEqualTo(200);
+  }
+
+  @Test
+  void metrics_withAnotherConfiguredRole_admitsOnlyThatRole() throws Exception {
+    app = Toa.builder().directory(Notes.context(directory)).build();
+    serve(GatewaySettings.defaults().withMetricsRole("ops:scrape"));
+    Identities identities = new Identities(app.systemStore(Identities.STORE), app.state(), app.clock());
+    identities.create("scraper", PASSWORD.toCharArray(), List.of("toa:metrics"));
+    identities.create("ops", PASSWORD.toCharArray(), List.of("ops:scrape"));
+
+    assertThat(get("/.toa/metrics", basic("scraper")).statusCode()).isEqualTo(403);
+    assertThat(get("/.toa/metrics", basic("ops")).statusCode()).isEqualTo(200);
+  }
+
+  @Test
+  void health_up200_down503_saysNothingElse() throws Exception {
+    app = Toa.builder().directory(Notes.context(directory)).build();
+    serve(GatewaySettings.defaults());
+
+    HttpResponse<String> up = get("/.toa/health", null);
+    app.close(); // its storage and bus are gone: the gateway still answers, down
+    HttpResponse<String> down = get("/.toa/health", null);
+
+    assertThat(up.statusCode()).isEqualTo(200);
+    assertThat(JSON.readTree(up.body())).isEqualTo(JSON.readTree("{\"status\": \"up\"}"));
+    assertThat(down.statusCode()).as(down.body()).isEqualTo(503);
+    assertThat(JSON.readTree(down.body())).isEqualTo(JSON.readTree("{\"status\": \"down\"}"));
+  }
+
+  @Test
+  void metrics_deliveryHandledDuringBoot_isCounted() throws Exception {
+    sourceAndSink(directory);
+    // First run: the delivery fails and waits for its retry when the process stops.
+    System.setProperty(failing, "true");
+    try (Toa first = Toa.builder().directory(directory).build()) {
+      first.call("test.sources.emit", Request.of(SOURCE, Map.of("n", 7)));
+      await().atMost(PATIENCE).until(() -> count(first.metrics().find("toa.messages").tags("queue", QUEUE, "outcome", "retried").counter()) >= 1);
+    }
+    System.getProperties().remove(failing);
+
+    // Second run: the boot delivers it before the gateway starts, as a recovery would.
+    app = Toa.builder().directory(directory).meterRegistry(Gateway.metricsRegistry()).build();
+    assertThat(app.admin().settle(PATIENCE)).isEmpty();
+    serve(GatewaySettings.defaults());
+    new Identities(app.systemStore(Identities.STORE), app.state(), app.clock()).create("scraper", PASSWORD.toCharArray(), List.of("toa:metrics"));
+
+    String metrics = get("/.toa/metrics", basic("scraper")).body();
+
+    assertThat(metrics).containsPattern("toa_messages_total\\{[^}]*outcome=\"delivered\"[^}]*queue=\"" + QUEUE.replace(".", "\\.") + "\"[^}]*\\} 1\\.0");
+  }
+
+  private static double count(io.micrometer.core.instrument.Counter counter) {
+    return counter == null ? 0 : counter.count();
+  }
+
+  private HttpResponse<String> get(String path, String authorization) throws Exception {
+    HttpRequest.Builder request = HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + gateway.port() + path));
+    if (authorization != null) request.header("authorization", authorization);
+    return CLIENT.send(request.build(), HttpResponse.BodyHandlers.ofString());
+  }
+
+  private static String basic(String name) {
+    return "Basic " + Base64.getEncoder().encodeToString((name + ":" + PASSWORD).getBytes(StandardCharsets.UTF_8));
+  }
+
+  /**
+   * {@code test.sources}, whose {@code emit} writes {@code n}, and {@code test.sinks}, which receives
+   * its {@code created} and fails (a transient failure, retried after a second) while the system
+   * property named by {@link #failing} is set.
+   */
+  private void sourceAndSink(Path directory) {
+    Notes.write(directory, "context.toa.yaml", "name: test\ndelivery: { retries: [1, 1, 1, 1, 1] }\n");
+    Notes.write(directory, "components/test.sources/manifest.toa.yaml", """
+        entity:
+          associated: true
+          properties:
+            n: { type: integer }
+        operations:
+          emit:
+            query: true
+            input: { type: object, properties: { n: { type: integer } }, required: [n] }
+        """);
+    Notes.write(directory, "components/test.sources/Source.java", """
+        package test.sources;
+        public class Source extends io.toa4j.api.Entry { public Long n; }
+        """);
+    Notes.write(directory, "components/test.sources/operations/Emit.java", """
+        package test.sources.operations;
+        public class Emit implements io.toa4j.api.Transition<Emit.Input, test.sources.Source> {
+          public record Input(long n) {}
+          public Object transition(Input input, test.sources.Source entry) {
+            entry.n = input.n();
+            return entry;
+          }
+        }
+        """);
+    Notes.write(directory, "components/test.sinks/manifest.toa.yaml", """
+        entity:
+          associated: true
+          properties:
+            n: { type: integer }
+        operations:
+          absorb:
+            query: true
+            input: { type: object, properties: { n: { type: integer } }, required: [n] }
+        receivers:
+          test.sources.created: absorb
+        """);
+    Notes.write(directory, "components/test.sinks/Sink.java", """
+        package test.sinks;
+        public class Sink extends io.toa4j.api.Entry { public Long n; }
+        """);
+    Notes.write(directory, "components/test.sinks/operations/Absorb.java", """
+        package test.sinks.operations;
+        public class Absorb implements io.toa4j.api.Transition<Absorb.Input, test.sinks.Sink> {
+          public record Input(long n) {}
+          public Object transition(Input input, test.sinks.Sink entry) {
+            if (System.getProperty("%s") != null) throw new IllegalStateException("failing, as the test asks");
+            entry.n = input.n();
+            return entry;
+          }
+        }
+        """.formatted(failing));
+    Notes.write(directory, "components/test.sinks/receivers/TestSourcesCreated.java", """
+        package test.sinks.receivers;
+        import io.toa4j.api.*;
+        import java.util.Map;
+        public class TestSourcesCreated implements Receiver<TestSourcesCreated.Source> {
+          public record Source(String id, long n) {}
+          public Request request(Source source) {
+            return Request.of(Query.id(source.id()), Map.of("n", source.n()));
+          }
+        }
+        """);
+  }
+}
