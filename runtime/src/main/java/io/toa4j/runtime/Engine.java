@@ -41,8 +41,9 @@ import java.util.stream.Collectors;
  * <ol>
  *   <li>A record changes only through a {@link Write} whose expected version is the version the
  *       run read; a lost compare-and-swap writes nothing.
- *   <li>Nothing is written when the operation refuses, throws, or discards; the caller of a
- *       discarded run still gets what the operation returned, as a success.
+ *   <li>Nothing is written when the operation refuses (with its own refusal, or returning another
+ *       operation's refused reply as it is), throws, or discards; the caller of a discarded run
+ *       still gets what the operation returned, as a success.
  *   <li>Every state written fits the entity's schema; one that does not is never stored.
  *   <li>Each attempt binds a fresh entry from the stored record: nothing an abandoned attempt did
  *       to its entry leaks into the next.
