@@ -80,6 +80,9 @@ final class RunCommand implements Callable<Integer> {
                   serving.close();
                   log.info("Context {} stopped", serving.name());
                   stopped.countDown();
+                  // A stop asked for (SIGTERM, Ctrl-C) and drained cleanly is a success: without
+                  // this the JVM reports the signal (143). A close that threw never gets here.
+                  Runtime.getRuntime().halt(Toa.OUTPUT);
                 },
                 "toa-shutdown"));
     if (serving.run().isPresent()) {

@@ -83,12 +83,13 @@ class RunIT {
   }
 
   @Test
-  void run_stoppedWithSigterm_removesRunJson() throws Exception {
+  void run_stoppedWithSigterm_drainsRemovesRunJsonAndExits0() throws Exception {
     Process run = startRun("run");
 
     run.destroy(); // SIGTERM
     assertThat(run.waitFor(ToaShell.DEADLINE.toSeconds(), TimeUnit.SECONDS)).isTrue();
 
+    assertThat(run.exitValue()).as("a clean drain after SIGTERM is a success").isZero();
     assertThat(RunFile.path(shop)).doesNotExist();
     assertThat(ToaShell.read(logs.resolve("run-0.err"))).contains("stopped");
   }
