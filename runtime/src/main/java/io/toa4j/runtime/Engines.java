@@ -19,7 +19,8 @@ import org.slf4j.LoggerFactory;
 final class Engines {
   private static final Logger LOG = LoggerFactory.getLogger(Engines.class);
   private static final long FIRST_DELAY_MILLIS = 500;
-  private static final long LONGEST_DELAY_MILLIS = 10_000;
+  /** At most this long between attempts, so a process is serving within a second of its server's return. */
+  private static final long LONGEST_DELAY_MILLIS = 1_000;
 
   private Engines() {}
 
@@ -53,8 +54,9 @@ final class Engines {
 
   /**
    * Opens an engine, and while its server cannot be reached, waits and tries again — after 0.5 s,
-   * then twice as long each time up to 10 s — for as long as the options allow; each failed attempt
-   * is logged with the adapter's message, which names the server without its password.
+   * then every second — for as long as the options allow. The first failed attempt is logged as a
+   * WARN with the adapter's message, which names the server without its password; the ones after
+   * it only at DEBUG; reaching the server at last is one INFO.
    *
    * @throws UnreachableException when the server still cannot be reached when the wait is over
    */
@@ -63,14 +65,17 @@ final class Engines {
     for (int attempt = 1; ; attempt++) {
       try {
         T opened = open.get();
-        if (attempt > 1) LOG.info("Reached {} at attempt {}", what, attempt);
+        if (attempt > 1) LOG.info("Reached {} at attempt {}, after {} s", what, attempt, Duration.between(start, options.clock().instant()).toSeconds());
         return opened;
       } catch (UnreachableException e) {
         Duration waited = Duration.between(start, options.clock().instant());
         if (waited.compareTo(options.startupWait()) >= 0) throw e;
         long delay = Math.min(FIRST_DELAY_MILLIS << Math.min(attempt - 1, 5), LONGEST_DELAY_MILLIS);
-        LOG.warn("Waiting for {}: trying again in {} ms (attempt {}, {} s so far). {}",
-            what, delay, attempt, waited.toSeconds(), e.getMessage());
+        if (attempt == 1) {
+          LOG.warn("Waiting for {}: trying again every second until it answers. {}", what, e.getMessage());
+        } else {
+          LOG.debug("Waiting for {}: attempt {} failed, {} s so far. {}", what, attempt, waited.toSeconds(), e.getMessage());
+        }
         try {
           options.sleeper().sleep(delay);
         } catch (InterruptedException interrupted) {
