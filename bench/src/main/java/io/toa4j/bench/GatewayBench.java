@@ -1,6 +1,5 @@
 package io.toa4j.bench;
 
-import com.fasterxml.jackson.databind.ObjectMapper;
 import io.toa4j.api.Reply;
 import io.toa4j.api.Request;
 import io.toa4j.http.Gateway;
@@ -34,6 +33,7 @@ import org.eclipse.jetty.server.Response;
 import org.eclipse.jetty.server.Server;
 import org.eclipse.jetty.server.ServerConnector;
 import org.eclipse.jetty.util.Callback;
+import tools.jackson.databind.ObjectMapper;
 
 /**
  * The latency the HTTP gateway adds: the same credit, sent over HTTP to the gateway's route and

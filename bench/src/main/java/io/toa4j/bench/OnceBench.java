@@ -1,7 +1,5 @@
 package io.toa4j.bench;
 
-import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.toa4j.api.Request;
 import io.toa4j.runtime.Toa;
 import io.toa4j.spi.InboxEntry;
@@ -31,6 +29,8 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
+import tools.jackson.databind.ObjectMapper;
+import tools.jackson.databind.node.ObjectNode;
 
 /**
  * What {@code once} costs: the same credit operation, declared with and without {@code once}, in
@@ -201,7 +201,7 @@ public final class OnceBench {
   private static Json json(ObjectNode value) {
     try {
       return new Json(JSON.writeValueAsString(value));
-    } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
+    } catch (tools.jackson.core.JacksonException e) {
       throw new IllegalArgumentException(e);
     }
   }

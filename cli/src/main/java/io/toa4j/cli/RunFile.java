@@ -1,19 +1,19 @@
 package io.toa4j.cli;
 
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.json.JsonMapper;
-import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.toa4j.spi.OwnerOnly;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
-import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.util.Objects;
 import java.util.Optional;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import tools.jackson.core.JacksonException;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.json.JsonMapper;
+import tools.jackson.databind.node.ObjectNode;
 
 /**
  * {@code <context>/.toa/run.json}: written by {@code toa run} while it serves the context, read by
@@ -44,14 +44,12 @@ record RunFile(long pid, int port, String token) {
   static Optional<RunFile> read(Path file) {
     try {
       JsonNode tree = JSON.readTree(Files.readAllBytes(file));
-      if (tree == null || !tree.path("pid").canConvertToLong() || !tree.path("port").canConvertToInt() || !tree.path("token").isTextual()) {
+      if (tree == null || !tree.path("pid").canConvertToLong() || !tree.path("port").canConvertToInt() || !tree.path("token").isString()) {
         return Optional.empty();
       }
-      return Optional.of(new RunFile(tree.get("pid").asLong(), tree.get("port").asInt(), tree.get("token").asText()));
-    } catch (NoSuchFileException e) {
-      return Optional.empty();
-    } catch (IOException e) {
-      return Optional.empty();
+      return Optional.of(new RunFile(tree.get("pid").asLong(), tree.get("port").asInt(), tree.get("token").asString()));
+    } catch (IOException | JacksonException e) {
+      return Optional.empty(); // NoSuchFileException included
     }
   }
 

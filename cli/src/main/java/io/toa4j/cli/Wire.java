@@ -1,17 +1,16 @@
 package io.toa4j.cli;
 
-import com.fasterxml.jackson.core.JsonProcessingException;
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.json.JsonMapper;
-import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.toa4j.api.Failure;
 import io.toa4j.api.Query;
 import io.toa4j.api.Request;
 import io.toa4j.runtime.Replies;
 import io.toa4j.runtime.Requests;
-import java.io.IOException;
 import java.util.Objects;
 import java.util.Optional;
+import tools.jackson.core.JacksonException;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.json.JsonMapper;
+import tools.jackson.databind.node.ObjectNode;
 
 /**
  * The control channel's wire format: the one description of what {@code toa call} sends to a
@@ -77,9 +76,9 @@ final class Wire {
   static Call readCall(byte[] body) {
     JsonNode tree = tree(body);
     JsonNode endpoint = tree.path("endpoint");
-    if (!endpoint.isTextual()) throw new Malformed("a call names its endpoint as text; got " + endpoint);
+    if (!endpoint.isString()) throw new Malformed("a call names its endpoint as text; got " + endpoint);
     JsonNode identity = tree.path("identity");
-    if (!identity.isMissingNode() && !identity.isNull() && !identity.isTextual()) {
+    if (!identity.isMissingNode() && !identity.isNull() && !identity.isString()) {
       throw new Malformed("a call's identity is text; got " + identity);
     }
     Request request;
@@ -88,7 +87,7 @@ final class Wire {
     } catch (Failure e) {
       throw new Malformed(e.getMessage());
     }
-    return new Call(endpoint.asText(), request, identity.isTextual() ? Optional.of(identity.asText()) : Optional.empty());
+    return new Call(endpoint.asString(), request, identity.isString() ? Optional.of(identity.asString()) : Optional.empty());
   }
 
   private static ObjectNode request(Request request) {
@@ -113,17 +112,15 @@ final class Wire {
       JsonNode tree = JSON.readTree(body);
       if (tree == null || !tree.isObject()) throw new Malformed("the body is not a JSON object");
       return tree;
-    } catch (JsonProcessingException e) {
+    } catch (JacksonException e) {
       throw new Malformed("the body is not JSON: " + e.getOriginalMessage());
-    } catch (IOException e) {
-      throw new Malformed("the body cannot be read: " + e.getMessage());
     }
   }
 
   private static byte[] bytes(JsonNode tree) {
     try {
       return JSON.writeValueAsBytes(tree);
-    } catch (JsonProcessingException e) {
+    } catch (JacksonException e) {
       throw new IllegalStateException("A tree of plain values cannot be written as JSON", e);
     }
   }

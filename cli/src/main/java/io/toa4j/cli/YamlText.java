@@ -1,21 +1,18 @@
 package io.toa4j.cli;
 
-import com.fasterxml.jackson.core.JsonLocation;
-import com.fasterxml.jackson.core.JsonParser;
-import com.fasterxml.jackson.core.JsonProcessingException;
-import com.fasterxml.jackson.core.StreamReadFeature;
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.node.MissingNode;
-import com.fasterxml.jackson.dataformat.yaml.YAMLGenerator;
-import com.fasterxml.jackson.dataformat.yaml.YAMLMapper;
 import io.toa4j.api.Failure;
 import io.toa4j.api.Request;
+import io.toa4j.manifest.Yaml;
 import io.toa4j.runtime.Requests;
-import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.util.Optional;
-import org.yaml.snakeyaml.error.Mark;
-import org.yaml.snakeyaml.error.MarkedYAMLException;
+import tools.jackson.core.JacksonException;
+import tools.jackson.core.JsonParser;
+import tools.jackson.core.TokenStreamLocation;
+import tools.jackson.databind.DeserializationFeature;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.node.MissingNode;
+import tools.jackson.dataformat.yaml.YAMLMapper;
+import tools.jackson.dataformat.yaml.YAMLWriteFeature;
 
 /**
  * YAML at the shell's edge: requests a person types, replies printed for a person to read (and
@@ -23,14 +20,10 @@ import org.yaml.snakeyaml.error.MarkedYAMLException;
  */
 final class YamlText {
   private static final YAMLMapper YAML =
-      YAMLMapper.builder()
-          .disable(YAMLGenerator.Feature.WRITE_DOC_START_MARKER)
-          .enable(YAMLGenerator.Feature.MINIMIZE_QUOTES)
-          // a string of digits (an id can be one) stays a string when the output is read again
-          .enable(YAMLGenerator.Feature.ALWAYS_QUOTE_NUMBERS_AS_STRINGS)
-          .enable(YAMLGenerator.Feature.LITERAL_BLOCK_STYLE)
-          // "{ input: 1, input: 2 }" is a typing mistake, not a request for the last one
-          .enable(StreamReadFeature.STRICT_DUPLICATE_DETECTION)
+      // YAML 1.2 as manifests read it: "{ input: 1, input: 2 }" is refused, a string of digits
+      // printed (an id can be one) is quoted, so it stays a string when the output is read again
+      YAMLMapper.builder(Yaml.factory().enable(YAMLWriteFeature.LITERAL_BLOCK_STYLE).build())
+          .disable(DeserializationFeature.FAIL_ON_TRAILING_TOKENS) // tree() says it in its own words
           .build();
 
   private static final String SHAPE = "write it as { query: { id: ... }, input: { ... } }";
@@ -56,7 +49,7 @@ final class YamlText {
   private static String numericId(JsonNode id) {
     String digits = id.isIntegralNumber() ? id.bigIntegerValue().toString() : null;
     String example = digits != null && digits.length() == 32 ? "\"" + digits + "\"" : "\"...\"";
-    return "query.id must be 32 hexadecimal characters as text, but YAML read " + id.asText() + " as a number;"
+    return "query.id must be 32 hexadecimal characters as text, but YAML read " + id.asString() + " as a number;"
         + " quote the id as you typed it, such as { query: { id: " + example + " } }";
   }
 
@@ -69,10 +62,8 @@ final class YamlText {
         throw new Failure(Failure.Code.CONTRACT, "the request holds more than one YAML document; " + SHAPE);
       }
       return tree;
-    } catch (JsonProcessingException e) {
+    } catch (JacksonException e) {
       throw new Failure(Failure.Code.CONTRACT, "the request is not YAML: " + problem(e) + "; " + SHAPE);
-    } catch (IOException e) {
-      throw new UncheckedIOException("Cannot read the request", e);
     }
   }
 
@@ -80,18 +71,16 @@ final class YamlText {
   static String print(Optional<Object> value) {
     try {
       return YAML.writeValueAsString(value.orElse(null));
-    } catch (JsonProcessingException e) {
+    } catch (JacksonException e) {
       throw new IllegalStateException("A reply of plain values cannot be written as YAML: " + e.getOriginalMessage(), e);
     }
   }
 
   /** What the parser objects to and where, in one line (SnakeYAML's own message spans several). */
-  private static String problem(JsonProcessingException e) {
-    if (e.getCause() instanceof MarkedYAMLException marked && marked.getProblemMark() != null) {
-      Mark mark = marked.getProblemMark();
-      return marked.getProblem() + " at line " + (mark.getLine() + 1) + ", column " + (mark.getColumn() + 1);
-    }
-    JsonLocation at = e.getLocation();
+  private static String problem(JacksonException e) {
+    Optional<Yaml.SyntaxError> syntax = Yaml.syntaxError(e);
+    if (syntax.isPresent()) return syntax.get().toString();
+    TokenStreamLocation at = e.getLocation();
     String message = e.getOriginalMessage().lines().findFirst().orElse("unreadable");
     return at == null ? message : message + " at line " + at.getLineNr() + ", column " + at.getColumnNr();
   }

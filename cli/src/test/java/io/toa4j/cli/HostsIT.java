@@ -4,17 +4,15 @@ import static io.toa4j.cli.ToaShell.WALLET;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import io.toa4j.spi.Bus;
+import io.toa4j.spi.BusProvider;
+import io.toa4j.spi.BusSettings;
+import io.toa4j.spi.Message;
 import io.toa4j.testkit.rabbitmq.VirtualHosts;
 import io.toa4j.testkit.servers.Needs;
 import io.toa4j.testkit.servers.Server;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import com.fasterxml.jackson.databind.node.JsonNodeFactory;
-import com.fasterxml.jackson.databind.node.ObjectNode;
-import io.toa4j.spi.Bus;
-import io.toa4j.spi.BusProvider;
-import io.toa4j.spi.BusSettings;
-import io.toa4j.spi.Message;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.ResultSet;
@@ -31,6 +29,8 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import tools.jackson.databind.node.JsonNodeFactory;
+import tools.jackson.databind.node.ObjectNode;
 
 /**
  * The shop across processes on PostgreSQL and RabbitMQ (a database and a virtual host of each
@@ -92,7 +92,7 @@ class HostsIT {
     assertThat(first.exitCode()).as("%s", first).isZero();
     assertThat(first.err()).contains("over the rabbitmq bus");
     assertThat(second.exitCode()).as("%s", second).isZero();
-    assertThat(first.yaml().path("checkout").asText()).isEqualTo("chk-1");
+    assertThat(first.yaml().path("checkout").asString()).isEqualTo("chk-1");
     await().atMost(PATIENCE).pollInterval(Duration.ofMillis(500)).untilAsserted(() -> toa.assertWallet(shop, 300, 1));
     assertThat(RunFile.path(shop)).as("a distributed toa run writes no run.json").doesNotExist();
 

@@ -2,9 +2,6 @@ package io.toa4j.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.dataformat.yaml.YAMLMapper;
 import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.io.PrintWriter;
@@ -17,6 +14,9 @@ import java.util.Base64;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.ObjectMapper;
+import tools.jackson.dataformat.yaml.YAMLMapper;
 
 /** {@code toa identity} in this JVM, on a context with no component, its identities in SQLite. */
 class IdentityCommandTest {
@@ -50,8 +50,8 @@ class IdentityCommandTest {
     assertThat(run("s3cret\n", "identity", "create", "alice", "--role", "store", "--role", "billing:read")).as(err.toString()).isZero();
 
     JsonNode created = YAML.readTree(out.toString());
-    assertThat(created.path("id").asText()).matches("[0-9a-f]{32}");
-    assertThat(created.path("name").asText()).isEqualTo("alice");
+    assertThat(created.path("id").asString()).matches("[0-9a-f]{32}");
+    assertThat(created.path("name").asString()).isEqualTo("alice");
     assertThat(created.path("roles").toString()).isEqualTo("[\"store\",\"billing:read\"]");
     assertThat(out.toString()).doesNotContain("s3cret");
     assertThat(err.toString()).isEmpty();
@@ -87,7 +87,7 @@ class IdentityCommandTest {
   @Test
   void token_printsASignedTokenForTheIdentity_expiringAfterTheTtl() throws Exception {
     assertThat(run("pw\n", "identity", "create", "alice")).isZero();
-    String id = YAML.readTree(out.toString()).path("id").asText();
+    String id = YAML.readTree(out.toString()).path("id").asString();
 
     long before = Instant.now().getEpochSecond();
     assertThat(run("", "identity", "token", "alice", "--ttl", "120")).as(err.toString()).isZero();
@@ -98,8 +98,8 @@ class IdentityCommandTest {
     String[] parts = token.split("\\.");
     assertThat(new ObjectMapper().readTree(Base64.getUrlDecoder().decode(parts[0]))).isEqualTo(new ObjectMapper().readTree("{\"alg\":\"HS256\",\"typ\":\"JWT\"}"));
     JsonNode payload = new ObjectMapper().readTree(Base64.getUrlDecoder().decode(parts[1]));
-    assertThat(payload.path("sub").asText()).isEqualTo(id);
-    assertThat(payload.path("name").asText()).isEqualTo("alice");
+    assertThat(payload.path("sub").asString()).isEqualTo(id);
+    assertThat(payload.path("name").asString()).isEqualTo("alice");
     assertThat(payload.path("exp").asLong()).isBetween(before + 120, after + 120);
   }
 

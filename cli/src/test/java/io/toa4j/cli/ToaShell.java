@@ -2,8 +2,6 @@ package io.toa4j.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.dataformat.yaml.YAMLMapper;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
@@ -15,6 +13,9 @@ import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.stream.Stream;
+import tools.jackson.core.JacksonException;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.dataformat.yaml.YAMLMapper;
 
 /**
  * Runs {@code bin/toa} as a separate process, as a person at a shell does, on a copy of the shop
@@ -51,7 +52,7 @@ final class ToaShell {
     JsonNode yaml() {
       try {
         return YAML.readTree(out);
-      } catch (IOException e) {
+      } catch (JacksonException e) {
         throw new AssertionError("stdout is not YAML: " + out, e);
       }
     }

@@ -3,7 +3,6 @@ package io.toa4j.cli;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import com.fasterxml.jackson.databind.json.JsonMapper;
 import io.toa4j.api.Query;
 import io.toa4j.api.Request;
 import java.nio.charset.StandardCharsets;
@@ -11,6 +10,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalLong;
 import org.junit.jupiter.api.Test;
+import tools.jackson.databind.json.JsonMapper;
 
 class WireTest {
   private static final String ID = "8d1f0c2e5a7b4c3d9e6f1a2b3c4d5e6f";

@@ -3,7 +3,6 @@ package io.toa4j.cli;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import com.fasterxml.jackson.databind.json.JsonMapper;
 import io.toa4j.api.Failure;
 import io.toa4j.api.Query;
 import io.toa4j.api.Request;
@@ -12,6 +11,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import org.junit.jupiter.api.Test;
+import tools.jackson.databind.json.JsonMapper;
 
 class YamlTextTest {
   private static final String ID = "8d1f0c2e5a7b4c3d9e6f1a2b3c4d5e6f";
@@ -61,6 +61,28 @@ class YamlTextTest {
         .isInstanceOf(Failure.class)
         .hasMessageContaining("as a number")
         .hasMessageContaining("quote the id as you typed it");
+  }
+
+  @Test
+  void request_isYaml12_noIsAStringAndALeadingZeroIsDecimal() throws Exception {
+    Request request = YamlText.request("{ query: { id: " + ID + " }, input: { ref: no, mode: 0777, octal: 0o17, flag: ~, on: True } }");
+
+    assertThat(request.input())
+        .contains(JsonMapper.builder().build().readTree("{\"ref\":\"no\",\"mode\":777,\"octal\":15,\"flag\":null,\"on\":true}"));
+  }
+
+  @Test
+  void print_stringsThatYaml12ReadsAsOtherValues_readBackAsStrings() {
+    List<String> texts = List.of("no", "yes", "0777", "0o17", "0x1F", "~", "null", "True", "FALSE", ".inf", "-.5", "+12", "1e3");
+    Map<String, Object> value = new LinkedHashMap<>();
+    for (int i = 0; i < texts.size(); i++) value.put("k" + i, texts.get(i));
+
+    var tree = YamlText.tree(YamlText.print(Optional.of(value)));
+
+    for (int i = 0; i < texts.size(); i++) {
+      assertThat(tree.get("k" + i).isString()).as("%s printed and read again", texts.get(i)).isTrue();
+      assertThat(tree.get("k" + i).asString()).isEqualTo(texts.get(i));
+    }
   }
 
   @Test
@@ -118,8 +140,8 @@ class YamlTextTest {
     String yaml = YamlText.print(Optional.of(value));
 
     assertThat(yaml).isEqualTo("digits: \"12345678901234567890123456789012\"\nflag: \"true\"\n");
-    assertThat(YamlText.tree(yaml).get("digits").isTextual()).isTrue();
-    assertThat(YamlText.tree(yaml).get("flag").isTextual()).isTrue();
+    assertThat(YamlText.tree(yaml).get("digits").isString()).isTrue();
+    assertThat(YamlText.tree(yaml).get("flag").isString()).isTrue();
   }
 
   @Test
@@ -129,6 +151,6 @@ class YamlTextTest {
     String yaml = YamlText.print(Optional.of(value));
 
     assertThat(YamlText.tree(yaml).get("list").toString()).isEqualTo("[1,\"two words\",\"a: b\"]");
-    assertThat(YamlText.tree(yaml).get("text").asText()).isEqualTo("line one\nline two");
+    assertThat(YamlText.tree(yaml).get("text").asString()).isEqualTo("line one\nline two");
   }
 }

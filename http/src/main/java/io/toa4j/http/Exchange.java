@@ -1,21 +1,17 @@
 package io.toa4j.http;
 
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.node.JsonNodeFactory;
-import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import io.toa4j.api.Failure;
 import io.toa4j.api.Reply;
 import io.toa4j.manifest.OperationType;
-import io.toa4j.runtime.Toa;
 import io.toa4j.runtime.Requests;
+import io.toa4j.runtime.Toa;
 import java.util.ArrayList;
-import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 import java.util.Optional;
+import java.util.Set;
 import java.util.concurrent.TimeUnit;
 import org.eclipse.jetty.http.HttpHeader;
 import org.eclipse.jetty.io.Content;
@@ -25,6 +21,9 @@ import org.eclipse.jetty.server.Response;
 import org.eclipse.jetty.util.Callback;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.node.JsonNodeFactory;
+import tools.jackson.databind.node.ObjectNode;
 
 /**
  * One request through the gateway: route, method, access, query, body, call, answer. Every way a
@@ -225,14 +224,13 @@ final class Exchange extends Handler.Abstract {
 
   /** The body as a tree, in the declared format, with only io:input keys. */
   private static JsonNode body(Request request, Route route, byte[] bytes) {
-    if (bytes.length == 0) return com.fasterxml.jackson.databind.node.MissingNode.getInstance();
+    if (bytes.length == 0) return tools.jackson.databind.node.MissingNode.getInstance();
     String contentType = request.getHeaders().get(HttpHeader.CONTENT_TYPE);
     if (contentType == null) throw new Problem(415, "UNSUPPORTED_MEDIA_TYPE", "a body needs a content-type: application/json or application/yaml");
     JsonNode input = Media.ofContent(contentType).read(bytes);
     route.directives().input().ifPresent(allowed -> {
       if (!input.isObject()) return;
-      for (Iterator<String> it = input.fieldNames(); it.hasNext(); ) {
-        String key = it.next();
+      for (String key : input.propertyNames()) {
         if (allowed.contains(key)) continue;
         String pointer = "/" + key.replace("~", "~0").replace("/", "~1");
         throw new Problem(400, "CONTRACT", pointer + ": the body property '" + key + "' is not accepted here; accepted: " + allowed);

@@ -1,8 +1,5 @@
 package io.toa4j.http;
 
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.node.JsonNodeFactory;
-import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.toa4j.spi.Json;
 import io.toa4j.spi.Outcome;
 import io.toa4j.spi.Store;
@@ -26,6 +23,9 @@ import java.util.Set;
 import java.util.regex.Pattern;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.node.JsonNodeFactory;
+import tools.jackson.databind.node.ObjectNode;
 
 /**
  * The identities the gateway admits and their password hashes and roles, kept by the runtime in
@@ -61,7 +61,7 @@ public final class Identities {
   static final int MAX_PASSWORD = 1024;
   private static final Pattern NAME = Pattern.compile("[A-Za-z0-9._@+-]{1," + MAX_NAME + "}");
   private static final JsonNodeFactory NODES = JsonNodeFactory.instance;
-  private static final com.fasterxml.jackson.databind.ObjectMapper STATES = new com.fasterxml.jackson.databind.ObjectMapper();
+  private static final tools.jackson.databind.ObjectMapper STATES = new tools.jackson.databind.ObjectMapper();
   private static final int ATTEMPTS = 16;
   private static final Logger LOG = LoggerFactory.getLogger(Identities.class);
 
@@ -184,7 +184,7 @@ public final class Identities {
       passwords.decoy(password);
       return Optional.empty();
     }
-    String hash = object(record.get().state()).path("password").asText();
+    String hash = object(record.get().state()).path("password").asString();
     return passwords.verify(password, hash) ? Optional.of(new Verified(identity(record.get()), hash)) : Optional.empty();
   }
 
@@ -193,7 +193,7 @@ public final class Identities {
 
   /** The identity and its stored password hash, read now, if the name is held. */
   Optional<Verified> current(String name) {
-    return stored(name).map(r -> new Verified(identity(r), object(r.state()).path("password").asText()));
+    return stored(name).map(r -> new Verified(identity(r), object(r.state()).path("password").asString()));
   }
 
   /**
@@ -249,14 +249,14 @@ public final class Identities {
   }
 
   private Optional<StoredRecord> stored(String name) {
-    return store.read(key("identity", name)).filter(r -> object(r.state()).path("kind").asText().equals("identity"));
+    return store.read(key("identity", name)).filter(r -> object(r.state()).path("kind").asString().equals("identity"));
   }
 
   private static Identity identity(StoredRecord record) {
     JsonNode state = object(record.state());
     List<String> roles = new ArrayList<>();
-    state.path("roles").forEach(r -> roles.add(r.asText()));
-    return new Identity(state.path("id").asText(), state.path("name").asText(), List.copyOf(roles));
+    state.path("roles").forEach(r -> roles.add(r.asString()));
+    return new Identity(state.path("id").asString(), state.path("name").asString(), List.copyOf(roles));
   }
 
   private static ObjectNode state(Identity identity, String hash) {
@@ -303,7 +303,7 @@ public final class Identities {
   private static Json json(ObjectNode state) {
     try {
       return new Json(STATES.writeValueAsString(state));
-    } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
+    } catch (tools.jackson.core.JacksonException e) {
       throw new IllegalArgumentException(e);
     }
   }
@@ -312,7 +312,7 @@ public final class Identities {
   private static ObjectNode object(Json state) {
     try {
       return (ObjectNode) STATES.readTree(state.text());
-    } catch (com.fasterxml.jackson.core.JsonProcessingException | ClassCastException e) {
+    } catch (tools.jackson.core.JacksonException | ClassCastException e) {
       throw new IllegalStateException("A stored identity record is not a JSON object", e);
     }
   }

@@ -1,18 +1,6 @@
 package io.toa4j.http;
 
-import com.fasterxml.jackson.core.JsonLocation;
-import com.fasterxml.jackson.core.JsonParser;
-import com.fasterxml.jackson.core.JsonProcessingException;
-import com.fasterxml.jackson.core.exc.StreamConstraintsException;
-import com.fasterxml.jackson.core.StreamReadFeature;
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.json.JsonMapper;
-import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
-import com.fasterxml.jackson.dataformat.yaml.YAMLGenerator;
-import com.fasterxml.jackson.dataformat.yaml.YAMLMapper;
-import com.fasterxml.jackson.databind.node.MissingNode;
-import java.io.IOException;
+import io.toa4j.manifest.Yaml;
 import java.nio.ByteBuffer;
 import java.nio.CharBuffer;
 import java.nio.charset.CharsetDecoder;
@@ -21,17 +9,33 @@ import java.nio.charset.CodingErrorAction;
 import java.nio.charset.StandardCharsets;
 import java.util.HexFormat;
 import java.util.Locale;
+import java.util.Optional;
 import java.util.regex.Pattern;
-import org.yaml.snakeyaml.error.MarkedYAMLException;
+import tools.jackson.core.JacksonException;
+import tools.jackson.core.JsonParser;
+import tools.jackson.core.StreamReadFeature;
+import tools.jackson.core.TokenStreamLocation;
+import tools.jackson.core.exc.StreamConstraintsException;
+import tools.jackson.databind.DeserializationFeature;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.ObjectMapper;
+import tools.jackson.databind.json.JsonMapper;
+import tools.jackson.databind.node.MissingNode;
+import tools.jackson.dataformat.yaml.YAMLMapper;
 
 /** The body formats: JSON and YAML, read by {@code content-type}, written by {@code accept}. */
 enum Media {
-  JSON("application/json", JsonMapper.builder().enable(StreamReadFeature.STRICT_DUPLICATE_DETECTION).build()),
+  // What follows the value is checked here (read), to say where the value ends and what follows.
+  JSON(
+      "application/json",
+      JsonMapper.builder()
+          .enable(StreamReadFeature.STRICT_DUPLICATE_DETECTION)
+          .disable(DeserializationFeature.FAIL_ON_TRAILING_TOKENS)
+          .build()),
   YAML(
       "application/yaml",
-      YAMLMapper.builder(YAMLFactory.builder().disable(YAMLGenerator.Feature.WRITE_DOC_START_MARKER).enable(YAMLGenerator.Feature.MINIMIZE_QUOTES).build())
-          .enable(StreamReadFeature.STRICT_DUPLICATE_DETECTION)
-          .build());
+      // YAML 1.2, as manifests and the command line read it
+      YAMLMapper.builder(Yaml.factory().build()).disable(DeserializationFeature.FAIL_ON_TRAILING_TOKENS).build());
 
   /** A parser's reference to its input, such as {@code (start marker at [Source: ...; line: 1, column: 1])}. */
   private static final Pattern SOURCE = Pattern.compile("\\s*\\([^()]*\\[Source:.*?\\]\\)|\\s*at \\[Source:.*?\\]");
@@ -90,25 +94,23 @@ enum Media {
     try (JsonParser parser = mapper.createParser(text)) {
       JsonNode tree = mapper.readTree(parser);
       if (tree == null) return MissingNode.getInstance();
-      JsonLocation end = parser.currentLocation();
+      TokenStreamLocation end = parser.currentLocation();
       if (more(parser)) {
         throw new Problem(400, "MALFORMED", this == YAML
             ? "the body holds more than one YAML document (another starts after line " + end.getLineNr() + "); send one"
             : "the body has more after its JSON value, which ends at line " + end.getLineNr() + ", column " + end.getColumnNr() + "; send one value");
       }
       return tree;
-    } catch (JsonProcessingException e) {
+    } catch (JacksonException e) {
       throw new Problem(400, "MALFORMED", "the body is not " + name() + where(e) + ": " + reason(e));
-    } catch (IOException e) {
-      throw new Problem(400, "MALFORMED", "the body cannot be read as " + name());
     }
   }
 
   /** Whether anything but white space follows the value the parser has read: a token or text that is none. */
-  private static boolean more(JsonParser parser) throws IOException {
+  private static boolean more(JsonParser parser) {
     try {
       return parser.nextToken() != null;
-    } catch (JsonProcessingException e) {
+    } catch (JacksonException e) {
       return true;
     }
   }
@@ -134,19 +136,19 @@ enum Media {
     return out.flip().toString();
   }
 
-  private static String where(JsonProcessingException e) {
-    if (e.getCause() instanceof MarkedYAMLException yaml && yaml.getProblemMark() != null) {
-      return " at line " + (yaml.getProblemMark().getLine() + 1) + ", column " + (yaml.getProblemMark().getColumn() + 1);
-    }
-    JsonLocation at = e.getLocation();
+  private static String where(JacksonException e) {
+    Optional<Yaml.SyntaxError> syntax = Yaml.syntaxError(e);
+    if (syntax.isPresent()) return " at line " + syntax.get().line() + ", column " + syntax.get().column();
+    TokenStreamLocation at = e.getLocation();
     return at == null || at.getLineNr() < 1 ? "" : " at line " + at.getLineNr() + ", column " + at.getColumnNr();
   }
 
   /** What the parser found wrong, without its location dumps and names of its settings. */
-  private static String reason(JsonProcessingException e) {
+  private static String reason(JacksonException e) {
     String reason;
-    if (e.getCause() instanceof MarkedYAMLException yaml && yaml.getProblem() != null) {
-      reason = yaml.getProblem();
+    Optional<Yaml.SyntaxError> syntax = Yaml.syntaxError(e);
+    if (syntax.isPresent()) {
+      reason = syntax.get().problem();
     } else if (e instanceof StreamConstraintsException) {
       reason = "it is larger or nested deeper than the gateway reads (" + e.getOriginalMessage().replaceAll(", from `[^`]*`", "") + ")";
     } else {
@@ -159,7 +161,7 @@ enum Media {
   String write(Object value) {
     try {
       return mapper.writeValueAsString(value);
-    } catch (JsonProcessingException e) {
+    } catch (JacksonException e) {
       throw new IllegalStateException("An answer cannot be written as " + name(), e);
     }
   }

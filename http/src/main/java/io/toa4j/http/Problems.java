@@ -22,7 +22,7 @@ final class Problems {
   static final String TYPE = "about:blank";
   /** What a detail must never show: a Java type, a stack's frame, a parser's location dump. */
   private static final Pattern INTERNALS =
-      Pattern.compile("\\[Source:|reference chain|Exception|\\$[A-Z]|\\bjava\\.|\\bio\\.toa4j\\.|\\borg\\.eclipse\\.|\\bcom\\.fasterxml\\.");
+      Pattern.compile("\\[Source:|reference chain|Exception|\\$[A-Z]|\\bjava\\.|\\bio\\.toa4j\\.|\\borg\\.eclipse\\.|\\bcom\\.fasterxml\\.|\\btools\\.jackson\\.|DeserializationFeature|JsonToken");
 
   private Problems() {}
 

@@ -1,10 +1,9 @@
 package io.toa4j.http;
 
-import com.fasterxml.jackson.databind.JsonNode;
 import io.toa4j.manifest.ComponentManifest;
 import io.toa4j.manifest.OperationType;
-import io.toa4j.runtime.Toa;
 import io.toa4j.runtime.StartupException;
+import io.toa4j.runtime.Toa;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Comparator;
@@ -12,6 +11,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import tools.jackson.databind.JsonNode;
 
 /**
  * The route tree of every component, read from the manifests' {@code exposition} at start, checked
@@ -48,14 +48,14 @@ final class Routes {
       ComponentManifest manifest, String mount, List<String> segments, JsonNode node, Route.Directives inherited, List<Route> routes, Toa application) {
     Route.Directives directives = directives(node, inherited);
     Map<String, String> methods = new LinkedHashMap<>();
-    node.fields().forEachRemaining(field -> {
+    node.properties().forEach(field -> {
       String key = field.getKey();
       if (key.startsWith("/")) {
         List<String> nested = new ArrayList<>(segments);
         Arrays.stream(key.split("/")).filter(s -> !s.isEmpty()).forEach(nested::add);
         walk(manifest, mount, nested, field.getValue(), directives, routes, application);
       } else if (METHODS.containsKey(key)) {
-        String operation = field.getValue().asText();
+        String operation = field.getValue().asString();
         OperationType type = application.typeOf(manifest.label(), operation);
         if (!METHODS.get(key).contains(type)) {
           throw new StartupException(
@@ -78,17 +78,17 @@ final class Routes {
   private static Route.Directives directives(JsonNode node, Route.Directives inherited) {
     boolean anonymous = node.has("auth:anonymous") ? node.get("auth:anonymous").asBoolean() : inherited.anonymous();
     List<String> roles = node.has("auth:role") ? strings(node.get("auth:role")) : inherited.roles();
-    Optional<String> id = node.has("auth:id") ? Optional.of(node.get("auth:id").asText()) : inherited.id();
+    Optional<String> id = node.has("auth:id") ? Optional.of(node.get("auth:id").asString()) : inherited.id();
     Optional<List<String>> output = node.has("io:output") ? Optional.of(strings(node.get("io:output"))) : inherited.output();
     Optional<List<String>> input = node.has("io:input") ? Optional.of(strings(node.get("io:input"))) : inherited.input();
-    boolean keyRequired = node.has("io:idempotency-key") ? node.get("io:idempotency-key").asText().equals("required") : inherited.keyRequired();
+    boolean keyRequired = node.has("io:idempotency-key") ? node.get("io:idempotency-key").asString().equals("required") : inherited.keyRequired();
     return new Route.Directives(anonymous, roles, id, output, input, keyRequired);
   }
 
   private static List<String> strings(JsonNode node) {
-    if (node.isTextual()) return List.of(node.asText());
+    if (node.isString()) return List.of(node.asString());
     List<String> values = new ArrayList<>();
-    node.forEach(v -> values.add(v.asText()));
+    node.forEach(v -> values.add(v.asString()));
     return List.copyOf(values);
   }
 

@@ -2,10 +2,8 @@ package io.toa4j.http;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
-import io.toa4j.runtime.Toa;
 import io.toa4j.runtime.Options;
+import io.toa4j.runtime.Toa;
 import io.toa4j.testkit.time.TestClock;
 import java.net.InetSocketAddress;
 import java.net.URI;
@@ -26,6 +24,8 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestFactory;
 import org.junit.jupiter.api.TestInstance;
 import org.junit.jupiter.api.io.TempDir;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.ObjectMapper;
 
 /**
  * Identities, credentials and roles at a real gateway on a free port, over a real SQLite context
@@ -110,9 +110,9 @@ class AccessGatewayTest {
           HttpResponse<String> response = get(path, header);
           int status = expected.get(credentials);
           assertThat(response.statusCode()).as(response.body()).isEqualTo(status);
-          if (status == 200) assertThat(JSON.readTree(response.body()).path("id").asText()).isEqualTo(c.record());
+          if (status == 200) assertThat(JSON.readTree(response.body()).path("id").asString()).isEqualTo(c.record());
           if (status == 401) assertChallenges(response);
-          if (status >= 400) assertThat(JSON.readTree(response.body()).path("detail").asText()).isNotBlank();
+          if (status >= 400) assertThat(JSON.readTree(response.body()).path("detail").asString()).isNotBlank();
         }));
       }
     }
@@ -124,7 +124,7 @@ class AccessGatewayTest {
     HttpResponse<String> response = get("/test/shelf/" + RECORD + "/" + Shelf.BY_ID, basic("owner", PASSWORD));
 
     assertThat(response.statusCode()).isEqualTo(403);
-    assertThat(JSON.readTree(response.body()).path("detail").asText())
+    assertThat(JSON.readTree(response.body()).path("detail").asString())
         .contains("the identity whose id is :id", "'owner' holds no role");
   }
 
@@ -133,7 +133,7 @@ class AccessGatewayTest {
     HttpResponse<String> response = get("/test/shelf/" + RECORD + "/", bearer("teller@example.com"));
 
     assertThat(response.statusCode()).isEqualTo(403);
-    assertThat(JSON.readTree(response.body()).path("detail").asText()).contains("the roles [store]", "[store:wallets]");
+    assertThat(JSON.readTree(response.body()).path("detail").asString()).contains("the roles [store]", "[store:wallets]");
   }
 
   @Test
@@ -143,9 +143,9 @@ class AccessGatewayTest {
 
     assertThat(none.headers().allValues("www-authenticate")).containsExactlyInAnyOrder(
         "Basic realm=\"toa\", charset=\"UTF-8\"", "Bearer realm=\"toa\"");
-    assertThat(JSON.readTree(none.body()).path("detail").asText()).contains("the roles [store]", "send credentials");
+    assertThat(JSON.readTree(none.body()).path("detail").asString()).contains("the roles [store]", "send credentials");
     assertThat(badToken.headers().allValues("www-authenticate")).contains("Bearer realm=\"toa\", error=\"invalid_token\"");
-    assertThat(JSON.readTree(badToken.body()).path("detail").asText()).contains("expired at");
+    assertThat(JSON.readTree(badToken.body()).path("detail").asString()).contains("expired at");
   }
 
   @Test
@@ -186,10 +186,10 @@ class AccessGatewayTest {
     assertThat(issued.statusCode()).as(issued.body()).isEqualTo(200);
     assertThat(issued.headers().firstValue("cache-control")).contains("no-store");
     JsonNode body = JSON.readTree(issued.body());
-    assertThat(body.path("type").asText()).isEqualTo("Bearer");
-    assertThat(body.path("id").asText()).isEqualTo(keeper.id());
-    assertThat(body.path("expires").asText()).isEqualTo(clock.instant().plus(Identities.DEFAULT_TTL).toString());
-    String token = "Bearer " + body.path("token").asText();
+    assertThat(body.path("type").asString()).isEqualTo("Bearer");
+    assertThat(body.path("id").asString()).isEqualTo(keeper.id());
+    assertThat(body.path("expires").asString()).isEqualTo(clock.instant().plus(Identities.DEFAULT_TTL).toString());
+    String token = "Bearer " + body.path("token").asString();
     assertThat(get("/test/shelf/" + RECORD + "/", token).statusCode()).isEqualTo(200);
     assertThat(get("/test/shelf/" + RECORD + "/" + Shelf.CLOSED, token).statusCode()).isEqualTo(403);
   }
@@ -264,7 +264,7 @@ class AccessGatewayTest {
   private static void expect401(HttpResponse<String> response, String message) throws Exception {
     assertThat(response.statusCode()).as(response.body()).isEqualTo(401);
     assertChallenges(response);
-    assertThat(JSON.readTree(response.body()).path("detail").asText()).contains(message);
+    assertThat(JSON.readTree(response.body()).path("detail").asString()).contains(message);
   }
 
   private HttpResponse<String> get(String path, String authorization) throws Exception {

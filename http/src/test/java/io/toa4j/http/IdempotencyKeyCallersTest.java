@@ -2,8 +2,6 @@ package io.toa4j.http;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
 import io.toa4j.runtime.Toa;
 import java.net.InetSocketAddress;
 import java.net.URI;
@@ -21,6 +19,8 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.ObjectMapper;
 
 /**
  * One Idempotency-Key sent by two real identities on one route of a real gateway: the caller is
@@ -101,7 +101,7 @@ class IdempotencyKeyCallersTest {
     assertThat(replayed(bob)).isFalse();
     assertThat(balance(bob)).isEqualTo(12);
     assertThat(aliceOther.statusCode()).as(aliceOther.body()).isEqualTo(422);
-    assertThat(JSON.readTree(aliceOther.body()).path("code").asText()).isEqualTo("IDEMPOTENCY_KEY_REUSED");
+    assertThat(JSON.readTree(aliceOther.body()).path("code").asString()).isEqualTo("IDEMPOTENCY_KEY_REUSED");
     assertThat(stored()).isEqualTo(12);
   }
 

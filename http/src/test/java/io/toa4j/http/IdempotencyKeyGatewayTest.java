@@ -2,8 +2,6 @@ package io.toa4j.http;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
 import io.toa4j.runtime.Toa;
 import java.net.InetSocketAddress;
 import java.net.URI;
@@ -11,7 +9,6 @@ import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
@@ -21,6 +18,8 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.ObjectMapper;
 
 /**
  * The Idempotency-Key contract on a real gateway, called by the JDK's HTTP client, over a real
@@ -80,8 +79,8 @@ class IdempotencyKeyGatewayTest {
   static void expectProblem(HttpResponse<String> response, int status, String code, String message) throws Exception {
     assertThat(response.statusCode()).as(response.body()).isEqualTo(status);
     JsonNode body = JSON.readTree(response.body());
-    assertThat(body.path("code").asText()).isEqualTo(code);
-    assertThat(body.path("detail").asText()).contains(message);
+    assertThat(body.path("code").asString()).isEqualTo(code);
+    assertThat(body.path("detail").asString()).contains(message);
   }
 
   static boolean replayed(HttpResponse<String> response) {

@@ -93,7 +93,7 @@ class IdentitiesPostgresTest {
     Identities identities = new Identities(store, directory.resolve(".toa"), clock);
     identities.create("alice", "pw".toCharArray(), List.of());
     String id = Identities.key("secret", "tokens");
-    var legacy = com.fasterxml.jackson.databind.node.JsonNodeFactory.instance.objectNode()
+    var legacy = tools.jackson.databind.node.JsonNodeFactory.instance.objectNode()
         .put("kind", "secret").put("key", java.util.Base64.getEncoder().encodeToString(new byte[32]));
     store.commit(new io.toa4j.spi.Write(0, new io.toa4j.spi.StoredRecord(id, 1, 1, 1, new io.toa4j.spi.Json(legacy.toString()))));
 

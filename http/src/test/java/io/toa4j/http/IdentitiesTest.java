@@ -155,7 +155,7 @@ class IdentitiesTest {
     Identities.Identity alice = identities.create("alice", "pw".toCharArray(), List.of());
     byte[] old = new byte[32];
     new java.security.SecureRandom().nextBytes(old);
-    var legacy = com.fasterxml.jackson.databind.node.JsonNodeFactory.instance.objectNode()
+    var legacy = tools.jackson.databind.node.JsonNodeFactory.instance.objectNode()
         .put("kind", "secret").put("key", java.util.Base64.getEncoder().encodeToString(old));
     String id = Identities.key("secret", "tokens");
     stores.systemStore(Identities.STORE).commit(new io.toa4j.spi.Write(0, new io.toa4j.spi.StoredRecord(id, 1, 1, 1, new io.toa4j.spi.Json(legacy.toString()))));

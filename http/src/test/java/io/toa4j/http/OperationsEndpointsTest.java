@@ -3,7 +3,6 @@ package io.toa4j.http;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-import com.fasterxml.jackson.databind.ObjectMapper;
 import io.toa4j.api.Request;
 import io.toa4j.runtime.Toa;
 import java.net.InetSocketAddress;
@@ -21,6 +20,7 @@ import java.util.UUID;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import tools.jackson.databind.ObjectMapper;
 
 /**
  * {@code /.toa/metrics} behind its role, {@code /.toa/health} saying only up or down, and meters

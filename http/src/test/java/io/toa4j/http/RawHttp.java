@@ -1,7 +1,5 @@
 package io.toa4j.http;
 
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
@@ -17,6 +15,9 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
+import tools.jackson.core.JacksonException;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.ObjectMapper;
 
 /**
  * HTTP/1.1 over a bare socket, for requests an HTTP client would refuse to send or would tidy up:
@@ -41,7 +42,7 @@ final class RawHttp {
     JsonNode json() {
       try {
         return JSON.readTree(body);
-      } catch (IOException e) {
+      } catch (JacksonException e) {
         throw new AssertionError("the body is not JSON: " + text(), e);
       }
     }

@@ -2,10 +2,8 @@ package io.toa4j.http;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.node.JsonNodeFactory;
-import io.toa4j.runtime.Toa;
 import io.toa4j.runtime.Options;
+import io.toa4j.runtime.Toa;
 import io.toa4j.spi.OwnerOnly;
 import io.toa4j.spi.StoredRecord;
 import io.toa4j.spi.Write;
@@ -27,6 +25,8 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import tools.jackson.databind.ObjectMapper;
+import tools.jackson.databind.node.JsonNodeFactory;
 
 /**
  * The token secret at a real gateway on a free port over a real SQLite context: kept in its own
@@ -106,7 +106,7 @@ class TokenSecretGatewayTest {
     for (String old : List.of(before, fromTheCommandLine)) {
       HttpResponse<String> refused = get(PATH, "Bearer " + old);
       assertThat(refused.statusCode()).isEqualTo(401);
-      assertThat(JSON.readTree(refused.body()).path("detail").asText()).isEqualTo("the bearer token's signature does not match");
+      assertThat(JSON.readTree(refused.body()).path("detail").asString()).isEqualTo("the bearer token's signature does not match");
     }
     assertThat(get(PATH, "Bearer " + issued()).statusCode()).isEqualTo(200);
   }
@@ -132,7 +132,7 @@ class TokenSecretGatewayTest {
     HttpResponse<String> response = send("POST", "/.toa/token",
         "Basic " + Base64.getEncoder().encodeToString(("keeper:" + PASSWORD).getBytes(StandardCharsets.UTF_8)));
     assertThat(response.statusCode()).as(response.body()).isEqualTo(200);
-    return JSON.readTree(response.body()).path("token").asText();
+    return JSON.readTree(response.body()).path("token").asString();
   }
 
   private HttpResponse<String> get(String path, String authorization) throws Exception {

@@ -1,11 +1,11 @@
 package io.toa4j.manifest;
 
-import com.fasterxml.jackson.databind.JsonNode;
 import com.networknt.schema.Error;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import tools.jackson.databind.JsonNode;
 
 /**
  * A {@link Schema} compiled by networknt. Immutable and thread-safe: the compiled schema is fully

@@ -1,10 +1,10 @@
 package io.toa4j.manifest;
 
-import com.fasterxml.jackson.databind.JsonNode;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import tools.jackson.databind.JsonNode;
 
 /**
  * A component's {@code manifest.toa.yaml}, validated.

@@ -1,6 +1,5 @@
 package io.toa4j.manifest;
 
-import com.fasterxml.jackson.databind.JsonNode;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -9,6 +8,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import tools.jackson.databind.JsonNode;
 
 /** Reads a component's folder: its {@code manifest.toa.yaml}, validated and frozen. */
 final class ComponentReader {

@@ -1,7 +1,5 @@
 package io.toa4j.manifest;
 
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -11,6 +9,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.TreeMap;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.node.JsonNodeFactory;
 
 /** Reads a context's folder: its {@code context.toa.yaml} and every component it finds. */
 final class ContextReader {
@@ -82,7 +82,7 @@ final class ContextReader {
           throw option.getValue().refuse("the url is given twice, here and at " + key
               + ".url; keep one of them");
         }
-        options.put(option.getKey(), value.asText());
+        options.put(option.getKey(), value.asString());
       }
     }
     return new EngineDeclaration(name, options, at);

@@ -1,11 +1,11 @@
 package io.toa4j.manifest;
 
-import com.fasterxml.jackson.databind.JsonNode;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import tools.jackson.databind.JsonNode;
 
 /**
  * A node of a manifest's tree and where it is declared.
@@ -69,7 +69,7 @@ final class Declared {
   /** The keys of this mapping, in declared order. */
   List<String> names() {
     List<String> names = new ArrayList<>();
-    node.fieldNames().forEachRemaining(names::add);
+    node.propertyNames().forEach(names::add);
     return names;
   }
 
@@ -96,10 +96,10 @@ final class Declared {
 
   /** This node's text, which must be a string. */
   String text(String fix) {
-    if (!node.isTextual()) {
+    if (!node.isString()) {
       throw refuse("expected a string, found " + describe(node) + "; " + fix);
     }
-    return node.textValue();
+    return node.stringValue();
   }
 
   /** This node's text, which must fit the token. */
@@ -150,14 +150,14 @@ final class Declared {
     if (value == null || value.isMissingNode() || value.isNull()) {
       return "nothing";
     }
-    if (value.isTextual()) {
-      return "the string '" + value.textValue() + "'";
+    if (value.isString()) {
+      return "the string '" + value.stringValue() + "'";
     }
     if (value.isNumber()) {
-      return "the number " + value.asText();
+      return "the number " + value.asString();
     }
     if (value.isBoolean()) {
-      return value.asText();
+      return value.asString();
     }
     return value.isArray() ? "a list" : value.isObject() ? "a mapping" : value.getNodeType().name();
   }

@@ -1,7 +1,7 @@
 package io.toa4j.manifest;
 
-import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.util.List;
+import tools.jackson.databind.node.ObjectNode;
 
 /**
  * A component's {@code entity}.

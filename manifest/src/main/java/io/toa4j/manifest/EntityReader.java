@@ -1,13 +1,13 @@
 package io.toa4j.manifest;
 
-import com.fasterxml.jackson.databind.node.ArrayNode;
-import com.fasterxml.jackson.databind.node.JsonNodeFactory;
-import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import javax.lang.model.SourceVersion;
+import tools.jackson.databind.node.ArrayNode;
+import tools.jackson.databind.node.JsonNodeFactory;
+import tools.jackson.databind.node.ObjectNode;
 
 /** Reads a component's {@code entity}. */
 final class EntityReader {
@@ -41,7 +41,7 @@ final class EntityReader {
       checkName(property.getKey(), property.getValue().location());
       JsonSchemas.compile(property.getValue());
     }
-    return declared.node().deepCopy();
+    return (ObjectNode) declared.node().deepCopy();
   }
 
   private static void checkName(String name, Location at) {
@@ -95,7 +95,7 @@ final class EntityReader {
           "the blank value does not fit the property's schema: " + first.message()
               + "; write a value the schema accepts");
     }
-    return blank.node().deepCopy();
+    return (ObjectNode) blank.node().deepCopy();
   }
 
   /** {@code { type: object, properties, required, additionalProperties: false }}. */
@@ -111,7 +111,7 @@ final class EntityReader {
 
   private static String notDeclared(String name, ObjectNode properties) {
     List<String> names = new ArrayList<>();
-    properties.fieldNames().forEachRemaining(names::add);
+    properties.propertyNames().forEach(names::add);
     return "'" + name + "' is not a declared property; name one of " + String.join(", ", names)
         + ", or declare it under entity.properties";
   }

@@ -1,10 +1,10 @@
 package io.toa4j.manifest;
 
-import com.fasterxml.jackson.databind.JsonNode;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.regex.Pattern;
+import tools.jackson.databind.JsonNode;
 
 /**
  * Checks a component's {@code exposition}: the route tree. At every level a key is a route
@@ -107,7 +107,7 @@ final class ExpositionReader {
 
   private static void keyRule(Declared value) {
     String fix = "write io:idempotency-key: required (a request without the header is refused) or optional";
-    if (!KEY_RULES.contains(value.text(fix))) throw value.refuse("'" + value.node().textValue() + "' is not a rule; " + fix);
+    if (!KEY_RULES.contains(value.text(fix))) throw value.refuse("'" + value.node().stringValue() + "' is not a rule; " + fix);
   }
 
   private static void properties(Declared value) {

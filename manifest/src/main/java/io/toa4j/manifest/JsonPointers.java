@@ -1,10 +1,10 @@
 package io.toa4j.manifest;
 
-import com.fasterxml.jackson.databind.JsonNode;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import tools.jackson.databind.JsonNode;
 
 /** JSON pointers (RFC 6901): {@code ""} is the whole value, {@code /a/0} its a's first item. */
 final class JsonPointers {

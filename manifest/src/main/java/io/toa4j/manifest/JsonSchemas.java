@@ -1,6 +1,5 @@
 package io.toa4j.manifest;
 
-import com.fasterxml.jackson.databind.JsonNode;
 import com.networknt.schema.Error;
 import com.networknt.schema.SchemaException;
 import com.networknt.schema.SchemaLocation;
@@ -12,6 +11,7 @@ import java.io.IOException;
 import java.util.List;
 import java.util.Locale;
 import java.util.regex.PatternSyntaxException;
+import tools.jackson.databind.JsonNode;
 
 /**
  * JSON Schema draft 2020-12 over networknt: checks a manifest's schema fragments against the

@@ -1,7 +1,5 @@
 package io.toa4j.manifest;
 
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import java.util.Collections;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -11,6 +9,8 @@ import java.util.OptionalLong;
 import java.util.Set;
 import java.util.stream.Collectors;
 import java.util.stream.Stream;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.node.JsonNodeFactory;
 
 /** Reads one entry of a component's {@code operations}. */
 final class OperationReader {

@@ -1,7 +1,7 @@
 package io.toa4j.manifest;
 
-import com.fasterxml.jackson.databind.JsonNode;
 import java.util.List;
+import tools.jackson.databind.JsonNode;
 
 /**
  * A JSON Schema compiled once at load. Thread-safe.

@@ -1,39 +1,35 @@
 package io.toa4j.manifest;
 
-import com.fasterxml.jackson.core.JsonParseException;
-import com.fasterxml.jackson.core.JsonParser;
-import com.fasterxml.jackson.core.JsonProcessingException;
-import com.fasterxml.jackson.core.JsonStreamContext;
-import com.fasterxml.jackson.core.JsonToken;
-import com.fasterxml.jackson.core.StreamReadFeature;
-import com.fasterxml.jackson.core.util.JsonParserDelegate;
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
-import com.fasterxml.jackson.dataformat.yaml.YAMLParser;
 import java.io.IOException;
 import java.io.Reader;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.Optional;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
-import org.yaml.snakeyaml.error.Mark;
-import org.yaml.snakeyaml.error.MarkedYAMLException;
+import tools.jackson.core.JacksonException;
+import tools.jackson.core.JsonParser;
+import tools.jackson.core.JsonToken;
+import tools.jackson.core.TokenStreamContext;
+import tools.jackson.core.exc.StreamReadException;
+import tools.jackson.core.util.JsonParserDelegate;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.ObjectMapper;
+import tools.jackson.dataformat.yaml.YAMLFactory;
+import tools.jackson.dataformat.yaml.YAMLMapper;
+import tools.jackson.dataformat.yaml.YAMLParser;
+import tools.jackson.dataformat.yaml.YAMLReadFeature;
 
 /**
- * Reads a YAML file into a tree, once. Refuses duplicate keys, and aliases ({@code *name}), which
+ * Reads a YAML 1.2 file into a tree, once (so {@code no} is a string and {@code 0777} is 777). Refuses duplicate keys, and aliases ({@code *name}), which
  * Jackson would read as the alias's name rather than the anchored value. Thread-safe.
  */
 final class YamlFiles {
-  // The builder, unlike new YAMLFactory(), leaves EMPTY_STRING_AS_NULL off: `paid:` must be null.
-  private static final YAMLFactory FACTORY =
-      YAMLFactory.builder()
-          .enable(StreamReadFeature.STRICT_DUPLICATE_DETECTION)
-          .enable(YAMLParser.Feature.EMPTY_STRING_AS_NULL)
-          .build();
-  private static final ObjectMapper MAPPER = new ObjectMapper(FACTORY);
+  // `paid:` must be null, not the empty string
+  private static final YAMLFactory FACTORY = Yaml.factory().enable(YAMLReadFeature.EMPTY_STRING_AS_NULL).build();
+  private static final ObjectMapper MAPPER = new YAMLMapper(FACTORY);
 
-  private static final Pattern DUPLICATE = Pattern.compile("^Duplicate field '(.*)'");
+  private static final Pattern DUPLICATE = Pattern.compile("^Duplicate (?:field|Object property) ['\"](.*)['\"]");
 
   private YamlFiles() {}
 
@@ -59,18 +55,18 @@ final class YamlFiles {
   }
 
   private static Declared read(Reader reader, Location whole) throws IOException {
-    try (JsonParser parser = new NoAliases(FACTORY.createParser(reader))) {
+    try (JsonParser parser = new NoAliases((YAMLParser) MAPPER.createParser(reader))) {
       JsonNode tree = MAPPER.readTree(parser);
       if (tree == null || tree.isMissingNode() || tree.isNull()) {
         tree = MAPPER.createObjectNode();
       }
       return new Declared(tree, whole);
-    } catch (JsonProcessingException e) {
+    } catch (JacksonException e) {
       throw notYaml(whole, e);
     }
   }
 
-  private static ManifestException notYaml(Location whole, JsonProcessingException e) {
+  private static ManifestException notYaml(Location whole, JacksonException e) {
     Location at = new Location(whole.file(), pathOf(e));
     String line = "(line " + e.getLocation().getLineNr() + ")";
     if (e instanceof AliasFound alias) {
@@ -86,15 +82,10 @@ final class YamlFiles {
   }
 
   /** The problem and its line and column, preferring the YAML parser's own mark. */
-  private static String syntaxProblem(JsonProcessingException e) {
-    if (e.getCause() instanceof MarkedYAMLException yaml && yaml.getProblemMark() != null) {
-      Mark mark = yaml.getProblemMark();
-      return yaml.getProblem()
-          + " at line "
-          + (mark.getLine() + 1)
-          + ", column "
-          + (mark.getColumn() + 1)
-          + "; correct the syntax there (indent with spaces, close every bracket and quote)";
+  private static String syntaxProblem(JacksonException e) {
+    Optional<Yaml.SyntaxError> syntax = Yaml.syntaxError(e);
+    if (syntax.isPresent()) {
+      return syntax.get() + "; correct the syntax there (indent with spaces, close every bracket and quote)";
     }
     return e.getOriginalMessage().lines().findFirst().orElse("")
         + " at line "
@@ -105,13 +96,13 @@ final class YamlFiles {
   }
 
   /** The YAML path the parser was at, such as {@code operations.credit.once}. */
-  private static String pathOf(JsonProcessingException e) {
-    if (!(e.getProcessor() instanceof JsonParser parser)) {
+  private static String pathOf(JacksonException e) {
+    if (!(e.processor() instanceof JsonParser parser)) {
       return "";
     }
     StringBuilder path = new StringBuilder();
-    for (JsonStreamContext c = parser.getParsingContext(); c != null && !c.inRoot(); ) {
-      String step = c.inArray() ? "[" + c.getCurrentIndex() + "]" : "." + c.getCurrentName();
+    for (TokenStreamContext c = parser.streamReadContext(); c != null && !c.inRoot(); ) {
+      String step = c.inArray() ? "[" + c.getCurrentIndex() + "]" : "." + c.currentName();
       path.insert(0, step);
       c = c.getParent();
     }
@@ -128,16 +119,16 @@ final class YamlFiles {
     }
 
     @Override
-    public JsonToken nextToken() throws IOException {
+    public JsonToken nextToken() {
       JsonToken token = super.nextToken();
       if (yaml.isCurrentAlias()) {
-        throw new AliasFound(this, yaml.getText()); // an alias's text is its anchor's name
+        throw new AliasFound(this, yaml.getString()); // an alias's text is its anchor's name
       }
       return token;
     }
   }
 
-  private static final class AliasFound extends JsonParseException {
+  private static final class AliasFound extends StreamReadException {
     private static final long serialVersionUID = 1L;
     private final String anchor;
 

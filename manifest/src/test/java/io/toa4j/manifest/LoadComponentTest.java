@@ -61,7 +61,7 @@ class LoadComponentTest {
         component(dir, "billing.wallets", Fixtures.WALLETS).entity().orElseThrow();
 
     assertThat(entity.associated()).isTrue();
-    assertThat(entity.properties().fieldNames()).toIterable().containsExactly("balance", "paid");
+    assertThat(entity.properties().propertyNames()).containsExactly("balance", "paid");
     assertThat(entity.required()).containsExactly("balance");
     assertThat(entity.blank().toString()).isEqualTo("{\"balance\":0,\"paid\":{}}");
     assertThat(entity.schema().source().toString())

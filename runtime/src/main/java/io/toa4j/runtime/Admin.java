@@ -25,6 +25,14 @@ public final class Admin {
   /** The longest pause between checks soon after a signal, while the bus records the verdict. */
   static final Duration AFTER_SIGNAL_MAX = Duration.ofMillis(8);
 
+  /**
+   * How long nothing may be pending, with no progress, before the context counts as settled. A
+   * broker hands a message to a consumer before the consumer sees it: for that moment no count
+   * holds it (RabbitMQ counts ready messages, the consumer those it has begun), and a single check
+   * would call the context settled while the message is on the wire.
+   */
+  static final Duration QUIET = Duration.ofMillis(50);
+
   /** The longest pause between checks: what no signal covers is seen at least this often. */
   static final Duration FALLBACK = Duration.ofMillis(200);
 
@@ -101,7 +109,8 @@ public final class Admin {
    * says when, so a check woken by a verdict may still count the message: for {@link #FALLBACK}
    * after a signal it checks again after {@link #AFTER_SIGNAL}, twice as long each time up to
    * {@link #AFTER_SIGNAL_MAX}. Otherwise it checks every {@link #FALLBACK}, which is how it sees
-   * what no signal covers: work other processes do, a publish the sweep retries.
+   * what no signal covers: work other processes do, a publish the sweep retries. Nothing pending
+   * counts as settled once it stays so for {@link #QUIET} without a signal.
    *
    * @return empty when all is settled; else what is still pending, in words
    */
@@ -112,8 +121,11 @@ public final class Admin {
     while (true) {
       long seen = progress.count();
       List<String> pending = pending();
-      if (pending.isEmpty()) return Optional.empty();
       long now = System.nanoTime();
+      if (pending.isEmpty()) {
+        if (now - deadline > 0 || quiet(seen, Math.min(QUIET.toNanos(), deadline - now))) return Optional.empty();
+        continue;
+      }
       if (now - deadline > 0) return Optional.of(String.join("; ", pending));
       try {
         if (progress.await(seen, Math.min(pause, deadline - now))) {
@@ -129,6 +141,16 @@ public final class Admin {
         Thread.currentThread().interrupt();
         return Optional.of(String.join("; ", pending));
       }
+    }
+  }
+
+  /** Whether nothing is pending after {@code nanos} without a signal since {@code seen}. */
+  private boolean quiet(long seen, long nanos) {
+    try {
+      return !progress.await(seen, nanos) && pending().isEmpty();
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      return pending().isEmpty();
     }
   }
 

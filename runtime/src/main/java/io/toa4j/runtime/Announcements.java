@@ -1,7 +1,5 @@
 package io.toa4j.runtime;
 
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.toa4j.api.Change;
 import io.toa4j.api.Entry;
 import io.toa4j.api.Event;
@@ -17,6 +15,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.node.ObjectNode;
 
 /**
  * The events one component announces, and how they are rendered from an outbox entry.
@@ -137,7 +137,7 @@ final class Announcements {
               Identities.derive(entry.id(), event.label()),
               event.label(),
               Binding.json(payload),
-              Map.of("version", state.path(Binding.VERSION).asText())));
+              Map.of("version", state.path(Binding.VERSION).asString())));
     }
     return messages;
   }

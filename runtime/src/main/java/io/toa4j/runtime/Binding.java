@@ -3,14 +3,16 @@ package io.toa4j.runtime;
 import com.fasterxml.jackson.annotation.JsonAutoDetect;
 import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.PropertyAccessor;
-import com.fasterxml.jackson.databind.DeserializationFeature;
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.json.JsonMapper;
-import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.toa4j.api.Entry;
 import io.toa4j.spi.Json;
 import io.toa4j.spi.StoredRecord;
+import tools.jackson.databind.DeserializationFeature;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.MapperFeature;
+import tools.jackson.databind.ObjectMapper;
+import tools.jackson.databind.cfg.EnumFeature;
+import tools.jackson.databind.json.JsonMapper;
+import tools.jackson.databind.node.ObjectNode;
 
 /**
  * Moves values between JSON trees and the author's classes.
@@ -27,21 +29,25 @@ final class Binding {
       JsonMapper.builder()
           .disable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES)
           .enable(DeserializationFeature.FAIL_ON_NULL_FOR_PRIMITIVES)
-          .enable(DeserializationFeature.FAIL_ON_NUMBERS_FOR_ENUMS)
+          .enable(EnumFeature.FAIL_ON_NUMBERS_FOR_ENUMS)
           // plain values have one integer type, whatever size the number had
           .enable(DeserializationFeature.USE_LONG_FOR_INTS)
+          .disable(MapperFeature.SORT_PROPERTIES_ALPHABETICALLY)
           .build();
 
   private static final ObjectMapper ENTITIES =
       JsonMapper.builder()
-          .visibility(PropertyAccessor.ALL, JsonAutoDetect.Visibility.NONE)
-          .visibility(PropertyAccessor.FIELD, JsonAutoDetect.Visibility.ANY)
-          .serializationInclusion(JsonInclude.Include.NON_NULL)
+          .changeDefaultVisibility(visible -> visible
+              .withVisibility(PropertyAccessor.ALL, JsonAutoDetect.Visibility.NONE)
+              .withVisibility(PropertyAccessor.FIELD, JsonAutoDetect.Visibility.ANY))
+          .changeDefaultPropertyInclusion(included -> included.withValueInclusion(JsonInclude.Include.NON_NULL))
           .enable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES)
+          // an entity's properties in the order its class declares them, as Jackson 2 wrote them
+          .disable(MapperFeature.SORT_PROPERTIES_ALPHABETICALLY)
           .build();
 
   /** Reads and writes the JSON texts that cross the SPI, as stores and buses keep them. */
-  private static final ObjectMapper STORED = new ObjectMapper();
+  private static final ObjectMapper STORED = new JsonMapper();
 
   static final String ID = "id";
   static final String VERSION = "VERSION";
@@ -71,7 +77,7 @@ final class Binding {
   static Json json(JsonNode value) {
     try {
       return new Json(STORED.writeValueAsString(value));
-    } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
+    } catch (tools.jackson.core.JacksonException e) {
       throw new IllegalArgumentException("A value cannot be written as JSON: " + e.getOriginalMessage(), e);
     }
   }
@@ -85,7 +91,7 @@ final class Binding {
   static JsonNode tree(Json json) {
     try {
       return STORED.readTree(json.text());
-    } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
+    } catch (tools.jackson.core.JacksonException e) {
       throw new IllegalStateException("A stored or carried value is not JSON: " + e.getOriginalMessage(), e);
     }
   }
@@ -102,7 +108,7 @@ final class Binding {
     ObjectNode tree = view(id, version, created, updated, state);
     try {
       return ENTITIES.treeToValue(tree, type);
-    } catch (com.fasterxml.jackson.core.JsonProcessingException | IllegalArgumentException e) {
+    } catch (tools.jackson.core.JacksonException | IllegalArgumentException e) {
       throw new IllegalStateException(
           "Record " + id + " cannot be read into " + type.getName() + ": " + e.getMessage(), e);
     }
@@ -112,7 +118,7 @@ final class Binding {
   static <E extends Entry> E entity(Class<E> type, ObjectNode view) {
     try {
       return ENTITIES.treeToValue(view, type);
-    } catch (com.fasterxml.jackson.core.JsonProcessingException | IllegalArgumentException e) {
+    } catch (tools.jackson.core.JacksonException | IllegalArgumentException e) {
       throw new IllegalStateException("A record cannot be read into " + type.getName() + ": " + e.getMessage(), e);
     }
   }

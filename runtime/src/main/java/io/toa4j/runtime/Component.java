@@ -1,12 +1,12 @@
 package io.toa4j.runtime;
 
-import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.toa4j.manifest.ComponentManifest;
 import io.toa4j.manifest.EntityDeclaration;
 import io.toa4j.spi.Store;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import tools.jackson.databind.node.ObjectNode;
 
 /**
  * A loaded component: its manifest, its operations by name, its store if it keeps state, the

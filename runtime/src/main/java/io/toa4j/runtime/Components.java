@@ -1,6 +1,5 @@
 package io.toa4j.runtime;
 
-import com.fasterxml.jackson.databind.JsonNode;
 import io.toa4j.api.Assignment;
 import io.toa4j.api.Computation;
 import io.toa4j.api.Effect;
@@ -27,6 +26,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import tools.jackson.databind.JsonNode;
 
 /**
  * Binds a component's declared operations to its classes, checking at load everything that can be

@@ -1,9 +1,5 @@
 package io.toa4j.runtime;
 
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.node.MissingNode;
-import com.fasterxml.jackson.databind.node.NullNode;
-import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.toa4j.api.Assignment;
 import io.toa4j.api.Computation;
@@ -22,7 +18,6 @@ import io.toa4j.manifest.Violation;
 import io.toa4j.spi.InboxEntry;
 import io.toa4j.spi.Json;
 import io.toa4j.spi.OutboxEntry;
-import io.toa4j.spi.Outcome;
 import io.toa4j.spi.Reading;
 import io.toa4j.spi.Store;
 import io.toa4j.spi.StoredRecord;
@@ -32,6 +27,10 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.stream.Collectors;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.node.MissingNode;
+import tools.jackson.databind.node.NullNode;
+import tools.jackson.databind.node.ObjectNode;
 
 /**
  * Runs one operation: reads the record, runs the author's code, commits the change.
@@ -238,7 +237,7 @@ final class Engine {
       Object returned;
       List<Task> tasks = List.of();
       if (operation.generic()) {
-        call.input().fields().forEachRemaining(f -> changeset.put(f.getKey(), Binding.plain(f.getValue())));
+        call.input().forEachEntry((name, value) -> changeset.put(name, Binding.plain(value)));
         returned = null;
       } else {
         Object input = input(operation, call);
@@ -459,7 +458,7 @@ final class Engine {
     if (type.isEmpty()) return null;
     try {
       return Binding.VALUES.treeToValue(call.input(), type.get());
-    } catch (com.fasterxml.jackson.core.JsonProcessingException | IllegalArgumentException e) {
+    } catch (tools.jackson.core.JacksonException | IllegalArgumentException e) {
       throw new Failure(Failure.Code.CONTRACT, "the input of " + operation.name() + " cannot be read: " + InputErrors.describe(call.input(), e));
     }
   }

@@ -1,7 +1,5 @@
 package io.toa4j.runtime;
 
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.core.io.JsonStringEncoder;
 import io.toa4j.api.Query;
 import java.math.BigDecimal;
 import java.nio.charset.StandardCharsets;
@@ -11,6 +9,8 @@ import java.util.ArrayList;
 import java.util.Collections;
 import java.util.HexFormat;
 import java.util.List;
+import tools.jackson.core.io.JsonStringEncoder;
+import tools.jackson.databind.JsonNode;
 
 /**
  * The fingerprint of what a call asks for: {@code hex(SHA-256)} of a canonical JSON text of {@code
@@ -57,7 +57,9 @@ final class Fingerprints {
 
   /** A string as JSON writes it: quoted, escaped as Jackson escapes it. */
   private static StringBuilder quoted(String value, StringBuilder text) {
-    return text.append('"').append(QUOTE.quoteAsString(value)).append('"');
+    text.append('"');
+    QUOTE.quoteAsString(value, text);
+    return text.append('"');
   }
 
   private static void query(Query query, StringBuilder text) {
@@ -75,7 +77,7 @@ final class Fingerprints {
   static void canonical(JsonNode node, StringBuilder text) {
     if (node.isObject()) {
       List<String> keys = new ArrayList<>();
-      node.fieldNames().forEachRemaining(keys::add);
+      node.propertyNames().forEach(keys::add);
       Collections.sort(keys);
       text.append('{');
       for (int i = 0; i < keys.size(); i++) {
@@ -93,12 +95,12 @@ final class Fingerprints {
       text.append(']');
     } else if (node.isNumber()) {
       text.append(number(node));
-    } else if (node.isTextual()) {
-      quoted(node.textValue(), text);
+    } else if (node.isString()) {
+      quoted(node.stringValue(), text);
     } else if (node.isBoolean()) {
       text.append(node.booleanValue());
     } else if (node.isBinary()) {
-      quoted(node.asText(), text);
+      quoted(node.asString(), text);
     } else {
       text.append("null");
     }

@@ -1,16 +1,17 @@
 package io.toa4j.runtime;
 
-import com.fasterxml.jackson.core.exc.InputCoercionException;
-import com.fasterxml.jackson.databind.JsonMappingException;
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.exc.MismatchedInputException;
-import com.fasterxml.jackson.databind.exc.ValueInstantiationException;
-import com.fasterxml.jackson.databind.node.MissingNode;
 import java.math.BigDecimal;
 import java.math.BigInteger;
 import java.util.Arrays;
 import java.util.Collection;
 import java.util.Map;
+import tools.jackson.core.JacksonException;
+import tools.jackson.core.exc.InputCoercionException;
+import tools.jackson.databind.DatabindException;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.exc.MismatchedInputException;
+import tools.jackson.databind.exc.ValueInstantiationException;
+import tools.jackson.databind.node.MissingNode;
 
 /**
  * Says why an input that fits its schema cannot be bound to the author's input class, in the
@@ -31,7 +32,12 @@ final class InputErrors {
    */
   static String describe(JsonNode input, Exception e) {
     Throwable thrown = e instanceof IllegalArgumentException && e.getCause() != null ? e.getCause() : e;
-    if (!(thrown instanceof JsonMappingException mapping)) return "it does not fit the operation's input";
+    // a value beyond its Java type is a stream error (InputCoercionException) in Jackson 3, not a
+    // binding one, yet it carries the path of the property like one
+    if (!(thrown instanceof DatabindException || thrown instanceof InputCoercionException)) {
+      return "it does not fit the operation's input";
+    }
+    JacksonException mapping = (JacksonException) thrown;
     String pointer = pointer(mapping);
     JsonNode sent = input == null ? MissingNode.getInstance() : input.at(pointer.equals("/") ? "" : pointer);
     if (mapping instanceof ValueInstantiationException made) {
@@ -45,17 +51,17 @@ final class InputErrors {
   }
 
   /** The JSON pointer of the property the binder stopped at; {@code /} for the input itself. */
-  private static String pointer(JsonMappingException e) {
+  private static String pointer(JacksonException e) {
     StringBuilder pointer = new StringBuilder();
-    for (JsonMappingException.Reference reference : e.getPath()) {
+    for (JacksonException.Reference reference : e.getPath()) {
       pointer.append('/');
-      if (reference.getFieldName() != null) pointer.append(reference.getFieldName().replace("~", "~0").replace("/", "~1"));
+      if (reference.getPropertyName() != null) pointer.append(reference.getPropertyName().replace("~", "~0").replace("/", "~1"));
       else if (reference.getIndex() >= 0) pointer.append(reference.getIndex());
     }
     return pointer.length() == 0 ? "/" : pointer.toString();
   }
 
-  private static Class<?> target(JsonMappingException e) {
+  private static Class<?> target(JacksonException e) {
     for (Throwable t = e; t != null; t = t.getCause()) {
       if (t instanceof InputCoercionException coercion && coercion.getTargetType() != null) return coercion.getTargetType();
       if (t instanceof MismatchedInputException mismatched && mismatched.getTargetType() != null) return mismatched.getTargetType();
@@ -84,7 +90,7 @@ final class InputErrors {
     if (sent.isNull()) return "null";
     if (sent.isObject()) return "an object";
     if (sent.isArray()) return "an array";
-    String text = sent.isTextual() ? "\"" + sent.asText() + "\"" : sent.toString();
+    String text = sent.isString() ? "\"" + sent.asString() + "\"" : sent.toString();
     return text.length() > 64 ? text.substring(0, 61) + "..." : text;
   }
 }

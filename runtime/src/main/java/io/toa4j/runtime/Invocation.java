@@ -1,8 +1,8 @@
 package io.toa4j.runtime;
 
-import com.fasterxml.jackson.databind.JsonNode;
 import io.toa4j.api.Query;
 import java.util.Optional;
+import tools.jackson.databind.JsonNode;
 
 /**
  * One call of one operation as the engine sees it.

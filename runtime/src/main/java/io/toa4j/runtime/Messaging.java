@@ -1,6 +1,5 @@
 package io.toa4j.runtime;
 
-import com.fasterxml.jackson.databind.JsonNode;
 import io.toa4j.api.Failure;
 import io.toa4j.api.Request;
 import io.toa4j.spi.Bus;
@@ -13,6 +12,7 @@ import java.util.Map;
 import java.util.Set;
 import java.util.function.Function;
 import java.util.stream.Collectors;
+import tools.jackson.databind.JsonNode;
 
 /**
  * The context's queues and their consumers: one queue per receiver binding, one task queue and one
@@ -108,7 +108,7 @@ final class Messaging implements AutoCloseable {
   private static Object bind(JsonNode payload, Class<?> type, String queue) {
     try {
       return Binding.VALUES.treeToValue(payload, type);
-    } catch (com.fasterxml.jackson.core.JsonProcessingException | IllegalArgumentException e) {
+    } catch (tools.jackson.core.JacksonException | IllegalArgumentException e) {
       throw new Failure(Failure.Code.CONTRACT, "the payload on " + queue + " cannot be read: " + InputErrors.describe(payload, e));
     }
   }

@@ -1,9 +1,9 @@
 package io.toa4j.runtime;
 
-import com.fasterxml.jackson.databind.JsonNode;
 import io.toa4j.api.Failure;
 import java.util.ArrayList;
 import java.util.List;
+import tools.jackson.databind.JsonNode;
 
 /**
  * The tasks one run of an operation sends, held until the run's outcome is known: they leave with

@@ -1,18 +1,16 @@
 package io.toa4j.runtime;
 
-import com.fasterxml.jackson.core.JsonProcessingException;
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.node.MissingNode;
 import io.toa4j.api.Failure;
 import io.toa4j.api.Refusal;
 import io.toa4j.api.Reply;
 import io.toa4j.spi.Json;
-import java.io.IOException;
 import java.nio.charset.StandardCharsets;
-import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Optional;
+import tools.jackson.core.JacksonException;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.node.MissingNode;
 
 /**
  * The one wire form of an answer between processes: how a host answers a call over the bus, and
@@ -135,8 +133,8 @@ public final class Replies {
       JsonNode output = answer.get("output");
       return new Result.Output(output.isNull() ? MissingNode.getInstance() : output, replayed);
     }
-    for (Iterator<String> keys = answer.fieldNames(); keys.hasNext(); ) {
-      if (!keys.next().equals("replayed")) throw new Malformed("an answer holds output, refusal or failure; got " + answer);
+    for (String key : answer.propertyNames()) {
+      if (!key.equals("replayed")) throw new Malformed("an answer holds output, refusal or failure; got " + answer);
     }
     return new Result.Output(MissingNode.getInstance(), replayed); // an earlier host's empty output
   }
@@ -150,11 +148,11 @@ public final class Replies {
 
   private static Result refused(JsonNode refusal) {
     JsonNode code = refusal.path("code");
-    if (!code.isTextual()) throw new Malformed("a refusal has a code as text; got " + refusal);
+    if (!code.isString()) throw new Malformed("a refusal has a code as text; got " + refusal);
     JsonNode cause = refusal.path("cause");
     try {
       return new Result.Refused(
-          new Refusal(code.asText(), cause.isMissingNode() || cause.isNull() ? Optional.empty() : Optional.of(Binding.plain(cause))));
+          new Refusal(code.asString(), cause.isMissingNode() || cause.isNull() ? Optional.empty() : Optional.of(Binding.plain(cause))));
     } catch (IllegalArgumentException e) {
       throw new Malformed(e.getMessage());
     }
@@ -162,8 +160,8 @@ public final class Replies {
 
   private static Failure failure(JsonNode failure) {
     JsonNode code = failure.path("code");
-    if (!code.isTextual()) throw new Malformed("a failure has a code as text; got " + failure);
-    return new Failure(code(code.asText()), failure.path("message").asText(""));
+    if (!code.isString()) throw new Malformed("a failure has a code as text; got " + failure);
+    return new Failure(code(code.asString()), failure.path("message").asText(""));
   }
 
   private static Failure.Code code(String name) {
@@ -179,17 +177,15 @@ public final class Replies {
       JsonNode tree = Binding.VALUES.readTree(body);
       if (tree == null || !tree.isObject()) throw new Malformed("an answer is a JSON object; got " + (tree == null ? "nothing" : tree.getNodeType()));
       return tree;
-    } catch (JsonProcessingException e) {
+    } catch (JacksonException e) {
       throw new Malformed("the answer is not JSON: " + e.getOriginalMessage());
-    } catch (IOException e) {
-      throw new Malformed("the answer cannot be read: " + e.getMessage());
     }
   }
 
   private static byte[] bytes(Map<String, Object> envelope) {
     try {
       return Binding.VALUES.writeValueAsBytes(envelope);
-    } catch (JsonProcessingException e) {
+    } catch (JacksonException e) {
       throw new IllegalArgumentException("A reply of plain values cannot be written as JSON: " + e.getOriginalMessage(), e);
     }
   }

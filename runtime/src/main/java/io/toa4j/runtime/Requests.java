@@ -1,19 +1,18 @@
 package io.toa4j.runtime;
 
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.node.MissingNode;
 import io.toa4j.api.Failure;
 import io.toa4j.api.Query;
 import io.toa4j.api.Request;
 import io.toa4j.manifest.QueryRule;
 import io.toa4j.manifest.Violation;
-import java.util.Iterator;
 import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
 import java.util.OptionalLong;
 import java.util.Set;
 import java.util.regex.Pattern;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.node.MissingNode;
 
 /**
  * Requests from the outside, read and checked: the shape {@code { query, input }}, the query's
@@ -39,8 +38,7 @@ public final class Requests {
     if (!tree.isObject()) {
       throw contract("a request is a map with query and input, such as { query: { id: ... }, input: { ... } }; got " + kind(tree));
     }
-    for (Iterator<String> it = tree.fieldNames(); it.hasNext(); ) {
-      String key = it.next();
+    for (String key : tree.propertyNames()) {
       if (!REQUEST_KEYS.contains(key)) throw contract("request." + key + " is not a request field; use query and input");
     }
     JsonNode input = tree.path("input");
@@ -50,17 +48,16 @@ public final class Requests {
   private static Optional<Query> query(JsonNode tree) {
     if (tree == null || tree.isNull()) return Optional.empty();
     if (!tree.isObject()) throw contract("query is a map with id, version, limit or omit; got " + kind(tree));
-    for (Iterator<String> it = tree.fieldNames(); it.hasNext(); ) {
-      String key = it.next();
+    for (String key : tree.propertyNames()) {
       if (!QUERY_KEYS.contains(key)) throw contract("query." + key + " is not a query field; use id, version, limit or omit");
     }
     Optional<String> id = Optional.empty();
     JsonNode idNode = tree.get("id");
     if (idNode != null) {
-      if (!idNode.isTextual() || !ID.matcher(idNode.asText()).matches()) {
+      if (!idNode.isString() || !ID.matcher(idNode.asString()).matches()) {
         throw contract("query.id must be 32 hexadecimal characters; got " + idNode);
       }
-      id = Optional.of(idNode.asText().toLowerCase(Locale.ROOT));
+      id = Optional.of(idNode.asString().toLowerCase(Locale.ROOT));
     }
     return Optional.of(new Query(id, count(tree, "version"), count(tree, "limit"), count(tree, "omit")));
   }
@@ -130,7 +127,7 @@ public final class Requests {
   }
 
   private static String kind(JsonNode node) {
-    return node.isArray() ? "a list" : node.isTextual() ? "the text " + node : node.getNodeType().toString().toLowerCase(Locale.ROOT) + " " + node;
+    return node.isArray() ? "a list" : node.isString() ? "the text " + node : node.getNodeType().toString().toLowerCase(Locale.ROOT) + " " + node;
   }
 
 }

@@ -1,7 +1,7 @@
 package io.toa4j.runtime;
 
-import com.fasterxml.jackson.databind.JsonNode;
 import io.toa4j.api.Refusal;
+import tools.jackson.databind.JsonNode;
 
 /** What the engine answers when the call does not fail. */
 sealed interface Result {

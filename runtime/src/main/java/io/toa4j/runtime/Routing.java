@@ -1,6 +1,5 @@
 package io.toa4j.runtime;
 
-import com.fasterxml.jackson.databind.JsonNode;
 import io.toa4j.api.Context;
 import io.toa4j.api.Failure;
 import io.toa4j.api.Remote;
@@ -9,11 +8,11 @@ import io.toa4j.api.Request;
 import io.toa4j.manifest.Concurrency;
 import io.toa4j.manifest.OperationType;
 import io.toa4j.spi.Bus;
-import io.toa4j.spi.Message;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.atomic.AtomicInteger;
+import tools.jackson.databind.JsonNode;
 
 /**
  * Routes calls: runs a call here when this process hosts its component, else sends it to a process

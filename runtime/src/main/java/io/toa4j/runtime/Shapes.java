@@ -1,6 +1,5 @@
 package io.toa4j.runtime;
 
-import com.fasterxml.jackson.databind.JsonNode;
 import io.toa4j.api.Entry;
 import java.lang.reflect.Field;
 import java.lang.reflect.Modifier;
@@ -10,11 +9,11 @@ import java.math.BigDecimal;
 import java.math.BigInteger;
 import java.util.ArrayList;
 import java.util.Collection;
-import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import tools.jackson.databind.JsonNode;
 
 /**
  * Checks at load that an author's class has the shape of a schema: one field (or record
@@ -41,8 +40,7 @@ final class Shapes {
                 "'" + name + "' is a " + javaType.getTypeName() + ", which cannot hold the schema's " + schema.path("type"));
           }
         });
-    for (Iterator<String> it = properties.fieldNames(); it.hasNext(); ) {
-      String name = it.next();
+    for (String name : properties.propertyNames()) {
       if (!members.containsKey(name)) problems.add("property '" + name + "' of the schema has no member here");
     }
     return problems;
@@ -52,10 +50,10 @@ final class Shapes {
   static boolean fits(Type javaType, JsonNode schema) {
     JsonNode type = schema.get("type");
     if (type == null) return true;
-    if (type.isTextual()) return fitsOne(javaType, type.asText());
+    if (type.isString()) return fitsOne(javaType, type.asString());
     for (JsonNode t : type) {
-      if (!t.asText().equals("null") && !fitsOne(javaType, t.asText())) return false;
-      if (t.asText().equals("null") && raw(javaType).isPrimitive()) return false;
+      if (!t.asString().equals("null") && !fitsOne(javaType, t.asString())) return false;
+      if (t.asString().equals("null") && raw(javaType).isPrimitive()) return false;
     }
     return true;
   }
@@ -124,7 +122,7 @@ final class Shapes {
 
   private static String names(JsonNode properties) {
     List<String> names = new ArrayList<>();
-    properties.fieldNames().forEachRemaining(names::add);
+    properties.propertyNames().forEach(names::add);
     return names.isEmpty() ? "none" : String.join(", ", names);
   }
 }

@@ -1,12 +1,12 @@
 package io.toa4j.runtime;
 
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.node.ArrayNode;
 import io.toa4j.spi.Json;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.node.ArrayNode;
 
 /**
  * A call with nobody waiting, sent by an operation: held until its run may send it, committed in
@@ -43,10 +43,10 @@ record Task(String identity, String endpoint, JsonNode request) {
     JsonNode array = Binding.tree(tasks.get());
     List<Task> decoded = new ArrayList<>();
     for (JsonNode task : array) {
-      if (!task.path("identity").isTextual() || !task.path("endpoint").isTextual() || !task.has("request")) {
+      if (!task.path("identity").isString() || !task.path("endpoint").isString() || !task.has("request")) {
         throw new IllegalStateException("An outbox entry's tasks are not a list of { identity, endpoint, request }: " + tasks.get());
       }
-      decoded.add(new Task(task.get("identity").asText(), task.get("endpoint").asText(), task.get("request")));
+      decoded.add(new Task(task.get("identity").asString(), task.get("endpoint").asString(), task.get("request")));
     }
     if (!array.isArray()) throw new IllegalStateException("An outbox entry's tasks are not a list: " + tasks.get());
     return List.copyOf(decoded);

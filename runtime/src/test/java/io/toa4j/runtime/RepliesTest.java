@@ -3,7 +3,6 @@ package io.toa4j.runtime;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import com.fasterxml.jackson.databind.node.MissingNode;
 import io.toa4j.api.Failure;
 import io.toa4j.api.Refusal;
 import io.toa4j.api.Reply;
@@ -13,6 +12,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import org.junit.jupiter.api.Test;
+import tools.jackson.databind.node.MissingNode;
 
 class RepliesTest {
   private static final String ID = "8d1f0c2e5a7b4c3d9e6f1a2b3c4d5e6f";

@@ -1,8 +1,5 @@
 package io.toa4j.bus.embedded;
 
-import com.fasterxml.jackson.core.JsonProcessingException;
-import com.fasterxml.jackson.core.type.TypeReference;
-import com.fasterxml.jackson.databind.ObjectMapper;
 import io.toa4j.spi.Delivery;
 import io.toa4j.spi.Json;
 import io.toa4j.spi.Message;
@@ -18,6 +15,9 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.stream.Collectors;
+import tools.jackson.core.JacksonException;
+import tools.jackson.core.type.TypeReference;
+import tools.jackson.databind.ObjectMapper;
 
 /**
  * The bus's statements over the {@link Schema}'s tables, each write one durable transaction.
@@ -281,7 +281,7 @@ final class MessageTable {
           r.getString(4),
           new Json(r.getString(5)),
           JSON.readValue(r.getString(6), HEADERS));
-    } catch (JsonProcessingException e) {
+    } catch (JacksonException e) {
       throw new SQLException(
           "The stored message " + id + " is not valid JSON: " + e.getOriginalMessage(), e);
     }
@@ -290,7 +290,7 @@ final class MessageTable {
   private static String json(Object value) {
     try {
       return JSON.writeValueAsString(value);
-    } catch (JsonProcessingException e) {
+    } catch (JacksonException e) {
       throw new IllegalArgumentException(
           "Cannot write the message as JSON: " + e.getOriginalMessage(), e);
     }

@@ -1,10 +1,9 @@
 package io.toa4j.bus.embedded;
 
-import io.toa4j.testkit.time.TestClock;
-import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import io.toa4j.spi.Bus;
 import io.toa4j.spi.BusSettings;
 import io.toa4j.spi.Message;
+import io.toa4j.testkit.time.TestClock;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.DriverManager;

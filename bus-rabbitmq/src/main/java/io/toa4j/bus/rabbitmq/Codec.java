@@ -1,17 +1,15 @@
 package io.toa4j.bus.rabbitmq;
 
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.node.TextNode;
 import com.rabbitmq.client.AMQP;
 import io.toa4j.spi.Json;
 import io.toa4j.spi.Message;
 import io.toa4j.spi.Parked;
-import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.util.HashMap;
 import java.util.Map;
+import tools.jackson.core.JacksonException;
+import tools.jackson.databind.ObjectMapper;
+import tools.jackson.databind.node.StringNode;
 
 /**
  * A {@link Message} as an AMQP message, and back: the id is {@code message-id}, the label is
@@ -110,8 +108,8 @@ final class Codec {
     try {
       JSON.readTree(text);
       return new Json(text);
-    } catch (IOException e) {
-      return new Json(TextNode.valueOf(text).toString());
+    } catch (JacksonException e) {
+      return new Json(StringNode.valueOf(text).toString());
     }
   }
 

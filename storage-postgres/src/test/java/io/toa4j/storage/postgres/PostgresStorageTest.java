@@ -4,10 +4,6 @@ import static io.toa4j.testkit.servers.Server.POSTGRES;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.node.ArrayNode;
-import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.toa4j.spi.InboxEntry;
 import io.toa4j.spi.Json;
 import io.toa4j.spi.OutboxEntry;
@@ -36,6 +32,10 @@ import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.ObjectMapper;
+import tools.jackson.databind.node.ArrayNode;
+import tools.jackson.databind.node.ObjectNode;
 
 /**
  * What only the PostgreSQL storage does on a real server: schemas, migrations, JSON columns,
@@ -261,7 +261,7 @@ class PostgresStorageTest {
   private static Json json(JsonNode value) {
     try {
       return new Json(JSON.writeValueAsString(value));
-    } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
+    } catch (tools.jackson.core.JacksonException e) {
       throw new IllegalArgumentException(e);
     }
   }
@@ -269,7 +269,7 @@ class PostgresStorageTest {
   private static JsonNode tree(Json json) {
     try {
       return JSON.readTree(json.text());
-    } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
+    } catch (tools.jackson.core.JacksonException e) {
       throw new AssertionError(json.text(), e);
     }
   }

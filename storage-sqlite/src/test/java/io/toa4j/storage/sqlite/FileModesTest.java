@@ -2,7 +2,6 @@ package io.toa4j.storage.sqlite;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import io.toa4j.spi.Outcome;
 import io.toa4j.spi.OwnerOnly;
 import io.toa4j.spi.Storage;

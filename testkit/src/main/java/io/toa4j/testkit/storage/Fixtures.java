@@ -1,9 +1,5 @@
 package io.toa4j.testkit.storage;
 
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.node.ArrayNode;
-import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.toa4j.spi.InboxEntry;
 import io.toa4j.spi.Json;
 import io.toa4j.spi.OutboxEntry;
@@ -18,7 +14,10 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
-import java.util.stream.Stream;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.ObjectMapper;
+import tools.jackson.databind.node.ArrayNode;
+import tools.jackson.databind.node.ObjectNode;
 
 /** Records, entries and threads the contract's tests are made of. */
 final class Fixtures {
@@ -63,7 +62,7 @@ final class Fixtures {
   /** The identities of the tasks an entry holds, in order. */
   static List<String> identities(OutboxEntry entry) {
     List<String> identities = new ArrayList<>();
-    entry.tasks().map(Fixtures::tree).ifPresent(tasks -> tasks.forEach(task -> identities.add(task.path("identity").asText())));
+    entry.tasks().map(Fixtures::tree).ifPresent(tasks -> tasks.forEach(task -> identities.add(task.path("identity").asString())));
     return identities;
   }
 
@@ -78,7 +77,7 @@ final class Fixtures {
   static Json json(JsonNode value) {
     try {
       return new Json(JSON.writeValueAsString(value));
-    } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
+    } catch (tools.jackson.core.JacksonException e) {
       throw new IllegalArgumentException(e);
     }
   }
@@ -87,7 +86,7 @@ final class Fixtures {
   static JsonNode tree(Json json) {
     try {
       return JSON.readTree(json.text());
-    } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
+    } catch (tools.jackson.core.JacksonException e) {
       throw new AssertionError("a store gave back text that is not JSON: " + json.text(), e);
     }
   }
