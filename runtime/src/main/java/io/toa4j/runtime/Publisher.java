@@ -2,6 +2,7 @@ package io.toa4j.runtime;
 
 import io.toa4j.spi.Bus;
 import io.toa4j.spi.Message;
+import io.toa4j.spi.OutageLog;
 import io.toa4j.spi.OutboxEntry;
 import io.toa4j.spi.Store;
 import java.time.Clock;
@@ -58,6 +59,8 @@ final class Publisher implements Engine.Outbox, AutoCloseable {
   private final Progress progress;
   private final AtomicLong sweeps = new AtomicLong();
   private final Set<String> inFlight = ConcurrentHashMap.newKeySet();
+  /** One per swept component: a server out of reach is one WARN and one INFO, not a line per entry and sweep. */
+  private final Map<String, OutageLog> outages = new ConcurrentHashMap<>();
   private final ExecutorService immediate = Threads.perTask("toa-publish");
   private final ScheduledExecutorService sweeper = Executors.newSingleThreadScheduledExecutor(Threads.daemons("toa-sweep"));
 
@@ -112,8 +115,9 @@ final class Publisher implements Engine.Outbox, AutoCloseable {
         long now = clock.millis();
         for (OutboxEntry entry : store.claim(BATCH, now, now + CLAIM_MILLIS)) publish(component, entry);
         store.purgePublished(clock.millis() - retentionMillis, BATCH);
+        outage(component).succeeded();
       } catch (RuntimeException e) {
-        LOG.error("Outbox sweep of {} failed; it is tried again in {} ms", component.label(), SWEEP_MILLIS, e);
+        failed(component, e, "Outbox sweep of {} failed; it is tried again in {} ms", component.label(), SWEEP_MILLIS, e);
       }
     }
   }
@@ -125,7 +129,7 @@ final class Publisher implements Engine.Outbox, AutoCloseable {
       try {
         if (!component.store().orElseThrow().unpublished(1).isEmpty()) sending.add(component.label());
       } catch (RuntimeException e) {
-        LOG.error("Outbox probe of {} failed; it is tried again in {} ms", component.label(), CLAIM_MILLIS, e);
+        failed(component, e, "Outbox probe of {} failed; it is tried again in {} ms", component.label(), CLAIM_MILLIS, e);
       }
     }
   }
@@ -150,12 +154,25 @@ final class Publisher implements Engine.Outbox, AutoCloseable {
       send(Task.decode(entry.tasks()));
       component.store().orElseThrow().published(List.of(entry.id()), clock.millis());
       progress.signal();
+      outage(component).succeeded();
     } catch (RuntimeException e) {
-      LOG.error(
-          "Outbox entry {} of {} was not published; the sweep tries it again", entry.id(), component.label(), e);
+      failed(component, e, "Outbox entry {} of {} was not published; the sweep tries it again", entry.id(), component.label(), e);
     } finally {
       inFlight.remove(entry.id());
     }
+  }
+
+  private OutageLog outage(Component component) {
+    return outages.computeIfAbsent(component.label(), label -> new OutageLog(LOG, "The outbox of " + label, clock));
+  }
+
+  /**
+   * A server out of reach goes to the component's outage log; anything else is an ERROR of its
+   * own, with its stack trace.
+   */
+  private void failed(Component component, RuntimeException e, String format, Object... arguments) {
+    if (OutageLog.isOutage(e)) outage(component).failed(e);
+    else LOG.error(format, arguments);
   }
 
   @Override
