@@ -69,6 +69,26 @@ public final class CapturedLog implements AutoCloseable {
         .toList();
   }
 
+  /**
+   * The lines of loggers whose name starts with {@code prefix} that came with a stack trace
+   * (slf4j-simple's "[thread] LEVEL logger - message", then the trace's lines).
+   */
+  public List<String> withStackTraces(String prefix) {
+    List<String> found = new java.util.ArrayList<>();
+    String header = null;
+    for (String line : lines()) {
+      if (line.startsWith("[")) {
+        header = line;
+      } else if (line.startsWith("\tat ") && header != null) {
+        int level = header.indexOf("] ");
+        String[] words = level < 0 ? new String[0] : header.substring(level + 2).split(" ", 3);
+        if (words.length >= 2 && words[1].startsWith(prefix)) found.add(header);
+        header = null;
+      }
+    }
+    return found;
+  }
+
   /** Stops catching: standard error is what it was. */
   @Override
   public void close() {
