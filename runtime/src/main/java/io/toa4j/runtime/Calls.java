@@ -5,6 +5,7 @@ import io.toa4j.api.Request;
 import io.toa4j.spi.Bus;
 import io.toa4j.spi.Json;
 import io.toa4j.spi.Message;
+import io.toa4j.spi.OutageLog;
 import io.toa4j.spi.Response;
 import java.time.Duration;
 import java.util.Map;
@@ -58,24 +59,34 @@ final class Calls {
             + " repeat it under the same identity " + identity + " (an operation that declares once answers a repeat with its first answer)");
   }
 
-  /** Answers the calls of a queue by running them here, as the invoker does, under their identity. */
-  static Bus.Responder responder(Messaging.Invoker invoker) {
+  /**
+   * Answers the calls of a component's queue by running them here, as the invoker does, under
+   * their identity. A server out of reach while answering is logged once for the component, not
+   * once per call (see {@link OutageLog}).
+   */
+  static Bus.Responder responder(Messaging.Invoker invoker, String component) {
+    OutageLog outage = new OutageLog(LOG, "Calls of " + component);
     return delivery -> {
       Message call = delivery.message();
-      return new Message(call.id(), call.label(), answer(invoker, call), Map.of());
+      return new Message(call.id(), call.label(), answer(invoker, call, outage), Map.of());
     };
   }
 
-  private static Json answer(Messaging.Invoker invoker, Message call) {
+  private static Json answer(Messaging.Invoker invoker, Message call, OutageLog outage) {
     try {
       int dot = call.label().lastIndexOf('.');
       if (dot <= 0) throw new Failure(Failure.Code.ENDPOINT, "'" + call.label() + "' is not an endpoint");
-      return Replies.answer(
+      Json answer = Replies.answer(
           invoker.invoke(call.label().substring(0, dot), call.label().substring(dot + 1), Requests.parse(Binding.tree(call.body())), call.id()));
+      outage.succeeded();
+      return answer;
     } catch (Failure f) {
+      if (OutageLog.isOutage(f)) outage.failed(f);
+      else outage.succeeded(); // the call ran and failed on its own: the servers answered
       return Replies.failed(f.code(), f.getMessage());
     } catch (RuntimeException e) {
-      LOG.error("Call {} of {} failed", call.id(), call.label(), e);
+      if (OutageLog.isOutage(e)) outage.failed(e);
+      else LOG.error("Call {} of {} failed", call.id(), call.label(), e);
       return Replies.failed(Failure.Code.SYSTEM, call.label() + " failed: " + e);
     }
   }

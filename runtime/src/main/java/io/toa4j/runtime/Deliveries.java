@@ -2,10 +2,13 @@ package io.toa4j.runtime;
 
 import io.toa4j.api.Failure;
 import io.toa4j.spi.Delivery;
+import io.toa4j.spi.OutageLog;
 import io.toa4j.spi.Verdict;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.time.Duration;
 import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Function;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -24,6 +27,8 @@ final class Deliveries {
   private final List<Long> delaysSeconds;
   private final MeterRegistry metrics;
   private final Progress progress;
+  /** One per queue: a server out of reach is one WARN and one INFO, not a line per message. */
+  private final Map<String, OutageLog> outages = new ConcurrentHashMap<>();
 
   /** @param progress signalled on every verdict, once it is reached */
   Deliveries(List<Long> delaysSeconds, MeterRegistry metrics, Progress progress) {
@@ -58,6 +63,7 @@ final class Deliveries {
         count(queue, "delivered");
         LOG.debug("Message delivered: queue={} id={} attempt={}", queue, id, delivery.attempt());
       }
+      outage(queue).succeeded();
       return Verdict.DONE;
     } catch (Failure f) {
       return failed(delivery, f.code().name(), f.code().isTransient(), f.getMessage(), f);
@@ -72,9 +78,15 @@ final class Deliveries {
     if (transientFailure && delivery.attempt() < attempts()) {
       long delay = delaysSeconds.get(Math.max(0, delivery.attempt() - 1));
       count(queue, "retried");
-      LOG.warn(
-          "Message retried: queue={} id={} attempt={} of {} in={}s code={} reason={}",
-          queue, id, delivery.attempt(), attempts(), delay, code, reason);
+      if (OutageLog.isOutage(e)) {
+        outage(queue).failed(e);
+        LOG.debug("Message retried: queue={} id={} attempt={} of {} in={}s code={} reason={}",
+            queue, id, delivery.attempt(), attempts(), delay, code, reason);
+      } else {
+        LOG.warn(
+            "Message retried: queue={} id={} attempt={} of {} in={}s code={} reason={}",
+            queue, id, delivery.attempt(), attempts(), delay, code, reason);
+      }
       return new Verdict.Retry(Duration.ofSeconds(delay));
     }
     count(queue, "parked");
@@ -82,6 +94,10 @@ final class Deliveries {
         "Message parked: queue={} id={} attempts={} code={} reason={}",
         queue, id, delivery.attempt(), code, reason, e);
     return new Verdict.Park(code, reason == null ? e.getClass().getName() : reason);
+  }
+
+  private OutageLog outage(String queue) {
+    return outages.computeIfAbsent(queue, q -> new OutageLog(LOG, "Deliveries of queue " + q));
   }
 
   private void count(String queue, String outcome) {

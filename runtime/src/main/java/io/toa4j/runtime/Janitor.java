@@ -1,9 +1,12 @@
 package io.toa4j.runtime;
 
+import io.toa4j.spi.OutageLog;
 import io.toa4j.spi.Store;
 import java.time.Clock;
 import java.util.Collection;
 import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
@@ -22,6 +25,7 @@ final class Janitor implements AutoCloseable {
 
   private final List<Component> components;
   private final Clock clock;
+  private final Map<String, OutageLog> outages = new ConcurrentHashMap<>();
   private final ScheduledExecutorService scheduler = Executors.newSingleThreadScheduledExecutor(Threads.daemons("toa-inbox"));
 
   Janitor(Collection<Component> components, Clock clock) {
@@ -41,10 +45,16 @@ final class Janitor implements AutoCloseable {
         for (int i = 0; i < BATCHES_PER_ROUND && store.purgeInbox(clock.millis(), BATCH) == BATCH; i++) {
           // a full batch: there may be more
         }
+        outage(component).succeeded();
       } catch (RuntimeException e) {
-        LOG.error("Removing expired inbox entries of {} failed; it is tried again", component.label(), e);
+        if (OutageLog.isOutage(e)) outage(component).failed(e);
+        else LOG.error("Removing expired inbox entries of {} failed; it is tried again", component.label(), e);
       }
     }
+  }
+
+  private OutageLog outage(Component component) {
+    return outages.computeIfAbsent(component.label(), label -> new OutageLog(LOG, "Removing expired inbox entries of " + label, clock));
   }
 
   @Override

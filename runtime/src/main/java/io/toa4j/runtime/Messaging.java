@@ -71,7 +71,7 @@ final class Messaging implements AutoCloseable {
     for (String component : components) {
       if (!hosted.contains(component)) continue;
       subscriptions.add(bus.consume(tasks(component), d -> deliveries.handle(d, this::runTask)));
-      subscriptions.add(bus.serve(Calls.queue(component), Calls.responder(invoker)));
+      subscriptions.add(bus.serve(Calls.queue(component), Calls.responder(invoker, component)));
     }
   }
 

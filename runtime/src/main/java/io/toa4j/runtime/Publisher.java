@@ -2,6 +2,7 @@ package io.toa4j.runtime;
 
 import io.toa4j.spi.Bus;
 import io.toa4j.spi.Message;
+import io.toa4j.spi.OutageLog;
 import io.toa4j.spi.OutboxEntry;
 import io.toa4j.spi.Store;
 import java.time.Clock;
@@ -58,6 +59,13 @@ final class Publisher implements Engine.Outbox, AutoCloseable {
   private final Progress progress;
   private final AtomicLong sweeps = new AtomicLong();
   private final Set<String> inFlight = ConcurrentHashMap.newKeySet();
+  /**
+   * Per swept component, the storage side (claims, probes, marks) and the bus side (publishing):
+   * a server out of reach is one WARN and one INFO of the side it stops, not a line per entry and
+   * sweep. Apart, so that a sweep that works on the storage does not end an outage of the bus.
+   */
+  private final Map<String, OutageLog> outages = new ConcurrentHashMap<>();
+  private final Map<String, OutageLog> publishing = new ConcurrentHashMap<>();
   private final ExecutorService immediate = Threads.perTask("toa-publish");
   private final ScheduledExecutorService sweeper = Executors.newSingleThreadScheduledExecutor(Threads.daemons("toa-sweep"));
 
@@ -110,10 +118,12 @@ final class Publisher implements Engine.Outbox, AutoCloseable {
       Store store = component.store().orElseThrow();
       try {
         long now = clock.millis();
-        for (OutboxEntry entry : store.claim(BATCH, now, now + CLAIM_MILLIS)) publish(component, entry);
+        List<OutboxEntry> claimed = store.claim(BATCH, now, now + CLAIM_MILLIS);
+        outage(component).succeeded(); // the storage answers; publishing has its own outage log
+        for (OutboxEntry entry : claimed) publish(component, entry);
         store.purgePublished(clock.millis() - retentionMillis, BATCH);
       } catch (RuntimeException e) {
-        LOG.error("Outbox sweep of {} failed; it is tried again in {} ms", component.label(), SWEEP_MILLIS, e);
+        failed(outage(component), e, "Outbox sweep of {} failed; it is tried again in {} ms", component.label(), SWEEP_MILLIS, e);
       }
     }
   }
@@ -125,7 +135,7 @@ final class Publisher implements Engine.Outbox, AutoCloseable {
       try {
         if (!component.store().orElseThrow().unpublished(1).isEmpty()) sending.add(component.label());
       } catch (RuntimeException e) {
-        LOG.error("Outbox probe of {} failed; it is tried again in {} ms", component.label(), CLAIM_MILLIS, e);
+        failed(outage(component), e, "Outbox probe of {} failed; it is tried again in {} ms", component.label(), CLAIM_MILLIS, e);
       }
     }
   }
@@ -143,19 +153,45 @@ final class Publisher implements Engine.Outbox, AutoCloseable {
     return n;
   }
 
-  private void publish(Component component, OutboxEntry entry) {
-    if (!inFlight.add(entry.id())) return; // the other path is publishing it right now
+  /** Whether the entry was published (or is being published by the other path) without a failure. */
+  private boolean publish(Component component, OutboxEntry entry) {
+    if (!inFlight.add(entry.id())) return true; // the other path is publishing it right now
     try {
-      for (Message message : component.announcements().render(entry, consumed)) bus.publish(message);
-      send(Task.decode(entry.tasks()));
+      try {
+        for (Message message : component.announcements().render(entry, consumed)) bus.publish(message);
+        send(Task.decode(entry.tasks()));
+      } catch (RuntimeException e) {
+        failed(sending(component), e, "Outbox entry {} of {} was not published; the sweep tries it again", entry.id(), component.label(), e);
+        return false;
+      }
+      sending(component).succeeded();
       component.store().orElseThrow().published(List.of(entry.id()), clock.millis());
       progress.signal();
+      outage(component).succeeded();
+      return true;
     } catch (RuntimeException e) {
-      LOG.error(
-          "Outbox entry {} of {} was not published; the sweep tries it again", entry.id(), component.label(), e);
+      failed(outage(component), e, "Outbox entry {} of {} was not marked published; the sweep publishes it again", entry.id(), component.label(), e);
+      return false;
     } finally {
       inFlight.remove(entry.id());
     }
+  }
+
+  private OutageLog outage(Component component) {
+    return outages.computeIfAbsent(component.label(), label -> new OutageLog(LOG, "The outbox of " + label, clock));
+  }
+
+  private OutageLog sending(Component component) {
+    return publishing.computeIfAbsent(component.label(), label -> new OutageLog(LOG, "Publishing the outbox of " + label, clock));
+  }
+
+  /**
+   * A server out of reach goes to the component's outage log; anything else is an ERROR of its
+   * own, with its stack trace.
+   */
+  private static void failed(OutageLog outage, RuntimeException e, String format, Object... arguments) {
+    if (OutageLog.isOutage(e)) outage.failed(e);
+    else LOG.error(format, arguments);
   }
 
   @Override

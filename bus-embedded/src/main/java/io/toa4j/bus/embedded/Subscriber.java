@@ -1,6 +1,7 @@
 package io.toa4j.bus.embedded;
 
 import io.toa4j.spi.Bus;
+import io.toa4j.spi.OutageLog;
 import io.toa4j.spi.Verdict;
 import java.util.List;
 import java.util.concurrent.Executor;
@@ -38,7 +39,7 @@ final class Subscriber implements Bus.Subscription {
   private final Signal wake = new Signal();
   private final Thread poller;
   private volatile boolean running = true;
-  private boolean failing;
+  private final OutageLog claiming;
 
   Subscriber(
       String queue,
@@ -48,6 +49,7 @@ final class Subscriber implements Bus.Subscription {
       Tuning tuning,
       Consumer<Subscriber> onClose) {
     this.queue = queue;
+    this.claiming = new OutageLog(LOG, "Claiming from queue " + queue);
     this.handler = handler;
     this.deliveries = deliveries;
     this.executor = executor;
@@ -123,13 +125,10 @@ final class Subscriber implements Bus.Subscription {
     List<Claim> claims;
     try {
       claims = deliveries.claim(queue, free);
-      if (failing) LOG.info("Claiming from queue {} works again", queue);
-      failing = false;
+      claiming.succeeded();
     } catch (RuntimeException e) {
       if (!running) return 0;
-      if (!failing)
-        LOG.warn("Cannot claim messages from queue {}; trying again every poll", queue, e);
-      failing = true;
+      claiming.failed(e); // one WARN, then quiet until a claim works, which is one INFO
       return 0;
     }
     for (Claim claim : claims) {

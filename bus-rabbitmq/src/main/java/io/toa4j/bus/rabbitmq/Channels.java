@@ -3,12 +3,15 @@ package io.toa4j.bus.rabbitmq;
 import com.rabbitmq.client.AMQP;
 import com.rabbitmq.client.Channel;
 import com.rabbitmq.client.Connection;
+import com.rabbitmq.client.Recoverable;
+import com.rabbitmq.client.RecoveryListener;
 import com.rabbitmq.client.ShutdownSignalException;
 import java.io.IOException;
 import java.time.Duration;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * The publishing connection's channels, each in confirm mode, lent to one thread at a time.
@@ -16,7 +19,14 @@ import java.util.concurrent.TimeoutException;
  * <p>A channel is not thread-safe, so a caller borrows one, uses it alone and gives it back. A
  * channel that failed in any way is closed and dropped rather than returned, because a channel
  * error closes it on the broker's side. Up to {@link #KEEP} idle channels are kept; more are made
- * when more threads publish at once. Thread-safe.
+ * when more threads publish at once. No channel of the pool declares anything: see {@link
+ * Declarations}.
+ *
+ * <p>While the connection recovers, publishing fails at once, and a publish during which a recovery
+ * began fails after its confirm: recovery gives the channels back before it has declared the
+ * topology again, and a broker that lost its definitions would confirm a message it routed
+ * nowhere. The caller publishes it again (the outbox does), once the topology is back.
+ * Thread-safe.
  */
 final class Channels implements AutoCloseable {
   static final int KEEP = 8;
@@ -30,10 +40,26 @@ final class Channels implements AutoCloseable {
   private final Connection connection;
   private final Duration confirmTimeout;
   private final BlockingQueue<Channel> idle = new LinkedBlockingQueue<>(KEEP);
+  private final AtomicLong recoveries = new AtomicLong();
+  private volatile boolean recovering;
 
   Channels(Connection connection, Duration confirmTimeout) {
     this.connection = connection;
     this.confirmTimeout = confirmTimeout;
+    if (connection instanceof Recoverable recoverable) {
+      recoverable.addRecoveryListener(new RecoveryListener() {
+        @Override
+        public void handleRecoveryStarted(Recoverable recoverable) {
+          recovering = true;
+          recoveries.incrementAndGet();
+        }
+
+        @Override
+        public void handleRecovery(Recoverable recoverable) { // after the topology was declared again
+          recovering = false;
+        }
+      });
+    }
   }
 
   /**
@@ -42,12 +68,22 @@ final class Channels implements AutoCloseable {
    */
   void publish(String exchange, String routingKey, AMQP.BasicProperties properties, byte[] body)
       throws IOException, InterruptedException, TimeoutException {
+    long recovered = recoveries.get();
+    if (recovering) throw new IOException("the connection to the broker is recovering; publish again once it is back");
     with(
         channel -> {
           channel.basicPublish(exchange, routingKey, properties, body);
           channel.waitForConfirmsOrDie(confirmTimeout.toMillis());
           return null;
         });
+    if (recoveries.get() != recovered) {
+      throw new IOException("the connection to the broker recovered while publishing; the message may not have been routed");
+    }
+  }
+
+  /** Whether the connection is down or recovering its channels and topology. */
+  boolean recovering() {
+    return recovering || !connection.isOpen();
   }
 
   <T> T with(Work<T> work) throws IOException, InterruptedException, TimeoutException {

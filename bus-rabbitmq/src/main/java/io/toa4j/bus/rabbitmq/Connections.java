@@ -39,6 +39,19 @@ final class Connections {
     return false;
   }
 
+  /**
+   * Whether the failure is the loss of a connection, not of one channel: the broker went away or
+   * closed the connection, or the network failed; automatic recovery brings it back.
+   */
+  static boolean isLost(Throwable t) {
+    if (isUnreachable(t)) return true;
+    for (Throwable at = t; at != null; at = at.getCause()) {
+      if (at instanceof com.rabbitmq.client.ShutdownSignalException s) return s.isHardError() && !s.isInitiatedByApplication();
+      if (at instanceof java.net.SocketException) return true;
+    }
+    return false;
+  }
+
   static void abort(Connection connection) {
     if (connection != null) connection.abort(1_000);
   }

@@ -20,11 +20,13 @@ import java.util.concurrent.TimeoutException;
  */
 final class ParkedQueue {
   private final Channels channels;
+  private final Declarations declarations;
   private final Duration confirmTimeout;
   private final Object turn = new Object();
 
-  ParkedQueue(Channels channels, Duration confirmTimeout) {
+  ParkedQueue(Channels channels, Declarations declarations, Duration confirmTimeout) {
     this.channels = channels;
+    this.declarations = declarations;
     this.confirmTimeout = confirmTimeout;
   }
 
@@ -62,7 +64,7 @@ final class ParkedQueue {
           if (got == null) return false;
           Parked parked = Codec.parked(got.getProps(), got.getBody());
           if (parked.id().equals(parkedId)) {
-            Topology.declareQueue(channel, parked.queue());
+            declarations.declare("queue " + parked.queue(), on -> Topology.declareQueue(on, parked.queue()));
             channel.basicPublish(
                 "",
                 parked.queue(),

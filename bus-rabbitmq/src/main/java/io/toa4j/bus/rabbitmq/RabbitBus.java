@@ -37,6 +37,9 @@ final class RabbitBus implements Bus {
   private final Connection publishing;
   private final Connection consuming;
   private final Channels channels;
+  /** Every exchange, queue and binding, declared on channels that live as long as their connection. */
+  private final Declarations publishingTopology;
+  private final Declarations consumingTopology;
   private final Verdicts verdicts;
   private final ParkedQueue parked;
   private final Calls calls;
@@ -69,16 +72,14 @@ final class RabbitBus implements Bus {
       throw new IllegalStateException(message, e);
     }
     this.channels = new Channels(publishing, tuning.confirmTimeout());
+    this.publishingTopology = new Declarations(publishing);
+    this.consumingTopology = new Declarations(consuming);
     this.verdicts = new Verdicts(channels, clock);
-    this.parked = new ParkedQueue(channels, tuning.confirmTimeout());
+    this.parked = new ParkedQueue(channels, publishingTopology, tuning.confirmTimeout());
     this.calls = new Calls(consuming, channels);
     try {
-      channels.with(
-          channel -> {
-            Topology.declareShared(channel);
-            return null;
-          });
-    } catch (IOException | InterruptedException | TimeoutException | RuntimeException e) {
+      publishingTopology.declare("shared", Topology::declareShared);
+    } catch (IOException | RuntimeException e) {
       close();
       throw failure("declare " + Topology.EVENTS + " and " + Topology.PARKED, e);
     }
@@ -88,13 +89,11 @@ final class RabbitBus implements Bus {
   public void declare(String queue, Set<String> labels) {
     requireName(queue, "queue");
     Objects.requireNonNull(labels, "labels").forEach(label -> requireName(label, "label"));
-    call(
-        "declare queue " + queue,
-        channel -> {
-          Topology.declareQueue(channel, queue);
-          for (String label : labels) channel.queueBind(queue, Topology.EVENTS, label);
-          return null;
-        });
+    declare(publishingTopology, "declare queue " + queue, "queue " + queue, channel -> Topology.declareQueue(channel, queue));
+    for (String label : labels) {
+      declare(publishingTopology, "bind queue " + queue + " to " + label, "binding " + queue + " " + label,
+          channel -> channel.queueBind(queue, Topology.EVENTS, label));
+    }
     declared.add(queue);
   }
 
@@ -134,6 +133,8 @@ final class RabbitBus implements Bus {
     requireName(queue, "queue");
     Objects.requireNonNull(handler, "handler");
     ensureDeclared(queue);
+    // on the consuming connection too, so that its recovery declares the queue before the consumer
+    declare(consumingTopology, "declare queue " + queue, "queue " + queue, channel -> Topology.declareQueue(channel, queue));
     return subscribe(queue, Subscriber.messages(queue, handler, verdicts), "consume queue " + queue);
   }
 
@@ -162,12 +163,10 @@ final class RabbitBus implements Bus {
     requireName(queue, "queue");
     Objects.requireNonNull(responder, "responder");
     if (!declared.contains(queue)) {
-      call("declare call queue " + queue, channel -> {
-        Topology.declareCallQueue(channel, queue);
-        return null;
-      });
+      declare(publishingTopology, "declare call queue " + queue, "call queue " + queue, channel -> Topology.declareCallQueue(channel, queue));
       declared.add(queue);
     }
+    declare(consumingTopology, "declare call queue " + queue, "call queue " + queue, channel -> Topology.declareCallQueue(channel, queue));
     return subscribe(queue, calls.answering(queue, responder), "serve queue " + queue);
   }
 
@@ -248,6 +247,8 @@ final class RabbitBus implements Bus {
     subscribers.forEach(Subscriber::close);
     if (calls != null) calls.close();
     if (channels != null) channels.close();
+    if (publishingTopology != null) publishingTopology.close();
+    if (consumingTopology != null) consumingTopology.close();
     Connections.closeQuietly(consuming);
     Connections.closeQuietly(publishing);
     handlers.shutdownNow();
@@ -265,13 +266,17 @@ final class RabbitBus implements Bus {
 
   private void ensureDeclared(String queue) {
     if (declared.contains(queue)) return;
-    call(
-        "declare queue " + queue,
-        channel -> {
-          Topology.declareQueue(channel, queue);
-          return null;
-        });
+    declare(publishingTopology, "declare queue " + queue, "queue " + queue, channel -> Topology.declareQueue(channel, queue));
     declared.add(queue);
+  }
+
+  private void declare(Declarations on, String what, String key, Declarations.Declaration declaration) {
+    requireOpen();
+    try {
+      on.declare(key, declaration);
+    } catch (IOException | RuntimeException e) {
+      throw failure(what, e);
+    }
   }
 
   private <T> T call(String what, Channels.Work<T> work) {
@@ -287,8 +292,10 @@ final class RabbitBus implements Bus {
     if (e instanceof InterruptedException) Thread.currentThread().interrupt();
     if (e instanceof IllegalArgumentException || e instanceof BusClosed) throw (RuntimeException) e;
     String cause = e.getCause() != null && e instanceof IOException ? e.getCause().getMessage() : e.toString();
-    return new IllegalStateException(
-        "Cannot " + what + " on RabbitMQ at " + tuning.where() + ": " + cause, e);
+    String text = "Cannot " + what + " on RabbitMQ at " + tuning.where() + ": " + cause;
+    // out of reach for now: the caller may try again, and logs it as an outage (see OutageLog)
+    if (Connections.isLost(e) || channels.recovering()) return new UnreachableException(text, e);
+    return new IllegalStateException(text, e);
   }
 
   private void requireOpen() {

@@ -4,9 +4,12 @@ import com.rabbitmq.client.AMQP;
 import com.rabbitmq.client.Channel;
 import com.rabbitmq.client.DefaultConsumer;
 import com.rabbitmq.client.Envelope;
+import com.rabbitmq.client.Recoverable;
+import com.rabbitmq.client.RecoveryListener;
 import com.rabbitmq.client.ShutdownSignalException;
 import io.toa4j.spi.Bus;
 import io.toa4j.spi.Delivery;
+import io.toa4j.spi.OutageLog;
 import io.toa4j.spi.Verdict;
 import java.io.IOException;
 import java.time.Duration;
@@ -41,6 +44,8 @@ final class Subscriber extends DefaultConsumer implements Bus.Subscription {
   private final Duration closeTimeout;
   private final Consumer<Subscriber> onClose;
   private final Object lock = new Object();
+  /** The channel lost and back: one WARN and one INFO, not a line per message it could not settle. */
+  private final OutageLog outage;
   private int unacked; // guarded by lock
   private volatile boolean closed;
 
@@ -57,6 +62,18 @@ final class Subscriber extends DefaultConsumer implements Bus.Subscription {
     this.executor = executor;
     this.closeTimeout = closeTimeout;
     this.onClose = onClose;
+    this.outage = new OutageLog(LOG, "The consumer of queue " + queue);
+    if (channel instanceof Recoverable recoverable) {
+      recoverable.addRecoveryListener(new RecoveryListener() {
+        @Override
+        public void handleRecovery(Recoverable recovered) {
+          outage.succeeded();
+        }
+
+        @Override
+        public void handleRecoveryStarted(Recoverable recovering) {}
+      });
+    }
   }
 
   /** What is done with a delivery before it is acknowledged; throwing leaves it unacknowledged. */
@@ -112,9 +129,7 @@ final class Subscriber extends DefaultConsumer implements Bus.Subscription {
 
   @Override
   public void handleShutdownSignal(String tag, ShutdownSignalException cause) {
-    if (!closed && !cause.isInitiatedByApplication()) {
-      LOG.warn("The consumer of queue {} lost its channel; recovery will resume it", queue, cause);
-    }
+    if (!closed && !cause.isInitiatedByApplication()) outage.failed(cause);
   }
 
   private void handle(long tag, Delivery delivery, AMQP.BasicProperties properties) {
@@ -124,8 +139,13 @@ final class Subscriber extends DefaultConsumer implements Bus.Subscription {
       synchronized (getChannel()) {
         getChannel().basicAck(tag, false);
       }
+      outage.succeeded();
     } catch (IOException | RuntimeException | InterruptedException | TimeoutException e) {
       if (e instanceof InterruptedException) Thread.currentThread().interrupt();
+      if (!getChannel().isOpen() || Connections.isLost(e)) {
+        outage.failed(e); // the channel went with its connection: recovery resumes the consumer
+        return;
+      }
       LOG.warn(
           "Cannot settle message {} of queue {} (attempt {}); it will be delivered again",
           delivery.message().id(),
