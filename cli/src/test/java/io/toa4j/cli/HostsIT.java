@@ -8,6 +8,7 @@ import io.toa4j.spi.Bus;
 import io.toa4j.spi.BusProvider;
 import io.toa4j.spi.BusSettings;
 import io.toa4j.spi.Message;
+import io.toa4j.testkit.net.TcpProxy;
 import io.toa4j.testkit.rabbitmq.VirtualHosts;
 import io.toa4j.testkit.servers.Needs;
 import io.toa4j.testkit.servers.Server;
@@ -21,6 +22,7 @@ import java.sql.Statement;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.HexFormat;
+import java.util.List;
 import java.util.Map;
 import java.util.ServiceLoader;
 import java.util.concurrent.ThreadLocalRandom;
@@ -157,6 +159,70 @@ class HostsIT {
       assertThat(delivered(0)).as("handled by the first process").isPositive();
       assertThat(delivered(1)).as("handled by the second process").isPositive();
     }
+  }
+
+  @Test
+  void run_postgresAwayWhileCrediting_logsOneWarnAndOneInfoPerPart_andNoStackTrace() throws Exception {
+    int port = TcpProxy.freePort();
+    try (TcpProxy postgres = TcpProxy.start(port, Server.POSTGRES.host(), Server.POSTGRES.port())) {
+      creditWhileAway(postgres, Map.of("TOA_STORAGE_URL", Server.POSTGRES.url(name, port)));
+      assertOneWarnAndOneInfoPerPart(logs.resolve("run-0.err"), "Deliveries of queue billing.wallets..tasks");
+    }
+  }
+
+  @Test
+  void run_rabbitmqAwayWhileCrediting_logsOneWarnAndOneInfoPerPart_andNoStackTrace() throws Exception {
+    int port = TcpProxy.freePort();
+    try (TcpProxy rabbit = TcpProxy.start(port, Server.RABBITMQ.host(), Server.RABBITMQ.port())) {
+      creditWhileAway(rabbit, Map.of("TOA_BUS_URL", Server.RABBITMQ.url(name, port)));
+      assertOneWarnAndOneInfoPerPart(logs.resolve("run-0.err"), "The consumer of queue billing.wallets..tasks");
+    }
+  }
+
+  /**
+   * Runs the wallets with one server reached through the proxy; sends 20 credits, from here, while
+   * the proxy cuts it off; brings it back once the run says something fails; waits for every credit.
+   */
+  private void creditWhileAway(TcpProxy proxy, Map<String, String> throughProxy) throws Exception {
+    try (Bus sender = bus()) {
+      startRun(throughProxy, "billing.wallets");
+      sender.send("billing.wallets..tasks", credit(0));
+      await().atMost(PATIENCE).until(() -> wallets()[0] == 1);
+
+      proxy.down();
+      for (int i = 1; i <= 20; i++) sender.send("billing.wallets..tasks", credit(i));
+      await().atMost(PATIENCE).until(() -> ToaShell.read(logs.resolve("run-0.err")).contains(" fails: "));
+      proxy.up();
+
+      await().atMost(PATIENCE).until(() -> wallets()[0] == 21);
+    }
+  }
+
+  /**
+   * What {@code toa run} wrote to stderr about an outage: each part that failed said so once, as a
+   * WARN, and that it is back once, as an INFO; {@code expected} among them; no stack trace at all,
+   * from toa4j or from a library; no line per message.
+   */
+  private static void assertOneWarnAndOneInfoPerPart(Path err, String expected) {
+    List<String> parts = ToaShell.read(err).lines()
+        .filter(line -> line.contains(" WARN ") && line.contains(" fails: "))
+        .map(line -> line.substring(line.indexOf(" - ") + 3, line.indexOf(" fails: ")))
+        .distinct()
+        .toList();
+    assertThat(parts).as("the parts that failed, in %s", ToaShell.read(err)).anyMatch(part -> part.startsWith(expected));
+    await().atMost(PATIENCE).untilAsserted(() -> {
+      for (String part : parts) {
+        assertThat(ToaShell.read(err).lines().filter(l -> l.contains(" INFO ") && l.contains(" - " + part + " is back after ")))
+            .as("%s is back, once", part).hasSize(1);
+      }
+    });
+    String text = ToaShell.read(err);
+    for (String part : parts) {
+      assertThat(text.lines().filter(l -> l.contains(" WARN ") && l.contains(" - " + part + " fails: "))).as("%s fails, once", part).hasSize(1);
+    }
+    assertThat(text.lines().filter(l -> l.startsWith("\tat ") || l.startsWith("Caused by: ")))
+        .as("stack trace lines in %s", text).isEmpty();
+    assertThat(text.lines().filter(l -> l.contains("Message retried"))).as("a line per message").isEmpty();
   }
 
   /** How many task messages the n-th toa run of this test logged as handled. */

@@ -5,6 +5,9 @@ import java.sql.SQLException;
 
 /** Turns driver errors into failures an operator can act on, with the password masked. */
 final class Failures {
+  /** HikariCP's message for a call on a connection it has closed, having found it broken. */
+  private static final String CLOSED_BY_POOL = "Connection is closed";
+
   private final Server server;
 
   Failures(Server server) {
@@ -27,10 +30,14 @@ final class Failures {
 
   /**
    * Whether the error says the server is out of reach for now: the connection could not be made
-   * or was lost (SQLState class 08), or the server is starting or stopping (57P01 to 57P03).
+   * or was lost (SQLState class 08), or the server is starting or stopping (57P01 to 57P03). A
+   * connection HikariCP closed because it was lost (class 08) fails what comes next, such as the
+   * rollback or the commit after the statement that found it lost, with a SQLState of none: that
+   * is the same outage.
    */
   static boolean isUnreachable(Throwable t) {
     for (Throwable at = t; at != null; at = at.getCause()) {
+      if (at instanceof SQLException sql && sql.getSQLState() == null && CLOSED_BY_POOL.equals(sql.getMessage())) return true;
       if (at instanceof SQLException sql && sql.getSQLState() != null) {
         String state = sql.getSQLState();
         return state.startsWith("08") || state.equals("57P01") || state.equals("57P02") || state.equals("57P03");

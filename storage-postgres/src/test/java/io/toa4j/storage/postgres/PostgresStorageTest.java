@@ -3,7 +3,10 @@ package io.toa4j.storage.postgres;
 import static io.toa4j.testkit.servers.Server.POSTGRES;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.assertj.core.api.Assertions.catchThrowableOfType;
 
+import com.zaxxer.hikari.HikariConfig;
+import com.zaxxer.hikari.HikariDataSource;
 import io.toa4j.spi.InboxEntry;
 import io.toa4j.spi.Json;
 import io.toa4j.spi.OutboxEntry;
@@ -14,11 +17,13 @@ import io.toa4j.spi.Store;
 import io.toa4j.spi.StoredRecord;
 import io.toa4j.spi.UnreachableException;
 import io.toa4j.spi.Write;
+import io.toa4j.testkit.net.TcpProxy;
 import io.toa4j.testkit.servers.Needs;
 import java.math.BigInteger;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.ResultSet;
+import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.ArrayList;
 import java.util.List;
@@ -80,6 +85,32 @@ class PostgresStorageTest {
       try (Connection c = TestDatabase.connect(); Statement s = c.createStatement()) {
         s.execute("REVOKE ALL ON DATABASE " + c.getCatalog() + " FROM " + role);
         s.execute("DROP ROLE IF EXISTS " + role);
+      }
+    }
+  }
+
+  @Test
+  void connectionLostInATransaction_whatFailsNextIsUnreachableToo() throws Exception {
+    int port = TcpProxy.freePort();
+    String database = POSTGRES.url().replaceFirst("^jdbc:postgresql://[^/]*/([^?]*).*$", "$1");
+    HikariConfig config = new HikariConfig();
+    config.setJdbcUrl(POSTGRES.url(database, port));
+    config.setMaximumPoolSize(1);
+    try (TcpProxy proxy = TcpProxy.start(port, POSTGRES.host(), POSTGRES.port());
+        HikariDataSource pool = new HikariDataSource(config);
+        Connection connection = pool.getConnection()) {
+      connection.setAutoCommit(false);
+      try (Statement s = connection.createStatement()) {
+        s.execute("SELECT 1");
+        proxy.down();
+
+        SQLException lost = catchThrowableOfType(SQLException.class, () -> s.execute("SELECT 1"));
+        SQLException next = catchThrowableOfType(SQLException.class, connection::commit);
+
+        assertThat(lost.getSQLState()).startsWith("08");
+        assertThat(next.getSQLState()).as("HikariCP closed the lost connection: %s", next).isNull();
+        assertThat(Failures.isUnreachable(lost)).isTrue();
+        assertThat(Failures.isUnreachable(next)).as("the commit after it, refused by the pool").isTrue();
       }
     }
   }
