@@ -169,6 +169,11 @@ final class EmbeddedBus implements Bus {
     consumerLock.release();
   }
 
+  /** How many times this bus's consumers of the queue have looked for messages (for tests). */
+  long polls(String queue) {
+    return subscribers.stream().filter(s -> s.queue().equals(queue)).mapToLong(Subscriber::polls).sum();
+  }
+
   private void wake(Collection<String> queues) {
     for (Subscriber s : subscribers) {
       if (queues.contains(s.queue())) s.wake();

@@ -8,6 +8,7 @@ import java.util.concurrent.Executor;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Consumer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -40,6 +41,7 @@ final class Subscriber implements Bus.Subscription {
   private final Thread poller;
   private volatile boolean running = true;
   private final OutageLog claiming;
+  private final AtomicLong polls = new AtomicLong();
 
   Subscriber(
       String queue,
@@ -112,6 +114,11 @@ final class Subscriber implements Bus.Subscription {
         tuning.closeTimeout().toMillis());
   }
 
+  /** How many times it has looked for messages: once per signal or poll interval, while it has room. */
+  long polls() {
+    return polls.get();
+  }
+
   private void poll() {
     while (running) {
       int free = room.availablePermits();
@@ -123,6 +130,7 @@ final class Subscriber implements Bus.Subscription {
   /** Claims up to {@code free} messages and hands each to a handler thread. */
   private int dispatch(int free) {
     List<Claim> claims;
+    polls.incrementAndGet();
     try {
       claims = deliveries.claim(queue, free);
       claiming.succeeded();

@@ -1,6 +1,5 @@
 package io.toa4j.bus.embedded;
 
-import io.toa4j.testkit.time.TestClock;
 import static io.toa4j.bus.embedded.Fixtures.message;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -8,8 +7,11 @@ import static org.awaitility.Awaitility.await;
 
 import io.toa4j.spi.Bus;
 import io.toa4j.spi.Verdict;
+import io.toa4j.testkit.time.TestClock;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import org.junit.jupiter.api.AfterEach;
@@ -86,6 +88,19 @@ class TwoBusesTest {
     await()
         .atMost(Duration.ofSeconds(5))
         .until(() -> first.parked().isEmpty() && first.depth("q") == 0);
+  }
+
+  @Test
+  void pollInterval_isHowOftenAnIdleConsumerLooksForMessagesNobodyToldItAbout() throws Exception {
+    try (Bus often = Fixtures.open(Files.createDirectories(dir.resolve("often")), clock, Map.of("poll-interval-ms", "10"));
+        Bus seldom = Fixtures.open(Files.createDirectories(dir.resolve("seldom")), clock, Map.of("poll-interval-ms", "60000"))) {
+      seldom.consume("q", new Recorder());
+      often.consume("q", new Recorder());
+
+      await().atMost(Duration.ofSeconds(10)).until(() -> ((EmbeddedBus) often).polls("q") >= 20);
+
+      assertThat(((EmbeddedBus) seldom).polls("q")).as("a minute apart: only the first look").isLessThanOrEqualTo(1);
+    }
   }
 
   @Test
