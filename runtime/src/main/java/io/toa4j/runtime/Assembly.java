@@ -20,12 +20,15 @@ import java.util.stream.Collectors;
  * @param operations every component's operations, by label
  * @param announcements every component's events, by label
  * @param receptions every receiver of the context
+ * @param observed the labels of events published though no receiver of the context consumes them,
+ *     for an observer of the bus (see {@link ToaBuilder#announceAll()})
  */
 record Assembly(
     List<ComponentManifest> manifests,
     Map<String, Map<String, Operation>> operations,
     Map<String, Announcements> announcements,
-    List<Reception> receptions) {
+    List<Reception> receptions,
+    Set<String> observed) {
 
   /**
    * Compiles (or finds on the class path) and binds every component.
@@ -47,12 +50,21 @@ record Assembly(
     for (ComponentManifest manifest : manifests) {
       receptions.addAll(Reception.bind(manifest, codes.get(manifest.label()), announcements));
     }
-    return new Assembly(List.copyOf(manifests), Map.copyOf(operations), Map.copyOf(announcements), List.copyOf(receptions));
+    return new Assembly(List.copyOf(manifests), Map.copyOf(operations), Map.copyOf(announcements), List.copyOf(receptions), Set.of());
   }
 
-  /** The labels of the events some receiver of the context consumes. */
+  /** The same components, publishing every event each of them announces, consumed or not. */
+  Assembly announcingAll() {
+    Set<String> all = new HashSet<>();
+    announcements.forEach((label, announced) -> announced.names().forEach(name -> all.add(label + "." + name)));
+    return new Assembly(manifests, operations, announcements, receptions, Set.copyOf(all));
+  }
+
+  /** The labels of the events published: those some receiver of the context consumes, and the observed ones. */
   Set<String> consumed() {
-    return receptions.stream().map(Reception::label).collect(Collectors.toSet());
+    Set<String> consumed = receptions.stream().map(Reception::label).collect(Collectors.toCollection(HashSet::new));
+    consumed.addAll(observed);
+    return consumed;
   }
 
   /**

@@ -79,6 +79,7 @@ public final class ToaBuilder {
   private final List<MeterRegistry> registries = new ArrayList<>();
   private Set<String> hosting = Set.of();
   private Optional<Path> state = Optional.empty();
+  private boolean announceAll;
 
   ToaBuilder() {}
 
@@ -293,6 +294,19 @@ public final class ToaBuilder {
   }
 
   /**
+   * Publishes every event the hosted components announce, whether or not a receiver of the context
+   * consumes it, for an observer of the bus outside the context's receivers: a test that asserts
+   * what was announced ({@code toa4j-test}). Without it, an event no receiver consumes is not
+   * rendered, and a component none of whose events is consumed keeps no outbox. It costs an outbox
+   * entry per write of every component with an entity; an event no queue is bound to is dropped
+   * by the bus.
+   */
+  public ToaBuilder announceAll() {
+    this.announceAll = true;
+    return this;
+  }
+
+  /**
    * Compiles and binds every component, opens the engines and starts delivering: a running context
    * that hosts the components it was told to (all of them by default).
    *
@@ -308,7 +322,8 @@ public final class ToaBuilder {
     StorageProvider storageProvider = registry.storage(context.storage());
     BusProvider busProvider = registry.bus(context.bus());
     Hosting.requireShared(context, hosted, busProvider);
-    Assembly assembly = Assembly.bind(context.components(), home.resolve("classes"));
+    Assembly bound = Assembly.bind(context.components(), home.resolve("classes"));
+    Assembly assembly = announceAll ? bound.announcingAll() : bound;
     Storage opened = Engines.storage(storageProvider, context.storage(), home, options, true);
     Bus openedBus = null;
     try {

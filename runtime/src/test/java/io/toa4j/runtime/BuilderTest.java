@@ -209,6 +209,32 @@ class BuilderTest {
   }
 
   @Test
+  void build_announceAll_publishesTheEventsNoReceiverConsumes() throws Exception {
+    try (Toa quiet = Toa.builder().name("stamps").component("test.precompiled", STAMPS).state(directory.resolve("quiet")).build()) {
+      quiet.call("test.precompiled.touch", Request.id(ID));
+      assertThat(quiet.admin().settle(SeedFlowTest.SETTLE)).isEmpty();
+    }
+    try (Toa announcing =
+        Toa.builder().name("stamps").component("test.precompiled", STAMPS).state(directory.resolve("announcing")).announceAll().build()) {
+      announcing.call("test.precompiled.touch", Request.id(ID));
+      assertThat(announcing.admin().settle(SeedFlowTest.SETTLE)).isEmpty();
+    }
+
+    assertThat(outbox(directory.resolve("quiet"))).as("no receiver, no outbox").isEmpty();
+    assertThat(outbox(directory.resolve("announcing"))).as("the touch's change, published").containsExactly("published");
+  }
+
+  /** Whether each outbox entry of test.precompiled under this state folder is published. */
+  private static java.util.List<String> outbox(Path state) throws Exception {
+    java.util.List<String> entries = new java.util.ArrayList<>();
+    try (var c = java.sql.DriverManager.getConnection("jdbc:sqlite:" + state.resolve("storage/test.precompiled.db"));
+        var r = c.createStatement().executeQuery("SELECT published FROM outbox")) {
+      while (r.next()) entries.add(r.getObject(1) == null ? "unpublished" : "published");
+    }
+    return entries;
+  }
+
+  @Test
   void build_withoutAName_isRefusedSayingHowToGiveOne() {
     assertThatThrownBy(() -> Toa.builder().state(directory).build())
         .isInstanceOf(StartupException.class)

@@ -1,0 +1,30 @@
+package io.toa4j.test;
+
+import io.toa4j.spi.Message;
+import java.util.Map;
+import org.assertj.core.api.AssertProvider;
+
+/**
+ * One event a component announced, as it reached the bus.
+ *
+ * @param label {@code namespace.name.event}
+ * @param id its identity, the same however many times it is published
+ * @param payload its payload as plain values (the record's state, or what the event class made)
+ * @param version the {@code VERSION} of the record whose write announced it
+ */
+public record AnnouncedEvent(String label, String id, Map<String, Object> payload, long version) implements AssertProvider<EventAssert> {
+  static AnnouncedEvent of(Message message) {
+    String version = message.headers().getOrDefault("version", "0");
+    return new AnnouncedEvent(message.label(), message.id(), Map.copyOf(Values.object(message.body())), Long.parseLong(version));
+  }
+
+  @Override
+  public EventAssert assertThat() {
+    return new EventAssert(this);
+  }
+
+  @Override
+  public String toString() {
+    return label + " " + id + " " + payload;
+  }
+}

@@ -1,0 +1,337 @@
+package io.toa4j.test;
+
+import io.toa4j.api.Request;
+import io.toa4j.manifest.ComponentManifest;
+import io.toa4j.runtime.Answer;
+import io.toa4j.runtime.Options;
+import io.toa4j.runtime.Toa;
+import io.toa4j.runtime.ToaBuilder;
+import io.toa4j.spi.Message;
+import io.toa4j.spi.StoredRecord;
+import io.toa4j.spi.Store;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HexFormat;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.Random;
+import java.util.TreeSet;
+import java.util.function.Consumer;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.extension.AfterEachCallback;
+import org.junit.jupiter.api.extension.BeforeEachCallback;
+import org.junit.jupiter.api.extension.ExtensionContext;
+
+/**
+ * A context under test, fresh for every test: booted on the embedded engine in a temporary folder
+ * of its own, with a {@link TestClock}, and closed and removed after the test.
+ *
+ * <pre>{@code
+ * @RegisterExtension
+ * final ToaContext toa = ToaContext.folder(Path.of("../examples/shop"));
+ *
+ * @Test
+ * void aPaidTopUp_creditsTheWallet() {
+ *   toa.call("billing.topups.record", Request.of(topup, Map.of(...)), "checkout-1");
+ *   toa.settle();
+ *   assertThat(toa.record("billing.wallets", customer)).has("balance", 5000).hasVersion(1);
+ *   assertThat(toa.events()).announced("billing.topups.paid", 1);
+ * }
+ * }</pre>
+ *
+ * <p>The kit owns how the context is built — its engines, its state folder, its clock, its random
+ * source, and that every event is announced ({@link ToaBuilder#announceAll()}) so that a test sees
+ * the events no receiver of the context consumes — and how a scenario's consequences are waited
+ * for ({@link #settle()}). What the test adds with {@link #with} is laid over a folder's context,
+ * under those. The process's {@code TOA_*} variables are not read: a test runs on the embedded
+ * engine wherever it runs.
+ *
+ * <p>Registered with {@code @RegisterExtension}, it starts before each test and closes after it;
+ * {@link #start()} and {@link #close()} do the same by hand. Not thread-safe: one test at a time
+ * drives it (the context it runs is thread-safe).
+ */
+public final class ToaContext implements BeforeEachCallback, AfterEachCallback {
+  /** How long {@link #settle()} waits unless told otherwise. */
+  public static final Duration SETTLE = Duration.ofSeconds(30);
+
+  /** The longest wait of one look at what is pending, between checks for messages that wait for the clock. */
+  private static final Duration LOOK = Duration.ofMillis(500);
+
+  private final Optional<Path> folder;
+  private final List<Consumer<ToaBuilder>> settings = new ArrayList<>();
+  private Duration settleTimeout = SETTLE;
+  private long seed = 17;
+  private Running running;
+
+  /** What one started context is made of. */
+  private record Running(Path state, TestClock clock, Toa toa, KitStorage storage, KitBus bus, Random identities) {}
+
+  private ToaContext(Optional<Path> folder) {
+    this.folder = folder;
+  }
+
+  /**
+   * The context of a project's folder (its {@code context.toa.yaml} and components), its state kept
+   * in a temporary folder, never in the project's {@code .toa/}.
+   */
+  public static ToaContext folder(Path folder) {
+    Objects.requireNonNull(folder, "folder");
+    if (!Files.isRegularFile(folder.resolve("context.toa.yaml"))) {
+      throw new IllegalArgumentException(
+          folder.toAbsolutePath().normalize() + " holds no context.toa.yaml; give the folder of a context, such as examples/shop");
+    }
+    return new ToaContext(Optional.of(folder));
+  }
+
+  /**
+   * A context built in code: {@code ToaContext.built(b -> b.name("stamps").component("test.stamps",
+   * manifest))}, with the builder's methods for components and settings.
+   */
+  public static ToaContext built(Consumer<ToaBuilder> context) {
+    return new ToaContext(Optional.empty()).with(context);
+  }
+
+  /**
+   * More settings for the builder, applied in order before the kit's own, such as {@code b ->
+   * b.retryDelays()} for a context that parks a failing message at once. The engines, the state
+   * folder, the clock and the announcing of every event stay the kit's.
+   */
+  public ToaContext with(Consumer<ToaBuilder> more) {
+    settings.add(Objects.requireNonNull(more, "more"));
+    return this;
+  }
+
+  /** How long {@link #settle()} waits before failing; 30 s unless told. */
+  public ToaContext settleTimeout(Duration timeout) {
+    if (timeout.isNegative() || timeout.isZero()) throw new IllegalArgumentException("a settle timeout is positive; got " + timeout);
+    this.settleTimeout = timeout;
+    return this;
+  }
+
+  /** The seed of the random sources that mint ids and identities, so that two runs mint the same ones. */
+  public ToaContext seed(long seed) {
+    this.seed = seed;
+    return this;
+  }
+
+  @Override
+  public void beforeEach(ExtensionContext extension) {
+    start();
+  }
+
+  @Override
+  public void afterEach(ExtensionContext extension) {
+    close();
+  }
+
+  /**
+   * Boots a fresh context in a new temporary folder, closing the one before if it still runs.
+   *
+   * @throws io.toa4j.runtime.StartupException or {@link io.toa4j.manifest.ManifestException} as
+   *     {@link ToaBuilder#build()} does, when the context does not fit
+   */
+  public void start() {
+    close();
+    Path state = temporaryFolder();
+    TestClock clock = new TestClock(TestClock.START);
+    KitStorage storage = new KitStorage();
+    KitBus bus = new KitBus(clock);
+    ToaBuilder builder = Toa.builder();
+    folder.ifPresent(builder::directory);
+    builder.options(Options.defaults().withEnvironment(Map.of()).withRandom(new Random(seed)));
+    settings.forEach(s -> s.accept(builder));
+    builder
+        .clock(clock)
+        .engine(storage)
+        .engine(bus)
+        .storage(KitStorage.NAME, Map.of())
+        .bus(KitBus.NAME, Map.of())
+        .state(state)
+        .announceAll();
+    try {
+      running = new Running(state, clock, builder.build(), storage, bus, new Random(~seed));
+    } catch (RuntimeException e) {
+      delete(state);
+      throw e;
+    }
+  }
+
+  /** Closes the context and removes its folder; nothing when it is not running. */
+  public void close() {
+    Running r = running;
+    running = null;
+    if (r == null) return;
+    try {
+      r.toa().close();
+    } finally {
+      delete(r.state());
+    }
+  }
+
+  /**
+   * Calls an operation under a stated identity, as an edge does: the same identity is the same
+   * call. A call that fails throws its {@link io.toa4j.api.Failure}, and committed nothing.
+   *
+   * @param endpoint {@code namespace.name.operation}
+   */
+  public Replied call(String endpoint, Request request, String identity) {
+    Answer answer = running().toa().answer(endpoint, request, identity);
+    return new Replied(endpoint, identity, answer.reply(), answer.replayed());
+  }
+
+  /** Calls an operation under a fresh identity, minted from the kit's seed. */
+  public Replied call(String endpoint, Request request) {
+    byte[] bytes = new byte[16];
+    running().identities().nextBytes(bytes);
+    return call(endpoint, request, HexFormat.of().formatHex(bytes));
+  }
+
+  /** Waits, at most the settle timeout, until every consequence of the scenario so far is handled. */
+  public void settle() {
+    settle(settleTimeout);
+  }
+
+  /**
+   * Waits, at most {@code timeout}, until every consequence of the scenario so far is handled:
+   * every event announced is published and every delivery of a receiver or a task has its verdict
+   * (handled, or parked). Time by the test clock does not pass meanwhile: a message that failed
+   * and is retried after a delay waits for {@link #advance}, and when nothing else is pending the
+   * wait ends at once.
+   *
+   * @throws AssertionError naming what is still pending, and the messages waiting for the clock
+   */
+  public void settle(Duration timeout) {
+    Running r = running();
+    long deadline = System.nanoTime() + timeout.toNanos();
+    while (true) {
+      long left = deadline - System.nanoTime();
+      Optional<String> pending = r.toa().admin().settle(Duration.ofNanos(Math.max(0, Math.min(left, LOOK.toNanos()))));
+      if (pending.isEmpty()) return;
+      if (r.bus().stalled(r.toa().admin().backlog())) {
+        throw new AssertionError("The context cannot settle until the test clock moves; still pending: " + pending.get() + ". " + waiting(r));
+      }
+      if (deadline - System.nanoTime() <= 0) {
+        throw new AssertionError("The context did not settle within " + seconds(timeout) + "; still pending: " + pending.get() + waitingToo(r));
+      }
+    }
+  }
+
+  private static String waitingToo(Running r) {
+    return r.bus().waiting().isEmpty() ? "" : ". " + waiting(r);
+  }
+
+  /** The deliveries that failed and wait for their retry, in words. */
+  private static String waiting(Running r) {
+    long now = r.clock().millis();
+    List<String> lines = new ArrayList<>();
+    for (KitBus.Waiting w : r.bus().waiting()) {
+      long due = w.failedAt() + w.delay().toMillis();
+      lines.add(w.message().label() + " " + w.message().id() + " on " + w.queue() + " failed at attempt " + w.attempt()
+          + (due > now ? " and is retried in " + seconds(Duration.ofMillis(due - now)) + " by the test clock" : " and is due again now"));
+    }
+    return "Waiting for a retry: " + String.join("; ", lines) + " (move time with advance(Duration))";
+  }
+
+  private static String seconds(Duration d) {
+    return d.toMillis() % 1000 == 0 ? d.toSeconds() + " s" : d.toMillis() / 1000.0 + " s";
+  }
+
+  /** The record of a component with this id, as its store holds it now (never written: it does not exist). */
+  public RecordView record(String component, String id) {
+    String label = stateful(component);
+    return new RecordView(label, id, store(label).read(id));
+  }
+
+  /** Every record of a component, in the order they were created. */
+  public List<RecordView> records(String component) {
+    String label = stateful(component);
+    Store store = store(label);
+    List<RecordView> records = new ArrayList<>();
+    for (long omit = 0; ; omit += 500) {
+      List<StoredRecord> page = store.page(500, omit);
+      page.forEach(r -> records.add(new RecordView(label, r.id(), Optional.of(r))));
+      if (page.size() < 500) return records;
+    }
+  }
+
+  private Store store(String label) {
+    return running().storage().store(label).orElseThrow(() -> new IllegalStateException("the context's storage is not open"));
+  }
+
+  /** The component's label when it is one of the context's and keeps records; else a clear refusal. */
+  private String stateful(String component) {
+    String label = component.indexOf('.') < 0 ? "default." + component : component;
+    Map<String, ComponentManifest> components = new LinkedHashMap<>();
+    running().toa().context().components().forEach(c -> components.put(c.label(), c));
+    ComponentManifest manifest = components.get(label);
+    if (manifest == null) {
+      throw new IllegalArgumentException(
+          "context " + running().toa().context().name() + " has no component '" + component + "'; it has " + new TreeSet<>(components.keySet()));
+    }
+    if (manifest.entity().isEmpty()) throw new IllegalArgumentException("component " + label + " keeps no records: it declares no entity");
+    return label;
+  }
+
+  /** The events announced so far, each once, in the order they reached the bus. */
+  public Announced events() {
+    Map<String, AnnouncedEvent> distinct = new LinkedHashMap<>();
+    for (Message message : running().bus().published()) distinct.putIfAbsent(message.id(), AnnouncedEvent.of(message));
+    return new Announced(List.copyOf(distinct.values()));
+  }
+
+  /** The messages parked so far, oldest first. */
+  public ParkedMessages parked() {
+    return new ParkedMessages(running().toa().admin().parked());
+  }
+
+  /** Moves the test clock forward: retries whose delay has then passed become due. */
+  public void advance(Duration by) {
+    running().clock().advance(by);
+  }
+
+  /** The test clock the context reads time from. */
+  public TestClock clock() {
+    return running().clock();
+  }
+
+  /** The running context itself: its admin face, its metrics, its system stores. */
+  public Toa toa() {
+    return running().toa();
+  }
+
+  /** The temporary folder of the context's state: compiled classes, engine files. */
+  public Path state() {
+    return running().state();
+  }
+
+  private Running running() {
+    if (running == null) {
+      throw new IllegalStateException("The context is not started: register ToaContext with @RegisterExtension, or call start() first");
+    }
+    return running;
+  }
+
+  private static Path temporaryFolder() {
+    try {
+      return Files.createTempDirectory("toa-test-");
+    } catch (IOException e) {
+      throw new UncheckedIOException("Cannot make a temporary folder for a context under test", e);
+    }
+  }
+
+  private static void delete(Path folder) {
+    try (Stream<Path> files = Files.walk(folder)) {
+      for (Path p : (Iterable<Path>) files.sorted(Comparator.reverseOrder())::iterator) Files.deleteIfExists(p);
+    } catch (IOException e) {
+      throw new UncheckedIOException("Cannot remove the folder of a context under test, " + folder, e);
+    }
+  }
+}

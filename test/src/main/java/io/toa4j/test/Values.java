@@ -1,0 +1,55 @@
+package io.toa4j.test;
+
+import io.toa4j.spi.Json;
+import java.math.BigDecimal;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import tools.jackson.databind.json.JsonMapper;
+
+/**
+ * Values as a test states them and as the context stores them, compared as JSON values: 5000 and
+ * 5000L and 5000.0 are one number, a map is equal to an object with the same properties.
+ */
+final class Values {
+  private static final JsonMapper JSON = JsonMapper.builder().build();
+
+  private Values() {}
+
+  /** A JSON object's text as plain values: maps, lists, strings, numbers, booleans, nulls. */
+  @SuppressWarnings("unchecked")
+  static Map<String, Object> object(Json json) {
+    Object value = JSON.readValue(json.text(), Object.class);
+    if (!(value instanceof Map<?, ?> map)) throw new IllegalStateException("not a JSON object: " + json.text());
+    return (Map<String, Object>) map;
+  }
+
+  /** Whether two values are the same JSON value. */
+  static boolean same(Object actual, Object expected) {
+    return normal(actual).equals(normal(expected));
+  }
+
+  /** A value with every number as a BigDecimal without trailing zeros, so numbers compare by value. */
+  private static Object normal(Object value) {
+    if (value instanceof Number number) {
+      BigDecimal decimal =
+          number instanceof BigDecimal d ? d
+              : number instanceof Double || number instanceof Float ? BigDecimal.valueOf(number.doubleValue())
+              : new BigDecimal(number.toString());
+      return decimal.stripTrailingZeros();
+    }
+    if (value instanceof Map<?, ?> map) {
+      Map<Object, Object> normal = new LinkedHashMap<>();
+      map.forEach((k, v) -> normal.put(String.valueOf(k), normal(v)));
+      return normal;
+    }
+    if (value instanceof List<?> list) {
+      List<Object> normal = new ArrayList<>();
+      list.forEach(v -> normal.add(normal(v)));
+      return normal;
+    }
+    if (value instanceof Enum<?> e) return e.name();
+    return value;
+  }
+}

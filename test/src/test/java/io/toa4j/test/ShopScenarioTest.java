@@ -1,0 +1,104 @@
+package io.toa4j.test;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.toa4j.api.Request;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+
+/** The kit on the shop's folder: a top-up recorded, settled, and asserted on the wallet, the replies and the events. */
+class ShopScenarioTest {
+  static final Path SHOP = Path.of(System.getProperty("toa.examples", "../examples")).resolve("shop");
+  static final String TOPUP = "4af147e8801b824e7bd03b000e1d4b64";
+  static final String CUSTOMER = "8d1f0c2e5a7b4c3d9e6f1a2b3c4d5e6f";
+
+  @RegisterExtension final ToaContext toa = ToaContext.folder(SHOP);
+
+  private static Request topup(String checkout) {
+    return Request.of(TOPUP, Map.of("checkout", checkout, "customer", CUSTOMER, "amount", 5000, "currency", "USD"));
+  }
+
+  @Test
+  void aTopUpRecorded_creditsTheWalletOnceItSettles() {
+    toa.call("billing.topups.record", topup("co_1"), "provider-report-1");
+    toa.settle();
+
+    assertThat(toa.record("billing.wallets", CUSTOMER)).has("balance", 5000).has("paid", Map.of()).hasVersion(1);
+    assertThat(toa.record("billing.topups", TOPUP)).has("checkout", "co_1").has("amount", 5000L).hasVersion(1);
+    assertThat(toa.events()).announced("billing.topups.paid", 1).announced("billing.wallets.created", 1);
+    assertThat(toa.events()).only("billing.topups.paid").has("customer", CUSTOMER).has("amount", 5000).wasAnnouncedAtVersion(1);
+    assertThat(toa.parked()).isEmpty();
+  }
+
+  @Test
+  void theSameCheckoutReportedTwice_isOneTopUpAndOneCredit() {
+    toa.call("billing.topups.record", topup("co_1"), "provider-report-1");
+    toa.call("billing.topups.record", topup("co_1"), "provider-report-2");
+    toa.settle();
+
+    assertThat(toa.record("billing.wallets", CUSTOMER)).has("balance", 5000).hasVersion(1);
+    assertThat(toa.events()).announced("billing.topups.paid", 1).announced("billing.topups.created", 1).didNotAnnounce("billing.topups.updated");
+  }
+
+  @Test
+  void replies_areAssertedAsOutputsRefusalsAndInboxAnswers() {
+    Request credit = Request.of(CUSTOMER, Map.of("amount", 700, "type", "goodwill", "ref", "welcome"));
+
+    assertThat(toa.call("billing.wallets.credit", credit, "staff-1")).isOutput().isNotReplayed().has("balance", 700).has("VERSION", 1);
+    assertThat(toa.call("billing.wallets.credit", credit, "staff-1")).isReplayed().has("balance", 700);
+    assertThat(toa.call("billing.wallets.debit", Request.of(CUSTOMER, Map.of("amount", 900, "ref", "order-1")))).isRefused("INSUFFICIENT_FUNDS");
+    assertThat(toa.record("billing.wallets", CUSTOMER)).has("balance", 700).hasVersion(1);
+  }
+
+  @Test
+  void records_areStampedByTheTestClock() {
+    toa.call("billing.wallets.credit", Request.of(CUSTOMER, Map.of("amount", 700, "type", "goodwill", "ref", "welcome")));
+    toa.advance(Duration.ofMinutes(5));
+    toa.call("billing.wallets.debit", Request.of(CUSTOMER, Map.of("amount", 200, "ref", "order-1")));
+
+    assertThat(toa.record("billing.wallets", CUSTOMER))
+        .has("balance", 500)
+        .has("CREATED", TestClock.START.toEpochMilli())
+        .wasUpdatedAt(TestClock.START.plus(Duration.ofMinutes(5)))
+        .hasVersion(2);
+    assertThat(toa.records("billing.wallets")).hasSize(1);
+  }
+
+  @Test
+  void assertionsThatDoNotHold_sayWhatTheRecordHas() {
+    toa.call("billing.wallets.credit", Request.of(CUSTOMER, Map.of("amount", 700, "type", "goodwill", "ref", "welcome")));
+
+    assertThatThrownBy(() -> assertThat(toa.record("billing.wallets", CUSTOMER)).has("balance", 5000))
+        .isInstanceOf(AssertionError.class)
+        .hasMessage("Expected record billing.wallets %s to have balance = 5000, but it has balance = 700", CUSTOMER);
+    assertThatThrownBy(() -> assertThat(toa.record("billing.wallets", CUSTOMER)).hasVersion(2))
+        .hasMessageContaining("to be at VERSION 2, but it is at VERSION 1");
+    assertThatThrownBy(() -> assertThat(toa.record("billing.wallets", CUSTOMER)).has("owner", "ann"))
+        .hasMessageContaining("it has no property 'owner'; it has [CREATED, UPDATED, VERSION, balance, id, paid]");
+    assertThatThrownBy(() -> assertThat(toa.record("billing.wallets", TOPUP)).has("balance", 0))
+        .hasMessage("Expected record billing.wallets %s to exist, but it was never written", TOPUP);
+    assertThatThrownBy(() -> assertThat(toa.events()).announced("billing.topups.paid", 1))
+        .hasMessageStartingWith("Expected billing.topups.paid to be announced 1 time(s), but it was 0 time(s); announced: billing.wallets.created ");
+  }
+
+  @Test
+  void aRecordOfAComponentTheContextDoesNotHave_isRefusedNamingThoseItHas() {
+    assertThat(toa.record("billing.wallets", TOPUP)).doesNotExist();
+    assertThatThrownBy(() -> toa.record("billing.wallet", CUSTOMER))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessage("context shop has no component 'billing.wallet'; it has [billing.topups, billing.wallets, fulfilment.shipments]");
+  }
+
+  @Test
+  void theProjectsFolder_isLeftAsItWas() {
+    toa.call("billing.topups.record", topup("co_1"));
+    toa.settle();
+
+    assertThat(toa.state()).isDirectoryContaining(p -> p.getFileName().toString().equals("storage"));
+    assertThat(toa.state().toString()).doesNotStartWith(SHOP.toAbsolutePath().normalize().toString());
+  }
+}
