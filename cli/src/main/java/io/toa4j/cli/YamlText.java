@@ -62,6 +62,9 @@ final class YamlText {
         throw new Failure(Failure.Code.CONTRACT, "the request holds more than one YAML document; " + SHAPE);
       }
       return tree;
+    } catch (Yaml.AliasProblem e) {
+      throw new Failure(Failure.Code.CONTRACT, "the request is refused: " + e.problem() + " at line "
+          + e.getLocation().getLineNr() + ", column " + e.getLocation().getColumnNr() + "; " + e.advice());
     } catch (JacksonException e) {
       throw new Failure(Failure.Code.CONTRACT, "the request is not YAML: " + problem(e) + "; " + SHAPE);
     }

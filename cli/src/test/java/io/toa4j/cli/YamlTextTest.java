@@ -94,6 +94,44 @@ class YamlTextTest {
   }
 
   @Test
+  void request_aliasAndMergeKey_readAsTheValuesTheyStandFor() throws Exception {
+    Request request = YamlText.request("""
+        query: { id: &id %s }
+        input:
+          owner: *id
+          <<: { amount: 1, ref: order-1 }
+          amount: 5000
+        """.formatted(ID));
+
+    assertThat(request.query()).contains(Query.id(ID));
+    assertThat(request.input())
+        .contains(JsonMapper.builder().build().readTree("{\"owner\":\"%s\",\"amount\":5000,\"ref\":\"order-1\"}".formatted(ID)));
+  }
+
+  @Test
+  void request_aliasesExpandingPastTheBound_failWithContractNamingTheBoundAndLine() {
+    StringBuilder text = new StringBuilder("input:\n  l0: &l0 [x, x, x, x, x, x, x, x, x, x]\n");
+    for (int level = 1; level < 9; level++) {
+      text.append("  l").append(level).append(": &l").append(level).append(" [")
+          .append(String.join(", ", java.util.Collections.nCopies(10, "*l" + (level - 1)))).append("]\n");
+    }
+
+    assertThatThrownBy(() -> YamlText.request(text.toString()))
+        .isInstanceOfSatisfying(Failure.class, f -> assertThat(f.code()).isEqualTo(Failure.Code.CONTRACT))
+        .hasMessageStartingWith("the request is refused: the document expands past 100000 values through its aliases at line 6, column ")
+        .hasMessageContaining("use fewer aliases")
+        .hasMessageNotContaining("\n");
+  }
+
+  @Test
+  void request_aliasToNoAnchor_failsWithContractNamingItAndItsLine() {
+    assertThatThrownBy(() -> YamlText.request("input:\n  amount: *amount\n"))
+        .isInstanceOfSatisfying(Failure.class, f -> assertThat(f.code()).isEqualTo(Failure.Code.CONTRACT))
+        .hasMessage("the request is refused: the alias *amount names no anchor above it at line 2, column 11;"
+            + " put &amount on the value it stands for, before the alias");
+  }
+
+  @Test
   void request_twoDocuments_fails() {
     assertThatThrownBy(() -> YamlText.request("input: 1\n---\ninput: 2\n"))
         .isInstanceOf(Failure.class)

@@ -101,6 +101,8 @@ enum Media {
             : "the body has more after its JSON value, which ends at line " + end.getLineNr() + ", column " + end.getColumnNr() + "; send one value");
       }
       return tree;
+    } catch (Yaml.AliasProblem e) {
+      throw new Problem(400, "MALFORMED", "the body is refused" + where(e) + ": " + e.getOriginalMessage());
     } catch (JacksonException e) {
       throw new Problem(400, "MALFORMED", "the body is not " + name() + where(e) + ": " + reason(e));
     }

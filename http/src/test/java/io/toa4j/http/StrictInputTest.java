@@ -178,6 +178,37 @@ class StrictInputTest {
     assertThat(yaml.path("detail").asString()).isEqualTo("the body is not YAML at line 2, column 1: expected ',' or ']', but got <stream end>");
   }
 
+  @Test
+  void put_yamlWithAnAliasAndAMergeKey_isReadAsTheValuesTheyStandFor() throws Exception {
+    String other = "fedcba9876543210fedcba9876543210";
+    HttpRequest request = HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + gateway.port() + "/test/wallets/" + other + "/credits/"))
+        .PUT(HttpRequest.BodyPublishers.ofString("base: &base { amount: 7 }\n<<: *base\n"))
+        .header("content-type", "application/yaml")
+        .build();
+
+    HttpResponse<String> put = CLIENT.send(request, HttpResponse.BodyHandlers.ofString());
+
+    assertThat(put.statusCode()).as(put.body()).isEqualTo(200);
+    Map<?, ?> wallet = (Map<?, ?>) ((Reply.Output) app.call("test.wallets.observe", Request.id(other))).value().orElseThrow();
+    assertThat(wallet.get("balance")).isEqualTo(7L);
+  }
+
+  @Test
+  void put_yamlWhoseAliasesExpandPastTheBound_is400NamingIt_andCreditsNothing() throws Exception {
+    StringBuilder body = new StringBuilder("amount: 1\nl0: &l0 [x, x, x, x, x, x, x, x, x, x]\n");
+    for (int level = 1; level < 9; level++) {
+      body.append("l").append(level).append(": &l").append(level).append(" [")
+          .append(String.join(", ", java.util.Collections.nCopies(10, "*l" + (level - 1)))).append("]\n");
+    }
+
+    JsonNode problem = assertRefused(put("application/yaml", bytes(body.toString())), 400);
+
+    assertThat(problem.path("code").asString()).isEqualTo("MALFORMED");
+    assertThat(problem.path("detail").asString())
+        .startsWith("the body is refused at line 6, column ")
+        .contains("the document expands past 100000 values through its aliases", "use fewer aliases");
+  }
+
   // ---- item 2: percent-escapes ----------------------------------------------------------------
 
   @Test

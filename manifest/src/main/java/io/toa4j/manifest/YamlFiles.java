@@ -9,20 +9,17 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import tools.jackson.core.JacksonException;
 import tools.jackson.core.JsonParser;
-import tools.jackson.core.JsonToken;
 import tools.jackson.core.TokenStreamContext;
-import tools.jackson.core.exc.StreamReadException;
-import tools.jackson.core.util.JsonParserDelegate;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.ObjectMapper;
 import tools.jackson.dataformat.yaml.YAMLFactory;
 import tools.jackson.dataformat.yaml.YAMLMapper;
-import tools.jackson.dataformat.yaml.YAMLParser;
 import tools.jackson.dataformat.yaml.YAMLReadFeature;
 
 /**
- * Reads a YAML 1.2 file into a tree, once (so {@code no} is a string and {@code 0777} is 777). Refuses duplicate keys, and aliases ({@code *name}), which
- * Jackson would read as the alias's name rather than the anchored value. Thread-safe.
+ * Reads a YAML 1.2 file into a tree, once (so {@code no} is a string and {@code 0777} is 777), with
+ * aliases and merge keys resolved as {@link Yaml} reads them. Refuses duplicate keys, and aliases
+ * that name no anchor or expand the document too far, with the YAML path and line. Thread-safe.
  */
 final class YamlFiles {
   // `paid:` must be null, not the empty string
@@ -55,7 +52,7 @@ final class YamlFiles {
   }
 
   private static Declared read(Reader reader, Location whole) throws IOException {
-    try (JsonParser parser = new NoAliases((YAMLParser) MAPPER.createParser(reader))) {
+    try (JsonParser parser = MAPPER.createParser(reader)) {
       JsonNode tree = MAPPER.readTree(parser);
       if (tree == null || tree.isMissingNode() || tree.isNull()) {
         tree = MAPPER.createObjectNode();
@@ -69,9 +66,8 @@ final class YamlFiles {
   private static ManifestException notYaml(Location whole, JacksonException e) {
     Location at = new Location(whole.file(), pathOf(e));
     String line = "(line " + e.getLocation().getLineNr() + ")";
-    if (e instanceof AliasFound alias) {
-      return new ManifestException(at, "the alias *" + alias.anchor + " " + line
-          + " is not supported; write the value out in full", e);
+    if (e instanceof Yaml.AliasProblem alias) {
+      return new ManifestException(at, alias.problem() + " " + line + "; " + alias.advice(), e);
     }
     Matcher duplicate = DUPLICATE.matcher(e.getOriginalMessage());
     if (duplicate.find()) {
@@ -95,46 +91,28 @@ final class YamlFiles {
         + "; correct the syntax there";
   }
 
-  /** The YAML path the parser was at, such as {@code operations.credit.once}. */
+  /**
+   * The YAML path the parser was at, such as {@code operations.credit.once}. An alias problem is
+   * met before the parser reads the alias: in a list it is the next item; at a merge key it is the
+   * mapping's, not the key's read last.
+   */
   private static String pathOf(JacksonException e) {
     if (!(e.processor() instanceof JsonParser parser)) {
       return "";
     }
     StringBuilder path = new StringBuilder();
-    for (TokenStreamContext c = parser.streamReadContext(); c != null && !c.inRoot(); ) {
-      String step = c.inArray() ? "[" + c.getCurrentIndex() + "]" : "." + c.currentName();
-      path.insert(0, step);
-      c = c.getParent();
+    TokenStreamContext innermost = parser.streamReadContext();
+    for (TokenStreamContext c = innermost; c != null && !c.inRoot(); c = c.getParent()) {
+      if (c == innermost && e instanceof Yaml.AliasProblem alias) {
+        if (c.inArray()) {
+          path.insert(0, "[" + c.getEntryCount() + "]");
+        } else if (!alias.inMerge() && c.currentName() != null) {
+          path.insert(0, "." + c.currentName());
+        }
+        continue;
+      }
+      path.insert(0, c.inArray() ? "[" + c.getCurrentIndex() + "]" : "." + c.currentName());
     }
     return path.length() > 0 && path.charAt(0) == '.' ? path.substring(1) : path.toString();
-  }
-
-  /** Refuses an alias where a value is read (every value passes through {@code nextToken}). */
-  private static final class NoAliases extends JsonParserDelegate {
-    private final YAMLParser yaml;
-
-    NoAliases(YAMLParser yaml) {
-      super(yaml);
-      this.yaml = yaml;
-    }
-
-    @Override
-    public JsonToken nextToken() {
-      JsonToken token = super.nextToken();
-      if (yaml.isCurrentAlias()) {
-        throw new AliasFound(this, yaml.getString()); // an alias's text is its anchor's name
-      }
-      return token;
-    }
-  }
-
-  private static final class AliasFound extends StreamReadException {
-    private static final long serialVersionUID = 1L;
-    private final String anchor;
-
-    AliasFound(JsonParser parser, String anchor) {
-      super(parser, "alias *" + anchor);
-      this.anchor = anchor;
-    }
   }
 }

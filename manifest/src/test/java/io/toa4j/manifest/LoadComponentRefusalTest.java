@@ -289,20 +289,6 @@ class LoadComponentRefusalTest {
   }
 
   @Test
-  void loadComponent_yamlAlias_isRefusedRatherThanReadAsItsName() {
-    String manifest =
-        """
-        operations:
-          credit: { input: &amount { type: integer } }
-          debit: { input: *amount }
-        """;
-
-    ManifestException e = refused(manifest, "operations.debit.input");
-
-    assertThat(e).hasMessageContainingAll("the alias *amount", "line 3", "write the value out");
-  }
-
-  @Test
   void loadComponent_yamlSyntaxError_isRefusedWithItsLine() {
     ManifestException e = refused("name: wallets\noperations: { credit: [1, 2\nevents: {}\n", "");
 
