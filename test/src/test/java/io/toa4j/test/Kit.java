@@ -77,6 +77,21 @@ final class Kit {
         kit.orders.created: write
       """;
 
+  /** Takes each order, and throws on a repeat instead of discarding it. */
+  static final String STRICT = """
+      entity:
+        associated: true
+        properties:
+          taken: { type: boolean }
+      operations:
+        take:
+          concurrency: retry
+          query: true
+          input: { type: object, properties: { item: { type: string } } }
+      receivers:
+        kit.orders.created: take
+      """;
+
   private Kit() {}
 
   /** The orders and one component that receives their creation, in a context named kit. */

@@ -71,6 +71,33 @@ class TwiceModeTest {
   }
 
   @Test
+  void aRecordCreatedWithAMintedIdWithoutOnce_isASecondRecordWhenDeliveredTwice() {
+    TestExecutionSummary twice = run(NotesWithoutOnceTwice.class);
+
+    assertThat(twice.getTestsFailedCount()).isEqualTo(1);
+    assertThat(twice.getFailures().get(0).getException())
+        .hasMessageStartingWith("Twice mode: delivering every message twice ends differently from delivering it once:\n- kit.notes.write, given"
+            + " kit.orders.created again: record kit.notes ")
+        .hasMessageContaining(" exists, and does not when delivered once: {item=book, id=")
+        .hasMessageEndingWith("\n- event kit.notes.created was announced 2 time(s), and 1 when delivered once");
+  }
+
+  @Test
+  void aReceiverThatThrowsOnARepeat_isParkedWhenDeliveredTwice_andTwiceModeSaysSo() {
+    TestExecutionSummary twice = run(StrictTwice.class);
+
+    assertThat(twice.getTestsFailedCount()).isEqualTo(1);
+    assertThat(twice.getFailures().get(0).getException())
+        .hasMessageStartingWith(
+            "Twice mode: delivering every message twice ends differently from delivering it once:\n"
+                + "- message kit.orders.created on kit.orders.created..kit.strict (SYSTEM: ")
+        .hasMessageContaining("order " + Kit.ORDER + " is taken already")
+        .hasMessageEndingWith(") was parked, and was not when delivered once")
+        .satisfies(e -> assertThat(e.getSuppressed()).singleElement().satisfies(
+            s -> assertThat(s).hasMessageStartingWith("Expected no parked message, but there are: kit.orders.created")));
+  }
+
+  @Test
   void aReceiverThatLooksBeforeItWritesAndDiscardsARepeat_passesTwice() {
     TestExecutionSummary summary = run(LooksTwice.class);
 
@@ -157,6 +184,30 @@ class TwiceModeTest {
       toa.settle();
 
       assertThat(toa.record("kit.orders", Kit.ORDER)).has("item", "atlas");
+    }
+  }
+
+  static class NotesWithoutOnceTwice {
+    @RegisterExtension
+    final ToaContext toa = ToaContext.built(Kit.withOrders("kit.notes", Kit.NOTES.replace("once: true", "concurrency: none"))).twice();
+
+    @Test
+    void anOrderPlaced_isNoted() {
+      toa.call("kit.orders.place", Kit.place("book"), "order-1");
+      toa.settle();
+    }
+  }
+
+  static class StrictTwice {
+    @RegisterExtension final ToaContext toa = ToaContext.built(Kit.withOrders("kit.strict", Kit.STRICT)).with(b -> b.retryDelays()).twice();
+
+    @Test
+    void anOrderPlaced_isTaken() {
+      toa.call("kit.orders.place", Kit.place("book"), "order-1");
+      toa.settle();
+
+      assertThat(toa.parked()).isEmpty();
+      assertThat(toa.record("kit.strict", Kit.ORDER)).has("taken", true);
     }
   }
 
