@@ -4,6 +4,7 @@ import io.toa4j.bus.embedded.EmbeddedBusProvider;
 import io.toa4j.spi.Bus;
 import io.toa4j.spi.BusProvider;
 import io.toa4j.spi.BusSettings;
+import io.toa4j.spi.Delivery;
 import io.toa4j.spi.Message;
 import io.toa4j.spi.Parked;
 import io.toa4j.spi.Response;
@@ -14,6 +15,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
@@ -24,9 +26,11 @@ import java.util.concurrent.CopyOnWriteArrayList;
  * they reached the bus) and the last verdict of every delivery that is to come again after a
  * delay, so that a context that does not settle names the messages waiting for the test clock.
  *
- * <p>Every delivery of a receiver, a task or a call passes through {@link Observed#consume} and
- * {@link Observed#serve}: where the next mode of the kit delivers each message a second time, after
- * the first was handled and its verdict given. One per context under test; thread-safe.
+ * <p>Every delivery of a receiver or a task passes through {@link Observed#consume}, which says what
+ * is being handled to {@link Causes}. In twice mode it hands each delivery the handler handled
+ * ({@link Verdict.Done}) to the handler again, as the next attempt, before the bus hears the
+ * verdict: what a crash between the commit and the acknowledgement makes the bus do. The bus then
+ * acts on the second verdict. One per context under test; thread-safe.
  */
 final class KitBus implements BusProvider {
   /** The engine's name as the kit's builder states it. */
@@ -37,13 +41,21 @@ final class KitBus implements BusProvider {
 
   private final BusProvider embedded = new EmbeddedBusProvider();
   private final Clock clock;
+  private final Causes causes;
+  private final boolean twice;
   private final List<Message> published = new CopyOnWriteArrayList<>();
   private final Map<String, Waiting> waiting = new ConcurrentHashMap<>();
   private final Set<String> consumed = ConcurrentHashMap.newKeySet();
   private volatile Bus opened;
 
-  KitBus(Clock clock) {
+  /**
+   * @param causes where each delivery handed to the runtime is said
+   * @param twice whether each delivery handled is handed to the handler again
+   */
+  KitBus(Clock clock, Causes causes, boolean twice) {
     this.clock = clock;
+    this.causes = causes;
+    this.twice = twice;
   }
 
   @Override
@@ -93,7 +105,7 @@ final class KitBus implements BusProvider {
   }
 
   /** What a delivery's verdict says about it: waiting for a retry, or done with (handled or parked). */
-  private void observe(io.toa4j.spi.Delivery delivery, Verdict verdict) {
+  private void observe(Delivery delivery, Verdict verdict) {
     String key = delivery.queue() + " " + delivery.message().id();
     if (verdict instanceof Verdict.Retry retry) {
       waiting.put(key, new Waiting(delivery.queue(), delivery.message(), delivery.attempt(), retry.delay(), clock.millis()));
@@ -130,9 +142,17 @@ final class KitBus implements BusProvider {
     public Subscription consume(String queue, Handler handler) {
       consumed.add(queue);
       return bus.consume(queue, delivery -> {
-        Verdict verdict = handler.handle(delivery);
-        observe(delivery, verdict);
-        return verdict;
+        Optional<String> from = Optional.of(delivery.queue());
+        String label = delivery.message().label();
+        Verdict verdict = causes.under(new Causes.Cause(from, label, false), () -> handler.handle(delivery));
+        if (!twice || !(verdict instanceof Verdict.Done)) {
+          observe(delivery, verdict);
+          return verdict;
+        }
+        Delivery again = new Delivery(delivery.message(), delivery.queue(), delivery.attempt() + 1);
+        Verdict second = causes.under(new Causes.Cause(from, label, true), () -> handler.handle(again));
+        observe(again, second);
+        return second;
       });
     }
 

@@ -1,24 +1,39 @@
 package io.toa4j.test;
 
+import io.toa4j.spi.InboxEntry;
+import io.toa4j.spi.OutboxEntry;
+import io.toa4j.spi.Outcome;
+import io.toa4j.spi.Reading;
 import io.toa4j.spi.Storage;
 import io.toa4j.spi.StorageProvider;
 import io.toa4j.spi.StorageSettings;
 import io.toa4j.spi.Store;
+import io.toa4j.spi.StoredRecord;
+import io.toa4j.spi.Write;
 import io.toa4j.storage.sqlite.SqliteStorageProvider;
+import java.util.Collection;
+import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.atomic.AtomicReference;
 
 /**
  * The storage of a context under test: the embedded SQLite storage, opened by the runtime as any
  * engine is and held here too, so the kit reads the records the context wrote from the very
- * storage it wrote them to. One per context under test.
+ * storage it wrote them to. Every committed write is noted in {@link Causes} with the message that
+ * made it, so that twice mode can name the operation behind a record that ends differently. One
+ * per context under test.
  */
 final class KitStorage implements StorageProvider {
   /** The engine's name as the kit's builder states it. */
   static final String NAME = "toa-test";
 
   private final StorageProvider sqlite = new SqliteStorageProvider();
+  private final Causes causes;
   private final AtomicReference<Storage> opened = new AtomicReference<>();
+
+  KitStorage(Causes causes) {
+    this.causes = causes;
+  }
 
   @Override
   public String name() {
@@ -27,7 +42,7 @@ final class KitStorage implements StorageProvider {
 
   @Override
   public Storage open(StorageSettings settings) {
-    Storage storage = sqlite.open(settings);
+    Storage storage = new Noted(sqlite.open(settings));
     opened.set(storage);
     return storage;
   }
@@ -35,5 +50,97 @@ final class KitStorage implements StorageProvider {
   /** The store of a component, once the context has opened its storage. */
   Optional<Store> store(String component) {
     return Optional.ofNullable(opened.get()).map(s -> s.store(component));
+  }
+
+  /** The SQLite storage, its stores noting their committed writes. */
+  private final class Noted implements Storage {
+    private final Storage storage;
+
+    Noted(Storage storage) {
+      this.storage = storage;
+    }
+
+    @Override
+    public Store store(String component) {
+      return new NotedStore(component, storage.store(component));
+    }
+
+    @Override
+    public boolean transactional() {
+      return storage.transactional();
+    }
+
+    @Override
+    public String describe() {
+      return storage.describe();
+    }
+
+    @Override
+    public void close() {
+      storage.close();
+    }
+  }
+
+  /** One component's store: everything as SQLite does it, a committed write noted. */
+  private final class NotedStore implements Store {
+    private final String component;
+    private final Store store;
+
+    NotedStore(String component, Store store) {
+      this.component = component;
+      this.store = store;
+    }
+
+    @Override
+    public Optional<StoredRecord> read(String id) {
+      return store.read(id);
+    }
+
+    @Override
+    public List<StoredRecord> page(long limit, long omit) {
+      return store.page(limit, omit);
+    }
+
+    @Override
+    public Outcome commit(Write write) {
+      Outcome outcome = store.commit(write);
+      if (outcome == Outcome.COMMITTED) causes.wrote(component, write.record());
+      return outcome;
+    }
+
+    @Override
+    public Optional<InboxEntry> recorded(String identity, long now) {
+      return store.recorded(identity, now);
+    }
+
+    @Override
+    public Reading read(String id, String identity, long now) {
+      return store.read(id, identity, now);
+    }
+
+    @Override
+    public int purgeInbox(long now, int limit) {
+      return store.purgeInbox(now, limit);
+    }
+
+    @Override
+    public List<OutboxEntry> unpublished(int limit) {
+      return store.unpublished(limit);
+    }
+
+    @Override
+    public List<OutboxEntry> claim(int limit, long now, long until) {
+      return store.claim(limit, now, until);
+    }
+
+    @Override
+    public void published(Collection<String> ids, long at) {
+      store.published(ids, at);
+    }
+
+    @Override
+    public int purgePublished(long before, int limit) {
+      return store.purgePublished(before, limit);
+    }
   }
 }

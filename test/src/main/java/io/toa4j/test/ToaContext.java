@@ -11,6 +11,8 @@ import io.toa4j.spi.StoredRecord;
 import io.toa4j.spi.Store;
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.lang.reflect.InvocationTargetException;
+import java.lang.reflect.Method;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -29,6 +31,8 @@ import java.util.stream.Stream;
 import org.junit.jupiter.api.extension.AfterEachCallback;
 import org.junit.jupiter.api.extension.BeforeEachCallback;
 import org.junit.jupiter.api.extension.ExtensionContext;
+import org.junit.jupiter.api.extension.InvocationInterceptor;
+import org.junit.jupiter.api.extension.ReflectiveInvocationContext;
 
 /**
  * A context under test, fresh for every test: booted on the embedded engine in a temporary folder
@@ -55,10 +59,11 @@ import org.junit.jupiter.api.extension.ExtensionContext;
  * engine wherever it runs.
  *
  * <p>Registered with {@code @RegisterExtension}, it starts before each test and closes after it;
- * {@link #start()} and {@link #close()} do the same by hand. Not thread-safe: one test at a time
- * drives it (the context it runs is thread-safe).
+ * {@link #start()} and {@link #close()} do the same by hand. With {@link #twice()}, each test runs
+ * its scenario a second time with every message delivered twice, and fails when that ends
+ * differently. Not thread-safe: one test at a time drives it (the context it runs is thread-safe).
  */
-public final class ToaContext implements BeforeEachCallback, AfterEachCallback {
+public final class ToaContext implements BeforeEachCallback, AfterEachCallback, InvocationInterceptor {
   /** How long {@link #settle()} waits unless told otherwise. */
   public static final Duration SETTLE = Duration.ofSeconds(30);
 
@@ -69,10 +74,20 @@ public final class ToaContext implements BeforeEachCallback, AfterEachCallback {
   private final List<Consumer<ToaBuilder>> settings = new ArrayList<>();
   private Duration settleTimeout = SETTLE;
   private long seed = 17;
+  private boolean twice;
+  private final List<Setup> setups = new ArrayList<>();
   private Running running;
 
-  /** What one started context is made of. */
-  private record Running(Path state, TestClock clock, Toa toa, KitStorage storage, KitBus bus, Random identities) {}
+  /**
+   * What one started context is made of.
+   *
+   * @param repeating whether this run delivers every message twice
+   */
+  private record Running(
+      Path state, TestClock clock, Toa toa, KitStorage storage, KitBus bus, Causes causes, Random identities, boolean repeating) {}
+
+  /** A {@code @BeforeEach} method of the test, run again before the scenario's second run. */
+  private record Setup(Method method, Object target, List<Object> arguments) {}
 
   private ToaContext(Optional<Path> folder) {
     this.folder = folder;
@@ -122,9 +137,117 @@ public final class ToaContext implements BeforeEachCallback, AfterEachCallback {
     return this;
   }
 
+  /**
+   * Twice mode: each test runs its scenario twice on a fresh context, once as it is, then with every
+   * message delivered twice — each event at each receiver, each task, each call of the scenario —
+   * the second delivery after the first was handled and committed, as a crash between the commit
+   * and the acknowledgement produces. Both runs settle, and a difference between what they left in
+   * the records (properties and {@code VERSION}), the events announced or the messages parked fails
+   * the test, naming the operation, the record, the property and both values.
+   *
+   * <p>Both runs start from the same settings and seed, so the ids they mint are the same. The
+   * second run runs the test's {@code @BeforeEach} methods and the test method again, on the same
+   * test instance; the test's own assertions hold in both runs, and its calls answer what their
+   * first delivery answered.
+   */
+  public ToaContext twice() {
+    this.twice = true;
+    return this;
+  }
+
+  /** Whether the running context delivers every message twice: in twice mode, the scenario's second run. */
+  public boolean deliversTwice() {
+    return running().repeating();
+  }
+
   @Override
   public void beforeEach(ExtensionContext extension) {
+    setups.clear();
     start();
+  }
+
+  @Override
+  public void interceptBeforeEachMethod(
+      Invocation<Void> invocation, ReflectiveInvocationContext<Method> method, ExtensionContext extension) throws Throwable {
+    if (twice) setups.add(new Setup(method.getExecutable(), method.getTarget().orElse(null), method.getArguments()));
+    invocation.proceed();
+  }
+
+  @Override
+  public void interceptTestMethod(
+      Invocation<Void> invocation, ReflectiveInvocationContext<Method> method, ExtensionContext extension) throws Throwable {
+    invocation.proceed();
+    if (!twice) return;
+    settle();
+    Snapshot once = snapshot();
+    start(true);
+    Throwable trouble = null;
+    try {
+      for (Setup setup : setups) invoke(setup.method(), setup.target(), setup.arguments());
+      invoke(method.getExecutable(), method.getTarget().orElse(null), method.getArguments());
+      settle();
+    } catch (Throwable t) {
+      trouble = t;
+    }
+    List<String> differences = snapshot().differences(once, this::writer);
+    if (!differences.isEmpty()) {
+      AssertionError failure = new AssertionError(
+          "Twice mode: delivering every message twice ends differently from delivering it once:\n- " + String.join("\n- ", differences));
+      if (trouble != null) failure.addSuppressed(trouble);
+      throw failure;
+    }
+    if (trouble != null) throw trouble;
+  }
+
+  private static void invoke(Method method, Object target, List<Object> arguments) throws Throwable {
+    try {
+      method.setAccessible(true);
+      method.invoke(target, arguments.toArray());
+    } catch (InvocationTargetException e) {
+      throw e.getCause();
+    }
+  }
+
+  /** What the running context holds now: every record of every component with an entity, the events, the parked messages. */
+  private Snapshot snapshot() {
+    Map<String, Map<String, Map<String, Object>>> records = new LinkedHashMap<>();
+    for (ComponentManifest component : running().toa().context().components()) {
+      if (component.entity().isEmpty()) continue;
+      Map<String, Map<String, Object>> byId = new LinkedHashMap<>();
+      for (RecordView record : records(component.label())) byId.put(record.id(), record.properties());
+      records.put(component.label(), byId);
+    }
+    return new Snapshot(records, events().events(), parked().messages());
+  }
+
+  /**
+   * The message whose handling last wrote a record in this run, as an operation and what it was
+   * given: the last write made by a repeated delivery when there is one, else the last write.
+   */
+  private Optional<String> writer(String component, String id) {
+    List<Causes.Written> writes = running().causes().written().stream()
+        .filter(w -> w.component().equals(component) && w.id().equals(id) && w.cause().isPresent())
+        .toList();
+    Optional<Causes.Cause> cause = writes.stream().map(w -> w.cause().get()).filter(Causes.Cause::repeat).reduce((a, b) -> b)
+        .or(() -> writes.stream().map(w -> w.cause().get()).reduce((a, b) -> b));
+    return cause.map(this::described);
+  }
+
+  /** A message handed to the runtime as the operation it ran and what it was given: {@code kit.tally.bump, given kit.orders.created again}. */
+  private String described(Causes.Cause cause) {
+    String again = cause.repeat() ? " again" : "";
+    if (cause.queue().isEmpty()) return cause.label() + ", called" + again + " under its identity";
+    String queue = cause.queue().get();
+    String receiver = queue.substring(queue.lastIndexOf("..") + 2);
+    if (receiver.equals("tasks")) return cause.label() + ", run" + again + " as a task";
+    String operation = running().toa().context().components().stream()
+        .filter(c -> c.label().equals(receiver))
+        .flatMap(c -> c.receivers().stream())
+        .filter(r -> r.label().equals(cause.label()))
+        .map(r -> receiver + "." + r.operation())
+        .findFirst()
+        .orElse(receiver);
+    return operation + ", given " + cause.label() + again;
   }
 
   @Override
@@ -139,11 +262,17 @@ public final class ToaContext implements BeforeEachCallback, AfterEachCallback {
    *     {@link ToaBuilder#build()} does, when the context does not fit
    */
   public void start() {
+    start(false);
+  }
+
+  /** Boots a fresh context, delivering every message twice when {@code repeating}. */
+  private void start(boolean repeating) {
     close();
     Path state = temporaryFolder();
     TestClock clock = new TestClock(TestClock.START);
-    KitStorage storage = new KitStorage();
-    KitBus bus = new KitBus(clock);
+    Causes causes = new Causes();
+    KitStorage storage = new KitStorage(causes);
+    KitBus bus = new KitBus(clock, causes, repeating);
     ToaBuilder builder = Toa.builder();
     folder.ifPresent(builder::directory);
     builder.options(Options.defaults().withEnvironment(Map.of()).withRandom(new Random(seed)));
@@ -157,7 +286,7 @@ public final class ToaContext implements BeforeEachCallback, AfterEachCallback {
         .state(state)
         .announceAll();
     try {
-      running = new Running(state, clock, builder.build(), storage, bus, new Random(~seed));
+      running = new Running(state, clock, builder.build(), storage, bus, causes, new Random(~seed), repeating);
     } catch (RuntimeException e) {
       delete(state);
       throw e;
@@ -178,12 +307,23 @@ public final class ToaContext implements BeforeEachCallback, AfterEachCallback {
 
   /**
    * Calls an operation under a stated identity, as an edge does: the same identity is the same
-   * call. A call that fails throws its {@link io.toa4j.api.Failure}, and committed nothing.
+   * call. A call that fails throws its {@link io.toa4j.api.Failure}, and committed nothing. When the
+   * context {@linkplain #deliversTwice() delivers every message twice}, a call answered is made
+   * again under the same identity, and answers what the first answered.
    *
    * @param endpoint {@code namespace.name.operation}
    */
   public Replied call(String endpoint, Request request, String identity) {
-    Answer answer = running().toa().answer(endpoint, request, identity);
+    Running r = running();
+    Answer answer = r.causes().under(new Causes.Cause(Optional.empty(), endpoint, false), () -> r.toa().answer(endpoint, request, identity));
+    if (r.repeating()) {
+      try {
+        r.causes().under(new Causes.Cause(Optional.empty(), endpoint, true), () -> r.toa().answer(endpoint, request, identity));
+      } catch (RuntimeException e) {
+        throw new AssertionError(
+            "Twice mode: " + endpoint + ", called again under its identity " + identity + ", failed where the first call was answered: " + e.getMessage(), e);
+      }
+    }
     return new Replied(endpoint, identity, answer.reply(), answer.replayed());
   }
 

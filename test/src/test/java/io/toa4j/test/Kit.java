@@ -3,6 +3,7 @@ package io.toa4j.test;
 import io.toa4j.api.Request;
 import io.toa4j.runtime.ToaBuilder;
 import java.util.Map;
+import java.util.function.Consumer;
 
 /** The kit's own test components, built in code: orders, and a mailer that receives them. */
 final class Kit {
@@ -32,7 +33,71 @@ final class Kit {
         kit.orders.created: send
       """;
 
+  /** Counts each order delivered by adding one, without once: a repeat counts it again. */
+  static final String TALLY = """
+      entity:
+        associated: true
+        properties:
+          count: { type: integer }
+      operations:
+        bump:
+          concurrency: retry
+          query: true
+          input: { type: object, properties: { item: { type: string } } }
+      receivers:
+        kit.orders.created: bump
+      """;
+
+  /** Counts each item once: the operation looks before it writes and discards a repeat. */
+  static final String LOOKS = """
+      entity:
+        associated: true
+        properties:
+          count: { type: integer }
+          items: { type: array, items: { type: string } }
+      operations:
+        count:
+          concurrency: retry
+          query: true
+          input: { type: object, properties: { item: { type: string } } }
+      receivers:
+        kit.orders.created: count
+      """;
+
+  /** Writes a new note, its id minted, for each order: once answers a repeat. */
+  static final String NOTES = """
+      entity:
+        properties:
+          item: { type: string }
+      operations:
+        write:
+          once: true
+          input: { type: object, properties: { item: { type: string } } }
+      receivers:
+        kit.orders.created: write
+      """;
+
+  /** Takes each order, and throws on a repeat instead of discarding it. */
+  static final String STRICT = """
+      entity:
+        associated: true
+        properties:
+          taken: { type: boolean }
+      operations:
+        take:
+          concurrency: retry
+          query: true
+          input: { type: object, properties: { item: { type: string } } }
+      receivers:
+        kit.orders.created: take
+      """;
+
   private Kit() {}
+
+  /** The orders and one component that receives their creation, in a context named kit. */
+  static Consumer<ToaBuilder> withOrders(String label, String manifest) {
+    return b -> b.name("kit").component("kit.orders", ORDERS).component(label, manifest);
+  }
 
   /** The two components, in a context named kit. */
   static void context(ToaBuilder b) {

@@ -1,0 +1,136 @@
+package io.toa4j.test;
+
+import io.toa4j.spi.Parked;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.function.BiConsumer;
+import java.util.function.BiFunction;
+
+/**
+ * What a scenario left once settled, as twice mode compares it: every record of every component
+ * with an entity (its properties, {@code id}, {@code VERSION}, {@code CREATED}, {@code UPDATED}),
+ * the events announced (by label, how many, and their payloads), and the parked messages (by queue,
+ * label and code).
+ *
+ * @param records by component, then by id, in the order they were created
+ * @param events each announced once, oldest first
+ * @param parked oldest first
+ */
+record Snapshot(Map<String, Map<String, Map<String, Object>>> records, List<AnnouncedEvent> events, List<Parked> parked) {
+  /**
+   * How this run, in which every message was delivered twice, ended differently from {@code once},
+   * in which each was delivered once: one line per property of a record, per event label, per
+   * parked message; none when they ended the same.
+   *
+   * @param writer the operation behind a record's difference, in words ({@code kit.tally.bump, given
+   *     kit.orders.created again}), by component and id; empty when the kit does not know it
+   */
+  List<String> differences(Snapshot once, BiFunction<String, String, Optional<String>> writer) {
+    List<String> lines = new ArrayList<>();
+    Set<String> components = new LinkedHashSet<>(records.keySet());
+    components.addAll(once.records.keySet());
+    for (String component : components) {
+      Map<String, Map<String, Object>> twice = records.getOrDefault(component, Map.of());
+      Map<String, Map<String, Object>> single = once.records.getOrDefault(component, Map.of());
+      Set<String> ids = new LinkedHashSet<>(single.keySet());
+      ids.addAll(twice.keySet());
+      for (String id : ids) {
+        String by = writer.apply(component, id).map(w -> w + ": ").orElse("");
+        String record = "record " + component + " " + id;
+        if (!single.containsKey(id)) {
+          lines.add(by + record + " exists, and does not when delivered once: " + twice.get(id));
+        } else if (!twice.containsKey(id)) {
+          lines.add(by + record + " does not exist, and does when delivered once: " + single.get(id));
+        } else {
+          properties(twice.get(id), single.get(id), (property, values) ->
+              lines.add(by + record + " has " + property + " = " + values[0] + ", and " + values[1] + " when delivered once"));
+        }
+      }
+    }
+    events(once.events, lines);
+    parked(once.parked, lines);
+    return lines;
+  }
+
+  /** Each property whose values differ, with the value here and the value once; an absent one as such. */
+  private static void properties(Map<String, Object> twice, Map<String, Object> once, BiConsumer<String, Object[]> differs) {
+    Set<String> names = new LinkedHashSet<>(once.keySet());
+    names.addAll(twice.keySet());
+    for (String name : names) {
+      boolean here = twice.containsKey(name);
+      boolean there = once.containsKey(name);
+      if (here && there && Values.same(twice.get(name), once.get(name))) continue;
+      differs.accept(name, new Object[] {here ? twice.get(name) : "(absent)", there ? once.get(name) : "(absent)"});
+    }
+  }
+
+  /** By label: how many times each was announced; for as many, the payloads announced here and not once. */
+  private void events(List<AnnouncedEvent> once, List<String> lines) {
+    Map<String, List<Map<String, Object>>> twice = payloads(events);
+    Map<String, List<Map<String, Object>>> single = payloads(once);
+    Set<String> labels = new LinkedHashSet<>(single.keySet());
+    labels.addAll(twice.keySet());
+    for (String label : labels) {
+      List<Map<String, Object>> here = twice.getOrDefault(label, List.of());
+      List<Map<String, Object>> there = single.getOrDefault(label, List.of());
+      if (here.size() != there.size()) {
+        lines.add("event " + label + " was announced " + here.size() + " time(s), and " + there.size() + " when delivered once");
+        continue;
+      }
+      List<Map<String, Object>> extra = without(here, there);
+      List<Map<String, Object>> missing = without(there, here);
+      for (int i = 0; i < extra.size(); i++) {
+        lines.add("event " + label + " was announced with " + extra.get(i) + ", and with " + missing.get(i) + " when delivered once");
+      }
+    }
+  }
+
+  private static Map<String, List<Map<String, Object>>> payloads(List<AnnouncedEvent> events) {
+    Map<String, List<Map<String, Object>>> byLabel = new LinkedHashMap<>();
+    for (AnnouncedEvent e : events) byLabel.computeIfAbsent(e.label(), l -> new ArrayList<>()).add(e.payload());
+    return byLabel;
+  }
+
+  /** The payloads of {@code these} left when each of {@code those} takes away one equal to it. */
+  private static List<Map<String, Object>> without(List<Map<String, Object>> these, List<Map<String, Object>> those) {
+    List<Map<String, Object>> left = new ArrayList<>(these);
+    for (Map<String, Object> payload : those) {
+      for (int i = 0; i < left.size(); i++) {
+        if (Values.same(left.get(i), payload)) {
+          left.remove(i);
+          break;
+        }
+      }
+    }
+    return left;
+  }
+
+  /** The messages parked in one run and not the other, by queue, label and code. */
+  private void parked(List<Parked> once, List<String> lines) {
+    for (Parked p : unmatched(parked, once)) lines.add(parked(p) + " was parked, and was not when delivered once");
+    for (Parked p : unmatched(once, parked)) lines.add(parked(p) + " was not parked, and was when delivered once");
+  }
+
+  private static String parked(Parked p) {
+    return "message " + p.message().label() + " on " + p.queue() + " (" + p.code() + ": " + p.reason() + ")";
+  }
+
+  private static List<Parked> unmatched(List<Parked> these, List<Parked> those) {
+    List<Parked> left = new ArrayList<>(these);
+    for (Parked p : those) {
+      for (int i = 0; i < left.size(); i++) {
+        Parked q = left.get(i);
+        if (q.queue().equals(p.queue()) && q.message().label().equals(p.message().label()) && q.code().equals(p.code())) {
+          left.remove(i);
+          break;
+        }
+      }
+    }
+    return left;
+  }
+}

@@ -1,0 +1,255 @@
+package io.toa4j.test;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.junit.platform.engine.discovery.DiscoverySelectors.selectClass;
+
+import io.toa4j.api.Request;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CopyOnWriteArrayList;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+import org.junit.platform.launcher.core.LauncherDiscoveryRequestBuilder;
+import org.junit.platform.launcher.core.LauncherFactory;
+import org.junit.platform.launcher.listeners.SummaryGeneratingListener;
+import org.junit.platform.launcher.listeners.TestExecutionSummary;
+
+/**
+ * Twice mode on real contexts: each scenario below is a test class of its own, run through the
+ * JUnit Platform as a build runs it, and what it reports — passed, or failed with which message —
+ * is asserted here, with what each of its two runs saw.
+ */
+class TwiceModeTest {
+  /** What each run of a scenario saw, in order: the run that delivers each message once, then the one that delivers it twice. */
+  static final List<String> RUNS = new CopyOnWriteArrayList<>();
+
+  @BeforeEach
+  void forget() {
+    RUNS.clear();
+  }
+
+  @Test
+  void aReceiverThatAddsOneWithoutOnce_passesOnceAndFailsTwiceNamingTheOperationTheRecordThePropertyAndBothValues() {
+    assertThat(run(TallyOnce.class).getTestsSucceededCount()).isEqualTo(1);
+    assertThat(RUNS).containsExactly("once: count 1");
+    RUNS.clear();
+
+    TestExecutionSummary twice = run(TallyTwice.class);
+
+    assertThat(twice.getTestsFailedCount()).isEqualTo(1);
+    Throwable failure = twice.getFailures().get(0).getException();
+    assertThat(failure)
+        .isInstanceOf(AssertionError.class)
+        .hasMessage(
+            """
+            Twice mode: delivering every message twice ends differently from delivering it once:
+            - kit.tally.bump, given kit.orders.created again: record kit.tally %1$s has count = 2, and 1 when delivered once
+            - kit.tally.bump, given kit.orders.created again: record kit.tally %1$s has VERSION = 2, and 1 when delivered once
+            - event kit.tally.updated was announced 1 time(s), and 0 when delivered once""",
+            Kit.ORDER);
+    assertThat(failure.getSuppressed())
+        .as("the scenario's own assertion, which failed in the second run, is kept")
+        .singleElement()
+        .satisfies(e -> assertThat(e).hasMessage("Expected record kit.tally %s to have count = 1, but it has count = 2", Kit.ORDER));
+    assertThat(RUNS).containsExactly("once: count 1", "twice: count 2");
+  }
+
+  @Test
+  void aCallThatSetsWhatIsSetAlready_writesAgainWhenCalledAgain_andTwiceModeNamesTheCallAndVersion() {
+    TestExecutionSummary twice = run(RenameTwice.class);
+
+    assertThat(twice.getTestsFailedCount()).isEqualTo(1);
+    assertThat(twice.getFailures().get(0).getException())
+        .hasMessage(
+            """
+            Twice mode: delivering every message twice ends differently from delivering it once:
+            - kit.orders.rename, called again under its identity: record kit.orders %s has VERSION = 3, and 2 when delivered once
+            - event kit.orders.updated was announced 2 time(s), and 1 when delivered once""",
+            Kit.ORDER)
+        .hasNoSuppressedExceptions();
+  }
+
+  @Test
+  void aRecordCreatedWithAMintedIdWithoutOnce_isASecondRecordWhenDeliveredTwice() {
+    TestExecutionSummary twice = run(NotesWithoutOnceTwice.class);
+
+    assertThat(twice.getTestsFailedCount()).isEqualTo(1);
+    assertThat(twice.getFailures().get(0).getException())
+        .hasMessageStartingWith("Twice mode: delivering every message twice ends differently from delivering it once:\n- kit.notes.write, given"
+            + " kit.orders.created again: record kit.notes ")
+        .hasMessageContaining(" exists, and does not when delivered once: {item=book, id=")
+        .hasMessageEndingWith("\n- event kit.notes.created was announced 2 time(s), and 1 when delivered once");
+  }
+
+  @Test
+  void aReceiverThatThrowsOnARepeat_isParkedWhenDeliveredTwice_andTwiceModeSaysSo() {
+    TestExecutionSummary twice = run(StrictTwice.class);
+
+    assertThat(twice.getTestsFailedCount()).isEqualTo(1);
+    assertThat(twice.getFailures().get(0).getException())
+        .hasMessageStartingWith(
+            "Twice mode: delivering every message twice ends differently from delivering it once:\n"
+                + "- message kit.orders.created on kit.orders.created..kit.strict (SYSTEM: ")
+        .hasMessageContaining("order " + Kit.ORDER + " is taken already")
+        .hasMessageEndingWith(") was parked, and was not when delivered once")
+        .satisfies(e -> assertThat(e.getSuppressed()).singleElement().satisfies(
+            s -> assertThat(s).hasMessageStartingWith("Expected no parked message, but there are: kit.orders.created")));
+  }
+
+  @Test
+  void aReceiverThatLooksBeforeItWritesAndDiscardsARepeat_passesTwice() {
+    TestExecutionSummary summary = run(LooksTwice.class);
+
+    assertThat(summary.getFailures()).isEmpty();
+    assertThat(summary.getTestsSucceededCount()).isEqualTo(1);
+    assertThat(RUNS).containsExactly("once: 0 discard(s)", "twice: 1 discard(s)");
+  }
+
+  @Test
+  void recordsWhoseIdsTheRuntimeMints_haveTheSameIdsInBothRuns() {
+    TestExecutionSummary summary = run(NotesTwice.class);
+
+    assertThat(summary.getFailures()).isEmpty();
+    assertThat(summary.getTestsSucceededCount()).isEqualTo(1);
+    assertThat(RUNS).hasSize(2);
+    String note = RUNS.get(0).substring("once: note ".length(), "once: note ".length() + 32);
+    assertThat(RUNS).containsExactly("once: note " + note + ", 0 inbox answer(s)", "twice: note " + note + ", 1 inbox answer(s)");
+  }
+
+  @Test
+  void theShopsTopUp_passesTwice_itsCreditAnsweredByOnceAndItsRecordDiscarded() {
+    TestExecutionSummary summary = run(ShopTwice.class);
+
+    assertThat(summary.getFailures()).isEmpty();
+    assertThat(summary.getTestsSucceededCount()).isEqualTo(1);
+    assertThat(RUNS).containsExactly(
+        "once: credit answered by the inbox 0 time(s), record discarded 0 time(s)",
+        "twice: credit answered by the inbox 1 time(s), record discarded 1 time(s)");
+  }
+
+  private static TestExecutionSummary run(Class<?> scenario) {
+    SummaryGeneratingListener listener = new SummaryGeneratingListener();
+    LauncherFactory.create().execute(LauncherDiscoveryRequestBuilder.request().selectors(selectClass(scenario)).build(), listener);
+    return listener.getSummary();
+  }
+
+  private static String run(ToaContext toa) {
+    return toa.deliversTwice() ? "twice: " : "once: ";
+  }
+
+  private static long counted(ToaContext toa, String metric, String operation) {
+    return (long) toa.toa().metrics().counter(metric, "operation", operation).count();
+  }
+
+  /** An order placed, then its tally asserted: one count for one order. */
+  abstract static class TallyScenario {
+    abstract ToaContext toa();
+
+    @Test
+    void anOrderPlaced_isCountedOnce() {
+      toa().call("kit.orders.place", Kit.place("book"), "order-1");
+      toa().settle();
+
+      RUNS.add(run(toa()) + "count " + toa().record("kit.tally", Kit.ORDER).get("count"));
+      assertThat(toa().record("kit.tally", Kit.ORDER)).has("count", 1);
+    }
+  }
+
+  static class TallyOnce extends TallyScenario {
+    @RegisterExtension final ToaContext toa = ToaContext.built(Kit.withOrders("kit.tally", Kit.TALLY));
+
+    @Override
+    ToaContext toa() {
+      return toa;
+    }
+  }
+
+  static class TallyTwice extends TallyScenario {
+    @RegisterExtension final ToaContext toa = ToaContext.built(Kit.withOrders("kit.tally", Kit.TALLY)).twice();
+
+    @Override
+    ToaContext toa() {
+      return toa;
+    }
+  }
+
+  static class RenameTwice {
+    @RegisterExtension final ToaContext toa = ToaContext.built(Kit::context).twice();
+
+    @Test
+    void anOrderRenamed_isAtItsNewItem() {
+      toa.call("kit.orders.place", Kit.place("book"), "order-1");
+      toa.call("kit.orders.rename", Request.of(Kit.ORDER, Map.of("item", "atlas")), "rename-1");
+      toa.settle();
+
+      assertThat(toa.record("kit.orders", Kit.ORDER)).has("item", "atlas");
+    }
+  }
+
+  static class NotesWithoutOnceTwice {
+    @RegisterExtension
+    final ToaContext toa = ToaContext.built(Kit.withOrders("kit.notes", Kit.NOTES.replace("once: true", "concurrency: none"))).twice();
+
+    @Test
+    void anOrderPlaced_isNoted() {
+      toa.call("kit.orders.place", Kit.place("book"), "order-1");
+      toa.settle();
+    }
+  }
+
+  static class StrictTwice {
+    @RegisterExtension final ToaContext toa = ToaContext.built(Kit.withOrders("kit.strict", Kit.STRICT)).with(b -> b.retryDelays()).twice();
+
+    @Test
+    void anOrderPlaced_isTaken() {
+      toa.call("kit.orders.place", Kit.place("book"), "order-1");
+      toa.settle();
+
+      assertThat(toa.parked()).isEmpty();
+      assertThat(toa.record("kit.strict", Kit.ORDER)).has("taken", true);
+    }
+  }
+
+  static class LooksTwice {
+    @RegisterExtension final ToaContext toa = ToaContext.built(Kit.withOrders("kit.looks", Kit.LOOKS)).twice();
+
+    @Test
+    void anOrderPlaced_isCountedOnce() {
+      toa.call("kit.orders.place", Kit.place("book"), "order-1");
+      toa.settle();
+
+      RUNS.add(run(toa) + counted(toa, "toa.discards", "kit.looks.count") + " discard(s)");
+      assertThat(toa.record("kit.looks", Kit.ORDER)).has("count", 1).has("items", List.of("book")).hasVersion(1);
+    }
+  }
+
+  static class NotesTwice {
+    @RegisterExtension final ToaContext toa = ToaContext.built(Kit.withOrders("kit.notes", Kit.NOTES)).twice();
+
+    @Test
+    void anOrderPlaced_isNotedOnce() {
+      toa.call("kit.orders.place", Kit.place("book"), "order-1");
+      toa.settle();
+
+      assertThat(toa.records("kit.notes")).singleElement().satisfies(note -> assertThat(note).has("item", "book"));
+      RUNS.add(run(toa) + "note " + toa.records("kit.notes").get(0).id() + ", " + counted(toa, "toa.inbox.answers", "kit.notes.write")
+          + " inbox answer(s)");
+    }
+  }
+
+  static class ShopTwice {
+    @RegisterExtension final ToaContext toa = ToaContext.folder(ShopScenarioTest.SHOP).twice();
+
+    @Test
+    void aTopUpRecorded_creditsTheWalletOnce() {
+      toa.call("billing.topups.record", Request.of(ShopScenarioTest.TOPUP, Map.of("checkout", "co_1", "customer", ShopScenarioTest.CUSTOMER,
+          "amount", 5000, "currency", "USD")), "provider-report-1");
+      toa.settle();
+
+      RUNS.add(run(toa) + "credit answered by the inbox " + counted(toa, "toa.inbox.answers", "billing.wallets.credit")
+          + " time(s), record discarded " + counted(toa, "toa.discards", "billing.topups.record") + " time(s)");
+      assertThat(toa.record("billing.wallets", ShopScenarioTest.CUSTOMER)).has("balance", 5000).hasVersion(1);
+    }
+  }
+}
