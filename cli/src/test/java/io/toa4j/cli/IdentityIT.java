@@ -4,17 +4,12 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import java.io.IOException;
-import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Duration;
 import java.util.Base64;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
+import java.util.Map;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -25,10 +20,6 @@ import org.junit.jupiter.api.io.TempDir;
  * admitted (or not) by the gateway of a {@code toa run} in another process, and changed while it runs.
  */
 class IdentityIT {
-  private static final Pattern GATEWAY = Pattern.compile("HTTP gateway on 127\\.0\\.0\\.1:(\\d+)");
-  private static final HttpClient CLIENT = HttpClient.newHttpClient();
-  private static final String RECORD = "5e1f0c2e5a7b4c3d9e6f1a2b3c4d5e6f";
-
   @TempDir Path temp;
   private Path context;
   private Path logs;
@@ -36,25 +27,9 @@ class IdentityIT {
 
   @BeforeEach
   void context() throws IOException {
-    context = Files.createDirectories(temp.resolve("shelf"));
+    context = Shelf.write(temp, "store:items");
     logs = Files.createDirectories(temp.resolve("logs"));
     toa = new ToaShell(logs);
-    write("context.toa.yaml", "name: shelf\n");
-    write("components/test.shelf/manifest.toa.yaml", """
-        entity:
-          associated: true
-          properties:
-            text: { type: string }
-        exposition:
-          /:id:
-            auth:role: store:items
-            io:output: [id]
-            GET: observe
-        """);
-    write("components/test.shelf/Item.java", """
-        package test.shelf;
-        public class Item extends io.toa4j.api.Entry { public String text; }
-        """);
   }
 
   @AfterEach
@@ -71,13 +46,13 @@ class IdentityIT {
     assertThat(token.exitCode()).as("%s", token).isZero();
     String bearer = "Bearer " + token.out().strip();
 
-    int port = startRun();
-    String path = "/test/shelf/" + RECORD + "/";
+    int port = toa.serve(context, "run", Map.of()).port();
+    String path = Shelf.PATH;
     assertThat(get(port, path, bearer).statusCode()).isEqualTo(200);
     assertThat(get(port, path, basic("alice", "pw-of-alice")).statusCode()).isEqualTo(200);
     assertThat(get(port, path, basic("alice", "pw-of-bob")).statusCode()).isEqualTo(401);
     assertThat(get(port, path, null).statusCode()).isEqualTo(401);
-    HttpResponse<String> issued = send(port, "POST", "/.toa/token", basic("alice", "pw-of-alice"));
+    HttpResponse<String> issued = Shelf.send(port, "POST", "/.toa/token", basic("alice", "pw-of-alice"));
     assertThat(issued.statusCode()).as(issued.body()).isEqualTo(200);
     assertThat(issued.body()).contains("\"token\"");
 
@@ -103,38 +78,11 @@ class IdentityIT {
     assertThat(empty.err()).contains("the password is empty");
   }
 
-  /** Starts {@code toa run} on a free port and answers the port once it serves. */
-  private int startRun() {
-    Path err = logs.resolve("run.err");
-    Process run = toa.start(context, logs.resolve("run.out"), err, "run", "--http", "127.0.0.1:0");
-    await()
-        .atMost(Duration.ofSeconds(90))
-        .until(() -> {
-          if (!run.isAlive()) throw new AssertionError("toa run ended with " + run.exitValue() + ":\n" + ToaShell.read(err));
-          return ToaShell.read(err).contains("is served by pid " + run.pid());
-        });
-    Matcher port = GATEWAY.matcher(ToaShell.read(err));
-    assertThat(port.find()).as(ToaShell.read(err)).isTrue();
-    return Integer.parseInt(port.group(1));
-  }
-
   private static String basic(String name, String password) {
     return "Basic " + Base64.getEncoder().encodeToString((name + ":" + password).getBytes(StandardCharsets.UTF_8));
   }
 
   private static HttpResponse<String> get(int port, String path, String authorization) throws Exception {
-    return send(port, "GET", path, authorization);
-  }
-
-  private static HttpResponse<String> send(int port, String method, String path, String authorization) throws Exception {
-    HttpRequest.Builder request = HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + path)).method(method, HttpRequest.BodyPublishers.noBody());
-    if (authorization != null) request.header("authorization", authorization);
-    return CLIENT.send(request.build(), HttpResponse.BodyHandlers.ofString());
-  }
-
-  private void write(String file, String text) throws IOException {
-    Path path = context.resolve(file);
-    Files.createDirectories(path.getParent());
-    Files.writeString(path, text);
+    return Shelf.send(port, "GET", path, authorization);
   }
 }

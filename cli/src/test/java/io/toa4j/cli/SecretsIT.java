@@ -5,23 +5,17 @@ import static org.awaitility.Awaitility.await;
 
 import io.toa4j.spi.OwnerOnly;
 import java.io.IOException;
-import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermission;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.security.SecureRandom;
-import java.time.Duration;
 import java.util.Base64;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.concurrent.TimeUnit;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -35,10 +29,6 @@ import org.junit.jupiter.api.io.TempDir;
  * token issued before.
  */
 class SecretsIT {
-  private static final Pattern GATEWAY = Pattern.compile("HTTP gateway on 127\\.0\\.0\\.1:(\\d+)");
-  private static final HttpClient CLIENT = HttpClient.newHttpClient();
-  private static final String PATH = "/test/shelf/5e1f0c2e5a7b4c3d9e6f1a2b3c4d5e6f/";
-
   @TempDir Path temp;
   private Path context;
   private Path logs;
@@ -46,25 +36,9 @@ class SecretsIT {
 
   @BeforeEach
   void context() throws IOException {
-    context = Files.createDirectories(temp.resolve("shelf"));
+    context = Shelf.write(temp, "store");
     logs = Files.createDirectories(temp.resolve("logs"));
     toa = new ToaShell(logs);
-    write("context.toa.yaml", "name: shelf\n");
-    write("components/test.shelf/manifest.toa.yaml", """
-        entity:
-          associated: true
-          properties:
-            text: { type: string }
-        exposition:
-          /:id:
-            auth:role: store
-            io:output: [id]
-            GET: observe
-        """);
-    write("components/test.shelf/Item.java", """
-        package test.shelf;
-        public class Item extends io.toa4j.api.Entry { public String text; }
-        """);
   }
 
   @AfterEach
@@ -76,7 +50,7 @@ class SecretsIT {
   void toaRun_andTheShell_writeOnlyOwnerOnlyFiles_shareTheDefaultSecret_andDeletingItInvalidatesEveryToken() throws Exception {
     assertThat(toa.runWithInput(context, "pw\n", "identity", "create", "alice", "--role", "store").exitCode()).isZero();
     String fromTheShell = token(Map.of());
-    Run run = startRun("first", Map.of());
+    ToaShell.Served run = toa.serve(context, "first", Map.of());
     assertThat(get(run.port(), "Bearer " + fromTheShell).statusCode()).isEqualTo(200);
 
     Map<Path, Set<PosixFilePermission>> modes = modes(context.resolve(".toa"));
@@ -85,9 +59,9 @@ class SecretsIT {
     assertThat(modes.keySet()).anyMatch(p -> p.toString().endsWith(".class"));
     modes.forEach((path, mode) -> assertThat(mode).as(path.toString()).isEqualTo(Files.isDirectory(path) ? OwnerOnly.FOLDER : OwnerOnly.FILE));
 
-    stopRun(run);
+    run.stop();
     Files.delete(context.resolve(".toa/secrets/token.key"));
-    Run rotated = startRun("rotated", Map.of());
+    ToaShell.Served rotated = toa.serve(context, "rotated", Map.of());
 
     HttpResponse<String> refused = get(rotated.port(), "Bearer " + fromTheShell);
     assertThat(refused.statusCode()).isEqualTo(401);
@@ -103,14 +77,14 @@ class SecretsIT {
     assertThat(toa.runWithInput(context, "pw\n", "identity", "create", "alice", "--role", "store").exitCode()).isZero();
     String before = token(env);
 
-    Run run = startRun("named", env);
+    ToaShell.Served run = toa.serve(context, "named", env);
     assertThat(get(run.port(), "Bearer " + before).statusCode()).isEqualTo(200);
     assertThat(ToaShell.read(logs.resolve("named.err"))).contains("Bearer tokens are signed with the token secret in " + file);
     assertThat(context.resolve(".toa/secrets")).doesNotExist();
-    stopRun(run);
+    run.stop();
 
     Files.writeString(file, randomSecret());
-    Run rotated = startRun("renamed", env);
+    ToaShell.Served rotated = toa.serve(context, "renamed", env);
     assertThat(get(rotated.port(), "Bearer " + before).statusCode()).isEqualTo(401);
     assertThat(get(rotated.port(), "Bearer " + token(env)).statusCode()).isEqualTo(200);
   }
@@ -128,8 +102,6 @@ class SecretsIT {
         .doesNotContain(shortSecret);
   }
 
-  private record Run(Process process, int port) {}
-
   private String token(Map<String, String> env) {
     Path out = logs.resolve("token-" + System.nanoTime() + ".out");
     Path err = logs.resolve("token-" + System.nanoTime() + ".err");
@@ -141,26 +113,6 @@ class SecretsIT {
     }
     assertThat(process.exitValue()).as(ToaShell.read(err)).isZero();
     return ToaShell.read(out).strip();
-  }
-
-  /** Starts {@code toa run} on a free port and answers it once it serves. */
-  private Run startRun(String name, Map<String, String> env) {
-    Path err = logs.resolve(name + ".err");
-    Process run = toa.start(context, logs.resolve(name + ".out"), err, env, "run", "--http", "127.0.0.1:0");
-    await()
-        .atMost(Duration.ofSeconds(90))
-        .until(() -> {
-          if (!run.isAlive()) throw new AssertionError("toa run ended with " + run.exitValue() + ":\n" + ToaShell.read(err));
-          return ToaShell.read(err).contains("is served by pid " + run.pid());
-        });
-    Matcher port = GATEWAY.matcher(ToaShell.read(err));
-    assertThat(port.find()).as(ToaShell.read(err)).isTrue();
-    return new Run(run, Integer.parseInt(port.group(1)));
-  }
-
-  private static void stopRun(Run run) throws InterruptedException {
-    run.process().destroy();
-    assertThat(run.process().waitFor(60, TimeUnit.SECONDS)).as("toa run stops on SIGTERM").isTrue();
   }
 
   private static String randomSecret() {
@@ -178,13 +130,6 @@ class SecretsIT {
   }
 
   private static HttpResponse<String> get(int port, String authorization) throws Exception {
-    HttpRequest request = HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + PATH)).header("authorization", authorization).GET().build();
-    return CLIENT.send(request, HttpResponse.BodyHandlers.ofString());
-  }
-
-  private void write(String file, String text) throws IOException {
-    Path path = context.resolve(file);
-    Files.createDirectories(path.getParent());
-    Files.writeString(path, text);
+    return Shelf.send(port, "GET", Shelf.PATH, authorization);
   }
 }

@@ -2,7 +2,6 @@ package io.toa4j.cli;
 
 import static io.toa4j.cli.ToaShell.WALLET;
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.awaitility.Awaitility.await;
 
 import java.io.IOException;
 import java.net.URI;
@@ -12,11 +11,8 @@ import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Duration;
 import java.util.Base64;
 import java.util.UUID;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -28,7 +24,6 @@ import org.junit.jupiter.api.io.TempDir;
  * header and body the README shows is asserted here, so the README stays true.
  */
 class ShopRouteIT {
-  private static final Pattern GATEWAY = Pattern.compile("HTTP gateway on 127\\.0\\.0\\.1:(\\d+)");
   private static final HttpClient CLIENT = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
   private static final String KEY = "3f1c8a2e-6d0b-4c1f-9a57-0e2b7c9d4a11";
   private static final String PASSWORD = "staff-password";
@@ -57,7 +52,7 @@ class ShopRouteIT {
     assertThat(created.exitCode()).as("%s", created).isZero();
     ToaShell.Result token = toa.run(shop, "identity", "token", "staff");
     assertThat(token.exitCode()).as("%s", token).isZero();
-    int port = startRun();
+    int port = toa.serve(shop, "run", java.util.Map.of()).port();
     String basic = basic("staff", PASSWORD);
 
     HttpResponse<String> first = credit(port, basic, KEY, 5000);
@@ -113,20 +108,5 @@ class ShopRouteIT {
     if (authorization != null) request.header("authorization", authorization);
     if (key != null) request.header("idempotency-key", key);
     return CLIENT.send(request.build(), HttpResponse.BodyHandlers.ofString());
-  }
-
-  /** Starts {@code toa run} on a free port, as the README's would on 8000, and answers the port. */
-  private int startRun() {
-    Path err = logs.resolve("run.err");
-    Process run = toa.start(shop, logs.resolve("run.out"), err, "run", "--http", "127.0.0.1:0");
-    await()
-        .atMost(Duration.ofSeconds(90))
-        .until(() -> {
-          if (!run.isAlive()) throw new AssertionError("toa run ended with " + run.exitValue() + ":\n" + ToaShell.read(err));
-          return ToaShell.read(err).contains("is served by pid " + run.pid());
-        });
-    Matcher port = GATEWAY.matcher(ToaShell.read(err));
-    assertThat(port.find()).as(ToaShell.read(err)).isTrue();
-    return Integer.parseInt(port.group(1));
   }
 }

@@ -1,6 +1,7 @@
 package io.toa4j.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -12,6 +13,8 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import java.util.stream.Stream;
 import tools.jackson.core.JacksonException;
 import tools.jackson.databind.JsonNode;
@@ -28,6 +31,7 @@ final class ToaShell {
   static final Path TOA = REPOSITORY.resolve("bin/toa");
   static final Duration DEADLINE = Duration.ofMinutes(2);
   static final String WALLET = "8d1f0c2e5a7b4c3d9e6f1a2b3c4d5e6f";
+  private static final Pattern GATEWAY = Pattern.compile("HTTP gateway on 127\\.0\\.0\\.1:(\\d+)");
   private static final YAMLMapper YAML = new YAMLMapper();
 
   private final Path logs;
@@ -149,6 +153,33 @@ final class ToaShell {
     String id = String.format("%032x", new java.math.BigInteger(1, checkout.getBytes(StandardCharsets.UTF_8)));
     return "{ query: { id: " + id.substring(id.length() - 32) + " }, input: { checkout: " + checkout + ", customer: " + WALLET
         + ", amount: " + amount + ", currency: EUR } }";
+  }
+
+  /** A {@code toa run} that serves HTTP on {@code port}. */
+  record Served(Process process, int port) {
+    /** Stops it with SIGTERM and waits until it has. */
+    void stop() throws InterruptedException {
+      process.destroy();
+      assertThat(process.waitFor(60, TimeUnit.SECONDS)).as("toa run stops on SIGTERM").isTrue();
+    }
+  }
+
+  /**
+   * Starts {@code toa run} of the folder with its gateway on a free port, logging to {@code
+   * name.out} and {@code name.err}, and answers it once it serves.
+   */
+  Served serve(Path folder, String name, java.util.Map<String, String> more) {
+    Path err = logs.resolve(name + ".err");
+    Process run = start(folder, logs.resolve(name + ".out"), err, more, "run", "--http", "127.0.0.1:0");
+    await()
+        .atMost(Duration.ofSeconds(90))
+        .until(() -> {
+          if (!run.isAlive()) throw new AssertionError("toa run ended with " + run.exitValue() + ":\n" + read(err));
+          return read(err).contains("is served by pid " + run.pid());
+        });
+    Matcher port = GATEWAY.matcher(read(err));
+    assertThat(port.find()).as(read(err)).isTrue();
+    return new Served(run, Integer.parseInt(port.group(1)));
   }
 
   /** Observes the wallet and checks it holds the balance at the version. */
