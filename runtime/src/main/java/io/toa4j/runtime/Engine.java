@@ -67,7 +67,8 @@ import tools.jackson.databind.node.ObjectNode;
  *   <li>For an operation that declares {@code once}, a call's answer is committed with the change
  *       it made, and only then: a refusal, a failure or a discard records nothing. A call whose
  *       identity is answered and not expired is answered from the inbox without running; a twin
- *       that loses the race to commit writes nothing and gets the winner's answer. So the record
+ *       that loses the race to commit (the inbox's or the record's compare-and-swap) writes nothing
+ *       and gets the winner's answer at once, without a retry. So the record
  *       moves once per call identity. A call whose identity is answered for a request with another
  *       fingerprint (operation, query, input) is refused ({@code IDENTITY_REUSED}) and writes
  *       nothing: one identity never gets the answer to a different request.
@@ -357,7 +358,12 @@ final class Engine {
                         component.label() + "." + operation.name() + ": call " + call.identity()
                             + " was answered by a twin whose answer expired at once; its retention is too short")));
       default:
-        return Optional.empty();
+        // The compare-and-swap was lost. To a twin of this very call, when its answer is there: that
+        // answer is this call's, at once, rather than after a backoff and a run that changes nothing.
+        if (inbox.isEmpty()) return Optional.empty();
+        Optional<InboxEntry> twin = store.recorded(call.identity(), options.clock().millis());
+        twin.ifPresent(entry -> count("toa.inbox.twins", component, operation));
+        return twin.map(entry -> replayed(component, operation, call, entry));
     }
   }
 
