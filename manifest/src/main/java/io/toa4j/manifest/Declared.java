@@ -162,7 +162,7 @@ final class Declared {
     return value.isArray() ? "a list" : value.isObject() ? "a mapping" : value.getNodeType().name();
   }
 
-  private Declared child(String key) {
+  Declared child(String key) {
     return new Declared(node.get(key), location.child(key));
   }
 
