@@ -107,13 +107,13 @@ final class ConciseSchemas {
     if (name.startsWith(".")) {
       return reference(at, name.substring(1), references);
     }
-    throw at.refuse("'" + name + "' is not a concise type; " + FORMS);
+    throw at.refuse("'" + name + "' is not a concise type" + at.line() + "; " + FORMS);
   }
 
   private static JsonNode reference(Declared at, String property, References references) {
     if (references.properties().isEmpty()) {
       throw at.refuse("'." + property + "' refers to the entity's property '" + property + "', but "
-          + references.absence() + "; write the property's schema itself");
+          + references.absence() + at.line() + "; write the property's schema itself");
     }
     ObjectNode properties = references.properties().get();
     JsonNode schema = properties.get(property);
@@ -121,7 +121,7 @@ final class ConciseSchemas {
       List<String> names = new ArrayList<>();
       properties.propertyNames().forEach(names::add);
       throw at.refuse("'." + property + "' refers to the entity's property '" + property
-          + "', which is not declared; refer to one of "
+          + "', which is not declared" + at.line() + "; refer to one of "
           + String.join(", ", names.stream().map(n -> "." + n).toList()));
     }
     return schema.deepCopy();
@@ -131,7 +131,7 @@ final class ConciseSchemas {
     List<Declared> items = list.items("list one item type, such as [number]");
     if (items.size() != 1) {
       throw list.refuse("a concise list declares the type of its items and has one item, such as"
-          + " [number], found " + items.size() + "; for one of several values write"
+          + " [number], found " + items.size() + list.line() + "; for one of several values write"
           + " { enum: [a, b] }, for several shapes { oneOf: [...] }");
     }
     ObjectNode schema = NODES.objectNode().put("type", "array");
@@ -180,8 +180,9 @@ final class ConciseSchemas {
       }
     }
     String first = mapping.names().get(0);
-    throw mapping.child(first).refuse("'" + first + "' is a JSON Schema annotation, so this"
-        + " mapping would accept any value; to declare a property named " + first + " write"
+    Declared key = mapping.child(first);
+    throw key.refuse("'" + first + "' is a JSON Schema annotation, so this"
+        + " mapping would accept any value" + key.line() + "; to declare a property named " + first + " write"
         + " { type: object, properties: { " + first + ": { type: string } },"
         + " additionalProperties: false }, or add keywords that say what the schema accepts");
   }

@@ -44,14 +44,14 @@ final class SchemaKeywords {
   /** Keywords of other drafts and dialects, with what to write instead. */
   private static final Map<String, String> REPLACED =
       Map.of(
-          "nullable", "'nullable' is not supported yet; allow null in the type instead, such as"
-              + " type: [string, \"null\"]",
-          "definitions", "'definitions' is draft-07's; write $defs, and refer to its entries as"
+          "nullable", "it is OpenAPI's, not yet read here; allow null in the type instead, such"
+              + " as type: [string, \"null\"]",
+          "definitions", "it is draft-07's; write $defs, and refer to its entries as"
               + " $ref: '#/$defs/<name>'",
-          "dependencies", "'dependencies' is draft-07's; write dependentRequired for a list of"
-              + " names, or dependentSchemas for a schema",
-          "additionalItems", "'additionalItems' is draft-07's; write prefixItems for the leading"
-              + " items and items for the rest");
+          "dependencies", "it is draft-07's; write dependentRequired for a list of names, or"
+              + " dependentSchemas for a schema",
+          "additionalItems", "it is draft-07's; write prefixItems for the leading items and items"
+              + " for the rest");
 
   /** All keywords known here, sorted, for suggestions. */
   private static final List<String> KNOWN =
@@ -76,10 +76,11 @@ final class SchemaKeywords {
       String key = entry.getKey();
       Declared value = entry.getValue();
       if (REPLACED.containsKey(key)) {
-        throw value.refuse(REPLACED.get(key));
+        throw value.refuse("'" + key + "' is not supported" + value.line() + "; "
+            + REPLACED.get(key));
       }
       if (!KNOWN.contains(key)) {
-        throw value.refuse(unknown(key));
+        throw value.refuse(unknown(key, value.line()));
       }
       if (ONE_SCHEMA.contains(key)) {
         check(value);
@@ -92,8 +93,8 @@ final class SchemaKeywords {
   }
 
   /** The problem with an unknown key, naming the keyword probably meant. */
-  static String unknown(String key) {
-    String problem = "'" + key + "' is not a JSON Schema keyword";
+  static String unknown(String key, String line) {
+    String problem = "'" + key + "' is not a JSON Schema keyword" + line;
     return problem + nearest(key).map(k -> "; did you mean '" + k + "'?").orElse(
         "; write draft 2020-12 keywords only, such as type, properties, required, minimum,"
             + " maxLength, pattern, enum, items, or write the schema in the concise form, such as"
