@@ -146,6 +146,16 @@ final class ConciseSchemas {
     for (Map.Entry<String, Declared> entry : mapping.entries()) {
       String key = entry.getKey();
       String name = unmarked(key);
+      if (name.equals("~")) {
+        throw entry.getValue().refuse("Toa's wildcard key '~' is not read here"
+            + entry.getValue().line() + "; for values under any name write { type: object,"
+            + " additionalProperties: <schema> }");
+      }
+      if (name.length() > 1 && name.startsWith("/") && name.endsWith("/")) {
+        throw entry.getValue().refuse("Toa's pattern key '" + name + "' is not read here"
+            + entry.getValue().line() + "; write { type: object, patternProperties: { '"
+            + name.substring(1, name.length() - 1) + "': <schema> } }");
+      }
       if (name.isEmpty()) {
         throw entry.getValue().refuse("'" + key + "' names no property; write a name before the"
             + " mark, such as limit* for a required limit");

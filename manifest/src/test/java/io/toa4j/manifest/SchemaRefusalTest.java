@@ -144,4 +144,27 @@ class SchemaRefusalTest {
     assertThat(e).hasMessageContaining("write draft 2020-12 keywords only")
         .hasMessageNotContaining("did you mean");
   }
+
+  @Test
+  void toaFormsNotReadYet_areRefusedNotGuessed() {
+    assertThat(refusedInput("      { limit: 10 }\n", "operations.look.input.limit"))
+        .hasMessageContaining("'limit' is not a JSON Schema keyword");
+    assertThat(refusedInput("      code: /^[A-Z]+$/\n", "operations.look.input.code"))
+        .hasMessageContaining("'/^[A-Z]+$/' is not a concise type");
+  }
+
+  @Test
+  void toaWildcardKey_isRefusedSayingWhatToWrite() {
+    ManifestException e = refusedInput("      { ~: number }\n", "operations.look.input.~");
+
+    assertThat(e).hasMessageContainingAll(
+        "wildcard key '~' is not read here (line 5)", "additionalProperties");
+  }
+
+  @Test
+  void toaPatternKey_isRefusedSayingWhatToWrite() {
+    ManifestException e = refusedInput("      /^a/: number\n", "operations.look.input./^a/");
+
+    assertThat(e).hasMessageContainingAll("(line 5)", "patternProperties: { '^a'");
+  }
 }
