@@ -5,6 +5,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.stream.Stream;
 
 /**
  * The JSON Schema draft 2020-12 keywords a manifest's schema may use, and the refusal of any other.
@@ -55,7 +56,7 @@ final class SchemaKeywords {
 
   /** All keywords known here, sorted, for suggestions. */
   private static final List<String> KNOWN =
-      java.util.stream.Stream.of(ONE_SCHEMA, SCHEMA_BY_NAME, SCHEMA_LIST, OTHER)
+      Stream.of(ONE_SCHEMA, SCHEMA_BY_NAME, SCHEMA_LIST, OTHER)
           .flatMap(Set::stream)
           .sorted()
           .toList();
