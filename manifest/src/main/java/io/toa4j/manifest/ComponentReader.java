@@ -54,7 +54,7 @@ final class ComponentReader {
     ComponentLabel label = ComponentLabel.of(root, labelling);
     Optional<EntityDeclaration> entity = root.get("entity").map(EntityReader::read);
     Map<String, OperationDeclaration> operations =
-        operations(root.get("operations"), entity.isPresent());
+        operations(root.get("operations"), entity);
     OperationNames names = new OperationNames(operations.keySet(), entity.isPresent());
     return new ComponentManifest(
         folder,
@@ -81,7 +81,7 @@ final class ComponentReader {
   }
 
   private static Map<String, OperationDeclaration> operations(
-      Optional<Declared> declared, boolean hasEntity) {
+      Optional<Declared> declared, Optional<EntityDeclaration> entity) {
     if (declared.isEmpty()) {
       return Map.of();
     }
@@ -89,7 +89,7 @@ final class ComponentReader {
         declared.get().mapping("declare operations by name, such as { credit: { once: true } }");
     Map<String, OperationDeclaration> byName = new LinkedHashMap<>();
     for (Map.Entry<String, Declared> entry : operations.entries()) {
-      byName.put(entry.getKey(), OperationReader.read(entry.getKey(), entry.getValue(), hasEntity));
+      byName.put(entry.getKey(), OperationReader.read(entry.getKey(), entry.getValue(), entity));
     }
     return Collections.unmodifiableMap(byName);
   }

@@ -36,6 +36,12 @@ final class Declared {
     return new ManifestException(location, problem);
   }
 
+  /** {@code " (line 12)"} where this node is written in its file; empty when that is unknown. */
+  String line() {
+    return YamlFiles.line(location).stream().mapToObj(n -> " (line " + n + ")").findFirst()
+        .orElse("");
+  }
+
   /** This node, which must be a mapping. */
   Declared mapping(String fix) {
     if (!node.isObject()) {
@@ -162,7 +168,7 @@ final class Declared {
     return value.isArray() ? "a list" : value.isObject() ? "a mapping" : value.getNodeType().name();
   }
 
-  private Declared child(String key) {
+  Declared child(String key) {
     return new Declared(node.get(key), location.child(key));
   }
 

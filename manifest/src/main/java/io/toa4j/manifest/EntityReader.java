@@ -5,6 +5,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import javax.lang.model.SourceVersion;
+import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.node.ArrayNode;
 import tools.jackson.databind.node.JsonNodeFactory;
 import tools.jackson.databind.node.ObjectNode;
@@ -35,13 +36,19 @@ final class EntityReader {
         properties, required, blank, associated, JsonSchemas.compile(recordSource, at), changeset);
   }
 
+  /** The properties' schemas, concise ones translated to JSON Schema. */
   private static ObjectNode properties(Declared declared) {
     declared.mapping(PROPERTIES_FIX);
+    ConciseSchemas.References none =
+        ConciseSchemas.References.none("an entity's properties cannot refer to one another");
+    ObjectNode properties = JsonNodeFactory.instance.objectNode();
     for (Map.Entry<String, Declared> property : declared.entries()) {
       checkName(property.getKey(), property.getValue().location());
-      JsonSchemas.compile(property.getValue());
+      JsonNode schema = JsonSchemas.expand(property.getValue(), none);
+      JsonSchemas.compile(schema, property.getValue().location());
+      properties.set(property.getKey(), schema);
     }
-    return (ObjectNode) declared.node().deepCopy();
+    return properties;
   }
 
   private static void checkName(String name, Location at) {

@@ -14,8 +14,9 @@ import java.util.regex.PatternSyntaxException;
 import tools.jackson.databind.JsonNode;
 
 /**
- * JSON Schema draft 2020-12 over networknt: checks a manifest's schema fragments against the
- * meta-schema and compiles them once, at load. Nothing is fetched over the network: the
+ * JSON Schema draft 2020-12 over networknt: translates a manifest's concise schemas, refuses
+ * keywords outside draft 2020-12 (networknt would only log them and accept anything), checks
+ * schema fragments against the meta-schema and compiles them once, at load. Nothing is fetched over the network: the
  * meta-schema ships with the library, and a {@code $ref} to a remote document is refused. Thread-
  * safe.
  */
@@ -41,15 +42,31 @@ final class JsonSchemas {
 
   private JsonSchemas() {}
 
-  /** The fragment, which must be a mapping and a valid draft 2020-12 schema, compiled. */
-  static Schema compile(Declared fragment) {
-    check(fragment);
-    return compile(fragment.node(), fragment.location());
+  /**
+   * The fragment compiled: a concise schema translated, or a mapping that is a valid draft 2020-12
+   * schema using only its keywords.
+   */
+  static Schema compile(Declared fragment, ConciseSchemas.References references) {
+    return compile(expand(fragment, references), fragment.location());
   }
 
-  /** Refuses the fragment at the first place where it is not a valid draft 2020-12 schema. */
+  /** The fragment as JSON Schema, refused where it is neither concise nor valid JSON Schema. */
+  static JsonNode expand(Declared fragment, ConciseSchemas.References references) {
+    if (fragment.node().isNull()) {
+      throw fragment.refuse("expected a schema, found nothing; write a type name such as string,"
+          + " a concise mapping such as { limit: number }, or a JSON Schema mapping such as"
+          + " { type: string }");
+    }
+    return ConciseSchemas.expand(fragment, references);
+  }
+
+  /**
+   * Refuses the fragment at the first key that is not a draft 2020-12 keyword, or at the first
+   * place where it is not a valid draft 2020-12 schema.
+   */
   static void check(Declared fragment) {
     fragment.mapping("write a JSON Schema as a mapping, such as { type: string }");
+    SchemaKeywords.check(fragment);
     List<Error> errors = META.validate(fragment.node());
     if (!errors.isEmpty()) {
       Error first = errors.get(0);

@@ -28,7 +28,13 @@ final class OperationReader {
   private OperationReader() {}
 
   /** The declaration of operation {@code name}; its type's rules applied when it is declared. */
-  static OperationDeclaration read(String name, Declared body, boolean hasEntity) {
+  static OperationDeclaration read(
+      String name, Declared body, Optional<EntityDeclaration> entity) {
+    boolean hasEntity = entity.isPresent();
+    ConciseSchemas.References references =
+        entity
+            .map(e -> ConciseSchemas.References.entity(e.properties()))
+            .orElseGet(() -> ConciseSchemas.References.none("the component has no entity"));
     Location path = body.location();
     Token.OPERATION_NAME.check(name, path);
     if (hasEntity && ComponentManifest.GENERIC_OPERATIONS.contains(name)) {
@@ -45,8 +51,8 @@ final class OperationReader {
             concurrency(keys),
             query(keys),
             once(keys),
-            keys.get("input").map(JsonSchemas::compile),
-            keys.get("output").map(JsonSchemas::compile),
+            keys.get("input").map(s -> JsonSchemas.compile(s, references)),
+            keys.get("output").map(s -> JsonSchemas.compile(s, references)),
             errors(keys));
     keys.get("description").ifPresent(d -> d.text("write the description as a string"));
     decl.type().ifPresent(type -> OperationRules.check(decl, hasEntity, type, false));

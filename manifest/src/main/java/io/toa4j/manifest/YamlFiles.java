@@ -5,10 +5,12 @@ import java.io.Reader;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Optional;
+import java.util.OptionalInt;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import tools.jackson.core.JacksonException;
 import tools.jackson.core.JsonParser;
+import tools.jackson.core.JsonToken;
 import tools.jackson.core.TokenStreamContext;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.ObjectMapper;
@@ -61,6 +63,42 @@ final class YamlFiles {
     } catch (JacksonException e) {
       throw notYaml(whole, e);
     }
+  }
+
+  /**
+   * The line where the YAML path's key (or list item) is written, read again from the file; empty
+   * when the location is not in a file, or reached only through an alias.
+   */
+  static OptionalInt line(Location at) {
+    if (at.yamlPath().isEmpty() || !Files.isRegularFile(at.file())) {
+      return OptionalInt.empty();
+    }
+    try (Reader reader = Files.newBufferedReader(at.file());
+        JsonParser parser = MAPPER.createParser(reader)) {
+      for (JsonToken token = parser.nextToken(); token != null; token = parser.nextToken()) {
+        if (token == JsonToken.END_OBJECT || token == JsonToken.END_ARRAY) {
+          continue;
+        }
+        TokenStreamContext context = parser.streamReadContext();
+        if (token == JsonToken.START_OBJECT || token == JsonToken.START_ARRAY) {
+          context = context.getParent();
+        }
+        if (pathOf(context).equals(at.yamlPath())) {
+          return OptionalInt.of(parser.currentTokenLocation().getLineNr());
+        }
+      }
+    } catch (IOException | JacksonException e) {
+      return OptionalInt.empty(); // the file was read before; a line is a courtesy
+    }
+    return OptionalInt.empty();
+  }
+
+  private static String pathOf(TokenStreamContext innermost) {
+    StringBuilder path = new StringBuilder();
+    for (TokenStreamContext c = innermost; c != null && !c.inRoot(); c = c.getParent()) {
+      path.insert(0, c.inArray() ? "[" + c.getCurrentIndex() + "]" : "." + c.currentName());
+    }
+    return path.length() > 0 && path.charAt(0) == '.' ? path.substring(1) : path.toString();
   }
 
   private static ManifestException notYaml(Location whole, JacksonException e) {

@@ -1,0 +1,204 @@
+package io.toa4j.manifest;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.node.ArrayNode;
+import tools.jackson.databind.node.JsonNodeFactory;
+import tools.jackson.databind.node.ObjectNode;
+
+/**
+ * Toa's concise schemas, translated to JSON Schema at load (see docs/manifest.md).
+ *
+ * <ul>
+ *   <li>a type name: {@code string} is {@code { type: string }}; the same for number, integer,
+ *       boolean, array and object;
+ *   <li>{@code id}: a record's id, {@code { type: string, pattern: ^[0-9a-fA-F]{32}$ }};
+ *   <li>{@code .balance}: the schema of the entity's property {@code balance};
+ *   <li>a one-item list: {@code [number]} is {@code { type: array, items: { type: number } }};
+ *   <li>a concise mapping: {@code { limit: number }} is an object of those properties and no
+ *       others; a name ending in {@code *} is required, and once any name ends in {@code ?} the
+ *       names without a mark are required too.
+ * </ul>
+ *
+ * <p>A mapping is concise when it has at least one key, none of its keys (marks removed) is a JSON
+ * Schema keyword, and every value is concise: a string, a list, or a concise mapping. Any other
+ * mapping is JSON Schema, and is checked as such: an unknown keyword in it is refused.
+ */
+final class ConciseSchemas {
+  static final List<String> TYPES =
+      List.of("string", "number", "integer", "boolean", "array", "object");
+
+  /** A record id, as the runtime checks ids in requests. */
+  static final String ID_PATTERN = "^[0-9a-fA-F]{32}$";
+
+  /** Keywords that annotate and accept any value, so {@code { title: string }} would be silent. */
+  private static final Set<String> ANNOTATIONS = Set.of("title", "description", "$comment");
+
+  private static final String FORMS =
+      "write a type name (" + String.join(", ", TYPES) + ", id), .property for an entity's"
+          + " property, [type] for a list, a mapping of property names to these, or a JSON Schema"
+          + " mapping such as { type: string }";
+
+  private static final JsonNodeFactory NODES = JsonNodeFactory.instance;
+
+  /**
+   * What {@code .property} refers to: the entity's properties, or why there are none to refer to.
+   */
+  record References(Optional<ObjectNode> properties, String absence) {
+    static References entity(ObjectNode properties) {
+      return new References(Optional.of(properties), "");
+    }
+
+    static References none(String absence) {
+      return new References(Optional.empty(), absence);
+    }
+  }
+
+  private ConciseSchemas() {}
+
+  /** The schema as JSON Schema: concise forms translated, JSON Schema parts checked. */
+  static JsonNode expand(Declared schema, References references) {
+    JsonNode node = schema.node();
+    if (node.isString()) {
+      return type(schema, node.stringValue(), references);
+    }
+    if (node.isArray()) {
+      return array(schema, references);
+    }
+    if (node.isObject() && isConcise(node)) {
+      return object(schema, references);
+    }
+    if (node.isObject()) {
+      refuseSilentAnnotation(schema);
+      JsonSchemas.check(schema);
+      return node.deepCopy();
+    }
+    throw schema.refuse("expected a schema, found " + Declared.describe(node) + "; " + FORMS);
+  }
+
+  /** Whether a mapping is concise, by the rule above. */
+  static boolean isConcise(JsonNode node) {
+    if (!node.isObject() || node.isEmpty()) {
+      return false;
+    }
+    for (Map.Entry<String, JsonNode> entry : node.properties()) {
+      if (SchemaKeywords.isKeyword(unmarked(entry.getKey()))) {
+        return false;
+      }
+      JsonNode value = entry.getValue();
+      if (!(value.isString() || value.isArray() || isConcise(value))) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  private static JsonNode type(Declared at, String name, References references) {
+    if (TYPES.contains(name)) {
+      return NODES.objectNode().put("type", name);
+    }
+    if (name.equals("id")) {
+      return NODES.objectNode().put("type", "string").put("pattern", ID_PATTERN);
+    }
+    if (name.startsWith(".")) {
+      return reference(at, name.substring(1), references);
+    }
+    throw at.refuse("'" + name + "' is not a concise type" + at.line() + "; " + FORMS);
+  }
+
+  private static JsonNode reference(Declared at, String property, References references) {
+    if (references.properties().isEmpty()) {
+      throw at.refuse("'." + property + "' refers to the entity's property '" + property + "', but "
+          + references.absence() + at.line() + "; write the property's schema itself");
+    }
+    ObjectNode properties = references.properties().get();
+    JsonNode schema = properties.get(property);
+    if (schema == null) {
+      List<String> names = new ArrayList<>();
+      properties.propertyNames().forEach(names::add);
+      throw at.refuse("'." + property + "' refers to the entity's property '" + property
+          + "', which is not declared" + at.line() + "; refer to one of "
+          + String.join(", ", names.stream().map(n -> "." + n).toList()));
+    }
+    return schema.deepCopy();
+  }
+
+  private static JsonNode array(Declared list, References references) {
+    List<Declared> items = list.items("list one item type, such as [number]");
+    if (items.size() != 1) {
+      throw list.refuse("a concise list declares the type of its items and has one item, such as"
+          + " [number], found " + items.size() + list.line() + "; for one of several values write"
+          + " { enum: [a, b] }, for several shapes { oneOf: [...] }");
+    }
+    ObjectNode schema = NODES.objectNode().put("type", "array");
+    schema.set("items", expand(items.get(0), references));
+    return schema;
+  }
+
+  private static JsonNode object(Declared mapping, References references) {
+    boolean optionalMarked = mapping.names().stream().anyMatch(n -> n.endsWith("?"));
+    ObjectNode properties = NODES.objectNode();
+    ArrayNode required = NODES.arrayNode();
+    for (Map.Entry<String, Declared> entry : mapping.entries()) {
+      String key = entry.getKey();
+      String name = unmarked(key);
+      if (name.equals("~")) {
+        throw entry.getValue().refuse("Toa's wildcard key '~' is not read here"
+            + entry.getValue().line() + "; for values under any name write { type: object,"
+            + " additionalProperties: <schema> }");
+      }
+      if (name.length() > 1 && name.startsWith("/") && name.endsWith("/")) {
+        throw entry.getValue().refuse("Toa's pattern key '" + name + "' is not read here"
+            + entry.getValue().line() + "; write { type: object, patternProperties: { '"
+            + name.substring(1, name.length() - 1) + "': <schema> } }");
+      }
+      if (name.isEmpty()) {
+        throw entry.getValue().refuse("'" + key + "' names no property; write a name before the"
+            + " mark, such as limit* for a required limit");
+      }
+      if (properties.has(name)) {
+        throw entry.getValue().refuse("the property '" + name + "' is declared twice; keep one");
+      }
+      properties.set(name, expand(entry.getValue(), references));
+      if (key.endsWith("*") || (optionalMarked && !key.endsWith("?"))) {
+        required.add(name);
+      }
+    }
+    ObjectNode schema = NODES.objectNode().put("type", "object");
+    schema.set("properties", properties);
+    if (!required.isEmpty()) {
+      schema.set("required", required);
+    }
+    schema.put("additionalProperties", false);
+    return schema;
+  }
+
+  /** {@code { title: string }}: JSON Schema that accepts anything, though it reads as concise. */
+  private static void refuseSilentAnnotation(Declared mapping) {
+    for (Map.Entry<String, Declared> entry : mapping.entries()) {
+      JsonNode value = entry.getValue().node();
+      boolean typeName =
+          value.isString()
+              && (TYPES.contains(value.stringValue()) || value.stringValue().equals("id")
+                  || value.stringValue().startsWith("."));
+      if (!ANNOTATIONS.contains(entry.getKey()) || !typeName) {
+        return;
+      }
+    }
+    String first = mapping.names().get(0);
+    Declared key = mapping.child(first);
+    throw key.refuse("'" + first + "' is a JSON Schema annotation, so this"
+        + " mapping would accept any value" + key.line() + "; to declare a property named " + first + " write"
+        + " { type: object, properties: { " + first + ": { type: string } },"
+        + " additionalProperties: false }, or add keywords that say what the schema accepts");
+  }
+
+  /** The property name without its required ({@code *}) or optional ({@code ?}) mark. */
+  private static String unmarked(String key) {
+    return key.endsWith("*") || key.endsWith("?") ? key.substring(0, key.length() - 1) : key;
+  }
+}

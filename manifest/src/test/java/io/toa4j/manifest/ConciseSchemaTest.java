@@ -1,0 +1,149 @@
+package io.toa4j.manifest;
+
+import static io.toa4j.manifest.Fixtures.component;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.nio.file.Path;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.ObjectMapper;
+
+/** Toa's concise schemas, translated to JSON Schema at load: the source compiled, and its effect. */
+class ConciseSchemaTest {
+  private static final ObjectMapper JSON = new ObjectMapper();
+  private static final String ID = "0123456789abcdef0123456789ABCDEF";
+
+  @TempDir Path dir;
+
+  /** A component with a wallet entity and one operation whose input is the given schema. */
+  private Schema input(String schema) {
+    String manifest =
+        """
+        entity:
+          properties:
+            balance: { type: integer, minimum: 0 }
+            owner: string
+        operations:
+          look:
+            type: observation
+            input: %s
+        """
+            .formatted(schema);
+    return component(dir, "billing.wallets", manifest)
+        .operations().get("look").input().orElseThrow();
+  }
+
+  private static JsonNode json(String text) {
+    return JSON.readTree(text);
+  }
+
+  private static boolean fits(Schema schema, String value) {
+    return schema.validate(json(value)).isEmpty();
+  }
+
+  @Test
+  void typeName_isThatType() {
+    Schema schema = input("string");
+
+    assertThat(schema.source()).isEqualTo(json("{\"type\":\"string\"}"));
+    assertThat(fits(schema, "\"a\"")).isTrue();
+    assertThat(fits(schema, "1")).isFalse();
+  }
+
+  @Test
+  void idType_isThirtyTwoHexDigits() {
+    Schema schema = input("id");
+
+    assertThat(schema.source())
+        .isEqualTo(json("{\"type\":\"string\",\"pattern\":\"^[0-9a-fA-F]{32}$\"}"));
+    assertThat(fits(schema, "\"" + ID + "\"")).isTrue();
+    assertThat(fits(schema, "\"" + ID.substring(1) + "\"")).isFalse();
+    assertThat(fits(schema, "\"" + ID.substring(1) + "g\"")).isFalse();
+  }
+
+  @Test
+  void mapping_isAnObjectOfThosePropertiesAndNoOthers() {
+    Schema schema = input("{ limit: number, name: string }");
+
+    assertThat(schema.source())
+        .isEqualTo(json("{\"type\":\"object\",\"properties\":{\"limit\":{\"type\":\"number\"},"
+            + "\"name\":{\"type\":\"string\"}},\"additionalProperties\":false}"));
+    assertThat(fits(schema, "{\"limit\":1.5}")).isTrue();
+    assertThat(fits(schema, "{}")).isTrue();
+    assertThat(fits(schema, "{\"limit\":\"many\"}")).isFalse();
+    assertThat(fits(schema, "{\"limit\":1,\"colour\":\"red\"}")).isFalse();
+  }
+
+  @Test
+  void mapping_starMarksRequired() {
+    Schema schema = input("{ limit*: integer, name: string }");
+
+    assertThat(schema.source().get("required")).isEqualTo(json("[\"limit\"]"));
+    assertThat(fits(schema, "{\"limit\":1}")).isTrue();
+    assertThat(fits(schema, "{\"name\":\"a\"}")).isFalse();
+  }
+
+  @Test
+  void mapping_questionMarkMakesTheUnmarkedRequired() {
+    Schema schema = input("{ limit: integer, name?: string }");
+
+    assertThat(schema.source().get("required")).isEqualTo(json("[\"limit\"]"));
+    assertThat(schema.source().get("properties").has("name")).isTrue();
+    assertThat(fits(schema, "{\"name\":\"a\"}")).isFalse();
+  }
+
+  @Test
+  void oneItemList_isAnArrayOfThatType() {
+    Schema schema = input("[number]");
+
+    assertThat(schema.source())
+        .isEqualTo(json("{\"type\":\"array\",\"items\":{\"type\":\"number\"}}"));
+    assertThat(fits(schema, "[1, 2.5]")).isTrue();
+    assertThat(fits(schema, "[1, \"two\"]")).isFalse();
+  }
+
+  @Test
+  void nestedForms_translateAtEveryLevel() {
+    Schema schema = input("{ lines: [{ sku*: string, count: integer }], owner: id }");
+
+    assertThat(schema.source().at("/properties/lines/items"))
+        .isEqualTo(json("{\"type\":\"object\",\"properties\":{\"sku\":{\"type\":\"string\"},"
+            + "\"count\":{\"type\":\"integer\"}},\"required\":[\"sku\"],"
+            + "\"additionalProperties\":false}"));
+    assertThat(fits(schema, "{\"lines\":[{\"sku\":\"a\",\"count\":2}],\"owner\":\"" + ID + "\"}"))
+        .isTrue();
+    assertThat(fits(schema, "{\"lines\":[{\"count\":2}]}")).isFalse();
+  }
+
+  @Test
+  void propertyReference_isTheEntitysPropertySchema() {
+    Schema schema = input("{ amount*: .balance, to: .owner }");
+
+    assertThat(schema.source().at("/properties/amount"))
+        .isEqualTo(json("{\"type\":\"integer\",\"minimum\":0}"));
+    assertThat(schema.source().at("/properties/to")).isEqualTo(json("{\"type\":\"string\"}"));
+    assertThat(fits(schema, "{\"amount\":5,\"to\":\"bob\"}")).isTrue();
+    assertThat(fits(schema, "{\"amount\":-1}")).isFalse();
+  }
+
+  @Test
+  void entityProperty_conciseType_isStoredAsJsonSchema() {
+    EntityDeclaration entity =
+        component(dir, "billing.wallets", "entity:\n  properties:\n    owner: string\n"
+            + "    tags: [string]\n").entity().orElseThrow();
+
+    assertThat(entity.properties())
+        .isEqualTo(json("{\"owner\":{\"type\":\"string\"},"
+            + "\"tags\":{\"type\":\"array\",\"items\":{\"type\":\"string\"}}}"));
+    assertThat(entity.schema().validate(json("{\"tags\":[1]}"))).isNotEmpty();
+  }
+
+  @Test
+  void jsonSchema_isKeptAsWritten() {
+    Schema schema = input("{ type: object, properties: { limit: { type: number } } }");
+
+    assertThat(schema.source())
+        .isEqualTo(json("{\"type\":\"object\",\"properties\":{\"limit\":{\"type\":\"number\"}}}"));
+  }
+}
