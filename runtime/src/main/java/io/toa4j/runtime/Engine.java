@@ -83,6 +83,12 @@ final class Engine {
   private static final long DEFAULT_PAGE = 100;
   private static final long MAX_PAGE = 1000;
 
+  /** The timer of calls, by {@code operation} and {@code outcome}. */
+  static final String CALL_TIMER = "toa.call";
+
+  /** The timer of the storage's commits, by {@code component} and {@code outcome}. */
+  static final String COMMIT_TIMER = "toa.commit";
+
   private final Options options;
   private final Outbox outbox;
   private final MeterRegistry metrics;
@@ -138,12 +144,6 @@ final class Engine {
       sample.stop(timer(metrics, CALL_TIMER, "operation", component.label() + "." + operation.name(), "outcome", outcome));
     }
   }
-
-  /** The timer of calls, by {@code operation} and {@code outcome}. */
-  static final String CALL_TIMER = "toa.call";
-
-  /** The timer of the storage's commits, by {@code component} and {@code outcome}. */
-  static final String COMMIT_TIMER = "toa.commit";
 
   @SuppressWarnings("unchecked")
   private Result run(Component component, Operation operation, Invocation call, Contexts contexts) {
