@@ -58,6 +58,7 @@ class OperationsEndpointsTest {
     identities.create("scraper", PASSWORD.toCharArray(), List.of("toa:metrics"));
     identities.create("operator", PASSWORD.toCharArray(), List.of("toa"));
     identities.create("clerk", PASSWORD.toCharArray(), List.of("staff", "toa:metricsx"));
+    app.call("test.notes.create", Request.input(Map.of("text", "hello")));
 
     HttpResponse<String> anonymous = get("/.toa/metrics", null);
     HttpResponse<String> clerk = get("/.toa/metrics", basic("clerk"));
@@ -72,7 +73,12 @@ class OperationsEndpointsTest {
     }
     assertThat(scraper.statusCode()).isEqualTo(200);
     assertThat(scraper.headers().firstValue("content-type")).hasValueSatisfying(t -> assertThat(t).startsWith("text/plain"));
-    assertThat(scraper.body()).contains("toa_outbox_backlog", "toa_parked", "toa_credentials_derivations_total");
+    assertThat(scraper.body()).contains("toa_outbox_backlog{component=\"test.notes\"}", "toa_parked", "toa_credentials_derivations_total");
+    assertThat(scraper.body())
+        .as("the call's timer, with the buckets percentiles are taken from")
+        .contains("toa_call_seconds_count{operation=\"test.notes.create\",outcome=\"output\"} 1")
+        .contains("toa_call_seconds_bucket{operation=\"test.notes.create\",outcome=\"output\",le=")
+        .contains("toa_commit_seconds_count{component=\"test.notes\",outcome=\"committed\"} 1");
     assertThat(operator.statusCode()).as("toa covers toa:metrics").isEqualTo(200);
   }
 

@@ -28,6 +28,12 @@ import tools.jackson.databind.node.ObjectNode;
  */
 final class Announcements {
   static final String CREATED = "created";
+
+  /**
+   * The header of an event or a task that holds when it was committed (or, for a task of a run that
+   * commits nothing, sent), in epoch milliseconds: where its delivery lag starts.
+   */
+  static final String COMMITTED = "committed";
   static final String UPDATED = "updated";
 
   /** One event of the component; {@code code} is empty for the generic and class-less ones. */
@@ -137,7 +143,7 @@ final class Announcements {
               Identities.derive(entry.id(), event.label()),
               event.label(),
               Binding.json(payload),
-              Map.of("version", state.path(Binding.VERSION).asString())));
+              Map.of("version", state.path(Binding.VERSION).asString(), COMMITTED, Long.toString(entry.created()))));
     }
     return messages;
   }

@@ -5,10 +5,12 @@ import io.toa4j.spi.Delivery;
 import io.toa4j.spi.OutageLog;
 import io.toa4j.spi.Verdict;
 import io.micrometer.core.instrument.MeterRegistry;
+import java.time.Clock;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.TimeUnit;
 import java.util.function.Function;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -19,21 +21,31 @@ import org.slf4j.LoggerFactory;
  * again after a growing delay while it is transient and attempts remain, else parked with its
  * reason. A permanent failure is parked at once.
  *
- * <p>Every outcome is logged as one structured line and counted, and signals {@link Progress}.
+ * <p>Every outcome is logged as one structured line and counted, and signals {@link Progress}. A
+ * message handled (done) that carries its {@linkplain Announcements#COMMITTED commit time} has its
+ * lag from that commit to now recorded in {@value #LAG_TIMER}, by queue.
  */
 final class Deliveries {
   private static final Logger LOG = LoggerFactory.getLogger(Deliveries.class);
 
+  /** The timer of the time from a message's commit to its handling, by {@code queue}. */
+  static final String LAG_TIMER = "toa.delivery.lag";
+
   private final List<Long> delaysSeconds;
   private final MeterRegistry metrics;
+  private final Clock clock;
   private final Progress progress;
   /** One per queue: a server out of reach is one WARN and one INFO, not a line per message. */
   private final Map<String, OutageLog> outages = new ConcurrentHashMap<>();
 
-  /** @param progress signalled on every verdict, once it is reached */
-  Deliveries(List<Long> delaysSeconds, MeterRegistry metrics, Progress progress) {
+  /**
+   * @param clock the wall clock a message's lag is measured on, against its commit time
+   * @param progress signalled on every verdict, once it is reached
+   */
+  Deliveries(List<Long> delaysSeconds, MeterRegistry metrics, Clock clock, Progress progress) {
     this.delaysSeconds = List.copyOf(delaysSeconds);
     this.metrics = metrics;
+    this.clock = clock;
     this.progress = progress;
   }
 
@@ -64,6 +76,7 @@ final class Deliveries {
         LOG.debug("Message delivered: queue={} id={} attempt={}", queue, id, delivery.attempt());
       }
       outage(queue).succeeded();
+      lag(delivery);
       return Verdict.DONE;
     } catch (Failure f) {
       return failed(delivery, f.code().name(), f.code().isTransient(), f.getMessage(), f);
@@ -94,6 +107,22 @@ final class Deliveries {
         "Message parked: queue={} id={} attempts={} code={} reason={}",
         queue, id, delivery.attempt(), code, reason, e);
     return new Verdict.Park(code, reason == null ? e.getClass().getName() : reason);
+  }
+
+  /**
+   * Records the time from the message's commit to now; a clock behind the committer's counts as no
+   * lag. A message without a readable commit time (one sent before the header existed) is left out.
+   */
+  private void lag(Delivery delivery) {
+    String committed = delivery.message().headers().get(Announcements.COMMITTED);
+    if (committed == null) return;
+    long at;
+    try {
+      at = Long.parseLong(committed);
+    } catch (NumberFormatException e) {
+      return;
+    }
+    Engine.timer(metrics, LAG_TIMER, "queue", delivery.queue()).record(Math.max(0, clock.millis() - at), TimeUnit.MILLISECONDS);
   }
 
   private OutageLog outage(String queue) {

@@ -1,6 +1,7 @@
 package io.toa4j.runtime;
 
 import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.Timer;
 import io.toa4j.api.Assignment;
 import io.toa4j.api.Computation;
 import io.toa4j.api.Context;
@@ -17,6 +18,7 @@ import io.toa4j.manifest.Schema;
 import io.toa4j.manifest.Violation;
 import io.toa4j.spi.InboxEntry;
 import io.toa4j.spi.Json;
+import io.toa4j.spi.Outcome;
 import io.toa4j.spi.OutboxEntry;
 import io.toa4j.spi.Reading;
 import io.toa4j.spi.Store;
@@ -82,6 +84,12 @@ final class Engine {
   private static final long DEFAULT_PAGE = 100;
   private static final long MAX_PAGE = 1000;
 
+  /** The timer of calls, by {@code operation} and {@code outcome}. */
+  static final String CALL_TIMER = "toa.call";
+
+  /** The timer of the storage's commits, by {@code component} and {@code outcome}. */
+  static final String COMMIT_TIMER = "toa.commit";
+
   private final Options options;
   private final Outbox outbox;
   private final MeterRegistry metrics;
@@ -120,13 +128,26 @@ final class Engine {
   }
 
   /**
-   * Runs the call to completion.
+   * Runs the call to completion, timed as {@value #CALL_TIMER} by its operation and its outcome:
+   * {@code output}, {@code replayed} (the inbox answered), {@code refused} or {@code failed}.
    *
    * @param contexts give each attempt of the author's code its calls and tasks to other components
    * @throws Failure when the call fails; nothing was committed, and no task sent
    */
-  @SuppressWarnings("unchecked")
   Result invoke(Component component, Operation operation, Invocation call, Contexts contexts) {
+    Timer.Sample sample = Timer.start(metrics);
+    String outcome = "failed";
+    try {
+      Result result = run(component, operation, call, contexts);
+      outcome = result instanceof Result.Output output ? (output.replayed() ? "replayed" : "output") : "refused";
+      return result;
+    } finally {
+      sample.stop(timer(metrics, CALL_TIMER, "operation", component.label() + "." + operation.name(), "outcome", outcome));
+    }
+  }
+
+  @SuppressWarnings("unchecked")
+  private Result run(Component component, Operation operation, Invocation call, Contexts contexts) {
     Requests.check(component, operation, call);
     return switch (operation.type()) {
       case TRANSITION -> transition(component, operation, call, contexts);
@@ -343,7 +364,7 @@ final class Engine {
         retentionSeconds(operation)
             .map(seconds -> new InboxEntry(
                 call.identity(), stored(result), next.updated() + seconds * 1000, Optional.of(Fingerprints.of(operation.name(), call))));
-    switch (store.commit(new Write(current.version, next.record(), leaving, inbox))) {
+    switch (timedCommit(component, store, new Write(current.version, next.record(), leaving, inbox))) {
       case COMMITTED:
         leaving.ifPresent(e -> outbox.committed(component, e));
         return Optional.of(result);
@@ -365,6 +386,30 @@ final class Engine {
         twin.ifPresent(entry -> count("toa.inbox.twins", component, operation));
         return twin.map(entry -> replayed(component, operation, call, entry));
     }
+  }
+
+  /**
+   * The store's commit, timed as {@value #COMMIT_TIMER} by component and outcome: {@code committed},
+   * {@code conflict}, {@code duplicate}, or {@code failed} when the storage threw.
+   */
+  private Outcome timedCommit(Component component, Store store, Write write) {
+    Timer.Sample sample = Timer.start(metrics);
+    String outcome = "failed";
+    try {
+      Outcome answered = store.commit(write);
+      outcome = answered.name().toLowerCase(java.util.Locale.ROOT);
+      return answered;
+    } finally {
+      sample.stop(timer(metrics, COMMIT_TIMER, "component", component.label(), "outcome", outcome));
+    }
+  }
+
+  /**
+   * A timer with its histogram published, so that a Prometheus scrape carries buckets to take
+   * percentiles from, not only a count, a sum and a maximum.
+   */
+  static Timer timer(MeterRegistry metrics, String name, String... tags) {
+    return Timer.builder(name).tags(tags).publishPercentileHistogram().register(metrics);
   }
 
   /** How long the operation's calls are remembered; empty when it does not declare once. */

@@ -103,11 +103,16 @@ final class Publisher implements Engine.Outbox, AutoCloseable {
   /** Sends the tasks on their components' task queues, in order; durable when it returns. */
   @Override
   public void send(List<Task> tasks) {
+    send(tasks, clock.millis());
+  }
+
+  /** Sends the tasks, marked as committed at {@code committed} (epoch milliseconds). */
+  private void send(List<Task> tasks, long committed) {
     for (Task task : tasks) {
       String endpoint = task.endpoint();
       bus.send(
           Messaging.tasks(endpoint.substring(0, endpoint.lastIndexOf('.'))),
-          new Message(task.identity(), endpoint, Binding.json(task.request()), Map.of()));
+          new Message(task.identity(), endpoint, Binding.json(task.request()), Map.of(Announcements.COMMITTED, Long.toString(committed))));
     }
   }
 
@@ -146,10 +151,10 @@ final class Publisher implements Engine.Outbox, AutoCloseable {
     return swept;
   }
 
-  /** How many entries wait to be published, over all swept components. */
+  /** How many entries wait to be published, over all swept components: an indexed count of each. */
   long backlog() {
     long n = 0;
-    for (Component component : swept()) n += component.store().orElseThrow().unpublished(BATCH).size();
+    for (Component component : swept()) n += component.store().orElseThrow().unpublishedCount();
     return n;
   }
 
@@ -159,7 +164,7 @@ final class Publisher implements Engine.Outbox, AutoCloseable {
     try {
       try {
         for (Message message : component.announcements().render(entry, consumed)) bus.publish(message);
-        send(Task.decode(entry.tasks()));
+        send(Task.decode(entry.tasks()), entry.created());
       } catch (RuntimeException e) {
         failed(sending(component), e, "Outbox entry {} of {} was not published; the sweep tries it again", entry.id(), component.label(), e);
         return false;

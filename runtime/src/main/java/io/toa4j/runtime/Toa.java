@@ -118,9 +118,8 @@ public final class Toa implements AutoCloseable {
             options.clock());
     Messaging messaging =
         new Messaging(
-            bus, assembly.receptions(), components.keySet(), hosted, new Deliveries(context.retryDelaysSeconds(), metrics, progress), routing::invoke);
-    Gauge.builder("toa.outbox.backlog", publisher, Publisher::backlog).description("outbox entries not yet published").register(metrics);
-    Gauge.builder("toa.parked", bus, b -> b.parked().size()).description("messages parked after failing").register(metrics);
+            bus, assembly.receptions(), components.keySet(), hosted, new Deliveries(context.retryDelaysSeconds(), metrics, options.clock(), progress), routing::invoke);
+    gauges(metrics, components.values().stream().filter(c -> hosted.contains(c.label())).toList(), bus);
     Admin admin =
         new Admin(
             () -> bus,
@@ -145,6 +144,31 @@ public final class Toa implements AutoCloseable {
     Admin admin = new Admin(bus::get, Optional.empty(), Optional.empty(), Optional::empty, Messaging.tasks("none"), new Progress());
     return new Toa(context, options, state, Set.of(), registry(registries), storage, bus, Optional.empty(), admin);
   }
+
+  /**
+   * The gauges of the backlog of each hosted component's outbox and of the parked messages: each
+   * an indexed count or a queue's message count, asked at most once per {@link
+   * Sampled#PERIOD_MILLIS}, never a listing.
+   */
+  private static void gauges(MeterRegistry metrics, java.util.Collection<Component> hosted, Bus bus) {
+    for (Component component : hosted) {
+      component.store().ifPresent(store -> {
+        Sampled backlog = new Sampled("the outbox backlog of " + component.label(), store::unpublishedCount);
+        Gauge.builder(BACKLOG_GAUGE, backlog::value)
+            .tag("component", component.label())
+            .description("outbox entries committed and not yet published")
+            .register(metrics);
+      });
+    }
+    Sampled parked = new Sampled("the parked messages", bus::parkedCount);
+    Gauge.builder(PARKED_GAUGE, parked::value).description("messages parked after failing, over all queues").register(metrics);
+  }
+
+  /** The gauge of a component's outbox entries not yet published, by {@code component}. */
+  static final String BACKLOG_GAUGE = "toa.outbox.backlog";
+
+  /** The gauge of the parked messages. */
+  static final String PARKED_GAUGE = "toa.parked";
 
   private static CompositeMeterRegistry registry(List<MeterRegistry> registries) {
     CompositeMeterRegistry metrics = new CompositeMeterRegistry();

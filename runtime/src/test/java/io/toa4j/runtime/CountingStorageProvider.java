@@ -14,12 +14,22 @@ import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * A third storage engine, {@code counting}, registered with {@link java.util.ServiceLoader} by the
- * tests' own {@code META-INF/services}: the embedded storage, counting the commits it answers.
+ * tests' own {@code META-INF/services}: the embedded storage, counting the commits it answers and
+ * the calls each store gets.
  * Its one option, {@code label}, names the counter; any other is refused by name.
  */
 public final class CountingStorageProvider implements StorageProvider {
   /** Commits counted, by the {@code label} option. */
   static final Map<String, AtomicLong> COMMITS = new java.util.concurrent.ConcurrentHashMap<>();
+
+  /** Calls of the stores' methods, by {@code label/component/method}. */
+  static final Map<String, AtomicLong> CALLS = new java.util.concurrent.ConcurrentHashMap<>();
+
+  /** How many times the component's store of the storage labelled {@code label} was asked {@code method}. */
+  static long calls(String label, String component, String method) {
+    AtomicLong n = CALLS.get(label + "/" + component + "/" + method);
+    return n == null ? 0 : n.get();
+  }
 
   @Override
   public String name() {
@@ -45,6 +55,7 @@ public final class CountingStorageProvider implements StorageProvider {
             new Class<?>[] {Store.class},
             (proxy, method, args) -> {
               Object result;
+              CALLS.computeIfAbsent(label + "/" + component + "/" + method.getName(), k -> new AtomicLong()).incrementAndGet();
               try {
                 result = method.invoke(store, args);
               } catch (java.lang.reflect.InvocationTargetException e) {

@@ -1,13 +1,19 @@
 package io.toa4j.runtime;
 
+import io.toa4j.spi.Bus;
+import io.toa4j.spi.BusProvider;
+import io.toa4j.spi.BusSettings;
 import io.toa4j.testkit.rabbitmq.VirtualHosts;
 import io.toa4j.testkit.servers.Server;
 import java.io.IOException;
+import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.SQLException;
 import java.sql.Statement;
+import java.time.Clock;
 import java.util.Map;
+import java.util.ServiceLoader;
 
 /**
  * A PostgreSQL database and a RabbitMQ virtual host of one test's own, on the servers the tests use
@@ -45,6 +51,16 @@ final class DistributedEngines implements AutoCloseable {
   /** A connection to the test's database, beside the application's. */
   Connection database() throws SQLException {
     return DriverManager.getConnection(Server.POSTGRES.url(name));
+  }
+
+  /** A second RabbitMQ bus on the test's virtual host, beside the application's. */
+  Bus secondBus(Path directory) {
+    for (BusProvider p : ServiceLoader.load(BusProvider.class)) {
+      if (p.name().equals("rabbitmq")) {
+        return p.open(new BusSettings(directory.resolve(".toa"), Map.of("url", environment.get("TOA_BUS_URL")), Clock.systemUTC()));
+      }
+    }
+    throw new AssertionError("no rabbitmq bus on the class path");
   }
 
   @Override

@@ -5,8 +5,6 @@ import static org.awaitility.Awaitility.await;
 
 import io.toa4j.api.Request;
 import io.toa4j.spi.Bus;
-import io.toa4j.spi.BusProvider;
-import io.toa4j.spi.BusSettings;
 import io.toa4j.spi.Message;
 import io.toa4j.testkit.net.TcpProxy;
 import io.toa4j.testkit.servers.Needs;
@@ -14,10 +12,8 @@ import io.toa4j.testkit.servers.Server;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.ResultSet;
-import java.time.Clock;
 import java.time.Duration;
 import java.util.Map;
-import java.util.ServiceLoader;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -69,7 +65,7 @@ class DistributedFlowTest {
       assertThat(shop.admin().settle(SETTLE)).isEmpty();
       assertThat(wallet(shop)).containsEntry("balance", 5000L).containsEntry("VERSION", 1L);
 
-      try (Bus second = secondBus()) {
+      try (Bus second = engines.secondBus(directory)) {
         second.publish(paidAgain());
       }
       assertThat(shop.admin().settle(SETTLE)).isEmpty();
@@ -129,14 +125,5 @@ class DistributedFlowTest {
       String label = "billing.topups.paid";
       return new Message(Identities.derive(r.getString(1), label), label, Binding.json(change.get("state")), Map.of("version", "1"));
     }
-  }
-
-  private Bus secondBus() {
-    for (BusProvider p : ServiceLoader.load(BusProvider.class)) {
-      if (p.name().equals("rabbitmq")) {
-        return p.open(new BusSettings(directory.resolve(".toa"), Map.of("url", engines.environment.get("TOA_BUS_URL")), Clock.systemUTC()));
-      }
-    }
-    throw new AssertionError("no rabbitmq bus on the class path");
   }
 }

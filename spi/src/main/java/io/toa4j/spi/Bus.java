@@ -67,6 +67,14 @@ public interface Bus extends AutoCloseable {
   List<Parked> parked();
 
   /**
+   * How many messages are parked, over all queues: one cheap question to the bus (an indexed count,
+   * a queue's message count), never a listing, so that a metrics scrape may ask it. A message that
+   * another caller of {@link #parked()} or {@link #replay(String)} holds at that moment may be left
+   * out.
+   */
+  long parkedCount();
+
+  /**
    * Puts a parked message back on its queue, due now, keeping its attempt count.
    *
    * @return false when there is no parked message with that id

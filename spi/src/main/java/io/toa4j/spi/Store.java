@@ -65,6 +65,12 @@ public interface Store {
   List<OutboxEntry> unpublished(int limit);
 
   /**
+   * How many outbox entries are not yet marked published, claimed or not: one indexed count, with
+   * no limit, so that a metrics scrape may ask it without reading the entries.
+   */
+  long unpublishedCount();
+
+  /**
    * Takes the publication of at most {@code limit} unpublished entries, oldest first: those whose
    * claim ended by {@code now}, claimed now until {@code until}. Two callers, in one process or in
    * several, never hold a claim on the same entry at once; an entry whose claimant died is taken

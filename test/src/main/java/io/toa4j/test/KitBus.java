@@ -177,6 +177,11 @@ final class KitBus implements BusProvider {
     }
 
     @Override
+    public long parkedCount() {
+      return bus.parkedCount();
+    }
+
+    @Override
     public boolean replay(String parkedId) {
       return bus.replay(parkedId);
     }

@@ -129,6 +129,11 @@ final class KitStorage implements StorageProvider {
     }
 
     @Override
+    public long unpublishedCount() {
+      return store.unpublishedCount();
+    }
+
+    @Override
     public List<OutboxEntry> claim(int limit, long now, long until) {
       return store.claim(limit, now, until);
     }

@@ -137,6 +137,11 @@ final class EmbeddedBus implements Bus {
   }
 
   @Override
+  public long parkedCount() {
+    return table.parkedCount();
+  }
+
+  @Override
   public boolean replay(String parkedId) {
     Optional<String> queue = seq(parkedId).flatMap(seq -> table.replay(seq, clock.millis()));
     queue.ifPresent(q -> wake(List.of(q)));

@@ -217,6 +217,18 @@ final class MessageTable {
         });
   }
 
+  /** How many messages are parked: a count over the index of parked rows. */
+  long parkedCount() {
+    return db.read(
+        "count the parked messages",
+        c -> {
+          try (PreparedStatement s = c.prepareStatement("SELECT count(*) FROM message WHERE parked_at IS NOT NULL");
+              ResultSet r = s.executeQuery()) {
+            return r.next() ? r.getLong(1) : 0L;
+          }
+        });
+  }
+
   long depth(String queue) {
     return db.read(
         "count the messages of the queue " + queue,

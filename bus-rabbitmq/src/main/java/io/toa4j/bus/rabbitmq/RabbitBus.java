@@ -201,6 +201,17 @@ final class RabbitBus implements Bus {
     }
   }
 
+  /**
+   * {@inheritDoc}
+   *
+   * <p>The message count of {@value Topology#PARKED} as the broker reports it to a passive declare:
+   * messages a listing or a replay holds unacknowledged at that moment are not counted.
+   */
+  @Override
+  public long parkedCount() {
+    return call("count queue " + Topology.PARKED, channel -> Topology.ready(channel, Topology.PARKED));
+  }
+
   @Override
   public boolean replay(String parkedId) {
     Objects.requireNonNull(parkedId, "parkedId");

@@ -44,6 +44,7 @@ final class PostgresStore implements Store {
   private final String readAnswered;
   private final String purgeInbox;
   private final String inboxSize;
+  private final String unpublishedCount;
   private final String unpublished;
   private final String claim;
   private final String published;
@@ -76,6 +77,7 @@ final class PostgresStore implements Store {
     this.purgeInbox =
         "DELETE FROM " + inbox + " WHERE identity IN (SELECT identity FROM " + inbox + " WHERE expires <= ? LIMIT ?)";
     this.inboxSize = "SELECT count(*) FROM " + inbox;
+    this.unpublishedCount = "SELECT count(*) FROM " + outbox + " WHERE published IS NULL";
     this.unpublished =
         "SELECT id, created, change::text, claimed_until, tasks::text FROM " + outbox + " WHERE published IS NULL ORDER BY id LIMIT ?";
     // SKIP LOCKED: two sweeps running at once take disjoint entries instead of waiting on each other.
@@ -263,6 +265,19 @@ final class PostgresStore implements Store {
           try (PreparedStatement s = c.prepareStatement(unpublished)) {
             s.setInt(1, limit);
             return entries(s);
+          }
+        });
+  }
+
+  @Override
+  public long unpublishedCount() {
+    return run(
+        "count unpublished outbox entries",
+        c -> {
+          try (PreparedStatement s = c.prepareStatement(unpublishedCount);
+              ResultSet r = s.executeQuery()) {
+            r.next();
+            return r.getLong(1);
           }
         });
   }

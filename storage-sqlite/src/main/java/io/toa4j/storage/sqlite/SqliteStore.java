@@ -274,6 +274,17 @@ final class SqliteStore implements Store {
   }
 
   @Override
+  public long unpublishedCount() {
+    return withReader(
+        c -> {
+          PreparedStatement s = cached(c, "SELECT count(*) FROM outbox WHERE published IS NULL");
+          try (ResultSet r = s.executeQuery()) {
+            return r.next() ? r.getLong(1) : 0L;
+          }
+        });
+  }
+
+  @Override
   public List<OutboxEntry> claim(int limit, long now, long until) {
     return write(
         "claim outbox entries",

@@ -255,6 +255,7 @@ public interface BusContract {
                     : new Verdict.Park("CONTRACT", "no name"));
     long before = System.currentTimeMillis();
     try (Bus bus = open(Clock.systemUTC())) {
+      long parkedBefore = bus.parkedCount(); // other queues' parked messages, on a shared bus
       bus.send(q, task);
 
       bus.consume(q, seen);
@@ -268,6 +269,7 @@ public interface BusContract {
       assertThat(parked.at()).isBetween(before, System.currentTimeMillis());
       assertThat(bus.depth(q)).as("a parked message is not counted").isZero();
       assertThat(parkedIn(bus, q)).as("listing twice finds it again").hasSize(1);
+      assertThat(bus.parkedCount()).as("the count, without listing, includes it").isEqualTo(parkedBefore + 1);
     }
   }
 
@@ -277,9 +279,11 @@ public interface BusContract {
     Recorder seen =
         new Recorder(d -> d.attempt() == 1 ? new Verdict.Park("SYSTEM", "down") : Verdict.DONE);
     try (Bus bus = open(Clock.systemUTC())) {
+      long parkedBefore = bus.parkedCount();
       bus.send(q, message("t1", label("a.op")));
       bus.consume(q, seen);
       await().atMost(PATIENCE).until(() -> parkedIn(bus, q).size() == 1);
+      assertThat(bus.parkedCount()).isEqualTo(parkedBefore + 1);
 
       assertThat(bus.replay(parkedIn(bus, q).get(0).id())).isTrue();
 
@@ -287,6 +291,7 @@ public interface BusContract {
       assertThat(seen.attempts()).containsExactly(1, 2);
       await().atMost(PATIENCE).until(() -> bus.depth(q) == 0);
       assertThat(parkedIn(bus, q)).isEmpty();
+      assertThat(bus.parkedCount()).as("a replayed message is no longer counted").isEqualTo(parkedBefore);
     }
   }
 

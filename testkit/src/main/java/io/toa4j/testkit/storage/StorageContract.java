@@ -226,6 +226,7 @@ public interface StorageContract {
       for (int i = 3; i >= 1; i--) store.commit(new Write(0, record(id(100 + i), 1, 1000, i), Optional.of(entry(id(i), 1000))));
 
       assertThat(store.unpublished(2)).extracting(OutboxEntry::id).containsExactly(id(1), id(2));
+      assertThat(store.unpublishedCount()).as("the count has no limit").isEqualTo(3);
     }
   }
 
@@ -235,11 +236,13 @@ public interface StorageContract {
       Store store = wallets(storage);
       store.commit(new Write(0, record(A, 1, 1000, 5), Optional.of(entry(id(1), 1000))));
       store.commit(new Write(0, record(B, 1, 1000, 5), Optional.of(entry(id(2), 1000))));
+      assertThat(store.unpublishedCount()).isEqualTo(2);
 
       store.published(List.of(id(1), "unknown"), 2000);
       store.published(List.of(), 2000);
 
       assertThat(store.unpublished(10)).extracting(OutboxEntry::id).containsExactly(id(2));
+      assertThat(store.unpublishedCount()).as("a published entry is not counted").isEqualTo(1);
       assertThat(store.purgePublished(2000, 100)).isZero();
       assertThat(store.purgePublished(2001, 100)).isEqualTo(1);
       assertThat(store.unpublished(10)).extracting(OutboxEntry::id).containsExactly(id(2));
