@@ -16,8 +16,10 @@ import tools.jackson.databind.node.JsonNodeFactory;
 final class ContextReader {
   static final String FILE = "context.toa.yaml";
   static final List<String> KEYS =
-      List.of("name", "components", "storage", "bus", "inbox", "outbox", "delivery");
+      List.of("name", "description", "version", "components", "storage", "bus", "inbox", "outbox",
+          "delivery");
   static final String DEFAULT_COMPONENTS = "components/*";
+  private static final String FIX = "write the context's settings as a mapping";
 
   private ContextReader() {}
 
@@ -29,9 +31,15 @@ final class ContextReader {
       throw new ManifestException(new Location(file, ""), "there is no " + FILE + " in " + folder
           + "; a " + FILE + " with name: <app> there starts a context");
     }
-    Declared root = YamlFiles.read(file).mapping(KEYS, "write the context's settings as a mapping");
+    Declared root = toaKeysRefused(YamlFiles.read(file).mapping(FIX))
+        .mapping(KEYS, FIX);
     String name = root.require("name", "name the application, such as name: shop")
         .token(Token.CONTEXT_NAME);
+    root.get("description").ifPresent(d -> d.text("describe the application in words"));
+    root.get("version").filter(v -> !v.node().isString() && !v.node().isNumber())
+        .ifPresent(v -> {
+          throw v.refuse("expected a version such as 1.2.0, found " + Declared.describe(v.node()));
+        });
     EngineDeclaration storage = engine(root, "storage", ContextManifest.DEFAULT_STORAGE, "postgres");
     EngineDeclaration bus = engine(root, "bus", ContextManifest.DEFAULT_BUS, "rabbitmq");
     return new ContextManifest(
@@ -44,6 +52,36 @@ final class ContextReader {
         delays(root.get("delivery")),
         outboxRetention(root.get("outbox")),
         components(folder, patterns(root)));
+  }
+
+  /**
+   * The context, refused at the first key Toa reads and toa4j does not (see {@link
+   * ToaContextKeys}), or at the first per-environment variant ({@code key@env}) at any depth.
+   */
+  private static Declared toaKeysRefused(Declared root) {
+    for (Map.Entry<String, Declared> entry : root.entries()) {
+      String key = entry.getKey();
+      if (!KEYS.contains(key)) {
+        Declared at = entry.getValue();
+        ToaContextKeys.refusal(key, at.line()).ifPresent(problem -> {
+          throw at.refuse(problem);
+        });
+      }
+    }
+    variantsRefused(root);
+    return root;
+  }
+
+  private static void variantsRefused(Declared node) {
+    if (node.node().isObject()) {
+      for (Map.Entry<String, Declared> entry : node.entries()) {
+        if (ToaContextKeys.isVariant(entry.getKey())) {
+          throw entry.getValue().refuse(
+              ToaContextKeys.variant(entry.getKey(), entry.getValue().line()));
+        }
+        variantsRefused(entry.getValue());
+      }
+    }
   }
 
   /**
@@ -108,16 +146,28 @@ final class ContextReader {
   }
 
   private static long outboxRetention(Optional<Declared> outbox) {
+    String fix = "write outbox: { retention: <seconds> }";
+    outbox.map(o -> o.mapping(fix)).ifPresent(o -> {
+      o.get("redis").ifPresent(redis -> {
+        throw redis.refuse("Toa's outbox.redis is not read" + redis.line() + ": toa4j's outbox"
+            + " claims its entries in the storage and needs no Redis; there is none in toa4j");
+      });
+      o.get("interval").ifPresent(interval -> {
+        throw interval.refuse("Toa's outbox.interval is not read" + interval.line() + ": toa4j"
+            + " publishes an entry when it commits and sweeps what is left every second; there is"
+            + " none in toa4j");
+      });
+    });
     Optional<Declared> declared = outbox.flatMap(o -> o
-        .mapping(List.of("retention"), "write outbox: { retention: <seconds> }")
+        .mapping(List.of("retention"), fix)
         .get("retention"));
     if (declared.isEmpty()) {
       return ContextManifest.DEFAULT_OUTBOX_RETENTION_SECONDS;
     }
-    String fix = "state how many seconds published events are kept, 60 or more";
-    long seconds = declared.get().integer(fix);
+    String kept = "state how many seconds published events are kept, 60 or more";
+    long seconds = declared.get().integer(kept);
     if (seconds < 60) {
-      throw declared.get().refuse(seconds + " is under 60 seconds; " + fix);
+      throw declared.get().refuse(seconds + " is under 60 seconds; " + kept);
     }
     return seconds;
   }

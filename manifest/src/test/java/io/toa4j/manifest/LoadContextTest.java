@@ -88,7 +88,7 @@ class LoadContextTest {
     ManifestException e = refusedContext("name: shop\nengine: sqlite\n", "engine");
 
     assertThat(e)
-        .hasMessageContainingAll("unknown key 'engine'", "name, components, storage, bus, inbox, outbox, delivery");
+        .hasMessageContainingAll("unknown key 'engine'", "name, description, version, components, storage, bus, inbox, outbox, delivery");
   }
 
   @Test
