@@ -275,7 +275,7 @@ public final class ToaContext implements BeforeEachCallback, AfterEachCallback, 
     KitBus bus = new KitBus(clock, causes, repeating);
     ToaBuilder builder = Toa.builder();
     folder.ifPresent(builder::directory);
-    builder.options(Options.defaults().withEnvironment(Map.of()).withRandom(new Random(seed)));
+    builder.options(Options.defaults().withEnvironment(Map.of()).withRandom(new Random(seed)).withChecks(true));
     settings.forEach(s -> s.accept(builder));
     builder
         .clock(clock)
