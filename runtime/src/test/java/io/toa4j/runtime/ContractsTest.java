@@ -125,7 +125,8 @@ class ContractsTest {
       assertThatThrownBy(() -> toa.call("test.counters.tally", Request.of(ID, Map.of())))
           .isInstanceOfSatisfying(Failure.class, f -> assertThat(f.code()).isEqualTo(Failure.Code.RESPONSE_CONTRACT))
           .hasMessageContainingAll(
-              "the output of test.counters.tally does not fit its schema: /total:", "integer", "checks are on");
+              "the output of test.counters.tally does not fit its schema: /total: string found, integer expected",
+              "checks are on");
 
       assertThat(TransitionTest.output(toa.call("test.counters.observe", Request.id(ID))))
           .as("the transition's record was not written")
