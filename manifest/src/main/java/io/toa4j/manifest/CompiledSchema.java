@@ -43,6 +43,12 @@ final class CompiledSchema implements Schema {
   }
 
   @Override
+  public JsonNode withDefaults(JsonNode value) {
+    Objects.requireNonNull(value, "value");
+    return SchemaDefaults.apply(source, value);
+  }
+
+  @Override
   public String toString() {
     return source.toString();
   }

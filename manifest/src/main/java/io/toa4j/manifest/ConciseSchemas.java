@@ -75,7 +75,7 @@ final class ConciseSchemas {
     if (node.isObject()) {
       refuseSilentAnnotation(schema);
       JsonSchemas.check(schema);
-      return node.deepCopy();
+      return SchemaKeywords.nullable(node);
     }
     throw schema.refuse("expected a schema, found " + Declared.describe(node) + "; " + FORMS);
   }

@@ -79,6 +79,7 @@ final class JsonSchemas {
               + "; "
               + FIX);
     }
+    SchemaDefaults.check(fragment, fragment.node());
   }
 
   /** The schema compiled, refused at the location when it cannot be (an unresolvable $ref). */

@@ -12,4 +12,10 @@ public interface Schema {
 
   /** The ways the value does not fit, in document order; empty when it fits. */
   List<Violation> validate(JsonNode value);
+
+  /**
+   * The value with the {@code default} of each missing property given, through {@code properties}
+   * at any depth; the value itself, unchanged, when nothing is missing.
+   */
+  JsonNode withDefaults(JsonNode value);
 }

@@ -1,11 +1,16 @@
 package io.toa4j.manifest;
 
+import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.stream.Stream;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.node.ArrayNode;
+import tools.jackson.databind.node.JsonNodeFactory;
+import tools.jackson.databind.node.ObjectNode;
 
 /**
  * The JSON Schema draft 2020-12 keywords a manifest's schema may use, and the refusal of any other.
@@ -17,6 +22,9 @@ import java.util.stream.Stream;
  * {@code const}, {@code default}, {@code examples}) are not walked.
  */
 final class SchemaKeywords {
+  /** OpenAPI's (and Toa's) {@code nullable}, translated at load by {@link #nullable(JsonNode)}. */
+  static final String NULLABLE = "nullable";
+
   /** Keywords whose value is one schema. */
   private static final Set<String> ONE_SCHEMA =
       Set.of(
@@ -40,13 +48,12 @@ final class SchemaKeywords {
           "uniqueItems", "maxContains", "minContains", "maxProperties", "minProperties", "required",
           "dependentRequired",
           "title", "description", "default", "deprecated", "readOnly", "writeOnly", "examples",
-          "format", "contentEncoding", "contentMediaType");
+          "format", "contentEncoding", "contentMediaType",
+          NULLABLE);
 
   /** Keywords of other drafts and dialects, with what to write instead. */
   private static final Map<String, String> REPLACED =
       Map.of(
-          "nullable", "it is OpenAPI's, not yet read here; allow null in the type instead, such"
-              + " as type: [string, \"null\"]",
           "definitions", "it is draft-07's; write $defs, and refer to its entries as"
               + " $ref: '#/$defs/<name>'",
           "dependencies", "it is draft-07's; write dependentRequired for a list of names, or"
@@ -60,6 +67,8 @@ final class SchemaKeywords {
           .flatMap(Set::stream)
           .sorted()
           .toList();
+
+  private static final JsonNodeFactory NODES = JsonNodeFactory.instance;
 
   private SchemaKeywords() {}
 
@@ -83,14 +92,88 @@ final class SchemaKeywords {
       if (!KNOWN.contains(key)) {
         throw value.refuse(unknown(key, value.line()));
       }
-      if (ONE_SCHEMA.contains(key)) {
-        check(value);
-      } else if (SCHEMA_BY_NAME.contains(key) && value.node().isObject()) {
-        value.entries().forEach(named -> check(named.getValue()));
-      } else if (SCHEMA_LIST.contains(key) && value.node().isArray()) {
-        value.items("list schemas").forEach(SchemaKeywords::check);
+      if (key.equals(NULLABLE) && !value.node().isBoolean()) {
+        throw value.refuse("'nullable' is true or false, found " + Declared.describe(value.node())
+            + value.line() + "; write nullable: true to accept null as well");
       }
     }
+    subschemas(schema).forEach(SchemaKeywords::check);
+  }
+
+  /** The schemas directly inside this one: under properties, items, anyOf and the like. */
+  static List<Declared> subschemas(Declared schema) {
+    List<Declared> found = new ArrayList<>();
+    if (!schema.node().isObject()) {
+      return found;
+    }
+    for (Map.Entry<String, Declared> entry : schema.entries()) {
+      String key = entry.getKey();
+      Declared value = entry.getValue();
+      if (ONE_SCHEMA.contains(key)) {
+        found.add(value);
+      } else if (SCHEMA_BY_NAME.contains(key) && value.node().isObject()) {
+        value.entries().forEach(named -> found.add(named.getValue()));
+      } else if (SCHEMA_LIST.contains(key) && value.node().isArray()) {
+        found.addAll(value.items("list schemas"));
+      }
+    }
+    return found;
+  }
+
+  /**
+   * The schema with {@code nullable} translated to draft 2020-12, all the way down: {@code
+   * nullable: true} adds "null" to {@code type}, or, when there is no {@code type} or an {@code
+   * enum} or {@code const} would still refuse null, wraps the schema as {@code anyOf: [schema,
+   * { type: "null" }]} (its {@code default}, {@code $defs}, {@code $schema} and {@code $id} stay outside); {@code
+   * nullable: false} is dropped. The schema must have passed {@link #check(Declared)}.
+   */
+  static JsonNode nullable(JsonNode schema) {
+    if (!schema.isObject()) {
+      return schema.deepCopy();
+    }
+    ObjectNode copy = NODES.objectNode();
+    for (Map.Entry<String, JsonNode> entry : schema.properties()) {
+      String key = entry.getKey();
+      JsonNode value = entry.getValue();
+      if (ONE_SCHEMA.contains(key)) {
+        copy.set(key, nullable(value));
+      } else if (SCHEMA_BY_NAME.contains(key) && value.isObject()) {
+        ObjectNode named = copy.putObject(key);
+        value.properties().forEach(e -> named.set(e.getKey(), nullable(e.getValue())));
+      } else if (SCHEMA_LIST.contains(key) && value.isArray()) {
+        ArrayNode list = copy.putArray(key);
+        value.forEach(item -> list.add(nullable(item)));
+      } else {
+        copy.set(key, value.deepCopy());
+      }
+    }
+    JsonNode flag = copy.remove(NULLABLE);
+    if (flag == null || !flag.asBoolean()) {
+      return copy;
+    }
+    JsonNode type = copy.get("type");
+    if (type != null && !copy.has("enum") && !copy.has("const")) {
+      ArrayNode types = NODES.arrayNode();
+      if (type.isArray()) {
+        types.addAll((ArrayNode) type);
+      } else {
+        types.add(type);
+      }
+      if (types.valueStream().noneMatch(t -> t.asString().equals("null"))) {
+        types.add("null");
+      }
+      copy.set("type", types);
+      return copy;
+    }
+    ObjectNode wrapped = NODES.objectNode();
+    wrapped.putArray("anyOf").add(copy).add(NODES.objectNode().put("type", "null"));
+    for (String outside : List.of("default", "$defs", "$schema", "$id")) {
+      JsonNode moved = copy.remove(outside);
+      if (moved != null) {
+        wrapped.set(outside, moved);
+      }
+    }
+    return wrapped;
   }
 
   /** The problem with an unknown key, naming the keyword probably meant. */

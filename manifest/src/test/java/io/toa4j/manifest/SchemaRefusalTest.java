@@ -58,12 +58,37 @@ class SchemaRefusalTest {
   }
 
   @Test
-  void nullable_isRefusedSayingWhatToWrite() {
+  void nullableOtherThanTrueOrFalse_isRefusedSayingWhatToWrite() {
     ManifestException e =
-        refusedInput("      type: string\n      nullable: true\n", "operations.look.input.nullable");
+        refusedInput("      type: string\n      nullable: yes please\n",
+            "operations.look.input.nullable");
 
     assertThat(e).hasMessageContainingAll(
-        "'nullable' is not supported (line 6)", "type: [string, \"null\"]");
+        "'nullable' is true or false, found the string 'yes please' (line 6)",
+        "write nullable: true");
+  }
+
+  @Test
+  void defaultThatDoesNotFitItsSchema_isRefusedAtItsPath() {
+    ManifestException e =
+        refusedInput(
+            "      type: object\n      properties:\n        page:\n"
+                + "          properties:\n            size: { type: integer, minimum: 1, default: 0 }\n",
+            "operations.look.input.properties.page.properties.size.default");
+
+    assertThat(e).hasMessageContainingAll(
+        "the default the number 0 does not fit its own schema (line 9)",
+        "must have a minimum value of 1", "write a default the schema accepts");
+  }
+
+  @Test
+  void defaultOfAnEntityProperty_isCheckedToo() {
+    ManifestException e =
+        refused(
+            "entity:\n  properties:\n    owner: { type: string, default: 7 }\n",
+            "entity.properties.owner.default");
+
+    assertThat(e).hasMessageContainingAll("the default the number 7 does not fit its own schema");
   }
 
   @Test

@@ -147,20 +147,21 @@ final class Engine {
   }
 
   @SuppressWarnings("unchecked")
-  private Result run(Component component, Operation operation, Invocation call, Contexts contexts) {
+  private Result run(Component component, Operation operation, Invocation given, Contexts contexts) {
+    Invocation call = Requests.withDefaults(operation, given);
     Requests.check(component, operation, call);
     return switch (operation.type()) {
       case TRANSITION -> transition(component, operation, call, contexts);
       case OBSERVATION -> operation.generic() ? genericObservation(component, operation, call) : observation(component, operation, call, contexts);
       case ASSIGNMENT -> assignment(component, operation, call, contexts);
-      case EFFECT -> unwritten(operation, run(operation, call, contexts, c -> ((Effect<Object>) instance(operation)).effect(input(operation, call), c)), null);
-      case COMPUTATION -> unwritten(operation, run(operation, call, contexts, c -> ((Computation<Object>) instance(operation)).computation(input(operation, call), c)), null);
+      case EFFECT -> unwritten(component, operation, run(operation, call, contexts, c -> ((Effect<Object>) instance(operation)).effect(input(operation, call), c)), null);
+      case COMPUTATION -> unwritten(component, operation, run(operation, call, contexts, c -> ((Computation<Object>) instance(operation)).computation(input(operation, call), c)), null);
     };
   }
 
   /** The answer of a run that commits nothing; its tasks leave once it answered an output, before the caller hears it. */
-  private Result unwritten(Operation operation, Ran ran, ObjectNode record) {
-    Result result = answer(operation, ran.returned(), record);
+  private Result unwritten(Component component, Operation operation, Ran ran, ObjectNode record) {
+    Result result = answer(component, operation, ran.returned(), record);
     if (result instanceof Result.Output && !ran.tasks().isEmpty()) outbox.send(ran.tasks());
     return result;
   }
@@ -185,10 +186,10 @@ final class Engine {
       if (refusal.isPresent()) return refused(operation, refusal.get());
       if (entry.discarded()) {
         count("toa.discards", component, operation);
-        return answer(operation, returned, entry == returned ? current.view() : null);
+        return answer(component, operation, returned, entry == returned ? current.view() : null);
       }
       Next next = next(component, current, Binding.state(entry));
-      Result result = answer(operation, returned, entry == returned ? next.view() : null);
+      Result result = answer(component, operation, returned, entry == returned ? next.view() : null);
       Optional<Result> answered = commit(component, operation, store, current, next, call, entry.trailers(), ran.tasks(), result);
       if (answered.isPresent()) return answered.get();
       lost(component, operation, current, attempt, retry);
@@ -227,7 +228,7 @@ final class Engine {
     @SuppressWarnings("unchecked")
     Observation<Object, Entry> code = (Observation<Object, Entry>) instance(operation);
     Ran ran = run(operation, call, contexts, context -> code.observation(input, entry, context));
-    return unwritten(operation, ran, entry == ran.returned() ? current.view() : null);
+    return unwritten(component, operation, ran, entry == ran.returned() ? current.view() : null);
   }
 
   private Result genericObservation(Component component, Operation operation, Invocation call) {
@@ -276,7 +277,7 @@ final class Engine {
       Next next = next(component, current, state);
       // An assignment does not compare versions: a lost race is the storage's business, so it is
       // applied again on the fresh record rather than reported.
-      Result result = answer(operation, returned, returned == null ? next.view() : null);
+      Result result = answer(component, operation, returned, returned == null ? next.view() : null);
       Optional<Result> answered = commit(component, operation, store, current, next, call, Map.of(), tasks, result);
       if (answered.isPresent()) return answered.get();
       lost(component, operation, current, attempt, true);
@@ -563,10 +564,15 @@ final class Engine {
 
   private static Result refused(Operation operation, Refusal refusal) {
     if (!operation.declaration().errors().contains(refusal.code())) {
+      List<String> declared = operation.declaration().errors().stream().sorted().toList();
       throw new Failure(
           Failure.Code.RESPONSE_CONTRACT,
           operation.name() + " refused with " + refusal.code() + ", which it does not declare under errors"
-              + " (declared: " + (operation.declaration().errors().isEmpty() ? "none" : operation.declaration().errors()) + ")");
+              + " (declared: " + (declared.isEmpty() ? "none" : String.join(", ", declared)) + "); toa4j requires every"
+              + " refusal code an operation returns to be declared, so that callers know the refusals to expect; declare it"
+              + " in the manifest: operations: { " + operation.name() + ": { errors: ["
+              + String.join(", ", java.util.stream.Stream.concat(declared.stream(), java.util.stream.Stream.of(refusal.code())).toList())
+              + "] } }");
     }
     return new Result.Refused(refusal);
   }
@@ -575,7 +581,7 @@ final class Engine {
    * The output: the record when the code returned its entry, else the value it returned. A reply
    * of another operation returned as it is answers what that reply holds.
    */
-  private static Result answer(Operation operation, Object returned, ObjectNode record) {
+  private Result answer(Component component, Operation operation, Object returned, ObjectNode record) {
     if (returned instanceof Reply.Output output) returned = output.value().orElse(null);
     if (returned instanceof Reply.Refused refusedReply) returned = refusedReply.refusal();
     if (returned instanceof Refusal refusal) return refused(operation, refusal);
@@ -584,10 +590,30 @@ final class Engine {
     if (returned instanceof Entry) {
       throw new Failure(Failure.Code.RESPONSE_CONTRACT, operation.name() + " returned an entry other than its own");
     }
+    JsonNode output;
     try {
-      return new Result.Output(Binding.tree(returned));
+      output = Binding.tree(returned);
     } catch (IllegalArgumentException e) {
       throw new Failure(Failure.Code.RESPONSE_CONTRACT, operation.name() + " returned a value that is not plain data: " + e.getMessage(), e);
+    }
+    if (options.checks()) checkOutput(component, operation, output);
+    return new Result.Output(output);
+  }
+
+  /**
+   * With checks on: the value the code returned against the operation's {@code output} schema,
+   * before anything is written. A record returned as the answer is the entity's, checked against
+   * the entity schema when it is written.
+   */
+  private static void checkOutput(Component component, Operation operation, JsonNode output) {
+    Optional<Schema> schema = operation.declaration().output();
+    if (schema.isEmpty()) return;
+    List<Violation> violations = schema.get().validate(output);
+    if (!violations.isEmpty()) {
+      throw new Failure(
+          Failure.Code.RESPONSE_CONTRACT,
+          "the output of " + component.label() + "." + operation.name() + " does not fit its schema: " + describe(violations)
+              + " (checked because checks are on; nothing was written)");
     }
   }
 

@@ -20,6 +20,9 @@ import java.util.random.RandomGenerator;
  *     be reached; {@link Duration#ZERO} fails at once, {@link #FOREVER} never gives up
  * @param callTimeout how long a call to a component hosted by another process waits for its
  *     answer (real time: the broker's)
+ * @param checks whether each output the code returns is checked against its operation's {@code
+ *     output} schema before anything is written; off by default (one more validation per call),
+ *     on in the test kit (see docs/components.md, "Outputs are checked when checks are on")
  */
 public record Options(
     Clock clock,
@@ -28,7 +31,8 @@ public record Options(
     RetryPolicy retry,
     Map<String, String> environment,
     Duration startupWait,
-    Duration callTimeout) {
+    Duration callTimeout,
+    boolean checks) {
   /** A wait with no end. */
   public static final Duration FOREVER = ChronoUnit.FOREVER.getDuration();
 
@@ -49,43 +53,49 @@ public record Options(
 
   /**
    * The system clock, a secure random source, real sleeps, the default retry policy, the process's
-   * environment, no waiting for servers at boot, and 30 s for a call to another process.
+   * environment, no waiting for servers at boot, 30 s for a call to another process, and outputs
+   * not checked.
    */
   public static Options defaults() {
     return new Options(
-        Clock.systemUTC(), new java.security.SecureRandom(), Thread::sleep, RetryPolicy.DEFAULT, System.getenv(), Duration.ZERO, CALL_TIMEOUT);
+        Clock.systemUTC(), new java.security.SecureRandom(), Thread::sleep, RetryPolicy.DEFAULT, System.getenv(), Duration.ZERO, CALL_TIMEOUT, false);
   }
 
   public Options withClock(Clock clock) {
-    return new Options(clock, random, sleeper, retry, environment, startupWait, callTimeout);
+    return new Options(clock, random, sleeper, retry, environment, startupWait, callTimeout, checks);
   }
 
   public Options withRandom(RandomGenerator random) {
-    return new Options(clock, random, sleeper, retry, environment, startupWait, callTimeout);
+    return new Options(clock, random, sleeper, retry, environment, startupWait, callTimeout, checks);
   }
 
   public Options withRetry(RetryPolicy retry) {
-    return new Options(clock, random, sleeper, retry, environment, startupWait, callTimeout);
+    return new Options(clock, random, sleeper, retry, environment, startupWait, callTimeout, checks);
   }
 
   /** These variables instead of the process's environment. */
   public Options withEnvironment(Map<String, String> environment) {
-    return new Options(clock, random, sleeper, retry, environment, startupWait, callTimeout);
+    return new Options(clock, random, sleeper, retry, environment, startupWait, callTimeout, checks);
   }
 
   /** Waits this long at boot for servers that cannot be reached yet. */
   public Options withStartupWait(Duration startupWait) {
-    return new Options(clock, random, sleeper, retry, environment, startupWait, callTimeout);
+    return new Options(clock, random, sleeper, retry, environment, startupWait, callTimeout, checks);
   }
 
   /** Calls to other processes wait this long for their answer. */
   public Options withCallTimeout(Duration callTimeout) {
-    return new Options(clock, random, sleeper, retry, environment, startupWait, callTimeout);
+    return new Options(clock, random, sleeper, retry, environment, startupWait, callTimeout, checks);
   }
 
   /** This way of waiting instead of real sleeps. */
   public Options withSleeper(Sleeper sleeper) {
-    return new Options(clock, random, sleeper, retry, environment, startupWait, callTimeout);
+    return new Options(clock, random, sleeper, retry, environment, startupWait, callTimeout, checks);
+  }
+
+  /** Outputs checked against their schema when {@code checks}, or not. */
+  public Options withChecks(boolean checks) {
+    return new Options(clock, random, sleeper, retry, environment, startupWait, callTimeout, checks);
   }
 
   /** Waits; the real one is {@link Thread#sleep(long)}. */

@@ -71,6 +71,17 @@ public final class Requests {
     return OptionalLong.of(node.asLong());
   }
 
+  /**
+   * The call with its input schema's defaults given to the input's missing properties (see
+   * docs/manifest.md, "Defaults"); the call itself when it has no input or nothing is missing.
+   */
+  static Invocation withDefaults(Operation operation, Invocation call) {
+    Optional<io.toa4j.manifest.Schema> schema = operation.declaration().input();
+    if (schema.isEmpty() || call.input().isMissingNode() || call.input().isNull()) return call;
+    JsonNode filled = schema.get().withDefaults(call.input());
+    return filled == call.input() ? call : new Invocation(call.query(), filled, call.identity());
+  }
+
   /** Checks a call against its operation: the query rule, the query's fields, the input schema. */
   static void check(Component component, Operation operation, Invocation call) {
     String endpoint = component.label() + "." + operation.name();

@@ -116,7 +116,9 @@ public final class ToaContext implements BeforeEachCallback, AfterEachCallback, 
 
   /**
    * More settings for the builder, applied in order before the kit's own, such as {@code b ->
-   * b.retryDelays()} for a context that parks a failing message at once. The engines, the state
+   * b.retryDelays()} for a context that parks a failing message at once. The kit's options check
+   * each output against its operation's schema ({@code Options.withChecks(true)}); a setting that
+   * gives its own {@code options(...)} decides that for itself. The engines, the state
    * folder, the clock and the announcing of every event stay the kit's.
    */
   public ToaContext with(Consumer<ToaBuilder> more) {
@@ -275,7 +277,7 @@ public final class ToaContext implements BeforeEachCallback, AfterEachCallback, 
     KitBus bus = new KitBus(clock, causes, repeating);
     ToaBuilder builder = Toa.builder();
     folder.ifPresent(builder::directory);
-    builder.options(Options.defaults().withEnvironment(Map.of()).withRandom(new Random(seed)));
+    builder.options(Options.defaults().withEnvironment(Map.of()).withRandom(new Random(seed)).withChecks(true));
     settings.forEach(s -> s.accept(builder));
     builder
         .clock(clock)
