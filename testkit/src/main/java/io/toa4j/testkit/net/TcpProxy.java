@@ -102,6 +102,15 @@ public final class TcpProxy implements AutoCloseable {
       }
       open.add(client);
       open.add(server);
+      if (listening.isClosed()) {
+        // down() came while this one was being accepted, and cut what was open before it was
+        // added: it is cut here, or it would carry traffic through the whole outage
+        for (Socket s : new Socket[] {client, server}) {
+          closeQuietly(s);
+          open.remove(s);
+        }
+        return;
+      }
       daemon("tcp-proxy-up", () -> pump(client, server)).start();
       daemon("tcp-proxy-down", () -> pump(server, client)).start();
     }
