@@ -1,17 +1,16 @@
 package io.toa4j.manifest;
 
 import static io.toa4j.manifest.Fixtures.component;
+import static io.toa4j.manifest.Fixtures.fits;
+import static io.toa4j.manifest.Fixtures.json;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.nio.file.Path;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import tools.jackson.databind.JsonNode;
-import tools.jackson.databind.ObjectMapper;
 
 /** Toa's concise schemas, translated to JSON Schema at load: the source compiled, and its effect. */
 class ConciseSchemaTest {
-  private static final ObjectMapper JSON = new ObjectMapper();
   private static final String ID = "0123456789abcdef0123456789ABCDEF";
 
   @TempDir Path dir;
@@ -32,14 +31,6 @@ class ConciseSchemaTest {
             .formatted(schema);
     return component(dir, "billing.wallets", manifest)
         .operations().get("look").input().orElseThrow();
-  }
-
-  private static JsonNode json(String text) {
-    return JSON.readTree(text);
-  }
-
-  private static boolean fits(Schema schema, String value) {
-    return schema.validate(json(value)).isEmpty();
   }
 
   @Test

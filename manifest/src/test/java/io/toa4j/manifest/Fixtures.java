@@ -8,6 +8,8 @@ import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import org.assertj.core.api.ThrowableAssert.ThrowingCallable;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.ObjectMapper;
 
 /** Manifests written to a temporary folder, and the refusals they cause. */
 final class Fixtures {
@@ -82,7 +84,19 @@ final class Fixtures {
             required: [checkout, customer, amount, currency]
       """;
 
+  private static final ObjectMapper JSON = new ObjectMapper();
+
   private Fixtures() {}
+
+  /** The JSON text as a tree. */
+  static JsonNode json(String text) {
+    return JSON.readTree(text);
+  }
+
+  /** Whether the schema accepts the value written as JSON text. */
+  static boolean fits(Schema schema, String value) {
+    return schema.validate(json(value)).isEmpty();
+  }
 
   /** Writes the text to {@code folder/relative}, creating folders; answers the file. */
   static Path write(Path folder, String relative, String text) {

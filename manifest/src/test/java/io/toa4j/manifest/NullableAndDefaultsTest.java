@@ -1,17 +1,17 @@
 package io.toa4j.manifest;
 
 import static io.toa4j.manifest.Fixtures.component;
+import static io.toa4j.manifest.Fixtures.fits;
+import static io.toa4j.manifest.Fixtures.json;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.nio.file.Path;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import tools.jackson.databind.JsonNode;
-import tools.jackson.databind.ObjectMapper;
 
 /** OpenAPI's {@code nullable} translated at load, and {@code default} values given to input. */
 class NullableAndDefaultsTest {
-  private static final ObjectMapper JSON = new ObjectMapper();
 
   @TempDir Path dir;
 
@@ -19,14 +19,6 @@ class NullableAndDefaultsTest {
     String manifest = "operations:\n  look:\n    type: computation\n    input:\n" + schema;
     return component(dir, "billing.wallets", manifest)
         .operations().get("look").input().orElseThrow();
-  }
-
-  private static JsonNode json(String text) {
-    return JSON.readTree(text);
-  }
-
-  private static boolean fits(Schema schema, String value) {
-    return schema.validate(json(value)).isEmpty();
   }
 
   @Test
