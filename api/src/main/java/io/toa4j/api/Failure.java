@@ -1,5 +1,7 @@
 package io.toa4j.api;
 
+import java.util.LinkedHashMap;
+import java.util.Map;
 import java.util.Objects;
 
 /**
@@ -32,6 +34,12 @@ public class Failure extends RuntimeException {
      * {@code Idempotency-Key} reused with another body): a repeat must repeat its request.
      */
     IDENTITY_REUSED(false, 422),
+    /**
+     * A call of an operation that declares once came again after its answer's window and inside the
+     * window that remembers it was answered: it is not run again, and its answer is no longer kept.
+     * Its {@link #details()} say when it was answered and which record it wrote.
+     */
+    ALREADY_ANSWERED(false, 410),
     /** A transition that retries called an operation that declares once. */
     UNREPEATABLE(false, 500),
     /**
@@ -62,18 +70,36 @@ public class Failure extends RuntimeException {
   }
 
   private final Code code;
+  private final Map<String, String> details;
 
   public Failure(Code code, String message) {
-    super(message);
-    this.code = Objects.requireNonNull(code, "code");
+    this(code, message, Map.of());
   }
 
   public Failure(Code code, String message, Throwable cause) {
     super(message, cause);
     this.code = Objects.requireNonNull(code, "code");
+    this.details = Map.of();
+  }
+
+  /**
+   * A failure with facts a caller can act on beside its message, carried across processes and
+   * answered over HTTP as members of the problem body.
+   *
+   * @param details names and values, in the order given
+   */
+  public Failure(Code code, String message, Map<String, String> details) {
+    super(message);
+    this.code = Objects.requireNonNull(code, "code");
+    this.details = java.util.Collections.unmodifiableMap(new LinkedHashMap<>(details));
   }
 
   public Code code() {
     return code;
+  }
+
+  /** Facts beside the message, by name; empty for most failures. */
+  public Map<String, String> details() {
+    return details;
   }
 }

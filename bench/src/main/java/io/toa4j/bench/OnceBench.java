@@ -171,9 +171,10 @@ public final class OnceBench {
     long now = System.currentTimeMillis();
     // the JSON text is written here, as the runtime writes it before the storage is called
     Json state = json(JSON.createObjectNode().put("balance", 1));
+    // as the runtime writes one: the answer for an hour, the record that it was answered for 30 days
     Optional<InboxEntry> inbox = identity.map(id -> new InboxEntry(id,
-        json(JSON.createObjectNode().put("id", record).put("VERSION", 1).put("balance", 1)), now + 3_600_000,
-        Optional.of(HexFormat.of().formatHex(new byte[32]))));
+        Optional.of(json(JSON.createObjectNode().put("id", record).put("VERSION", 1).put("balance", 1))), now + 3_600_000,
+        Optional.of(HexFormat.of().formatHex(new byte[32])), now, now + 30L * 86_400_000, Optional.of(record)));
     Outcome outcome = store.commit(new Write(0, new StoredRecord(record, 1, now, now, state), Optional.empty(), inbox));
     if (outcome != Outcome.COMMITTED) throw new IllegalStateException("record " + record + " not committed: " + outcome);
   }

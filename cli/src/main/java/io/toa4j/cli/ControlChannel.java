@@ -134,7 +134,7 @@ final class ControlChannel implements AutoCloseable {
     try {
       return Replies.write(caller.call(call.endpoint(), call.request(), call.identity()));
     } catch (Failure failure) {
-      return Replies.failure(failure.code(), failure.getMessage());
+      return Replies.failure(failure);
     } catch (RuntimeException e) {
       LOG.warn("The call of {} failed unexpectedly", call.endpoint(), e);
       return Replies.failure(Failure.Code.SYSTEM, Errors.describe(e));

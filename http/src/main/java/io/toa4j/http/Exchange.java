@@ -88,7 +88,7 @@ final class Exchange extends Handler.Abstract {
       int status = f.code().status();
       String message = status >= 500 ? "the request failed inside the application; it is logged" : f.getMessage();
       if (status >= 500) LOG.error("{} {} failed", request.getMethod(), request.getHttpURI().getPath(), f);
-      Problems.send(response, callback, status, f.code().name(), message);
+      Problems.send(response, callback, status, f.code().name(), message, status >= 500 ? Map.of() : Map.copyOf(f.details()));
     } else {
       LOG.error("{} {} failed", request.getMethod(), request.getHttpURI().getPath(), e);
       Problems.send(response, callback, 500, "SYSTEM", "the request failed inside the application; it is logged");

@@ -15,6 +15,10 @@ import java.util.List;
  * @param inboxRetentionSeconds {@code inbox.retention}: how long a {@code once} call is
  *     remembered when its operation states no time (3600 unless the context says otherwise; at
  *     least 600)
+ * @param inboxRememberSeconds {@code inbox.remember}: how long the record that a {@code once}
+ *     call was answered is kept when its operation states no time, so that a repeat after its
+ *     answer's window is told so rather than run (30 days unless the context says otherwise; at
+ *     least 600; never shorter than the answer's window)
  * @param retryDelaysSeconds {@code delivery.retries}: the waits before each retry of a message
  *     whose handling failed; a message is parked after one attempt more than there are delays
  * @param outboxRetentionSeconds {@code outbox.retention}: how long published outbox entries are
@@ -29,12 +33,16 @@ public record ContextManifest(
     EngineDeclaration storage,
     EngineDeclaration bus,
     long inboxRetentionSeconds,
+    long inboxRememberSeconds,
     List<Long> retryDelaysSeconds,
     long outboxRetentionSeconds,
     List<ComponentManifest> components) {
 
   /** The default {@code inbox.retention}, in seconds. */
   public static final long DEFAULT_INBOX_RETENTION_SECONDS = 3600;
+
+  /** The default {@code inbox.remember}, in seconds: 30 days. */
+  public static final long DEFAULT_INBOX_REMEMBER_SECONDS = 30 * 86_400;
 
   /** The default {@code delivery.retries}: four retries, so five attempts in all. */
   public static final List<Long> DEFAULT_RETRY_DELAYS_SECONDS = List.of(1L, 10L, 30L, 90L);

@@ -48,7 +48,8 @@ final class ContextReader {
         name,
         storage,
         bus,
-        retention(root.get("inbox")),
+        inbox(root.get("inbox"), "retention", ContextManifest.DEFAULT_INBOX_RETENTION_SECONDS),
+        inbox(root.get("inbox"), "remember", ContextManifest.DEFAULT_INBOX_REMEMBER_SECONDS),
         delays(root.get("delivery")),
         outboxRetention(root.get("outbox")),
         components(folder, patterns(root)));
@@ -172,18 +173,18 @@ final class ContextReader {
     return seconds;
   }
 
-  private static long retention(Optional<Declared> inbox) {
+  /** One of {@code inbox}'s windows, in seconds: {@code retention} or {@code remember}. */
+  private static long inbox(Optional<Declared> inbox, String key, long fallback) {
     if (inbox.isEmpty()) {
-      return ContextManifest.DEFAULT_INBOX_RETENTION_SECONDS;
+      return fallback;
     }
     Optional<Declared> declared = inbox.get()
-        .mapping(List.of("retention"), "write inbox: { retention: <seconds> }")
-        .get("retention");
+        .mapping(List.of("retention", "remember"), "write inbox: { retention: <seconds>, remember: <seconds> }")
+        .get(key);
     if (declared.isEmpty()) {
-      return ContextManifest.DEFAULT_INBOX_RETENTION_SECONDS;
+      return fallback;
     }
-    String fix = "state " + Once.MINIMUM_SECONDS + " seconds or more, or leave retention out for "
-        + ContextManifest.DEFAULT_INBOX_RETENTION_SECONDS;
+    String fix = "state " + Once.MINIMUM_SECONDS + " seconds or more, or leave " + key + " out for " + fallback;
     long seconds = declared.get().integer(fix);
     if (seconds < Once.MINIMUM_SECONDS) {
       throw declared.get().refuse(

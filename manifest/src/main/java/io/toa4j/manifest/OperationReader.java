@@ -23,7 +23,8 @@ final class OperationReader {
           .collect(Collectors.joining(", "));
 
   private static final String ONCE_FIX =
-      "write once: true to use the context's inbox.retention, or once: <seconds> with 600 or more";
+      "write once: true to use the context's inbox settings, once: <seconds> with 600 or more,"
+          + " or once: { retention: <seconds>, remember: <seconds> }";
 
   private OperationReader() {}
 
@@ -103,18 +104,36 @@ final class OperationReader {
     if (value.isBoolean()) {
       return value.booleanValue() ? Optional.of(new Once(OptionalLong.empty())) : Optional.empty();
     }
+    if (value.isObject()) {
+      Declared windows = declared.get().mapping(List.of("retention", "remember"), ONCE_FIX);
+      OptionalLong retention = seconds(windows.get("retention"), "or leave retention out to use the context's inbox.retention");
+      OptionalLong remember = seconds(windows.get("remember"), "or leave remember out to use the context's inbox.remember");
+      if (retention.isPresent() && remember.isPresent() && remember.getAsLong() < retention.getAsLong()) {
+        throw windows.get("remember").get().refuse(
+            remember.getAsLong() + " is shorter than retention (" + retention.getAsLong() + "); a call is"
+                + " remembered at least as long as its answer is given: state " + retention.getAsLong() + " or more");
+      }
+      return Optional.of(new Once(retention, remember));
+    }
     if (!value.isIntegralNumber() || !value.canConvertToLong()) {
       throw declared.get().refuse(
-          "expected true or a number of seconds, found " + Declared.describe(value) + "; "
+          "expected true, a number of seconds or a mapping, found " + Declared.describe(value) + "; "
               + ONCE_FIX);
     }
-    long seconds = value.longValue();
-    if (seconds < Once.MINIMUM_SECONDS) {
-      throw declared.get().refuse(
-          seconds + " is under " + Once.MINIMUM_SECONDS + " seconds; state "
-              + Once.MINIMUM_SECONDS + " or more, or true to use the context's inbox.retention");
+    return Optional.of(new Once(seconds(declared, "or true to use the context's inbox.retention")));
+  }
+
+  /** A window of {@code once}, in seconds, 600 or more; empty when left out. */
+  private static OptionalLong seconds(Optional<Declared> declared, String otherwise) {
+    if (declared.isEmpty()) {
+      return OptionalLong.empty();
     }
-    return Optional.of(new Once(OptionalLong.of(seconds)));
+    String fix = "state " + Once.MINIMUM_SECONDS + " or more, " + otherwise;
+    long seconds = declared.get().integer(fix);
+    if (seconds < Once.MINIMUM_SECONDS) {
+      throw declared.get().refuse(seconds + " is under " + Once.MINIMUM_SECONDS + " seconds; " + fix);
+    }
+    return OptionalLong.of(seconds);
   }
 
   private static Set<String> errors(Declared keys) {

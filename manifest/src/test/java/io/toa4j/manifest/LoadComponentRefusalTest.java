@@ -66,6 +66,28 @@ class LoadComponentRefusalTest {
   }
 
   @Test
+  void loadComponent_onceRememberingLessThanItAnswers_isRefusedAtItsPath() {
+    ManifestException e =
+        refusedWallets("once: true", "once: { retention: 7200, remember: 3600 }", "operations.credit.once.remember");
+
+    assertThat(e).hasMessageContainingAll("3600 is shorter than retention (7200)", "state 7200 or more");
+  }
+
+  @Test
+  void loadComponent_onceWindowUnder600_isRefusedAtItsPath() {
+    ManifestException e = refusedWallets("once: true", "once: { remember: 60 }", "operations.credit.once.remember");
+
+    assertThat(e).hasMessageContainingAll("60 is under 600 seconds", "leave remember out to use the context's inbox.remember");
+  }
+
+  @Test
+  void loadComponent_onceUnknownWindow_isRefused() {
+    ManifestException e = refusedWallets("once: true", "once: { ttl: 600 }", "operations.credit.once.ttl");
+
+    assertThat(e).hasMessageContainingAll("unknown key 'ttl'", "retention, remember");
+  }
+
+  @Test
   void loadComponent_onceNeitherTrueNorSeconds_isRefused() {
     ManifestException e = refusedWallets("once: true", "once: always", "operations.credit.once");
 

@@ -145,6 +145,17 @@ class LoadComponentTest {
   }
 
   @Test
+  void loadComponent_onceWithItsWindows_answersBoth() {
+    ComponentManifest wallets =
+        component(dir, "wallets", Fixtures.WALLETS.replace("once: true", "once: { retention: 7200, remember: 86400 }"));
+    ComponentManifest remembering =
+        component(dir, "other", Fixtures.WALLETS.replace("once: true", "once: { remember: 86400 }"));
+
+    assertThat(wallets.operations().get("credit").once()).contains(new Once(OptionalLong.of(7200), OptionalLong.of(86400)));
+    assertThat(remembering.operations().get("credit").once()).contains(new Once(OptionalLong.empty(), OptionalLong.of(86400)));
+  }
+
+  @Test
   void loadComponent_receiverLongFormWithTwoPartLabel_isInTheDefaultNamespace() {
     String manifest =
         Fixtures.WALLETS.replace(

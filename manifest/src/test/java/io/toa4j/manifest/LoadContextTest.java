@@ -57,7 +57,7 @@ class LoadContextTest {
         name: shop-2
         components: [services/*, extra/mailer]
         storage: postgres
-        inbox: { retention: 7200 }
+        inbox: { retention: 7200, remember: 86400 }
         """);
     write(dir, "services/store.orders/manifest.toa.yaml", "");
     write(dir, "extra/mailer/manifest.toa.yaml", "");
@@ -67,6 +67,7 @@ class LoadContextTest {
 
     assertThat(shop.storage().name()).isEqualTo("postgres");
     assertThat(shop.inboxRetentionSeconds()).isEqualTo(7200);
+    assertThat(shop.inboxRememberSeconds()).isEqualTo(86400);
     assertThat(shop.components())
         .extracting(ComponentManifest::label)
         .containsExactly("default.mailer", "store.orders");
@@ -119,6 +120,20 @@ class LoadContextTest {
 
     assertThat(e)
         .hasMessageContainingAll("60 is under 600 seconds", "state 600 seconds or more");
+  }
+
+  @Test
+  void loadContext_inboxRememberUnder600_isRefusedAtItsPath() {
+    ManifestException e = refusedContext("name: shop\ninbox: { remember: 60 }\n", "inbox.remember");
+
+    assertThat(e).hasMessageContainingAll("60 is under 600 seconds", "leave remember out for 2592000");
+  }
+
+  @Test
+  void loadContext_withoutInbox_remembersAnsweredCallsFor30Days() {
+    write(dir, FILE, "name: shop\n");
+
+    assertThat(Manifests.loadContext(dir).inboxRememberSeconds()).isEqualTo(30 * 86_400);
   }
 
   @Test

@@ -83,7 +83,7 @@ final class Calls {
     } catch (Failure f) {
       if (OutageLog.isOutage(f)) outage.failed(f);
       else outage.succeeded(); // the call ran and failed on its own: the servers answered
-      return Replies.failed(f.code(), f.getMessage());
+      return Replies.failed(f);
     } catch (RuntimeException e) {
       if (OutageLog.isOutage(e)) outage.failed(e);
       else LOG.error("Call {} of {} failed", call.id(), call.label(), e);

@@ -94,6 +94,7 @@ final class Engine {
   private final Outbox outbox;
   private final MeterRegistry metrics;
   private final long inboxRetentionSeconds;
+  private final long inboxRememberSeconds;
 
   /** Where what a run sends goes once it may leave. */
   interface Outbox {
@@ -117,14 +118,17 @@ final class Engine {
 
   /**
    * @param metrics counts what each mechanism absorbed: discards, inbox answers, racing twins
-   * @param inboxRetentionSeconds how long a {@code once} call is remembered when its operation
+   * @param inboxRetentionSeconds how long a {@code once} call's answer is given when its operation
    *     states no time
+   * @param inboxRememberSeconds how long the record that a {@code once} call was answered is kept
+   *     when its operation states no time
    */
-  Engine(Options options, Outbox outbox, MeterRegistry metrics, long inboxRetentionSeconds) {
+  Engine(Options options, Outbox outbox, MeterRegistry metrics, long inboxRetentionSeconds, long inboxRememberSeconds) {
     this.options = options;
     this.outbox = outbox;
     this.metrics = metrics;
     this.inboxRetentionSeconds = inboxRetentionSeconds;
+    this.inboxRememberSeconds = inboxRememberSeconds;
   }
 
   /**
@@ -364,7 +368,13 @@ final class Engine {
     Optional<InboxEntry> inbox =
         retentionSeconds(operation)
             .map(seconds -> new InboxEntry(
-                call.identity(), stored(result), next.updated() + seconds * 1000, Optional.of(Fingerprints.of(operation.name(), call))));
+                call.identity(),
+                Optional.of(stored(result)),
+                next.updated() + seconds * 1000,
+                Optional.of(Fingerprints.of(operation.name(), call)),
+                next.updated(),
+                next.updated() + Math.max(seconds, rememberSeconds(operation)) * 1000,
+                Optional.of(next.record().id())));
     switch (timedCommit(component, store, new Write(current.version, next.record(), leaving, inbox))) {
       case COMMITTED:
         leaving.ifPresent(e -> outbox.committed(component, e));
@@ -413,9 +423,14 @@ final class Engine {
     return Timer.builder(name).tags(tags).publishPercentileHistogram().register(metrics);
   }
 
-  /** How long the operation's calls are remembered; empty when it does not declare once. */
+  /** How long the answers to the operation's calls are given; empty when it does not declare once. */
   Optional<Long> retentionSeconds(Operation operation) {
     return operation.declaration().once().map(once -> once.seconds().orElse(inboxRetentionSeconds));
+  }
+
+  /** How long the record that a call of the operation was answered is kept, as it or the context states. */
+  private long rememberSeconds(Operation operation) {
+    return operation.declaration().once().orElseThrow().rememberSeconds().orElse(inboxRememberSeconds);
   }
 
   /** The record the query names, if it names one and the record was ever written. */
@@ -461,8 +476,28 @@ final class Engine {
               + " was answered before for a different request; a repeated call must repeat its request exactly,"
               + " and a new request needs a new identity");
     }
-    JsonNode reply = Binding.tree(entry.reply());
+    if (entry.reply().isEmpty()) throw alreadyAnswered(component, operation, call, entry);
+    JsonNode reply = Binding.tree(entry.reply().get());
     return new Result.Output(reply.isNull() ? MissingNode.getInstance() : reply, true);
+  }
+
+  /**
+   * The failure of a call that came again after its answer expired and before it is forgotten: it
+   * is not run again, and says when it was answered and which record holds what it did.
+   */
+  private static Failure alreadyAnswered(Component component, Operation operation, Invocation call, InboxEntry entry) {
+    Map<String, String> details = new LinkedHashMap<>();
+    if (entry.answered() > 0) details.put("answered", java.time.Instant.ofEpochMilli(entry.answered()).toString());
+    details.put("component", component.label());
+    entry.record().ifPresent(id -> details.put("record", id));
+    details.put("identity", call.identity());
+    return new Failure(
+        Failure.Code.ALREADY_ANSWERED,
+        "call " + call.identity() + " of " + component.label() + "." + operation.name() + " was answered"
+            + (entry.answered() > 0 ? " at " + details.get("answered") : "") + " and its answer is no longer kept, so it is"
+            + " not run again"
+            + entry.record().map(id -> "; what it did is in record " + id + " of " + component.label() + ", read it there").orElse(""),
+        details);
   }
 
   private void count(String name, Component component, Operation operation) {

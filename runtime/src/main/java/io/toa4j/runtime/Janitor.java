@@ -42,7 +42,7 @@ final class Janitor implements AutoCloseable {
     for (Component component : components) {
       Store store = component.store().orElseThrow();
       try {
-        for (int i = 0; i < BATCHES_PER_ROUND && store.purgeInbox(clock.millis(), BATCH) == BATCH; i++) {
+        for (int i = 0; i < BATCHES_PER_ROUND && store.purgeInbox(clock.millis(), BATCH) >= BATCH; i++) {
           // a full batch: there may be more
         }
         outage(component).succeeded();

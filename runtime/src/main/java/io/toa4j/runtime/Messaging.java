@@ -11,8 +11,12 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.function.Function;
+import java.util.function.Supplier;
 import java.util.stream.Collectors;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.node.MissingNode;
 
 /**
  * The context's queues and their consumers: one queue per receiver binding, one task queue and one
@@ -25,6 +29,8 @@ import tools.jackson.databind.JsonNode;
  * consumed.
  */
 final class Messaging implements AutoCloseable {
+  private static final Logger LOG = LoggerFactory.getLogger(Messaging.class);
+
   /** Calls a local operation: component label, operation, request, identity. */
   interface Invoker {
     Result invoke(String component, String operation, Request request, String identity);
@@ -101,7 +107,23 @@ final class Messaging implements AutoCloseable {
       request = Request.input(payload);
     }
     String identity = Identities.derive(delivery.message().id(), reception.queue());
-    return invoker.invoke(reception.component(), reception.operation(), request, identity);
+    return handledBefore(identity, () -> invoker.invoke(reception.component(), reception.operation(), request, identity));
+  }
+
+  /**
+   * The call's result; for a call the operation refuses as {@link Failure.Code#ALREADY_ANSWERED},
+   * a message delivered again after its answer's window, the message is done: it was handled
+   * before, and nothing is run again. The same failure from a call made while serving it is the
+   * serving operation's to answer, and fails the delivery.
+   */
+  private static Result handledBefore(String identity, Supplier<Result> call) {
+    try {
+      return call.get();
+    } catch (Failure f) {
+      if (f.code() != Failure.Code.ALREADY_ANSWERED || !identity.equals(f.details().get("identity"))) throw f;
+      LOG.info("Message handled before: identity={} {}", identity, f.getMessage());
+      return new Result.Output(MissingNode.getInstance(), true);
+    }
   }
 
   /** The payload as the receiver's class: it reads what it needs of a payload, which may carry more. */
@@ -117,7 +139,9 @@ final class Messaging implements AutoCloseable {
   private Result runTask(Delivery delivery) {
     Message message = delivery.message();
     int dot = message.label().lastIndexOf('.');
-    return invoker.invoke(message.label().substring(0, dot), message.label().substring(dot + 1), Requests.parse(Binding.tree(message.body())), message.id());
+    return handledBefore(
+        message.id(),
+        () -> invoker.invoke(message.label().substring(0, dot), message.label().substring(dot + 1), Requests.parse(Binding.tree(message.body())), message.id()));
   }
 
   /** Stops consuming; deliveries in progress finish or come again. */

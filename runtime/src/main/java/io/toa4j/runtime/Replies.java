@@ -53,7 +53,12 @@ public final class Replies {
 
   /** A failure as it travels. */
   public static byte[] failure(Failure.Code code, String message) {
-    return bytes(failureEnvelope(code, message));
+    return bytes(failureEnvelope(code, message, Map.of()));
+  }
+
+  /** A failure as it travels, with its details. */
+  public static byte[] failure(Failure failure) {
+    return bytes(failureEnvelope(failure.code(), failure.getMessage(), failure.details()));
   }
 
   /**
@@ -74,7 +79,12 @@ public final class Replies {
 
   /** A failure as a host answers it over the bus. */
   static Json failed(Failure.Code code, String message) {
-    return new Json(new String(bytes(failureEnvelope(code, message)), StandardCharsets.UTF_8));
+    return new Json(new String(bytes(failureEnvelope(code, message, Map.of())), StandardCharsets.UTF_8));
+  }
+
+  /** A failure as a host answers it over the bus, with its details. */
+  static Json failed(Failure failure) {
+    return new Json(new String(bytes(failureEnvelope(failure.code(), failure.getMessage(), failure.details())), StandardCharsets.UTF_8));
   }
 
   /**
@@ -118,10 +128,11 @@ public final class Replies {
     return body;
   }
 
-  private static Map<String, Object> failureEnvelope(Failure.Code code, String message) {
+  private static Map<String, Object> failureEnvelope(Failure.Code code, String message, Map<String, String> details) {
     Map<String, Object> failure = new LinkedHashMap<>();
     failure.put("code", code.name());
     failure.put("message", String.valueOf(message));
+    if (!details.isEmpty()) failure.put("details", details);
     return Map.of("failure", failure);
   }
 
@@ -161,7 +172,15 @@ public final class Replies {
   private static Failure failure(JsonNode failure) {
     JsonNode code = failure.path("code");
     if (!code.isString()) throw new Malformed("a failure has a code as text; got " + failure);
-    return new Failure(code(code.asString()), failure.path("message").asText(""));
+    JsonNode details = failure.path("details");
+    if (details.isMissingNode()) return new Failure(code(code.asString()), failure.path("message").asText(""));
+    if (!details.isObject()) throw new Malformed("a failure's details are an object; got " + details);
+    Map<String, String> read = new LinkedHashMap<>();
+    details.properties().forEach(e -> {
+      if (!e.getValue().isString()) throw new Malformed("a failure's detail " + e.getKey() + " is text; got " + e.getValue());
+      read.put(e.getKey(), e.getValue().asString());
+    });
+    return new Failure(code(code.asString()), failure.path("message").asText(""), read);
   }
 
   private static Failure.Code code(String name) {

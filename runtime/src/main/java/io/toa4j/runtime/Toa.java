@@ -107,7 +107,7 @@ public final class Toa implements AutoCloseable {
             options.clock(),
             Duration.ofSeconds(context.outboxRetentionSeconds()).toMillis(),
             progress);
-    Engine engine = new Engine(options, publisher, metrics, context.inboxRetentionSeconds());
+    Engine engine = new Engine(options, publisher, metrics, context.inboxRetentionSeconds(), context.inboxRememberSeconds());
     Routing routing = new Routing(context.name(), components, hosted, engine, bus, options);
     Janitor janitor =
         new Janitor(

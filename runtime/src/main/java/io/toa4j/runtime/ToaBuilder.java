@@ -73,6 +73,7 @@ public final class ToaBuilder {
   private final List<StorageProvider> storageProviders = new ArrayList<>();
   private final List<BusProvider> busProviders = new ArrayList<>();
   private Optional<Long> inboxRetentionSeconds = Optional.empty();
+  private Optional<Long> inboxRememberSeconds = Optional.empty();
   private Optional<Long> outboxRetentionSeconds = Optional.empty();
   private Optional<List<Long>> retryDelaysSeconds = Optional.empty();
   private Options options = Options.defaults();
@@ -203,14 +204,28 @@ public final class ToaBuilder {
     return this;
   }
 
-  /** How long a {@code once} call is remembered when its operation states no time; at least 600 s. */
+  /** How long a {@code once} call's answer is given when its operation states no time; at least 600 s. */
   public ToaBuilder inboxRetention(Duration retention) {
-    long seconds = retention.toSeconds();
-    if (seconds < Once.MINIMUM_SECONDS) {
-      throw new IllegalArgumentException("an inbox retention is " + Once.MINIMUM_SECONDS + " seconds or more; got " + retention);
-    }
-    this.inboxRetentionSeconds = Optional.of(seconds);
+    this.inboxRetentionSeconds = Optional.of(inboxWindow("retention", retention));
     return this;
+  }
+
+  /**
+   * How long the record that a {@code once} call was answered is kept when its operation states no
+   * time, so that a repeat after its answer's window is refused as already answered rather than run;
+   * at least 600 s, and never shorter than the answer's window.
+   */
+  public ToaBuilder inboxRemember(Duration remember) {
+    this.inboxRememberSeconds = Optional.of(inboxWindow("remember", remember));
+    return this;
+  }
+
+  private static long inboxWindow(String name, Duration window) {
+    long seconds = window.toSeconds();
+    if (seconds < Once.MINIMUM_SECONDS) {
+      throw new IllegalArgumentException("an inbox " + name + " is " + Once.MINIMUM_SECONDS + " seconds or more; got " + window);
+    }
+    return seconds;
   }
 
   /** How long published outbox entries are kept; at least 60 s. */
@@ -404,6 +419,8 @@ public final class ToaBuilder {
             .orElseGet(() -> new EngineDeclaration(ContextManifest.DEFAULT_BUS, Map.of(), new Location(CODE, "bus")))),
         inboxRetentionSeconds.or(() -> folder.map(ContextManifest::inboxRetentionSeconds))
             .orElse(ContextManifest.DEFAULT_INBOX_RETENTION_SECONDS),
+        inboxRememberSeconds.or(() -> folder.map(ContextManifest::inboxRememberSeconds))
+            .orElse(ContextManifest.DEFAULT_INBOX_REMEMBER_SECONDS),
         retryDelaysSeconds.or(() -> folder.map(ContextManifest::retryDelaysSeconds))
             .orElse(ContextManifest.DEFAULT_RETRY_DELAYS_SECONDS),
         outboxRetentionSeconds.or(() -> folder.map(ContextManifest::outboxRetentionSeconds))

@@ -2,6 +2,7 @@ package io.toa4j.runtime;
 
 import io.toa4j.testkit.time.TestClock;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
 import io.toa4j.api.Failure;
@@ -50,8 +51,8 @@ class OnceTest {
     return TransitionTest.output(app.call("test.ledger.observe", Request.id(ACCOUNT)));
   }
 
-  private static double counted(Toa app, String name) {
-    return app.metrics().find(name).counters().stream().mapToDouble(c -> c.count()).sum();
+  private static double counted(Toa app, String name, String... tags) {
+    return app.metrics().find(name).tags(tags).counters().stream().mapToDouble(c -> c.count()).sum();
   }
 
   @Test
@@ -122,7 +123,7 @@ class OnceTest {
   }
 
   @Test
-  void retention_repeatInsideTheWindowIsAnswered_afterItRunsAgain() {
+  void retention_repeatInsideTheWindowIsAnswered_afterItIsRefusedForTheContextsRememberWindow_thenRunsAgain() {
     try (Toa app = ledger("600")) {
       app.call("test.ledger.add", add(10, "ok"), "call-1");
       clock.advance(Duration.ofSeconds(599));
@@ -130,6 +131,10 @@ class OnceTest {
       assertThat(account(app)).containsEntry("balance", 10L);
 
       clock.advance(Duration.ofSeconds(2));
+      assertThatThrownBy(() -> app.call("test.ledger.add", add(10, "ok"), "call-1"))
+          .isInstanceOfSatisfying(Failure.class, f -> assertThat(f.code()).isEqualTo(Failure.Code.ALREADY_ANSWERED));
+
+      clock.advance(Duration.ofDays(30));
       app.call("test.ledger.add", add(10, "ok"), "call-1");
 
       assertThat(account(app)).containsEntry("balance", 20L).containsEntry("VERSION", 2L);
@@ -137,15 +142,59 @@ class OnceTest {
   }
 
   @Test
-  void expiredCalls_areRemovedInTheBackground_soTheInboxStaysBounded() throws Exception {
+  void expiredAnswers_areDroppedInTheBackground_andForgottenCallsRemoved_soTheInboxStaysBounded() throws Exception {
     try (Toa app = ledger("600")) {
       for (int i = 0; i < 3000; i++) app.call("test.ledger.add", add(1, "ok"), "call-" + i);
       assertThat(inboxRows()).isEqualTo(3000);
 
       clock.advance(Duration.ofSeconds(601));
+      await().atMost(Duration.ofSeconds(30)).until(() -> inboxRows("reply IS NOT NULL") == 0);
+      assertThat(inboxRows()).as("each call still known to be answered").isEqualTo(3000);
 
+      clock.advance(Duration.ofDays(30));
       await().atMost(Duration.ofSeconds(30)).until(() -> inboxRows() == 0);
       assertThat(account(app)).containsEntry("balance", 3000L);
+    }
+  }
+
+  @Test
+  void lateRedeliveryOfAnEvent_toAOnceReceiver_isHandledBefore_notRunAgainNorParked() throws Exception {
+    Path shop = Shop.copyTo(directory.resolve("shop"));
+    String customer = "8d1f0c2e5a7b4c3d9e6f1a2b3c4d5e6f";
+    try (Toa app = Toa.builder().directory(shop).options(Options.defaults().withClock(clock)).build()) {
+      app.call("billing.topups.record", Request.of(FEED, Map.of("checkout", "co_1", "customer", customer, "amount", 5000, "currency", "USD")));
+      assertThat(app.admin().settle(SETTLE)).isEmpty();
+      clock.advance(Duration.ofHours(2));
+
+      publishAgain(shop.resolve(".toa/storage/billing.topups.db"));
+      await().atMost(SETTLE).until(() -> counted(app, "toa.messages", "outcome", "delivered") >= 2);
+      assertThat(app.admin().settle(SETTLE)).isEmpty();
+
+      assertThat(TransitionTest.output(app.call("billing.wallets.observe", Request.id(customer))))
+          .containsEntry("balance", 5000L).containsEntry("VERSION", 1L);
+      assertThat(app.admin().parked()).isEmpty();
+    }
+  }
+
+  @Test
+  void lateRedeliveryOfAnEvent_whoseReceiverCallsAOnceOperation_isParkedAsAlreadyAnswered_notRunAgain() throws Exception {
+    try (Toa app = ledger("true")) {
+      app.call("test.feed.post", Request.of(FEED, Map.of("account", ACCOUNT, "amount", 42)));
+      assertThat(app.admin().settle(SETTLE)).isEmpty();
+      clock.advance(Duration.ofHours(2));
+
+      publishAgain(directory.resolve(".toa/storage/test.feed.db"));
+      await().atMost(SETTLE).until(() -> !app.admin().parked().isEmpty());
+
+      assertThat(app.admin().parked()).singleElement().satisfies(p -> assertThat(p.code()).isEqualTo("ALREADY_ANSWERED"));
+      assertThat(account(app)).containsEntry("balance", 42L).containsEntry("VERSION", 1L);
+    }
+  }
+
+  /** Marks every outbox entry of the store unpublished, as an operator could: the sweep publishes each again. */
+  private static void publishAgain(Path store) throws Exception {
+    try (Connection c = DriverManager.getConnection("jdbc:sqlite:" + store)) {
+      assertThat(c.createStatement().executeUpdate("UPDATE outbox SET published = NULL, claimed_until = 0")).isPositive();
     }
   }
 
@@ -196,8 +245,12 @@ class OnceTest {
   }
 
   private long inboxRows() throws Exception {
+    return inboxRows("1 = 1");
+  }
+
+  private long inboxRows(String condition) throws Exception {
     try (Connection c = DriverManager.getConnection("jdbc:sqlite:" + directory.resolve(".toa/storage/test.ledger.db"));
-        ResultSet r = c.createStatement().executeQuery("SELECT count(*) FROM inbox")) {
+        ResultSet r = c.createStatement().executeQuery("SELECT count(*) FROM inbox WHERE " + condition)) {
       return r.next() ? r.getLong(1) : 0;
     }
   }

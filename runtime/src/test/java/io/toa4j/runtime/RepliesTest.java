@@ -90,6 +90,22 @@ class RepliesTest {
   }
 
   @Test
+  void failure_withDetails_travelsWithThem_inTheirOrder() {
+    Failure late = new Failure(Failure.Code.ALREADY_ANSWERED, "answered before", Map.of("answered", "2026-12-03T10:00:00Z"));
+    byte[] written = Replies.failure(late);
+
+    assertThat(text(written))
+        .isEqualTo("{\"failure\":{\"code\":\"ALREADY_ANSWERED\",\"message\":\"answered before\",\"details\":{\"answered\":\"2026-12-03T10:00:00Z\"}}}");
+    assertThatThrownBy(() -> Replies.read(written))
+        .isInstanceOfSatisfying(Failure.class, f -> assertThat(f.details()).containsExactly(Map.entry("answered", "2026-12-03T10:00:00Z")));
+    assertThatThrownBy(() -> Replies.result(Replies.failed(late)))
+        .isInstanceOfSatisfying(Failure.class, f -> assertThat(f.details()).isEqualTo(late.details()));
+    assertThatThrownBy(() -> Replies.read("{\"failure\":{\"code\":\"SYSTEM\",\"details\":{\"n\":1}}}".getBytes(java.nio.charset.StandardCharsets.UTF_8)))
+        .isInstanceOf(Replies.Malformed.class)
+        .hasMessageContaining("detail n is text");
+  }
+
+  @Test
   void failure_readBack_isThrownWithItsCodeAndMessage() {
     byte[] written = Replies.failure(Failure.Code.ENDPOINT, "context shop has no component 'billing.nothing'");
 

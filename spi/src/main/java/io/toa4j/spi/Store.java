@@ -25,14 +25,16 @@ public interface Store {
    *
    * @return {@link Outcome#COMMITTED}; {@link Outcome#CONFLICT} when another write got there
    *     first; {@link Outcome#DUPLICATE} when the write's inbox entry names a call already answered
-   *     and not expired at the time of the write (its record's {@code updated}). Nothing at all is
-   *     written unless COMMITTED.
+   *     and not forgotten at the time of the write (its record's {@code updated}): its answer may
+   *     have expired, its record of being answered has not. Nothing at all is written unless
+   *     COMMITTED.
    */
   Outcome commit(Write write);
 
   /**
-   * The inbox entry recorded for a call, if it is recorded and has not expired by {@code now}: its
-   * answer, its expiry and the fingerprint of the request it answered.
+   * The inbox entry recorded for a call, if it is recorded and not forgotten by {@code now}: with
+   * its answer while the answer has not expired by {@code now} ({@link InboxEntry#at(long)}), and
+   * always when it was answered, the fingerprint of the request it answered and the record it wrote.
    *
    * @param now epoch milliseconds
    */
@@ -51,9 +53,12 @@ public interface Store {
   }
 
   /**
-   * Removes at most {@code limit} inbox entries expired by {@code now}.
+   * Keeps the inbox about one window of answers and one of records whatever the load: drops the
+   * answers expired by {@code now} from their entries, keeping the rest of each entry until it is
+   * forgotten, and removes the entries forgotten by {@code now}; at most {@code limit} entries of
+   * each.
    *
-   * @return how many were removed
+   * @return how many entries were changed or removed
    */
   int purgeInbox(long now, int limit);
 

@@ -20,6 +20,9 @@ public record Write(long expectedVersion, StoredRecord record, Optional<OutboxEn
     Objects.requireNonNull(record, "record");
     Objects.requireNonNull(outbox, "outbox");
     Objects.requireNonNull(inbox, "inbox");
+    if (inbox.isPresent() && inbox.get().reply().isEmpty()) {
+      throw new IllegalArgumentException("a write records the answer to its call; the inbox entry of " + inbox.get().identity() + " has none");
+    }
     if (record.version() != expectedVersion + 1) {
       throw new IllegalArgumentException(
           "a write moves a record from version "

@@ -49,7 +49,20 @@ final class Migrations {
           // the tasks an entry sends, as a JSON array; NULL for none, as every entry written before
           "ALTER TABLE %s.outbox ADD COLUMN tasks jsonb NULL",
           // an entry that sends tasks while no one consumes the component's events has no change
-          "ALTER TABLE %s.outbox ALTER COLUMN change DROP NOT NULL");
+          "ALTER TABLE %s.outbox ALTER COLUMN change DROP NOT NULL",
+          // An entry keeps its answer until it expires, then only the record that the call was
+          // answered (when, for which request, which record) until it is forgotten. due is the
+          // entry's next deadline: expires while it holds its answer, forgotten after; the purge
+          // walks it.
+          "ALTER TABLE %s.inbox ALTER COLUMN reply DROP NOT NULL,"
+              + " ADD COLUMN answered bigint NOT NULL DEFAULT 0,"
+              + " ADD COLUMN forgotten bigint NULL,"
+              + " ADD COLUMN record text NULL,"
+              + " ADD COLUMN due bigint NULL",
+          "UPDATE %s.inbox SET forgotten = expires, due = expires",
+          "ALTER TABLE %s.inbox ALTER COLUMN forgotten SET NOT NULL, ALTER COLUMN due SET NOT NULL",
+          "DROP INDEX %s.inbox_expires",
+          "CREATE INDEX inbox_due ON %s.inbox (due)");
 
   /**
    * Creates the schema if needed and applies the steps it lacks.

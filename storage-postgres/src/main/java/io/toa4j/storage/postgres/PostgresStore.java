@@ -64,18 +64,27 @@ final class PostgresStore implements Store {
             + " ON CONFLICT (id) DO NOTHING";
     this.update = "UPDATE " + records + " SET version = ?, updated = ?, state = ?::jsonb WHERE id = ? AND version = ?";
     this.remember =
-        "INSERT INTO " + inbox + " AS inbox (identity, reply, expires, fingerprint) VALUES (?, ?::jsonb, ?, ?)"
+        "INSERT INTO " + inbox + " AS inbox (identity, reply, expires, fingerprint, answered, forgotten, record, due)"
+            + " VALUES (?, ?::jsonb, ?, ?, ?, ?, ?, ?)"
             + " ON CONFLICT (identity) DO UPDATE SET reply = excluded.reply, expires = excluded.expires,"
-            + " fingerprint = excluded.fingerprint"
-            + " WHERE inbox.expires <= ?";
+            + " fingerprint = excluded.fingerprint, answered = excluded.answered, forgotten = excluded.forgotten,"
+            + " record = excluded.record, due = excluded.due"
+            + " WHERE inbox.forgotten <= ?";
     this.enqueue = "INSERT INTO " + outbox + " (id, created, change, claimed_until, tasks) VALUES (?, ?, ?::jsonb, ?, ?::jsonb)";
-    this.answer = "SELECT reply, expires, fingerprint FROM " + inbox + " WHERE identity = ? AND expires > ?";
+    this.answer =
+        "SELECT reply, expires, fingerprint, answered, forgotten, record FROM " + inbox + " WHERE identity = ? AND forgotten > ?";
     // one row always: the record's columns null when there is none, the answer's when it is not recorded
     this.readAnswered =
-        "SELECT r.id, r.version, r.created, r.updated, r.state, i.reply, i.expires, i.fingerprint FROM (VALUES (1)) AS one"
-            + " LEFT JOIN " + records + " r ON r.id = ? LEFT JOIN " + inbox + " i ON i.identity = ? AND i.expires > ?";
+        "SELECT r.id, r.version, r.created, r.updated, r.state,"
+            + " i.reply, i.expires, i.fingerprint, i.answered, i.forgotten, i.record, i.identity FROM (VALUES (1)) AS one"
+            + " LEFT JOIN " + records + " r ON r.id = ? LEFT JOIN " + inbox + " i ON i.identity = ? AND i.forgotten > ?";
+    // one statement: the entries forgotten removed, the others due dropping their expired answer
     this.purgeInbox =
-        "DELETE FROM " + inbox + " WHERE identity IN (SELECT identity FROM " + inbox + " WHERE expires <= ? LIMIT ?)";
+        "WITH forgotten AS (DELETE FROM " + inbox + " WHERE identity IN (SELECT identity FROM " + inbox
+            + " WHERE due <= ? AND forgotten <= ? LIMIT ?) RETURNING 1),"
+            + " expired AS (UPDATE " + inbox + " SET reply = NULL, due = forgotten WHERE identity IN (SELECT identity FROM " + inbox
+            + " WHERE due <= ? AND forgotten > ? AND reply IS NOT NULL LIMIT ?) RETURNING 1)"
+            + " SELECT (SELECT count(*) FROM forgotten) + (SELECT count(*) FROM expired)";
     this.inboxSize = "SELECT count(*) FROM " + inbox;
     this.unpublishedCount = "SELECT count(*) FROM " + outbox + " WHERE published IS NULL";
     this.unpublished =
@@ -120,9 +129,7 @@ final class PostgresStore implements Store {
               Optional<StoredRecord> record = r.getString(1) == null
                   ? Optional.empty()
                   : Optional.of(new StoredRecord(id, r.getLong(2), r.getLong(3), r.getLong(4), new io.toa4j.spi.Json(r.getString(5))));
-              Optional<InboxEntry> answer = r.getString(6) == null
-                  ? Optional.empty()
-                  : Optional.of(new InboxEntry(identity, new io.toa4j.spi.Json(r.getString(6)), r.getLong(7), Optional.ofNullable(r.getString(8))));
+              Optional<InboxEntry> answer = r.getString(12) == null ? Optional.empty() : Optional.of(entry(r, 6, identity, now));
               return new Reading(answer, record);
             }
           }
@@ -196,9 +203,13 @@ final class PostgresStore implements Store {
       if (write.inbox().isPresent()) {
         InboxEntry entry = write.inbox().get();
         s.setString(p++, entry.identity());
-        s.setString(p++, entry.reply().text());
+        s.setString(p++, entry.reply().orElseThrow().text());
         s.setLong(p++, entry.expires());
         s.setString(p++, entry.fingerprint().orElse(null));
+        s.setLong(p++, entry.answered());
+        s.setLong(p++, entry.forgotten());
+        s.setString(p++, entry.record().orElse(null));
+        s.setLong(p++, entry.expires());
         s.setLong(p++, next.updated());
       }
       if (write.outbox().isPresent()) {
@@ -233,7 +244,7 @@ final class PostgresStore implements Store {
             s.setString(1, identity);
             s.setLong(2, now);
             try (ResultSet r = s.executeQuery()) {
-              return answer(r, identity);
+              return answer(r, identity, now);
             }
           }
         });
@@ -241,7 +252,21 @@ final class PostgresStore implements Store {
 
   @Override
   public int purgeInbox(long now, int limit) {
-    return run("purge expired inbox entries", c -> update(c, purgeInbox, now, limit));
+    return run(
+        "purge expired inbox entries",
+        c -> {
+          try (PreparedStatement s = c.prepareStatement(purgeInbox)) {
+            for (int p = 1; p <= 6; p += 3) {
+              s.setLong(p, now);
+              s.setLong(p + 1, now);
+              s.setInt(p + 2, limit);
+            }
+            try (ResultSet r = s.executeQuery()) {
+              r.next();
+              return r.getInt(1);
+            }
+          }
+        });
   }
 
   /** How many inbox entries the schema holds, expired or not: for the tests of the purge. */
@@ -339,9 +364,22 @@ final class PostgresStore implements Store {
   }
 
   /** The inbox entry the look-up found, if it found one. */
-  private static Optional<InboxEntry> answer(ResultSet r, String identity) throws SQLException {
-    if (!r.next()) return Optional.empty();
-    return Optional.of(new InboxEntry(identity, new io.toa4j.spi.Json(r.getString(1)), r.getLong(2), Optional.ofNullable(r.getString(3))));
+  private static Optional<InboxEntry> answer(ResultSet r, String identity, long now) throws SQLException {
+    return r.next() ? Optional.of(entry(r, 1, identity, now)) : Optional.empty();
+  }
+
+  /** The inbox entry in the row's columns from {@code at} on, as answered at {@code now}. */
+  private static InboxEntry entry(ResultSet r, int at, String identity, long now) throws SQLException {
+    String reply = r.getString(at);
+    return new InboxEntry(
+            identity,
+            Optional.ofNullable(reply).map(io.toa4j.spi.Json::new),
+            r.getLong(at + 1),
+            Optional.ofNullable(r.getString(at + 2)),
+            r.getLong(at + 3),
+            r.getLong(at + 4),
+            Optional.ofNullable(r.getString(at + 5)))
+        .at(now);
   }
 
   private static StoredRecord record(ResultSet r) throws SQLException {

@@ -35,6 +35,7 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
+import java.util.stream.IntStream;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import tools.jackson.databind.JsonNode;
@@ -136,7 +137,7 @@ class PostgresStorageTest {
       while (r.next()) tables.add(r.getString(1));
       assertThat(tables).containsExactly("inbox", "outbox", "records", "toa_migrations");
     }
-    assertThat(steps(namespace + "_wallets")).isEqualTo(List.of(1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11));
+    assertThat(steps(namespace + "_wallets")).isEqualTo(allSteps());
   }
 
   @Test
@@ -149,7 +150,7 @@ class PostgresStorageTest {
       assertThat(stores.get(0).commit(new Write(0, record(A, 1, JSON.createObjectNode().put("n", 1))))).isEqualTo(Outcome.COMMITTED);
       assertThat(stores.get(1).read(A)).isPresent();
     }
-    assertThat(steps(namespace + "_wallets")).isEqualTo(List.of(1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11));
+    assertThat(steps(namespace + "_wallets")).isEqualTo(allSteps());
   }
 
   @Test
@@ -170,12 +171,7 @@ class PostgresStorageTest {
     Schema schema = Schema.of(namespace + ".wallets");
     try (Connection c = TestDatabase.connect();
         Statement s = c.createStatement()) {
-      s.execute("CREATE SCHEMA " + schema.quoted());
-      s.execute("CREATE TABLE " + schema.table("toa_migrations") + " (step int PRIMARY KEY, applied_at timestamptz NOT NULL)");
-      for (int step = 1; step <= 9; step++) {
-        s.execute(String.format(Migrations.STEPS.get(step - 1), schema.quoted()));
-        s.execute("INSERT INTO " + schema.table("toa_migrations") + " VALUES (" + step + ", now())");
-      }
+      migratedTo(s, schema, 9);
       s.execute("INSERT INTO " + schema.table("outbox") + " (id, created, change, claimed_until) VALUES ('" + A + "', 1000, '{\"n\": 1}', 0)");
     }
 
@@ -189,7 +185,30 @@ class PostgresStorageTest {
       store.commit(new Write(0, record(A, 1, JSON.createObjectNode()), Optional.of(tasks)));
       assertThat(store.unpublished(10)).extracting(e -> e.tasks().map(PostgresStorageTest::tree)).containsExactly(Optional.empty(), Optional.of(sent));
     }
-    assertThat(steps(namespace + "_wallets")).isEqualTo(List.of(1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11));
+    assertThat(steps(namespace + "_wallets")).isEqualTo(allSteps());
+  }
+
+  /** A schema migrated before the inbox remembered answered calls: its entries are forgotten when they expire. */
+  @Test
+  void store_schemaAtStep11_keepsItsInboxEntries_forgottenWhenTheyExpire() throws Exception {
+    Schema schema = Schema.of(namespace + ".wallets");
+    try (Connection c = TestDatabase.connect();
+        Statement s = c.createStatement()) {
+      migratedTo(s, schema, 11);
+      s.execute("INSERT INTO " + schema.table("inbox") + " (identity, reply, expires, fingerprint) VALUES ('call-1', '{\"balance\": 5}', 9000, 'fp')");
+    }
+
+    try (Storage storage = TestDatabase.open()) {
+      Store store = storage.store(namespace + ".wallets");
+
+      InboxEntry entry = store.recorded("call-1", 1000).orElseThrow();
+      assertThat(tree(entry.reply().orElseThrow())).isEqualTo(JSON.createObjectNode().put("balance", 5));
+      assertThat(entry.fingerprint()).contains("fp");
+      assertThat(entry.forgotten()).isEqualTo(9000);
+      assertThat(store.recorded("call-1", 9000)).isEmpty();
+      assertThat(store.purgeInbox(9000, 10)).isEqualTo(1);
+      assertThat(((PostgresStore) store).inboxSize()).isZero();
+    }
   }
 
   @Test
@@ -229,7 +248,7 @@ class PostgresStorageTest {
       assertThat(tree(store.read(A).orElseThrow().state())).isEqualTo(state);
       assertThat(tree(store.page(1, 0).get(0).state())).isEqualTo(state);
       assertThat(tree(store.unpublished(1).get(0).change().orElseThrow())).isEqualTo(change);
-      assertThat(tree(store.recorded("call-1", 1000).orElseThrow().reply())).isEqualTo(state);
+      assertThat(tree(store.recorded("call-1", 1000).orElseThrow().reply().orElseThrow())).isEqualTo(state);
     }
   }
 
@@ -303,6 +322,21 @@ class PostgresStorageTest {
     } catch (tools.jackson.core.JacksonException e) {
       throw new AssertionError(json.text(), e);
     }
+  }
+
+  /** Makes the schema as the first {@code steps} migration steps leave it, recorded as applied. */
+  private static void migratedTo(Statement s, Schema schema, int steps) throws SQLException {
+    s.execute("CREATE SCHEMA " + schema.quoted());
+    s.execute("CREATE TABLE " + schema.table("toa_migrations") + " (step int PRIMARY KEY, applied_at timestamptz NOT NULL)");
+    for (int step = 1; step <= steps; step++) {
+      s.execute(String.format(Migrations.STEPS.get(step - 1), schema.quoted()));
+      s.execute("INSERT INTO " + schema.table("toa_migrations") + " VALUES (" + step + ", now())");
+    }
+  }
+
+  /** Every migration step's number, 1 to the last. */
+  private static List<Integer> allSteps() {
+    return IntStream.rangeClosed(1, Migrations.STEPS.size()).boxed().toList();
   }
 
   private List<Integer> steps(String schema) throws Exception {

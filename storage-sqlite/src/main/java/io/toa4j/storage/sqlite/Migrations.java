@@ -12,7 +12,7 @@ import java.util.List;
  * user_version}. A step, once released, never changes; a new need is a new step.
  */
 final class Migrations {
-  private static final List<String> STEPS =
+  static final List<String> STEPS =
       List.of(
           "CREATE TABLE records ("
               + " id TEXT PRIMARY KEY,"
@@ -38,7 +38,25 @@ final class Migrations {
           "ALTER TABLE inbox ADD COLUMN fingerprint TEXT",
           // the tasks an entry sends, as a JSON array; NULL for none, as every entry written before.
           // An entry with tasks and no change stores the JSON text null as its change.
-          "ALTER TABLE outbox ADD COLUMN tasks TEXT");
+          "ALTER TABLE outbox ADD COLUMN tasks TEXT",
+          // An entry keeps its answer until it expires, then only the record that the call was
+          // answered (when, for which request, which record) until it is forgotten. due is the
+          // entry's next deadline: expires while it holds its answer, forgotten after; the purge
+          // walks it. reply may now be NULL, which SQLite's ALTER TABLE cannot grant: a new table.
+          "CREATE TABLE inbox_kept ("
+              + " identity TEXT PRIMARY KEY,"
+              + " reply TEXT,"
+              + " expires INTEGER NOT NULL,"
+              + " fingerprint TEXT,"
+              + " answered INTEGER NOT NULL DEFAULT 0,"
+              + " forgotten INTEGER NOT NULL,"
+              + " record TEXT,"
+              + " due INTEGER NOT NULL)",
+          "INSERT INTO inbox_kept (identity, reply, expires, fingerprint, forgotten, due)"
+              + " SELECT identity, reply, expires, fingerprint, expires, expires FROM inbox",
+          "DROP TABLE inbox",
+          "ALTER TABLE inbox_kept RENAME TO inbox",
+          "CREATE INDEX inbox_due ON inbox (due)");
 
   private Migrations() {}
 

@@ -122,7 +122,7 @@ final class SqliteStore implements Store {
   public Outcome commit(Write write) {
     StoredRecord next = write.record();
     String state = next.state().text();
-    Optional<String> reply = write.inbox().map(entry -> entry.reply().text());
+    Optional<String> reply = write.inbox().map(entry -> entry.reply().orElseThrow().text());
     Optional<Texts> outbox = write.outbox().map(entry -> new Texts(change(entry), entry.tasks().map(Json::text).orElse(null)));
     return write(
         "commit record " + next.id() + " at version " + next.version(),
@@ -139,21 +139,27 @@ final class SqliteStore implements Store {
   }
 
   /**
-   * Records a call's answer, replacing a forgotten (expired) answer of the same identity.
+   * Records a call's answer, replacing a forgotten entry of the same identity.
    *
-   * @return false when the identity is answered and not expired: a twin committed first
+   * @return false when the identity is recorded and not forgotten: a twin committed first
    */
   private boolean remember(InboxEntry entry, String reply, long now) throws SQLException {
     PreparedStatement s = cached(writer,
-        "INSERT INTO inbox (identity, reply, expires, fingerprint) VALUES (?, ?, ?, ?)"
+        "INSERT INTO inbox (identity, reply, expires, fingerprint, answered, forgotten, record, due)"
+            + " VALUES (?, ?, ?, ?, ?, ?, ?, ?)"
             + " ON CONFLICT (identity) DO UPDATE SET reply = excluded.reply, expires = excluded.expires,"
-            + " fingerprint = excluded.fingerprint"
-            + " WHERE inbox.expires <= ?");
+            + " fingerprint = excluded.fingerprint, answered = excluded.answered, forgotten = excluded.forgotten,"
+            + " record = excluded.record, due = excluded.due"
+            + " WHERE inbox.forgotten <= ?");
     s.setString(1, entry.identity());
     s.setString(2, reply);
     s.setLong(3, entry.expires());
     s.setString(4, entry.fingerprint().orElse(null));
-    s.setLong(5, now);
+    s.setLong(5, entry.answered());
+    s.setLong(6, entry.forgotten());
+    s.setString(7, entry.record().orElse(null));
+    s.setLong(8, entry.expires());
+    s.setLong(9, now);
     return s.executeUpdate() == 1;
   }
 
@@ -161,12 +167,12 @@ final class SqliteStore implements Store {
   public Optional<InboxEntry> recorded(String identity, long now) {
     return withReader(
         c -> {
-          PreparedStatement s = cached(c, "SELECT reply, expires, fingerprint FROM inbox WHERE identity = ? AND expires > ?");
+          PreparedStatement s = cached(c,
+              "SELECT reply, expires, fingerprint, answered, forgotten, record FROM inbox WHERE identity = ? AND forgotten > ?");
           s.setString(1, identity);
           s.setLong(2, now);
           try (ResultSet r = s.executeQuery()) {
-            if (!r.next()) return Optional.empty();
-            return Optional.of(new InboxEntry(identity, new Json(r.getString(1)), r.getLong(2), Optional.ofNullable(r.getString(3))));
+            return r.next() ? Optional.of(entry(r, 1, identity, now)) : Optional.empty();
           }
         });
   }
@@ -177,20 +183,34 @@ final class SqliteStore implements Store {
     return withReader(
         c -> {
           PreparedStatement s = cached(c,
-              "SELECT r.version, r.created, r.updated, r.state, i.reply, i.expires, i.fingerprint FROM (VALUES (1)) AS one"
-                  + " LEFT JOIN records r ON r.id = ? LEFT JOIN inbox i ON i.identity = ? AND i.expires > ?");
+              "SELECT r.version, r.created, r.updated, r.state,"
+                  + " i.reply, i.expires, i.fingerprint, i.answered, i.forgotten, i.record, i.identity FROM (VALUES (1)) AS one"
+                  + " LEFT JOIN records r ON r.id = ? LEFT JOIN inbox i ON i.identity = ? AND i.forgotten > ?");
           s.setString(1, id);
           s.setString(2, identity);
           s.setLong(3, now);
           try (ResultSet r = s.executeQuery()) {
             r.next();
             String state = r.getString(4);
-            String reply = r.getString(5);
             return new Reading(
-                reply == null ? Optional.empty() : Optional.of(new InboxEntry(identity, new Json(reply), r.getLong(6), Optional.ofNullable(r.getString(7)))),
+                r.getString(11) == null ? Optional.empty() : Optional.of(entry(r, 5, identity, now)),
                 state == null ? Optional.empty() : Optional.of(new StoredRecord(id, r.getLong(1), r.getLong(2), r.getLong(3), new Json(state))));
           }
         });
+  }
+
+  /** The inbox entry in the row's columns from {@code at} on, as answered at {@code now}. */
+  private static InboxEntry entry(ResultSet r, int at, String identity, long now) throws SQLException {
+    String reply = r.getString(at);
+    return new InboxEntry(
+            identity,
+            Optional.ofNullable(reply).map(Json::new),
+            r.getLong(at + 1),
+            Optional.ofNullable(r.getString(at + 2)),
+            r.getLong(at + 3),
+            r.getLong(at + 4),
+            Optional.ofNullable(r.getString(at + 5)))
+        .at(now);
   }
 
   @Override
@@ -198,11 +218,19 @@ final class SqliteStore implements Store {
     return write(
         "purge expired inbox entries",
         c -> {
-          PreparedStatement s = cached(writer,
-              "DELETE FROM inbox WHERE identity IN (SELECT identity FROM inbox WHERE expires <= ? LIMIT ?)");
-          s.setLong(1, now);
-          s.setInt(2, limit);
-          return s.executeUpdate();
+          PreparedStatement forget = cached(writer,
+              "DELETE FROM inbox WHERE identity IN (SELECT identity FROM inbox WHERE due <= ? AND forgotten <= ? LIMIT ?)");
+          forget.setLong(1, now);
+          forget.setLong(2, now);
+          forget.setInt(3, limit);
+          int removed = forget.executeUpdate();
+          PreparedStatement expire = cached(writer,
+              "UPDATE inbox SET reply = NULL, due = forgotten"
+                  + " WHERE identity IN (SELECT identity FROM inbox WHERE due <= ? AND forgotten > ? AND reply IS NOT NULL LIMIT ?)");
+          expire.setLong(1, now);
+          expire.setLong(2, now);
+          expire.setInt(3, limit);
+          return removed + expire.executeUpdate();
         });
   }
 

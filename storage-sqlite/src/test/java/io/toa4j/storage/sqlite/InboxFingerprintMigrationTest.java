@@ -39,13 +39,18 @@ class InboxFingerprintMigrationTest {
 
       assertThat(store.recorded("call-1", 1000)).hasValueSatisfying((InboxEntry e) -> {
         assertThat(e.fingerprint()).isEmpty();
-        assertThat(e.reply().text()).isEqualTo("{\"balance\":5}");
+        assertThat(e.reply().orElseThrow().text()).isEqualTo("{\"balance\":5}");
         assertThat(e.expires()).isEqualTo(9000);
+        assertThat(e.forgotten()).as("an entry from before the record window is forgotten when it expires").isEqualTo(9000);
+        assertThat(e.answered()).isZero();
+        assertThat(e.record()).isEmpty();
       });
+      assertThat(store.recorded("call-1", 9000)).isEmpty();
+      assertThat(store.purgeInbox(9000, 10)).isEqualTo(1);
     }
     try (Connection c = DriverManager.getConnection("jdbc:sqlite:" + file);
         Statement s = c.createStatement()) {
-      assertThat(s.executeQuery("PRAGMA user_version").getInt(1)).as("every step since applied").isEqualTo(10);
+      assertThat(s.executeQuery("PRAGMA user_version").getInt(1)).as("every step since applied").isEqualTo(Migrations.STEPS.size());
     }
   }
 }

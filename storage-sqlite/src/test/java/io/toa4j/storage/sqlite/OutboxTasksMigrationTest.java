@@ -53,7 +53,7 @@ class OutboxTasksMigrationTest {
     }
     try (Connection c = DriverManager.getConnection("jdbc:sqlite:" + file);
         Statement s = c.createStatement()) {
-      assertThat(s.executeQuery("PRAGMA user_version").getInt(1)).isEqualTo(10);
+      assertThat(s.executeQuery("PRAGMA user_version").getInt(1)).isEqualTo(Migrations.STEPS.size());
     }
   }
 }

@@ -70,6 +70,14 @@ final class Fixtures {
     return new InboxEntry(identity, reply(), expires);
   }
 
+  /**
+   * The answer to a call committed at {@code answered} on record {@code record}, given until {@code
+   * expires} and remembered until {@code forgotten}.
+   */
+  static InboxEntry remembered(String identity, long answered, long expires, long forgotten, String record) {
+    return new InboxEntry(identity, Optional.of(reply()), expires, Optional.of("fp-" + identity), answered, forgotten, Optional.of(record));
+  }
+
   static Json reply() {
     return json(JSON.createObjectNode().put("balance", 5));
   }

@@ -7,6 +7,7 @@ import static io.toa4j.testkit.storage.Fixtures.answered;
 import static io.toa4j.testkit.storage.Fixtures.entry;
 import static io.toa4j.testkit.storage.Fixtures.id;
 import static io.toa4j.testkit.storage.Fixtures.record;
+import static io.toa4j.testkit.storage.Fixtures.remembered;
 import static io.toa4j.testkit.storage.Fixtures.reply;
 import static io.toa4j.testkit.storage.Fixtures.assertSame;
 import static io.toa4j.testkit.storage.Fixtures.identities;
@@ -75,7 +76,7 @@ public interface StorageContract {
 
   /** The answer recorded for a call, if it is recorded and not expired by {@code now}. */
   private static Optional<Json> answer(Store store, String identity, long now) {
-    return store.recorded(identity, now).map(InboxEntry::reply);
+    return store.recorded(identity, now).flatMap(InboxEntry::reply);
   }
 
   private Store wallets(Storage storage) {
@@ -379,7 +380,7 @@ public interface StorageContract {
       Reading both = store.read(A, "call-1", 4999);
       assertSame(both.record(), Optional.of(record(A, 1, 1000, 5)));
       assertThat(both.answer()).isEqualTo(store.recorded("call-1", 4999)).isPresent();
-      assertSame(both.answer().get().reply(), reply());
+      assertSame(both.answer().get().reply().orElseThrow(), reply());
 
       assertSame(store.read(A, "call-1", 5000), new Reading(Optional.empty(), Optional.of(record(A, 1, 1000, 5))));
       assertThat(store.read(B, "call-1", 4999).record()).isEmpty();
@@ -520,6 +521,69 @@ public interface StorageContract {
       assertThat(store.purgeInbox(2000, 2)).isZero();
       assertThat(inboxSize(store)).isEqualTo(2);
       assertThat(answer(store, "call-4", 2000)).isPresent();
+    }
+  }
+
+  @Test
+  default void recorded_afterItsAnswerExpires_answersTheRecordOfTheCallUntilItIsForgotten() {
+    try (Storage storage = open()) {
+      Store store = wallets(storage);
+      InboxEntry entry = remembered("call-1", 1000, 5000, 20_000, A);
+      store.commit(new Write(0, record(A, 1, 1000, 5), Optional.empty(), Optional.of(entry)));
+
+      assertSame(store.recorded("call-1", 4999), Optional.of(entry));
+      InboxEntry late = store.recorded("call-1", 5000).orElseThrow();
+      assertThat(late.reply()).as("the answer is no longer given").isEmpty();
+      assertThat(late).isEqualTo(entry.at(5000));
+      assertThat(late.answered()).isEqualTo(1000);
+      assertThat(late.fingerprint()).contains("fp-call-1");
+      assertThat(late.record()).contains(A);
+      assertThat(store.read(B, "call-1", 19_999).answer()).contains(late);
+      assertThat(store.recorded("call-1", 20_000)).isEmpty();
+      assertThat(store.read(B, "call-1", 20_000).answer()).isEmpty();
+    }
+  }
+
+  @Test
+  default void commit_ofACallRememberedAfterItsAnswerExpired_isADuplicate_untilItIsForgotten() {
+    try (Storage storage = open()) {
+      Store store = wallets(storage);
+      store.commit(new Write(0, record(A, 1, 1000, 5), Optional.empty(), Optional.of(remembered("call-1", 1000, 5000, 20_000, A))));
+
+      Outcome late = store.commit(new Write(1, record(A, 2, 19_999, 10), Optional.of(entry(id(1), 19_999)),
+          Optional.of(remembered("call-1", 19_999, 30_000, 40_000, A))));
+      assertThat(late).isEqualTo(Outcome.DUPLICATE);
+      assertSame(store.read(A), Optional.of(record(A, 1, 1000, 5)));
+      assertThat(store.unpublished(10)).isEmpty();
+
+      Outcome forgotten = store.commit(new Write(1, record(A, 2, 20_000, 10), Optional.empty(),
+          Optional.of(remembered("call-1", 20_000, 30_000, 40_000, A))));
+      assertThat(forgotten).isEqualTo(Outcome.COMMITTED);
+      assertThat(store.recorded("call-1", 20_000)).hasValueSatisfying(e -> assertThat(e.answered()).isEqualTo(20_000));
+      assertThat(inboxSize(store)).isEqualTo(1);
+    }
+  }
+
+  @Test
+  default void purgeInbox_dropsExpiredAnswers_andRemovesEntriesOnlyOnceForgotten() {
+    try (Storage storage = open()) {
+      Store store = wallets(storage);
+      store.commit(new Write(0, record(A, 1, 1000, 5), Optional.empty(), Optional.of(remembered("call-1", 1000, 5000, 20_000, A))));
+      store.commit(new Write(0, record(B, 1, 1000, 5), Optional.empty(), Optional.of(remembered("call-2", 1000, 9000, 20_000, B))));
+
+      assertThat(store.purgeInbox(4999, 10)).isZero();
+      assertThat(store.purgeInbox(5000, 10)).as("call-1's answer dropped").isEqualTo(1);
+      assertThat(store.purgeInbox(5000, 10)).isZero();
+      assertThat(inboxSize(store)).as("both calls still remembered").isEqualTo(2);
+      assertThat(store.recorded("call-1", 1000).orElseThrow().reply())
+          .as("the answer is gone from the store, not only hidden at a later now").isEmpty();
+      assertThat(store.recorded("call-2", 1000).orElseThrow().reply()).isPresent();
+
+      assertThat(store.purgeInbox(19_999, 10)).as("call-2's answer dropped").isEqualTo(1);
+      assertThat(store.purgeInbox(20_000, 1)).isEqualTo(1);
+      assertThat(store.purgeInbox(20_000, 1)).isEqualTo(1);
+      assertThat(store.purgeInbox(20_000, 1)).isZero();
+      assertThat(inboxSize(store)).isZero();
     }
   }
 
