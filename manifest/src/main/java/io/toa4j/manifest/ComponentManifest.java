@@ -33,6 +33,17 @@ public record ComponentManifest(
   /** The operations every component with an entity has without declaring them. */
   public static final List<String> GENERIC_OPERATIONS = List.of("observe", "enumerate", "assign");
 
+  /**
+   * The generic operations an operation may forward to ({@code forward: transit}), with the type
+   * each is: {@code transit}, which merges its input into the record, exists only where declared.
+   */
+  public static final Map<String, OperationType> FORWARDABLE =
+      Map.of(
+          "transit", OperationType.TRANSITION,
+          "observe", OperationType.OBSERVATION,
+          "enumerate", OperationType.OBSERVATION,
+          "assign", OperationType.ASSIGNMENT);
+
   /** {@code namespace.name}. */
   public String label() {
     return namespace + "." + name;

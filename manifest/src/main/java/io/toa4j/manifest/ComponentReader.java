@@ -1,13 +1,18 @@
 package io.toa4j.manifest;
 
+import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
+import java.util.stream.Stream;
 import tools.jackson.databind.JsonNode;
 
 /** Reads a component's folder: its {@code manifest.toa.yaml}, validated and frozen. */
@@ -29,7 +34,7 @@ final class ComponentReader {
     if (!Files.isRegularFile(file)) {
       throw missing(folder, file);
     }
-    return read(YamlFiles.read(file), folder, folder, file);
+    return read(YamlFiles.read(file), folder, folder, file, true);
   }
 
   /**
@@ -42,20 +47,26 @@ final class ComponentReader {
   static ComponentManifest read(String text, String label, String origin) {
     Path named = Path.of(origin);
     Path home = named.getParent() == null ? Path.of(label) : named.getParent();
-    return read(YamlFiles.read(text, named), Path.of(label), home, named);
+    return read(YamlFiles.read(text, named), Path.of(label), home, named, false);
   }
 
   /**
    * @param labelling the folder whose name is the label when the manifest declares none
    * @param folder where the component's sources are, if anywhere
+   * @param inFolder whether the manifest was read from the folder, whose {@code operations/} may
+   *     hold operations it does not declare
    */
-  private static ComponentManifest read(Declared whole, Path labelling, Path folder, Path file) {
+  private static ComponentManifest read(Declared whole, Path labelling, Path folder, Path file, boolean inFolder) {
     Declared root = whole.mapping(KEYS, ROOT_FIX);
     ComponentLabel label = ComponentLabel.of(root, labelling);
     Optional<EntityDeclaration> entity = root.get("entity").map(EntityReader::read);
     Map<String, OperationDeclaration> operations =
         operations(root.get("operations"), entity);
-    OperationNames names = new OperationNames(operations.keySet(), entity.isPresent());
+    Set<String> named = new LinkedHashSet<>(operations.keySet());
+    if (inFolder) {
+      named.addAll(classOnly(folder));
+    }
+    OperationNames names = new OperationNames(named, entity.isPresent());
     return new ComponentManifest(
         folder,
         file,
@@ -66,6 +77,28 @@ final class ComponentReader {
         events(root.get("events")),
         receivers(root.get("receivers"), names),
         root.get("exposition").map(e -> ExpositionReader.read(e, names)));
+  }
+
+  /**
+   * The operations present only as source files under {@code operations/} ({@code Refund.java} is
+   * {@code refund}), which receivers and routes may name as Toa lets them; the runtime binds them
+   * and checks their classes. None for a component without a folder of sources.
+   */
+  private static List<String> classOnly(Path folder) {
+    Path sources = folder.resolve("operations");
+    if (!Files.isDirectory(sources)) {
+      return List.of();
+    }
+    try (Stream<Path> files = Files.list(sources)) {
+      return files
+          .map(f -> f.getFileName().toString())
+          .filter(f -> f.endsWith(".java") && f.length() > ".java".length())
+          .map(f -> Character.toLowerCase(f.charAt(0)) + f.substring(1, f.length() - ".java".length()))
+          .sorted()
+          .toList();
+    } catch (IOException e) {
+      throw new UncheckedIOException("cannot list " + sources, e);
+    }
   }
 
   private static ManifestException missing(Path folder, Path file) {

@@ -15,6 +15,9 @@ import java.util.Set;
  * @param input the input schema; empty when the operation takes no input
  * @param output the output schema, if declared
  * @param errors the refusal codes it may answer with
+ * @param forward the generic operation whose implementation it runs ({@code transit}, {@code
+ *     observe}, {@code enumerate} or {@code assign}), with the contract declared here; empty for an
+ *     operation the author writes
  */
 public record OperationDeclaration(
     String name,
@@ -25,4 +28,5 @@ public record OperationDeclaration(
     Optional<Once> once,
     Optional<Schema> input,
     Optional<Schema> output,
-    Set<String> errors) {}
+    Set<String> errors,
+    Optional<String> forward) {}

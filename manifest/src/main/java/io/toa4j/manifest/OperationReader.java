@@ -15,7 +15,10 @@ import tools.jackson.databind.node.JsonNodeFactory;
 /** Reads one entry of a component's {@code operations}. */
 final class OperationReader {
   static final List<String> KEYS =
-      List.of("type", "concurrency", "query", "once", "input", "output", "errors", "description");
+      List.of("type", "concurrency", "query", "once", "input", "output", "errors", "description", "forward");
+
+  /** What re-declaring {@code observe} or {@code enumerate} may state: its contract's schemas. */
+  static final List<String> REDECLARED_KEYS = List.of("input", "output", "description");
 
   private static final String TYPES =
       Stream.of(OperationType.values())
@@ -38,26 +41,107 @@ final class OperationReader {
             .orElseGet(() -> ConciseSchemas.References.none("the component has no entity"));
     Location path = body.location();
     Token.OPERATION_NAME.check(name, path);
-    if (hasEntity && ComponentManifest.GENERIC_OPERATIONS.contains(name)) {
-      throw body.refuse(
-          "'" + name + "' is given to every entity; choose another name for this operation");
-    }
     Declared keys = body.node().isNull() ? empty(path) : body;
-    keys.mapping(KEYS, "write the operation's settings, such as { type: transition }, or nothing");
+    if (hasEntity && ComponentManifest.GENERIC_OPERATIONS.contains(name)) {
+      if (name.equals("assign")) {
+        throw body.refuse(
+            "'assign' is given to every entity, with the entity's properties as its input; choose another"
+                + " name for this operation (forward: assign gives it assign's implementation)");
+      }
+      String fix = "re-declaring " + name + " gives it an input or an output schema; write { input, output }";
+      keys.mapping(fix);
+      for (String key : keys.names()) {
+        if (!REDECLARED_KEYS.contains(key)) {
+          throw keys.child(key).refuse(
+              "unknown key '" + key + "' for " + name + ", which runs as every entity's " + name + " does; " + fix
+                  + ", or give an operation of your own another name");
+        }
+      }
+    } else {
+      keys.mapping(KEYS, "write the operation's settings, such as { type: transition }, or nothing");
+    }
+    Optional<String> forward = forward(name, keys, hasEntity);
+    Optional<OperationType> type = type(keys);
+    if (forward.isPresent()) {
+      OperationType forwarded = ComponentManifest.FORWARDABLE.get(forward.get());
+      if (type.isPresent() && type.get() != forwarded) {
+        throw keys.get("type").orElseThrow().refuse(
+            forward.get() + " is " + OperationRules.withArticle(forwarded) + ", not " + OperationRules.withArticle(type.get())
+                + "; leave type out, or write type: " + forwarded.yamlName());
+      }
+      type = Optional.of(forwarded);
+    }
+    Optional<Schema> input = keys.get("input").map(s -> JsonSchemas.compile(s, references));
+    if (input.isEmpty() && forward.filter(f -> f.equals("transit") || f.equals("assign")).isPresent()) {
+      input = Optional.of(entity.orElseThrow().changeset());
+    }
+    keys.get("input").filter(i -> forward.filter(f -> f.equals("transit") || f.equals("assign")).isPresent())
+        .ifPresent(i -> merged(i, entity.orElseThrow(), forward.get()));
     OperationDeclaration decl =
         new OperationDeclaration(
             name,
             path,
-            type(keys),
+            type,
             concurrency(keys),
-            query(keys),
+            keys.get("query").isEmpty() && forward.isPresent() ? genericQuery(forward.get()) : query(keys),
             once(keys),
-            keys.get("input").map(s -> JsonSchemas.compile(s, references)),
+            input,
             keys.get("output").map(s -> JsonSchemas.compile(s, references)),
-            errors(keys));
+            errors(keys),
+            forward);
     keys.get("description").ifPresent(d -> d.text("write the description as a string"));
-    decl.type().ifPresent(type -> OperationRules.check(decl, hasEntity, type, false));
+    decl.type().ifPresent(t -> OperationRules.check(decl, hasEntity, t, false));
     return decl;
+  }
+
+  /**
+   * The generic implementation the operation runs: its own name when it is {@code transit}, or
+   * re-declares {@code observe} or {@code enumerate}; what {@code forward} names; none otherwise.
+   */
+  private static Optional<String> forward(String name, Declared keys, boolean hasEntity) {
+    Optional<Declared> declared = keys.get("forward");
+    if (declared.isEmpty()) {
+      boolean generic = name.equals("transit") || name.equals("observe") || name.equals("enumerate");
+      return hasEntity && generic ? Optional.of(name) : Optional.empty();
+    }
+    String fix = "write forward: one of " + String.join(", ", FORWARD_ORDER);
+    String target = declared.get().text(fix);
+    if (!ComponentManifest.FORWARDABLE.containsKey(target)) {
+      throw declared.get().refuse("'" + target + "' is not a generic operation; " + fix + ", or write a class for " + name);
+    }
+    if (!hasEntity) {
+      throw declared.get().refuse(target + " works on the entity, and this component declares none; declare an entity, or write a class for " + name);
+    }
+    return Optional.of(target);
+  }
+
+  private static final List<String> FORWARD_ORDER = List.of("transit", "observe", "enumerate", "assign");
+
+  /**
+   * The query rule of a generic implementation where the declaration states none: {@code observe}
+   * and {@code assign} name a record, {@code enumerate} may page, {@code transit} may create.
+   */
+  private static QueryRule genericQuery(String forward) {
+    return forward.equals("observe") || forward.equals("assign") ? QueryRule.REQUIRED : QueryRule.OPTIONAL;
+  }
+
+  /**
+   * Refuses an input that a merge into the record could not store: every property it declares must
+   * be one of the entity's, and it may not admit others.
+   */
+  private static void merged(Declared input, EntityDeclaration entity, String forward) {
+    JsonNode schema = input.node();
+    if (!schema.isObject()) {
+      return; // a concise form: checked as a schema; the record's schema checks what is merged
+    }
+    JsonNode properties = schema.path("properties");
+    for (String property : properties.isObject() ? properties.propertyNames() : Set.<String>of()) {
+      if (!entity.properties().has(property)) {
+        throw input.child("properties").child(property).refuse(
+            "'" + property + "' is not a property of the entity, and " + forward + " merges its input into the record;"
+                + " declare it under entity.properties, or remove it");
+      }
+    }
   }
 
   private static Optional<OperationType> type(Declared keys) {

@@ -87,6 +87,53 @@ class LoadComponentRefusalTest {
     assertThat(e).hasMessageContainingAll("unknown key 'ttl'", "retention, remember");
   }
 
+  private static final String BOOKS =
+      "entity: { properties: { title: { type: string } } }\noperations:\n";
+
+  @Test
+  void loadComponent_forwardToAnythingButAGenericOperation_isRefusedListingThem() {
+    ManifestException e = refused(BOOKS + "  create: { forward: credit }\n", "operations.create.forward");
+
+    assertThat(e).hasMessageContainingAll("'credit' is not a generic operation", "transit, observe, enumerate, assign");
+  }
+
+  @Test
+  void loadComponent_forwardWithoutAnEntity_isRefused() {
+    ManifestException e = refused("operations:\n  create: { forward: transit }\n", "operations.create.forward");
+
+    assertThat(e).hasMessageContainingAll("transit works on the entity", "declares none");
+  }
+
+  @Test
+  void loadComponent_forwardWithAnotherType_isRefusedAtType() {
+    ManifestException e = refused(BOOKS + "  list: { forward: observe, type: transition }\n", "operations.list.type");
+
+    assertThat(e).hasMessageContainingAll("observe is an observation, not a transition", "leave type out");
+  }
+
+  @Test
+  void loadComponent_assignRedeclared_isRefused() {
+    ManifestException e = refused(BOOKS + "  assign: { input: { type: object } }\n", "operations.assign");
+
+    assertThat(e).hasMessageContainingAll("'assign' is given to every entity", "forward: assign");
+  }
+
+  @Test
+  void loadComponent_observeRedeclaredWithMoreThanSchemas_isRefused() {
+    ManifestException e = refused(BOOKS + "  observe: { concurrency: retry }\n", "operations.observe.concurrency");
+
+    assertThat(e).hasMessageContainingAll("unknown key 'concurrency'", "write { input, output }");
+  }
+
+  @Test
+  void loadComponent_transitInputNamingAPropertyTheEntityLacks_isRefusedAtIt() {
+    ManifestException e = refused(
+        BOOKS + "  transit: { input: { type: object, properties: { colour: { type: string } } } }\n",
+        "operations.transit.input.properties.colour");
+
+    assertThat(e).hasMessageContainingAll("'colour' is not a property of the entity", "transit merges its input");
+  }
+
   @Test
   void loadComponent_onceNeitherTrueNorSeconds_isRefused() {
     ManifestException e = refusedWallets("once: true", "once: always", "operations.credit.once");
@@ -142,10 +189,10 @@ class LoadComponentRefusalTest {
   }
 
   @Test
-  void loadComponent_genericOperationNameWithEntity_isRefused() {
-    ManifestException e = refusedWallets("  debit:", "  observe:", "operations.observe");
+  void loadComponent_genericOperationRedeclaredAsAnOperationOfItsOwn_isRefused() {
+    ManifestException e = refusedWallets("  debit:", "  observe:", "operations.observe.query");
 
-    assertThat(e).hasMessageContaining("'observe' is given to every entity; choose another name");
+    assertThat(e).hasMessageContainingAll("unknown key 'query'", "re-declaring observe gives it an input or an output schema");
   }
 
   @Test

@@ -156,6 +156,52 @@ class LoadComponentTest {
   }
 
   @Test
+  void loadComponent_genericOperations_asToaWritesThem() {
+    ComponentManifest books = component(dir, "books", """
+        entity: { properties: { title: { type: string } } }
+        operations:
+          transit: {}
+          create: { forward: transit, query: false, input: { type: object, properties: { title: { type: string } } } }
+          list: { forward: enumerate }
+          observe: { output: { type: object } }
+        receivers:
+          store.orders.created: transit
+        """);
+
+    OperationDeclaration transit = books.operations().get("transit");
+    assertThat(transit.forward()).contains("transit");
+    assertThat(transit.type()).contains(OperationType.TRANSITION);
+    assertThat(transit.query()).isEqualTo(QueryRule.OPTIONAL);
+    assertThat(transit.input()).as("the entity's properties, none required").isPresent();
+    OperationDeclaration create = books.operations().get("create");
+    assertThat(create.forward()).contains("transit");
+    assertThat(create.query()).isEqualTo(QueryRule.FORBIDDEN);
+    assertThat(books.operations().get("list").type()).contains(OperationType.OBSERVATION);
+    assertThat(books.operations().get("list").query()).isEqualTo(QueryRule.OPTIONAL);
+    assertThat(books.operations().get("observe").forward()).contains("observe");
+    assertThat(books.operations().get("observe").query()).isEqualTo(QueryRule.REQUIRED);
+    assertThat(books.operations().get("observe").output()).isPresent();
+  }
+
+  @Test
+  void loadComponent_receiverNamingAnOperationPresentOnlyAsAClass_loads() {
+    Fixtures.write(dir, "books/operations/Stamp.java", "// the runtime binds and checks it");
+    String manifest = """
+        entity: { properties: { title: { type: string } } }
+        receivers:
+          store.orders.created: stamp
+        """;
+
+    ComponentManifest books = component(dir, "books", manifest);
+
+    assertThat(books.operations()).as("found, not declared").doesNotContainKey("stamp");
+    assertThat(books.receivers()).singleElement().satisfies(r -> assertThat(r.operation()).isEqualTo("stamp"));
+    ManifestException refused = Fixtures.refused(
+        () -> component(dir, "other", manifest), "manifest.toa.yaml", "receivers.store.orders.created");
+    assertThat(refused).hasMessageContaining("'stamp' is not an operation of this component");
+  }
+
+  @Test
   void loadComponent_receiverLongFormWithTwoPartLabel_isInTheDefaultNamespace() {
     String manifest =
         Fixtures.WALLETS.replace(

@@ -31,7 +31,8 @@ import tools.jackson.databind.JsonNode;
 /**
  * Binds a component's declared operations to its classes, checking at load everything that can be
  * checked: each declared operation has its class, of the declared kind, with an input and an entity
- * of the schemas' shape; no class under {@code operations/} is left undeclared.
+ * of the schemas' shape; a class under {@code operations/} that is not declared is an operation of
+ * its own, as Toa finds operations by their files.
  */
 final class Components {
   private static final Map<Class<?>, OperationType> KINDS =
@@ -48,23 +49,45 @@ final class Components {
     Map<String, Operation> operations = new LinkedHashMap<>();
     manifest.entity().ifPresent(e -> generic(manifest).forEach(op -> operations.put(op.name(), op)));
     for (OperationDeclaration declaration : manifest.operations().values()) {
-      operations.put(declaration.name(), authored(manifest, code, declaration));
+      if (declaration.forward().filter(declaration.name()::equals).isPresent()) refuseClassOf(manifest, code, declaration);
+      operations.put(
+          declaration.name(),
+          declaration.forward().isPresent()
+              ? new Operation(declaration.name(), declaration.type().orElseThrow(), declaration, Optional.empty())
+              : authored(manifest, code, declaration));
     }
-    List<String> undeclared = new ArrayList<>();
     for (String simple : code.simpleNamesIn("operations")) {
       String name = Character.toLowerCase(simple.charAt(0)) + simple.substring(1);
-      if (!manifest.operations().containsKey(name)) undeclared.add(simple);
-    }
-    if (!undeclared.isEmpty()) {
-      throw new StartupException(
-          manifest.directory().resolve("operations")
-              + ": "
-              + String.join(", ", undeclared)
-              + " is not declared; declare it under operations in "
-              + manifest.file()
-              + ", or remove the file");
+      if (operations.containsKey(name) || manifest.operations().containsKey(name)) {
+        if (!manifest.operations().containsKey(name)) refuseClassOf(manifest, code, operations.get(name).declaration());
+        continue;
+      }
+      operations.put(name, authored(manifest, code, undeclared(manifest, name, simple)));
     }
     return Map.copyOf(operations);
+  }
+
+  /**
+   * The declaration of an operation found as a class under {@code operations/} and not declared,
+   * as Toa finds operations by their files: its type from its class, an optional query, no input
+   * (so its class takes {@code Void}), no output schema, no refusal codes, no {@code once}.
+   */
+  private static OperationDeclaration undeclared(ComponentManifest manifest, String name, String simple) {
+    Location at = new Location(manifest.directory().resolve("operations").resolve(simple + ".java"), "");
+    return new OperationDeclaration(
+        name, at, Optional.empty(), Concurrency.NONE, QueryRule.OPTIONAL, Optional.empty(), Optional.empty(), Optional.empty(), Set.of(),
+        Optional.empty());
+  }
+
+  /** A class for an operation the runtime implements itself ({@code transit}, {@code observe}, ...): refused. */
+  private static void refuseClassOf(ComponentManifest manifest, ComponentCode code, OperationDeclaration declaration) {
+    String simple = Character.toUpperCase(declaration.name().charAt(0)) + declaration.name().substring(1);
+    if (code.find("operations", simple).isPresent()) {
+      throw new StartupException(
+          declaration.path() + ": " + declaration.name() + " is given to every entity and runs no class of its own, but there is"
+              + " one (" + simple + "); name the class and the operation otherwise, such as "
+              + Character.toLowerCase(simple.charAt(0)) + simple.substring(1) + "Record");
+    }
   }
 
   private static List<Operation> generic(ComponentManifest manifest) {
@@ -99,7 +122,8 @@ final class Components {
         Optional.empty(),
         Optional.ofNullable(input),
         Optional.empty(),
-        Set.of());
+        Set.of(),
+        Optional.of(name));
   }
 
   private static Operation authored(ComponentManifest manifest, ComponentCode code, OperationDeclaration declaration) {

@@ -155,7 +155,7 @@ final class Engine {
     Invocation call = Requests.withDefaults(operation, given);
     Requests.check(component, operation, call);
     return switch (operation.type()) {
-      case TRANSITION -> transition(component, operation, call, contexts);
+      case TRANSITION -> operation.generic() ? genericTransit(component, operation, call) : transition(component, operation, call, contexts);
       case OBSERVATION -> operation.generic() ? genericObservation(component, operation, call) : observation(component, operation, call, contexts);
       case ASSIGNMENT -> assignment(component, operation, call, contexts);
       case EFFECT -> unwritten(component, operation, run(operation, call, contexts, c -> ((Effect<Object>) instance(operation)).effect(input(operation, call), c)), null);
@@ -200,6 +200,29 @@ final class Engine {
     }
   }
 
+  /**
+   * {@code transit}, and what forwards to it: the input merged into the record, property by
+   * property, committed as a transition — compare-and-swap on the version read, a new record when
+   * no query names one — answering the record.
+   */
+  private Result genericTransit(Component component, Operation operation, Invocation call) {
+    Store store = component.store().orElseThrow();
+    Reading first = first(operation, store, call);
+    Optional<Result> recorded = recorded(component, operation, call, first.answer());
+    if (recorded.isPresent()) return recorded.get();
+    boolean retry = operation.declaration().concurrency() == Concurrency.RETRY;
+    for (int attempt = 1; ; attempt++) {
+      Current current = current(component, call.query(), attempt == 1 ? first.record() : stored(store, call.query()), true);
+      ObjectNode state = current.state.deepCopy();
+      if (call.input().isObject()) call.input().properties().forEach(e -> state.set(e.getKey(), e.getValue().deepCopy()));
+      Next next = next(component, current, state);
+      Result result = new Result.Output(next.view());
+      Optional<Result> answered = commit(component, operation, store, current, next, call, Map.of(), List.of(), result);
+      if (answered.isPresent()) return answered.get();
+      lost(component, operation, current, attempt, retry);
+    }
+  }
+
   /** After a lost compare-and-swap: waits before the next attempt, or fails the call. */
   private void lost(Component component, Operation operation, Current current, int attempt, boolean retry) {
     String where = component.label() + "." + operation.name() + " on record " + current.id;
@@ -237,9 +260,11 @@ final class Engine {
 
   private Result genericObservation(Component component, Operation operation, Invocation call) {
     Store store = component.store().orElseThrow();
-    if (operation.name().equals("observe")) {
+    if (operation.implementation().equals("observe")) {
       Current current = current(component, store, call.query(), false);
-      return new Result.Output(current == null ? MissingNode.getInstance() : current.view());
+      if (current == null) return new Result.Output(MissingNode.getInstance());
+      if (options.checks()) checkOutput(component, operation, current.view());
+      return new Result.Output(current.view());
     }
     Query query = call.query().orElse(Query.page(DEFAULT_PAGE, 0));
     long limit = query.limit().orElse(DEFAULT_PAGE);
@@ -248,6 +273,7 @@ final class Engine {
     }
     var page = Binding.VALUES.createArrayNode();
     store.page(limit, query.omit().orElse(0)).forEach(r -> page.add(Binding.view(r)));
+    if (options.checks()) checkOutput(component, operation, page);
     return new Result.Output(page);
   }
 

@@ -8,7 +8,8 @@ import java.util.Optional;
 /**
  * An operation ready to run: its declaration, its type, and, for an authored one, the object that
  * runs it with the classes its input and entity bind to. Generic operations ({@code observe},
- * {@code enumerate}, {@code assign}) have no code: the engine runs them itself.
+ * {@code enumerate}, {@code assign}, a declared {@code transit}, and any operation that forwards to
+ * one of them) have no code: the engine runs them itself.
  */
 record Operation(String name, OperationType type, OperationDeclaration declaration, Optional<Code> code) {
 
@@ -21,5 +22,10 @@ record Operation(String name, OperationType type, OperationDeclaration declarati
 
   boolean generic() {
     return code.isEmpty();
+  }
+
+  /** The generic implementation a generic operation runs: {@code transit}, {@code observe}, ... */
+  String implementation() {
+    return declaration.forward().orElse(name);
   }
 }

@@ -101,7 +101,7 @@ public final class Requests {
   }
 
   private static void checkQuery(String endpoint, Operation operation, Query query) {
-    boolean enumerating = operation.generic() && operation.name().equals("enumerate");
+    boolean enumerating = operation.generic() && operation.implementation().equals("enumerate");
     if (enumerating) {
       if (query.id().isPresent() || query.version().isPresent()) throw contract(endpoint + " takes limit and omit in its query, not id or version");
       return;

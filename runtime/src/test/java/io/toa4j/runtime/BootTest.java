@@ -3,6 +3,8 @@ package io.toa4j.runtime;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.toa4j.api.Failure;
+import io.toa4j.api.Reply;
 import io.toa4j.api.Request;
 import io.toa4j.manifest.ManifestException;
 import java.io.IOException;
@@ -127,19 +129,56 @@ class BootTest {
   }
 
   @Test
-  void boot_undeclaredOperationClass_isRefused() {
+  void boot_operationPresentOnlyAsAClass_isAnOperation_takingNoInput() {
     Path context = shop();
     Shop.write(
         context,
         WALLETS + "operations/Freeze.java",
         "package billing.wallets.operations;\n"
             + "public class Freeze implements io.toa4j.api.Effect<Void> {\n"
+            + "  public Object effect(Void input) { return \"frozen\"; }\n"
+            + "}\n");
+
+    try (Toa app = Toa.builder().directory(context).build()) {
+      assertThat(app.call("billing.wallets.freeze", Request.empty())).isEqualTo(new Reply.Output(java.util.Optional.of("frozen")));
+      assertThatThrownBy(() -> app.call("billing.wallets.freeze", Request.input(Map.of("now", true))))
+          .isInstanceOfSatisfying(Failure.class, f -> assertThat(f.code()).isEqualTo(Failure.Code.CONTRACT))
+          .hasMessageContaining("takes no input");
+    }
+  }
+
+  @Test
+  void boot_operationPresentOnlyAsAClassTakingInput_isRefusedSayingToDeclareIt() {
+    Path context = shop();
+    Shop.write(
+        context,
+        WALLETS + "operations/Freeze.java",
+        "package billing.wallets.operations;\n"
+            + "public class Freeze implements io.toa4j.api.Effect<Freeze.Input> {\n"
+            + "  public record Input(boolean now) {}\n"
+            + "  public Object effect(Input input) { return null; }\n"
+            + "}\n");
+
+    assertThatThrownBy(() -> Toa.builder().directory(context).build())
+        .isInstanceOf(StartupException.class)
+        .hasMessageContainingAll("Freeze.java", "declares no input", "takes Input", "declare its input schema in the manifest");
+    assertNoState(context);
+  }
+
+  @Test
+  void boot_classNamedAfterAGenericOperation_isRefused() {
+    Path context = shop();
+    Shop.write(
+        context,
+        WALLETS + "operations/Observe.java",
+        "package billing.wallets.operations;\n"
+            + "public class Observe implements io.toa4j.api.Effect<Void> {\n"
             + "  public Object effect(Void input) { return null; }\n"
             + "}\n");
 
     assertThatThrownBy(() -> Toa.builder().directory(context).build())
         .isInstanceOf(StartupException.class)
-        .hasMessageContaining("Freeze is not declared");
+        .hasMessageContainingAll("observe is given to every entity and runs no class of its own", "Observe");
   }
 
   @Test
