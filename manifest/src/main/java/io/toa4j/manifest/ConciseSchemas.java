@@ -24,9 +24,10 @@ import tools.jackson.databind.node.ObjectNode;
  *       names without a mark are required too.
  * </ul>
  *
- * <p>A mapping is concise when it has at least one key, none of its keys (marks removed) is a JSON
- * Schema keyword, and every value is concise: a string, a list, or a concise mapping. Any other
- * mapping is JSON Schema, and is checked as such: an unknown keyword in it is refused.
+ * <p>A mapping is concise when it has at least one key, every value is concise (a string, a list,
+ * or a concise mapping), and either a key carries a mark ({@code title*}: no keyword ends in one)
+ * or none of its keys is a JSON Schema keyword. Any other mapping is JSON Schema, and is checked as
+ * such: an unknown keyword in it is refused.
  */
 final class ConciseSchemas {
   static final List<String> TYPES =
@@ -85,16 +86,18 @@ final class ConciseSchemas {
     if (!node.isObject() || node.isEmpty()) {
       return false;
     }
+    boolean marked = false;
+    boolean keyword = false;
     for (Map.Entry<String, JsonNode> entry : node.properties()) {
-      if (SchemaKeywords.isKeyword(unmarked(entry.getKey()))) {
-        return false;
-      }
+      String key = entry.getKey();
+      marked |= !unmarked(key).equals(key);
+      keyword |= SchemaKeywords.isKeyword(unmarked(key));
       JsonNode value = entry.getValue();
       if (!(value.isString() || value.isArray() || isConcise(value))) {
         return false;
       }
     }
-    return true;
+    return marked || !keyword;
   }
 
   private static JsonNode type(Declared at, String name, References references) {

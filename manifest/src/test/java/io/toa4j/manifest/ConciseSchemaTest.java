@@ -76,6 +76,23 @@ class ConciseSchemaTest {
   }
 
   @Test
+  void mapping_withAMarkedKey_isConcise_evenWithKeysNamedLikeKeywords() {
+    Schema schema = input("{ title*: string, type: string, pages: integer }");
+
+    assertThat(schema.source().get("required")).isEqualTo(json("[\"title\"]"));
+    assertThat(schema.source().at("/properties/type")).isEqualTo(json("{\"type\":\"string\"}"));
+    assertThat(fits(schema, "{\"title\":\"Dune\",\"type\":\"novel\"}")).isTrue();
+    assertThat(fits(schema, "{\"type\":\"novel\"}")).isFalse();
+  }
+
+  @Test
+  void mapping_withoutMarks_namedLikeAnAnnotation_isRefusedAsAcceptingAnything() {
+    ManifestException e = Fixtures.refused(() -> input("{ title: string }"), "manifest.toa.yaml", "operations.look.input.title");
+
+    assertThat(e).hasMessageContainingAll("'title' is a JSON Schema annotation", "would accept any value");
+  }
+
+  @Test
   void mapping_questionMarkMakesTheUnmarkedRequired() {
     Schema schema = input("{ limit: integer, name?: string }");
 

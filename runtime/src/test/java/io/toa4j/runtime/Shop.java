@@ -14,9 +14,14 @@ final class Shop {
   private Shop() {}
 
   static Path copyTo(Path target) {
-    try (Stream<Path> files = Files.walk(EXAMPLE)) {
+    return copy(EXAMPLE, target);
+  }
+
+  /** A fresh copy of a context folder, without its state. */
+  static Path copy(Path context, Path target) {
+    try (Stream<Path> files = Files.walk(context)) {
       for (Path source : (Iterable<Path>) files.sorted(Comparator.naturalOrder())::iterator) {
-        Path relative = EXAMPLE.relativize(source);
+        Path relative = context.relativize(source);
         if (relative.toString().startsWith(".toa")) continue;
         Path copy = target.resolve(relative.toString());
         if (Files.isDirectory(source)) Files.createDirectories(copy);

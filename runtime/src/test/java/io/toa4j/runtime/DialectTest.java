@@ -1,0 +1,108 @@
+package io.toa4j.runtime;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.toa4j.api.Failure;
+import io.toa4j.api.Query;
+import io.toa4j.api.Reply;
+import io.toa4j.api.Request;
+import java.nio.file.Path;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The dialect suite: a context of our own written in Toa's forms ({@code
+ * src/test/resources/dialect}), loaded unchanged and called, each call answered under the contract
+ * Toa applies to it — on real SQLite files, with checks on as Toa checks outputs in tests.
+ */
+class DialectTest {
+  static final Path CONTEXT = Path.of("src/test/resources/dialect");
+  static final String BOOK = "0123456789abcdef0123456789abcdef";
+
+  @TempDir Path directory;
+  Toa app;
+
+  @BeforeEach
+  void boot() {
+    app = Toa.builder().directory(Shop.copy(CONTEXT, directory)).options(Options.defaults().withChecks(true)).build();
+  }
+
+  @AfterEach
+  void close() {
+    app.close();
+  }
+
+  private Map<String, Object> record(String operation, Request request) {
+    return TransitionTest.output(app.call("dialect.books." + operation, request));
+  }
+
+  private Object value(String operation, Request request) {
+    return ((Reply.Output) app.call("dialect.books." + operation, request)).value().orElse(null);
+  }
+
+  private void refused(String operation, Request request, String... message) {
+    assertThatThrownBy(() -> app.call("dialect.books." + operation, request))
+        .isInstanceOfSatisfying(Failure.class, f -> assertThat(f.code()).isEqualTo(Failure.Code.CONTRACT))
+        .hasMessageContainingAll(message);
+  }
+
+  @Test
+  void create_forwardsToTransit_underItsConciseInput() {
+    Map<String, Object> created = record("create", Request.input(Map.of("title", "Dune", "pages", 412, "tags", List.of("sf"))));
+
+    assertThat(created).containsEntry("title", "Dune").containsEntry("pages", 412L).containsEntry("VERSION", 1L);
+    refused("create", Request.input(Map.of("pages", 412)), "title");
+    refused("create", Request.input(Map.of("title", "Dune", "colour", "red")), "colour");
+    refused("create", Request.input(Map.of("title", "Dune", "tags", List.of(1))), "tags");
+  }
+
+  @Test
+  void edit_mergesWhatItNames_underConcisePropertyReferences() {
+    record("transit", Request.of(BOOK, Map.of("title", "Dune", "pages", 400)));
+    Map<String, Object> subtitle = new HashMap<>();
+    subtitle.put("subtitle", null);
+    subtitle.put("pages", 412);
+
+    Map<String, Object> edited = record("edit", Request.of(BOOK, subtitle));
+
+    assertThat(edited).containsEntry("title", "Dune").containsEntry("pages", 412L).containsEntry("subtitle", null).containsEntry("VERSION", 2L);
+    refused("edit", Request.of(BOOK, Map.of("title", "Emma")), "title");
+    refused("edit", Request.of(BOOK, Map.of("pages", "many")), "pages");
+    refused("edit", Request.input(Map.of("pages", 1)), "query");
+    assertThatThrownBy(() -> app.call("dialect.books.edit", Request.of(Query.id(BOOK, 1), Map.of("pages", 1))))
+        .isInstanceOfSatisfying(Failure.class, f -> assertThat(f.code()).isEqualTo(Failure.Code.PRECONDITION));
+  }
+
+  @Test
+  void observe_redeclared_answersTheRecordUnderItsOutputSchema() {
+    record("transit", Request.of(BOOK, Map.of("title", "Dune")));
+
+    assertThat(record("observe", Request.id(BOOK))).containsEntry("title", "Dune").containsEntry("id", BOOK);
+  }
+
+  @Test
+  void count_getsItsInputsDefault_underAMergedSchema_andItsConciseOutputIsChecked() {
+    assertThat(value("count", Request.input(Map.of()))).isEqualTo(20L);
+    assertThat(value("count", Request.input(Map.of("limit", 3)))).isEqualTo(6L);
+    refused("count", Request.input(Map.of("limit", 0)), "limit");
+    refused("count", Request.input(Map.of("colour", "red")), "colour");
+  }
+
+  @Test
+  void suggest_takesTheAliasedSchemaOfCreate() {
+    assertThat(value("suggest", Request.input(Map.of("title", "Dune", "tags", List.of("sf"))))).isEqualTo("Dune #sf");
+    refused("suggest", Request.input(Map.of("pages", 1)), "title");
+  }
+
+  @Test
+  void stamp_presentOnlyAsAClass_isCalled() {
+    assertThat(app.call("dialect.books.stamp", Request.empty())).isEqualTo(new Reply.Output(Optional.of("stamped")));
+  }
+}
