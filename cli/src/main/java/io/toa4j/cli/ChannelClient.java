@@ -3,28 +3,28 @@ package io.toa4j.cli;
 import io.toa4j.api.Reply;
 import io.toa4j.runtime.Replies;
 import java.io.IOException;
-import java.net.ConnectException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.net.HttpURLConnection;
 import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpConnectTimeoutException;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
 import java.time.Duration;
 
 /**
  * Sends a call to the control channel of a running context. A call that reached the channel is
  * never sent anywhere else: if the answer is lost, the call may have run, and only the caller can
  * decide to repeat it.
+ *
+ * <p>Plain HTTP/1.1 on the loopback interface through {@link HttpURLConnection}: the JDK's
+ * {@code java.net.http} client sets up TLS and its selector threads even for a plain local call,
+ * which is most of what a short command would wait for.
  */
 final class ChannelClient {
   private static final Duration CONNECT_TIMEOUT = Duration.ofSeconds(5);
 
   private final RunFile running;
-  private final HttpClient http;
 
   ChannelClient(RunFile running) {
     this.running = running;
-    this.http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).connectTimeout(CONNECT_TIMEOUT).build();
   }
 
   /** The channel accepted no connection, so nothing was sent. */
@@ -45,31 +45,39 @@ final class ChannelClient {
    *     the channel's
    */
   Reply call(Wire.Call call) throws Unreachable {
-    HttpRequest request =
-        HttpRequest.newBuilder(URI.create("http://" + ControlChannel.HOST + ":" + running.port() + Wire.PATH))
-            .header(Wire.TOKEN_HEADER, running.token())
-            .header("Content-Type", Wire.MEDIA_TYPE)
-            .POST(HttpRequest.BodyPublishers.ofByteArray(Wire.call(call)))
-            .build();
-    HttpResponse<byte[]> response;
+    byte[] body = Wire.call(call);
+    HttpURLConnection http;
     try {
-      response = http.send(request, HttpResponse.BodyHandlers.ofByteArray());
-    } catch (ConnectException | HttpConnectTimeoutException e) {
+      http = (HttpURLConnection) URI.create("http://" + ControlChannel.HOST + ":" + running.port() + Wire.PATH).toURL().openConnection();
+      http.setConnectTimeout((int) CONNECT_TIMEOUT.toMillis());
+      http.setRequestMethod("POST");
+      http.setDoOutput(true);
+      http.setRequestProperty(Wire.TOKEN_HEADER, running.token());
+      http.setRequestProperty("Content-Type", Wire.MEDIA_TYPE);
+      http.setFixedLengthStreamingMode(body.length);
+      http.connect();
+    } catch (IOException e) {
       throw new Unreachable(e);
+    }
+    try {
+      try (OutputStream out = http.getOutputStream()) {
+        out.write(body);
+      }
+      int status = http.getResponseCode();
+      try (InputStream in = status >= 400 ? http.getErrorStream() : http.getInputStream()) {
+        return reply(call, status, in == null ? new byte[0] : in.readAllBytes());
+      }
     } catch (IOException e) {
       throw new CliProblem(
           "toa: the running context (pid " + running.pid() + ") broke off the call of " + call.endpoint() + " (" + e
               + "); it may or may not have run: observe the record before calling again",
           Toa.FAILED);
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      throw new CliProblem("toa: interrupted while waiting for the running context (pid " + running.pid() + ")", Toa.FAILED);
+    } finally {
+      http.disconnect();
     }
-    return reply(call, response);
   }
 
-  private Reply reply(Wire.Call call, HttpResponse<byte[]> response) {
-    int status = response.statusCode();
+  private Reply reply(Wire.Call call, int status, byte[] body) {
     if (status == 403) {
       throw new CliProblem(
           "toa: the running context (pid " + running.pid() + ") refused the token in .toa/run.json; restart toa run", Toa.FAILED);
@@ -81,7 +89,7 @@ final class ChannelClient {
           Toa.FAILED);
     }
     try {
-      return Replies.read(response.body());
+      return Replies.read(body);
     } catch (Replies.Malformed e) {
       throw new CliProblem("toa: the running context (pid " + running.pid() + ") answered something unreadable: " + e.getMessage(), Toa.FAILED);
     }

@@ -3,6 +3,10 @@ package io.toa4j.cli;
 import java.io.InputStream;
 import java.io.PrintWriter;
 import java.nio.file.Path;
+import java.util.Collection;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.Callable;
 import picocli.CommandLine;
@@ -27,7 +31,6 @@ import picocli.CommandLine.Spec;
     mixinStandardHelpOptions = true,
     versionProvider = Toa.Version.class,
     description = "Runs a toa4j context and calls its operations.",
-    subcommands = {RunCommand.class, CallCommand.class, ParkedCommand.class, ReplayCommand.class, IdentityCommand.class},
     exitCodeListHeading = "%nExit codes:%n",
     exitCodeList = {" 0:output", " 1:failure", " 2:refusal", "64:bad usage"})
 public final class Toa implements Callable<Integer> {
@@ -35,6 +38,24 @@ public final class Toa implements Callable<Integer> {
   static final int FAILED = 1;
   static final int REFUSED = 2;
   static final int USAGE = 64;
+
+  /**
+   * The commands, by name, in the order the usage lists them. Each is added to the command line
+   * only when needed: reading a command's annotations is most of what picocli costs at start, and a
+   * command line such as {@code toa call ...} needs only its own.
+   */
+  static final Map<String, Class<?>> COMMANDS = commands();
+
+  /** By name, as each command's annotation names it (a test checks the two agree). */
+  private static Map<String, Class<?>> commands() {
+    Map<String, Class<?>> byName = new LinkedHashMap<>();
+    byName.put("run", RunCommand.class);
+    byName.put("call", CallCommand.class);
+    byName.put("parked", ParkedCommand.class);
+    byName.put("replay", ReplayCommand.class);
+    byName.put("identity", IdentityCommand.class);
+    return java.util.Collections.unmodifiableMap(byName);
+  }
 
   @Option(
       names = "--context",
@@ -49,7 +70,21 @@ public final class Toa implements Callable<Integer> {
 
   /** Runs the command line and exits with its code. */
   public static void main(String... args) {
-    System.exit(commandLine(new PrintWriter(System.out, true), new PrintWriter(System.err, true)).execute(args));
+    PrintWriter out = new PrintWriter(System.out, true);
+    PrintWriter err = new PrintWriter(System.err, true);
+    System.exit(commandLine(out, err, System.in, needed(args)).execute(args));
+  }
+
+  /**
+   * The commands a command line needs: the one it names first, when it names one; every command
+   * otherwise (for the usage, for a mistyped name and its suggestion).
+   */
+  static Collection<Class<?>> needed(String... args) {
+    for (int i = 0; i < args.length; i++) {
+      if (args[i].equals("--context")) i++; // its value is the next argument
+      else if (!args[i].startsWith("-")) return COMMANDS.containsKey(args[i]) ? List.of(COMMANDS.get(args[i])) : COMMANDS.values();
+    }
+    return COMMANDS.values();
   }
 
   /** The command line with toa's exit codes and error printing, writing to these streams. */
@@ -59,9 +94,14 @@ public final class Toa implements Callable<Integer> {
 
   /** The command line, reading what a command reads from stdin (a password) from {@code in}. */
   static CommandLine commandLine(PrintWriter out, PrintWriter err, InputStream in) {
+    return commandLine(out, err, in, COMMANDS.values());
+  }
+
+  private static CommandLine commandLine(PrintWriter out, PrintWriter err, InputStream in, Collection<Class<?>> commands) {
     Toa toa = new Toa();
     toa.input = in;
     CommandLine line = new CommandLine(toa);
+    commands.forEach(line::addSubcommand);
     line.setOut(out);
     line.setErr(err);
     line.setExitCodeExceptionMapper(e -> e instanceof ParameterException ? USAGE : FAILED);

@@ -24,6 +24,17 @@ class ToaCommandLineTest {
   }
 
   @Test
+  void commands_areNamedAsTheirAnnotationsNameThem_andACommandLineNeedsOnlyTheOneItNames() {
+    Toa.COMMANDS.forEach((name, command) ->
+        assertThat(command.getAnnotation(picocli.CommandLine.Command.class).name()).isEqualTo(name));
+    assertThat(Toa.needed("call", "billing.wallets.observe")).containsExactly(CallCommand.class);
+    assertThat(Toa.needed("--verbose", "replay", "--all")).containsExactly(ReplayCommand.class);
+    assertThat(Toa.needed("--context", "call", "run")).as("--context's value is no command").containsExactly(RunCommand.class);
+    assertThat(Toa.needed("--help")).containsExactlyElementsOf(Toa.COMMANDS.values());
+    assertThat(Toa.needed("cal")).as("a mistyped name gets picocli's suggestion").containsExactlyElementsOf(Toa.COMMANDS.values());
+  }
+
+  @Test
   void callHelp_exitsZeroAndDescribesRequestIdentityAndExitCodes() {
     assertThat(run("call", "--help")).isZero();
     assertThat(out.toString()).contains("<endpoint>", "<request>", "--id", "--verbose", "--context", "refused: CODE");
