@@ -14,9 +14,11 @@ import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnWebApplication;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
+import org.springframework.boot.context.properties.bind.Binder;
 import org.springframework.boot.health.contributor.HealthIndicator;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
+import org.springframework.core.env.Environment;
 import org.springframework.web.method.support.HandlerMethodArgumentResolver;
 import org.springframework.web.servlet.config.annotation.WebMvcConfigurer;
 
@@ -44,8 +46,8 @@ public class ToaAutoConfiguration {
   /** Closed by {@link #toaClosing}, in the lifecycle, not when the bean is destroyed. */
   @Bean(destroyMethod = "")
   @ConditionalOnMissingBean
-  Toa toa(ToaProperties properties, ObjectProvider<MeterRegistry> registry) {
-    return ToaContexts.builder(properties, Optional.ofNullable(registry.getIfUnique())).build();
+  Toa toa(ToaProperties properties, Environment environment, ObjectProvider<MeterRegistry> registry) {
+    return ToaContexts.builder(properties, Binder.get(environment), Optional.ofNullable(registry.getIfUnique())).build();
   }
 
   @Bean

@@ -3,14 +3,14 @@ package io.toa4j.spring;
 import java.net.InetSocketAddress;
 import java.nio.file.Path;
 import java.util.List;
-import java.util.Map;
 import org.springframework.boot.context.properties.ConfigurationProperties;
 import org.springframework.boot.context.properties.bind.DefaultValue;
 
 /**
  * The {@code toa.*} properties: what {@link ToaAutoConfiguration} builds the context from. Bound
  * once at start-up and turned into the builder's values by {@link ToaContexts}, which refuses what
- * does not fit, naming the property.
+ * does not fit, naming the property. The engines ({@code toa.storage.*}, {@code toa.bus.*}) are
+ * read apart, by {@link EngineProperties}, since {@code toa.storage} is a value of its own too.
  *
  * @param name {@code toa.name}: the context's name; needed unless {@code toa.directory} names it
  * @param directory {@code toa.directory}: a context folder ({@code context.toa.yaml} and its
@@ -21,8 +21,6 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
  * @param host {@code toa.host}: the components this process hosts; every one when empty
  * @param state {@code toa.state}: the folder of the context's own state; the folder's {@code .toa/}
  *     by default, else {@code .toa} in the working directory
- * @param storage {@code toa.storage.engine} and {@code toa.storage.options.*}
- * @param bus {@code toa.bus.engine} and {@code toa.bus.options.*}
  * @param gateway {@code toa.gateway.enabled} (false) and {@code toa.gateway.address}
  */
 @ConfigurationProperties("toa")
@@ -32,18 +30,7 @@ public record ToaProperties(
     @DefaultValue List<String> components,
     @DefaultValue List<String> host,
     Path state,
-    @DefaultValue Engine storage,
-    @DefaultValue Engine bus,
     @DefaultValue Gateway gateway) {
-
-  /**
-   * An engine by its name, with its own options, as a context file's {@code storage:} or {@code
-   * bus:} holds them; the engine refuses an option it does not know, by name.
-   *
-   * @param engine its name ({@code sqlite}, {@code postgres}, {@code embedded}, {@code rabbitmq});
-   *     empty for the context folder's, else the embedded one
-   */
-  public record Engine(String engine, @DefaultValue Map<String, String> options) {}
 
   /**
    * The HTTP gateway, serving the components' {@code exposition} on an address of its own, apart

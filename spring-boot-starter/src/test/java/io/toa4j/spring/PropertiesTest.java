@@ -54,6 +54,16 @@ class PropertiesTest {
   }
 
   @Test
+  void toaStorageAndUrl_asTheEnvironmentsTOA_STORAGEAndTOA_STORAGE_URLSetThem_nameTheEngineAndItsUrl() {
+    Path records = state.resolve("by-url");
+    runner().withPropertyValues("toa.name=test", "toa.components=test.wallets", "toa.storage=sqlite", "toa.storage.url=" + records)
+        .run(context -> assertThat(context).getFailure().rootCause().as("sqlite takes path, not url: the url reached it")
+            .hasMessageContaining("url"));
+    runner().withPropertyValues("toa.name=test", "toa.components=test.wallets", "toa.bus=embedded", "toa.storage=sqlite")
+        .run(context -> assertThat(context).hasNotFailed());
+  }
+
+  @Test
   void aContextFolder_isReadWithItsComponents() {
     Path folder = state.resolve("shop");
     Folders.write(folder.resolve("context.toa.yaml"), "name: shop\n");
