@@ -48,16 +48,13 @@ class Billing {
     }
     if (topup.amount() == null || topup.amount() < 1) throw badRequest("amount must be a whole number of cents, 1 or more; got " + topup.amount());
     Map<String, Object> input = Map.of("checkout", topup.checkout(), "customer", topup.customer(), "amount", topup.amount(), "currency", "USD");
-    Map<String, Object> recorded = output(call.call("billing.topups.record", Request.of(Query.id(idOf(topup.checkout())), input)));
-    Map<String, Object> shown = new LinkedHashMap<>();
-    for (String key : new String[] {"id", "checkout", "customer", "amount"}) shown.put(key, recorded.get(key));
-    return shown;
+    Reply reply = call.call("billing.topups.record", Request.of(Query.id(idOf(topup.checkout())), input));
+    return shown(output(reply), "id", "checkout", "customer", "amount");
   }
 
   @GetMapping("/wallets/{id}")
   Map<String, Object> wallet(@PathVariable String id) {
-    Map<String, Object> wallet = output(toa.call("billing.wallets.observe", Request.id(id)));
-    return Map.of("id", wallet.get("id"), "balance", wallet.get("balance"));
+    return shown(output(toa.call("billing.wallets.observe", Request.id(id))), "id", "balance");
   }
 
   /**
@@ -71,6 +68,13 @@ class Billing {
     } catch (NoSuchAlgorithmException e) {
       throw new IllegalStateException("SHA-256 is required of every JVM", e);
     }
+  }
+
+  /** Only these properties of a record, in this order. */
+  private static Map<String, Object> shown(Map<String, Object> record, String... keys) {
+    Map<String, Object> shown = new LinkedHashMap<>();
+    for (String key : keys) shown.put(key, record.get(key));
+    return shown;
   }
 
   @SuppressWarnings("unchecked")
