@@ -1,15 +1,11 @@
 package example;
 
 import io.toa4j.runtime.Toa;
-import io.toa4j.testkit.rabbitmq.VirtualHosts;
 import io.toa4j.testkit.servers.Needs;
+import io.toa4j.testkit.servers.OwnEngines;
 import io.toa4j.testkit.servers.Server;
 import java.io.IOException;
 import java.nio.file.Files;
-import java.sql.Connection;
-import java.sql.DriverManager;
-import java.sql.SQLException;
-import java.sql.Statement;
 import org.junit.jupiter.api.extension.AfterAllCallback;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.extension.ExtensionContext;
@@ -32,27 +28,21 @@ import org.springframework.test.context.DynamicPropertySource;
 @SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT)
 @DirtiesContext
 class ShopOnServersTest implements ShopContract {
-  static final String NAME = VirtualHosts.freshName();
-  private static volatile boolean created;
+  private static volatile OwnEngines engines;
 
   @LocalServerPort int port;
   @Autowired Toa toa;
 
   @DynamicPropertySource
   static void engines(DynamicPropertyRegistry properties) throws IOException, InterruptedException {
-    try (Connection c = DriverManager.getConnection(Server.POSTGRES.url()); Statement s = c.createStatement()) {
-      s.execute("CREATE DATABASE " + NAME);
-    } catch (SQLException e) {
-      throw new AssertionError("Cannot create a database on PostgreSQL at " + Server.POSTGRES.host() + ":" + Server.POSTGRES.port() + ": " + e, e);
-    }
-    created = true;
-    VirtualHosts.create(NAME);
+    OwnEngines own = OwnEngines.create();
+    engines = own;
     String state = Files.createTempDirectory("toa-shop").toString();
     properties.add("toa.state", () -> state);
     properties.add("toa.storage.engine", () -> "postgres");
-    properties.add("toa.storage.options.url", () -> Server.POSTGRES.url(NAME));
+    properties.add("toa.storage.options.url", own::storageUrl);
     properties.add("toa.bus.engine", () -> "rabbitmq");
-    properties.add("toa.bus.options.url", () -> Server.RABBITMQ.url(NAME));
+    properties.add("toa.bus.options.url", own::busUrl);
   }
 
   @Override
@@ -64,11 +54,7 @@ class ShopOnServersTest implements ShopContract {
   static final class DropEngines implements AfterAllCallback {
     @Override
     public void afterAll(ExtensionContext context) throws Exception {
-      if (!created) return;
-      try (Connection c = DriverManager.getConnection(Server.POSTGRES.url()); Statement s = c.createStatement()) {
-        s.execute("DROP DATABASE IF EXISTS " + NAME + " WITH (FORCE)");
-      }
-      VirtualHosts.delete(NAME);
+      if (engines != null) engines.close();
     }
   }
 }
