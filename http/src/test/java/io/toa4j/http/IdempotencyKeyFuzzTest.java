@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.toa4j.api.Reply;
 import io.toa4j.api.Request;
+import io.toa4j.idempotency.IdempotencyKey;
 import io.toa4j.runtime.Toa;
 import java.net.InetSocketAddress;
 import java.net.URI;

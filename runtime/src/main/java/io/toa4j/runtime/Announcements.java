@@ -24,7 +24,9 @@ import tools.jackson.databind.node.ObjectNode;
  * <p>Every entity announces {@code created} (a write with no origin) and {@code updated} (a write
  * with one). An {@code events/<Name>.java} class implementing {@link Event} adds an event with its
  * own condition and payload; a name listed under {@code events} without a class occurs on every
- * write and carries the state.
+ * write and carries the state. A component compiled with the application (found on the class path)
+ * has its event classes found by the names its manifest lists: {@code events: { paid: }} finds
+ * {@code billing.topups.events.Paid}.
  */
 final class Announcements {
   static final String CREATED = "created";
@@ -61,7 +63,13 @@ final class Announcements {
     Map<String, Announced> events = new LinkedHashMap<>();
     events.put(CREATED, new Announced(manifest.label() + "." + CREATED, CREATED, Optional.empty(), Optional.empty()));
     events.put(UPDATED, new Announced(manifest.label() + "." + UPDATED, UPDATED, Optional.empty(), Optional.empty()));
-    for (String name : manifest.events()) events.put(name, new Announced(manifest.label() + "." + name, name, Optional.empty(), Optional.empty()));
+    for (String name : manifest.events()) {
+      // a class-path component's classes cannot be listed: its event classes are found by the names its manifest lists
+      Optional<Class<?>> type = code.find("events", Character.toUpperCase(name.charAt(0)) + name.substring(1));
+      events.put(name, type.isPresent()
+          ? authored(manifest, name, type.get())
+          : new Announced(manifest.label() + "." + name, name, Optional.empty(), Optional.empty()));
+    }
     for (String simple : code.simpleNamesIn("events")) {
       String name = Character.toLowerCase(simple.charAt(0)) + simple.substring(1);
       Class<?> type = code.find("events", simple).orElseThrow();

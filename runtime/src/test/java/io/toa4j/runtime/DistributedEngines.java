@@ -3,14 +3,13 @@ package io.toa4j.runtime;
 import io.toa4j.spi.Bus;
 import io.toa4j.spi.BusProvider;
 import io.toa4j.spi.BusSettings;
-import io.toa4j.testkit.rabbitmq.VirtualHosts;
+import io.toa4j.testkit.servers.OwnEngines;
 import io.toa4j.testkit.servers.Server;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.SQLException;
-import java.sql.Statement;
 import java.time.Clock;
 import java.util.Map;
 import java.util.ServiceLoader;
@@ -25,22 +24,16 @@ import java.util.ServiceLoader;
 final class DistributedEngines implements AutoCloseable {
   final String name;
   final Map<String, String> environment;
+  private final OwnEngines own;
 
-  private DistributedEngines(String name) {
-    this.name = name;
-    this.environment = environment(Server.POSTGRES.url(name), Server.RABBITMQ.url(name));
+  private DistributedEngines(OwnEngines own) {
+    this.own = own;
+    this.name = own.name();
+    this.environment = environment(own.storageUrl(), own.busUrl());
   }
 
   static DistributedEngines create() throws IOException, InterruptedException {
-    DistributedEngines engines = new DistributedEngines(VirtualHosts.freshName());
-    try (Connection c = DriverManager.getConnection(Server.POSTGRES.url()); Statement s = c.createStatement()) {
-      s.execute("CREATE DATABASE " + engines.name);
-    } catch (SQLException e) {
-      throw new AssertionError("Cannot create a database on PostgreSQL at " + Server.POSTGRES.host() + ":" + Server.POSTGRES.port()
-          + " (start it with pg_ctlcluster ... main start, or set TOA_POSTGRES_URL): " + e.getMessage(), e);
-    }
-    VirtualHosts.create(engines.name);
-    return engines;
+    return new DistributedEngines(OwnEngines.create());
   }
 
   /** The TOA_* settings that choose PostgreSQL and RabbitMQ at these URLs, such as this test's through proxies. */
@@ -65,9 +58,6 @@ final class DistributedEngines implements AutoCloseable {
 
   @Override
   public void close() throws Exception {
-    try (Connection c = DriverManager.getConnection(Server.POSTGRES.url()); Statement s = c.createStatement()) {
-      s.execute("DROP DATABASE IF EXISTS " + name + " WITH (FORCE)");
-    }
-    VirtualHosts.delete(name);
+    own.close();
   }
 }

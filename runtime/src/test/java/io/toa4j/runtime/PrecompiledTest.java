@@ -4,6 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.toa4j.api.Request;
+import io.toa4j.manifest.ComponentManifest;
+import io.toa4j.manifest.Manifests;
 import io.toa4j.spi.Storage;
 import io.toa4j.spi.Store;
 import java.nio.file.Path;
@@ -34,6 +36,23 @@ class PrecompiledTest {
           .containsEntry("count", 2L)
           .containsEntry("VERSION", 2L);
     }
+  }
+
+  @Test
+  void eventListedInTheManifest_ofAComponentOnTheClassPath_isItsClass() {
+    ComponentManifest manifest = Manifests.readComponent("""
+        entity:
+          properties:
+            count: { type: integer }
+        events:
+          touched:
+          stamped:
+        """, "test.precompiled", "code:test.precompiled");
+    Announcements events = Announcements.bind(manifest, ComponentCode.load(manifest, directory.resolve("classes")));
+
+    assertThat(events.get("touched").orElseThrow().code()).as("its class, test.precompiled.events.Touched").isPresent();
+    assertThat(events.get("touched").orElseThrow().entity()).contains(test.precompiled.Stamp.class);
+    assertThat(events.get("stamped").orElseThrow().code()).as("no class: on every write").isEmpty();
   }
 
   @Test

@@ -1,4 +1,4 @@
-package io.toa4j.http;
+package io.toa4j.idempotency;
 
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
@@ -19,7 +19,7 @@ import java.util.Optional;
  *
  * @param value the key, unescaped
  */
-record IdempotencyKey(String value) {
+public record IdempotencyKey(String value) {
   static final String HEADER = "idempotency-key";
   static final int MAX_LENGTH = 255;
   private static final HexFormat HEX = HexFormat.of();
@@ -29,9 +29,10 @@ record IdempotencyKey(String value) {
   /**
    * The key the request's {@code idempotency-key} fields carry; empty when there is none.
    *
-   * @throws Problem 400 when there is more than one, or it is malformed
+   * @throws IdempotencyRefusal 400 {@code IDEMPOTENCY_KEY} when there is more than one, or it is
+   *     malformed
    */
-  static Optional<IdempotencyKey> of(List<String> fields) {
+  public static Optional<IdempotencyKey> of(List<String> fields) {
     if (fields.isEmpty()) return Optional.empty();
     if (fields.size() > 1) throw malformed("send one idempotency-key header; this request has " + fields.size());
     String field = fields.get(0).strip();
@@ -90,8 +91,8 @@ record IdempotencyKey(String value) {
     return String.format("the character U+%04X", (int) c);
   }
 
-  private static Problem malformed(String message) {
-    return new Problem(400, "IDEMPOTENCY_KEY", message);
+  private static IdempotencyRefusal malformed(String message) {
+    return new IdempotencyRefusal(400, "IDEMPOTENCY_KEY", message);
   }
 
   /**

@@ -1,4 +1,4 @@
-package io.toa4j.http;
+package io.toa4j.idempotency;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -18,9 +18,9 @@ class IdempotencyKeyParsingTest {
   private static void refused(String field, String message) {
     assertThatThrownBy(() -> IdempotencyKey.of(List.of(field)))
         .as(field)
-        .isInstanceOfSatisfying(Problem.class, p -> {
-          assertThat(p.status).isEqualTo(400);
-          assertThat(p.code).isEqualTo("IDEMPOTENCY_KEY");
+        .isInstanceOfSatisfying(IdempotencyRefusal.class, r -> {
+          assertThat(r.status()).isEqualTo(400);
+          assertThat(r.code()).isEqualTo("IDEMPOTENCY_KEY");
         })
         .hasMessageContaining(message);
   }
@@ -68,7 +68,7 @@ class IdempotencyKeyParsingTest {
 
   @Test
   void of_twoFields_isRefused() {
-    assertThatThrownBy(() -> IdempotencyKey.of(List.of("a", "b"))).isInstanceOf(Problem.class).hasMessageContaining("send one idempotency-key header");
+    assertThatThrownBy(() -> IdempotencyKey.of(List.of("a", "b"))).isInstanceOf(IdempotencyRefusal.class).hasMessageContaining("send one idempotency-key header");
   }
 
   @Test
