@@ -42,20 +42,30 @@ final class Messaging implements AutoCloseable {
   private final Set<String> hosted;
   private final Deliveries deliveries;
   private final Invoker invoker;
+  private final Runnable callWaits;
+  private final InFlight callsInFlight = new InFlight();
   private final List<Bus.Subscription> subscriptions = new ArrayList<>();
 
   /**
    * @param components every component of the context
    * @param hosted those this process hosts: it consumes their queues
+   * @param callWaits told when a call taken from the bus waits for its twin running here
    */
   Messaging(
-      Bus bus, Collection<Reception> receptions, Collection<String> components, Set<String> hosted, Deliveries deliveries, Invoker invoker) {
+      Bus bus,
+      Collection<Reception> receptions,
+      Collection<String> components,
+      Set<String> hosted,
+      Deliveries deliveries,
+      Invoker invoker,
+      Runnable callWaits) {
     this.bus = bus;
     this.receptions = receptions.stream().collect(Collectors.toUnmodifiableMap(Reception::queue, Function.identity()));
     this.components = List.copyOf(components);
     this.hosted = Set.copyOf(hosted);
     this.deliveries = deliveries;
     this.invoker = invoker;
+    this.callWaits = callWaits;
   }
 
   /** The queue of a component's tasks. */
@@ -77,7 +87,7 @@ final class Messaging implements AutoCloseable {
     for (String component : components) {
       if (!hosted.contains(component)) continue;
       subscriptions.add(bus.consume(tasks(component), d -> deliveries.handle(d, this::runTask)));
-      subscriptions.add(bus.serve(Calls.queue(component), Calls.responder(invoker, component)));
+      subscriptions.add(bus.serve(Calls.queue(component), Calls.responder(invoker, component, callsInFlight, callWaits)));
     }
   }
 

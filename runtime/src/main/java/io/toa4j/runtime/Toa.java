@@ -118,7 +118,8 @@ public final class Toa implements AutoCloseable {
             options.clock());
     Messaging messaging =
         new Messaging(
-            bus, assembly.receptions(), components.keySet(), hosted, new Deliveries(context.retryDelaysSeconds(), metrics, options.clock(), progress), routing::invoke);
+            bus, assembly.receptions(), components.keySet(), hosted, new Deliveries(context.retryDelaysSeconds(), metrics, options.clock(), progress), routing::invoke,
+            () -> metrics.counter(Calls.WAITS).increment());
     gauges(metrics, components.values().stream().filter(c -> hosted.contains(c.label())).toList(), bus);
     Admin admin =
         new Admin(
