@@ -124,6 +124,7 @@ public final class Toa implements AutoCloseable {
     Admin admin =
         new Admin(
             () -> bus,
+            new Redelivery(context, () -> storage, assembly.consumed(), options.clock()),
             Optional.of(publisher),
             Optional.of(messaging),
             () -> storageHealth(components.values()),
@@ -142,7 +143,8 @@ public final class Toa implements AutoCloseable {
 
   /** A context that hosts nothing: its engines opened when first needed. */
   static Toa client(ContextManifest context, Options options, Path state, Opened<Storage> storage, Opened<Bus> bus, List<MeterRegistry> registries) {
-    Admin admin = new Admin(bus::get, Optional.empty(), Optional.empty(), Optional::empty, Messaging.tasks("none"), new Progress());
+    Redelivery redelivery = new Redelivery(context, storage::get, Redelivery.consumed(context), options.clock());
+    Admin admin = new Admin(bus::get, redelivery, Optional.empty(), Optional.empty(), Optional::empty, Messaging.tasks("none"), new Progress());
     return new Toa(context, options, state, Set.of(), registry(registries), storage, bus, Optional.empty(), admin);
   }
 
