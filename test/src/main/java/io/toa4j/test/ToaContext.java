@@ -15,6 +15,7 @@ import java.lang.reflect.InvocationTargetException;
 import java.lang.reflect.Method;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -25,6 +26,7 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.Random;
+import java.util.Set;
 import java.util.TreeSet;
 import java.util.function.Consumer;
 import java.util.stream.Stream;
@@ -211,7 +213,7 @@ public final class ToaContext implements BeforeEachCallback, AfterEachCallback, 
   }
 
   /** What the running context holds now: every record of every component with an entity, the events, the parked messages. */
-  private Snapshot snapshot() {
+  Snapshot snapshot() {
     Map<String, Map<String, Map<String, Object>>> records = new LinkedHashMap<>();
     for (ComponentManifest component : running().toa().context().components()) {
       if (component.entity().isEmpty()) continue;
@@ -267,10 +269,23 @@ public final class ToaContext implements BeforeEachCallback, AfterEachCallback, 
     start(false);
   }
 
+  /**
+   * Boots a context on a copy of the state another one left ({@link #closeKeeping()}): its records,
+   * outboxes, inboxes, bus and compiled classes, in a new temporary folder.
+   */
+  void start(Path from) {
+    start(false, Optional.of(from));
+  }
+
   /** Boots a fresh context, delivering every message twice when {@code repeating}. */
   private void start(boolean repeating) {
+    start(repeating, Optional.empty());
+  }
+
+  private void start(boolean repeating, Optional<Path> from) {
     close();
     Path state = temporaryFolder();
+    from.ifPresent(f -> copy(f, state));
     TestClock clock = new TestClock(TestClock.START);
     Causes causes = new Causes();
     KitStorage storage = new KitStorage(causes);
@@ -293,6 +308,19 @@ public final class ToaContext implements BeforeEachCallback, AfterEachCallback, 
       delete(state);
       throw e;
     }
+  }
+
+  /** Closes the context and keeps its folder, to {@linkplain #start(Path) start on} copies of it; the caller removes it. */
+  Path closeKeeping() {
+    Running r = running();
+    running = null;
+    r.toa().close();
+    return r.state();
+  }
+
+  /** The endpoints of the tasks delivered so far in the running context, each once. */
+  Set<String> tasks() {
+    return running().bus().tasks();
   }
 
   /** Closes the context and removes its folder; nothing when it is not running. */
@@ -469,7 +497,20 @@ public final class ToaContext implements BeforeEachCallback, AfterEachCallback, 
     }
   }
 
-  private static void delete(Path folder) {
+  private static void copy(Path from, Path to) {
+    try (Stream<Path> files = Files.walk(from)) {
+      for (Path p : (Iterable<Path>) files::iterator) {
+        Path target = to.resolve(from.relativize(p).toString());
+        if (Files.isDirectory(p)) Files.createDirectories(target);
+        else Files.copy(p, target, StandardCopyOption.COPY_ATTRIBUTES);
+      }
+    } catch (IOException e) {
+      throw new UncheckedIOException("Cannot copy the state of a context under test from " + from + " to " + to, e);
+    }
+  }
+
+  /** Removes a folder and everything in it. */
+  static void delete(Path folder) {
     try (Stream<Path> files = Files.walk(folder)) {
       for (Path p : (Iterable<Path>) files.sorted(Comparator.reverseOrder())::iterator) Files.deleteIfExists(p);
     } catch (IOException e) {
