@@ -27,7 +27,7 @@ import picocli.CommandLine.Spec;
     mixinStandardHelpOptions = true,
     versionProvider = Toa.Version.class,
     description = "Runs a toa4j context and calls its operations.",
-    subcommands = {RunCommand.class, CallCommand.class, ParkedCommand.class, ReplayCommand.class, IdentityCommand.class},
+    subcommands = {RunCommand.class, CallCommand.class, ParkedCommand.class, ReplayCommand.class, IdentityCommand.class, CheckCommand.class},
     exitCodeListHeading = "%nExit codes:%n",
     exitCodeList = {" 0:output", " 1:failure", " 2:refusal", "64:bad usage"})
 public final class Toa implements Callable<Integer> {
