@@ -26,7 +26,6 @@ import tools.jackson.databind.node.ObjectNode;
  */
 final class SchemaValues {
   private static final JsonNodeFactory NODES = JsonNodeFactory.instance;
-  private static final List<String> TYPES = List.of("string", "integer", "number", "boolean", "object", "array");
   private static final int DEPTH = 4;
 
   private final Random random;
@@ -67,7 +66,7 @@ final class SchemaValues {
     return switch (type(schema)) {
       case "string" -> NODES.stringNode(string(schema));
       case "integer" -> NODES.numberNode(integer(schema));
-      case "number" -> NODES.numberNode(integer(schema) + random.nextInt(100) / 100.0);
+      case "number" -> NODES.numberNode(number(schema));
       case "boolean" -> NODES.booleanNode(random.nextBoolean());
       case "null" -> NODES.nullNode();
       case "array" -> array(root, schema, depth);
@@ -84,7 +83,7 @@ final class SchemaValues {
     if (schema.has("items") || schema.has("prefixItems")) return "array";
     if (schema.has("minimum") || schema.has("maximum")) return "integer";
     if (schema.has("minLength") || schema.has("maxLength") || schema.has("pattern")) return "string";
-    return TYPES.get(random.nextInt(2));
+    return random.nextBoolean() ? "string" : "integer";
   }
 
   private String string(JsonNode schema) {
@@ -103,10 +102,12 @@ final class SchemaValues {
   }
 
   private long integer(JsonNode schema) {
-    long min = schema.has("minimum") ? (long) Math.ceil(schema.get("minimum").asDouble()) : 0;
+    long min = schema.has("minimum") ? (long) Math.ceil(schema.get("minimum").asDouble()) : Long.MIN_VALUE;
     if (schema.has("exclusiveMinimum")) min = Math.max(min, (long) Math.floor(schema.get("exclusiveMinimum").asDouble()) + 1);
-    long max = schema.has("maximum") ? (long) Math.floor(schema.get("maximum").asDouble()) : min + 1000;
+    long max = schema.has("maximum") ? (long) Math.floor(schema.get("maximum").asDouble()) : Long.MAX_VALUE;
     if (schema.has("exclusiveMaximum")) max = Math.min(max, (long) Math.ceil(schema.get("exclusiveMaximum").asDouble()) - 1);
+    if (min == Long.MIN_VALUE) min = max < 1000 ? max - 1000 : 0;
+    if (max == Long.MAX_VALUE) max = min + 1000;
     if (max < min) return min;
     long span = Math.min(max - min, 1000);
     long value = random.nextInt(5) == 0 ? (random.nextBoolean() ? min : max) : min + (long) (random.nextDouble() * (span + 1));
@@ -114,13 +115,25 @@ final class SchemaValues {
     return step > 0 ? Math.max(min, value - Math.floorMod(value, step)) : value;
   }
 
+  /** A number between the bounds, in hundredths of the span; the middle when that falls on a bound excluded. */
+  private double number(JsonNode schema) {
+    double low = Math.max(schema.path("minimum").asDouble(-Double.MAX_VALUE), schema.path("exclusiveMinimum").asDouble(-Double.MAX_VALUE));
+    double high = Math.min(schema.path("maximum").asDouble(Double.MAX_VALUE), schema.path("exclusiveMaximum").asDouble(Double.MAX_VALUE));
+    if (low == -Double.MAX_VALUE) low = Math.min(0, high);
+    if (high == Double.MAX_VALUE) high = low + 1000;
+    double value = low + (high - low) * random.nextInt(101) / 100.0;
+    boolean excluded = value <= schema.path("exclusiveMinimum").asDouble(-Double.MAX_VALUE) || value >= schema.path("exclusiveMaximum").asDouble(Double.MAX_VALUE);
+    return excluded ? (low + high) / 2 : value;
+  }
+
   private JsonNode array(JsonNode root, JsonNode schema, int depth) {
     ArrayNode array = NODES.arrayNode();
     for (JsonNode item : schema.path("prefixItems")) array.add(draw(root, item, depth + 1));
+    JsonNode items = schema.path("items");
+    if (items.isBoolean() && !items.asBoolean()) return array; // no item beyond the prefix
     int min = schema.path("minItems").asInt(0);
     int max = Math.max(min, schema.path("maxItems").asInt(min + 3));
     int size = depth >= DEPTH ? min : min + random.nextInt(Math.min(max, min + 3) - min + 1);
-    JsonNode items = schema.path("items");
     while (array.size() < size) array.add(items.isMissingNode() ? NODES.stringNode(word()) : draw(root, items, depth + 1));
     return array;
   }
