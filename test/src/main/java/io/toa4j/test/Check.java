@@ -82,7 +82,13 @@ public final class Check {
    * @param untried the operations reached by a repeat that it could not try, and why
    * @param findings one per operation that ended differently
    */
-  public record Report(long seed, int tries, List<String> checked, List<String> untried, List<Finding> findings) {}
+  public record Report(long seed, int tries, List<String> checked, List<String> untried, List<Finding> findings) {
+    public Report {
+      checked = List.copyOf(checked);
+      untried = List.copyOf(untried);
+      findings = List.copyOf(findings);
+    }
+  }
 
   /** What one context did with the request: its state once settled, and how each call was answered. */
   private record Run(Snapshot snapshot, List<String> answers) {}
@@ -142,20 +148,20 @@ public final class Check {
     List<String> untried = new ArrayList<>();
     List<Finding> findings = new ArrayList<>();
     for (CheckedOperation operation : operations) {
+      int drawn = 0;
       for (int i = 0; i < tries; i++) {
         long trial = mix(operation.endpoint(), i);
         Optional<Request> request = request(operation, new Random(trial), ids);
-        if (request.isEmpty()) {
-          untried.add(operation.endpoint() + ": no input of " + DRAWS + " drawn fits its schema");
-          break;
-        }
-        if (i == 0) checked.add(operation.endpoint());
+        if (request.isEmpty()) continue;
+        drawn++;
         Optional<Finding> finding = trial(operation, request.get(), trial, state);
         if (finding.isPresent()) {
           findings.add(finding.get());
           break;
         }
       }
+      if (drawn > 0) checked.add(operation.endpoint());
+      else untried.add(operation.endpoint() + ": no input of " + DRAWS + " drawn fits its schema, in each of " + tries + " tries");
     }
     return new Report(seed, tries, checked, untried, findings);
   }

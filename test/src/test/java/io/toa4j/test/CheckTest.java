@@ -10,7 +10,8 @@ import org.junit.jupiter.api.Test;
 /**
  * {@link Check} on the shop, whose operations reached by a repeat are all safe to repeat, and on
  * a context (test resources, {@code checked/}) with one reached only through a task that appends
- * without once, and one behind a route that discards a repeat.
+ * without once, one behind a route that discards a repeat, and one whose input has a pattern no
+ * drawn value fits.
  */
 class CheckTest {
   private static final Path SHOP = Path.of("../examples/shop");
@@ -30,6 +31,7 @@ class CheckTest {
     Check.Report report = Check.folder(checked()).seed(5).tries(5).run();
 
     assertThat(report.checked()).containsExactlyInAnyOrder("check.sinks.absorb", "check.sinks.keep");
+    assertThat(report.untried()).containsExactly("check.sinks.tag: no input of 50 drawn fits its schema, in each of 5 tries");
     assertThat(report.findings()).singleElement().satisfies(finding -> {
       assertThat(finding.operation()).isEqualTo("check.sinks.absorb");
       assertThat(finding.property()).isEqualTo("notes");
