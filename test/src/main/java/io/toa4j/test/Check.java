@@ -139,7 +139,7 @@ public final class Check {
     try {
       return tryAll(operations, ids, state);
     } finally {
-      ToaContext.delete(state);
+      Folders.delete(state);
     }
   }
 

@@ -9,16 +9,12 @@ import io.toa4j.runtime.ToaBuilder;
 import io.toa4j.spi.Message;
 import io.toa4j.spi.StoredRecord;
 import io.toa4j.spi.Store;
-import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.lang.reflect.InvocationTargetException;
 import java.lang.reflect.Method;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.HexFormat;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -29,7 +25,6 @@ import java.util.Random;
 import java.util.Set;
 import java.util.TreeSet;
 import java.util.function.Consumer;
-import java.util.stream.Stream;
 import org.junit.jupiter.api.extension.AfterEachCallback;
 import org.junit.jupiter.api.extension.BeforeEachCallback;
 import org.junit.jupiter.api.extension.ExtensionContext;
@@ -284,8 +279,8 @@ public final class ToaContext implements BeforeEachCallback, AfterEachCallback, 
 
   private void start(boolean repeating, Optional<Path> from) {
     close();
-    Path state = temporaryFolder();
-    from.ifPresent(f -> copy(f, state));
+    Path state = Folders.temporary();
+    from.ifPresent(f -> Folders.copy(f, state));
     TestClock clock = new TestClock(TestClock.START);
     Causes causes = new Causes();
     KitStorage storage = new KitStorage(causes);
@@ -305,7 +300,7 @@ public final class ToaContext implements BeforeEachCallback, AfterEachCallback, 
     try {
       running = new Running(state, clock, builder.build(), storage, bus, causes, new Random(~seed), repeating);
     } catch (RuntimeException e) {
-      delete(state);
+      Folders.delete(state);
       throw e;
     }
   }
@@ -331,7 +326,7 @@ public final class ToaContext implements BeforeEachCallback, AfterEachCallback, 
     try {
       r.toa().close();
     } finally {
-      delete(r.state());
+      Folders.delete(r.state());
     }
   }
 
@@ -487,33 +482,5 @@ public final class ToaContext implements BeforeEachCallback, AfterEachCallback, 
       throw new IllegalStateException("The context is not started: register ToaContext with @RegisterExtension, or call start() first");
     }
     return running;
-  }
-
-  private static Path temporaryFolder() {
-    try {
-      return Files.createTempDirectory("toa-test-");
-    } catch (IOException e) {
-      throw new UncheckedIOException("Cannot make a temporary folder for a context under test", e);
-    }
-  }
-
-  private static void copy(Path from, Path to) {
-    try (Stream<Path> files = Files.walk(from)) {
-      for (Path p : (Iterable<Path>) files::iterator) {
-        Path target = to.resolve(from.relativize(p).toString());
-        if (!p.equals(from)) Files.copy(p, target, StandardCopyOption.COPY_ATTRIBUTES); // as the owner's alone as they were
-      }
-    } catch (IOException e) {
-      throw new UncheckedIOException("Cannot copy the state of a context under test from " + from + " to " + to, e);
-    }
-  }
-
-  /** Removes a folder and everything in it. */
-  static void delete(Path folder) {
-    try (Stream<Path> files = Files.walk(folder)) {
-      for (Path p : (Iterable<Path>) files.sorted(Comparator.reverseOrder())::iterator) Files.deleteIfExists(p);
-    } catch (IOException e) {
-      throw new UncheckedIOException("Cannot remove the folder of a context under test, " + folder, e);
-    }
   }
 }
