@@ -55,6 +55,7 @@ public final class Toa implements Callable<Integer> {
     byName.put("replay", ReplayCommand.class);
     byName.put("outbox", OutboxCommand.class);
     byName.put("redeliver", RedeliverCommand.class);
+    byName.put("check", CheckCommand.class);
     byName.put("identity", IdentityCommand.class);
     return java.util.Collections.unmodifiableMap(byName);
   }

@@ -23,7 +23,7 @@ import java.util.concurrent.CopyOnWriteArrayList;
 /**
  * The bus of a context under test: the embedded bus, seen through a wrapper that keeps what the
  * kit asserts and explains. It records every event published (the announced events, in the order
- * they reached the bus) and the last verdict of every delivery that is to come again after a
+ * they reached the bus), the endpoint of every task delivered, and the last verdict of every delivery that is to come again after a
  * delay, so that a context that does not settle names the messages waiting for the test clock.
  *
  * <p>Every delivery of a receiver or a task passes through {@link Observed#consume}, which says what
@@ -36,6 +36,9 @@ final class KitBus implements BusProvider {
   /** The engine's name as the kit's builder states it. */
   static final String NAME = "toa-test";
 
+  /** How the name of a component's task queue ends ({@code billing.wallets..tasks}). */
+  private static final String TASKS = "..tasks";
+
   /** A delivery that failed for now and comes again when its delay has passed by the test clock. */
   record Waiting(String queue, Message message, int attempt, Duration delay, long failedAt) {}
 
@@ -46,6 +49,7 @@ final class KitBus implements BusProvider {
   private final List<Message> published = new CopyOnWriteArrayList<>();
   private final Map<String, Waiting> waiting = new ConcurrentHashMap<>();
   private final Set<String> consumed = ConcurrentHashMap.newKeySet();
+  private final Set<String> tasks = ConcurrentHashMap.newKeySet();
   private volatile Bus opened;
 
   /**
@@ -99,6 +103,11 @@ final class KitBus implements BusProvider {
     return List.copyOf(published);
   }
 
+  /** The endpoints of the tasks delivered so far, each once. */
+  Set<String> tasks() {
+    return Set.copyOf(tasks);
+  }
+
   /** The deliveries that failed for now and wait for their delay, by queue and message. */
   List<Waiting> waiting() {
     return new ArrayList<>(new LinkedHashMap<>(waiting).values());
@@ -144,6 +153,7 @@ final class KitBus implements BusProvider {
       return bus.consume(queue, delivery -> {
         Optional<String> from = Optional.of(delivery.queue());
         String label = delivery.message().label();
+        if (delivery.queue().endsWith(TASKS)) tasks.add(label);
         Verdict verdict = causes.under(new Causes.Cause(from, label, false), () -> handler.handle(delivery));
         if (!twice || !(verdict instanceof Verdict.Done)) {
           observe(delivery, verdict);

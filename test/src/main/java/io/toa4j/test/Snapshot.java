@@ -23,6 +23,17 @@ import java.util.function.BiFunction;
  */
 record Snapshot(Map<String, Map<String, Map<String, Object>>> records, List<AnnouncedEvent> events, List<Parked> parked) {
   /**
+   * One way this run ended differently from another.
+   *
+   * @param record the record's component and id, for a difference in a record; empty for an event
+   *     or a parked message
+   * @param property the record's property that differs ({@code exists} for a record only one run
+   *     has), or, for an event, {@code announced} or {@code payload}, for a message, {@code parked}
+   * @param text the difference in words, both values in it, ending with what it was in the other run
+   */
+  record Difference(Optional<Map.Entry<String, String>> record, String property, String text) {}
+
+  /**
    * How this run, in which every message was delivered twice, ended differently from {@code once},
    * in which each was delivered once: one line per property of a record, per event label, per
    * parked message; none when they ended the same.
@@ -32,6 +43,16 @@ record Snapshot(Map<String, Map<String, Map<String, Object>>> records, List<Anno
    */
   List<String> differences(Snapshot once, BiFunction<String, String, Optional<String>> writer) {
     List<String> lines = new ArrayList<>();
+    for (Difference d : compare(once)) {
+      String by = d.record().flatMap(r -> writer.apply(r.getKey(), r.getValue())).map(w -> w + ": ").orElse("");
+      lines.add(by + d.text());
+    }
+    return lines;
+  }
+
+  /** How this run ended differently from {@code once}: records by component and id, then events, then parked messages. */
+  List<Difference> compare(Snapshot once) {
+    List<Difference> found = new ArrayList<>();
     Set<String> components = new LinkedHashSet<>(records.keySet());
     components.addAll(once.records.keySet());
     for (String component : components) {
@@ -40,21 +61,21 @@ record Snapshot(Map<String, Map<String, Map<String, Object>>> records, List<Anno
       Set<String> ids = new LinkedHashSet<>(single.keySet());
       ids.addAll(twice.keySet());
       for (String id : ids) {
-        String by = writer.apply(component, id).map(w -> w + ": ").orElse("");
+        Optional<Map.Entry<String, String>> at = Optional.of(Map.entry(component, id));
         String record = "record " + component + " " + id;
         if (!single.containsKey(id)) {
-          lines.add(by + record + " exists, and does not when delivered once: " + twice.get(id));
+          found.add(new Difference(at, "exists", record + " exists, and does not when delivered once: " + twice.get(id)));
         } else if (!twice.containsKey(id)) {
-          lines.add(by + record + " does not exist, and does when delivered once: " + single.get(id));
+          found.add(new Difference(at, "exists", record + " does not exist, and does when delivered once: " + single.get(id)));
         } else {
-          properties(twice.get(id), single.get(id), (property, values) ->
-              lines.add(by + record + " has " + property + " = " + values[0] + ", and " + values[1] + " when delivered once"));
+          properties(twice.get(id), single.get(id), (property, values) -> found.add(new Difference(at, property,
+              record + " has " + property + " = " + values[0] + ", and " + values[1] + " when delivered once")));
         }
       }
     }
-    events(once.events, lines);
-    parked(once.parked, lines);
-    return lines;
+    events(once.events, found);
+    parked(once.parked, found);
+    return found;
   }
 
   /** Each property whose values differ, with the value here and the value once; an absent one as such. */
@@ -70,7 +91,7 @@ record Snapshot(Map<String, Map<String, Map<String, Object>>> records, List<Anno
   }
 
   /** By label: how many times each was announced; for as many, the payloads announced here and not once. */
-  private void events(List<AnnouncedEvent> once, List<String> lines) {
+  private void events(List<AnnouncedEvent> once, List<Difference> found) {
     Map<String, List<Map<String, Object>>> twice = payloads(events);
     Map<String, List<Map<String, Object>>> single = payloads(once);
     Set<String> labels = new LinkedHashSet<>(single.keySet());
@@ -79,13 +100,15 @@ record Snapshot(Map<String, Map<String, Map<String, Object>>> records, List<Anno
       List<Map<String, Object>> here = twice.getOrDefault(label, List.of());
       List<Map<String, Object>> there = single.getOrDefault(label, List.of());
       if (here.size() != there.size()) {
-        lines.add("event " + label + " was announced " + here.size() + " time(s), and " + there.size() + " when delivered once");
+        found.add(new Difference(Optional.empty(), "announced",
+            "event " + label + " was announced " + here.size() + " time(s), and " + there.size() + " when delivered once"));
         continue;
       }
       List<Map<String, Object>> extra = without(here, there);
       List<Map<String, Object>> missing = without(there, here);
       for (int i = 0; i < extra.size(); i++) {
-        lines.add("event " + label + " was announced with " + extra.get(i) + ", and with " + missing.get(i) + " when delivered once");
+        found.add(new Difference(Optional.empty(), "payload",
+            "event " + label + " was announced with " + extra.get(i) + ", and with " + missing.get(i) + " when delivered once"));
       }
     }
   }
@@ -111,9 +134,9 @@ record Snapshot(Map<String, Map<String, Map<String, Object>>> records, List<Anno
   }
 
   /** The messages parked in one run and not the other, by queue, label and code. */
-  private void parked(List<Parked> once, List<String> lines) {
-    for (Parked p : unmatched(parked, once)) lines.add(parked(p) + " was parked, and was not when delivered once");
-    for (Parked p : unmatched(once, parked)) lines.add(parked(p) + " was not parked, and was when delivered once");
+  private void parked(List<Parked> once, List<Difference> found) {
+    for (Parked p : unmatched(parked, once)) found.add(new Difference(Optional.empty(), "parked", parked(p) + " was parked, and was not when delivered once"));
+    for (Parked p : unmatched(once, parked)) found.add(new Difference(Optional.empty(), "parked", parked(p) + " was not parked, and was when delivered once"));
   }
 
   private static String parked(Parked p) {

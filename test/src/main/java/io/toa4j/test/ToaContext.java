@@ -9,15 +9,12 @@ import io.toa4j.runtime.ToaBuilder;
 import io.toa4j.spi.Message;
 import io.toa4j.spi.StoredRecord;
 import io.toa4j.spi.Store;
-import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.lang.reflect.InvocationTargetException;
 import java.lang.reflect.Method;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.HexFormat;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -25,9 +22,9 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.Random;
+import java.util.Set;
 import java.util.TreeSet;
 import java.util.function.Consumer;
-import java.util.stream.Stream;
 import org.junit.jupiter.api.extension.AfterEachCallback;
 import org.junit.jupiter.api.extension.BeforeEachCallback;
 import org.junit.jupiter.api.extension.ExtensionContext;
@@ -211,7 +208,7 @@ public final class ToaContext implements BeforeEachCallback, AfterEachCallback, 
   }
 
   /** What the running context holds now: every record of every component with an entity, the events, the parked messages. */
-  private Snapshot snapshot() {
+  Snapshot snapshot() {
     Map<String, Map<String, Map<String, Object>>> records = new LinkedHashMap<>();
     for (ComponentManifest component : running().toa().context().components()) {
       if (component.entity().isEmpty()) continue;
@@ -267,10 +264,23 @@ public final class ToaContext implements BeforeEachCallback, AfterEachCallback, 
     start(false);
   }
 
+  /**
+   * Boots a context on a copy of the state another one left ({@link #closeKeeping()}): its records,
+   * outboxes, inboxes, bus and compiled classes, in a new temporary folder.
+   */
+  void start(Path from) {
+    start(false, Optional.of(from));
+  }
+
   /** Boots a fresh context, delivering every message twice when {@code repeating}. */
   private void start(boolean repeating) {
+    start(repeating, Optional.empty());
+  }
+
+  private void start(boolean repeating, Optional<Path> from) {
     close();
-    Path state = temporaryFolder();
+    Path state = Folders.temporary();
+    from.ifPresent(f -> Folders.copy(f, state));
     TestClock clock = new TestClock(TestClock.START);
     Causes causes = new Causes();
     KitStorage storage = new KitStorage(causes);
@@ -290,9 +300,22 @@ public final class ToaContext implements BeforeEachCallback, AfterEachCallback, 
     try {
       running = new Running(state, clock, builder.build(), storage, bus, causes, new Random(~seed), repeating);
     } catch (RuntimeException e) {
-      delete(state);
+      Folders.delete(state);
       throw e;
     }
+  }
+
+  /** Closes the context and keeps its folder, to {@linkplain #start(Path) start on} copies of it; the caller removes it. */
+  Path closeKeeping() {
+    Running r = running();
+    running = null;
+    r.toa().close();
+    return r.state();
+  }
+
+  /** The endpoints of the tasks delivered so far in the running context, each once. */
+  Set<String> tasks() {
+    return running().bus().tasks();
   }
 
   /** Closes the context and removes its folder; nothing when it is not running. */
@@ -303,7 +326,7 @@ public final class ToaContext implements BeforeEachCallback, AfterEachCallback, 
     try {
       r.toa().close();
     } finally {
-      delete(r.state());
+      Folders.delete(r.state());
     }
   }
 
@@ -459,21 +482,5 @@ public final class ToaContext implements BeforeEachCallback, AfterEachCallback, 
       throw new IllegalStateException("The context is not started: register ToaContext with @RegisterExtension, or call start() first");
     }
     return running;
-  }
-
-  private static Path temporaryFolder() {
-    try {
-      return Files.createTempDirectory("toa-test-");
-    } catch (IOException e) {
-      throw new UncheckedIOException("Cannot make a temporary folder for a context under test", e);
-    }
-  }
-
-  private static void delete(Path folder) {
-    try (Stream<Path> files = Files.walk(folder)) {
-      for (Path p : (Iterable<Path>) files.sorted(Comparator.reverseOrder())::iterator) Files.deleteIfExists(p);
-    } catch (IOException e) {
-      throw new UncheckedIOException("Cannot remove the folder of a context under test, " + folder, e);
-    }
   }
 }

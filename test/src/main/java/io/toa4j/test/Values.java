@@ -6,6 +6,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
 
 /**
@@ -23,6 +24,16 @@ final class Values {
     Object value = JSON.readValue(json.text(), Object.class);
     if (!(value instanceof Map<?, ?> map)) throw new IllegalStateException("not a JSON object: " + json.text());
     return (Map<String, Object>) map;
+  }
+
+  /** A JSON value as plain values: maps, lists, strings, numbers, booleans, nulls. */
+  static Object plain(JsonNode value) {
+    return JSON.treeToValue(value, Object.class);
+  }
+
+  /** Plain values as JSON text. */
+  static String json(Object value) {
+    return JSON.writeValueAsString(value);
   }
 
   /** Whether two values are the same JSON value. */
