@@ -42,14 +42,23 @@ final class Messaging implements AutoCloseable {
   private final Set<String> hosted;
   private final Deliveries deliveries;
   private final Invoker invoker;
+  private final Tracing tracing;
   private final List<Bus.Subscription> subscriptions = new ArrayList<>();
 
   /**
    * @param components every component of the context
    * @param hosted those this process hosts: it consumes their queues
+   * @param tracing records a span per call served for another process
    */
   Messaging(
-      Bus bus, Collection<Reception> receptions, Collection<String> components, Set<String> hosted, Deliveries deliveries, Invoker invoker) {
+      Bus bus,
+      Collection<Reception> receptions,
+      Collection<String> components,
+      Set<String> hosted,
+      Deliveries deliveries,
+      Invoker invoker,
+      Tracing tracing) {
+    this.tracing = tracing;
     this.bus = bus;
     this.receptions = receptions.stream().collect(Collectors.toUnmodifiableMap(Reception::queue, Function.identity()));
     this.components = List.copyOf(components);
@@ -77,7 +86,7 @@ final class Messaging implements AutoCloseable {
     for (String component : components) {
       if (!hosted.contains(component)) continue;
       subscriptions.add(bus.consume(tasks(component), d -> deliveries.handle(d, this::runTask)));
-      subscriptions.add(bus.serve(Calls.queue(component), Calls.responder(invoker, component)));
+      subscriptions.add(bus.serve(Calls.queue(component), Calls.responder(invoker, tracing, component)));
     }
   }
 
