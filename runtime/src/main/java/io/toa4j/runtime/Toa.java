@@ -4,6 +4,7 @@ import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.composite.CompositeMeterRegistry;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import io.opentelemetry.api.OpenTelemetry;
 import io.toa4j.api.Failure;
 import io.toa4j.api.Reply;
 import io.toa4j.api.Request;
@@ -295,6 +296,14 @@ public final class Toa implements AutoCloseable {
   /** The context as declared. */
   public ContextManifest context() {
     return context;
+  }
+
+  /**
+   * The OpenTelemetry the context records its spans with, for an edge in front of it (the HTTP
+   * gateway) to record its own spans in the same traces.
+   */
+  public OpenTelemetry openTelemetry() {
+    return tracing.openTelemetry();
   }
 
   /** The folder of the context's own state ({@code .toa/}): compiled classes, engine files. */

@@ -58,10 +58,16 @@ final class Tracing {
         }
       };
 
+  private final OpenTelemetry openTelemetry;
   private final Tracer tracer;
 
   Tracing(OpenTelemetry openTelemetry) {
+    this.openTelemetry = openTelemetry;
     this.tracer = openTelemetry.getTracer(SCOPE);
+  }
+
+  OpenTelemetry openTelemetry() {
+    return openTelemetry;
   }
 
   /** Tracing that records nothing. */
