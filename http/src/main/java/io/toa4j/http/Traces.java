@@ -24,18 +24,7 @@ final class Traces {
   static final AttributeKey<String> ROUTE = AttributeKey.stringKey("http.route");
   static final AttributeKey<Long> STATUS = AttributeKey.longKey("http.response.status_code");
 
-  private static final TextMapGetter<Request> HEADERS =
-      new TextMapGetter<>() {
-        @Override
-        public Iterable<String> keys(Request request) {
-          return request.getHeaders().getFieldNamesCollection();
-        }
-
-        @Override
-        public String get(Request request, String key) {
-          return request == null ? null : request.getHeaders().get(key);
-        }
-      };
+  private static final TextMapGetter<Request> HEADERS = (request, key) -> request == null ? null : request.getHeaders().get(key);
 
   private final Tracer tracer;
 

@@ -45,18 +45,7 @@ final class Tracing {
 
   private static final TextMapPropagator W3C = W3CTraceContextPropagator.getInstance();
 
-  private static final TextMapGetter<Map<String, String>> FROM_MAP =
-      new TextMapGetter<>() {
-        @Override
-        public Iterable<String> keys(Map<String, String> carrier) {
-          return carrier.keySet();
-        }
-
-        @Override
-        public String get(Map<String, String> carrier, String key) {
-          return carrier == null ? null : carrier.get(key);
-        }
-      };
+  private static final TextMapGetter<Map<String, String>> FROM_MAP = (carrier, key) -> carrier == null ? null : carrier.get(key);
 
   private final OpenTelemetry openTelemetry;
   private final Tracer tracer;

@@ -142,6 +142,7 @@ abstract class TracingContract {
     // a minute later, when the dead committer's claim on the entry has ended
     Options later = options().withClock(Clock.offset(Clock.systemUTC(), Duration.ofMinutes(1)));
     try (Toa restarted = Toa.builder().directory(directory).options(later).openTelemetry(sdk(after)).build()) {
+      assertThat(restarted.hosted()).contains("billing.topups");
       SpanData credit = span(after, "call billing.wallets.credit");
       SpanData published = parent(after, parent(after, credit));
 
