@@ -3,6 +3,7 @@ package io.toa4j.cli;
 import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpServer;
 import io.toa4j.api.Failure;
+import io.toa4j.runtime.InFlight;
 import io.toa4j.runtime.Replies;
 import java.io.IOException;
 import java.io.InputStream;
@@ -10,6 +11,7 @@ import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.time.Duration;
+import java.util.Optional;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.TimeUnit;
 import org.slf4j.Logger;
@@ -30,12 +32,14 @@ final class ControlChannel implements AutoCloseable {
   static final int MAX_BODY = 16 * 1024 * 1024;
   /** How long closing waits for calls in flight. */
   private static final Duration STOP_WAIT = Duration.ofSeconds(2);
+  /** How long a call waits for its twin (the same identity, a retried toa call) being answered here. */
+  static final Duration ATTACH = Duration.ofSeconds(5);
 
   private final HttpServer server;
   private final ExecutorService threads;
-  private final InFlight inFlight;
+  private final Exchanges inFlight;
 
-  private ControlChannel(HttpServer server, ExecutorService threads, InFlight inFlight) {
+  private ControlChannel(HttpServer server, ExecutorService threads, Exchanges inFlight) {
     this.server = server;
     this.threads = threads;
     this.inFlight = inFlight;
@@ -43,12 +47,18 @@ final class ControlChannel implements AutoCloseable {
 
   /** Starts serving calls to the caller for anyone presenting the token. */
   static ControlChannel start(Caller caller, String token) throws IOException {
+    return start(caller, token, () -> {});
+  }
+
+  /** @param waiting told when a call starts to wait for its twin being answered here */
+  static ControlChannel start(Caller caller, String token, Runnable waiting) throws IOException {
     byte[] secret = token.getBytes(StandardCharsets.UTF_8);
     HttpServer server = HttpServer.create(new InetSocketAddress(HOST, 0), 0);
     ExecutorService threads = HandlerThreads.create();
-    InFlight inFlight = new InFlight();
+    Exchanges inFlight = new Exchanges();
+    InFlight calls = new InFlight();
     server.setExecutor(threads);
-    server.createContext(Wire.PATH, exchange -> inFlight.run(() -> serve(exchange, caller, secret)));
+    server.createContext(Wire.PATH, exchange -> inFlight.run(() -> serve(exchange, caller, secret, calls, waiting)));
     server.start();
     return new ControlChannel(server, threads, inFlight);
   }
@@ -72,7 +82,7 @@ final class ControlChannel implements AutoCloseable {
     threads.shutdown();
   }
 
-  private static void serve(HttpExchange exchange, Caller caller, byte[] secret) {
+  private static void serve(HttpExchange exchange, Caller caller, byte[] secret, InFlight calls, Runnable waiting) {
     try (exchange) {
       String token = exchange.getRequestHeaders().getFirst(Wire.TOKEN_HEADER);
       if (token == null || !MessageDigest.isEqual(secret, token.getBytes(StandardCharsets.UTF_8))) {
@@ -86,7 +96,7 @@ final class ControlChannel implements AutoCloseable {
         if (body.length > MAX_BODY) {
           answer(exchange, 413, "a call is at most " + MAX_BODY + " bytes");
         } else {
-          call(exchange, caller, body);
+          call(exchange, caller, body, calls, waiting);
         }
       }
     } catch (IOException | RuntimeException e) {
@@ -95,7 +105,7 @@ final class ControlChannel implements AutoCloseable {
   }
 
   /** Counts the exchanges being served, so closing can wait for them and no longer. */
-  private static final class InFlight {
+  private static final class Exchanges {
     private int count;
 
     void run(Runnable exchange) {
@@ -119,7 +129,13 @@ final class ControlChannel implements AutoCloseable {
     }
   }
 
-  private static void call(HttpExchange exchange, Caller caller, byte[] body) throws IOException {
+  /**
+   * Answers the call. One whose identity is being answered here already (a toa call retried while
+   * the first still runs) waits for that answer, at most {@link #ATTACH}, and is then answered as a
+   * retry after it would be: from the inbox, so the operation runs once; past the wait it runs all
+   * the same, and the store lets one of the two commit.
+   */
+  private static void call(HttpExchange exchange, Caller caller, byte[] body, InFlight calls, Runnable waiting) throws IOException {
     Wire.Call call;
     try {
       call = Wire.readCall(body);
@@ -127,7 +143,13 @@ final class ControlChannel implements AutoCloseable {
       answer(exchange, 400, "the body is not a call: " + e.getMessage());
       return;
     }
-    send(exchange, 200, outcome(caller, call));
+    Optional<String> key = call.identity().map(id -> call.endpoint() + " " + id);
+    boolean taken = key.isPresent() && calls.take(key.get(), ATTACH, waiting);
+    try {
+      send(exchange, 200, outcome(caller, call));
+    } finally {
+      if (taken) calls.release(key.get());
+    }
   }
 
   private static byte[] outcome(Caller caller, Wire.Call call) {

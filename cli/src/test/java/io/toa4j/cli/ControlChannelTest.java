@@ -15,7 +15,10 @@ import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
@@ -136,7 +139,44 @@ class ControlChannelTest {
               received.add(new Wire.Call(endpoint, request, identity));
               return behind.call(endpoint, request, identity);
             },
-            TOKEN);
+            TOKEN,
+            waits::countDown);
+  }
+
+  private final CountDownLatch waits = new CountDownLatch(1);
+
+  @Test
+  void call_whoseIdentityIsBeingAnswered_waitsForThatAnswer_beforeItReachesTheCaller() throws Exception {
+    CountDownLatch entered = new CountDownLatch(1);
+    CountDownLatch open = new CountDownLatch(1);
+    start((endpoint, request, identity) -> {
+      entered.countDown();
+      try {
+        if (!open.await(30, TimeUnit.SECONDS)) throw new IllegalStateException("never opened");
+      } catch (InterruptedException e) {
+        throw new IllegalStateException(e);
+      }
+      return new Reply.Output(Optional.of((long) received.size()));
+    });
+    Wire.Call call = new Wire.Call("test.slow.add", Request.empty(), Optional.of("retried"));
+
+    CompletableFuture<Reply> first = CompletableFuture.supplyAsync(() -> call(call));
+    assertThat(entered.await(30, TimeUnit.SECONDS)).isTrue();
+    CompletableFuture<Reply> retry = CompletableFuture.supplyAsync(() -> call(call));
+    assertThat(waits.await(30, TimeUnit.SECONDS)).as("the retry waits for the first").isTrue();
+    assertThat(received).as("only the first reached the caller").hasSize(1);
+    open.countDown();
+
+    assertThat(first.get(30, TimeUnit.SECONDS)).isEqualTo(new Reply.Output(Optional.of(1L)));
+    assertThat(retry.get(30, TimeUnit.SECONDS)).as("reached the caller after the first answered").isEqualTo(new Reply.Output(Optional.of(2L)));
+  }
+
+  private Reply call(Wire.Call call) {
+    try {
+      return client(TOKEN).call(call);
+    } catch (ChannelClient.Unreachable e) {
+      throw new IllegalStateException(e);
+    }
   }
 
   private ChannelClient client(String token) {

@@ -54,7 +54,7 @@ final class Exchange extends Handler.Abstract {
     this.routes = routes;
     this.settings = settings;
     this.prometheus = prometheus;
-    this.idempotency = new Idempotency(application);
+    this.idempotency = new Idempotency(application, settings.attach());
     this.traces = new Traces(application.openTelemetry());
     this.metrics = new Route.Directives(false, List.of(settings.metricsRole()), Optional.empty(), Optional.empty(), Optional.empty(), false);
   }

@@ -1,5 +1,6 @@
 package io.toa4j.http;
 
+import io.toa4j.idempotency.IdempotentCalls;
 import java.time.Duration;
 import java.util.Objects;
 
@@ -23,6 +24,8 @@ import java.util.Objects;
  * @param guessWindow the window counted from the first wrong password; 15 minutes by default
  * @param metricsRole the role scope an identity must hold (or hold one covering it) to read {@code
  *     /.toa/metrics}; {@code toa:metrics} by default
+ * @param attach how long a request whose {@code Idempotency-Key} is being answered waits for that
+ *     answer before it is refused with 409; 5 s by default, zero to refuse at once
  */
 public record GatewaySettings(
     int maxBody,
@@ -32,7 +35,8 @@ public record GatewaySettings(
     int nameGuesses,
     int addressGuesses,
     Duration guessWindow,
-    String metricsRole) {
+    String metricsRole,
+    Duration attach) {
 
   /** The largest body accepted by default: 1 MiB. */
   public static final int DEFAULT_MAX_BODY = 1 << 20;
@@ -50,6 +54,8 @@ public record GatewaySettings(
     Objects.requireNonNull(idleTimeout, "idleTimeout");
     Objects.requireNonNull(guessWindow, "guessWindow");
     Objects.requireNonNull(metricsRole, "metricsRole");
+    Objects.requireNonNull(attach, "attach");
+    if (attach.isNegative()) throw new IllegalArgumentException("attach must be zero or more; got " + attach);
     positive("maxBody", maxBody);
     positive("minBodyRate", minBodyRate);
     positive("nameGuesses", nameGuesses);
@@ -65,23 +71,28 @@ public record GatewaySettings(
 
   /** The defaults, as documented on each component. */
   public static GatewaySettings defaults() {
-    return new GatewaySettings(DEFAULT_MAX_BODY, Duration.ofSeconds(5), 1024, Duration.ofSeconds(30), 5, 20, Duration.ofMinutes(15), DEFAULT_METRICS_ROLE);
+    return new GatewaySettings(DEFAULT_MAX_BODY, Duration.ofSeconds(5), 1024, Duration.ofSeconds(30), 5, 20, Duration.ofMinutes(15), DEFAULT_METRICS_ROLE,
+        IdempotentCalls.DEFAULT_ATTACH);
   }
 
   public GatewaySettings withMaxBody(int bytes) {
-    return new GatewaySettings(bytes, headerTimeout, minBodyRate, idleTimeout, nameGuesses, addressGuesses, guessWindow, metricsRole);
+    return new GatewaySettings(bytes, headerTimeout, minBodyRate, idleTimeout, nameGuesses, addressGuesses, guessWindow, metricsRole, attach);
   }
 
   public GatewaySettings withSlowClients(Duration headerTimeout, int minBodyRate, Duration idleTimeout) {
-    return new GatewaySettings(maxBody, headerTimeout, minBodyRate, idleTimeout, nameGuesses, addressGuesses, guessWindow, metricsRole);
+    return new GatewaySettings(maxBody, headerTimeout, minBodyRate, idleTimeout, nameGuesses, addressGuesses, guessWindow, metricsRole, attach);
   }
 
   public GatewaySettings withGuesses(int perName, int perAddress, Duration window) {
-    return new GatewaySettings(maxBody, headerTimeout, minBodyRate, idleTimeout, perName, perAddress, window, metricsRole);
+    return new GatewaySettings(maxBody, headerTimeout, minBodyRate, idleTimeout, perName, perAddress, window, metricsRole, attach);
   }
 
   public GatewaySettings withMetricsRole(String scope) {
-    return new GatewaySettings(maxBody, headerTimeout, minBodyRate, idleTimeout, nameGuesses, addressGuesses, guessWindow, scope);
+    return new GatewaySettings(maxBody, headerTimeout, minBodyRate, idleTimeout, nameGuesses, addressGuesses, guessWindow, scope, attach);
+  }
+
+  public GatewaySettings withAttach(Duration wait) {
+    return new GatewaySettings(maxBody, headerTimeout, minBodyRate, idleTimeout, nameGuesses, addressGuesses, guessWindow, metricsRole, wait);
   }
 
   private static void positive(String name, int value) {

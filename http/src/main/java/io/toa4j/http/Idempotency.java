@@ -5,6 +5,7 @@ import io.toa4j.api.Request;
 import io.toa4j.idempotency.IdempotencyRefusal;
 import io.toa4j.idempotency.IdempotentCalls;
 import io.toa4j.runtime.Toa;
+import java.time.Duration;
 import org.eclipse.jetty.server.Response;
 
 /**
@@ -15,8 +16,9 @@ import org.eclipse.jetty.server.Response;
 final class Idempotency {
   private final IdempotentCalls calls;
 
-  Idempotency(Toa application) {
-    this.calls = new IdempotentCalls(application);
+  /** @param attach how long a request waits for the request with its key that is being answered */
+  Idempotency(Toa application, Duration attach) {
+    this.calls = new IdempotentCalls(application, attach);
   }
 
   /**

@@ -4,7 +4,9 @@ import io.toa4j.api.Failure;
 import io.toa4j.api.Reply;
 import io.toa4j.api.Request;
 import io.toa4j.runtime.Answer;
+import io.toa4j.runtime.InFlight;
 import io.toa4j.runtime.Toa;
+import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -19,8 +21,10 @@ import java.util.Optional;
  * <ul>
  *   <li>A malformed key is 400; a route that requires a key answers 400 to an unsafe method
  *       (anything but GET and HEAD) sent without one.
- *   <li>A request whose key is being answered right now through this instance is 409: retry it
- *       unchanged.
+ *   <li>A request whose key is being answered right now through this instance waits for that
+ *       answer, at most {@link #DEFAULT_ATTACH} unless told otherwise, and is then answered as a
+ *       retry after it would be: with the first answer, replayed, when the operation declares
+ *       {@code once}. Still not answered when the wait is over: 409, retry it unchanged.
  *   <li>A key used before with a different request (body, query, record) is 422.
  *   <li>An answer from the operation's inbox carries {@code idempotent-replayed: true}; an answer of
  *       an operation that remembers its calls carries {@code idempotency-ttl: <seconds>}, its
@@ -38,11 +42,31 @@ public final class IdempotentCalls {
   /** The response header that tells the retention of the route's operation, in seconds. */
   public static final String TTL = "idempotency-ttl";
 
+  /** How long a request waits, by default, for the request with its key that is being answered. */
+  public static final Duration DEFAULT_ATTACH = Duration.ofSeconds(5);
+
+  /**
+   * The counter of requests that found their key being answered and waited for it, in the
+   * application's registry.
+   */
+  public static final String WAITS = "toa.idempotency.waits";
+
   private final Toa application;
-  private final KeysInFlight inFlight = new KeysInFlight();
+  private final Duration attach;
+  private final InFlight inFlight = new InFlight();
 
   public IdempotentCalls(Toa application) {
+    this(application, DEFAULT_ATTACH);
+  }
+
+  /**
+   * @param attach how long a request waits for the request with its key that is being answered,
+   *     before it is refused with 409; zero refuses at once
+   */
+  public IdempotentCalls(Toa application, Duration attach) {
     this.application = application;
+    if (attach.isNegative()) throw new IllegalArgumentException("a wait for a key in flight is zero or more; got " + attach);
+    this.attach = attach;
   }
 
   /**
@@ -81,9 +105,10 @@ public final class IdempotentCalls {
       return new Answered(application.call(endpoint, call), Map.of());
     }
     String identity = key.get().identity(caller, method, route);
-    if (!inFlight.take(identity)) {
+    if (!inFlight.take(identity, attach, () -> application.metrics().counter(WAITS).increment())) {
       throw new IdempotencyRefusal(409, "IDEMPOTENCY_KEY_IN_USE",
-          "a request with this idempotency-key is still being answered; retry this one unchanged once it is");
+          "a request with this idempotency-key is still being answered after " + attach.toMillis() + " ms;"
+              + " retry this one unchanged once it is");
     }
     try {
       Answer answer = application.answer(endpoint, call, identity);

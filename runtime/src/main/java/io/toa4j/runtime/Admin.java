@@ -11,12 +11,13 @@ import java.util.function.Supplier;
 
 /**
  * What an operator does with a running context: look at its parked messages and put them back,
- * see what its outbox has not published yet, ask whether its engines answer, and wait until what
- * its calls caused has been handled.
+ * list what its outboxes sent and deliver it again, see what its outbox has not published yet, ask
+ * whether its engines answer, and wait until what its calls caused has been handled.
  *
  * <p>On a context that hosts nothing (a client of a distributed bus, or one opened to manage a
- * context run elsewhere) the parked messages are the bus's, and there is no outbox of its own.
- * Thread-safe.
+ * context run elsewhere) the parked messages are the bus's, the outboxes are read and marked on the
+ * storage for the processes that host their components to publish, and there is no backlog of its
+ * own. Thread-safe.
  */
 public final class Admin {
   /** The first pause after a signal whose check still saw work pending: a bus records a verdict just after it. */
@@ -37,6 +38,7 @@ public final class Admin {
   static final Duration FALLBACK = Duration.ofMillis(200);
 
   private final Supplier<Bus> bus;
+  private final Redelivery redelivery;
   private final Optional<Publisher> publisher;
   private final Optional<Messaging> messaging;
   private final Supplier<Optional<String>> storageHealth;
@@ -52,12 +54,14 @@ public final class Admin {
    */
   Admin(
       Supplier<Bus> bus,
+      Redelivery redelivery,
       Optional<Publisher> publisher,
       Optional<Messaging> messaging,
       Supplier<Optional<String>> storageHealth,
       String probe,
       Progress progress) {
     this.bus = bus;
+    this.redelivery = redelivery;
     this.progress = progress;
     this.probe = probe;
     this.publisher = publisher;
@@ -80,6 +84,49 @@ public final class Admin {
     int n = 0;
     for (Parked parked : parked()) if (replay(parked.id())) n++;
     return n;
+  }
+
+  /**
+   * The newest outbox entries, published or not, of every component or of one ({@code
+   * namespace.name}, or {@code name} in the default namespace), newest first: what each write sent
+   * and under which message identities. Entries are kept until their retention after publishing
+   * ({@code outbox.retention}).
+   *
+   * @param limit from 1 to 1000
+   * @throws IllegalArgumentException when the component is not one of the context's, or keeps no state
+   */
+  public List<Outboxed> outbox(Optional<String> component, int limit) {
+    return redelivery.recent(component, limit);
+  }
+
+  /**
+   * Delivers an outbox entry again: every event and task it sent is published again under the
+   * same message identity, by a process that hosts its component (this one at once when it does;
+   * else within the sweep of one that runs, or when one next starts). A receiver that declares
+   * {@code once} answers the repeat from its inbox; any other runs again.
+   *
+   * @param id an entry's id, as {@link #outbox} lists it
+   * @return the component whose entry it is; empty when no component has an entry with that id,
+   *     and then nothing changed
+   */
+  public Optional<String> redeliver(String id) {
+    Optional<String> component = redelivery.redeliver(id);
+    component.ifPresent(label -> publisher.ifPresent(p -> p.redelivered(label)));
+    return component;
+  }
+
+  /**
+   * Delivers the component's last {@code count} outbox entries again, as {@link #redeliver} does
+   * one, oldest first.
+   *
+   * @param count from 1 to 1000
+   * @return the ids of the entries, oldest first: fewer than {@code count} when it has fewer
+   * @throws IllegalArgumentException when the component is not one of the context's, or keeps no state
+   */
+  public List<String> redeliverLast(String component, int count) {
+    List<String> ids = redelivery.redeliverLast(component, count);
+    if (!ids.isEmpty()) publisher.ifPresent(p -> p.redelivered(Redelivery.label(component)));
+    return ids;
   }
 
   /** How many outbox entries of the hosted components are not yet published (0 when none is hosted). */

@@ -88,20 +88,32 @@ final class Calls {
    * their identity. A server out of reach while answering is logged once for the component, not
    * once per call (see {@link OutageLog}).
    */
-  static Bus.Responder responder(Messaging.Invoker invoker, Tracing tracing, String component) {
+  static Bus.Responder responder(Messaging.Invoker invoker, Tracing tracing, String component, InFlight inFlight, Runnable waiting) {
     OutageLog outage = new OutageLog(LOG, "Calls of " + component);
     return delivery -> {
       Message call = delivery.message();
       Span span = tracing.start("serve " + call.label(), SpanKind.SERVER, Tracing.extract(call.headers()));
       span.setAttribute(Tracing.OPERATION, call.label());
       span.setAttribute(Tracing.CALL_IDENTITY, call.id());
+      // A call whose twin (the same identity, a caller's retry) is running here waits for its answer
+      // and is then answered from the inbox, so the operation runs once; past the wait it goes on,
+      // and the store lets one of the two commit.
+      String key = call.label() + " " + call.id();
+      boolean taken = inFlight.take(key, ATTACH, waiting);
       try (Scope scope = span.makeCurrent()) {
         return new Message(call.id(), call.label(), answer(invoker, call, outage), Map.of());
       } finally {
+        if (taken) inFlight.release(key);
         span.end();
       }
     };
   }
+
+  /** How long a call waits for its twin running in this host before it runs all the same. */
+  static final Duration ATTACH = Duration.ofSeconds(5);
+
+  /** The counter of calls that found their twin running in this host and waited for it. */
+  static final String WAITS = "toa.calls.waits";
 
   private static Json answer(Messaging.Invoker invoker, Message call, OutageLog outage) {
     try {

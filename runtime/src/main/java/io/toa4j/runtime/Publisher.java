@@ -105,6 +105,16 @@ final class Publisher implements Engine.Outbox, AutoCloseable {
     immediate.execute(() -> publish(component, entry));
   }
 
+  /**
+   * Publishes at once the entries of a hosted component that were marked to be published again
+   * ({@link Redelivery}) by sweeping now, rather than at the next sweep; sweeps the component from
+   * then on if it announces nothing (a component this process does not host is not swept here).
+   */
+  void redelivered(String label) {
+    for (Component component : quiet) if (component.label().equals(label)) sending.add(label);
+    sweeper.execute(this::sweep);
+  }
+
   /** Sends the tasks on their components' task queues, in order; durable when it returns. */
   @Override
   public void send(List<Task> tasks) {

@@ -130,11 +130,13 @@ public final class Toa implements AutoCloseable {
             hosted,
             new Deliveries(context.retryDelaysSeconds(), metrics, options.clock(), progress, tracing),
             routing::invoke,
-            tracing);
+            tracing,
+            () -> metrics.counter(Calls.WAITS).increment());
     gauges(metrics, components.values().stream().filter(c -> hosted.contains(c.label())).toList(), bus);
     Admin admin =
         new Admin(
             () -> bus,
+            new Redelivery(context, () -> storage, assembly.consumed(), options.clock()),
             Optional.of(publisher),
             Optional.of(messaging),
             () -> storageHealth(components.values()),
@@ -160,7 +162,8 @@ public final class Toa implements AutoCloseable {
       Opened<Bus> bus,
       List<MeterRegistry> registries,
       Tracing tracing) {
-    Admin admin = new Admin(bus::get, Optional.empty(), Optional.empty(), Optional::empty, Messaging.tasks("none"), new Progress());
+    Redelivery redelivery = new Redelivery(context, storage::get, Redelivery.consumed(context), options.clock());
+    Admin admin = new Admin(bus::get, redelivery, Optional.empty(), Optional.empty(), Optional::empty, Messaging.tasks("none"), new Progress());
     return new Toa(context, options, state, Set.of(), registry(registries), storage, bus, Optional.empty(), admin, tracing);
   }
 

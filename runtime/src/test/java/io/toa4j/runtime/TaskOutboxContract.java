@@ -138,6 +138,30 @@ abstract class TaskOutboxContract {
     }
   }
 
+  /**
+   * A committed dispatch's entry, listed with its task and delivered again: the task goes again
+   * under its identity, though the courier announces no event, and the notes' once answers it.
+   */
+  @Test
+  void committedTask_redelivered_isSentAgainUnderItsIdentity_andOnceAnswersIt() {
+    try (Toa app = boot()) {
+      app.call("test.courier.dispatch", parcel("ok"), "call-again");
+      assertThat(app.admin().settle(SETTLE)).isEmpty();
+      String identity = Identities.derive("call-again", 1);
+      List<Outboxed> listed = app.admin().outbox(Optional.of("test.courier"), 10);
+      assertThat(listed).hasSize(1);
+      assertThat(listed.get(0).events()).isEmpty();
+      assertThat(listed.get(0).tasks()).containsExactly(new Outboxed.Message("test.notes.note", identity));
+
+      assertThat(app.admin().redeliver(listed.get(0).id())).contains("test.courier");
+
+      assertThat(app.admin().settle(SETTLE)).isEmpty();
+      assertThat(sent(app)).as("the task went again").isEqualTo(2);
+      assertThat(notes(app)).containsEntry("received", 1L).containsEntry("identities", Map.of(identity, true)).containsEntry("VERSION", 1L);
+      assertThat(app.metrics().find("toa.inbox.answers").tag("operation", "test.notes.note").counter().count()).isEqualTo(1);
+    }
+  }
+
   /** Copies of one call of a once transition race: one commits, and only its task is sent. */
   @Test
   void onceTwins_racing_sendOnlyTheWinnersTask() throws Exception {

@@ -87,6 +87,22 @@ public interface Store {
   void published(Collection<String> ids, long at);
 
   /**
+   * The newest outbox entries, published or not, newest first (by id), at most {@code limit}: what
+   * an operator chooses from to deliver again. A published entry is there until it is purged.
+   */
+  List<RecentEntry> recent(int limit);
+
+  /**
+   * Marks published entries unpublished, their claim ended at {@code now}, so that the next sweep
+   * publishes them again, under the identities they had: a redelivery, durable once this returns.
+   * An entry not yet published is left as it is, since it is published anyway; unknown ids are
+   * ignored. Atomic: all the entries are marked, or none.
+   *
+   * @return how many of the ids name an entry of this store, published or not
+   */
+  int republish(Collection<String> ids, long now);
+
+  /**
    * Removes at most {@code limit} entries marked published before the given time.
    *
    * @return how many were removed

@@ -80,8 +80,8 @@ public class ToaAutoConfiguration {
     /** One per application, so that its in-flight keys cover every request it serves. */
     @Bean
     @ConditionalOnMissingBean
-    IdempotentCalls toaIdempotentCalls(Toa toa) {
-      return new IdempotentCalls(toa);
+    IdempotentCalls toaIdempotentCalls(Toa toa, ToaProperties properties) {
+      return new IdempotentCalls(toa, properties.idempotency().attach());
     }
 
     @Bean
@@ -114,7 +114,7 @@ public class ToaAutoConfiguration {
     @Bean(destroyMethod = "")
     @ConditionalOnMissingBean
     Gateway toaGateway(Toa toa, ToaProperties properties) {
-      return Gateway.start(toa, properties.gateway().socketAddress(), GatewaySettings.defaults());
+      return Gateway.start(toa, properties.gateway().socketAddress(), GatewaySettings.defaults().withAttach(properties.idempotency().attach()));
     }
 
     @Bean

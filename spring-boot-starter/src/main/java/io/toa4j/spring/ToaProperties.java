@@ -2,6 +2,7 @@ package io.toa4j.spring;
 
 import java.net.InetSocketAddress;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.List;
 import org.springframework.boot.context.properties.ConfigurationProperties;
 import org.springframework.boot.context.properties.bind.DefaultValue;
@@ -22,6 +23,8 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
  * @param state {@code toa.state}: the folder of the context's own state; the folder's {@code .toa/}
  *     by default, else {@code .toa} in the working directory
  * @param gateway {@code toa.gateway.enabled} (false) and {@code toa.gateway.address}
+ * @param idempotency {@code toa.idempotency.attach}: how long a request whose {@code
+ *     Idempotency-Key} is being answered waits for that answer before it is refused with 409 (5s)
  */
 @ConfigurationProperties("toa")
 public record ToaProperties(
@@ -30,7 +33,11 @@ public record ToaProperties(
     @DefaultValue List<String> components,
     @DefaultValue List<String> host,
     Path state,
-    @DefaultValue Gateway gateway) {
+    @DefaultValue Gateway gateway,
+    @DefaultValue Idempotency idempotency) {
+
+  /** @param attach the wait for a request with the same key that is being answered; zero refuses at once */
+  public record Idempotency(@DefaultValue("5s") Duration attach) {}
 
   /**
    * The HTTP gateway, serving the components' {@code exposition} on an address of its own, apart

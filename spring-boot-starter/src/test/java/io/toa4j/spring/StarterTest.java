@@ -1,10 +1,12 @@
 package io.toa4j.spring;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 import io.micrometer.core.instrument.MeterRegistry;
 import io.toa4j.api.Request;
 import io.toa4j.http.Gateway;
+import io.toa4j.idempotency.IdempotentCalls;
 import io.toa4j.runtime.Toa;
 import io.toa4j.spring.app.Gate;
 import io.toa4j.spring.app.WalletsApplication;
@@ -12,6 +14,7 @@ import java.io.IOException;
 import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
@@ -156,20 +159,26 @@ class StarterTest {
   }
 
   @Test
-  void sameKeyWhileTheFirstIsRunning_is409_thenTheFirstAnswerIsReplayed() throws Exception {
+  void sameKeyWhileTheFirstIsRunning_waitsForItsAnswer_andIsTheReplay() throws Exception {
     String path = "/wallets/" + wallet("06") + "/credits";
     var reached = Gate.shut();
     CompletableFuture<HttpResponse<String>> first =
         CompletableFuture.supplyAsync(() -> http().send("PUT", path, "{\"amount\": 7}", "idempotency-key", "k-6"));
     assertThat(reached.await(30, TimeUnit.SECONDS)).as("the first credit runs").isTrue();
+    double waitsBefore = toa.metrics().counter(IdempotentCalls.WAITS).count();
 
-    HttpResponse<String> meanwhile = http().send("PUT", path, "{\"amount\": 7}", "idempotency-key", "k-6");
+    CompletableFuture<HttpResponse<String>> meanwhile =
+        CompletableFuture.supplyAsync(() -> http().send("PUT", path, "{\"amount\": 7}", "idempotency-key", "k-6"));
+    await().atMost(Duration.ofSeconds(30)).until(() -> toa.metrics().counter(IdempotentCalls.WAITS).count() > waitsBefore);
+    assertThat(meanwhile).as("the retry waits while the first is held").isNotDone();
     Gate.open();
 
-    assertProblem(meanwhile, 409, "IDEMPOTENCY_KEY_IN_USE", "retry this one unchanged");
-    assertThat(first.get(30, TimeUnit.SECONDS).statusCode()).isEqualTo(200);
-    HttpResponse<String> retry = http().send("PUT", path, "{\"amount\": 7}", "idempotency-key", "k-6");
-    assertThat(retry.headers().firstValue("idempotent-replayed")).hasValue("true");
+    HttpResponse<String> answered = first.get(30, TimeUnit.SECONDS);
+    HttpResponse<String> attached = meanwhile.get(30, TimeUnit.SECONDS);
+    assertThat(answered.statusCode()).isEqualTo(200);
+    assertThat(attached.statusCode()).isEqualTo(200);
+    assertThat(attached.body()).isEqualTo(answered.body());
+    assertThat(attached.headers().firstValue("idempotent-replayed")).hasValue("true");
     assertThat(balance(wallet("06"))).isEqualTo(7);
   }
 

@@ -4,6 +4,7 @@ import io.toa4j.spi.InboxEntry;
 import io.toa4j.spi.OutboxEntry;
 import io.toa4j.spi.Outcome;
 import io.toa4j.spi.Reading;
+import io.toa4j.spi.RecentEntry;
 import io.toa4j.spi.Storage;
 import io.toa4j.spi.StorageProvider;
 import io.toa4j.spi.StorageSettings;
@@ -146,6 +147,16 @@ final class KitStorage implements StorageProvider {
     @Override
     public int purgePublished(long before, int limit) {
       return store.purgePublished(before, limit);
+    }
+
+    @Override
+    public List<RecentEntry> recent(int limit) {
+      return store.recent(limit);
+    }
+
+    @Override
+    public int republish(Collection<String> ids, long now) {
+      return store.republish(ids, now);
     }
   }
 }

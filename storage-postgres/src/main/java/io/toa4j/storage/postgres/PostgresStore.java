@@ -4,6 +4,7 @@ import io.toa4j.spi.InboxEntry;
 import io.toa4j.spi.OutboxEntry;
 import io.toa4j.spi.Outcome;
 import io.toa4j.spi.Reading;
+import io.toa4j.spi.RecentEntry;
 import io.toa4j.spi.Store;
 import io.toa4j.spi.StoredRecord;
 import io.toa4j.spi.Write;
@@ -15,6 +16,7 @@ import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
 import java.util.Optional;
+import java.util.OptionalLong;
 import javax.sql.DataSource;
 
 /**
@@ -49,6 +51,8 @@ final class PostgresStore implements Store {
   private final String claim;
   private final String published;
   private final String purgePublished;
+  private final String recent;
+  private final String republish;
 
   PostgresStore(Schema schema, DataSource pool, Failures failures) {
     this.schema = schema;
@@ -95,6 +99,12 @@ final class PostgresStore implements Store {
             + " WHERE published IS NULL AND claimed_until <= ? ORDER BY id LIMIT ? FOR UPDATE SKIP LOCKED)"
             + " RETURNING id, created, change::text, claimed_until, tasks::text, trace::text";
     this.published = "UPDATE " + outbox + " SET published = ? WHERE id = ANY (?) AND published IS NULL";
+    this.recent =
+        "SELECT id, created, change::text, claimed_until, tasks::text, trace::text, published FROM " + outbox + " ORDER BY id DESC LIMIT ?";
+    // an unpublished entry keeps its claim: whoever holds it publishes it anyway
+    this.republish =
+        "UPDATE " + outbox + " SET claimed_until = CASE WHEN published IS NULL THEN claimed_until ELSE ? END, published = NULL"
+            + " WHERE id = ANY (?)";
     this.purgePublished =
         "DELETE FROM " + outbox + " WHERE id IN (SELECT id FROM " + outbox
             + " WHERE published IS NOT NULL AND published < ? LIMIT ?)";
@@ -327,15 +337,51 @@ final class PostgresStore implements Store {
   private static List<OutboxEntry> entries(PreparedStatement s) throws SQLException {
     try (ResultSet r = s.executeQuery()) {
       List<OutboxEntry> entries = new ArrayList<>();
-      while (r.next()) {
-        String id = r.getString(1);
-        Optional<io.toa4j.spi.Json> change = Optional.ofNullable(r.getString(3)).map(io.toa4j.spi.Json::new);
-        Optional<io.toa4j.spi.Json> tasks = Optional.ofNullable(r.getString(5)).map(io.toa4j.spi.Json::new);
-        Optional<io.toa4j.spi.Json> trace = Optional.ofNullable(r.getString(6)).map(io.toa4j.spi.Json::new);
-        entries.add(new OutboxEntry(id, r.getLong(2), change, tasks, r.getLong(4), trace));
-      }
+      while (r.next()) entries.add(entry(r));
       return entries;
     }
+  }
+
+  /** The entry in the first six columns: id, created, change, claimed_until, tasks, trace. */
+  private static OutboxEntry entry(ResultSet r) throws SQLException {
+    Optional<io.toa4j.spi.Json> change = Optional.ofNullable(r.getString(3)).map(io.toa4j.spi.Json::new);
+    Optional<io.toa4j.spi.Json> tasks = Optional.ofNullable(r.getString(5)).map(io.toa4j.spi.Json::new);
+    Optional<io.toa4j.spi.Json> trace = Optional.ofNullable(r.getString(6)).map(io.toa4j.spi.Json::new);
+    return new OutboxEntry(r.getString(1), r.getLong(2), change, tasks, r.getLong(4), trace);
+  }
+
+  @Override
+  public List<RecentEntry> recent(int limit) {
+    return run(
+        "read recent outbox entries",
+        c -> {
+          try (PreparedStatement s = c.prepareStatement(recent)) {
+            s.setInt(1, limit);
+            try (ResultSet r = s.executeQuery()) {
+              List<RecentEntry> entries = new ArrayList<>();
+              while (r.next()) {
+                long published = r.getLong(7);
+                OptionalLong marked = r.wasNull() ? OptionalLong.empty() : OptionalLong.of(published);
+                entries.add(new RecentEntry(entry(r), marked));
+              }
+              return entries;
+            }
+          }
+        });
+  }
+
+  @Override
+  public int republish(Collection<String> ids, long now) {
+    if (ids.isEmpty()) return 0;
+    return run(
+        "mark " + ids.size() + " outbox entries for publishing again",
+        c -> {
+          try (PreparedStatement s = c.prepareStatement(republish)) {
+            s.setLong(1, now);
+            s.setArray(2, c.createArrayOf("text", ids.toArray()));
+            return s.executeUpdate();
+          }
+        });
   }
 
   @Override

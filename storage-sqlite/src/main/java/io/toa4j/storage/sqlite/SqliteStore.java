@@ -6,6 +6,7 @@ import io.toa4j.spi.OutboxEntry;
 import io.toa4j.spi.Outcome;
 import io.toa4j.spi.OwnerOnly;
 import io.toa4j.spi.Reading;
+import io.toa4j.spi.RecentEntry;
 import io.toa4j.spi.Store;
 import io.toa4j.spi.StoredRecord;
 import io.toa4j.spi.Write;
@@ -22,6 +23,7 @@ import java.util.List;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.Optional;
+import java.util.OptionalLong;
 import java.util.function.Predicate;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ArrayBlockingQueue;
@@ -334,17 +336,57 @@ final class SqliteStore implements Store {
   private static List<OutboxEntry> entries(PreparedStatement s) throws SQLException {
     try (ResultSet r = s.executeQuery()) {
       List<OutboxEntry> entries = new ArrayList<>();
-      while (r.next()) {
-        String id = r.getString(1);
-        String change = r.getString(3); // the text null: an entry that carries tasks only
-        Optional<Json> fact = change.equals("null") ? Optional.empty() : Optional.of(new Json(change));
-        entries.add(
-            new OutboxEntry(
-                id, r.getLong(2), fact, Optional.ofNullable(r.getString(5)).map(Json::new), r.getLong(4),
-                Optional.ofNullable(r.getString(6)).map(Json::new)));
-      }
+      while (r.next()) entries.add(entry(r));
       return entries;
     }
+  }
+
+  /** The entry in the first six columns: id, created, change, claimed_until, tasks, trace. */
+  private static OutboxEntry entry(ResultSet r) throws SQLException {
+    String change = r.getString(3); // the text null: an entry that carries tasks only
+    Optional<Json> fact = change.equals("null") ? Optional.empty() : Optional.of(new Json(change));
+    return new OutboxEntry(
+        r.getString(1), r.getLong(2), fact, Optional.ofNullable(r.getString(5)).map(Json::new), r.getLong(4),
+        Optional.ofNullable(r.getString(6)).map(Json::new));
+  }
+
+  @Override
+  public List<RecentEntry> recent(int limit) {
+    return withReader(
+        c -> {
+          PreparedStatement s = cached(c,
+              "SELECT id, created, change, claimed_until, tasks, trace, published FROM outbox ORDER BY id DESC LIMIT ?");
+          s.setInt(1, limit);
+          try (ResultSet r = s.executeQuery()) {
+            List<RecentEntry> entries = new ArrayList<>();
+            while (r.next()) {
+              long published = r.getLong(7);
+              OptionalLong marked = r.wasNull() ? OptionalLong.empty() : OptionalLong.of(published);
+              entries.add(new RecentEntry(entry(r), marked));
+            }
+            return entries;
+          }
+        });
+  }
+
+  @Override
+  public int republish(Collection<String> ids, long now) {
+    if (ids.isEmpty()) return 0;
+    return write(
+        "mark outbox entries for publishing again",
+        c -> {
+          // an unpublished entry keeps its claim: whoever holds it publishes it anyway
+          PreparedStatement s = cached(writer,
+              "UPDATE outbox SET claimed_until = CASE WHEN published IS NULL THEN claimed_until ELSE ? END, published = NULL"
+                  + " WHERE id = ?");
+          int known = 0;
+          for (String id : ids) {
+            s.setLong(1, now);
+            s.setString(2, id);
+            known += s.executeUpdate();
+          }
+          return known;
+        });
   }
 
   @Override

@@ -24,12 +24,14 @@ import io.toa4j.spi.Json;
 import io.toa4j.spi.OutboxEntry;
 import io.toa4j.spi.Outcome;
 import io.toa4j.spi.Reading;
+import io.toa4j.spi.RecentEntry;
 import io.toa4j.spi.Storage;
 import io.toa4j.spi.Store;
 import io.toa4j.spi.StoredRecord;
 import io.toa4j.spi.Write;
 import java.util.List;
 import java.util.Optional;
+import java.util.OptionalLong;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLong;
@@ -774,6 +776,88 @@ public interface StorageContract {
       }
       assertThat(total).as("no entry claimed twice").isEqualTo(ids.size());
       assertThat(ids).hasSize(entries);
+    }
+  }
+
+  // -- recent entries and redelivery --------------------------------------------------------------
+
+  @Test
+  default void recent_answersNewestFirst_publishedOrNot_atMostTheLimit() {
+    try (Storage storage = open()) {
+      Store store = wallets(storage);
+      store.commit(new Write(0, record(id(101), 1, 1000, 1), Optional.of(entry(id(1), 1000))));
+      store.commit(new Write(0, record(id(102), 1, 1000, 2), Optional.of(taskEntry(id(2), 1000, "task-1"))));
+      store.commit(new Write(0, record(id(103), 1, 1000, 3), Optional.of(entry(id(3), 1000))));
+      store.published(List.of(id(1), id(2)), 2000);
+
+      List<RecentEntry> recent = store.recent(10);
+
+      assertSame(recent.stream().map(RecentEntry::entry).toList(), List.of(entry(id(3), 1000), taskEntry(id(2), 1000, "task-1"), entry(id(1), 1000)));
+      assertThat(recent).extracting(RecentEntry::published)
+          .containsExactly(OptionalLong.empty(), OptionalLong.of(2000), OptionalLong.of(2000));
+      assertThat(store.recent(2)).extracting(r -> r.entry().id()).containsExactly(id(3), id(2));
+    }
+  }
+
+  @Test
+  default void republish_publishedEntry_isClaimedAgainAsCommitted() {
+    try (Storage storage = open()) {
+      Store store = wallets(storage);
+      store.commit(new Write(0, record(A, 1, 1000, 5), Optional.of(entry(id(1), 1000))));
+      store.commit(new Write(0, record(B, 1, 1000, 5), Optional.of(entry(id(2), 1000))));
+      store.claim(10, 1000, 11_000);
+      store.published(List.of(id(1), id(2)), 2000);
+
+      assertThat(store.republish(List.of(id(1)), 3000)).isEqualTo(1);
+
+      assertThat(store.unpublishedCount()).isEqualTo(1);
+      assertThat(store.recent(10)).extracting(RecentEntry::published).containsExactly(OptionalLong.of(2000), OptionalLong.empty());
+      List<OutboxEntry> again = store.claim(10, 3000, 13_000);
+      assertThat(again).extracting(OutboxEntry::claimedUntil).as("its old claim ended: any sweep takes it at once").containsExactly(13_000L);
+      assertSame(again.stream().map(e -> new OutboxEntry(e.id(), e.created(), e.change(), e.tasks(), 1000)).toList(), List.of(entry(id(1), 1000)));
+      store.published(List.of(id(1)), 4000);
+      assertThat(store.recent(10)).extracting(RecentEntry::published).containsExactly(OptionalLong.of(2000), OptionalLong.of(4000));
+    }
+  }
+
+  @Test
+  default void republish_unpublishedEntry_keepsItsClaim() {
+    try (Storage storage = open()) {
+      Store store = wallets(storage);
+      store.commit(new Write(0, record(A, 1, 1000, 5), Optional.of(new OutboxEntry(id(1), 1000, json(JSON.createObjectNode()), 11_000))));
+
+      assertThat(store.republish(List.of(id(1)), 5000)).as("a known entry is counted").isEqualTo(1);
+
+      assertThat(store.claim(10, 5000, 20_000)).as("its committer still publishes it").isEmpty();
+      assertThat(store.unpublished(10)).extracting(OutboxEntry::claimedUntil).containsExactly(11_000L);
+    }
+  }
+
+  @Test
+  default void republish_unknownIds_areIgnoredAndChangeNothing() {
+    try (Storage storage = open()) {
+      Store store = wallets(storage);
+      store.commit(new Write(0, record(A, 1, 1000, 5), Optional.of(entry(id(1), 1000))));
+      store.published(List.of(id(1)), 2000);
+
+      assertThat(store.republish(List.of(id(9), "unknown"), 3000)).isZero();
+      assertThat(store.republish(List.of(), 3000)).isZero();
+
+      assertThat(store.unpublishedCount()).isZero();
+      assertThat(store.recent(10)).extracting(RecentEntry::published).containsExactly(OptionalLong.of(2000));
+    }
+  }
+
+  @Test
+  default void republish_survivesReopening() {
+    try (Storage storage = open()) {
+      Store store = wallets(storage);
+      store.commit(new Write(0, record(A, 1, 1000, 5), Optional.of(taskEntry(id(1), 1000, "task-1"))));
+      store.published(List.of(id(1)), 2000);
+      assertThat(store.republish(List.of(id(1), id(2)), 3000)).isEqualTo(1);
+    }
+    try (Storage storage = open()) {
+      assertSame(wallets(storage).unpublished(10), List.of(new OutboxEntry(id(1), 1000, Optional.empty(), Optional.of(tasks("task-1")), 3000)));
     }
   }
 }
