@@ -1,6 +1,8 @@
 package io.toa4j.http;
 
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
+import io.opentelemetry.context.Context;
+import io.opentelemetry.context.Scope;
 import io.toa4j.api.Failure;
 import io.toa4j.api.Reply;
 import io.toa4j.manifest.OperationType;
@@ -43,6 +45,7 @@ final class Exchange extends Handler.Abstract {
   private final PrometheusMeterRegistry prometheus;
   private final Access access;
   private final Route.Directives metrics;
+  private final Traces traces;
   private volatile boolean down; // the last health answer, so a change is logged once
 
   Exchange(Toa application, Routes routes, GatewaySettings settings, PrometheusMeterRegistry prometheus) {
@@ -52,12 +55,17 @@ final class Exchange extends Handler.Abstract {
     this.settings = settings;
     this.prometheus = prometheus;
     this.idempotency = new Idempotency(application, settings.attach());
+    this.traces = new Traces(application.openTelemetry());
     this.metrics = new Route.Directives(false, List.of(settings.metricsRole()), Optional.empty(), Optional.empty(), Optional.empty(), false);
   }
 
   @Override
   public boolean handle(Request request, Response response, Callback callback) {
-    guarded(request, response, callback, false, () -> answer(request, response, callback, Media.ofAccept(request.getHeaders().get(HttpHeader.ACCEPT))));
+    Context traced = traces.start(request);
+    Callback answered = Callback.from(callback, () -> Traces.end(traced, response.getStatus()));
+    try (Scope scope = traced.makeCurrent()) {
+      guarded(request, response, answered, false, () -> answer(request, response, answered, Media.ofAccept(request.getHeaders().get(HttpHeader.ACCEPT))));
+    }
     return true;
   }
 
@@ -125,6 +133,7 @@ final class Exchange extends Handler.Abstract {
     Routes.Match match = routes.match(path).orElseThrow(() -> new Problem(
         404, "NOT_FOUND", "no route " + path + (path.endsWith("/") ? "" : "; paths end with a slash")));
     Route route = match.route();
+    Traces.routed(request.getMethod(), route.path());
     String operation = route.methods().get(method(request));
     if (operation == null) {
       List<String> allowed = allowed(route);
@@ -134,8 +143,13 @@ final class Exchange extends Handler.Abstract {
     // Before the body is read or anything reaches the application: 401, 403 or 429 otherwise.
     Caller caller = access.admit(request, response, match);
     ObjectNode query = query(request, match);
+    Context traced = Context.current(); // the request's span, for the call made once the body is in, on whichever thread
     Body.read(request, response, settings,
-        bytes -> guarded(request, response, callback, true, () -> call(request, response, callback, answerAs, match, operation, caller, query, bytes)),
+        bytes -> {
+          try (Scope scope = traced.makeCurrent()) {
+            guarded(request, response, callback, true, () -> call(request, response, callback, answerAs, match, operation, caller, query, bytes));
+          }
+        },
         problem -> refuse(request, response, callback, problem));
   }
 

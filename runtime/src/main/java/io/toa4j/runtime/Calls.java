@@ -1,5 +1,9 @@
 package io.toa4j.runtime;
 
+import io.opentelemetry.api.trace.Span;
+import io.opentelemetry.api.trace.SpanKind;
+import io.opentelemetry.context.Context;
+import io.opentelemetry.context.Scope;
 import io.toa4j.api.Failure;
 import io.toa4j.api.Request;
 import io.toa4j.spi.Bus;
@@ -20,7 +24,9 @@ import org.slf4j.LoggerFactory;
  * <p>On the bus a call is a {@link Message} whose id is the call's identity (so the host runs it
  * under that identity, and its inbox and derived identities work as in one process), whose label
  * is the endpoint, and whose body is the request {@code { query, input }}. The answer's body is
- * in the one wire form of answers, {@link Replies}. Stateless and thread-safe.
+ * in the one wire form of answers, {@link Replies}. The caller's trace context travels in the
+ * call's headers: a span {@code request <endpoint>} (client) here, {@code serve <endpoint>}
+ * (server) at the host, with the host's call inside it. Stateless and thread-safe.
  */
 final class Calls {
   private static final Logger LOG = LoggerFactory.getLogger(Calls.class);
@@ -38,9 +44,27 @@ final class Calls {
    * @throws Failure with the host's code when the call failed there; UNAVAILABLE when no process
    *     hosts the component, or none answered in time; SYSTEM when the bus cannot carry it
    */
-  static Result request(Bus bus, String component, String operation, Request request, String identity, Duration timeout) {
+  static Result request(
+      Bus bus, Tracing tracing, String component, String operation, Request request, String identity, Duration timeout) {
     String endpoint = component + "." + operation;
-    Message call = new Message(identity, endpoint, Binding.json(Requests.tree(request)), Map.of());
+    Span span = tracing.start("request " + endpoint, SpanKind.CLIENT);
+    span.setAttribute(Tracing.OPERATION, endpoint);
+    span.setAttribute(Tracing.CALL_IDENTITY, identity);
+    try {
+      Result result = request(bus, component, endpoint, request, identity, timeout, Context.current().with(span));
+      span.setAttribute(Tracing.INBOX_ANSWERED, result instanceof Result.Output output && output.replayed());
+      return result;
+    } catch (RuntimeException e) {
+      Tracing.failed(span, e);
+      throw e;
+    } finally {
+      span.end();
+    }
+  }
+
+  private static Result request(
+      Bus bus, String component, String endpoint, Request request, String identity, Duration timeout, Context context) {
+    Message call = Tracing.withContext(new Message(identity, endpoint, Binding.json(Requests.tree(request)), Map.of()), context);
     Response response;
     try {
       response = bus.request(queue(component), call, timeout);
@@ -64,19 +88,23 @@ final class Calls {
    * their identity. A server out of reach while answering is logged once for the component, not
    * once per call (see {@link OutageLog}).
    */
-  static Bus.Responder responder(Messaging.Invoker invoker, String component, InFlight inFlight, Runnable waiting) {
+  static Bus.Responder responder(Messaging.Invoker invoker, Tracing tracing, String component, InFlight inFlight, Runnable waiting) {
     OutageLog outage = new OutageLog(LOG, "Calls of " + component);
     return delivery -> {
       Message call = delivery.message();
+      Span span = tracing.start("serve " + call.label(), SpanKind.SERVER, Tracing.extract(call.headers()));
+      span.setAttribute(Tracing.OPERATION, call.label());
+      span.setAttribute(Tracing.CALL_IDENTITY, call.id());
       // A call whose twin (the same identity, a caller's retry) is running here waits for its answer
       // and is then answered from the inbox, so the operation runs once; past the wait it goes on,
       // and the store lets one of the two commit.
       String key = call.label() + " " + call.id();
       boolean taken = inFlight.take(key, ATTACH, waiting);
-      try {
+      try (Scope scope = span.makeCurrent()) {
         return new Message(call.id(), call.label(), answer(invoker, call, outage), Map.of());
       } finally {
         if (taken) inFlight.release(key);
+        span.end();
       }
     };
   }

@@ -1,10 +1,13 @@
 package io.toa4j.runtime;
 
+import io.micrometer.core.instrument.MeterRegistry;
+import io.opentelemetry.api.trace.Span;
+import io.opentelemetry.api.trace.SpanKind;
+import io.opentelemetry.context.Scope;
 import io.toa4j.api.Failure;
 import io.toa4j.spi.Delivery;
 import io.toa4j.spi.OutageLog;
 import io.toa4j.spi.Verdict;
-import io.micrometer.core.instrument.MeterRegistry;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.List;
@@ -24,6 +27,9 @@ import org.slf4j.LoggerFactory;
  * <p>Every outcome is logged as one structured line and counted, and signals {@link Progress}. A
  * message handled (done) that carries its {@linkplain Announcements#COMMITTED commit time} has its
  * lag from that commit to now recorded in {@value #LAG_TIMER}, by queue.
+ *
+ * <p>Each delivery is traced as a span {@code deliver <queue>}, of kind consumer, in the trace its
+ * message's headers carry, current while its operation runs.
  */
 final class Deliveries {
   private static final Logger LOG = LoggerFactory.getLogger(Deliveries.class);
@@ -35,14 +41,17 @@ final class Deliveries {
   private final MeterRegistry metrics;
   private final Clock clock;
   private final Progress progress;
+  private final Tracing tracing;
   /** One per queue: a server out of reach is one WARN and one INFO, not a line per message. */
   private final Map<String, OutageLog> outages = new ConcurrentHashMap<>();
 
   /**
    * @param clock the wall clock a message's lag is measured on, against its commit time
    * @param progress signalled on every verdict, once it is reached
+   * @param tracing records a span per delivery
    */
-  Deliveries(List<Long> delaysSeconds, MeterRegistry metrics, Clock clock, Progress progress) {
+  Deliveries(List<Long> delaysSeconds, MeterRegistry metrics, Clock clock, Progress progress, Tracing tracing) {
+    this.tracing = tracing;
     this.delaysSeconds = List.copyOf(delaysSeconds);
     this.metrics = metrics;
     this.clock = clock;
@@ -56,9 +65,16 @@ final class Deliveries {
 
   /** Runs the work on the delivery and answers the verdict on it; signals progress either way. */
   Verdict handle(Delivery delivery, Function<Delivery, Result> work) {
-    try {
-      return verdict(delivery, work);
+    Span span = tracing.start("deliver " + delivery.queue(), SpanKind.CONSUMER, Tracing.extract(delivery.message().headers()));
+    span.setAttribute(Tracing.QUEUE, delivery.queue());
+    span.setAttribute(Tracing.MESSAGE_ID, delivery.message().id());
+    span.setAttribute(Tracing.DELIVERY_ATTEMPT, (long) delivery.attempt());
+    try (Scope scope = span.makeCurrent()) {
+      Verdict verdict = verdict(delivery, work);
+      span.setAttribute(Tracing.OUTCOME, verdict instanceof Verdict.Retry ? "retried" : verdict instanceof Verdict.Park ? "parked" : "done");
+      return verdict;
     } finally {
+      span.end();
       progress.signal();
     }
   }
@@ -68,6 +84,7 @@ final class Deliveries {
     String id = delivery.message().id();
     try {
       Result result = work.apply(delivery);
+      Span.current().setAttribute(Tracing.INBOX_ANSWERED, result instanceof Result.Output output && output.replayed());
       if (result instanceof Result.Refused refused) {
         count(queue, "refused");
         LOG.info("Message refused: queue={} id={} code={}", queue, id, refused.refusal().code());

@@ -2,6 +2,9 @@ package io.toa4j.runtime;
 
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
+import io.opentelemetry.api.trace.Span;
+import io.opentelemetry.api.trace.SpanKind;
+import io.opentelemetry.context.Scope;
 import io.toa4j.api.Assignment;
 import io.toa4j.api.Computation;
 import io.toa4j.api.Context;
@@ -93,6 +96,7 @@ final class Engine {
   private final Options options;
   private final Outbox outbox;
   private final MeterRegistry metrics;
+  private final Tracing tracing;
   private final long inboxRetentionSeconds;
   private final long inboxRememberSeconds;
 
@@ -118,35 +122,51 @@ final class Engine {
 
   /**
    * @param metrics counts what each mechanism absorbed: discards, inbox answers, racing twins
+   * @param tracing records a span per call and per commit, and gives each outbox entry the
+   *     call's trace context
    * @param inboxRetentionSeconds how long a {@code once} call's answer is given when its operation
    *     states no time
    * @param inboxRememberSeconds how long the record that a {@code once} call was answered is kept
    *     when its operation states no time
    */
-  Engine(Options options, Outbox outbox, MeterRegistry metrics, long inboxRetentionSeconds, long inboxRememberSeconds) {
+  Engine(Options options, Outbox outbox, MeterRegistry metrics, Tracing tracing, long inboxRetentionSeconds, long inboxRememberSeconds) {
     this.options = options;
     this.outbox = outbox;
     this.metrics = metrics;
+    this.tracing = tracing;
     this.inboxRetentionSeconds = inboxRetentionSeconds;
     this.inboxRememberSeconds = inboxRememberSeconds;
   }
 
   /**
    * Runs the call to completion, timed as {@value #CALL_TIMER} by its operation and its outcome:
-   * {@code output}, {@code replayed} (the inbox answered), {@code refused} or {@code failed}.
+   * {@code output}, {@code replayed} (the inbox answered), {@code refused} or {@code failed}; and
+   * traced as a span {@code call <operation>}, current while it runs, so that its commit, the
+   * calls it makes and its outbox entry belong to it.
    *
    * @param contexts give each attempt of the author's code its calls and tasks to other components
    * @throws Failure when the call fails; nothing was committed, and no task sent
    */
   Result invoke(Component component, Operation operation, Invocation call, Contexts contexts) {
+    String endpoint = component.label() + "." + operation.name();
     Timer.Sample sample = Timer.start(metrics);
+    Span span = tracing.start("call " + endpoint, SpanKind.INTERNAL);
+    span.setAttribute(Tracing.OPERATION, endpoint);
+    span.setAttribute(Tracing.CALL_IDENTITY, call.identity());
+    call.query().flatMap(Query::id).ifPresent(id -> span.setAttribute(Tracing.RECORD_ID, id));
     String outcome = "failed";
-    try {
+    try (Scope scope = span.makeCurrent()) {
       Result result = run(component, operation, call, contexts);
       outcome = result instanceof Result.Output output ? (output.replayed() ? "replayed" : "output") : "refused";
+      span.setAttribute(Tracing.INBOX_ANSWERED, "replayed".equals(outcome));
       return result;
+    } catch (RuntimeException | Error e) {
+      Tracing.failed(span, e);
+      throw e;
     } finally {
-      sample.stop(timer(metrics, CALL_TIMER, "operation", component.label() + "." + operation.name(), "outcome", outcome));
+      span.setAttribute(Tracing.OUTCOME, outcome);
+      span.end();
+      sample.stop(timer(metrics, CALL_TIMER, "operation", endpoint, "outcome", outcome));
     }
   }
 
@@ -389,7 +409,8 @@ final class Engine {
                   next.updated(),
                   change,
                   Task.encode(tasks),
-                  next.updated() + Publisher.CLAIM_MILLIS)); // this process publishes it at once
+                  next.updated() + Publisher.CLAIM_MILLIS, // this process publishes it at once
+                  Tracing.entry(io.opentelemetry.context.Context.current())));
     }
     Optional<InboxEntry> inbox =
         retentionSeconds(operation)
@@ -427,16 +448,27 @@ final class Engine {
 
   /**
    * The store's commit, timed as {@value #COMMIT_TIMER} by component and outcome: {@code committed},
-   * {@code conflict}, {@code duplicate}, or {@code failed} when the storage threw.
+   * {@code conflict}, {@code duplicate}, or {@code failed} when the storage threw; and traced as a
+   * span {@code commit <component>} with the same outcome.
    */
   private Outcome timedCommit(Component component, Store store, Write write) {
+    String id = write.record().id();
+    Span.current().setAttribute(Tracing.RECORD_ID, id); // the call's, which learns the id of a record it creates here
     Timer.Sample sample = Timer.start(metrics);
+    Span span = tracing.start("commit " + component.label(), SpanKind.INTERNAL);
+    span.setAttribute(Tracing.COMPONENT, component.label());
+    span.setAttribute(Tracing.RECORD_ID, id);
     String outcome = "failed";
     try {
       Outcome answered = store.commit(write);
       outcome = answered.name().toLowerCase(java.util.Locale.ROOT);
       return answered;
+    } catch (RuntimeException e) {
+      Tracing.failed(span, e);
+      throw e;
     } finally {
+      span.setAttribute(Tracing.OUTCOME, outcome);
+      span.end();
       sample.stop(timer(metrics, COMMIT_TIMER, "component", component.label(), "outcome", outcome));
     }
   }

@@ -42,6 +42,7 @@ final class Messaging implements AutoCloseable {
   private final Set<String> hosted;
   private final Deliveries deliveries;
   private final Invoker invoker;
+  private final Tracing tracing;
   private final Runnable callWaits;
   private final InFlight callsInFlight = new InFlight();
   private final List<Bus.Subscription> subscriptions = new ArrayList<>();
@@ -49,6 +50,7 @@ final class Messaging implements AutoCloseable {
   /**
    * @param components every component of the context
    * @param hosted those this process hosts: it consumes their queues
+   * @param tracing records a span per call served for another process
    * @param callWaits told when a call taken from the bus waits for its twin running here
    */
   Messaging(
@@ -58,7 +60,9 @@ final class Messaging implements AutoCloseable {
       Set<String> hosted,
       Deliveries deliveries,
       Invoker invoker,
+      Tracing tracing,
       Runnable callWaits) {
+    this.tracing = tracing;
     this.bus = bus;
     this.receptions = receptions.stream().collect(Collectors.toUnmodifiableMap(Reception::queue, Function.identity()));
     this.components = List.copyOf(components);
@@ -87,7 +91,7 @@ final class Messaging implements AutoCloseable {
     for (String component : components) {
       if (!hosted.contains(component)) continue;
       subscriptions.add(bus.consume(tasks(component), d -> deliveries.handle(d, this::runTask)));
-      subscriptions.add(bus.serve(Calls.queue(component), Calls.responder(invoker, component, callsInFlight, callWaits)));
+      subscriptions.add(bus.serve(Calls.queue(component), Calls.responder(invoker, tracing, component, callsInFlight, callWaits)));
     }
   }
 

@@ -1,5 +1,6 @@
 package io.toa4j.runtime;
 
+import io.opentelemetry.context.Context;
 import io.toa4j.spi.Bus;
 import io.toa4j.spi.Message;
 import io.toa4j.spi.OutageLog;
@@ -57,6 +58,7 @@ final class Publisher implements Engine.Outbox, AutoCloseable {
   private final Clock clock;
   private final long retentionMillis;
   private final Progress progress;
+  private final Tracing tracing;
   private final AtomicLong sweeps = new AtomicLong();
   private final Set<String> inFlight = ConcurrentHashMap.newKeySet();
   /**
@@ -74,9 +76,12 @@ final class Publisher implements Engine.Outbox, AutoCloseable {
    *     published here
    * @param consumed the labels of the events someone in the context consumes
    * @param progress signalled each time an entry is marked published
+   * @param tracing records a span per message published or sent, in the trace its entry keeps
    */
-  Publisher(Bus bus, Collection<Component> hosted, Set<String> consumed, Clock clock, long retentionMillis, Progress progress) {
+  Publisher(
+      Bus bus, Collection<Component> hosted, Set<String> consumed, Clock clock, long retentionMillis, Progress progress, Tracing tracing) {
     this.progress = progress;
+    this.tracing = tracing;
     this.bus = bus;
     this.announcing = hosted.stream().filter(c -> c.store().isPresent() && c.announces()).toList();
     this.quiet = hosted.stream().filter(c -> c.store().isPresent() && !c.announces()).toList();
@@ -113,16 +118,19 @@ final class Publisher implements Engine.Outbox, AutoCloseable {
   /** Sends the tasks on their components' task queues, in order; durable when it returns. */
   @Override
   public void send(List<Task> tasks) {
-    send(tasks, clock.millis());
+    send(tasks, clock.millis(), Context.current());
   }
 
-  /** Sends the tasks, marked as committed at {@code committed} (epoch milliseconds). */
-  private void send(List<Task> tasks, long committed) {
+  /** Sends the tasks, marked as committed at {@code committed} (epoch milliseconds), in the trace of {@code parent}. */
+  private void send(List<Task> tasks, long committed, Context parent) {
     for (Task task : tasks) {
       String endpoint = task.endpoint();
-      bus.send(
-          Messaging.tasks(endpoint.substring(0, endpoint.lastIndexOf('.'))),
-          new Message(task.identity(), endpoint, Binding.json(task.request()), Map.of(Announcements.COMMITTED, Long.toString(committed))));
+      String queue = Messaging.tasks(endpoint.substring(0, endpoint.lastIndexOf('.')));
+      tracing.produce(
+          "send " + endpoint,
+          new Message(task.identity(), endpoint, Binding.json(task.request()), Map.of(Announcements.COMMITTED, Long.toString(committed))),
+          parent,
+          message -> bus.send(queue, message));
     }
   }
 
@@ -173,8 +181,11 @@ final class Publisher implements Engine.Outbox, AutoCloseable {
     if (!inFlight.add(entry.id())) return true; // the other path is publishing it right now
     try {
       try {
-        for (Message message : component.announcements().render(entry, consumed)) bus.publish(message);
-        send(Task.decode(entry.tasks()), entry.created());
+        Context committed = Tracing.extract(entry.trace());
+        for (Message message : component.announcements().render(entry, consumed)) {
+          tracing.produce("publish " + message.label(), message, committed, bus::publish);
+        }
+        send(Task.decode(entry.tasks()), entry.created(), committed);
       } catch (RuntimeException e) {
         failed(sending(component), e, "Outbox entry {} of {} was not published; the sweep tries it again", entry.id(), component.label(), e);
         return false;

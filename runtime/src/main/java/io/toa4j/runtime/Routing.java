@@ -30,8 +30,11 @@ final class Routing {
   private final Engine engine;
   private final Bus bus;
   private final Options options;
+  private final Tracing tracing;
 
-  Routing(String context, Map<String, Component> components, Set<String> hosted, Engine engine, Bus bus, Options options) {
+  Routing(
+      String context, Map<String, Component> components, Set<String> hosted, Engine engine, Bus bus, Options options, Tracing tracing) {
+    this.tracing = tracing;
     this.context = context;
     this.components = components;
     this.hosted = hosted;
@@ -78,7 +81,7 @@ final class Routing {
     Component component = component(label);
     Operation operation = operation(component, name);
     if (!hosted.contains(component.label())) {
-      return Calls.request(bus, component.label(), name, request, identity, options.callTimeout());
+      return Calls.request(bus, tracing, component.label(), name, request, identity, options.callTimeout());
     }
     return engine.invoke(
         component,

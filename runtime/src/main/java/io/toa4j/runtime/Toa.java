@@ -4,6 +4,7 @@ import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.composite.CompositeMeterRegistry;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import io.opentelemetry.api.OpenTelemetry;
 import io.toa4j.api.Failure;
 import io.toa4j.api.Reply;
 import io.toa4j.api.Request;
@@ -53,6 +54,7 @@ public final class Toa implements AutoCloseable {
   private final Opened<Bus> bus;
   private final Optional<Running> running;
   private final Admin admin;
+  private final Tracing tracing;
 
   /** What a context that hosts components runs: its calls, its deliveries, its outbox, its inbox. */
   private record Running(Routing routing, Messaging messaging, Publisher publisher, Janitor janitor) {}
@@ -66,8 +68,10 @@ public final class Toa implements AutoCloseable {
       Opened<Storage> storage,
       Opened<Bus> bus,
       Optional<Running> running,
-      Admin admin) {
+      Admin admin,
+      Tracing tracing) {
     this.context = context;
+    this.tracing = tracing;
     this.options = options;
     this.state = state;
     this.hosted = Set.copyOf(hosted);
@@ -95,7 +99,8 @@ public final class Toa implements AutoCloseable {
       Assembly assembly,
       Storage storage,
       Bus bus,
-      List<MeterRegistry> registries) {
+      List<MeterRegistry> registries,
+      Tracing tracing) {
     CompositeMeterRegistry metrics = registry(registries);
     var components = assembly.components(storage, hosted);
     Progress progress = new Progress();
@@ -106,9 +111,10 @@ public final class Toa implements AutoCloseable {
             assembly.consumed(),
             options.clock(),
             Duration.ofSeconds(context.outboxRetentionSeconds()).toMillis(),
-            progress);
-    Engine engine = new Engine(options, publisher, metrics, context.inboxRetentionSeconds(), context.inboxRememberSeconds());
-    Routing routing = new Routing(context.name(), components, hosted, engine, bus, options);
+            progress,
+            tracing);
+    Engine engine = new Engine(options, publisher, metrics, tracing, context.inboxRetentionSeconds(), context.inboxRememberSeconds());
+    Routing routing = new Routing(context.name(), components, hosted, engine, bus, options, tracing);
     Janitor janitor =
         new Janitor(
             components.values().stream()
@@ -118,7 +124,13 @@ public final class Toa implements AutoCloseable {
             options.clock());
     Messaging messaging =
         new Messaging(
-            bus, assembly.receptions(), components.keySet(), hosted, new Deliveries(context.retryDelaysSeconds(), metrics, options.clock(), progress), routing::invoke,
+            bus,
+            assembly.receptions(),
+            components.keySet(),
+            hosted,
+            new Deliveries(context.retryDelaysSeconds(), metrics, options.clock(), progress, tracing),
+            routing::invoke,
+            tracing,
             () -> metrics.counter(Calls.WAITS).increment());
     gauges(metrics, components.values().stream().filter(c -> hosted.contains(c.label())).toList(), bus);
     Admin admin =
@@ -133,7 +145,7 @@ public final class Toa implements AutoCloseable {
     Toa toa =
         new Toa(
             context, options, state, hosted, metrics, Opened.now(storage), Opened.now(bus),
-            Optional.of(new Running(routing, messaging, publisher, janitor)), admin);
+            Optional.of(new Running(routing, messaging, publisher, janitor)), admin, tracing);
     messaging.start();
     publisher.start();
     janitor.start();
@@ -142,10 +154,17 @@ public final class Toa implements AutoCloseable {
   }
 
   /** A context that hosts nothing: its engines opened when first needed. */
-  static Toa client(ContextManifest context, Options options, Path state, Opened<Storage> storage, Opened<Bus> bus, List<MeterRegistry> registries) {
+  static Toa client(
+      ContextManifest context,
+      Options options,
+      Path state,
+      Opened<Storage> storage,
+      Opened<Bus> bus,
+      List<MeterRegistry> registries,
+      Tracing tracing) {
     Redelivery redelivery = new Redelivery(context, storage::get, Redelivery.consumed(context), options.clock());
     Admin admin = new Admin(bus::get, redelivery, Optional.empty(), Optional.empty(), Optional::empty, Messaging.tasks("none"), new Progress());
-    return new Toa(context, options, state, Set.of(), registry(registries), storage, bus, Optional.empty(), admin);
+    return new Toa(context, options, state, Set.of(), registry(registries), storage, bus, Optional.empty(), admin, tracing);
   }
 
   /**
@@ -242,7 +261,7 @@ public final class Toa implements AutoCloseable {
       throw new Failure(
           Failure.Code.ENDPOINT, "context " + context.name() + " has no component '" + label + "'; it has " + String.join(", ", known));
     }
-    Result result = Calls.request(bus.get(), component, endpoint.substring(dot + 1), request, identity, options.callTimeout());
+    Result result = Calls.request(bus.get(), tracing, component, endpoint.substring(dot + 1), request, identity, options.callTimeout());
     return new Answer(Routing.reply(result), result instanceof Result.Output output && output.replayed(), Optional.empty());
   }
 
@@ -280,6 +299,14 @@ public final class Toa implements AutoCloseable {
   /** The context as declared. */
   public ContextManifest context() {
     return context;
+  }
+
+  /**
+   * The OpenTelemetry the context records its spans with, for an edge in front of it (the HTTP
+   * gateway) to record its own spans in the same traces.
+   */
+  public OpenTelemetry openTelemetry() {
+    return tracing.openTelemetry();
   }
 
   /** The folder of the context's own state ({@code .toa/}): compiled classes, engine files. */

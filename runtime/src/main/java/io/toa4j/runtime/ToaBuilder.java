@@ -1,6 +1,8 @@
 package io.toa4j.runtime;
 
 import io.micrometer.core.instrument.MeterRegistry;
+import io.opentelemetry.api.GlobalOpenTelemetry;
+import io.opentelemetry.api.OpenTelemetry;
 import io.toa4j.manifest.ComponentManifest;
 import io.toa4j.manifest.ContextManifest;
 import io.toa4j.manifest.EngineDeclaration;
@@ -43,6 +45,7 @@ import java.util.regex.Pattern;
  *     .storage("sqlite", Map.of("path", dir.resolve("storage")))
  *     .bus("embedded", Map.of())
  *     .meterRegistry(registry)
+ *     .openTelemetry(openTelemetry)
  *     .build()) {
  *   Reply reply = toa.call("billing.wallets.credit", Request.of(id, input), identity);
  * }
@@ -78,6 +81,7 @@ public final class ToaBuilder {
   private Optional<List<Long>> retryDelaysSeconds = Optional.empty();
   private Options options = Options.defaults();
   private final List<MeterRegistry> registries = new ArrayList<>();
+  private Optional<OpenTelemetry> openTelemetry = Optional.empty();
   private Set<String> hosting = Set.of();
   private Optional<Path> state = Optional.empty();
   private boolean announceAll;
@@ -284,6 +288,21 @@ public final class ToaBuilder {
   }
 
   /**
+   * The OpenTelemetry the host owns, where the runtime's spans go: a span per call, commit, message
+   * published or sent, delivery, and call between processes, joined into one trace across
+   * processes. Without one, the context uses {@link GlobalOpenTelemetry}, which records nothing
+   * until an SDK is installed there.
+   */
+  public ToaBuilder openTelemetry(OpenTelemetry openTelemetry) {
+    this.openTelemetry = Optional.of(Objects.requireNonNull(openTelemetry, "openTelemetry"));
+    return this;
+  }
+
+  private Tracing tracing() {
+    return new Tracing(openTelemetry.orElseGet(GlobalOpenTelemetry::get));
+  }
+
+  /**
    * The components this process hosts (every one when none is named): only they open their stores
    * and consume their queues; calls to the others go to the processes that host them, which needs a
    * bus that processes share.
@@ -343,7 +362,7 @@ public final class ToaBuilder {
     Bus openedBus = null;
     try {
       openedBus = Engines.bus(busProvider, context.bus(), home, options, true);
-      return Toa.start(context, options, home, hosted, assembly, opened, openedBus, List.copyOf(registries));
+      return Toa.start(context, options, home, hosted, assembly, opened, openedBus, List.copyOf(registries), tracing());
     } catch (RuntimeException e) {
       if (openedBus != null) openedBus.close();
       opened.close();
@@ -372,7 +391,8 @@ public final class ToaBuilder {
         home,
         Opened.later(() -> Engines.storage(storageProvider, context.storage(), home, options, false)),
         Opened.later(() -> Engines.bus(busProvider, context.bus(), home, options, false)),
-        List.copyOf(registries));
+        List.copyOf(registries),
+        tracing());
   }
 
   /**

@@ -19,15 +19,25 @@ import java.util.Optional;
  *     { identity, endpoint, request }}; empty when it sent none
  * @param claimedUntil epoch milliseconds until which one process alone may publish it: its
  *     committer, which publishes it at once, or a sweep that claimed it; after that, any sweep may
+ * @param trace the trace context of the call that committed it, as a JSON object of W3C trace
+ *     context fields ({@code { "traceparent": ..., "tracestate": ... }}), so that its events and
+ *     tasks join that call's trace even when a sweep publishes them after a crash; empty when the
+ *     call was not traced, and for every entry written before stores kept it
  */
-public record OutboxEntry(String id, long created, Optional<Json> change, Optional<Json> tasks, long claimedUntil) {
+public record OutboxEntry(String id, long created, Optional<Json> change, Optional<Json> tasks, long claimedUntil, Optional<Json> trace) {
   public OutboxEntry {
     Objects.requireNonNull(id, "id");
     Objects.requireNonNull(change, "change");
     Objects.requireNonNull(tasks, "tasks");
+    Objects.requireNonNull(trace, "trace");
     if (change.isEmpty() && tasks.isEmpty()) {
       throw new IllegalArgumentException("outbox entry " + id + " carries neither a change nor a task; a write without them has no entry");
     }
+  }
+
+  /** An entry without a trace context. */
+  public OutboxEntry(String id, long created, Optional<Json> change, Optional<Json> tasks, long claimedUntil) {
+    this(id, created, change, tasks, claimedUntil, Optional.empty());
   }
 
   /** An entry with a change and no task. */

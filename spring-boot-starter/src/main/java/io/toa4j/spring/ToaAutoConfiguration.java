@@ -1,10 +1,12 @@
 package io.toa4j.spring;
 
 import io.micrometer.core.instrument.MeterRegistry;
+import io.opentelemetry.api.OpenTelemetry;
 import io.toa4j.http.Gateway;
 import io.toa4j.http.GatewaySettings;
 import io.toa4j.idempotency.IdempotentCalls;
 import io.toa4j.runtime.Toa;
+import io.toa4j.runtime.ToaBuilder;
 import java.util.List;
 import java.util.Optional;
 import org.springframework.beans.factory.ObjectProvider;
@@ -24,7 +26,9 @@ import org.springframework.web.servlet.config.annotation.WebMvcConfigurer;
 
 /**
  * A Toa context inside a Spring Boot application, built with the builder from the {@code toa.*}
- * properties ({@link ToaProperties}) and the application's {@link MeterRegistry}. It provides:
+ * properties ({@link ToaProperties}), the application's {@link MeterRegistry} and, when it defines
+ * one, its {@link OpenTelemetry} (else the context records its spans with {@code
+ * GlobalOpenTelemetry}, where an agent or an SDK installed globally finds them). It provides:
  *
  * <ul>
  *   <li>the {@link Toa} bean, to call operations from the application's code under an identity
@@ -46,8 +50,10 @@ public class ToaAutoConfiguration {
   /** Closed by {@link #toaClosing}, in the lifecycle, not when the bean is destroyed. */
   @Bean(destroyMethod = "")
   @ConditionalOnMissingBean
-  Toa toa(ToaProperties properties, Environment environment, ObjectProvider<MeterRegistry> registry) {
-    return ToaContexts.builder(properties, Binder.get(environment), Optional.ofNullable(registry.getIfUnique())).build();
+  Toa toa(ToaProperties properties, Environment environment, ObjectProvider<MeterRegistry> registry, ObjectProvider<OpenTelemetry> openTelemetry) {
+    ToaBuilder builder = ToaContexts.builder(properties, Binder.get(environment), Optional.ofNullable(registry.getIfUnique()));
+    openTelemetry.ifUnique(builder::openTelemetry);
+    return builder.build();
   }
 
   @Bean

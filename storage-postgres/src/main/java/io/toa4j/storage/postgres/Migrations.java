@@ -62,7 +62,10 @@ final class Migrations {
           "UPDATE %s.inbox SET forgotten = expires, due = expires",
           "ALTER TABLE %s.inbox ALTER COLUMN forgotten SET NOT NULL, ALTER COLUMN due SET NOT NULL",
           "DROP INDEX %s.inbox_expires",
-          "CREATE INDEX inbox_due ON %s.inbox (due)");
+          "CREATE INDEX inbox_due ON %s.inbox (due)",
+          // the trace context of the call that committed an entry, as a JSON object; NULL when it
+          // was not traced, as every entry written before
+          "ALTER TABLE %s.outbox ADD COLUMN trace jsonb NULL");
 
   /**
    * Creates the schema if needed and applies the steps it lacks.

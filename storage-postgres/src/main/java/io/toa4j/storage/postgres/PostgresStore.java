@@ -74,7 +74,7 @@ final class PostgresStore implements Store {
             + " fingerprint = excluded.fingerprint, answered = excluded.answered, forgotten = excluded.forgotten,"
             + " record = excluded.record, due = excluded.due"
             + " WHERE inbox.forgotten <= ?";
-    this.enqueue = "INSERT INTO " + outbox + " (id, created, change, claimed_until, tasks) VALUES (?, ?, ?::jsonb, ?, ?::jsonb)";
+    this.enqueue = "INSERT INTO " + outbox + " (id, created, change, claimed_until, tasks, trace) VALUES (?, ?, ?::jsonb, ?, ?::jsonb, ?::jsonb)";
     this.answer =
         "SELECT reply, expires, fingerprint, answered, forgotten, record FROM " + inbox + " WHERE identity = ? AND forgotten > ?";
     // one row always: the record's columns null when there is none, the answer's when it is not recorded
@@ -92,15 +92,15 @@ final class PostgresStore implements Store {
     this.inboxSize = "SELECT count(*) FROM " + inbox;
     this.unpublishedCount = "SELECT count(*) FROM " + outbox + " WHERE published IS NULL";
     this.unpublished =
-        "SELECT id, created, change::text, claimed_until, tasks::text FROM " + outbox + " WHERE published IS NULL ORDER BY id LIMIT ?";
+        "SELECT id, created, change::text, claimed_until, tasks::text, trace::text FROM " + outbox + " WHERE published IS NULL ORDER BY id LIMIT ?";
     // SKIP LOCKED: two sweeps running at once take disjoint entries instead of waiting on each other.
     this.claim =
         "UPDATE " + outbox + " SET claimed_until = ? WHERE id IN (SELECT id FROM " + outbox
             + " WHERE published IS NULL AND claimed_until <= ? ORDER BY id LIMIT ? FOR UPDATE SKIP LOCKED)"
-            + " RETURNING id, created, change::text, claimed_until, tasks::text";
+            + " RETURNING id, created, change::text, claimed_until, tasks::text, trace::text";
     this.published = "UPDATE " + outbox + " SET published = ? WHERE id = ANY (?) AND published IS NULL";
     this.recent =
-        "SELECT id, created, change::text, claimed_until, tasks::text, published FROM " + outbox + " ORDER BY id DESC LIMIT ?";
+        "SELECT id, created, change::text, claimed_until, tasks::text, trace::text, published FROM " + outbox + " ORDER BY id DESC LIMIT ?";
     // an unpublished entry keeps its claim: whoever holds it publishes it anyway
     this.republish =
         "UPDATE " + outbox + " SET claimed_until = CASE WHEN published IS NULL THEN claimed_until ELSE ? END, published = NULL"
@@ -229,6 +229,7 @@ final class PostgresStore implements Store {
         s.setString(p++, entry.change().map(io.toa4j.spi.Json::text).orElse(null));
         s.setLong(p++, entry.claimedUntil());
         s.setString(p++, entry.tasks().map(io.toa4j.spi.Json::text).orElse(null));
+        s.setString(p++, entry.trace().map(io.toa4j.spi.Json::text).orElse(null));
       }
       s.execute();
       if (s.getUpdateCount() != 1) return Outcome.CONFLICT;
@@ -341,11 +342,12 @@ final class PostgresStore implements Store {
     }
   }
 
-  /** The entry in the first five columns: id, created, change, claimed_until, tasks. */
+  /** The entry in the first six columns: id, created, change, claimed_until, tasks, trace. */
   private static OutboxEntry entry(ResultSet r) throws SQLException {
     Optional<io.toa4j.spi.Json> change = Optional.ofNullable(r.getString(3)).map(io.toa4j.spi.Json::new);
     Optional<io.toa4j.spi.Json> tasks = Optional.ofNullable(r.getString(5)).map(io.toa4j.spi.Json::new);
-    return new OutboxEntry(r.getString(1), r.getLong(2), change, tasks, r.getLong(4));
+    Optional<io.toa4j.spi.Json> trace = Optional.ofNullable(r.getString(6)).map(io.toa4j.spi.Json::new);
+    return new OutboxEntry(r.getString(1), r.getLong(2), change, tasks, r.getLong(4), trace);
   }
 
   @Override
@@ -358,7 +360,7 @@ final class PostgresStore implements Store {
             try (ResultSet r = s.executeQuery()) {
               List<RecentEntry> entries = new ArrayList<>();
               while (r.next()) {
-                long published = r.getLong(6);
+                long published = r.getLong(7);
                 OptionalLong marked = r.wasNull() ? OptionalLong.empty() : OptionalLong.of(published);
                 entries.add(new RecentEntry(entry(r), marked));
               }

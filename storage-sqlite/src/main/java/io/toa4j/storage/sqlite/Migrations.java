@@ -56,7 +56,10 @@ final class Migrations {
               + " SELECT identity, reply, expires, fingerprint, expires, expires FROM inbox",
           "DROP TABLE inbox",
           "ALTER TABLE inbox_kept RENAME TO inbox",
-          "CREATE INDEX inbox_due ON inbox (due)");
+          "CREATE INDEX inbox_due ON inbox (due)",
+          // the trace context of the call that committed an entry, as a JSON object; NULL when it
+          // was not traced, as every entry written before
+          "ALTER TABLE outbox ADD COLUMN trace TEXT");
 
   private Migrations() {}
 

@@ -125,7 +125,7 @@ final class SqliteStore implements Store {
     StoredRecord next = write.record();
     String state = next.state().text();
     Optional<String> reply = write.inbox().map(entry -> entry.reply().orElseThrow().text());
-    Optional<Texts> outbox = write.outbox().map(entry -> new Texts(change(entry), entry.tasks().map(Json::text).orElse(null)));
+    Optional<Texts> outbox = write.outbox().map(entry -> new Texts(change(entry), entry.tasks().map(Json::text).orElse(null), entry.trace().map(Json::text).orElse(null)));
     return write(
         "commit record " + next.id() + " at version " + next.version(),
         c -> {
@@ -274,8 +274,8 @@ final class SqliteStore implements Store {
     return s.executeUpdate() == 1 ? Outcome.COMMITTED : Outcome.CONFLICT;
   }
 
-  /** An outbox entry's JSON columns: its change and its tasks ({@code null} for none). */
-  private record Texts(String change, String tasks) {}
+  /** An outbox entry's JSON columns: its change, its tasks and its trace context ({@code null} for none). */
+  private record Texts(String change, String tasks, String trace) {}
 
   /** The change as stored: its JSON, or the JSON text null for an entry that carries tasks only. */
   private static String change(OutboxEntry entry) {
@@ -283,12 +283,13 @@ final class SqliteStore implements Store {
   }
 
   private void insert(OutboxEntry entry, Texts texts) throws SQLException {
-    PreparedStatement s = cached(writer, "INSERT INTO outbox (id, created, change, claimed_until, tasks) VALUES (?, ?, ?, ?, ?)");
+    PreparedStatement s = cached(writer, "INSERT INTO outbox (id, created, change, claimed_until, tasks, trace) VALUES (?, ?, ?, ?, ?, ?)");
     s.setString(1, entry.id());
     s.setLong(2, entry.created());
     s.setString(3, texts.change());
     s.setLong(4, entry.claimedUntil());
     s.setString(5, texts.tasks());
+    s.setString(6, texts.trace());
     s.executeUpdate();
   }
 
@@ -297,7 +298,7 @@ final class SqliteStore implements Store {
     return withReader(
         c -> {
           PreparedStatement s = cached(c,
-              "SELECT id, created, change, claimed_until, tasks FROM outbox WHERE published IS NULL ORDER BY id LIMIT ?");
+              "SELECT id, created, change, claimed_until, tasks, trace FROM outbox WHERE published IS NULL ORDER BY id LIMIT ?");
           s.setInt(1, limit);
           return entries(s);
         });
@@ -322,7 +323,7 @@ final class SqliteStore implements Store {
           PreparedStatement s = cached(writer,
               "UPDATE outbox SET claimed_until = ? WHERE id IN"
                   + " (SELECT id FROM outbox WHERE published IS NULL AND claimed_until <= ? ORDER BY id LIMIT ?)"
-                  + " RETURNING id, created, change, claimed_until, tasks");
+                  + " RETURNING id, created, change, claimed_until, tasks, trace");
           s.setLong(1, until);
           s.setLong(2, now);
           s.setInt(3, limit);
@@ -340,11 +341,13 @@ final class SqliteStore implements Store {
     }
   }
 
-  /** The entry in the first five columns: id, created, change, claimed_until, tasks. */
+  /** The entry in the first six columns: id, created, change, claimed_until, tasks, trace. */
   private static OutboxEntry entry(ResultSet r) throws SQLException {
     String change = r.getString(3); // the text null: an entry that carries tasks only
     Optional<Json> fact = change.equals("null") ? Optional.empty() : Optional.of(new Json(change));
-    return new OutboxEntry(r.getString(1), r.getLong(2), fact, Optional.ofNullable(r.getString(5)).map(Json::new), r.getLong(4));
+    return new OutboxEntry(
+        r.getString(1), r.getLong(2), fact, Optional.ofNullable(r.getString(5)).map(Json::new), r.getLong(4),
+        Optional.ofNullable(r.getString(6)).map(Json::new));
   }
 
   @Override
@@ -352,12 +355,12 @@ final class SqliteStore implements Store {
     return withReader(
         c -> {
           PreparedStatement s = cached(c,
-              "SELECT id, created, change, claimed_until, tasks, published FROM outbox ORDER BY id DESC LIMIT ?");
+              "SELECT id, created, change, claimed_until, tasks, trace, published FROM outbox ORDER BY id DESC LIMIT ?");
           s.setInt(1, limit);
           try (ResultSet r = s.executeQuery()) {
             List<RecentEntry> entries = new ArrayList<>();
             while (r.next()) {
-              long published = r.getLong(6);
+              long published = r.getLong(7);
               OptionalLong marked = r.wasNull() ? OptionalLong.empty() : OptionalLong.of(published);
               entries.add(new RecentEntry(entry(r), marked));
             }

@@ -20,7 +20,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import tools.jackson.databind.ObjectMapper;
 
-/** A file written before outbox entries kept tasks opens, and its entries read as before, without tasks. */
+/** A file written before outbox entries kept tasks opens, and its entries read as before, without tasks or a trace context. */
 class OutboxTasksMigrationTest {
   static final ObjectMapper JSON = new ObjectMapper();
   static final String A = "0123456789abcdef0123456789abcdef";
@@ -46,6 +46,7 @@ class OutboxTasksMigrationTest {
       Store store = storage.store("billing.wallets");
 
       assertThat(store.unpublished(10)).extracting(e -> e.change().orElseThrow().text().replace(" ", "")).containsExactly("{\"n\":1}");
+      assertThat(store.unpublished(10).get(0).trace()).as("an entry written before trace contexts were kept has none").isEmpty();
       OutboxEntry tasks =
           new OutboxEntry(B, 2000, Optional.empty(), Optional.of(new Json("[{\"identity\":\"task-1\",\"endpoint\":\"test.sinks.absorb\",\"request\":{\"query\":null}}]")), 2000);
       store.commit(new Write(0, new StoredRecord(A, 1, 2000, 2000, Json.EMPTY_OBJECT), Optional.of(tasks)));

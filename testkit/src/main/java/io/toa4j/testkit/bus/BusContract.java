@@ -171,6 +171,40 @@ public interface BusContract {
   }
 
   @Test
+  default void headers_aTraceContext_travelsUnchangedOnAnEventATaskAndACall() {
+    Map<String, String> headers =
+        Map.of(
+            "VERSION", "3",
+            "traceparent", "00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01",
+            "tracestate", "vendor=a:1,other=b");
+    String events = queue("events");
+    String tasks = queue("tasks");
+    String calls = queue("calls");
+    Message event = new Message("e1", label("topups.paid"), new Json("{}"), headers);
+    Message task = new Message("t1", label("orders.ship"), new Json("{}"), headers);
+    Message call = new Message("c1", label("wallets.credit"), new Json("{}"), headers);
+    List<Delivery> served = new java.util.concurrent.CopyOnWriteArrayList<>();
+    try (Bus bus = open(Clock.systemUTC())) {
+      bus.declare(events, Set.of(event.label()));
+      Recorder seen = new Recorder();
+      bus.consume(events, seen);
+      bus.consume(tasks, seen);
+      bus.serve(calls, d -> {
+        served.add(d);
+        return new Message(d.message().id(), d.message().label(), new Json("null"), Map.of());
+      });
+
+      bus.publish(event);
+      bus.send(tasks, task);
+      assertThat(bus.request(calls, call, PATIENCE)).isInstanceOf(Response.Answered.class);
+
+      await().atMost(PATIENCE).until(() -> seen.count() == 2);
+      assertThat(seen.seen()).extracting(s -> s.delivery().message().headers()).containsOnly(headers);
+      assertThat(served).extracting(d -> d.message().headers()).containsExactly(headers);
+    }
+  }
+
+  @Test
   default void consume_done_removesTheMessage() {
     String q = queue("tasks");
     try (Bus bus = open(Clock.systemUTC())) {

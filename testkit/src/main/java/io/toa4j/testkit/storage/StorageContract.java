@@ -351,6 +351,29 @@ public interface StorageContract {
     }
   }
 
+  // -- trace context in the outbox --------------------------------------------------------------
+
+  @Test
+  default void commit_withATraceContext_keepsItWithTheEntry_throughUnpublishedClaimAndReopening() {
+    Json trace = json(JSON.createObjectNode()
+        .put("traceparent", "00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01")
+        .put("tracestate", "vendor=a,other=b"));
+    OutboxEntry traced = new OutboxEntry(id(1), 1000, Optional.of(json(JSON.createObjectNode().put("n", 1))), Optional.empty(), 1000, Optional.of(trace));
+    try (Storage storage = open()) {
+      Store store = wallets(storage);
+      store.commit(new Write(0, record(A, 1, 1000, 5), Optional.of(traced)));
+      store.commit(new Write(0, record(B, 1, 1000, 5), Optional.of(entry(id(2), 1000))));
+
+      assertSame(store.unpublished(10), List.of(traced, entry(id(2), 1000)));
+    }
+    try (Storage storage = open()) {
+      List<OutboxEntry> claimed = wallets(storage).claim(10, 1000, 5000);
+      assertThat(claimed).extracting(OutboxEntry::id).containsExactly(id(1), id(2));
+      assertSame(claimed.get(0).trace(), Optional.of(trace));
+      assertThat(claimed.get(1).trace()).as("an entry committed without a trace context has none").isEmpty();
+    }
+  }
+
   @Test
   default void outboxEntry_withNeitherAChangeNorATask_isRefusedBeforeReachingTheStore() {
     assertThatThrownBy(() -> new OutboxEntry(id(1), 1000, Optional.empty(), Optional.empty(), 1000))
