@@ -27,7 +27,8 @@ import java.util.concurrent.atomic.AtomicLong;
  * and message, the record write whose outbox entry it is, its endpoint and identity), not by the order in
  * which concurrent deliveries reach it: the same seed picks the same points in every run that
  * meets the same messages under the same ids, as runs from the same settings and id seed do. A
- * point is decided once: a message handed over again does not come a third time. Thread-safe.
+ * point is decided once: a delivery of a message on a queue is handled again at most once, an
+ * entry is published again at most once. Thread-safe.
  */
 final class Repeats {
   /** The system property that fixes the seed of crash mode for every test that does not fix its own. */

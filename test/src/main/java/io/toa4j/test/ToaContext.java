@@ -59,7 +59,8 @@ import org.junit.jupiter.api.extension.ReflectiveInvocationContext;
  * <p>Registered with {@code @RegisterExtension}, it starts before each test and closes after it;
  * {@link #start()} and {@link #close()} do the same by hand. With {@link #twice()}, each test runs
  * its scenario a second time with every message delivered twice, and fails when that ends
- * differently; with {@link #crash()}, again with repeats at the points a seed picks. Not thread-safe: one test at a time drives it (the context it runs is thread-safe).
+ * differently; with {@link #crash()}, again with repeats at the points a seed picks. Not
+ * thread-safe: one test at a time drives it (the context it runs is thread-safe).
  */
 public final class ToaContext implements BeforeEachCallback, AfterEachCallback, InvocationInterceptor {
   /** How long {@link #settle()} waits unless told otherwise. */
@@ -78,6 +79,8 @@ public final class ToaContext implements BeforeEachCallback, AfterEachCallback, 
   private boolean twice;
   private boolean crash;
   private Optional<Long> crashSeed = Optional.empty();
+  /** The seed of the running test's crashes, drawn before it starts. */
+  private long drawn;
   private final List<Setup> setups = new ArrayList<>();
   private Running running;
 
@@ -202,6 +205,7 @@ public final class ToaContext implements BeforeEachCallback, AfterEachCallback, 
   @Override
   public void beforeEach(ExtensionContext extension) {
     setups.clear();
+    if (crash) drawn = Repeats.seed(crashSeed); // a seed property that is no number fails the test before it runs
     start();
   }
 
@@ -220,7 +224,7 @@ public final class ToaContext implements BeforeEachCallback, AfterEachCallback, 
     settle();
     Snapshot once = snapshot();
     if (twice) rerun(Repeats.every(), once, method);
-    if (crash) rerun(Repeats.drawn(Repeats.seed(crashSeed)), once, method);
+    if (crash) rerun(Repeats.drawn(drawn), once, method);
   }
 
   /**

@@ -119,7 +119,7 @@ class CrashModeTest {
   }
 
   @Test
-  void aSeedPropertyThatIsNotANumber_isRefusedNamingIt() {
+  void aSeedPropertyThatIsNotANumber_isRefusedNamingIt_beforeTheTestRuns() {
     System.setProperty(Repeats.SEED, "forty-two");
 
     TestExecutionSummary summary = Kit.run(LooksCrashingFresh.class);
@@ -128,6 +128,7 @@ class CrashModeTest {
     assertThat(summary.getFailures().get(0).getException())
         .isInstanceOf(IllegalArgumentException.class)
         .hasMessage("system property toa.crash.seed is the seed of crash mode, a whole number; got 'forty-two'");
+    assertThat(RUNS).as("the test did not run").isEmpty();
   }
 
   private static String run(ToaContext toa) {
