@@ -32,6 +32,9 @@ class CrashModeTest {
   /** A seed that picks, in the scenario of kit.tally, the publish of the order's entry and nothing the tally receives. */
   static final long PUBLISH_ONLY = 9160414602873908121L;
 
+  /** A seed that picks a point of each kind in the shop's top-up, among them the publish of the top-up's entry. */
+  static final long SHOP_EVERY_KIND = 422007565252447211L;
+
   private static final Pattern SEED = Pattern.compile("^Crash mode, seed (\\d+): ");
 
   @BeforeEach
@@ -53,6 +56,20 @@ class CrashModeTest {
             + "between commit and acknowledgement: kit.orders.created 95ea3aad08ab3d20705b60348f09dd09 on kit.orders.created..kit.looks, handled again, "
             + "between commit and answer: kit.orders.place under identity order-1, called again, "
             + "between publish and marking published: the outbox entry of kit.orders " + Kit.ORDER + " at VERSION 1, published again]");
+  }
+
+  @Test
+  void theShopsTopUp_passesCrashingAtEveryKindOfPoint_itsPaidEventPublishedAgainAnsweredByTheCreditsOnce() {
+    TestExecutionSummary summary = Kit.run(ShopCrashing.class);
+
+    assertThat(summary.getFailures()).isEmpty();
+    assertThat(summary.getTestsSucceededCount()).isEqualTo(1);
+    assertThat(RUNS).containsExactly(
+        "once: credit answered by the inbox 0 time(s), record discarded 0 time(s)",
+        "crash: credit answered by the inbox 2 time(s), record discarded 1 time(s) ["
+            + "between commit and acknowledgement: billing.topups.paid 05bc4e8896b3c6f13f7ae1588a1ac0ba on billing.topups.paid..billing.wallets, handled again, "
+            + "between commit and answer: billing.topups.record under identity provider-report-1, called again, "
+            + "between publish and marking published: the outbox entry of billing.topups " + ShopScenarioTest.TOPUP + " at VERSION 1, published again]");
   }
 
   @Test
@@ -133,6 +150,18 @@ class CrashModeTest {
 
   private static String run(ToaContext toa) {
     return toa.crashSeed().isPresent() ? "crash: " : "once: ";
+  }
+
+  static class ShopCrashing extends ShopScenarioTest.TopUp {
+    @Override
+    ToaContext context() {
+      return ToaContext.folder(ShopScenarioTest.SHOP).crash(SHOP_EVERY_KIND);
+    }
+
+    @Override
+    List<String> runs() {
+      return RUNS;
+    }
   }
 
   /** An order placed, then counted by a receiver: what each run saw is noted in {@link #RUNS}, then asserted. */

@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import io.toa4j.api.Request;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -105,5 +106,32 @@ class ShopScenarioTest {
 
     assertThat(toa.state()).isDirectoryContaining(p -> p.getFileName().toString().equals("storage"));
     assertThat(toa.state().toString()).doesNotStartWith(SHOP.toAbsolutePath().normalize().toString());
+  }
+
+  /**
+   * The shop's top-up as a scenario class of its own, for the twice and crash mode tests to run
+   * through the JUnit Platform: each run notes in {@link #runs()} how often the credit was answered
+   * by its inbox and the record discarded, and the points crash mode picked.
+   */
+  abstract static class TopUp {
+    @RegisterExtension final ToaContext toa = context();
+
+    /** The shop's context, in the mode under test. */
+    abstract ToaContext context();
+
+    /** Where each run notes what it saw. */
+    abstract List<String> runs();
+
+    @Test
+    void aTopUpRecorded_creditsTheWalletOnce() {
+      toa.call("billing.topups.record", topup("co_1"), "provider-report-1");
+      toa.settle();
+
+      String run = toa.crashSeed().isPresent() ? "crash: " : toa.deliversTwice() ? "twice: " : "once: ";
+      runs().add(run + "credit answered by the inbox " + Kit.counted(toa, "toa.inbox.answers", "billing.wallets.credit")
+          + " time(s), record discarded " + Kit.counted(toa, "toa.discards", "billing.topups.record") + " time(s)"
+          + (toa.crashPoints().isEmpty() ? "" : " " + toa.crashPoints()));
+      assertThat(toa.record("billing.wallets", CUSTOMER)).has("balance", 5000).hasVersion(1);
+    }
   }
 }

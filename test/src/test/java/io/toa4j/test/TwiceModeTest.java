@@ -224,18 +224,15 @@ class TwiceModeTest {
     }
   }
 
-  static class ShopTwice {
-    @RegisterExtension final ToaContext toa = ToaContext.folder(ShopScenarioTest.SHOP).twice();
+  static class ShopTwice extends ShopScenarioTest.TopUp {
+    @Override
+    ToaContext context() {
+      return ToaContext.folder(ShopScenarioTest.SHOP).twice();
+    }
 
-    @Test
-    void aTopUpRecorded_creditsTheWalletOnce() {
-      toa.call("billing.topups.record", Request.of(ShopScenarioTest.TOPUP, Map.of("checkout", "co_1", "customer", ShopScenarioTest.CUSTOMER,
-          "amount", 5000, "currency", "USD")), "provider-report-1");
-      toa.settle();
-
-      RUNS.add(run(toa) + "credit answered by the inbox " + Kit.counted(toa, "toa.inbox.answers", "billing.wallets.credit")
-          + " time(s), record discarded " + Kit.counted(toa, "toa.discards", "billing.topups.record") + " time(s)");
-      assertThat(toa.record("billing.wallets", ShopScenarioTest.CUSTOMER)).has("balance", 5000).hasVersion(1);
+    @Override
+    List<String> runs() {
+      return RUNS;
     }
   }
 }
