@@ -21,6 +21,15 @@ final class Folders {
     }
   }
 
+  /** The folder {@code folder}, made if it is not there. */
+  static Path folder(Path folder) {
+    try {
+      return Files.createDirectories(folder);
+    } catch (IOException e) {
+      throw new UncheckedIOException("Cannot make the folder " + folder + " for a context under test", e);
+    }
+  }
+
   /** Copies everything under {@code from} into the folder {@code to}, each file and folder with its permissions. */
   static void copy(Path from, Path to) {
     try (Stream<Path> files = Files.walk(from)) {

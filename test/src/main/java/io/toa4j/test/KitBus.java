@@ -27,10 +27,12 @@ import java.util.concurrent.CopyOnWriteArrayList;
  * delay, so that a context that does not settle names the messages waiting for the test clock.
  *
  * <p>Every delivery of a receiver or a task passes through {@link Observed#consume}, which says what
- * is being handled to {@link Causes}. In twice mode it hands each delivery the handler handled
- * ({@link Verdict.Done}) to the handler again, as the next attempt, before the bus hears the
- * verdict: what a crash between the commit and the acknowledgement makes the bus do. The bus then
- * acts on the second verdict. One per context under test; thread-safe.
+ * is being handled to {@link Causes} — as a repeat when the same message was handled on the same
+ * queue before. When {@link Repeats} picks it (every one in twice mode, those a seed picks in crash
+ * mode), it hands a delivery the handler handled ({@link Verdict.Done}) to the handler again, as
+ * the next attempt, before the bus hears the verdict: what a crash between the commit and the
+ * acknowledgement makes the bus do. The bus then acts on the second verdict. One per context under
+ * test; thread-safe.
  */
 final class KitBus implements BusProvider {
   /** The engine's name as the kit's builder states it. */
@@ -45,21 +47,22 @@ final class KitBus implements BusProvider {
   private final BusProvider embedded = new EmbeddedBusProvider();
   private final Clock clock;
   private final Causes causes;
-  private final boolean twice;
+  private final Repeats repeats;
   private final List<Message> published = new CopyOnWriteArrayList<>();
   private final Map<String, Waiting> waiting = new ConcurrentHashMap<>();
   private final Set<String> consumed = ConcurrentHashMap.newKeySet();
   private final Set<String> tasks = ConcurrentHashMap.newKeySet();
+  private final Set<String> handled = ConcurrentHashMap.newKeySet();
   private volatile Bus opened;
 
   /**
    * @param causes where each delivery handed to the runtime is said
-   * @param twice whether each delivery handled is handed to the handler again
+   * @param repeats which deliveries handled are handed to the handler again
    */
-  KitBus(Clock clock, Causes causes, boolean twice) {
+  KitBus(Clock clock, Causes causes, Repeats repeats) {
     this.clock = clock;
     this.causes = causes;
-    this.twice = twice;
+    this.repeats = repeats;
   }
 
   @Override
@@ -151,16 +154,19 @@ final class KitBus implements BusProvider {
     public Subscription consume(String queue, Handler handler) {
       consumed.add(queue);
       return bus.consume(queue, delivery -> {
+        Message message = delivery.message();
         Optional<String> from = Optional.of(delivery.queue());
-        String label = delivery.message().label();
-        if (delivery.queue().endsWith(TASKS)) tasks.add(label);
-        Verdict verdict = causes.under(new Causes.Cause(from, label, false), () -> handler.handle(delivery));
-        if (!twice || !(verdict instanceof Verdict.Done)) {
+        String key = delivery.queue() + " " + message.id();
+        if (delivery.queue().endsWith(TASKS)) tasks.add(message.label());
+        Verdict verdict = causes.under(new Causes.Cause(from, message.label(), handled.contains(key)), () -> handler.handle(delivery));
+        boolean done = verdict instanceof Verdict.Done;
+        if (done) handled.add(key);
+        if (!done || !repeats.beforeAcknowledgement(delivery.queue(), message.label(), message.id())) {
           observe(delivery, verdict);
           return verdict;
         }
-        Delivery again = new Delivery(delivery.message(), delivery.queue(), delivery.attempt() + 1);
-        Verdict second = causes.under(new Causes.Cause(from, label, true), () -> handler.handle(again));
+        Delivery again = new Delivery(message, delivery.queue(), delivery.attempt() + 1);
+        Verdict second = causes.under(new Causes.Cause(from, message.label(), true), () -> handler.handle(again));
         observe(again, second);
         return second;
       });

@@ -12,17 +12,27 @@ import io.toa4j.spi.Store;
 import io.toa4j.spi.StoredRecord;
 import io.toa4j.spi.Write;
 import io.toa4j.storage.sqlite.SqliteStorageProvider;
+import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
+import java.util.Queue;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.atomic.AtomicReference;
 
 /**
  * The storage of a context under test: the embedded SQLite storage, opened by the runtime as any
  * engine is and held here too, so the kit reads the records the context wrote from the very
  * storage it wrote them to. Every committed write is noted in {@link Causes} with the message that
- * made it, so that twice mode can name the operation behind a record that ends differently. One
- * per context under test.
+ * made it, so that twice mode can name the operation behind a record that ends differently.
+ *
+ * <p>In crash mode it is where an outbox entry's crash falls between its publish and its marking
+ * published: when {@link Repeats} picks the entry, the runtime's publisher has published it and
+ * marks it published, and the kit keeps it to be {@linkplain #crashed() put back} — the state a
+ * process that died before the mark leaves, once its claim has ended — which the kit does through
+ * the runtime's redelivery when it next settles. One per context under test.
  */
 final class KitStorage implements StorageProvider {
   /** The engine's name as the kit's builder states it. */
@@ -30,10 +40,16 @@ final class KitStorage implements StorageProvider {
 
   private final StorageProvider sqlite = new SqliteStorageProvider();
   private final Causes causes;
+  private final Repeats repeats;
   private final AtomicReference<Storage> opened = new AtomicReference<>();
+  /** The record write behind each outbox entry committed, in words: {@code kit.orders 0c1d… at VERSION 1}. */
+  private final Map<String, String> writes = new ConcurrentHashMap<>();
+  private final Queue<String> crashed = new ConcurrentLinkedQueue<>();
 
-  KitStorage(Causes causes) {
+  /** @param repeats which outbox entries are published again */
+  KitStorage(Causes causes, Repeats repeats) {
     this.causes = causes;
+    this.repeats = repeats;
   }
 
   @Override
@@ -51,6 +67,16 @@ final class KitStorage implements StorageProvider {
   /** The store of a component, once the context has opened its storage. */
   Optional<Store> store(String component) {
     return Optional.ofNullable(opened.get()).map(s -> s.store(component));
+  }
+
+  /**
+   * The outbox entries whose crash fell between their publish and their marking published since
+   * last asked, by id, each once: published, and to be published again.
+   */
+  List<String> crashed() {
+    List<String> ids = new ArrayList<>();
+    for (String id; (id = crashed.poll()) != null; ) ids.add(id);
+    return ids;
   }
 
   /** The SQLite storage, its stores noting their committed writes. */
@@ -105,7 +131,10 @@ final class KitStorage implements StorageProvider {
     @Override
     public Outcome commit(Write write) {
       Outcome outcome = store.commit(write);
-      if (outcome == Outcome.COMMITTED) causes.wrote(component, write.record());
+      if (outcome == Outcome.COMMITTED) {
+        causes.wrote(component, write.record());
+        write.outbox().ifPresent(e -> writes.put(e.id(), component + " " + write.record().id() + " at VERSION " + write.record().version()));
+      }
       return outcome;
     }
 
@@ -142,6 +171,7 @@ final class KitStorage implements StorageProvider {
     @Override
     public void published(Collection<String> ids, long at) {
       store.published(ids, at);
+      for (String id : ids) if (repeats.beforeMarkedPublished(writes.getOrDefault(id, component + " entry " + id))) crashed.add(id);
     }
 
     @Override

@@ -21,6 +21,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.OptionalLong;
 import java.util.Random;
 import java.util.Set;
 import java.util.TreeSet;
@@ -58,11 +59,15 @@ import org.junit.jupiter.api.extension.ReflectiveInvocationContext;
  * <p>Registered with {@code @RegisterExtension}, it starts before each test and closes after it;
  * {@link #start()} and {@link #close()} do the same by hand. With {@link #twice()}, each test runs
  * its scenario a second time with every message delivered twice, and fails when that ends
- * differently. Not thread-safe: one test at a time drives it (the context it runs is thread-safe).
+ * differently; with {@link #crash()}, again with repeats at the points a seed picks. Not
+ * thread-safe: one test at a time drives it (the context it runs is thread-safe).
  */
 public final class ToaContext implements BeforeEachCallback, AfterEachCallback, InvocationInterceptor {
   /** How long {@link #settle()} waits unless told otherwise. */
   public static final Duration SETTLE = Duration.ofSeconds(30);
+
+  /** The folder of a context's state that keeps its compiled classes, by component and hash of their sources. */
+  private static final String CLASSES = "classes";
 
   /** The longest wait of one look at what is pending, between checks for messages that wait for the clock. */
   private static final Duration LOOK = Duration.ofMillis(500);
@@ -72,16 +77,20 @@ public final class ToaContext implements BeforeEachCallback, AfterEachCallback, 
   private Duration settleTimeout = SETTLE;
   private long seed = 17;
   private boolean twice;
+  private boolean crash;
+  private Optional<Long> crashSeed = Optional.empty();
+  /** The seed of the running test's crashes, drawn before it starts. */
+  private long drawn;
   private final List<Setup> setups = new ArrayList<>();
   private Running running;
 
   /**
    * What one started context is made of.
    *
-   * @param repeating whether this run delivers every message twice
+   * @param repeats which messages this run hands over again
    */
   private record Running(
-      Path state, TestClock clock, Toa toa, KitStorage storage, KitBus bus, Causes causes, Random identities, boolean repeating) {}
+      Path state, TestClock clock, Toa toa, KitStorage storage, KitBus bus, Causes causes, Random identities, Repeats repeats) {}
 
   /** A {@code @BeforeEach} method of the test, run again before the scenario's second run. */
   private record Setup(Method method, Object target, List<Object> arguments) {}
@@ -154,21 +163,56 @@ public final class ToaContext implements BeforeEachCallback, AfterEachCallback, 
     return this;
   }
 
+  /**
+   * Crash mode: each test runs its scenario again on a fresh context, with messages handed over
+   * again at points a seed picks inside the scenario — a delivery or a call handled and committed,
+   * handed over again as a crash between the commit and the acknowledgement produces; an outbox
+   * entry published, and published again as a crash between the publish and its marking published
+   * produces — and fails, as twice mode does, when that ends differently from the run that
+   * delivered each message once. The failure prints the seed and the points it picked.
+   *
+   * <p>The seed is fresh for each test unless the system property {@code toa.crash.seed} gives one
+   * ({@code mvn test -Dtoa.crash.seed=…}) or {@link #crash(long)} fixes it. With {@link #twice()}
+   * too, each test runs three times: once, twice, then crashing.
+   */
+  public ToaContext crash() {
+    this.crash = true;
+    return this;
+  }
+
+  /** Crash mode with its seed fixed, to repeat exactly the run that printed it. */
+  public ToaContext crash(long seed) {
+    this.crashSeed = Optional.of(seed);
+    return crash();
+  }
+
   /** Whether the running context delivers every message twice: in twice mode, the scenario's second run. */
   public boolean deliversTwice() {
-    return running().repeating();
+    Repeats repeats = running().repeats();
+    return repeats.any() && repeats.seed().isEmpty();
+  }
+
+  /** The seed of the running context's crashes: in crash mode, the scenario's run that crashes; else empty. */
+  public OptionalLong crashSeed() {
+    return running().repeats().seed();
+  }
+
+  /** The points the seed picked so far in the running context, in words, sorted; none outside crash mode. */
+  List<String> crashPoints() {
+    return running().repeats().picked();
   }
 
   @Override
   public void beforeEach(ExtensionContext extension) {
     setups.clear();
+    if (crash) drawn = Repeats.seed(crashSeed); // a seed property that is no number fails the test before it runs
     start();
   }
 
   @Override
   public void interceptBeforeEachMethod(
       Invocation<Void> invocation, ReflectiveInvocationContext<Method> method, ExtensionContext extension) throws Throwable {
-    if (twice) setups.add(new Setup(method.getExecutable(), method.getTarget().orElse(null), method.getArguments()));
+    if (twice || crash) setups.add(new Setup(method.getExecutable(), method.getTarget().orElse(null), method.getArguments()));
     invocation.proceed();
   }
 
@@ -176,10 +220,21 @@ public final class ToaContext implements BeforeEachCallback, AfterEachCallback, 
   public void interceptTestMethod(
       Invocation<Void> invocation, ReflectiveInvocationContext<Method> method, ExtensionContext extension) throws Throwable {
     invocation.proceed();
-    if (!twice) return;
+    if (!twice && !crash) return;
     settle();
     Snapshot once = snapshot();
-    start(true);
+    if (twice) rerun(Repeats.every(), once, method);
+    if (crash) rerun(Repeats.drawn(drawn), once, method);
+  }
+
+  /**
+   * Runs the scenario again on a fresh context that hands messages over again as {@code repeats}
+   * says, settles it, and compares what it left with {@code once}.
+   *
+   * @throws AssertionError naming each difference, and in crash mode the seed and its points
+   */
+  private void rerun(Repeats repeats, Snapshot once, ReflectiveInvocationContext<Method> method) throws Throwable {
+    start(repeats, Optional.empty());
     Throwable trouble = null;
     try {
       for (Setup setup : setups) invoke(setup.method(), setup.target(), setup.arguments());
@@ -189,13 +244,34 @@ public final class ToaContext implements BeforeEachCallback, AfterEachCallback, 
       trouble = t;
     }
     List<String> differences = snapshot().differences(once, this::writer);
-    if (!differences.isEmpty()) {
-      AssertionError failure = new AssertionError(
-          "Twice mode: delivering every message twice ends differently from delivering it once:\n- " + String.join("\n- ", differences));
-      if (trouble != null) failure.addSuppressed(trouble);
-      throw failure;
+    OptionalLong seed = repeats.seed();
+    if (differences.isEmpty()) {
+      if (trouble == null) return;
+      if (seed.isEmpty()) throw trouble;
+      throw new AssertionError(mode(repeats) + ": the scenario failed in the run that repeats the points the seed picked: " + trouble.getMessage()
+          + points(repeats), trouble);
     }
-    if (trouble != null) throw trouble;
+    String what = seed.isEmpty()
+        ? "delivering every message twice ends differently from delivering it once:"
+        : "repeating the messages at the points the seed picked ends differently from delivering each once:";
+    AssertionError failure = new AssertionError(mode(repeats) + ": " + what + "\n- " + String.join("\n- ", differences) + points(repeats));
+    if (trouble != null) failure.addSuppressed(trouble);
+    throw failure;
+  }
+
+  /** How a failure of this run starts: {@code Twice mode}, or {@code Crash mode, seed 42}. */
+  private static String mode(Repeats repeats) {
+    OptionalLong seed = repeats.seed();
+    return seed.isEmpty() ? "Twice mode" : "Crash mode, seed " + seed.getAsLong();
+  }
+
+  /** In crash mode, the points the seed picked and how to repeat the run; nothing in twice mode. */
+  private static String points(Repeats repeats) {
+    if (repeats.seed().isEmpty()) return "";
+    long seed = repeats.seed().getAsLong();
+    List<String> picked = repeats.picked();
+    return "\nThe seed picked " + picked.size() + " of " + repeats.points() + " point(s)" + (picked.isEmpty() ? "" : ":\n- " + String.join("\n- ", picked))
+        + "\nRepeat this run with -D" + Repeats.SEED + "=" + seed + ", or crash(" + seed + ")";
   }
 
   private static void invoke(Method method, Object target, List<Object> arguments) throws Throwable {
@@ -261,7 +337,7 @@ public final class ToaContext implements BeforeEachCallback, AfterEachCallback, 
    *     {@link ToaBuilder#build()} does, when the context does not fit
    */
   public void start() {
-    start(false);
+    start(Repeats.none(), Optional.empty());
   }
 
   /**
@@ -269,22 +345,23 @@ public final class ToaContext implements BeforeEachCallback, AfterEachCallback, 
    * outboxes, inboxes, bus and compiled classes, in a new temporary folder.
    */
   void start(Path from) {
-    start(false, Optional.of(from));
+    start(Repeats.none(), Optional.of(from));
   }
 
-  /** Boots a fresh context, delivering every message twice when {@code repeating}. */
-  private void start(boolean repeating) {
-    start(repeating, Optional.empty());
-  }
-
-  private void start(boolean repeating, Optional<Path> from) {
-    close();
+  /** Boots a context handing messages over again as {@code repeats} says, fresh or on a copy of {@code from}. */
+  private void start(Repeats repeats, Optional<Path> from) {
     Path state = Folders.temporary();
-    from.ifPresent(f -> Folders.copy(f, state));
+    if (from.isPresent()) {
+      Folders.copy(from.get(), state);
+    } else if (running != null && Files.isDirectory(running.state().resolve(CLASSES))) {
+      // the run before compiled the same sources: its classes, cached by their hash, spare this one compiling them again
+      Folders.copy(running.state().resolve(CLASSES), Folders.folder(state.resolve(CLASSES)));
+    }
+    close();
     TestClock clock = new TestClock(TestClock.START);
     Causes causes = new Causes();
-    KitStorage storage = new KitStorage(causes);
-    KitBus bus = new KitBus(clock, causes, repeating);
+    KitStorage storage = new KitStorage(causes, repeats);
+    KitBus bus = new KitBus(clock, causes, repeats);
     ToaBuilder builder = Toa.builder();
     folder.ifPresent(builder::directory);
     builder.options(Options.defaults().withEnvironment(Map.of()).withRandom(new Random(seed)).withChecks(true));
@@ -298,7 +375,7 @@ public final class ToaContext implements BeforeEachCallback, AfterEachCallback, 
         .state(state)
         .announceAll();
     try {
-      running = new Running(state, clock, builder.build(), storage, bus, causes, new Random(~seed), repeating);
+      running = new Running(state, clock, builder.build(), storage, bus, causes, new Random(~seed), repeats);
     } catch (RuntimeException e) {
       Folders.delete(state);
       throw e;
@@ -333,20 +410,21 @@ public final class ToaContext implements BeforeEachCallback, AfterEachCallback, 
   /**
    * Calls an operation under a stated identity, as an edge does: the same identity is the same
    * call. A call that fails throws its {@link io.toa4j.api.Failure}, and committed nothing. When the
-   * context {@linkplain #deliversTwice() delivers every message twice}, a call answered is made
-   * again under the same identity, and answers what the first answered.
+   * context {@linkplain #deliversTwice() delivers every message twice}, or crash mode picks the
+   * call, a call answered is made again under the same identity, and answers what the first
+   * answered.
    *
    * @param endpoint {@code namespace.name.operation}
    */
   public Replied call(String endpoint, Request request, String identity) {
     Running r = running();
     Answer answer = r.causes().under(new Causes.Cause(Optional.empty(), endpoint, false), () -> r.toa().answer(endpoint, request, identity));
-    if (r.repeating()) {
+    if (r.repeats().beforeAnswer(endpoint, identity)) {
       try {
         r.causes().under(new Causes.Cause(Optional.empty(), endpoint, true), () -> r.toa().answer(endpoint, request, identity));
       } catch (RuntimeException e) {
-        throw new AssertionError(
-            "Twice mode: " + endpoint + ", called again under its identity " + identity + ", failed where the first call was answered: " + e.getMessage(), e);
+        throw new AssertionError((r.repeats().seed().isEmpty() ? "Twice mode: " : "Crash mode: ") + endpoint + ", called again under its identity " + identity
+            + ", failed where the first call was answered: " + e.getMessage(), e);
       }
     }
     return new Replied(endpoint, identity, answer.reply(), answer.replayed());
@@ -369,7 +447,10 @@ public final class ToaContext implements BeforeEachCallback, AfterEachCallback, 
    * every event announced is published and every delivery of a receiver or a task has its verdict
    * (handled, or parked). Time by the test clock does not pass meanwhile: a message that failed
    * and is retried after a delay waits for {@link #advance}, and when nothing else is pending the
-   * wait ends at once.
+   * wait ends at once. In crash mode, the outbox entries whose crash fell between their publish and
+   * their marking published are put back once the rest has settled ({@link
+   * io.toa4j.runtime.Admin#redeliver}, as after the dead process's claim has ended), and waited for
+   * in turn.
    *
    * @throws AssertionError naming what is still pending, and the messages waiting for the clock
    */
@@ -379,7 +460,12 @@ public final class ToaContext implements BeforeEachCallback, AfterEachCallback, 
     while (true) {
       long left = deadline - System.nanoTime();
       Optional<String> pending = r.toa().admin().settle(Duration.ofNanos(Math.max(0, Math.min(left, LOOK.toNanos()))));
-      if (pending.isEmpty()) return;
+      if (pending.isEmpty()) {
+        List<String> crashed = r.storage().crashed();
+        if (crashed.isEmpty()) return;
+        crashed.forEach(id -> r.toa().admin().redeliver(id));
+        continue;
+      }
       if (r.bus().stalled(r.toa().admin().backlog())) {
         throw new AssertionError("The context cannot settle until the test clock moves; still pending: " + pending.get() + ". " + waiting(r));
       }

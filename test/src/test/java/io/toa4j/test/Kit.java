@@ -1,11 +1,17 @@
 package io.toa4j.test;
 
+import static org.junit.platform.engine.discovery.DiscoverySelectors.selectClass;
+
 import io.toa4j.api.Request;
 import io.toa4j.runtime.ToaBuilder;
 import java.util.Map;
 import java.util.function.Consumer;
+import org.junit.platform.launcher.core.LauncherDiscoveryRequestBuilder;
+import org.junit.platform.launcher.core.LauncherFactory;
+import org.junit.platform.launcher.listeners.SummaryGeneratingListener;
+import org.junit.platform.launcher.listeners.TestExecutionSummary;
 
-/** The kit's own test components, built in code: orders, and a mailer that receives them. */
+/** The kit's own test components, built in code — orders, and components that receive them — and how a scenario class is run. */
 final class Kit {
   static final String ORDER = "0c1d2e3f405162738495a6b7c8d9eaf0";
 
@@ -106,5 +112,17 @@ final class Kit {
 
   static Request place(String item) {
     return Request.of(ORDER, Map.of("item", item));
+  }
+
+  /** Runs a scenario's test class through the JUnit Platform, as a build runs it, and answers what it reported. */
+  static TestExecutionSummary run(Class<?> scenario) {
+    SummaryGeneratingListener listener = new SummaryGeneratingListener();
+    LauncherFactory.create().execute(LauncherDiscoveryRequestBuilder.request().selectors(selectClass(scenario)).build(), listener);
+    return listener.getSummary();
+  }
+
+  /** How many times the running context counted an operation in a metric: {@code toa.discards}, {@code toa.inbox.answers}. */
+  static long counted(ToaContext toa, String metric, String operation) {
+    return (long) toa.toa().metrics().counter(metric, "operation", operation).count();
   }
 }

@@ -6,20 +6,22 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import io.toa4j.api.Request;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * The kit on the shop's folder: a top-up recorded, settled, and asserted on the wallet, the replies and
- * the events; in twice mode, so each scenario also runs with every message delivered twice and ends the same.
+ * the events; in twice mode and crash mode, so each scenario also runs with every message delivered twice, then
+ * with messages handed over again at the points a fresh seed picks, and ends the same each time.
  */
 class ShopScenarioTest {
   static final Path SHOP = Path.of(System.getProperty("toa.examples", "../examples")).resolve("shop");
   static final String TOPUP = "4af147e8801b824e7bd03b000e1d4b64";
   static final String CUSTOMER = "8d1f0c2e5a7b4c3d9e6f1a2b3c4d5e6f";
 
-  @RegisterExtension final ToaContext toa = ToaContext.folder(SHOP).twice();
+  @RegisterExtension final ToaContext toa = ToaContext.folder(SHOP).twice().crash();
 
   private static Request topup(String checkout) {
     return Request.of(TOPUP, Map.of("checkout", checkout, "customer", CUSTOMER, "amount", 5000, "currency", "USD"));
@@ -104,5 +106,32 @@ class ShopScenarioTest {
 
     assertThat(toa.state()).isDirectoryContaining(p -> p.getFileName().toString().equals("storage"));
     assertThat(toa.state().toString()).doesNotStartWith(SHOP.toAbsolutePath().normalize().toString());
+  }
+
+  /**
+   * The shop's top-up as a scenario class of its own, for the twice and crash mode tests to run
+   * through the JUnit Platform: each run notes in {@link #runs()} how often the credit was answered
+   * by its inbox and the record discarded, and the points crash mode picked.
+   */
+  abstract static class TopUp {
+    @RegisterExtension final ToaContext toa = context();
+
+    /** The shop's context, in the mode under test. */
+    abstract ToaContext context();
+
+    /** Where each run notes what it saw. */
+    abstract List<String> runs();
+
+    @Test
+    void aTopUpRecorded_creditsTheWalletOnce() {
+      toa.call("billing.topups.record", topup("co_1"), "provider-report-1");
+      toa.settle();
+
+      String run = toa.crashSeed().isPresent() ? "crash: " : toa.deliversTwice() ? "twice: " : "once: ";
+      runs().add(run + "credit answered by the inbox " + Kit.counted(toa, "toa.inbox.answers", "billing.wallets.credit")
+          + " time(s), record discarded " + Kit.counted(toa, "toa.discards", "billing.topups.record") + " time(s)"
+          + (toa.crashPoints().isEmpty() ? "" : " " + toa.crashPoints()));
+      assertThat(toa.record("billing.wallets", CUSTOMER)).has("balance", 5000).hasVersion(1);
+    }
   }
 }

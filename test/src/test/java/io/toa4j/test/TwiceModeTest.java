@@ -1,7 +1,6 @@
 package io.toa4j.test;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.junit.platform.engine.discovery.DiscoverySelectors.selectClass;
 
 import io.toa4j.api.Request;
 import java.util.List;
@@ -10,9 +9,6 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
-import org.junit.platform.launcher.core.LauncherDiscoveryRequestBuilder;
-import org.junit.platform.launcher.core.LauncherFactory;
-import org.junit.platform.launcher.listeners.SummaryGeneratingListener;
 import org.junit.platform.launcher.listeners.TestExecutionSummary;
 
 /**
@@ -31,11 +27,11 @@ class TwiceModeTest {
 
   @Test
   void aReceiverThatAddsOneWithoutOnce_passesOnceAndFailsTwiceNamingTheOperationTheRecordThePropertyAndBothValues() {
-    assertThat(run(TallyOnce.class).getTestsSucceededCount()).isEqualTo(1);
+    assertThat(Kit.run(TallyOnce.class).getTestsSucceededCount()).isEqualTo(1);
     assertThat(RUNS).containsExactly("once: count 1");
     RUNS.clear();
 
-    TestExecutionSummary twice = run(TallyTwice.class);
+    TestExecutionSummary twice = Kit.run(TallyTwice.class);
 
     assertThat(twice.getTestsFailedCount()).isEqualTo(1);
     Throwable failure = twice.getFailures().get(0).getException();
@@ -57,7 +53,7 @@ class TwiceModeTest {
 
   @Test
   void aCallThatSetsWhatIsSetAlready_writesAgainWhenCalledAgain_andTwiceModeNamesTheCallAndVersion() {
-    TestExecutionSummary twice = run(RenameTwice.class);
+    TestExecutionSummary twice = Kit.run(RenameTwice.class);
 
     assertThat(twice.getTestsFailedCount()).isEqualTo(1);
     assertThat(twice.getFailures().get(0).getException())
@@ -72,7 +68,7 @@ class TwiceModeTest {
 
   @Test
   void aRecordCreatedWithAMintedIdWithoutOnce_isASecondRecordWhenDeliveredTwice() {
-    TestExecutionSummary twice = run(NotesWithoutOnceTwice.class);
+    TestExecutionSummary twice = Kit.run(NotesWithoutOnceTwice.class);
 
     assertThat(twice.getTestsFailedCount()).isEqualTo(1);
     assertThat(twice.getFailures().get(0).getException())
@@ -84,7 +80,7 @@ class TwiceModeTest {
 
   @Test
   void aReceiverThatThrowsOnARepeat_isParkedWhenDeliveredTwice_andTwiceModeSaysSo() {
-    TestExecutionSummary twice = run(StrictTwice.class);
+    TestExecutionSummary twice = Kit.run(StrictTwice.class);
 
     assertThat(twice.getTestsFailedCount()).isEqualTo(1);
     assertThat(twice.getFailures().get(0).getException())
@@ -99,7 +95,7 @@ class TwiceModeTest {
 
   @Test
   void aReceiverThatLooksBeforeItWritesAndDiscardsARepeat_passesTwice() {
-    TestExecutionSummary summary = run(LooksTwice.class);
+    TestExecutionSummary summary = Kit.run(LooksTwice.class);
 
     assertThat(summary.getFailures()).isEmpty();
     assertThat(summary.getTestsSucceededCount()).isEqualTo(1);
@@ -108,7 +104,7 @@ class TwiceModeTest {
 
   @Test
   void recordsWhoseIdsTheRuntimeMints_haveTheSameIdsInBothRuns() {
-    TestExecutionSummary summary = run(NotesTwice.class);
+    TestExecutionSummary summary = Kit.run(NotesTwice.class);
 
     assertThat(summary.getFailures()).isEmpty();
     assertThat(summary.getTestsSucceededCount()).isEqualTo(1);
@@ -119,7 +115,7 @@ class TwiceModeTest {
 
   @Test
   void theShopsTopUp_passesTwice_itsCreditAnsweredByOnceAndItsRecordDiscarded() {
-    TestExecutionSummary summary = run(ShopTwice.class);
+    TestExecutionSummary summary = Kit.run(ShopTwice.class);
 
     assertThat(summary.getFailures()).isEmpty();
     assertThat(summary.getTestsSucceededCount()).isEqualTo(1);
@@ -128,18 +124,8 @@ class TwiceModeTest {
         "twice: credit answered by the inbox 1 time(s), record discarded 1 time(s)");
   }
 
-  private static TestExecutionSummary run(Class<?> scenario) {
-    SummaryGeneratingListener listener = new SummaryGeneratingListener();
-    LauncherFactory.create().execute(LauncherDiscoveryRequestBuilder.request().selectors(selectClass(scenario)).build(), listener);
-    return listener.getSummary();
-  }
-
   private static String run(ToaContext toa) {
     return toa.deliversTwice() ? "twice: " : "once: ";
-  }
-
-  private static long counted(ToaContext toa, String metric, String operation) {
-    return (long) toa.toa().metrics().counter(metric, "operation", operation).count();
   }
 
   /** An order placed, then its tally asserted: one count for one order. */
@@ -219,7 +205,7 @@ class TwiceModeTest {
       toa.call("kit.orders.place", Kit.place("book"), "order-1");
       toa.settle();
 
-      RUNS.add(run(toa) + counted(toa, "toa.discards", "kit.looks.count") + " discard(s)");
+      RUNS.add(run(toa) + Kit.counted(toa, "toa.discards", "kit.looks.count") + " discard(s)");
       assertThat(toa.record("kit.looks", Kit.ORDER)).has("count", 1).has("items", List.of("book")).hasVersion(1);
     }
   }
@@ -233,23 +219,20 @@ class TwiceModeTest {
       toa.settle();
 
       assertThat(toa.records("kit.notes")).singleElement().satisfies(note -> assertThat(note).has("item", "book"));
-      RUNS.add(run(toa) + "note " + toa.records("kit.notes").get(0).id() + ", " + counted(toa, "toa.inbox.answers", "kit.notes.write")
+      RUNS.add(run(toa) + "note " + toa.records("kit.notes").get(0).id() + ", " + Kit.counted(toa, "toa.inbox.answers", "kit.notes.write")
           + " inbox answer(s)");
     }
   }
 
-  static class ShopTwice {
-    @RegisterExtension final ToaContext toa = ToaContext.folder(ShopScenarioTest.SHOP).twice();
+  static class ShopTwice extends ShopScenarioTest.TopUp {
+    @Override
+    ToaContext context() {
+      return ToaContext.folder(ShopScenarioTest.SHOP).twice();
+    }
 
-    @Test
-    void aTopUpRecorded_creditsTheWalletOnce() {
-      toa.call("billing.topups.record", Request.of(ShopScenarioTest.TOPUP, Map.of("checkout", "co_1", "customer", ShopScenarioTest.CUSTOMER,
-          "amount", 5000, "currency", "USD")), "provider-report-1");
-      toa.settle();
-
-      RUNS.add(run(toa) + "credit answered by the inbox " + counted(toa, "toa.inbox.answers", "billing.wallets.credit")
-          + " time(s), record discarded " + counted(toa, "toa.discards", "billing.topups.record") + " time(s)");
-      assertThat(toa.record("billing.wallets", ShopScenarioTest.CUSTOMER)).has("balance", 5000).hasVersion(1);
+    @Override
+    List<String> runs() {
+      return RUNS;
     }
   }
 }
