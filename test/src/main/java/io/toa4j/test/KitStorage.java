@@ -8,6 +8,7 @@ import io.toa4j.spi.RecentEntry;
 import io.toa4j.spi.Storage;
 import io.toa4j.spi.StorageProvider;
 import io.toa4j.spi.StorageSettings;
+import io.toa4j.spi.Selection;
 import io.toa4j.spi.Store;
 import io.toa4j.spi.StoredRecord;
 import io.toa4j.spi.Write;
@@ -98,8 +99,8 @@ final class KitStorage implements StorageProvider {
     }
 
     @Override
-    public List<StoredRecord> page(long limit, long omit) {
-      return store.page(limit, omit);
+    public List<StoredRecord> find(Selection selection) {
+      return store.find(selection);
     }
 
     @Override

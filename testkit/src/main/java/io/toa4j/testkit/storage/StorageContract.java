@@ -55,7 +55,7 @@ import org.junit.jupiter.api.Test;
  * share one server override {@link #component(String)} so that each test gets components of its
  * own, and clean them up after.
  */
-public interface StorageContract {
+public interface StorageContract extends SelectionContract {
   /**
    * Opens the storage under test: empty at the start of each test, and over the same data when
    * opened again within one test (so that a test can close it and look again).
