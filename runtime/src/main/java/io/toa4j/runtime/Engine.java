@@ -17,6 +17,7 @@ import io.toa4j.api.Refusal;
 import io.toa4j.api.Reply;
 import io.toa4j.api.Transition;
 import io.toa4j.manifest.Concurrency;
+import io.toa4j.manifest.OperationType;
 import io.toa4j.manifest.Schema;
 import io.toa4j.manifest.Violation;
 import io.toa4j.spi.InboxEntry;
@@ -172,8 +173,11 @@ final class Engine {
 
   @SuppressWarnings("unchecked")
   private Result run(Component component, Operation operation, Invocation given, Contexts contexts) {
-    Invocation call = Requests.withDefaults(operation, given);
-    Requests.check(component, operation, call);
+    Invocation checked = Requests.withDefaults(operation, given);
+    Requests.check(component, operation, checked);
+    Optional<Invocation> located = located(component, operation, checked);
+    if (located.isEmpty()) return new Result.Output(MissingNode.getInstance());
+    Invocation call = located.get();
     return switch (operation.type()) {
       case TRANSITION -> operation.generic() ? genericTransit(component, operation, call) : transition(component, operation, call, contexts);
       case OBSERVATION -> operation.generic() ? genericObservation(component, operation, call) : observation(component, operation, call, contexts);
@@ -181,6 +185,23 @@ final class Engine {
       case EFFECT -> unwritten(component, operation, run(operation, call, contexts, c -> ((Effect<Object>) instance(operation)).effect(input(operation, call), c)), null);
       case COMPUTATION -> unwritten(component, operation, run(operation, call, contexts, c -> ((Computation<Object>) instance(operation)).computation(input(operation, call), c)), null);
     };
+  }
+
+  /**
+   * The call acting on the record its query's criteria find first (in the query's sort), for an
+   * operation on one record; the call as it is when its query names the record by id, or it
+   * enumerates. Empty for an observation whose criteria find nothing, which answers nothing; an
+   * operation that writes fails {@code NOT_FOUND}.
+   */
+  private Optional<Invocation> located(Component component, Operation operation, Invocation call) {
+    Optional<Query> query = call.query();
+    boolean enumerating = operation.generic() && operation.implementation().equals("enumerate");
+    if (query.isEmpty() || query.get().criteria().isEmpty() || enumerating) return Optional.of(call);
+    Store store = component.store().orElseThrow();
+    var found = store.find(Selections.of(component.label(), component.entity().orElseThrow(), query.get(), 1, 0));
+    if (!found.isEmpty()) return Optional.of(call.found(found.get(0).id()));
+    if (operation.type() == OperationType.OBSERVATION) return Optional.empty();
+    throw new Failure(Failure.Code.NOT_FOUND, "no record of " + component.label() + " meets the criteria " + query.get().criteria().get());
   }
 
   /** The answer of a run that commits nothing; its tasks leave once it answered an output, before the caller hears it. */
@@ -292,7 +313,8 @@ final class Engine {
       throw new Failure(Failure.Code.CONTRACT, "query.limit must be from 1 to " + MAX_PAGE + "; got " + limit);
     }
     var page = Binding.VALUES.createArrayNode();
-    store.page(limit, query.omit().orElse(0)).forEach(r -> page.add(Binding.view(r)));
+    store.find(Selections.of(component.label(), component.entity().orElseThrow(), query, limit, query.omit().orElse(0)))
+        .forEach(r -> page.add(Binding.view(r)));
     if (options.checks()) checkOutput(component, operation, page);
     return new Result.Output(page);
   }
