@@ -341,6 +341,26 @@ class LoadComponentRefusalTest {
   }
 
   @Test
+  void loadComponent_expositionMethodAsEndpointAndQuery_isRefusedWhereItDoesNotFit() {
+    assertThat(refusedWallets("PUT: credit", "PUT: { query: { sort: balance } }", "exposition./:id/credits.PUT"))
+        .hasMessageContaining("'endpoint' is missing");
+    assertThat(refusedWallets("PUT: credit", "PUT: { endpoint: credit, colour: red }", "exposition./:id/credits.PUT.colour"))
+        .hasMessageContainingAll("unknown key 'colour'", "endpoint, query");
+    assertThat(refusedWallets("PUT: credit", "POST: { endpoint: credit, query: { sort: balance } }", "exposition./:id/credits.POST.query"))
+        .hasMessageContaining("POST creates");
+    assertThat(refusedWallets("PUT: credit", "PUT: { endpoint: credit, query: { projection: [id] } }", "exposition./:id/credits.PUT.query.projection"))
+        .hasMessageContaining("toa4j has no projection; io:output");
+    assertThat(refusedWallets("PUT: credit", "PUT: { endpoint: credit, query: { limit: [5, 1] } }", "exposition./:id/credits.PUT.query.limit"))
+        .hasMessageContaining("lower bound 5 is above its upper bound 1");
+    assertThat(refusedWallets("PUT: credit", "PUT: { endpoint: credit, query: { omit: { value: 9, range: [0, 5] } } }", "exposition./:id/credits.PUT.query.omit"))
+        .hasMessageContaining("omit's value 9 is outside its range");
+    assertThat(refusedWallets("PUT: credit", "PUT: { endpoint: credit, query: { limit: 0 } }", "exposition./:id/credits.PUT.query.limit"))
+        .hasMessageContaining("limit is at least 1");
+    assertThat(refusedWallets("PUT: credit", "PUT: { endpoint: credit, auth:anyone: yes }", "exposition./:id/credits.PUT.auth:anyone"))
+        .hasMessageContaining("auth:anyone: true");
+  }
+
+  @Test
   void loadComponent_expositionMalformedRoute_isRefused() {
     ManifestException e =
         refusedWallets("/:id/credits:", "/:id//credits:", "exposition./:id//credits");

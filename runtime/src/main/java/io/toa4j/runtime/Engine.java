@@ -188,20 +188,21 @@ final class Engine {
   }
 
   /**
-   * The call acting on the record its query's criteria find first (in the query's sort), for an
-   * operation on one record; the call as it is when its query names the record by id, or it
-   * enumerates. Empty for an observation whose criteria find nothing, which answers nothing; an
+   * The call acting on the record its query's criteria find first (in the query's sort; a sort
+   * alone: the first of all records), for an operation on one record; the call as it is when its
+   * query names the record by id, or it enumerates. Empty for an observation whose criteria find nothing, which answers nothing; an
    * operation that writes fails {@code NOT_FOUND}.
    */
   private Optional<Invocation> located(Component component, Operation operation, Invocation call) {
     Optional<Query> query = call.query();
     boolean enumerating = operation.generic() && operation.implementation().equals("enumerate");
-    if (query.isEmpty() || query.get().criteria().isEmpty() || enumerating) return Optional.of(call);
+    if (query.isEmpty() || (query.get().criteria().isEmpty() && query.get().sort().isEmpty()) || enumerating) return Optional.of(call);
     Store store = component.store().orElseThrow();
     var found = store.find(Selections.of(component.label(), component.entity().orElseThrow(), query.get(), 1, 0));
     if (!found.isEmpty()) return Optional.of(call.found(found.get(0).id()));
     if (operation.type() == OperationType.OBSERVATION) return Optional.empty();
-    throw new Failure(Failure.Code.NOT_FOUND, "no record of " + component.label() + " meets the criteria " + query.get().criteria().get());
+    throw new Failure(Failure.Code.NOT_FOUND, "no record of " + component.label()
+        + query.get().criteria().map(c -> " meets the criteria " + c).orElse(" exists"));
   }
 
   /** The answer of a run that commits nothing; its tasks leave once it answered an output, before the caller hears it. */

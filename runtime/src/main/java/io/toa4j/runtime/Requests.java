@@ -129,15 +129,32 @@ public final class Requests {
     if (query.limit().isPresent() || query.omit().isPresent()) {
       throw contract(endpoint + " acts on one record: its query takes id or criteria (and sort), and version; not limit or omit");
     }
-    if (query.criteria().isPresent()) {
-      if (query.id().isPresent()) throw contract(endpoint + ": a query names its record by id or by criteria, not both");
+    if (query.criteria().isPresent() || query.sort().isPresent()) {
+      // the first record the criteria find in the sort's order; a sort alone, the first of all
+      if (query.id().isPresent()) throw contract(endpoint + ": a query names its record by id or by criteria and sort, not both");
       return;
     }
-    if (query.sort().isPresent()) throw contract(endpoint + ": query.sort orders what criteria find; give criteria too");
-    if (query.id().isEmpty()) throw contract(endpoint + ": query.id or query.criteria is required when there is a query");
+    if (query.id().isEmpty()) throw contract(endpoint + ": query.id, query.criteria or query.sort is required when there is a query");
     if (!ID.matcher(query.id().get()).matches()) {
       throw contract(endpoint + ": query.id must be 32 hexadecimal characters; got '" + query.id().get() + "'");
     }
+  }
+
+  /**
+   * Checks criteria and a sort against a component's entity, as a call's query would be read.
+   *
+   * @throws Failure with code CONTRACT naming what does not fit, also when the component has no entity
+   */
+  public static void checkSelection(io.toa4j.manifest.ComponentManifest component, Optional<String> criteria, Optional<String> sort) {
+    if (criteria.isEmpty() && sort.isEmpty()) return;
+    if (component.entity().isEmpty()) throw contract(component.label() + " has no entity: there are no records to select or sort");
+    Query query = new Query(Optional.empty(), OptionalLong.empty(), OptionalLong.empty(), OptionalLong.empty(), criteria, sort);
+    Selections.check(component.label(), component.entity().get(), query);
+  }
+
+  /** The properties criteria compare, in the order they are named. @throws Failure CONTRACT when they are not RSQL */
+  public static java.util.Set<String> criteriaProperties(String criteria) {
+    return Selections.properties(criteria);
   }
 
   /** The input of a request as a tree: a missing node when it has none. */

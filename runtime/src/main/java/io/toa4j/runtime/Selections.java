@@ -16,9 +16,11 @@ import io.toa4j.spi.Selection.Field;
 import io.toa4j.spi.Selection.Kind;
 import java.math.BigDecimal;
 import java.util.ArrayList;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.regex.Pattern;
 import tools.jackson.databind.JsonNode;
 
@@ -58,13 +60,27 @@ final class Selections {
   }
 
   private static Criterion criteria(String component, EntityDeclaration entity, String text) {
-    Node root;
+    return criterion(component, entity, parse(text), text);
+  }
+
+  private static Node parse(String text) {
     try {
-      root = RSQL.parse(text);
+      return RSQL.parse(text);
     } catch (RSQLParserException e) {
       throw contract("query.criteria '" + text + "' is not RSQL: " + reason(e));
     }
-    return criterion(component, entity, root, text);
+  }
+
+  /** The properties the criteria compare, in the order they are named. */
+  static Set<String> properties(String text) {
+    Set<String> names = new LinkedHashSet<>();
+    collect(parse(text), names);
+    return names;
+  }
+
+  private static void collect(Node node, Set<String> names) {
+    if (node instanceof LogicalNode logical) logical.getChildren().forEach(child -> collect(child, names));
+    else names.add(((ComparisonNode) node).getSelector());
   }
 
   private static String reason(RSQLParserException e) {

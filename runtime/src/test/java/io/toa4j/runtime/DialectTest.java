@@ -158,6 +158,6 @@ class DialectTest {
     refused("enumerate", where("pages>1", "pages:sideways"), "query.sort", "pages:sideways");
     refused("enumerate", where("pages>1e400", null), "out of range");
     refused("observe", new Request(Optional.of(new Query(Optional.of(BOOK), java.util.OptionalLong.empty(), java.util.OptionalLong.empty(),
-        java.util.OptionalLong.empty(), Optional.of("pages>1"), Optional.empty())), Optional.empty()), "by id or by criteria, not both");
+        java.util.OptionalLong.empty(), Optional.of("pages>1"), Optional.empty())), Optional.empty()), "by id or by criteria and sort, not both");
   }
 }
