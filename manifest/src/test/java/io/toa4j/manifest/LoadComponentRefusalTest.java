@@ -142,6 +142,25 @@ class LoadComponentRefusalTest {
   }
 
   @Test
+  void loadComponent_externalOnAnythingButAnEffect_orMalformed_isRefused() {
+    assertThat(refused("operations: { compute: { type: computation, external: true } }", "operations.compute.external"))
+        .hasMessageContainingAll("external applies to effects only", "compute is a computation");
+    assertThat(refused("operations: { charge: { type: effect, external: { unknown: 0 } } }", "operations.charge.external.unknown"))
+        .hasMessageContainingAll("0 is out of range", "from 1 to 100");
+    assertThat(refused("operations: { charge: { type: effect, external: { tries: 2 } } }", "operations.charge.external.tries"))
+        .hasMessageContaining("unknown key 'tries'");
+  }
+
+  @Test
+  void loadComponent_external_isReadWithItsAllowance() {
+    ComponentManifest manifest = Fixtures.component(dir, "billing.payments",
+        "operations: { charge: { type: effect, external: true }, ship: { type: effect, external: { unknown: 5 } }, mail: { type: effect } }");
+    assertThat(manifest.operations().get("charge").external()).hasValue(OperationDeclaration.UNKNOWN_OUTCOMES);
+    assertThat(manifest.operations().get("ship").external()).hasValue(5);
+    assertThat(manifest.operations().get("mail").external()).isEmpty();
+  }
+
+  @Test
   void loadComponent_onceOnAnEffect_isRefusedAtOnce() {
     ManifestException e =
         refused("operations: { notify: { type: effect, once: true } }", "operations.notify.once");

@@ -100,6 +100,7 @@ final class Engine {
   private final Tracing tracing;
   private final long inboxRetentionSeconds;
   private final long inboxRememberSeconds;
+  private final Attempts attempts;
 
   /** Where what a run sends goes once it may leave. */
   interface Outbox {
@@ -129,8 +130,12 @@ final class Engine {
    *     states no time
    * @param inboxRememberSeconds how long the record that a {@code once} call was answered is kept
    *     when its operation states no time
+   * @param attempts the marks of the attempts of operations declared external
    */
-  Engine(Options options, Outbox outbox, MeterRegistry metrics, Tracing tracing, long inboxRetentionSeconds, long inboxRememberSeconds) {
+  Engine(
+      Options options, Outbox outbox, MeterRegistry metrics, Tracing tracing, long inboxRetentionSeconds, long inboxRememberSeconds,
+      Attempts attempts) {
+    this.attempts = attempts;
     this.options = options;
     this.outbox = outbox;
     this.metrics = metrics;
@@ -182,9 +187,49 @@ final class Engine {
       case TRANSITION -> operation.generic() ? genericTransit(component, operation, call) : transition(component, operation, call, contexts);
       case OBSERVATION -> operation.generic() ? genericObservation(component, operation, call) : observation(component, operation, call, contexts);
       case ASSIGNMENT -> assignment(component, operation, call, contexts);
-      case EFFECT -> unwritten(component, operation, run(operation, call, contexts, c -> ((Effect<Object>) instance(operation)).effect(input(operation, call), c)), null);
+      case EFFECT -> operation.declaration().external().isPresent()
+          ? external(component, operation, call, contexts)
+          : unwritten(component, operation, run(operation, call, contexts, c -> ((Effect<Object>) instance(operation)).effect(input(operation, call), c)), null);
       case COMPUTATION -> unwritten(component, operation, run(operation, call, contexts, c -> ((Computation<Object>) instance(operation)).computation(input(operation, call), c)), null);
     };
+  }
+
+  /**
+   * An effect declared external: its attempt is marked started, in a commit of its own, before it
+   * runs, and the mark removed once it ended (answered, refused or threw), so that an attempt whose
+   * process died in between leaves its mark. The next attempt's context tells the operation of the
+   * attempts whose outcome is unknown ({@link Context#previous()}); past the operation's allowance
+   * the call fails {@code OUTCOME_UNKNOWN} without running, a permanent failure that parks its
+   * message.
+   */
+  @SuppressWarnings("unchecked")
+  private Result external(Component component, Operation operation, Invocation call, Contexts contexts) {
+    String endpoint = component.label() + "." + operation.name();
+    Attempts.Started started = attempts.start(endpoint, call.identity(), operation.declaration().external().getAsInt());
+    Contexts told = started.previous().isEmpty() ? contexts : (c, outgoing) -> new Reconciling(contexts.open(c, outgoing), started.previous().get());
+    try {
+      return unwritten(component, operation, run(operation, call, told, c -> ((Effect<Object>) instance(operation)).effect(input(operation, call), c)), null);
+    } finally {
+      attempts.ended(started);
+    }
+  }
+
+  /** A context that tells its operation of the attempts before it whose outcome is unknown. */
+  private record Reconciling(Context context, io.toa4j.api.Attempt attempt) implements Context {
+    @Override
+    public io.toa4j.api.Remote remote(String component) {
+      return context.remote(component);
+    }
+
+    @Override
+    public String identity() {
+      return context.identity();
+    }
+
+    @Override
+    public Optional<io.toa4j.api.Attempt> previous() {
+      return Optional.of(attempt);
+    }
   }
 
   /**

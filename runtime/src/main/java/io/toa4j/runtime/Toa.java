@@ -113,7 +113,9 @@ public final class Toa implements AutoCloseable {
             Duration.ofSeconds(context.outboxRetentionSeconds()).toMillis(),
             progress,
             tracing);
-    Engine engine = new Engine(options, publisher, metrics, tracing, context.inboxRetentionSeconds(), context.inboxRememberSeconds());
+    Attempts attempts = new Attempts(() -> storage.store(SystemStores.label(Attempts.STORE)), options.clock());
+    Engine engine =
+        new Engine(options, publisher, metrics, tracing, context.inboxRetentionSeconds(), context.inboxRememberSeconds(), attempts);
     Routing routing = new Routing(context.name(), components, hosted, engine, bus, options, tracing);
     Janitor janitor =
         new Janitor(

@@ -107,6 +107,11 @@ class PublishedMarksTest {
       }
 
       @Override
+      public boolean remove(String id, long version) {
+        return store.remove(id, version);
+      }
+
+      @Override
       public Outcome commit(Write write) {
         return store.commit(write);
       }

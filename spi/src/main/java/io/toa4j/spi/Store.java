@@ -41,6 +41,14 @@ public interface Store {
   Outcome commit(Write write);
 
   /**
+   * Removes the record if it is still at this version (compare-and-swap), for the runtime's own
+   * stores whose records end (a mark whose work is done); a component's records are never removed.
+   *
+   * @return whether it was removed: false when it is at another version or does not exist
+   */
+  boolean remove(String id, long version);
+
+  /**
    * The inbox entry recorded for a call, if it is recorded and not forgotten by {@code now}: with
    * its answer while the answer has not expired by {@code now} ({@link InboxEntry#at(long)}), and
    * always when it was answered, the fingerprint of the request it answered and the record it wrote.

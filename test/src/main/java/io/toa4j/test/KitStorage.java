@@ -104,6 +104,11 @@ final class KitStorage implements StorageProvider {
     }
 
     @Override
+    public boolean remove(String id, long version) {
+      return store.remove(id, version);
+    }
+
+    @Override
     public Outcome commit(Write write) {
       Outcome outcome = store.commit(write);
       if (outcome == Outcome.COMMITTED) causes.wrote(component, write.record());

@@ -43,6 +43,7 @@ final class PostgresStore implements Store {
   private final String select;
   private final String insert;
   private final String update;
+  private final String remove;
   private final String remember;
   private final String enqueue;
   private final String answer;
@@ -70,6 +71,7 @@ final class PostgresStore implements Store {
         "INSERT INTO " + records + " (id, version, created, updated, state) VALUES (?, ?, ?, ?, ?::jsonb)"
             + " ON CONFLICT (id) DO NOTHING";
     this.update = "UPDATE " + records + " SET version = ?, updated = ?, state = ?::jsonb WHERE id = ? AND version = ?";
+    this.remove = "DELETE FROM " + records + " WHERE id = ? AND version = ?";
     this.remember =
         "INSERT INTO " + inbox + " AS inbox (identity, reply, expires, fingerprint, answered, forgotten, record, due)"
             + " VALUES (?, ?::jsonb, ?, ?, ?, ?, ?, ?)"
@@ -213,6 +215,19 @@ final class PostgresStore implements Store {
     else if (value instanceof BigDecimal d) s.setBigDecimal(index, d);
     else if (value instanceof Boolean b) s.setBoolean(index, b);
     else s.setString(index, (String) value);
+  }
+
+  @Override
+  public boolean remove(String id, long version) {
+    return run(
+        "remove record " + id,
+        c -> {
+          try (PreparedStatement s = c.prepareStatement(remove)) {
+            s.setString(1, id);
+            s.setLong(2, version);
+            return s.executeUpdate() == 1;
+          }
+        });
   }
 
   @Override

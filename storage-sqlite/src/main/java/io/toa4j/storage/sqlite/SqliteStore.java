@@ -172,6 +172,18 @@ final class SqliteStore implements Store {
   }
 
   @Override
+  public boolean remove(String id, long version) {
+    return write(
+        "remove record " + id,
+        c -> {
+          PreparedStatement s = cached(writer, "DELETE FROM records WHERE id = ? AND version = ?");
+          s.setString(1, id);
+          s.setLong(2, version);
+          return s.executeUpdate() == 1;
+        });
+  }
+
+  @Override
   public Outcome commit(Write write) {
     StoredRecord next = write.record();
     String state = next.state().text();

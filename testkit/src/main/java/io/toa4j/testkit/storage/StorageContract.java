@@ -134,6 +134,24 @@ public interface StorageContract extends SelectionContract {
   }
 
   @Test
+  default void remove_atItsVersion_removesTheRecord_atAnotherVersionNothing() {
+    try (Storage storage = open()) {
+      Store store = wallets(storage);
+      store.commit(new Write(0, record(A, 1, 1000, 5)));
+      store.commit(new Write(1, record(A, 2, 2000, 6)));
+
+      assertThat(store.remove(A, 1)).isFalse();
+      assertSame(store.read(A), Optional.of(record(A, 2, 2000, 6)));
+      assertThat(store.remove(B, 1)).isFalse();
+      assertThat(store.remove(A, 2)).isTrue();
+      assertThat(store.read(A)).isEmpty();
+      assertThat(store.page(10, 0)).isEmpty();
+      // removed, it can be created again from nothing
+      assertThat(store.commit(new Write(0, record(A, 1, 3000, 7)))).isEqualTo(Outcome.COMMITTED);
+    }
+  }
+
+  @Test
   default void page_answersInCreationOrderWithLimitAndOmit() {
     try (Storage storage = open()) {
       Store store = wallets(storage);
