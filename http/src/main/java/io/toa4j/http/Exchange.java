@@ -144,12 +144,13 @@ final class Exchange extends Handler.Abstract {
     // Before the body is read or anything reaches the application: 401, 403 or 429 otherwise.
     Caller caller = access.admit(request, response, route.path(), method.directives(), match.variables());
     String operation = method.operation();
-    ObjectNode query = query(request, match, method, application.enumerates(route.component(), operation));
+    ObjectNode parameters = NODES.objectNode();
+    ObjectNode query = query(request, match, method, application.enumerates(route.component(), operation), parameters);
     Context traced = Context.current(); // the request's span, for the call made once the body is in, on whichever thread
     Body.read(request, response, settings,
         bytes -> {
           try (Scope scope = traced.makeCurrent()) {
-            guarded(request, response, callback, true, () -> call(request, response, callback, answerAs, match, method, caller, query, bytes));
+            guarded(request, response, callback, true, () -> call(request, response, callback, answerAs, match, method, caller, query, parameters, bytes));
           }
         },
         problem -> refuse(request, response, callback, problem));
@@ -157,12 +158,12 @@ final class Exchange extends Handler.Abstract {
 
   private void call(
       Request request, Response response, Callback callback, Media answerAs, Routes.Match match, Route.Method method, Caller caller, ObjectNode query,
-      byte[] bytes) {
+      ObjectNode parameters, byte[] bytes) {
     Route route = match.route();
     String operation = method.operation();
     ObjectNode tree = NODES.objectNode();
     if (!query.isEmpty()) tree.set("query", query);
-    JsonNode input = withVariables(request, match, body(request, method.directives(), bytes));
+    JsonNode input = input(request, match, parameters, body(request, method.directives(), bytes));
     if (!input.isMissingNode()) tree.set("input", input);
     Reply reply = idempotency.call(
         request, response, method.directives().keyRequired(), route.path(), route.component() + "." + operation, caller.id(), Requests.parse(tree));
@@ -224,14 +225,15 @@ final class Exchange extends Handler.Abstract {
   /**
    * Path variables, the query string and {@code if-match}, as a query tree. {@code :id} is the
    * query's id; every other variable is a criterion on the property it names, except on POST,
-   * whose variables are input ({@link #withVariables}). Without a query block the query string
+   * whose variables are input ({@link #input}). Without a query block the query string
    * may carry version, limit and omit. With one, as Toa reads it: the block's criteria, the
    * variables' and the request's (when the block's criteria are open) are joined with AND; the
    * request's sort follows the block's (when open); a request's criteria and sort name only the
    * block's selectors; omit and limit take the block's defaults and must be in its ranges, and an
-   * operation on one record takes neither.
+   * operation on one record takes neither; the block's parameters go to {@code parameters}, to be
+   * set in the input.
    */
-  private static ObjectNode query(Request request, Routes.Match match, Route.Method method, boolean enumerates) {
+  private static ObjectNode query(Request request, Routes.Match match, Route.Method method, boolean enumerates, ObjectNode parameters) {
     ObjectNode query = NODES.objectNode();
     List<String> criteria = new ArrayList<>();
     Optional<Route.QueryBlock> block = method.query();
@@ -246,10 +248,17 @@ final class Exchange extends Handler.Abstract {
     Set<String> given = new java.util.HashSet<>();
     for (QueryString.Field field : QueryString.fields(request.getHttpURI().getQuery())) {
       String key = field.name();
-      if (!keys.contains(key)) {
-        throw new Problem(400, "CONTRACT", "the query string key '" + key + "' is not declared; use " + new java.util.TreeSet<>(keys));
+      boolean parameter = block.map(b -> b.parameters().contains(key)).orElse(false);
+      if (!keys.contains(key) && !parameter) {
+        Set<String> known = new java.util.TreeSet<>(keys);
+        block.ifPresent(b -> known.addAll(b.parameters()));
+        throw new Problem(400, "CONTRACT", "the query string key '" + key + "' is not declared; use " + known);
       }
       if (!given.add(key)) throw new Problem(400, "CONTRACT", "the query string gives '" + key + "' twice");
+      if (parameter) {
+        parameters.put(key, field.value());
+        continue;
+      }
       if ((key.equals("criteria") || key.equals("sort")) && field.value().isBlank()) {
         throw new Problem(400, "CONTRACT", "the query string gives '" + key + "' empty");
       }
@@ -327,19 +336,24 @@ final class Exchange extends Handler.Abstract {
   }
 
   /**
-   * A POST's input with its route's variables other than {@code :id} set in it, over what the body
-   * says (as Toa merges them); any other request's input as it is.
+   * The body's input with the query block's parameters set in it and, on POST, the route's
+   * variables other than {@code :id}, over what the body says (as Toa merges them); the body's
+   * input as it is when there is nothing to set.
    */
-  private static JsonNode withVariables(Request request, Routes.Match match, JsonNode input) {
-    if (!request.getMethod().equals("POST")) return input;
-    Map<String, String> variables = new LinkedHashMap<>(match.variables());
-    variables.remove("id");
-    if (variables.isEmpty()) return input;
-    if (!input.isMissingNode() && !input.isObject()) {
-      throw new Problem(400, "CONTRACT", "the body of a POST to " + match.route().path() + " is an object: the route's variables " + variables.keySet() + " are set in it");
+  private static JsonNode input(Request request, Routes.Match match, ObjectNode parameters, JsonNode body) {
+    ObjectNode set = parameters.deepCopy();
+    if (request.getMethod().equals("POST")) {
+      match.variables().forEach((name, value) -> {
+        if (!name.equals("id")) set.put(name, value);
+      });
     }
-    ObjectNode merged = input.isObject() ? ((ObjectNode) input).deepCopy() : NODES.objectNode();
-    variables.forEach(merged::put);
+    if (set.isEmpty()) return body;
+    if (!body.isMissingNode() && !body.isObject()) {
+      throw new Problem(400, "CONTRACT", "the body of this request to " + match.route().path() + " is an object: " + new ArrayList<>(set.propertyNames())
+          + " are set in it from the route and the query string");
+    }
+    ObjectNode merged = body.isObject() ? ((ObjectNode) body).deepCopy() : NODES.objectNode();
+    merged.setAll(set);
     return merged;
   }
 

@@ -25,13 +25,14 @@ record Route(String component, String mount, List<String> segments, Map<String, 
   /**
    * A method's {@code query}: criteria and a sort of its own, each open to a request's (Toa writes
    * an open one ending with {@code ;}) or closed; the window's defaults and ranges; the properties
-   * a request may select and sort by.
+   * a request may select and sort by; the query string keys that become input properties.
    *
    * @param omit {@code [default, low, high]}
    * @param limit {@code [default, low, high]}
    */
   record QueryBlock(
-      Optional<String> criteria, boolean criteriaOpen, Optional<String> sort, boolean sortOpen, long[] omit, long[] limit, List<String> selectors) {
+      Optional<String> criteria, boolean criteriaOpen, Optional<String> sort, boolean sortOpen, long[] omit, long[] limit, List<String> selectors,
+      List<String> parameters) {
     /** Toa's defaults: omit 0 in [0, 1000], limit 10 in [1, 1000]. */
     static final long[] OMIT = {0, 0, 1000};
     static final long[] LIMIT = {10, 1, 1000};

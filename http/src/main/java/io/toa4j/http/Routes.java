@@ -103,9 +103,10 @@ final class Routes {
     boolean criteriaOpen = criteria.map(c -> c.strip().endsWith(";")).orElse(false);
     boolean sortOpen = sort.map(c -> c.strip().endsWith(";")).orElse(false);
     List<String> selectors = query.has("selectors") ? strings(query.get("selectors")) : List.of();
+    List<String> parameters = query.has("parameters") ? strings(query.get("parameters")) : List.of();
     return new Route.QueryBlock(
         criteria.map(Routes::closed).filter(c -> !c.isEmpty()), criteriaOpen, sort.map(Routes::closed).filter(c -> !c.isEmpty()), sortOpen,
-        window(query.get("omit"), Route.QueryBlock.OMIT), window(query.get("limit"), Route.QueryBlock.LIMIT), selectors);
+        window(query.get("omit"), Route.QueryBlock.OMIT), window(query.get("limit"), Route.QueryBlock.LIMIT), selectors, parameters);
   }
 
   private static Optional<String> text(JsonNode node, String key) {

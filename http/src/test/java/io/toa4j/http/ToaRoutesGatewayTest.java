@@ -59,6 +59,10 @@ class ToaRoutesGatewayTest {
           total:
             type: computation
             output: integer
+          greet:
+            type: computation
+            input: { type: object, properties: { name: { type: string } }, required: [name], additionalProperties: false }
+            output: string
         exposition:
           auth:anonymous: true
           io:output: [name, state, rank, checkout]
@@ -93,6 +97,18 @@ class ToaRoutesGatewayTest {
           /quiet:
             io:output: false
             POST: create
+          /greeting:
+            GET:
+              endpoint: greet
+              io:output: true
+              query: { parameters: [name] }
+        """);
+    Notes.write(directory, "components/test.pots/operations/Greet.java", """
+        package test.pots.operations;
+        public class Greet implements io.toa4j.api.Computation<Greet.Input> {
+          public record Input(String name) {}
+          public Object computation(Input input) { return "hello " + input.name(); }
+        }
         """);
     Notes.write(directory, "components/test.pots/operations/Total.java", """
         package test.pots.operations;
@@ -209,6 +225,15 @@ class ToaRoutesGatewayTest {
     HttpResponse<String> quiet = send("POST", "/test/pots/quiet/", "{\"name\": \"fir\", \"rank\": 0}");
     assertThat(quiet.statusCode()).isEqualTo(201);
     assertThat(quiet.body()).isEmpty();
+  }
+
+  @Test
+  void parameters_ofTheQueryBlock_areInputFromTheQueryString() throws Exception {
+    HttpResponse<String> greeting = send("GET", "/test/pots/greeting/?name=" + q("Ann Lee"), null);
+    assertThat(greeting.statusCode()).as(greeting.body()).isEqualTo(200);
+    assertThat(JSON.readTree(greeting.body()).asString()).isEqualTo("hello Ann Lee");
+    refused("GET", "/test/pots/greeting/?nom=x", null, 400, "'nom' is not declared", "name");
+    refused("GET", "/test/pots/greeting/", null, 400, "requires an input");
   }
 
   @Test

@@ -22,7 +22,7 @@ final class ExpositionReader {
   static final List<String> METHOD_KEYS = List.of("endpoint", "query");
 
   /** The keys of a method's {@code query} block, as Toa reads them. */
-  static final List<String> QUERY_KEYS = List.of("criteria", "sort", "omit", "limit", "selectors");
+  static final List<String> QUERY_KEYS = List.of("criteria", "sort", "omit", "limit", "selectors", "parameters");
 
   /** The values of {@code io:idempotency-key}: whether a request must carry the header. */
   static final List<String> KEY_RULES = List.of("required", "optional");
@@ -105,16 +105,26 @@ final class ExpositionReader {
     query(query.get());
   }
 
-  /** A method's query block: fixed or open criteria and sort, the window's defaults and ranges, the selectors. */
+  /**
+   * A method's query block: fixed or open criteria and sort, the window's defaults and ranges, the
+   * selectors, and the parameters (query string keys that become input).
+   */
   private static void query(Declared query) {
     if (query.node().has("projection")) {
       throw query.child("projection").refuse("toa4j has no projection; io:output lists what an answer shows");
     }
-    query.mapping(QUERY_KEYS, "write criteria, sort, omit, limit or selectors");
+    query.mapping(QUERY_KEYS, "write criteria, sort, omit, limit, selectors or parameters");
     query.get("criteria").ifPresent(c -> c.text("write criteria in RSQL, such as state==hot (end it with ; to let a request add its own)"));
     query.get("sort").ifPresent(c -> c.text("write a sort such as rank:desc;name (end it with ; to let a request add its own)"));
     query.get("selectors").ifPresent(c -> c.items("list the properties a request may select and sort by, such as [rank, name]")
         .forEach(item -> item.token(Token.PROPERTY_NAME)));
+    query.get("parameters").ifPresent(c -> c.items("list the query string keys that become input properties, such as [q, lang]")
+        .forEach(item -> {
+          String name = item.token(Token.PROPERTY_NAME);
+          if (List.of("version", "limit", "omit", "criteria", "sort").contains(name)) {
+            throw item.refuse("'" + name + "' is a query key of its own; name a parameter otherwise");
+          }
+        }));
     for (String window : List.of("omit", "limit")) query.get(window).ifPresent(w -> window(window, w));
   }
 

@@ -375,6 +375,8 @@ class LoadComponentRefusalTest {
         .hasMessageContaining("omit's value 9 is outside its range");
     assertThat(refusedWallets("PUT: credit", "PUT: { endpoint: credit, query: { limit: 0 } }", "exposition./:id/credits.PUT.query.limit"))
         .hasMessageContaining("limit is at least 1");
+    assertThat(refusedWallets("PUT: credit", "PUT: { endpoint: credit, query: { parameters: [limit] } }", "exposition./:id/credits.PUT.query.parameters[0]"))
+        .hasMessageContaining("'limit' is a query key of its own");
     assertThat(refusedWallets("PUT: credit", "PUT: { endpoint: credit, auth:anyone: yes }", "exposition./:id/credits.PUT.auth:anyone"))
         .hasMessageContaining("auth:anyone: true");
   }
