@@ -63,7 +63,16 @@ final class Selections {
     return criterion(component, entity, parse(text), text);
   }
 
+  /** How deep criteria may nest parentheses: more than any condition needs, little enough for the parser's stack. */
+  static final int MAX_DEPTH = 32;
+
   private static Node parse(String text) {
+    int depth = 0;
+    for (int i = 0; i < text.length(); i++) {
+      char c = text.charAt(i);
+      if (c == '(' && ++depth > MAX_DEPTH) throw contract("query.criteria nests parentheses deeper than " + MAX_DEPTH);
+      if (c == ')') depth--;
+    }
     try {
       return RSQL.parse(text);
     } catch (RSQLParserException e) {

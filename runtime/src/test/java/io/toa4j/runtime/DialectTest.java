@@ -157,6 +157,7 @@ class DialectTest {
     refused("enumerate", where("pages>", null), "query.criteria 'pages>' is not RSQL");
     refused("enumerate", where("pages>1", "pages:sideways"), "query.sort", "pages:sideways");
     refused("enumerate", where("pages>1e400", null), "out of range");
+    refused("enumerate", where("(".repeat(40) + "pages>1" + ")".repeat(40), null), "deeper than 32");
     refused("observe", new Request(Optional.of(new Query(Optional.of(BOOK), java.util.OptionalLong.empty(), java.util.OptionalLong.empty(),
         java.util.OptionalLong.empty(), Optional.of("pages>1"), Optional.empty())), Optional.empty()), "by id or by criteria and sort, not both");
   }
