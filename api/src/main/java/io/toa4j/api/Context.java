@@ -15,4 +15,14 @@ public interface Context {
    * key sent to an external provider that recognises repeats.
    */
   String identity();
+
+  /**
+   * For an operation declared {@code external}: the attempts of this call before this one whose
+   * outcome is unknown (their process died between starting and finishing); empty for a first
+   * attempt, after attempts that ended, and for every other operation. An operation that finds one
+   * asks the provider what became of {@link Attempt#key()} before acting again.
+   */
+  default java.util.Optional<Attempt> previous() {
+    return java.util.Optional.empty();
+  }
 }

@@ -40,6 +40,13 @@ public class Failure extends RuntimeException {
      * Its {@link #details()} say when it was answered and which record it wrote.
      */
     ALREADY_ANSWERED(false, 410),
+    /**
+     * An operation declared {@code external} was delivered again after more attempts with their
+     * outcome unknown than it allows (their process died between starting and finishing): it is
+     * not run again, and the message is parked for an operator to reconcile with the provider. Its
+     * {@link #details()} say the key, how many attempts, and when they started.
+     */
+    OUTCOME_UNKNOWN(false, 502),
     /** A transition that retries called an operation that declares once. */
     UNREPEATABLE(false, 500),
     /**

@@ -1,7 +1,6 @@
 package io.toa4j.cli;
 
 import io.toa4j.api.Failure;
-import io.toa4j.api.Query;
 import io.toa4j.api.Request;
 import io.toa4j.runtime.Replies;
 import io.toa4j.runtime.Requests;
@@ -63,7 +62,7 @@ final class Wire {
   static byte[] call(Call call) {
     ObjectNode body = JSON.createObjectNode();
     body.put("endpoint", call.endpoint());
-    body.set("request", request(call.request()));
+    body.set("request", Requests.tree(call.request()));
     call.identity().ifPresent(identity -> body.put("identity", identity));
     return bytes(body);
   }
@@ -88,23 +87,6 @@ final class Wire {
       throw new Malformed(e.getMessage());
     }
     return new Call(endpoint.asString(), request, identity.isString() ? Optional.of(identity.asString()) : Optional.empty());
-  }
-
-  private static ObjectNode request(Request request) {
-    ObjectNode tree = JSON.createObjectNode();
-    request.query().ifPresent(query -> tree.set("query", query(query)));
-    // a request read from text already holds its input as a tree: it travels as it is, not copied
-    request.input().ifPresent(input -> tree.set("input", input instanceof JsonNode node ? node : JSON.valueToTree(input)));
-    return tree;
-  }
-
-  private static ObjectNode query(Query query) {
-    ObjectNode tree = JSON.createObjectNode();
-    query.id().ifPresent(id -> tree.put("id", id));
-    query.version().ifPresent(version -> tree.put("version", version));
-    query.limit().ifPresent(limit -> tree.put("limit", limit));
-    query.omit().ifPresent(omit -> tree.put("omit", omit));
-    return tree;
   }
 
   private static JsonNode tree(byte[] body) {

@@ -14,8 +14,10 @@ import java.time.Duration;
 import java.util.Arrays;
 import java.util.Base64;
 import java.util.HexFormat;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.Locale;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import javax.crypto.Mac;
@@ -30,11 +32,12 @@ import org.eclipse.jetty.server.Response;
  * application; and issues tokens on {@code POST /.toa/token}.
  *
  * <p>Decisions, in order: credentials that are sent are always checked, and wrong ones are 401 on
- * every route, anonymous ones included, so a confused client learns it at once. Then {@code
- * auth:anonymous: true} admits everyone; without credentials any other route is 401; {@code
- * auth:id} admits the identity whose id is the route variable's value; {@code auth:role} admits an
- * identity holding a covering scope ({@link Scopes}); anything else is 403. A route with no
- * directive is closed: 401, or 403 with credentials.
+ * every route, anonymous ones included, so a confused client learns it at once. Then, as in Toa,
+ * {@code auth:anonymous: true} admits a request that sends no credentials (any other route
+ * answers it 401); {@code auth:anyone: true} admits every identity; {@code auth:id} admits the
+ * identity whose id is the route variable's value; {@code auth:role} admits an identity holding a
+ * covering scope ({@link Scopes}); anything else is 403. A route with no directive is closed: 401,
+ * or 403 with credentials.
  *
  * <p>Basic verification runs the slow KDF; a success is cached for {@link #CACHE_TTL} (at most
  * {@link #CACHE_SIZE} entries, least recently used out first), keyed by an HMAC of the presented
@@ -101,28 +104,21 @@ final class Access {
   }
 
   /**
-   * The caller, if the route admits it.
+   * The caller, if the directives admit it at the path: a component's route and method, or one of
+   * the gateway's own endpoints.
    *
    * @throws Problem 401 with challenges when credentials are missing or wrong, 403 when valid
    *     credentials are not granted the route, 429 when its name or address guessed too often
    */
-  Caller admit(Request request, Response response, Routes.Match match) {
-    return admit(request, response, match.route().path(), match.route().directives(), match.variables());
-  }
-
-  /**
-   * The caller, if directives of that kind admit it at the path: a component's route, or one of
-   * the gateway's own endpoints.
-   */
   Caller admit(Request request, Response response, String path, Route.Directives directives, Map<String, String> variables) {
     Optional<Proven> proven = authenticate(request, response);
-    if (directives.anonymous()) return proven.map(Proven::caller).orElse(Caller.ANONYMOUS);
+    if (directives.anonymous() && proven.isEmpty()) return Caller.ANONYMOUS;
     if (proven.isEmpty()) {
       throw unauthorized(response, false, path + " is open to " + grantees(directives) + "; send credentials (Basic, or a bearer token from POST " + TOKEN_PATH + ")");
     }
     Identities.Identity identity = proven.get().identity();
     boolean self = directives.id().map(v -> identity.id().equals(variables.get(v))).orElse(false);
-    if (self || Scopes.grant(identity.roles(), directives.roles())) return proven.get().caller();
+    if (directives.anyone() || self || Scopes.grant(identity.roles(), directives.roles())) return proven.get().caller();
     throw new Problem(403, "FORBIDDEN", path + " is open to " + grantees(directives) + "; '" + identity.name() + "' holds "
         + (identity.roles().isEmpty() ? "no role" : "the roles " + identity.roles()) + ", which grant none of it");
   }
@@ -277,9 +273,11 @@ final class Access {
   }
 
   private static String grantees(Route.Directives directives) {
-    if (directives.roles().isEmpty() && directives.id().isEmpty()) return "nobody (it declares no auth directive)";
-    String roles = directives.roles().isEmpty() ? "" : "the roles " + directives.roles();
-    String self = directives.id().map(v -> "the identity whose id is :" + v).orElse("");
-    return roles.isEmpty() ? self : self.isEmpty() ? roles : roles + " and " + self;
+    List<String> grantees = new ArrayList<>();
+    if (directives.anonymous()) grantees.add("callers that send no credentials");
+    if (directives.anyone()) grantees.add("every identity");
+    if (!directives.roles().isEmpty()) grantees.add("the roles " + directives.roles());
+    directives.id().ifPresent(v -> grantees.add("the identity whose id is :" + v));
+    return grantees.isEmpty() ? "nobody (it declares no auth directive)" : String.join(" and ", grantees);
   }
 }

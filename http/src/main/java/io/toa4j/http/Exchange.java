@@ -35,6 +35,7 @@ import tools.jackson.databind.node.ObjectNode;
 final class Exchange extends Handler.Abstract {
   private static final Logger LOG = LoggerFactory.getLogger(Exchange.class);
   private static final Set<String> QUERY_KEYS = Set.of("version", "limit", "omit");
+  private static final Set<String> BLOCK_KEYS = Set.of("version", "limit", "omit", "criteria", "sort");
   private static final JsonNodeFactory NODES = JsonNodeFactory.instance;
   static final String HEALTH = "/.toa/health";
   static final String METRICS = "/.toa/metrics";
@@ -56,7 +57,7 @@ final class Exchange extends Handler.Abstract {
     this.prometheus = prometheus;
     this.idempotency = new Idempotency(application, settings.attach());
     this.traces = new Traces(application.openTelemetry());
-    this.metrics = new Route.Directives(false, List.of(settings.metricsRole()), Optional.empty(), Optional.empty(), Optional.empty(), false);
+    this.metrics = Route.Directives.roles(List.of(settings.metricsRole()));
   }
 
   @Override
@@ -134,34 +135,38 @@ final class Exchange extends Handler.Abstract {
         404, "NOT_FOUND", "no route " + path + (path.endsWith("/") ? "" : "; paths end with a slash")));
     Route route = match.route();
     Traces.routed(request.getMethod(), route.path());
-    String operation = route.methods().get(method(request));
-    if (operation == null) {
+    Route.Method method = route.methods().get(method(request));
+    if (method == null) {
       List<String> allowed = allowed(route);
       response.getHeaders().put(HttpHeader.ALLOW, String.join(", ", allowed));
       throw new Problem(405, "METHOD_NOT_ALLOWED", request.getMethod() + " is not declared on " + route.path() + "; it declares " + allowed);
     }
     // Before the body is read or anything reaches the application: 401, 403 or 429 otherwise.
-    Caller caller = access.admit(request, response, match);
-    ObjectNode query = query(request, match);
+    Caller caller = access.admit(request, response, route.path(), method.directives(), match.variables());
+    String operation = method.operation();
+    ObjectNode parameters = NODES.objectNode();
+    ObjectNode query = query(request, match, method, application.enumerates(route.component(), operation), parameters);
     Context traced = Context.current(); // the request's span, for the call made once the body is in, on whichever thread
     Body.read(request, response, settings,
         bytes -> {
           try (Scope scope = traced.makeCurrent()) {
-            guarded(request, response, callback, true, () -> call(request, response, callback, answerAs, match, operation, caller, query, bytes));
+            guarded(request, response, callback, true, () -> call(request, response, callback, answerAs, match, method, caller, query, parameters, bytes));
           }
         },
         problem -> refuse(request, response, callback, problem));
   }
 
   private void call(
-      Request request, Response response, Callback callback, Media answerAs, Routes.Match match, String operation, Caller caller, ObjectNode query,
-      byte[] bytes) {
+      Request request, Response response, Callback callback, Media answerAs, Routes.Match match, Route.Method method, Caller caller, ObjectNode query,
+      ObjectNode parameters, byte[] bytes) {
     Route route = match.route();
+    String operation = method.operation();
     ObjectNode tree = NODES.objectNode();
     if (!query.isEmpty()) tree.set("query", query);
-    JsonNode input = body(request, route, bytes);
+    JsonNode input = input(request, match, parameters, body(request, method.directives(), bytes));
     if (!input.isMissingNode()) tree.set("input", input);
-    Reply reply = idempotency.call(request, response, route, route.component() + "." + operation, caller.id(), Requests.parse(tree));
+    Reply reply = idempotency.call(
+        request, response, method.directives().keyRequired(), route.path(), route.component() + "." + operation, caller.id(), Requests.parse(tree));
     if (reply instanceof Reply.Refused refused) {
       Map<String, Object> cause = new LinkedHashMap<>();
       refused.refusal().cause().ifPresent(c -> cause.put("cause", c));
@@ -170,16 +175,21 @@ final class Exchange extends Handler.Abstract {
       return;
     }
     Object value = ((Reply.Output) reply).value().orElse(null);
+    if (value == null && application.typeOf(route.component(), operation) == OperationType.OBSERVATION) {
+      // as in Toa: an observation that answers nothing found nothing
+      throw new Problem(404, "NOT_FOUND", route.component() + "." + operation + " found nothing at " + request.getHttpURI().getPath());
+    }
     boolean creating = request.getMethod().equals("POST") && application.typeOf(route.component(), operation) == OperationType.TRANSITION;
     if (value instanceof Map<?, ?> record && record.get("VERSION") instanceof Number version) {
       response.getHeaders().put(HttpHeader.ETAG, "\"" + version + "\"");
     }
-    if (route.directives().output().isEmpty()) {
+    Route.Directives directives = method.directives();
+    if (!directives.answers()) {
       response.setStatus(creating ? 201 : 204);
       callback.succeeded();
       return;
     }
-    send(response, callback, creating ? 201 : 200, answerAs, shown(value, route.directives().output().get()));
+    send(response, callback, creating ? 201 : 200, answerAs, directives.whole() ? value : shown(value, directives.output().get()));
   }
 
   /**
@@ -212,20 +222,109 @@ final class Exchange extends Handler.Abstract {
     Content.Sink.write(response, true, prometheus.scrape(), callback);
   }
 
-  /** Path variables, the query string and {@code if-match}, as a query tree. */
-  private static ObjectNode query(Request request, Routes.Match match) {
+  /**
+   * Path variables, the query string and {@code if-match}, as a query tree. {@code :id} is the
+   * query's id; every other variable is a criterion on the property it names, except on POST,
+   * whose variables are input ({@link #input}). Without a query block the query string
+   * may carry version, limit and omit. With one, as Toa reads it: the block's criteria, the
+   * variables' and the request's (when the block's criteria are open) are joined with AND; the
+   * request's sort follows the block's (when open); a request's criteria and sort name only the
+   * block's selectors; omit and limit take the block's defaults and must be in its ranges, and an
+   * operation on one record takes neither; the block's parameters go to {@code parameters}, to be
+   * set in the input.
+   */
+  private static ObjectNode query(Request request, Routes.Match match, Route.Method method, boolean enumerates, ObjectNode parameters) {
     ObjectNode query = NODES.objectNode();
-    match.variables().forEach(query::put);
+    List<String> criteria = new ArrayList<>();
+    Optional<Route.QueryBlock> block = method.query();
+    block.flatMap(Route.QueryBlock::criteria).ifPresent(criteria::add);
+    boolean post = request.getMethod().equals("POST");
+    match.variables().forEach((name, value) -> {
+      if (name.equals("id")) query.put(name, value);
+      else if (!post) criteria.add(name + "==" + quoted(value));
+    });
+    Optional<String> sort = block.flatMap(Route.QueryBlock::sort);
+    Set<String> keys = block.isPresent() ? BLOCK_KEYS : QUERY_KEYS;
+    Set<String> given = new java.util.HashSet<>();
     for (QueryString.Field field : QueryString.fields(request.getHttpURI().getQuery())) {
       String key = field.name();
-      if (!QUERY_KEYS.contains(key)) {
-        throw new Problem(400, "CONTRACT", "the query string key '" + key + "' is not declared; use " + QUERY_KEYS);
+      boolean parameter = block.map(b -> b.parameters().contains(key)).orElse(false);
+      if (!keys.contains(key) && !parameter) {
+        Set<String> known = new java.util.TreeSet<>(keys);
+        block.ifPresent(b -> known.addAll(b.parameters()));
+        throw new Problem(400, "CONTRACT", "the query string key '" + key + "' is not declared; use " + known);
       }
-      query.set(key, number(key, field.value()));
+      if (!given.add(key)) throw new Problem(400, "CONTRACT", "the query string gives '" + key + "' twice");
+      if (parameter) {
+        parameters.put(key, field.value());
+        continue;
+      }
+      if ((key.equals("criteria") || key.equals("sort")) && field.value().isBlank()) {
+        throw new Problem(400, "CONTRACT", "the query string gives '" + key + "' empty");
+      }
+      Route.QueryBlock declared = block.orElse(null);
+      switch (key) {
+        case "criteria" -> {
+          if (!declared.criteriaOpen() && declared.criteria().isPresent()) {
+            throw new Problem(400, "CONTRACT", "this route's criteria are closed: the query string cannot add criteria");
+          }
+          selected(declared, "criteria", Requests.criteriaProperties(field.value()));
+          criteria.add(field.value());
+        }
+        case "sort" -> {
+          if (!declared.sortOpen() && declared.sort().isPresent()) {
+            throw new Problem(400, "CONTRACT", "this route's sort is closed: the query string cannot sort");
+          }
+          selected(declared, "sort", sortProperties(field.value()));
+          sort = Optional.of(sort.map(s -> s + ";").orElse("") + field.value());
+        }
+        default -> query.set(key, number(key, field.value()));
+      }
     }
+    if (block.isPresent()) window(query, block.get(), enumerates);
+    if (!criteria.isEmpty()) query.put("criteria", criteria.size() == 1 ? criteria.get(0) : "(" + String.join(");(", criteria) + ")");
+    sort.ifPresent(s -> query.put("sort", s));
     String ifMatch = request.getHeaders().get(HttpHeader.IF_MATCH);
     if (ifMatch != null) query.set("version", number("if-match", ifMatch.replace("\"", "").replace("W/", "").trim()));
     return query;
+  }
+
+  /** A variable's value as an RSQL argument: quoted, its quotes and backslashes escaped. */
+  private static String quoted(String value) {
+    return "'" + value.replace("\\", "\\\\").replace("'", "\\'") + "'";
+  }
+
+  /** The properties a sort names: each step's, before its {@code :asc} or {@code :desc}. */
+  private static List<String> sortProperties(String sort) {
+    List<String> names = new ArrayList<>();
+    for (String step : sort.split(";")) if (!step.isBlank()) names.add(step.strip().replaceFirst(":(asc|desc)$", ""));
+    return names;
+  }
+
+  /** A request's criteria or sort may name only the block's selectors. */
+  private static void selected(Route.QueryBlock block, String what, java.util.Collection<String> properties) {
+    for (String property : properties) {
+      if (!block.selectors().contains(property)) {
+        throw new Problem(400, "CONTRACT", "the query string's " + what + " names '" + property + "', which this route does not let a request select"
+            + (block.selectors().isEmpty() ? " (it declares no selectors)" : "; it lets it select " + block.selectors()));
+      }
+    }
+  }
+
+  /** The block's omit and limit: the request's within their ranges, else their defaults; none for an operation on one record. */
+  private static void window(ObjectNode query, Route.QueryBlock block, boolean enumerates) {
+    for (String key : List.of("omit", "limit")) {
+      long[] window = key.equals("omit") ? block.omit() : block.limit();
+      if (!enumerates) {
+        if (query.has(key)) throw new Problem(400, "CONTRACT", "this route answers one record: the query string cannot give " + key);
+        continue;
+      }
+      long value = query.has(key) ? query.get(key).asLong() : window[0];
+      if (value < window[1] || value > window[2]) {
+        throw new Problem(400, "CONTRACT", key + " must be from " + window[1] + " to " + window[2] + " here; got " + value);
+      }
+      query.put(key, value);
+    }
   }
 
   private static JsonNode number(String key, String value) {
@@ -236,13 +335,35 @@ final class Exchange extends Handler.Abstract {
     }
   }
 
+  /**
+   * The body's input with the query block's parameters set in it and, on POST, the route's
+   * variables other than {@code :id}, over what the body says (as Toa merges them); the body's
+   * input as it is when there is nothing to set.
+   */
+  private static JsonNode input(Request request, Routes.Match match, ObjectNode parameters, JsonNode body) {
+    ObjectNode set = parameters.deepCopy();
+    if (request.getMethod().equals("POST")) {
+      match.variables().forEach((name, value) -> {
+        if (!name.equals("id")) set.put(name, value);
+      });
+    }
+    if (set.isEmpty()) return body;
+    if (!body.isMissingNode() && !body.isObject()) {
+      throw new Problem(400, "CONTRACT", "the body of this request to " + match.route().path() + " is an object: " + new ArrayList<>(set.propertyNames())
+          + " are set in it from the route and the query string");
+    }
+    ObjectNode merged = body.isObject() ? ((ObjectNode) body).deepCopy() : NODES.objectNode();
+    merged.setAll(set);
+    return merged;
+  }
+
   /** The body as a tree, in the declared format, with only io:input keys. */
-  private static JsonNode body(Request request, Route route, byte[] bytes) {
+  private static JsonNode body(Request request, Route.Directives directives, byte[] bytes) {
     if (bytes.length == 0) return tools.jackson.databind.node.MissingNode.getInstance();
     String contentType = request.getHeaders().get(HttpHeader.CONTENT_TYPE);
     if (contentType == null) throw new Problem(415, "UNSUPPORTED_MEDIA_TYPE", "a body needs a content-type: application/json or application/yaml");
     JsonNode input = Media.ofContent(contentType).read(bytes);
-    route.directives().input().ifPresent(allowed -> {
+    directives.input().ifPresent(allowed -> {
       if (!input.isObject()) return;
       for (String key : input.propertyNames()) {
         if (allowed.contains(key)) continue;

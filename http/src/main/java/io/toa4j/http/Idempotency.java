@@ -25,14 +25,16 @@ final class Idempotency {
    * Calls the route's operation under the identity the request's key gives, or a fresh one without
    * a key, and puts the replay and retention headers on the response.
    *
+   * @param keyRequired whether the route's method requires the header
+   * @param path the route's path as declared
    * @param caller the id of the identity the request is made by
    * @throws Problem 400, 409 or 422 as {@link IdempotentCalls} says; nothing was called or committed
    */
-  Reply call(org.eclipse.jetty.server.Request request, Response response, Route route, String endpoint, String caller, Request call) {
+  Reply call(
+      org.eclipse.jetty.server.Request request, Response response, boolean keyRequired, String path, String endpoint, String caller, Request call) {
     try {
       IdempotentCalls.Answered answered = calls.call(
-          request.getHeaders().getValuesList(IdempotentCalls.HEADER), route.directives().keyRequired(), caller, request.getMethod(),
-          route.path(), endpoint, call);
+          request.getHeaders().getValuesList(IdempotentCalls.HEADER), keyRequired, caller, request.getMethod(), path, endpoint, call);
       answered.headers().forEach(response.getHeaders()::put);
       return answered.reply();
     } catch (IdempotencyRefusal r) {

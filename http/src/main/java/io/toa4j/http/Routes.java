@@ -1,7 +1,9 @@
 package io.toa4j.http;
 
+import io.toa4j.api.Failure;
 import io.toa4j.manifest.ComponentManifest;
 import io.toa4j.manifest.OperationType;
+import io.toa4j.runtime.Requests;
 import io.toa4j.runtime.StartupException;
 import io.toa4j.runtime.Toa;
 import java.util.ArrayList;
@@ -47,7 +49,7 @@ final class Routes {
   private static void walk(
       ComponentManifest manifest, String mount, List<String> segments, JsonNode node, Route.Directives inherited, List<Route> routes, Toa application) {
     Route.Directives directives = directives(node, inherited);
-    Map<String, String> methods = new LinkedHashMap<>();
+    Map<String, Route.Method> methods = new LinkedHashMap<>();
     node.properties().forEach(field -> {
       String key = field.getKey();
       if (key.startsWith("/")) {
@@ -55,7 +57,8 @@ final class Routes {
         Arrays.stream(key.split("/")).filter(s -> !s.isEmpty()).forEach(nested::add);
         walk(manifest, mount, nested, field.getValue(), directives, routes, application);
       } else if (METHODS.containsKey(key)) {
-        String operation = field.getValue().asString();
+        JsonNode declared = field.getValue();
+        String operation = declared.isObject() ? declared.get("endpoint").asString() : declared.asString();
         OperationType type = application.typeOf(manifest.label(), operation);
         if (!METHODS.get(key).contains(type)) {
           throw new StartupException(
@@ -63,26 +66,85 @@ final class Routes {
                   + " calls " + METHODS.get(key).stream().map(OperationType::yamlName).toList() + "; map " + type.yamlName()
                   + " to another method");
         }
-        methods.put(key, operation);
+        Route.Directives own = declared.isObject() ? directives(declared, directives) : directives;
+        Optional<Route.QueryBlock> query = declared.isObject() && declared.path("query").isObject()
+            ? Optional.of(queryBlock(declared.get("query"))) : Optional.empty();
+        String where = manifest.file() + " at exposition: " + key + " " + mount + "/" + String.join("/", segments);
+        query.ifPresent(q -> checkQuery(manifest, where, q));
+        if (!key.equals("POST")) checkVariables(manifest, where, segments);
+        methods.put(key, new Route.Method(operation, own, query));
       }
     });
-    for (String segment : segments) {
-      if (segment.startsWith(":") && !segment.equals(":id")) {
-        throw new StartupException(
-            manifest.file() + " at exposition: the route variable " + segment + " cannot become a query yet; only :id is supported");
-      }
-    }
     if (!methods.isEmpty()) routes.add(new Route(manifest.label(), mount, List.copyOf(segments), Map.copyOf(methods), directives));
   }
 
   private static Route.Directives directives(JsonNode node, Route.Directives inherited) {
     boolean anonymous = node.has("auth:anonymous") ? node.get("auth:anonymous").asBoolean() : inherited.anonymous();
+    boolean anyone = node.has("auth:anyone") ? node.get("auth:anyone").asBoolean() : inherited.anyone();
     List<String> roles = node.has("auth:role") ? strings(node.get("auth:role")) : inherited.roles();
     Optional<String> id = node.has("auth:id") ? Optional.of(node.get("auth:id").asString()) : inherited.id();
-    Optional<List<String>> output = node.has("io:output") ? Optional.of(strings(node.get("io:output"))) : inherited.output();
+    Optional<List<String>> output = inherited.output();
+    boolean whole = inherited.whole();
+    JsonNode io = node.get("io:output");
+    if (io != null) {
+      // io:output: true shows the answer whole, false shows none, a list shows those properties
+      whole = io.isBoolean() && io.asBoolean();
+      output = io.isBoolean() ? Optional.empty() : Optional.of(strings(io));
+    }
     Optional<List<String>> input = node.has("io:input") ? Optional.of(strings(node.get("io:input"))) : inherited.input();
     boolean keyRequired = node.has("io:idempotency-key") ? node.get("io:idempotency-key").asString().equals("required") : inherited.keyRequired();
-    return new Route.Directives(anonymous, roles, id, output, input, keyRequired);
+    return new Route.Directives(anonymous, anyone, roles, id, output, whole, input, keyRequired);
+  }
+
+  /** A method's query block, its windows as the manifest reader wrote them out ({@code { value, range }}). */
+  private static Route.QueryBlock queryBlock(JsonNode query) {
+    Optional<String> criteria = text(query, "criteria");
+    Optional<String> sort = text(query, "sort");
+    boolean criteriaOpen = criteria.map(c -> c.strip().endsWith(";")).orElse(false);
+    boolean sortOpen = sort.map(c -> c.strip().endsWith(";")).orElse(false);
+    List<String> selectors = query.has("selectors") ? strings(query.get("selectors")) : List.of();
+    List<String> parameters = query.has("parameters") ? strings(query.get("parameters")) : List.of();
+    return new Route.QueryBlock(
+        criteria.map(Routes::closed).filter(c -> !c.isEmpty()), criteriaOpen, sort.map(Routes::closed).filter(c -> !c.isEmpty()), sortOpen,
+        window(query.get("omit"), Route.QueryBlock.OMIT), window(query.get("limit"), Route.QueryBlock.LIMIT), selectors, parameters);
+  }
+
+  private static Optional<String> text(JsonNode node, String key) {
+    return node.has(key) ? Optional.of(node.get(key).asString()) : Optional.empty();
+  }
+
+  /** An open criteria or sort without the {@code ;} that opens it. */
+  private static String closed(String text) {
+    String stripped = text.strip();
+    return stripped.endsWith(";") ? stripped.substring(0, stripped.length() - 1).strip() : stripped;
+  }
+
+  private static long[] window(JsonNode declared, long[] otherwise) {
+    if (declared == null) return otherwise;
+    return new long[] {declared.get("value").asLong(), declared.get("range").get(0).asLong(), declared.get("range").get(1).asLong()};
+  }
+
+  /** The block's criteria, sort and selectors name properties of the component, of comparable kinds. */
+  private static void checkQuery(ComponentManifest manifest, String where, Route.QueryBlock block) {
+    try {
+      Requests.checkSelection(manifest, block.criteria(), block.sort());
+      if (!block.selectors().isEmpty()) Requests.checkSelection(manifest, Optional.empty(), Optional.of(String.join(";", block.selectors())));
+    } catch (Failure e) {
+      throw new StartupException(where + ": " + e.getMessage() + (block.selectors().isEmpty() ? "" : " (selectors " + block.selectors() + ")"));
+    }
+  }
+
+  /** A route variable other than :id is a criterion on the property it names, which must exist. */
+  private static void checkVariables(ComponentManifest manifest, String where, List<String> segments) {
+    for (String segment : segments) {
+      if (!segment.startsWith(":") || segment.equals(":id")) continue;
+      try {
+        Requests.checkSelection(manifest, Optional.empty(), Optional.of(segment.substring(1)));
+      } catch (Failure e) {
+        throw new StartupException(where + ": the route variable " + segment + " selects records by the property it names: "
+            + e.getMessage().replace("query.sort: ", ""));
+      }
+    }
   }
 
   private static List<String> strings(JsonNode node) {

@@ -85,7 +85,11 @@ class AccessGatewayTest {
         new Case(Shelf.BY_ID, mine, "owner", false, 401, 401, 401, 403, 200),
         new Case(Shelf.BY_ID, mine, "owner", true, 401, 401, 401, 403, 200),
         new Case(Shelf.BY_ID, RECORD, "keeper", true, 401, 401, 401, 403, 200),
-        new Case(Shelf.OPEN, RECORD, "keeper", false, 200, 401, 401, 200, 200),
+        // as in Toa: anonymous admits only a request without credentials (the keeper is admitted by
+        // the role it inherits from /:id), anyone every identity
+        new Case(Shelf.OPEN, RECORD, "keeper", false, 200, 401, 401, 403, 200),
+        new Case(Shelf.ANYONE, RECORD, "keeper", false, 401, 401, 401, 200, 200),
+        new Case(Shelf.PUBLIC, RECORD, "keeper", false, 200, 401, 401, 200, 200),
         new Case(Shelf.CLOSED, RECORD, "keeper", false, 401, 401, 401, 403, 403));
   }
 

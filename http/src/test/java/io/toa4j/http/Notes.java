@@ -25,6 +25,7 @@ final class Notes {
             errors: [FORBIDDEN]
         exposition:
           auth:anonymous: true
+          auth:anyone: true
           /:
             io:output: [id, text, VERSION]
             POST: create
@@ -38,6 +39,7 @@ final class Notes {
             PUT: write
           /:id/secret:
             auth:anonymous: false
+            auth:anyone: false
             auth:role: staff
             GET: observe
         """);

@@ -4,7 +4,8 @@ import java.nio.file.Path;
 
 /**
  * A context with one exposed component whose routes declare every kind of access: a role, a
- * narrower role, auth:id, anonymous, and nothing at all (closed). Its entity is associated, so any
+ * narrower role, auth:id, anonymous (no credentials), anyone (any identity), both, and nothing at
+ * all (closed). Its entity is associated, so any
  * id reads as a blank record and every granted GET is 200.
  */
 final class Shelf {
@@ -13,6 +14,8 @@ final class Shelf {
   static final String BY_NARROWER_ROLE = "wallets/";
   static final String BY_ID = "mine/";
   static final String OPEN = "open/";
+  static final String ANYONE = "anyone/";
+  static final String PUBLIC = "public/";
   static final String CLOSED = "sealed/";
 
   private Shelf() {}
@@ -36,6 +39,13 @@ final class Shelf {
             PUT: write
             /open:
               auth:anonymous: true
+              GET: observe
+            /anyone:
+              auth:anyone: true
+              GET: observe
+            /public:
+              auth:anonymous: true
+              auth:anyone: true
               GET: observe
             /wallets:
               auth:role: [store:wallets, admin]

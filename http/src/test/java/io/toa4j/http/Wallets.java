@@ -38,6 +38,7 @@ final class Wallets {
               required: [wallet, amount]
         exposition:
           auth:anonymous: true
+          auth:anyone: true
           io:output: [id, balance, name, VERSION]
           /:id:
             GET: observe
@@ -54,6 +55,7 @@ final class Wallets {
             PUT: rename
           /:id/staff-credits:
             auth:anonymous: false
+            auth:anyone: false
             auth:role: store:wallets
             PUT: credit
           /relays:

@@ -1,6 +1,7 @@
 package io.toa4j.manifest;
 
 import java.util.Optional;
+import java.util.OptionalInt;
 import java.util.Set;
 
 /**
@@ -18,6 +19,9 @@ import java.util.Set;
  * @param forward the generic operation whose implementation it runs ({@code transit}, {@code
  *     observe}, {@code enumerate} or {@code assign}), with the contract declared here; empty for an
  *     operation the author writes
+ * @param external for an effect that calls an outside provider ({@code external: true}, or {@code
+ *     external: { unknown: <n> }}): how many attempts of a call may end with their outcome unknown
+ *     before a delivery of it is parked as {@code OUTCOME_UNKNOWN}; empty for every other operation
  */
 public record OperationDeclaration(
     String name,
@@ -29,4 +33,16 @@ public record OperationDeclaration(
     Optional<Schema> input,
     Optional<Schema> output,
     Set<String> errors,
-    Optional<String> forward) {}
+    Optional<String> forward,
+    OptionalInt external) {
+
+  /** How many unknown outcomes {@code external: true} allows. */
+  public static final int UNKNOWN_OUTCOMES = 3;
+
+  /** A declaration of an operation that is not declared external. */
+  public OperationDeclaration(
+      String name, Location path, Optional<OperationType> type, Concurrency concurrency, QueryRule query, Optional<Once> once,
+      Optional<Schema> input, Optional<Schema> output, Set<String> errors, Optional<String> forward) {
+    this(name, path, type, concurrency, query, once, input, output, errors, forward, OptionalInt.empty());
+  }
+}

@@ -5,6 +5,7 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
+import java.util.OptionalInt;
 import java.util.OptionalLong;
 import java.util.Set;
 import java.util.stream.Collectors;
@@ -15,7 +16,7 @@ import tools.jackson.databind.node.JsonNodeFactory;
 /** Reads one entry of a component's {@code operations}. */
 final class OperationReader {
   static final List<String> KEYS =
-      List.of("type", "concurrency", "query", "once", "input", "output", "errors", "description", "forward");
+      List.of("type", "concurrency", "query", "once", "input", "output", "errors", "description", "forward", "external");
 
   /** What re-declaring {@code observe} or {@code enumerate} may state: its contract's schemas. */
   static final List<String> REDECLARED_KEYS = List.of("input", "output", "description");
@@ -88,7 +89,8 @@ final class OperationReader {
             input,
             keys.get("output").map(s -> JsonSchemas.compile(s, references)),
             errors(keys),
-            forward);
+            forward,
+            external(keys));
     keys.get("description").ifPresent(d -> d.text("write the description as a string"));
     decl.type().ifPresent(t -> OperationRules.check(decl, hasEntity, t, false));
     return decl;
@@ -177,6 +179,20 @@ final class OperationReader {
         .map(q -> q.bool("write query: true (required), query: false (forbidden), or leave it out"))
         .map(required -> required ? QueryRule.REQUIRED : QueryRule.FORBIDDEN)
         .orElse(QueryRule.OPTIONAL);
+  }
+
+  /** {@code external: true} (the default allowance of unknown outcomes), {@code false}, or {@code { unknown: <n> }}. */
+  private static OptionalInt external(Declared keys) {
+    Optional<Declared> declared = keys.get("external");
+    if (declared.isEmpty()) return OptionalInt.empty();
+    String fix = "write external: true for an effect that calls an outside provider, or external: { unknown: <n> } with n from 1 to 100:"
+        + " how many attempts may end with their outcome unknown before a delivery is parked";
+    JsonNode value = declared.get().node();
+    if (value.isBoolean()) return value.booleanValue() ? OptionalInt.of(OperationDeclaration.UNKNOWN_OUTCOMES) : OptionalInt.empty();
+    Declared settings = declared.get().mapping(List.of("unknown"), fix);
+    long unknown = settings.require("unknown", fix).integer(fix);
+    if (unknown < 1 || unknown > 100) throw settings.get("unknown").orElseThrow().refuse(unknown + " is out of range; " + fix);
+    return OptionalInt.of((int) unknown);
   }
 
   private static Optional<Once> once(Declared keys) {

@@ -39,6 +39,11 @@ final class OperationRules {
           "once applies to transitions and assignments only, and " + is + "; remove once, "
               + make + "a transition or an assignment");
     }
+    if (decl.external().isPresent() && type != OperationType.EFFECT) {
+      throw refuse(decl, "external", inferred,
+          "external applies to effects only (an effect calls the outside provider and commits nothing), and " + is
+              + "; remove external, " + make + "an effect");
+    }
     if (decl.query() == QueryRule.REQUIRED && type == OperationType.COMPUTATION) {
       throw refuse(decl, "query", inferred,
           is + ", which reads no record, so query: true cannot be met; remove query, "

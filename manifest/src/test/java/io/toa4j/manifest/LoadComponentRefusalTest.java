@@ -142,6 +142,25 @@ class LoadComponentRefusalTest {
   }
 
   @Test
+  void loadComponent_externalOnAnythingButAnEffect_orMalformed_isRefused() {
+    assertThat(refused("operations: { compute: { type: computation, external: true } }", "operations.compute.external"))
+        .hasMessageContainingAll("external applies to effects only", "compute is a computation");
+    assertThat(refused("operations: { charge: { type: effect, external: { unknown: 0 } } }", "operations.charge.external.unknown"))
+        .hasMessageContainingAll("0 is out of range", "from 1 to 100");
+    assertThat(refused("operations: { charge: { type: effect, external: { tries: 2 } } }", "operations.charge.external.tries"))
+        .hasMessageContaining("unknown key 'tries'");
+  }
+
+  @Test
+  void loadComponent_external_isReadWithItsAllowance() {
+    ComponentManifest manifest = Fixtures.component(dir, "billing.payments",
+        "operations: { charge: { type: effect, external: true }, ship: { type: effect, external: { unknown: 5 } }, mail: { type: effect } }");
+    assertThat(manifest.operations().get("charge").external()).hasValue(OperationDeclaration.UNKNOWN_OUTCOMES);
+    assertThat(manifest.operations().get("ship").external()).hasValue(5);
+    assertThat(manifest.operations().get("mail").external()).isEmpty();
+  }
+
+  @Test
   void loadComponent_onceOnAnEffect_isRefusedAtOnce() {
     ManifestException e =
         refused("operations: { notify: { type: effect, once: true } }", "operations.notify.once");
@@ -338,6 +357,28 @@ class LoadComponentRefusalTest {
     assertThat(e)
         .hasMessageContainingAll(
             "'owner' is not a variable of the enclosing routes", "enclosing routes: id");
+  }
+
+  @Test
+  void loadComponent_expositionMethodAsEndpointAndQuery_isRefusedWhereItDoesNotFit() {
+    assertThat(refusedWallets("PUT: credit", "PUT: { query: { sort: balance } }", "exposition./:id/credits.PUT"))
+        .hasMessageContaining("'endpoint' is missing");
+    assertThat(refusedWallets("PUT: credit", "PUT: { endpoint: credit, colour: red }", "exposition./:id/credits.PUT.colour"))
+        .hasMessageContainingAll("unknown key 'colour'", "endpoint, query");
+    assertThat(refusedWallets("PUT: credit", "POST: { endpoint: credit, query: { sort: balance } }", "exposition./:id/credits.POST.query"))
+        .hasMessageContaining("POST creates");
+    assertThat(refusedWallets("PUT: credit", "PUT: { endpoint: credit, query: { projection: [id] } }", "exposition./:id/credits.PUT.query.projection"))
+        .hasMessageContaining("toa4j has no projection; io:output");
+    assertThat(refusedWallets("PUT: credit", "PUT: { endpoint: credit, query: { limit: [5, 1] } }", "exposition./:id/credits.PUT.query.limit"))
+        .hasMessageContaining("lower bound 5 is above its upper bound 1");
+    assertThat(refusedWallets("PUT: credit", "PUT: { endpoint: credit, query: { omit: { value: 9, range: [0, 5] } } }", "exposition./:id/credits.PUT.query.omit"))
+        .hasMessageContaining("omit's value 9 is outside its range");
+    assertThat(refusedWallets("PUT: credit", "PUT: { endpoint: credit, query: { limit: 0 } }", "exposition./:id/credits.PUT.query.limit"))
+        .hasMessageContaining("limit is at least 1");
+    assertThat(refusedWallets("PUT: credit", "PUT: { endpoint: credit, query: { parameters: [limit] } }", "exposition./:id/credits.PUT.query.parameters[0]"))
+        .hasMessageContaining("'limit' is a query key of its own");
+    assertThat(refusedWallets("PUT: credit", "PUT: { endpoint: credit, auth:anyone: yes }", "exposition./:id/credits.PUT.auth:anyone"))
+        .hasMessageContaining("auth:anyone: true");
   }
 
   @Test

@@ -17,6 +17,7 @@ import io.toa4j.api.Refusal;
 import io.toa4j.api.Reply;
 import io.toa4j.api.Transition;
 import io.toa4j.manifest.Concurrency;
+import io.toa4j.manifest.OperationType;
 import io.toa4j.manifest.Schema;
 import io.toa4j.manifest.Violation;
 import io.toa4j.spi.InboxEntry;
@@ -99,6 +100,7 @@ final class Engine {
   private final Tracing tracing;
   private final long inboxRetentionSeconds;
   private final long inboxRememberSeconds;
+  private final Attempts attempts;
 
   /** Where what a run sends goes once it may leave. */
   interface Outbox {
@@ -128,8 +130,12 @@ final class Engine {
    *     states no time
    * @param inboxRememberSeconds how long the record that a {@code once} call was answered is kept
    *     when its operation states no time
+   * @param attempts the marks of the attempts of operations declared external
    */
-  Engine(Options options, Outbox outbox, MeterRegistry metrics, Tracing tracing, long inboxRetentionSeconds, long inboxRememberSeconds) {
+  Engine(
+      Options options, Outbox outbox, MeterRegistry metrics, Tracing tracing, long inboxRetentionSeconds, long inboxRememberSeconds,
+      Attempts attempts) {
+    this.attempts = attempts;
     this.options = options;
     this.outbox = outbox;
     this.metrics = metrics;
@@ -172,15 +178,76 @@ final class Engine {
 
   @SuppressWarnings("unchecked")
   private Result run(Component component, Operation operation, Invocation given, Contexts contexts) {
-    Invocation call = Requests.withDefaults(operation, given);
-    Requests.check(component, operation, call);
+    Invocation checked = Requests.withDefaults(operation, given);
+    Requests.check(component, operation, checked);
+    Optional<Invocation> located = located(component, operation, checked);
+    if (located.isEmpty()) return new Result.Output(MissingNode.getInstance());
+    Invocation call = located.get();
     return switch (operation.type()) {
       case TRANSITION -> operation.generic() ? genericTransit(component, operation, call) : transition(component, operation, call, contexts);
       case OBSERVATION -> operation.generic() ? genericObservation(component, operation, call) : observation(component, operation, call, contexts);
       case ASSIGNMENT -> assignment(component, operation, call, contexts);
-      case EFFECT -> unwritten(component, operation, run(operation, call, contexts, c -> ((Effect<Object>) instance(operation)).effect(input(operation, call), c)), null);
+      case EFFECT -> operation.declaration().external().isPresent()
+          ? external(component, operation, call, contexts)
+          : unwritten(component, operation, run(operation, call, contexts, c -> ((Effect<Object>) instance(operation)).effect(input(operation, call), c)), null);
       case COMPUTATION -> unwritten(component, operation, run(operation, call, contexts, c -> ((Computation<Object>) instance(operation)).computation(input(operation, call), c)), null);
     };
+  }
+
+  /**
+   * An effect declared external: its attempt is marked started, in a commit of its own, before it
+   * runs, and the mark removed once it ended (answered, refused or threw), so that an attempt whose
+   * process died in between leaves its mark. The next attempt's context tells the operation of the
+   * attempts whose outcome is unknown ({@link Context#previous()}); past the operation's allowance
+   * the call fails {@code OUTCOME_UNKNOWN} without running, a permanent failure that parks its
+   * message.
+   */
+  @SuppressWarnings("unchecked")
+  private Result external(Component component, Operation operation, Invocation call, Contexts contexts) {
+    String endpoint = component.label() + "." + operation.name();
+    Attempts.Started started = attempts.start(endpoint, call.identity(), operation.declaration().external().getAsInt());
+    Contexts told = started.previous().isEmpty() ? contexts : (c, outgoing) -> new Reconciling(contexts.open(c, outgoing), started.previous().get());
+    try {
+      return unwritten(component, operation, run(operation, call, told, c -> ((Effect<Object>) instance(operation)).effect(input(operation, call), c)), null);
+    } finally {
+      attempts.ended(started);
+    }
+  }
+
+  /** A context that tells its operation of the attempts before it whose outcome is unknown. */
+  private record Reconciling(Context context, io.toa4j.api.Attempt attempt) implements Context {
+    @Override
+    public io.toa4j.api.Remote remote(String component) {
+      return context.remote(component);
+    }
+
+    @Override
+    public String identity() {
+      return context.identity();
+    }
+
+    @Override
+    public Optional<io.toa4j.api.Attempt> previous() {
+      return Optional.of(attempt);
+    }
+  }
+
+  /**
+   * The call acting on the record its query's criteria find first (in the query's sort; a sort
+   * alone: the first of all records), for an operation on one record; the call as it is when its
+   * query names the record by id, or it enumerates. Empty for an observation whose criteria find nothing, which answers nothing; an
+   * operation that writes fails {@code NOT_FOUND}.
+   */
+  private Optional<Invocation> located(Component component, Operation operation, Invocation call) {
+    Optional<Query> query = call.query();
+    boolean enumerating = operation.generic() && operation.implementation().equals("enumerate");
+    if (query.isEmpty() || (query.get().criteria().isEmpty() && query.get().sort().isEmpty()) || enumerating) return Optional.of(call);
+    Store store = component.store().orElseThrow();
+    var found = store.find(Selections.of(component.label(), component.entity().orElseThrow(), query.get(), 1, 0));
+    if (!found.isEmpty()) return Optional.of(call.found(found.get(0).id()));
+    if (operation.type() == OperationType.OBSERVATION) return Optional.empty();
+    throw new Failure(Failure.Code.NOT_FOUND, "no record of " + component.label()
+        + query.get().criteria().map(c -> " meets the criteria " + c).orElse(" exists"));
   }
 
   /** The answer of a run that commits nothing; its tasks leave once it answered an output, before the caller hears it. */
@@ -292,7 +359,8 @@ final class Engine {
       throw new Failure(Failure.Code.CONTRACT, "query.limit must be from 1 to " + MAX_PAGE + "; got " + limit);
     }
     var page = Binding.VALUES.createArrayNode();
-    store.page(limit, query.omit().orElse(0)).forEach(r -> page.add(Binding.view(r)));
+    store.find(Selections.of(component.label(), component.entity().orElseThrow(), query, limit, query.omit().orElse(0)))
+        .forEach(r -> page.add(Binding.view(r)));
     if (options.checks()) checkOutput(component, operation, page);
     return new Result.Output(page);
   }

@@ -31,7 +31,7 @@ final class Fingerprints {
   static String of(String operation, Invocation call) {
     StringBuilder text = new StringBuilder("{\"operation\":");
     quoted(operation, text).append(",\"query\":");
-    call.query().ifPresentOrElse(q -> query(q, text), () -> text.append("null"));
+    call.asked().ifPresentOrElse(q -> query(q, text), () -> text.append("null"));
     text.append(",\"input\":");
     canonical(call.input(), text);
     text.append('}');
@@ -66,9 +66,11 @@ final class Fingerprints {
     // the keys in sorted order, as in any canonical object
     text.append('{');
     List<String> fields = new ArrayList<>();
+    query.criteria().ifPresent(c -> fields.add(quoted(c, new StringBuilder("\"criteria\":")).toString()));
     query.id().ifPresent(id -> fields.add(quoted(id, new StringBuilder("\"id\":")).toString()));
     query.limit().ifPresent(l -> fields.add("\"limit\":" + l));
     query.omit().ifPresent(o -> fields.add("\"omit\":" + o));
+    query.sort().ifPresent(o -> fields.add(quoted(o, new StringBuilder("\"sort\":")).toString()));
     query.version().ifPresent(v -> fields.add("\"version\":" + v));
     text.append(String.join(",", fields)).append('}');
   }

@@ -11,12 +11,15 @@ import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
 import java.util.Map;
+import java.util.Queue;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -34,6 +37,12 @@ import org.slf4j.LoggerFactory;
  * #CLAIM_MILLIS} after. So a component that neither announces nor sends pays one indexed read every
  * ten seconds and no write, and another process's entries it left behind are found within the time
  * they stay claimed.
+ *
+ * <p>Marks are combined: an entry whose messages are on the bus joins its component's marks, and
+ * whichever publishing thread finds no mark being written writes every waiting one in one
+ * statement, at most {@value #BATCH} at a time, while the others go on. So under load a storage
+ * commits one mark for many entries instead of one each, off the callers' path; an entry whose
+ * mark a crash lost is published again by a sweep, as one whose publish failed is.
  *
  * <p>Published entries are removed after the context's retention; unpublished ones never are.
  * Thread-safe.
@@ -68,6 +77,7 @@ final class Publisher implements Engine.Outbox, AutoCloseable {
    */
   private final Map<String, OutageLog> outages = new ConcurrentHashMap<>();
   private final Map<String, OutageLog> publishing = new ConcurrentHashMap<>();
+  private final Map<String, Marks> marks = new ConcurrentHashMap<>();
   private final ExecutorService immediate = Threads.perTask("toa-publish");
   private final ScheduledExecutorService sweeper = Executors.newSingleThreadScheduledExecutor(Threads.daemons("toa-sweep"));
 
@@ -102,7 +112,7 @@ final class Publisher implements Engine.Outbox, AutoCloseable {
   @Override
   public void committed(Component component, OutboxEntry entry) {
     if (!entry.tasks().isEmpty() && !component.announces()) sending.add(component.label());
-    immediate.execute(() -> publish(component, entry));
+    immediate.execute(() -> publish(component, List.of(entry)));
   }
 
   /**
@@ -143,7 +153,7 @@ final class Publisher implements Engine.Outbox, AutoCloseable {
         long now = clock.millis();
         List<OutboxEntry> claimed = store.claim(BATCH, now, now + CLAIM_MILLIS);
         outage(component).succeeded(); // the storage answers; publishing has its own outage log
-        for (OutboxEntry entry : claimed) publish(component, entry);
+        publish(component, claimed);
         store.purgePublished(clock.millis() - retentionMillis, BATCH);
       } catch (RuntimeException e) {
         failed(outage(component), e, "Outbox sweep of {} failed; it is tried again in {} ms", component.label(), SWEEP_MILLIS, e);
@@ -176,10 +186,15 @@ final class Publisher implements Engine.Outbox, AutoCloseable {
     return n;
   }
 
-  /** Whether the entry was published (or is being published by the other path) without a failure. */
-  private boolean publish(Component component, OutboxEntry entry) {
-    if (!inFlight.add(entry.id())) return true; // the other path is publishing it right now
-    try {
+  /**
+   * Publishes the entries' messages, in order, and then leaves their marks to be written with
+   * others ({@link Marks}). An entry stays in flight until its mark is written, so the other path
+   * never takes it meanwhile; one the other path is publishing right now is left to it.
+   */
+  private void publish(Component component, List<OutboxEntry> entries) {
+    List<String> done = new ArrayList<>(entries.size());
+    for (OutboxEntry entry : entries) {
+      if (!inFlight.add(entry.id())) continue;
       try {
         Context committed = Tracing.extract(entry.trace());
         for (Message message : component.announcements().render(entry, consumed)) {
@@ -187,19 +202,60 @@ final class Publisher implements Engine.Outbox, AutoCloseable {
         }
         send(Task.decode(entry.tasks()), entry.created(), committed);
       } catch (RuntimeException e) {
+        inFlight.remove(entry.id());
         failed(sending(component), e, "Outbox entry {} of {} was not published; the sweep tries it again", entry.id(), component.label(), e);
-        return false;
+        continue;
       }
       sending(component).succeeded();
-      component.store().orElseThrow().published(List.of(entry.id()), clock.millis());
-      progress.signal();
-      outage(component).succeeded();
-      return true;
-    } catch (RuntimeException e) {
-      failed(outage(component), e, "Outbox entry {} of {} was not marked published; the sweep publishes it again", entry.id(), component.label(), e);
-      return false;
-    } finally {
-      inFlight.remove(entry.id());
+      done.add(entry.id());
+    }
+    if (!done.isEmpty()) marks.computeIfAbsent(component.label(), label -> new Marks(component)).add(done);
+  }
+
+  /**
+   * The entries of one component whose messages are on the bus and whose mark is not written yet,
+   * written together by one thread at a time (flat combining: no thread of its own).
+   */
+  private final class Marks {
+    private final Component component;
+    private final Queue<String> waiting = new ConcurrentLinkedQueue<>();
+    private final AtomicBoolean writing = new AtomicBoolean();
+
+    Marks(Component component) {
+      this.component = component;
+    }
+
+    /** Adds the entries' marks and, unless another thread is writing marks, writes every waiting one. */
+    void add(List<String> ids) {
+      waiting.addAll(ids);
+      // the thread that takes the flag writes until nothing waits; one that finds it taken leaves its
+      // mark to that thread, which sees it before it lets the flag go or just after (the re-check)
+      while (!waiting.isEmpty() && writing.compareAndSet(false, true)) {
+        try {
+          write();
+        } finally {
+          writing.set(false);
+        }
+      }
+    }
+
+    private void write() {
+      List<String> batch = new ArrayList<>(BATCH);
+      while (true) {
+        batch.clear();
+        for (String id; batch.size() < BATCH && (id = waiting.poll()) != null; ) batch.add(id);
+        if (batch.isEmpty()) return;
+        try {
+          component.store().orElseThrow().published(batch, clock.millis());
+          progress.signal();
+          outage(component).succeeded();
+        } catch (RuntimeException e) {
+          failed(outage(component), e, "{} outbox entries of {} were not marked published; the sweep publishes them again", batch.size(),
+              component.label(), e);
+        } finally {
+          batch.forEach(inFlight::remove);
+        }
+      }
     }
   }
 

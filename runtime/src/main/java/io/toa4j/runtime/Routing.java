@@ -92,7 +92,11 @@ final class Routing {
 
   /** The type of an operation, generic ones included. */
   OperationType typeOf(String component, String operation) {
-    return operation(component(component), operation).type();
+    return operation(component, operation).type();
+  }
+
+  Operation operation(String component, String operation) {
+    return operation(component(component), operation);
   }
 
   static Operation operation(Component component, String name) {

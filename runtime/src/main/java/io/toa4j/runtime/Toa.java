@@ -113,7 +113,9 @@ public final class Toa implements AutoCloseable {
             Duration.ofSeconds(context.outboxRetentionSeconds()).toMillis(),
             progress,
             tracing);
-    Engine engine = new Engine(options, publisher, metrics, tracing, context.inboxRetentionSeconds(), context.inboxRememberSeconds());
+    Attempts attempts = new Attempts(() -> storage.store(SystemStores.label(Attempts.STORE)), options.clock());
+    Engine engine =
+        new Engine(options, publisher, metrics, tracing, context.inboxRetentionSeconds(), context.inboxRememberSeconds(), attempts);
     Routing routing = new Routing(context.name(), components, hosted, engine, bus, options, tracing);
     Janitor janitor =
         new Janitor(
@@ -276,6 +278,20 @@ public final class Toa implements AutoCloseable {
         .orElseThrow(() -> new Failure(Failure.Code.ENDPOINT, "context " + context.name() + " hosts nothing here, so it knows no operation types"))
         .routing()
         .typeOf(component, operation);
+  }
+
+  /**
+   * Whether the operation answers a page of records (the generic {@code enumerate}, or an operation
+   * forwarded to it), so that its query takes criteria, sort, limit and omit.
+   *
+   * @throws Failure as {@link #typeOf} does
+   */
+  public boolean enumerates(String component, String operation) {
+    Operation found = running
+        .orElseThrow(() -> new Failure(Failure.Code.ENDPOINT, "context " + context.name() + " hosts nothing here, so it knows no operations"))
+        .routing()
+        .operation(component, operation);
+    return found.generic() && found.implementation().equals("enumerate");
   }
 
   /** The operator's face: parked messages, replay, the outbox backlog, health, settling. */

@@ -105,4 +105,60 @@ class DialectTest {
   void stamp_presentOnlyAsAClass_isCalled() {
     assertThat(app.call("dialect.books.stamp", Request.empty())).isEqualTo(new Reply.Output(Optional.of("stamped")));
   }
+
+  private static Request where(String criteria, String sort) {
+    return new Request(Optional.of(Query.where(criteria, Optional.ofNullable(sort))), Optional.empty());
+  }
+
+  private void books() {
+    record("create", Request.input(Map.of("title", "Dune", "pages", 412, "tags", List.of("sf"))));
+    record("create", Request.input(Map.of("title", "Emma", "pages", 474)));
+    record("create", Request.input(Map.of("title", "Beloved", "pages", 324)));
+    record("create", Request.input(Map.of("title", "Ubik", "pages", 202, "tags", List.of("sf"))));
+  }
+
+  @SuppressWarnings("unchecked")
+  private List<String> titles(Request request) {
+    return ((List<Map<String, Object>>) value("enumerate", request)).stream().map(b -> (String) b.get("title")).toList();
+  }
+
+  @Test
+  void enumerate_selectsByCriteria_inTheSortsOrder() {
+    books();
+
+    assertThat(titles(where("pages>300", "pages:desc"))).containsExactly("Emma", "Dune", "Beloved");
+    assertThat(titles(where("pages=lt=400,title==Dune", "title"))).containsExactly("Beloved", "Dune", "Ubik");
+    assertThat(titles(where("(pages>=400;pages<=450),title=in=(Ubik,Emma)", "pages:asc"))).containsExactly("Ubik", "Dune", "Emma");
+    assertThat(titles(where("title!=Dune;VERSION==1", "title:desc"))).containsExactly("Ubik", "Emma", "Beloved");
+    Query window = new Query(Optional.empty(), java.util.OptionalLong.empty(), java.util.OptionalLong.of(2), java.util.OptionalLong.of(1),
+        Optional.of("pages>0"), Optional.of("pages"));
+    assertThat(titles(new Request(Optional.of(window), Optional.empty()))).containsExactly("Beloved", "Dune");
+  }
+
+  @Test
+  void observeAndTransit_actOnTheFirstRecordTheirCriteriaFind() {
+    books();
+
+    assertThat(record("observe", where("pages>400", "pages:desc"))).containsEntry("title", "Emma");
+    assertThat(value("observe", where("title==Persuasion", null))).isNull();
+    Map<String, Object> edited = record("edit", new Request(Optional.of(Query.where("title==Ubik", Optional.empty())), Optional.of(Map.of("pages", 208))));
+    assertThat(edited).containsEntry("title", "Ubik").containsEntry("pages", 208L).containsEntry("VERSION", 2L);
+    assertThatThrownBy(() -> app.call("dialect.books.edit",
+            new Request(Optional.of(Query.where("title==Persuasion", Optional.empty())), Optional.of(Map.of("pages", 1)))))
+        .isInstanceOfSatisfying(Failure.class, f -> assertThat(f.code()).isEqualTo(Failure.Code.NOT_FOUND))
+        .hasMessageContaining("title==Persuasion");
+  }
+
+  @Test
+  void criteriaAndSort_thatDoNotFitTheEntity_areRefusedNamingWhatAndWhere() {
+    refused("enumerate", where("colour==red", null), "query.criteria", "no property 'colour'", "title");
+    refused("enumerate", where("pages==many", null), "query.criteria", "pages is a number", "many");
+    refused("enumerate", where("tags==sf", null), "query.criteria", "'tags' is not a text, a number or a boolean");
+    refused("enumerate", where("pages>", null), "query.criteria 'pages>' is not RSQL");
+    refused("enumerate", where("pages>1", "pages:sideways"), "query.sort", "pages:sideways");
+    refused("enumerate", where("pages>1e400", null), "out of range");
+    refused("enumerate", where("(".repeat(40) + "pages>1" + ")".repeat(40), null), "deeper than 32");
+    refused("observe", new Request(Optional.of(new Query(Optional.of(BOOK), java.util.OptionalLong.empty(), java.util.OptionalLong.empty(),
+        java.util.OptionalLong.empty(), Optional.of("pages>1"), Optional.empty())), Optional.empty()), "by id or by criteria and sort, not both");
+  }
 }

@@ -18,7 +18,16 @@ public interface Store {
    * Records in the order they were created (ties by id), skipping {@code omit} and answering at most
    * {@code limit}.
    */
-  List<StoredRecord> page(long limit, long omit);
+  default List<StoredRecord> page(long limit, long omit) {
+    return find(Selection.page(limit, omit));
+  }
+
+  /**
+   * The records the selection matches, in its order: its window of at most {@code limit} after
+   * {@code omit}. The criteria and the order are applied by the storage to the records as stored,
+   * a whole scan where nothing indexes them.
+   */
+  List<StoredRecord> find(Selection selection);
 
   /**
    * Applies the write if the record is still at its expected version.
@@ -30,6 +39,14 @@ public interface Store {
    *     COMMITTED.
    */
   Outcome commit(Write write);
+
+  /**
+   * Removes the record if it is still at this version (compare-and-swap), for the runtime's own
+   * stores whose records end (a mark whose work is done); a component's records are never removed.
+   *
+   * @return whether it was removed: false when it is at another version or does not exist
+   */
+  boolean remove(String id, long version);
 
   /**
    * The inbox entry recorded for a call, if it is recorded and not forgotten by {@code now}: with

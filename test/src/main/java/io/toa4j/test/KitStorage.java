@@ -8,6 +8,7 @@ import io.toa4j.spi.RecentEntry;
 import io.toa4j.spi.Storage;
 import io.toa4j.spi.StorageProvider;
 import io.toa4j.spi.StorageSettings;
+import io.toa4j.spi.Selection;
 import io.toa4j.spi.Store;
 import io.toa4j.spi.StoredRecord;
 import io.toa4j.spi.Write;
@@ -124,8 +125,13 @@ final class KitStorage implements StorageProvider {
     }
 
     @Override
-    public List<StoredRecord> page(long limit, long omit) {
-      return store.page(limit, omit);
+    public List<StoredRecord> find(Selection selection) {
+      return store.find(selection);
+    }
+
+    @Override
+    public boolean remove(String id, long version) {
+      return store.remove(id, version);
     }
 
     @Override

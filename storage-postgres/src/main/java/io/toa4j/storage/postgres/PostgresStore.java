@@ -1,13 +1,16 @@
 package io.toa4j.storage.postgres;
 
+import io.toa4j.spi.Criterion;
 import io.toa4j.spi.InboxEntry;
 import io.toa4j.spi.OutboxEntry;
 import io.toa4j.spi.Outcome;
 import io.toa4j.spi.Reading;
 import io.toa4j.spi.RecentEntry;
+import io.toa4j.spi.Selection;
 import io.toa4j.spi.Store;
 import io.toa4j.spi.StoredRecord;
 import io.toa4j.spi.Write;
+import java.math.BigDecimal;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
@@ -37,9 +40,10 @@ final class PostgresStore implements Store {
   private final DataSource pool;
   private final Failures failures;
   private final String read;
-  private final String page;
+  private final String select;
   private final String insert;
   private final String update;
+  private final String remove;
   private final String remember;
   private final String enqueue;
   private final String answer;
@@ -62,11 +66,12 @@ final class PostgresStore implements Store {
     String outbox = schema.table("outbox");
     String inbox = schema.table("inbox");
     this.read = "SELECT id, version, created, updated, state FROM " + records + " WHERE id = ?";
-    this.page = "SELECT id, version, created, updated, state FROM " + records + " ORDER BY created, id LIMIT ? OFFSET ?";
+    this.select = "SELECT id, version, created, updated, state FROM " + records;
     this.insert =
         "INSERT INTO " + records + " (id, version, created, updated, state) VALUES (?, ?, ?, ?, ?::jsonb)"
             + " ON CONFLICT (id) DO NOTHING";
     this.update = "UPDATE " + records + " SET version = ?, updated = ?, state = ?::jsonb WHERE id = ? AND version = ?";
+    this.remove = "DELETE FROM " + records + " WHERE id = ? AND version = ?";
     this.remember =
         "INSERT INTO " + inbox + " AS inbox (identity, reply, expires, fingerprint, answered, forgotten, record, due)"
             + " VALUES (?, ?::jsonb, ?, ?, ?, ?, ?, ?)"
@@ -147,18 +152,80 @@ final class PostgresStore implements Store {
   }
 
   @Override
-  public List<StoredRecord> page(long limit, long omit) {
+  public List<StoredRecord> find(Selection selection) {
+    List<Object> parameters = new ArrayList<>();
+    String text = select + selection.sql(SQL, parameters);
     return run(
-        "read a page of records",
+        "read records",
         c -> {
-          try (PreparedStatement s = c.prepareStatement(page)) {
-            s.setLong(1, limit);
-            s.setLong(2, omit);
+          try (PreparedStatement s = c.prepareStatement(text)) {
+            for (int i = 0; i < parameters.size(); i++) bind(s, i + 1, parameters.get(i));
             try (ResultSet r = s.executeQuery()) {
               List<StoredRecord> records = new ArrayList<>();
               while (r.next()) records.add(record(r));
               return records;
             }
+          }
+        });
+  }
+
+  /**
+   * Comparisons in PostgreSQL's terms: a property of the state read as text ({@code ->>}) and
+   * cast to its kind, texts compared by code point ({@code COLLATE "C"}, as SQLite compares them);
+   * a missing property or null is NULL, which meets only {@code IS DISTINCT FROM} and the NULL arm
+   * of {@code NOT IN}.
+   */
+  private static final Criterion.Sql SQL = new Criterion.Sql() {
+    @Override
+    public String field(Selection.Field field, List<Object> parameters) {
+      return PostgresStore.field(field, parameters);
+    }
+
+    @Override
+    public String notEqual() {
+      return "IS DISTINCT FROM";
+    }
+
+    @Override
+    public Object value(Object value) {
+      return PostgresStore.value(value);
+    }
+  };
+
+  /** A property's value in SQL, of its kind: its column, or its value in the state, the key as a parameter. */
+  private static String field(Selection.Field field, List<Object> parameters) {
+    String value = field.column().orElseGet(() -> {
+      parameters.add(field.name());
+      return "(state ->> ?)";
+    });
+    return switch (field.kind()) {
+      case TEXT -> value + " COLLATE \"C\"";
+      case NUMBER -> field.column().isPresent() ? value : value + "::numeric";
+      case BOOLEAN -> value + "::boolean";
+    };
+  }
+
+  /** A value as a parameter: a number as a decimal, so that a whole number and a fraction compare by value. */
+  private static Object value(Object value) {
+    return value instanceof Number n && !(value instanceof BigDecimal) ? new BigDecimal(n.toString()) : value;
+  }
+
+  private static void bind(PreparedStatement s, int index, Object value) throws SQLException {
+    if (value instanceof Long l) s.setLong(index, l);
+    else if (value instanceof BigDecimal d) s.setBigDecimal(index, d);
+    else if (value instanceof Boolean b) s.setBoolean(index, b);
+    else s.setString(index, (String) value);
+  }
+
+  @Override
+  public boolean remove(String id, long version) {
+    return run(
+        "remove record " + id,
+        c -> {
+          try (PreparedStatement s = c.prepareStatement(remove)) {
+            s.setString(1, id);
+            s.setLong(2, version);
+            return s.executeUpdate() == 1;
           }
         });
   }

@@ -7,6 +7,8 @@ import io.toa4j.spi.Outcome;
 import io.toa4j.spi.OwnerOnly;
 import io.toa4j.spi.Reading;
 import io.toa4j.spi.RecentEntry;
+import io.toa4j.spi.Criterion;
+import io.toa4j.spi.Selection;
 import io.toa4j.spi.Store;
 import io.toa4j.spi.StoredRecord;
 import io.toa4j.spi.Write;
@@ -105,18 +107,79 @@ final class SqliteStore implements Store {
   }
 
   @Override
-  public List<StoredRecord> page(long limit, long omit) {
+  public List<StoredRecord> find(Selection selection) {
+    List<Object> parameters = new ArrayList<>();
+    String sql = "SELECT id, version, created, updated, state FROM records" + selection.sql(SQL, parameters);
     return withReader(
         c -> {
-          PreparedStatement s = cached(c,
-              "SELECT id, version, created, updated, state FROM records ORDER BY created, id LIMIT ? OFFSET ?");
-          s.setLong(1, limit);
-          s.setLong(2, omit);
-          try (ResultSet r = s.executeQuery()) {
-            List<StoredRecord> page = new ArrayList<>();
-            while (r.next()) page.add(record(r));
-            return page;
+          // a plain page is prepared once; a selection's text has the shape its caller gave it,
+          // so it is prepared for this read only and the cache stays bounded
+          boolean plain = selection.plain();
+          PreparedStatement s = plain ? cached(c, sql) : c.prepareStatement(sql);
+          try {
+            for (int i = 0; i < parameters.size(); i++) s.setObject(i + 1, parameters.get(i));
+            try (ResultSet r = s.executeQuery()) {
+              List<StoredRecord> page = new ArrayList<>();
+              while (r.next()) page.add(record(r));
+              return page;
+            }
+          } finally {
+            if (!plain) s.close();
           }
+        });
+  }
+
+  /**
+   * Comparisons in SQLite's terms: {@code json_extract} answers a JSON number as a number, a
+   * string as a text, a boolean as 1 or 0, and a missing property or null as NULL, which meets only
+   * {@code IS NOT} and the NULL arm of {@code NOT IN}.
+   */
+  private static final Criterion.Sql SQL = new Criterion.Sql() {
+    @Override
+    public String field(Selection.Field field, List<Object> parameters) {
+      return SqliteStore.field(field, parameters);
+    }
+
+    @Override
+    public String notEqual() {
+      return "IS NOT";
+    }
+
+    @Override
+    public Object value(Object value) {
+      return SqliteStore.value(value);
+    }
+  };
+
+  /** A property's value in SQL: its column, or its value in the state, the path as a parameter. */
+  private static String field(Selection.Field field, List<Object> parameters) {
+    if (field.column().isPresent()) return field.column().get();
+    parameters.add("$.\"" + field.name().replace("\"", "\\\"") + "\"");
+    return "json_extract(state, ?)";
+  }
+
+  /** A value as SQLite compares it with what {@code json_extract} answers. */
+  private static Object value(Object value) {
+    if (value instanceof Boolean b) return b ? 1 : 0;
+    if (value instanceof java.math.BigDecimal d) {
+      try {
+        return d.longValueExact();
+      } catch (ArithmeticException e) {
+        return d.doubleValue();
+      }
+    }
+    return value;
+  }
+
+  @Override
+  public boolean remove(String id, long version) {
+    return write(
+        "remove record " + id,
+        c -> {
+          PreparedStatement s = cached(writer, "DELETE FROM records WHERE id = ? AND version = ?");
+          s.setString(1, id);
+          s.setLong(2, version);
+          return s.executeUpdate() == 1;
         });
   }
 

@@ -55,7 +55,7 @@ import org.junit.jupiter.api.Test;
  * share one server override {@link #component(String)} so that each test gets components of its
  * own, and clean them up after.
  */
-public interface StorageContract {
+public interface StorageContract extends SelectionContract {
   /**
    * Opens the storage under test: empty at the start of each test, and over the same data when
    * opened again within one test (so that a test can close it and look again).
@@ -130,6 +130,24 @@ public interface StorageContract {
 
       assertThat(store.commit(new Write(1, record(A, 2, 2000, 6)))).isEqualTo(Outcome.CONFLICT);
       assertThat(store.read(A)).isEmpty();
+    }
+  }
+
+  @Test
+  default void remove_atItsVersion_removesTheRecord_atAnotherVersionNothing() {
+    try (Storage storage = open()) {
+      Store store = wallets(storage);
+      store.commit(new Write(0, record(A, 1, 1000, 5)));
+      store.commit(new Write(1, record(A, 2, 2000, 6)));
+
+      assertThat(store.remove(A, 1)).isFalse();
+      assertSame(store.read(A), Optional.of(record(A, 2, 2000, 6)));
+      assertThat(store.remove(B, 1)).isFalse();
+      assertThat(store.remove(A, 2)).isTrue();
+      assertThat(store.read(A)).isEmpty();
+      assertThat(store.page(10, 0)).isEmpty();
+      // removed, it can be created again from nothing
+      assertThat(store.commit(new Write(0, record(A, 1, 3000, 7)))).isEqualTo(Outcome.COMMITTED);
     }
   }
 
