@@ -51,6 +51,7 @@ final class ParkedCommand implements Callable<Integer> {
     entry.put("code", p.code());
     entry.put("reason", p.reason());
     entry.put("attempts", p.attempts());
+    entry.put("firstFailure", Instant.ofEpochMilli(p.firstFailed()).toString());
     entry.put("parked", Instant.ofEpochMilli(p.at()).toString());
     return entry;
   }
