@@ -10,14 +10,9 @@ import java.io.InputStreamReader;
 import java.io.PrintWriter;
 import java.nio.charset.StandardCharsets;
 import java.time.Clock;
-import java.time.Duration;
-import java.time.Instant;
-import java.time.format.DateTimeParseException;
 import java.util.List;
 import java.util.Locale;
-import java.util.Optional;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 
@@ -30,35 +25,20 @@ final class ParkedSelection {
   /** Acting on more messages than this asks first: at a terminal, a yes; elsewhere, {@code --yes}. */
   static final int CONFIRM_ABOVE = 10;
 
-  private static final Pattern AGO = Pattern.compile("(\\d+)([smhd])");
-
   @Parameters(index = "0", arity = "0..1", paramLabel = "<id>", description = "The parked message's id, as toa parked lists it.")
   String id;
 
   @Option(names = "--all", description = "Every parked message (that matches the filters, when some are given).")
   boolean all;
 
-  @Option(names = "--component", paramLabel = "NAMESPACE.NAME", description = "Only messages delivered to this component.")
-  String component;
-
-  @Option(names = "--operation", paramLabel = "OPERATION", description = "Only messages delivered to this operation: its name, or namespace.name.operation.")
-  String operation;
-
-  @Option(names = "--code", paramLabel = "CODE", description = "Only messages that failed with this code, such as CONTRACT.")
-  String code;
-
-  @Option(names = "--since", paramLabel = "WHEN", description = "Only messages parked since then: an instant (2026-12-03T10:00:00Z) or a time ago (30m, 2h, 1d).")
-  String since;
-
-  @Option(names = "--limit", paramLabel = "N", description = "At most this many, oldest first (1 to " + ParkedFilter.MOST + "; default: all).")
-  Integer limit;
+  @Mixin ParkedFilters filters;
 
   @Option(names = "--yes", description = "Do not ask before acting on more than " + CONFIRM_ABOVE + " messages.")
   boolean yes;
 
   /** Whether one message is named by its id; refuses an id beside filters, and neither, as bad usage. */
   boolean single(String command) {
-    boolean filtered = all || component != null || operation != null || code != null || since != null || limit != null;
+    boolean filtered = all || filters.given();
     if (id != null && filtered) throw new CliProblem("toa " + command + ": name one message by its id, or filter them, not both", Toa.USAGE);
     if (id == null && !filtered) {
       throw new CliProblem("toa " + command + ": name a parked message by its id, or choose them with --all or filters (--component, --operation, --code, --since, --limit)", Toa.USAGE);
@@ -68,30 +48,7 @@ final class ParkedSelection {
 
   /** The filter the options describe. */
   ParkedFilter filter(Clock clock) {
-    int most = limit == null ? ParkedFilter.MOST : limit;
-    if (most < 1 || most > ParkedFilter.MOST) throw new CliProblem("toa: --limit is from 1 to " + ParkedFilter.MOST + "; got " + most, Toa.USAGE);
-    return new ParkedFilter(
-        Optional.ofNullable(component), Optional.ofNullable(operation), Optional.ofNullable(code), Optional.ofNullable(since).map(s -> instant(s, clock)), most);
-  }
-
-  /** An instant, or a time ago from now. */
-  static Instant instant(String when, Clock clock) {
-    Matcher ago = AGO.matcher(when);
-    if (ago.matches()) {
-      long n = Long.parseLong(ago.group(1));
-      Duration back = switch (ago.group(2)) {
-        case "s" -> Duration.ofSeconds(n);
-        case "m" -> Duration.ofMinutes(n);
-        case "h" -> Duration.ofHours(n);
-        default -> Duration.ofDays(n);
-      };
-      return clock.instant().minus(back);
-    }
-    try {
-      return Instant.parse(when);
-    } catch (DateTimeParseException e) {
-      throw new CliProblem("toa: --since takes an instant such as 2026-12-03T10:00:00Z or a time ago such as 30m, 2h or 1d; got " + when, Toa.USAGE);
-    }
+    return filters.filter(clock);
   }
 
   /**

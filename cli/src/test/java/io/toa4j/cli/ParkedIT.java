@@ -78,6 +78,8 @@ class ParkedIT {
   void bulkReplayAndDiscard_takeFilters_andAskAboveTen() {
     parkTopups(12);
     assertThat(toa.run(shop, "parked").yaml()).hasSize(12);
+    assertThat(toa.run(shop, "parked", "--operation", "billing.wallets.credit", "--limit", "4").yaml()).hasSize(4);
+    assertThat(toa.run(shop, "parked", "--component", "fulfilment.shipments").out()).isEqualTo("[]\n");
 
     ToaShell.Result unconfirmed = toa.run(shop, "replay", "--component", "billing.wallets");
     assertThat(unconfirmed.exitCode()).as("%s", unconfirmed).isEqualTo(1);

@@ -171,7 +171,7 @@ final class SystemMessages {
    * receiver maps the event to; the queue itself for a queue the context does not know.
    */
   String target(String queue, Message message) {
-    if (queue.endsWith(".." + "tasks")) return message.label();
+    if (queue.endsWith("..tasks")) return message.label(); // a task names its operation
     int split = queue.lastIndexOf("..");
     if (split < 0) return queue;
     String event = queue.substring(0, split);
