@@ -10,6 +10,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.ParentCommand;
 import picocli.CommandLine.Spec;
@@ -20,7 +21,8 @@ import picocli.CommandLine.Spec;
     mixinStandardHelpOptions = true,
     versionProvider = Toa.Version.class,
     description = {
-      "Lists the parked messages of the context as YAML, oldest first: what failed, why, how often.",
+      "Lists the parked messages of the context as YAML, oldest first: what failed, why, how often;"
+          + " all of them, or those the filters choose (as toa replay and toa discard would take them).",
       "",
       "It reads the context's bus only, so it works beside a running toa run. Put a message back with toa replay."
     })
@@ -29,12 +31,14 @@ final class ParkedCommand implements Callable<Integer> {
 
   @Spec private CommandSpec spec;
 
+  @Mixin private ParkedFilters filters;
+
   @Override
   public Integer call() {
     Toa.quietLogs();
     try (io.toa4j.runtime.Toa context = io.toa4j.runtime.Toa.builder().directory(toa.context()).connect()) {
       List<Object> listed = new ArrayList<>();
-      for (Parked p : context.admin().parked()) listed.add(describe(p));
+      for (Parked p : context.admin().parked(filters.filter(context.clock()))) listed.add(describe(p));
       PrintWriter out = spec.commandLine().getOut();
       out.print(listed.isEmpty() ? "[]\n" : YamlText.print(Optional.of(listed)));
       out.flush();
@@ -51,6 +55,7 @@ final class ParkedCommand implements Callable<Integer> {
     entry.put("code", p.code());
     entry.put("reason", p.reason());
     entry.put("attempts", p.attempts());
+    entry.put("firstFailure", Instant.ofEpochMilli(p.firstFailed()).toString());
     entry.put("parked", Instant.ofEpochMilli(p.at()).toString());
     return entry;
   }

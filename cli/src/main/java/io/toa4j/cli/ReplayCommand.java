@@ -1,13 +1,14 @@
 package io.toa4j.cli;
 
 import io.toa4j.runtime.Admin;
+import io.toa4j.runtime.ParkedFilter;
+import io.toa4j.spi.Parked;
 import java.io.PrintWriter;
+import java.util.List;
 import java.util.concurrent.Callable;
-import picocli.CommandLine.ArgGroup;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
-import picocli.CommandLine.Option;
-import picocli.CommandLine.Parameters;
 import picocli.CommandLine.ParentCommand;
 import picocli.CommandLine.Spec;
 
@@ -17,46 +18,43 @@ import picocli.CommandLine.Spec;
     mixinStandardHelpOptions = true,
     versionProvider = Toa.Version.class,
     description = {
-      "Puts a parked message (or all of them) back on its queue, due at once.",
+      "Puts a parked message (or those the filters choose, or all of them) back on its queue, due at once,"
+          + " and announces each as system.messages.replayed.",
       "",
-      "It is handled by the toa run serving the context, or when the context next runs."
+      "It is handled by the toa run serving the context, or when the context next runs. More than "
+          + ParkedSelection.CONFIRM_ABOVE + " messages are replayed only once confirmed (or with --yes)."
     })
 final class ReplayCommand implements Callable<Integer> {
   @ParentCommand private Toa toa;
 
   @Spec private CommandSpec spec;
 
-  @ArgGroup(multiplicity = "1")
-  private Which which;
-
-  static final class Which {
-    @Parameters(paramLabel = "<id>", description = "The parked message's id, as toa parked lists it.")
-    String id;
-
-    @Option(names = "--all", description = "Every parked message.")
-    boolean all;
-  }
+  @Mixin private ParkedSelection which;
 
   @Override
   public Integer call() {
     Toa.quietLogs();
+    boolean single = which.single("replay");
     PrintWriter out = spec.commandLine().getOut();
-    PrintWriter err = spec.commandLine().getErr();
     try (io.toa4j.runtime.Toa context = io.toa4j.runtime.Toa.builder().directory(toa.context()).connect()) {
-      Admin parked = context.admin();
-      if (which.all) {
-        out.println("replayed: " + parked.replayAll());
+      Admin admin = context.admin();
+      if (single) {
+        if (!admin.replay(which.id)) throw new CliProblem("failed: no parked message has the id " + which.id + "; toa parked lists them", Toa.FAILED);
+        out.println("replayed: 1");
         out.flush();
         return Toa.OUTPUT;
       }
-      if (!parked.replay(which.id)) {
-        err.println("failed: no parked message has the id " + which.id + "; toa parked lists them");
-        err.flush();
-        return Toa.FAILED;
-      }
-      out.println("replayed: 1");
+      ParkedFilter filter = which.filter(context.clock());
+      List<Parked> confirmed = which.confirmed(admin, filter, "replay", toa.input(), spec.commandLine().getErr());
+      int replayed = confirmed.isEmpty() ? 0 : admin.replay(limited(filter, confirmed.size())).size();
+      out.println("replayed: " + replayed);
       out.flush();
       return Toa.OUTPUT;
     }
+  }
+
+  /** The filter, taking no more than the messages confirmed. */
+  static ParkedFilter limited(ParkedFilter filter, int confirmed) {
+    return new ParkedFilter(filter.component(), filter.operation(), filter.code(), filter.since(), Math.min(filter.limit(), confirmed));
   }
 }

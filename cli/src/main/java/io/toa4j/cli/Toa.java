@@ -53,6 +53,7 @@ public final class Toa implements Callable<Integer> {
     byName.put("call", CallCommand.class);
     byName.put("parked", ParkedCommand.class);
     byName.put("replay", ReplayCommand.class);
+    byName.put("discard", DiscardCommand.class);
     byName.put("outbox", OutboxCommand.class);
     byName.put("redeliver", RedeliverCommand.class);
     byName.put("check", CheckCommand.class);

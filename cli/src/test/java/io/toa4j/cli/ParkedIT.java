@@ -66,5 +66,59 @@ class ParkedIT {
   @Test
   void replay_withoutAnIdOrAll_isBadUsage() {
     assertThat(toa.run(shop, "replay").exitCode()).isEqualTo(64);
+    assertThat(toa.run(shop, "replay", "12", "--all").exitCode()).as("an id and filters").isEqualTo(64);
+    assertThat(toa.run(shop, "discard", "--all").exitCode()).as("a discard without its reason").isEqualTo(64);
+    assertThat(toa.run(shop, "discard", "--all", "--reason", " ").exitCode()).isEqualTo(64);
+    ToaShell.Result since = toa.run(shop, "replay", "--since", "yesterday");
+    assertThat(since.exitCode()).isEqualTo(64);
+    assertThat(since.err()).contains("--since takes an instant");
+  }
+
+  @Test
+  void bulkReplayAndDiscard_takeFilters_andAskAboveTen() {
+    parkTopups(12);
+    assertThat(toa.run(shop, "parked").yaml()).hasSize(12);
+    assertThat(toa.run(shop, "parked", "--operation", "billing.wallets.credit", "--limit", "4").yaml()).hasSize(4);
+    assertThat(toa.run(shop, "parked", "--component", "fulfilment.shipments").out()).isEqualTo("[]\n");
+
+    ToaShell.Result unconfirmed = toa.run(shop, "replay", "--component", "billing.wallets");
+    assertThat(unconfirmed.exitCode()).as("%s", unconfirmed).isEqualTo(1);
+    assertThat(unconfirmed.err()).contains("12 parked messages match").contains("--yes").contains("nothing was done");
+    assertThat(toa.run(shop, "parked").yaml()).as("nothing replayed").hasSize(12);
+
+    ToaShell.Result three = toa.run(shop, "replay", "--code", "CONTRACT", "--operation", "credit", "--since", "1h", "--limit", "3");
+    assertThat(three.exitCode()).as("%s", three).isZero();
+    assertThat(three.out()).isEqualTo("replayed: 3\n");
+    assertThat(toa.run(shop, "parked").yaml()).as("three back on their queue").hasSize(9);
+
+    assertThat(toa.run(shop, "discard", "--code", "SYSTEM", "--reason", "none match").out()).isEqualTo("discarded: 0\n");
+    ToaShell.Result discard = toa.run(shop, "discard", "--component", "billing.wallets", "--reason", "test top-ups of nobody", "--yes");
+    assertThat(discard.exitCode()).as("%s", discard).isZero();
+    assertThat(discard.out()).isEqualTo("discarded: 9\n");
+    assertThat(toa.run(shop, "parked").out()).isEqualTo("[]\n");
+
+    try (io.toa4j.runtime.Toa context = io.toa4j.runtime.Toa.builder().directory(shop).connect()) {
+      var records = context.systemStore("messages").page(100, 0);
+      assertThat(records).hasSize(12);
+      assertThat(records.stream().map(r -> r.state().text()))
+          .filteredOn(text -> text.contains("\"state\":\"discarded\""))
+          .hasSize(9)
+          .allSatisfy(text -> assertThat(text).contains("\"discardReason\":\"test top-ups of nobody\""));
+      assertThat(records.stream().map(r -> r.state().text())).filteredOn(text -> text.contains("\"state\":\"replayed\"")).hasSize(3);
+    }
+  }
+
+  /** Parks that many top-ups' events at the wallets, in a context booted here for a moment. */
+  private void parkTopups(int count) {
+    try (io.toa4j.runtime.Toa context = io.toa4j.runtime.Toa.builder().directory(shop).build()) {
+      for (int n = 0; n < count; n++) {
+        context.call(
+            "billing.topups.record",
+            io.toa4j.api.Request.of(
+                String.format("%032x", n + 1),
+                java.util.Map.of("checkout", "co_" + n, "customer", "nobody", "amount", 5000, "currency", "USD")));
+      }
+      org.awaitility.Awaitility.await().atMost(java.time.Duration.ofMinutes(1)).until(() -> context.admin().parked().size() == count);
+    }
   }
 }

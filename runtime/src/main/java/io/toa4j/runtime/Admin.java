@@ -8,6 +8,8 @@ import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Supplier;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * What an operator does with a running context: look at its parked messages and put them back,
@@ -37,8 +39,11 @@ public final class Admin {
   /** The longest pause between checks: what no signal covers is seen at least this often. */
   static final Duration FALLBACK = Duration.ofMillis(200);
 
+  private static final Logger LOG = LoggerFactory.getLogger(Admin.class);
+
   private final Supplier<Bus> bus;
   private final Redelivery redelivery;
+  private final SystemMessages announced;
   private final Optional<Publisher> publisher;
   private final Optional<Messaging> messaging;
   private final Supplier<Optional<String>> storageHealth;
@@ -51,10 +56,13 @@ public final class Admin {
    * @param storageHealth what does not answer in the storage, if anything
    * @param probe a queue whose depth is asked to see that the bus answers
    * @param progress raised by the publisher and the deliveries when work moves on
+   * @param announced where a replay or a discard is committed, as an event of {@code
+   *     system.messages}, before the bus is asked to do it
    */
   Admin(
       Supplier<Bus> bus,
       Redelivery redelivery,
+      SystemMessages announced,
       Optional<Publisher> publisher,
       Optional<Messaging> messaging,
       Supplier<Optional<String>> storageHealth,
@@ -62,6 +70,7 @@ public final class Admin {
       Progress progress) {
     this.bus = bus;
     this.redelivery = redelivery;
+    this.announced = announced;
     this.progress = progress;
     this.probe = probe;
     this.publisher = publisher;
@@ -74,16 +83,69 @@ public final class Admin {
     return bus.get().parked();
   }
 
-  /** Puts a parked message back on its queue, due now; false when there is none with that id. */
+  /** The parked messages that match the filter, oldest first, at most its limit. */
+  public List<Parked> parked(ParkedFilter filter) {
+    List<Parked> matching = new ArrayList<>();
+    for (Parked parked : parked()) {
+      if (matching.size() == filter.limit()) break;
+      if (filter.matches(announced.target(parked.queue(), parked.message()), parked.code(), parked.at())) matching.add(parked);
+    }
+    return matching;
+  }
+
+  /**
+   * Puts a parked message back on its queue, due now, and announces it ({@code
+   * system.messages.replayed}); false when there is none with that id.
+   */
   public boolean replay(String parkedId) {
-    return bus.get().replay(parkedId);
+    return find(parkedId).map(this::replay).orElse(false);
+  }
+
+  /** Puts the parked messages that match the filter back on their queues, as {@link #replay(String)} does one; answers those that went back. */
+  public List<Parked> replay(ParkedFilter filter) {
+    return parked(filter).stream().filter(this::replay).toList();
   }
 
   /** Puts every parked message back on its queue; answers how many went back. */
   public int replayAll() {
-    int n = 0;
-    for (Parked parked : parked()) if (replay(parked.id())) n++;
-    return n;
+    return replay(ParkedFilter.all()).size();
+  }
+
+  /**
+   * Removes a parked message for good, keeping the reason (in its {@code system.messages} record,
+   * and the event {@code system.messages.discarded}); false when there is none with that id.
+   *
+   * @throws IllegalArgumentException when the reason is blank
+   */
+  public boolean discard(String parkedId, String reason) {
+    requireReason(reason);
+    return find(parkedId).map(p -> discard(p, reason)).orElse(false);
+  }
+
+  /** Removes the parked messages that match the filter for good, as {@link #discard(String, String)} does one; answers those removed. */
+  public List<Parked> discard(ParkedFilter filter, String reason) {
+    requireReason(reason);
+    return parked(filter).stream().filter(p -> discard(p, reason)).toList();
+  }
+
+  private Optional<Parked> find(String parkedId) {
+    return parked().stream().filter(p -> p.id().equals(parkedId)).findFirst();
+  }
+
+  private boolean replay(Parked parked) {
+    if (SystemMessages.own(parked.message())) LOG.info("Replaying message {} of {} (not announced)", parked.message().id(), parked.queue());
+    else announced.replayed(parked);
+    return bus.get().replay(parked.id());
+  }
+
+  private boolean discard(Parked parked, String reason) {
+    if (SystemMessages.own(parked.message())) LOG.info("Discarding message {} of {} (not announced): {}", parked.message().id(), parked.queue(), reason);
+    else announced.discarded(parked, reason);
+    return bus.get().discard(parked.id(), reason);
+  }
+
+  private static void requireReason(String reason) {
+    if (reason == null || reason.isBlank()) throw new IllegalArgumentException("a discard keeps its reason; give one");
   }
 
   /**

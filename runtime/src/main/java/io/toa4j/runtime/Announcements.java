@@ -42,13 +42,30 @@ final class Announcements {
   record Announced(String label, String name, Optional<Event<Entry>> code, Optional<Class<? extends Entry>> entity) {}
 
   private final Map<String, Announced> events;
+  /** Whether an event occurs when the record's {@code state} property names it (a built-in component's), not as declared. */
+  private final boolean byState;
+
+  private Announcements(Map<String, Announced> events, boolean byState) {
+    this.events = events;
+    this.byState = byState;
+  }
 
   private Announcements(Map<String, Announced> events) {
-    this.events = events;
+    this(events, false);
   }
 
   static Announcements none() {
     return new Announcements(Map.of());
+  }
+
+  /**
+   * The events of a built-in component whose records carry a {@code state}: the event named after
+   * the state a write leaves the record in occurs, carrying the record ({@link SystemMessages}).
+   */
+  static Announcements byState(String label, List<String> states) {
+    Map<String, Announced> events = new LinkedHashMap<>();
+    for (String state : states) events.put(state, new Announced(label + "." + state, state, Optional.empty(), Optional.empty()));
+    return new Announcements(Map.copyOf(events), true);
   }
 
   /** Binds the component's event classes; fails at boot on a class that does not fit. */
@@ -132,7 +149,10 @@ final class Announcements {
     for (Announced event : events.values()) {
       if (!consumed.contains(event.label())) continue;
       JsonNode payload;
-      if (event.name().equals(CREATED) && event.code().isEmpty()) {
+      if (byState) {
+        if (!event.name().equals(state.path("state").asString(""))) continue;
+        payload = state;
+      } else if (event.name().equals(CREATED) && event.code().isEmpty()) {
         if (!creation) continue;
         payload = state;
       } else if (event.name().equals(UPDATED) && event.code().isEmpty()) {

@@ -18,7 +18,7 @@ import java.util.stream.Collectors;
  *
  * @param manifests the components as declared, sorted by label
  * @param operations every component's operations, by label
- * @param announcements every component's events, by label
+ * @param announcements every component's events, by label, and the built-in {@code system.messages}'s
  * @param receptions every receiver of the context
  * @param observed the labels of events published though no receiver of the context consumes them,
  *     for an observer of the bus (see {@link ToaBuilder#announceAll()})
@@ -46,6 +46,7 @@ record Assembly(
       operations.put(manifest.label(), Components.bind(manifest, code));
       announcements.put(manifest.label(), Announcements.bind(manifest, code));
     }
+    announcements.put(SystemMessages.LABEL, SystemMessages.announcements()); // received like any component's
     List<Reception> receptions = new ArrayList<>();
     for (ComponentManifest manifest : manifests) {
       receptions.addAll(Reception.bind(manifest, codes.get(manifest.label()), announcements));

@@ -12,6 +12,7 @@ import java.time.Clock;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Function;
@@ -42,6 +43,7 @@ final class Deliveries {
   private final Clock clock;
   private final Progress progress;
   private final Tracing tracing;
+  private final SystemMessages announced;
   /** One per queue: a server out of reach is one WARN and one INFO, not a line per message. */
   private final Map<String, OutageLog> outages = new ConcurrentHashMap<>();
 
@@ -49,9 +51,12 @@ final class Deliveries {
    * @param clock the wall clock a message's lag is measured on, against its commit time
    * @param progress signalled on every verdict, once it is reached
    * @param tracing records a span per delivery
+   * @param announced where a parking is committed, as {@code system.messages.parked}, before the
+   *     park verdict is answered
    */
-  Deliveries(List<Long> delaysSeconds, MeterRegistry metrics, Clock clock, Progress progress, Tracing tracing) {
+  Deliveries(List<Long> delaysSeconds, MeterRegistry metrics, Clock clock, Progress progress, Tracing tracing, SystemMessages announced) {
     this.tracing = tracing;
+    this.announced = announced;
     this.delaysSeconds = List.copyOf(delaysSeconds);
     this.metrics = metrics;
     this.clock = clock;
@@ -119,11 +124,38 @@ final class Deliveries {
       }
       return new Verdict.Retry(Duration.ofSeconds(delay));
     }
+    String why = reason == null ? e.getClass().getName() : reason;
+    Optional<Verdict> notYet = announce(delivery, code, why);
+    if (notYet.isPresent()) return notYet.get();
     count(queue, "parked");
     LOG.error(
         "Message parked: queue={} id={} attempts={} code={} reason={}",
         queue, id, delivery.attempt(), code, reason, e);
-    return new Verdict.Park(code, reason == null ? e.getClass().getName() : reason);
+    return new Verdict.Park(code, why);
+  }
+
+  /**
+   * Commits the parking in {@code system.messages} before the park verdict: empty once it is
+   * committed (or was before, or the message is a {@code system.messages} event, whose parking is
+   * only logged); a retry when it could not be committed, since a parking nobody hears of is lost.
+   */
+  private Optional<Verdict> announce(Delivery delivery, String code, String reason) {
+    if (SystemMessages.own(delivery.message())) {
+      LOG.error(
+          "Message of {} parked and not announced (a failing receiver of its events would announce its own parking forever): queue={} id={}",
+          SystemMessages.LABEL, delivery.queue(), delivery.message().id());
+      return Optional.empty();
+    }
+    try {
+      announced.parked(delivery, code, reason);
+      return Optional.empty();
+    } catch (RuntimeException x) {
+      long delay = delaysSeconds.isEmpty() ? 1 : delaysSeconds.get(delaysSeconds.size() - 1);
+      count(delivery.queue(), "retried");
+      if (OutageLog.isOutage(x)) outage(delivery.queue()).failed(x);
+      else LOG.warn("Message not parked yet, its parking could not be recorded in {}: queue={} id={} in={}s", SystemMessages.LABEL, delivery.queue(), delivery.message().id(), delay, x);
+      return Optional.of(new Verdict.Retry(Duration.ofSeconds(delay)));
+    }
   }
 
   /**

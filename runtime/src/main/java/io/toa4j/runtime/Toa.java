@@ -104,10 +104,18 @@ public final class Toa implements AutoCloseable {
     CompositeMeterRegistry metrics = registry(registries);
     var components = assembly.components(storage, hosted);
     Progress progress = new Progress();
+    // system.messages: swept by every host when someone receives its events, its store opened at the first parking otherwise
+    Optional<Component> messages =
+        SystemMessages.announced(assembly.consumed())
+            ? Optional.of(SystemMessages.component(storage.store(SystemMessages.LABEL), assembly.consumed()))
+            : Optional.empty();
+    messages.ifPresent(m -> Assembly.requireTransactions(SystemMessages.LABEL, false, true, storage));
+    List<Component> published = new java.util.ArrayList<>(components.values().stream().filter(c -> hosted.contains(c.label())).toList());
+    messages.ifPresent(published::add);
     Publisher publisher =
         new Publisher(
             bus,
-            components.values().stream().filter(c -> hosted.contains(c.label())).toList(),
+            published,
             assembly.consumed(),
             options.clock(),
             Duration.ofSeconds(context.outboxRetentionSeconds()).toMillis(),
@@ -124,13 +132,21 @@ public final class Toa implements AutoCloseable {
                 .filter(c -> c.operations().values().stream().anyMatch(o -> o.declaration().once().isPresent()))
                 .toList(),
             options.clock());
+    SystemMessages announced =
+        new SystemMessages(
+            context,
+            () -> messages.flatMap(Component::store).orElseGet(() -> storage.store(SystemMessages.LABEL)),
+            assembly.consumed(),
+            options.clock(),
+            options.random(),
+            Optional.of(e -> publisher.committed(messages.orElseThrow(), e)));
     Messaging messaging =
         new Messaging(
             bus,
             assembly.receptions(),
             components.keySet(),
             hosted,
-            new Deliveries(context.retryDelaysSeconds(), metrics, options.clock(), progress, tracing),
+            new Deliveries(context.retryDelaysSeconds(), metrics, options.clock(), progress, tracing, announced),
             routing::invoke,
             tracing,
             () -> metrics.counter(Calls.WAITS).increment());
@@ -139,6 +155,7 @@ public final class Toa implements AutoCloseable {
         new Admin(
             () -> bus,
             new Redelivery(context, () -> storage, assembly.consumed(), options.clock()),
+            announced,
             Optional.of(publisher),
             Optional.of(messaging),
             () -> storageHealth(components.values()),
@@ -165,7 +182,10 @@ public final class Toa implements AutoCloseable {
       List<MeterRegistry> registries,
       Tracing tracing) {
     Redelivery redelivery = new Redelivery(context, storage::get, Redelivery.consumed(context), options.clock());
-    Admin admin = new Admin(bus::get, redelivery, Optional.empty(), Optional.empty(), Optional::empty, Messaging.tasks("none"), new Progress());
+    SystemMessages announced =
+        new SystemMessages(
+            context, () -> storage.get().store(SystemMessages.LABEL), Redelivery.consumed(context), options.clock(), options.random(), Optional.empty());
+    Admin admin = new Admin(bus::get, redelivery, announced, Optional.empty(), Optional.empty(), Optional::empty, Messaging.tasks("none"), new Progress());
     return new Toa(context, options, state, Set.of(), registry(registries), storage, bus, Optional.empty(), admin, tracing);
   }
 

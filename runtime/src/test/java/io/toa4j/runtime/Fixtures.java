@@ -457,4 +457,40 @@ final class Fixtures {
         """);
     return directory;
   }
+
+  /** A context {@code test} with {@code test.orders}, whose {@code place} writes an order of an amount under the id it is given. */
+  static void orders(Path directory) {
+    write(directory, "context.toa.yaml", "name: test\n");
+    write(directory, "components/test.orders/manifest.toa.yaml", """
+        entity:
+          associated: true
+          properties:
+            amount: { type: integer }
+        operations:
+          place:
+            query: true
+            input:
+              type: object
+              properties:
+                amount: { type: integer }
+              required: [amount]
+        """);
+    write(directory, "components/test.orders/Order.java", """
+        package test.orders;
+        public class Order extends io.toa4j.api.Entry {
+          public Long amount;
+        }
+        """);
+    write(directory, "components/test.orders/operations/Place.java", """
+        package test.orders.operations;
+        import test.orders.Order;
+        public class Place implements io.toa4j.api.Transition<Place.Input, Order> {
+          public record Input(long amount) {}
+          public Object transition(Input input, Order entry) {
+            entry.amount = input.amount();
+            return entry;
+          }
+        }
+        """);
+  }
 }

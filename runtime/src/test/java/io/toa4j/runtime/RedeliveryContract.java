@@ -180,38 +180,7 @@ abstract class RedeliveryContract {
    * component without state.
    */
   static Path context(Path directory) {
-    Fixtures.write(directory, "context.toa.yaml", "name: test\n");
-    Fixtures.write(directory, "components/test.orders/manifest.toa.yaml", """
-        entity:
-          associated: true
-          properties:
-            amount: { type: integer }
-        operations:
-          place:
-            query: true
-            input:
-              type: object
-              properties:
-                amount: { type: integer }
-              required: [amount]
-        """);
-    Fixtures.write(directory, "components/test.orders/Order.java", """
-        package test.orders;
-        public class Order extends io.toa4j.api.Entry {
-          public Long amount;
-        }
-        """);
-    Fixtures.write(directory, "components/test.orders/operations/Place.java", """
-        package test.orders.operations;
-        import test.orders.Order;
-        public class Place implements io.toa4j.api.Transition<Place.Input, Order> {
-          public record Input(long amount) {}
-          public Object transition(Input input, Order entry) {
-            entry.amount = input.amount();
-            return entry;
-          }
-        }
-        """);
+    Fixtures.orders(directory);
     receiving(directory, "tally", "count", "", """
         count: { type: integer }
         identities: { type: object, additionalProperties: { type: boolean } }

@@ -75,11 +75,21 @@ public interface Bus extends AutoCloseable {
   long parkedCount();
 
   /**
-   * Puts a parked message back on its queue, due now, keeping its attempt count.
+   * Puts a parked message back on its queue, due now, keeping its attempt count and when it first
+   * failed.
    *
    * @return false when there is no parked message with that id
    */
   boolean replay(String parkedId);
+
+  /**
+   * Removes a parked message for good: an operator gave up on it, for the reason given, which the
+   * bus logs with the message's id and queue (the runtime keeps it durably, in {@code
+   * system.messages}).
+   *
+   * @return false when there is no parked message with that id
+   */
+  boolean discard(String parkedId, String reason);
 
   /** How many messages wait in the queue, due or not, excluding parked ones. */
   long depth(String queue);

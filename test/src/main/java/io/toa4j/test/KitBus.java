@@ -203,6 +203,11 @@ final class KitBus implements BusProvider {
     }
 
     @Override
+    public boolean discard(String parkedId, String reason) {
+      return bus.discard(parkedId, reason);
+    }
+
+    @Override
     public long depth(String queue) {
       return bus.depth(queue);
     }

@@ -113,9 +113,16 @@ record Snapshot(Map<String, Map<String, Map<String, Object>>> records, List<Anno
     }
   }
 
+  /**
+   * The payloads by label, leaving out the runtime's own events of {@code system.messages}: what
+   * they announce, the parked messages, is compared as such ({@link #parked}).
+   */
   private static Map<String, List<Map<String, Object>>> payloads(List<AnnouncedEvent> events) {
     Map<String, List<Map<String, Object>>> byLabel = new LinkedHashMap<>();
-    for (AnnouncedEvent e : events) byLabel.computeIfAbsent(e.label(), l -> new ArrayList<>()).add(e.payload());
+    for (AnnouncedEvent e : events) {
+      if (e.label().startsWith("system.messages.")) continue;
+      byLabel.computeIfAbsent(e.label(), l -> new ArrayList<>()).add(e.payload());
+    }
     return byLabel;
   }
 

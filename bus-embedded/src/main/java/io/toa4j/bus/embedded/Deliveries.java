@@ -91,7 +91,7 @@ final class Deliveries {
 
   private void record(long seq, Verdict verdict) {
     if (verdict instanceof Verdict.Retry retry) {
-      table.postpone(seq, dueAfter(retry.delay()));
+      table.postpone(seq, dueAfter(retry.delay()), clock.millis());
     } else if (verdict instanceof Verdict.Park park) {
       table.park(seq, park.code(), park.reason(), clock.millis());
     } else {

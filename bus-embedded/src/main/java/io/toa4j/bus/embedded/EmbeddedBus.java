@@ -148,6 +148,15 @@ final class EmbeddedBus implements Bus {
     return queue.isPresent();
   }
 
+  /** {@inheritDoc} The row is deleted; the reason is logged at INFO with the message's queue and id. */
+  @Override
+  public boolean discard(String parkedId, String reason) {
+    Objects.requireNonNull(reason, "reason");
+    Optional<String> gone = seq(parkedId).flatMap(table::discard);
+    gone.ifPresent(what -> LOG.info("Parked message {} discarded (queue and id: {}): {}", parkedId, what, reason));
+    return gone.isPresent();
+  }
+
   @Override
   public long depth(String queue) {
     return table.depth(queue);

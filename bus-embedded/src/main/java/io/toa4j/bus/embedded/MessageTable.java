@@ -13,6 +13,7 @@ import java.util.Collection;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.OptionalLong;
 import java.util.Set;
 import java.util.stream.Collectors;
 import tools.jackson.core.JacksonException;
@@ -28,7 +29,7 @@ import tools.jackson.databind.ObjectMapper;
 final class MessageTable {
   private static final ObjectMapper JSON = new ObjectMapper();
   private static final TypeReference<Map<String, String>> HEADERS = new TypeReference<>() {};
-  private static final String COLUMNS = "seq, queue, message_id, label, body, headers, attempts";
+  private static final String COLUMNS = "seq, queue, message_id, label, body, headers, attempts, first_failed";
   private static final String INSERT =
       "INSERT INTO message (message_id, label, body, headers, attempts, not_before, created, queue)"
           + " ";
@@ -138,7 +139,7 @@ final class MessageTable {
               s.setLong(2, now);
               try (ResultSet r = s.executeQuery()) {
                 if (r.next())
-                  claims.add(new Claim(seq, new Delivery(message(r), r.getString(2), r.getInt(7))));
+                  claims.add(new Claim(seq, new Delivery(message(r), r.getString(2), r.getInt(7), firstFailed(r))));
               }
             }
           }
@@ -150,9 +151,14 @@ final class MessageTable {
     update("remove the handled message", "DELETE FROM message WHERE seq = ?", seq);
   }
 
-  void postpone(long seq, long notBefore) {
+  /** Makes the message due again later, noting now as its first failure if it had none. */
+  void postpone(long seq, long notBefore, long now) {
     update(
-        "postpone the message", "UPDATE message SET not_before = ? WHERE seq = ?", notBefore, seq);
+        "postpone the message",
+        "UPDATE message SET not_before = ?, first_failed = coalesce(first_failed, ?) WHERE seq = ?",
+        notBefore,
+        now,
+        seq);
   }
 
   void park(long seq, String code, String reason, long at) {
@@ -161,12 +167,13 @@ final class MessageTable {
         c -> {
           try (PreparedStatement s =
               c.prepareStatement(
-                  "UPDATE message SET parked_at = ?, park_code = ?, park_reason = ? WHERE seq ="
-                      + " ?")) {
+                  "UPDATE message SET parked_at = ?, park_code = ?, park_reason = ?,"
+                      + " first_failed = coalesce(first_failed, ?) WHERE seq = ?")) {
             s.setLong(1, at);
             s.setString(2, code);
             s.setString(3, reason);
-            s.setLong(4, seq);
+            s.setLong(4, at);
+            s.setLong(5, seq);
             return s.executeUpdate();
           }
         });
@@ -190,10 +197,11 @@ final class MessageTable {
                       String.valueOf(r.getLong(1)),
                       r.getString(2),
                       message(r),
-                      r.getString(8),
                       r.getString(9),
+                      r.getString(10),
                       r.getInt(7),
-                      r.getLong(10)));
+                      r.getLong(11),
+                      firstFailed(r).orElse(r.getLong(11))));
             }
             return parked;
           }
@@ -212,6 +220,21 @@ final class MessageTable {
                       + " queue")) {
             s.setLong(1, now);
             s.setLong(2, seq);
+            return strings(s).stream().findFirst();
+          }
+        });
+  }
+
+  /** Removes the parked row for good; answers its queue and message id. */
+  Optional<String> discard(long seq) {
+    return db.write(
+        "discard the parked message " + seq,
+        c -> {
+          try (PreparedStatement s =
+              c.prepareStatement(
+                  "DELETE FROM message WHERE seq = ? AND parked_at IS NOT NULL RETURNING"
+                      + " queue || ' ' || message_id")) {
+            s.setLong(1, seq);
             return strings(s).stream().findFirst();
           }
         });
@@ -282,6 +305,12 @@ final class MessageTable {
       while (r.next()) values.add(r.getString(1));
     }
     return values;
+  }
+
+  /** The first failure of a row selected with {@link #COLUMNS} first; empty while it has none. */
+  private static OptionalLong firstFailed(ResultSet r) throws SQLException {
+    long at = r.getLong(8);
+    return r.wasNull() ? OptionalLong.empty() : OptionalLong.of(at);
   }
 
   /** The message of a row selected with {@link #COLUMNS} first. */

@@ -14,7 +14,8 @@ import java.util.List;
  * <p>{@code queue} holds the declared queues, {@code binding} which labels each one receives.
  * {@code message} holds every message of every queue: pending while {@code parked_at} is null,
  * parked after; {@code attempts} counts deliveries begun; a message is due when {@code not_before}
- * has passed by the bus's clock. {@code (queue, message_id)} is unique across pending and parked
+ * has passed by the bus's clock; {@code first_failed} is when a verdict first failed it (a retry or
+ * a park), null until then. {@code (queue, message_id)} is unique across pending and parked
  * messages, which is what makes a repeated publish harmless.
  */
 final class Schema {
@@ -40,7 +41,8 @@ final class Schema {
               + " park_reason TEXT,"
               + " UNIQUE (queue, message_id))",
           "CREATE INDEX message_due ON message (queue, not_before, seq) WHERE parked_at IS NULL",
-          "CREATE INDEX message_parked ON message (parked_at, seq) WHERE parked_at IS NOT NULL");
+          "CREATE INDEX message_parked ON message (parked_at, seq) WHERE parked_at IS NOT NULL",
+          "ALTER TABLE message ADD COLUMN first_failed INTEGER");
 
   private Schema() {}
 

@@ -1,12 +1,14 @@
 package io.toa4j.bus.rabbitmq;
 
 import com.rabbitmq.client.AMQP;
+import io.toa4j.spi.Delivery;
 import io.toa4j.spi.Json;
 import io.toa4j.spi.Message;
 import io.toa4j.spi.Parked;
 import java.nio.charset.StandardCharsets;
 import java.util.HashMap;
 import java.util.Map;
+import java.util.OptionalLong;
 import tools.jackson.core.JacksonException;
 import tools.jackson.databind.ObjectMapper;
 import tools.jackson.databind.node.StringNode;
@@ -26,6 +28,7 @@ final class Codec {
   static final String REASON = "toa-reason";
   static final String ATTEMPTS = "toa-attempts";
   static final String PARKED_AT = "toa-parked-at";
+  static final String FIRST_FAILED = "toa-first-failed";
   private static final ObjectMapper JSON = new ObjectMapper();
 
   private Codec() {}
@@ -76,7 +79,19 @@ final class Codec {
     return (int) number(properties, ATTEMPT, 1) + (redelivered ? 1 : 0);
   }
 
+  /** When a verdict first failed the message, as its copy says; empty on a copy that never failed. */
+  static OptionalLong firstFailed(AMQP.BasicProperties properties) {
+    long at = number(properties, FIRST_FAILED, -1);
+    return at < 0 ? OptionalLong.empty() : OptionalLong.of(at);
+  }
+
+  /** The facts a failing verdict's copy carries: the first failure, kept from the delivery or now. */
+  static Map<String, Object> failed(Delivery delivery, long now) {
+    return Map.of(FIRST_FAILED, delivery.firstFailed().orElse(now));
+  }
+
   static Parked parked(AMQP.BasicProperties properties, byte[] body) {
+    long at = number(properties, PARKED_AT, 0);
     return new Parked(
         text(properties, PARKED_ID),
         text(properties, QUEUE),
@@ -84,7 +99,8 @@ final class Codec {
         text(properties, CODE),
         text(properties, REASON),
         (int) number(properties, ATTEMPTS, 0),
-        number(properties, PARKED_AT, 0));
+        at,
+        number(properties, FIRST_FAILED, at));
   }
 
   static String text(AMQP.BasicProperties properties, String header) {

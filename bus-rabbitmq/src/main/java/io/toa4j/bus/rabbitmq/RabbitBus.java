@@ -13,6 +13,7 @@ import java.time.Clock;
 import java.time.Duration;
 import java.util.List;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
@@ -22,6 +23,8 @@ import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * The RabbitMQ bus: see {@link Topology} for the broker's objects, {@link Subscriber} for
@@ -33,6 +36,7 @@ import java.util.concurrent.atomic.AtomicInteger;
  * need it fail with an {@link IllegalStateException} saying so. Thread-safe.
  */
 final class RabbitBus implements Bus {
+  private static final Logger LOG = LoggerFactory.getLogger(RabbitBus.class);
   private final Tuning tuning;
   private final Connection publishing;
   private final Connection consuming;
@@ -220,6 +224,21 @@ final class RabbitBus implements Bus {
       return parked.replay(parkedId);
     } catch (IOException | InterruptedException | TimeoutException | RuntimeException e) {
       throw failure("replay parked message " + parkedId, e);
+    }
+  }
+
+  /** {@inheritDoc} The copy is acknowledged; the reason is logged at INFO with the message's queue and id. */
+  @Override
+  public boolean discard(String parkedId, String reason) {
+    Objects.requireNonNull(parkedId, "parkedId");
+    Objects.requireNonNull(reason, "reason");
+    requireOpen();
+    try {
+      Optional<Parked> gone = parked.discard(parkedId);
+      gone.ifPresent(p -> LOG.info("Parked message {} discarded (queue {}, id {}): {}", parkedId, p.queue(), p.message().id(), reason));
+      return gone.isPresent();
+    } catch (IOException | InterruptedException | TimeoutException | RuntimeException e) {
+      throw failure("discard parked message " + parkedId, e);
     }
   }
 

@@ -114,7 +114,8 @@ final class Subscriber extends DefaultConsumer implements Bus.Subscription {
         new Delivery(
             Codec.message(properties, body),
             queue,
-            Codec.attempt(properties, envelope.isRedeliver()));
+            Codec.attempt(properties, envelope.isRedeliver()),
+            Codec.firstFailed(properties));
     try {
       executor.execute(() -> handle(envelope.getDeliveryTag(), delivery, properties));
     } catch (RejectedExecutionException e) {

@@ -14,7 +14,8 @@ import java.util.concurrent.TimeoutException;
  * Makes a verdict durable before its delivery is acknowledged: a retry is a confirmed copy with the
  * next attempt number, on the queue itself when due now or on its retry queue with the delay as
  * the copy's expiration; a park is a confirmed copy on the parked queue with the code, reason,
- * attempts, queue and time as headers. {@code Done} needs nothing. Thread-safe.
+ * attempts, queue and time as headers. Every failing verdict's copy carries when the message first
+ * failed ({@value Codec#FIRST_FAILED}), kept from the delivery's copy or set now. {@code Done} needs nothing. Thread-safe.
  */
 final class Verdicts {
   /** The delay after a handler throws or answers nothing. */
@@ -32,14 +33,16 @@ final class Verdicts {
       throws IOException, InterruptedException, TimeoutException {
     Message message = delivery.message();
     byte[] body = Codec.body(message);
+    long now = clock.millis();
     if (verdict instanceof Verdict.Retry retry && retry.delay().toMillis() == 0) {
-      channels.publish("", delivery.queue(), Codec.properties(message, delivery.attempt() + 1), body);
+      channels.publish(
+          "", delivery.queue(), Codec.properties(message, delivery.attempt() + 1, Codec.failed(delivery, now), null), body);
     } else if (verdict instanceof Verdict.Retry retry) {
       channels.publish(
           "",
           Topology.retryQueue(delivery.queue()),
           Codec.properties(
-              message, delivery.attempt() + 1, Map.of(), Long.toString(retry.delay().toMillis())),
+              message, delivery.attempt() + 1, Codec.failed(delivery, now), Long.toString(retry.delay().toMillis())),
           body);
     } else if (verdict instanceof Verdict.Park park) {
       Map<String, Object> facts =
@@ -49,7 +52,8 @@ final class Verdicts {
               Codec.CODE, park.code(),
               Codec.REASON, park.reason(),
               Codec.ATTEMPTS, delivery.attempt(),
-              Codec.PARKED_AT, clock.millis());
+              Codec.PARKED_AT, now,
+              Codec.FIRST_FAILED, delivery.firstFailed().orElse(now));
       channels.publish(
           "", Topology.PARKED, Codec.properties(message, delivery.attempt(), facts, null), body);
     }

@@ -330,6 +330,69 @@ public interface BusContract {
   }
 
   @Test
+  default void firstFailed_keptFromTheFirstFailingVerdict_throughParkAndReplay() {
+    String q = queue("tasks");
+    Recorder seen =
+        new Recorder(
+            d ->
+                switch (d.attempt()) {
+                  case 1 -> new Verdict.Retry(Duration.ZERO);
+                  case 2 -> new Verdict.Park("SYSTEM", "down");
+                  default -> Verdict.DONE;
+                });
+    long before = System.currentTimeMillis();
+    try (Bus bus = open(Clock.systemUTC())) {
+      bus.send(q, message("t1", label("a.op")));
+      bus.consume(q, seen);
+      await().atMost(PATIENCE).until(() -> parkedIn(bus, q).size() == 1);
+      assertThat(seen.first().firstFailed()).as("not failed before its first verdict").isEmpty();
+      long first = seen.seen().get(1).delivery().firstFailed().orElseThrow();
+      assertThat(first).isBetween(before, System.currentTimeMillis());
+      Parked parked = parkedIn(bus, q).get(0);
+      assertThat(parked.firstFailed()).as("the park keeps the first failure, not its own time").isEqualTo(first);
+      assertThat(parked.at()).isGreaterThanOrEqualTo(first);
+
+      assertThat(bus.replay(parked.id())).isTrue();
+
+      await().atMost(PATIENCE).until(() -> seen.count() == 3);
+      assertThat(seen.seen().get(2).delivery().firstFailed()).as("a replay keeps it").hasValue(first);
+    }
+  }
+
+  @Test
+  default void discard_parked_removesItForGood() {
+    String q = queue("tasks");
+    Recorder seen = new Recorder(d -> new Verdict.Park("CONTRACT", "no name"));
+    try (Bus bus = open(Clock.systemUTC())) {
+      long parkedBefore = bus.parkedCount();
+      bus.send(q, message("t1", label("a.op")));
+      bus.send(q, message("t2", label("a.op")));
+      bus.consume(q, seen);
+      await().atMost(PATIENCE).until(() -> parkedIn(bus, q).size() == 2);
+      Parked first = parkedIn(bus, q).stream().filter(p -> p.message().id().equals("t1")).findFirst().orElseThrow();
+
+      assertThat(bus.discard(first.id(), "a test gave up on it")).isTrue();
+
+      assertThat(parkedIn(bus, q)).extracting(p -> p.message().id()).containsExactly("t2");
+      assertThat(bus.parkedCount()).isEqualTo(parkedBefore + 1);
+      assertThat(bus.depth(q)).as("not put back on its queue").isZero();
+      assertThat(bus.discard(first.id(), "again")).as("gone: a second discard finds nothing").isFalse();
+      assertThat(bus.replay(first.id())).as("nor can it be replayed").isFalse();
+    }
+    try (Bus bus = open(Clock.systemUTC())) {
+      assertThat(parkedIn(bus, q)).as("for good: not back after a restart").extracting(p -> p.message().id()).containsExactly("t2");
+    }
+  }
+
+  @Test
+  default void discard_unknownId_returnsFalse() {
+    try (Bus bus = open(Clock.systemUTC())) {
+      assertThat(bus.discard("12345", "no reason")).isFalse();
+      assertThat(bus.discard("not an id", "no reason")).isFalse();
+    }
+  }
+
+  @Test
   default void replay_unknownId_returnsFalse() {
     try (Bus bus = open(Clock.systemUTC())) {
       assertThat(bus.replay("12345")).isFalse();

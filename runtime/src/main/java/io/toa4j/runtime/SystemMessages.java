@@ -1,0 +1,216 @@
+package io.toa4j.runtime;
+
+import io.toa4j.manifest.ComponentManifest;
+import io.toa4j.manifest.ContextManifest;
+import io.toa4j.manifest.ReceiverDeclaration;
+import io.toa4j.spi.Delivery;
+import io.toa4j.spi.Message;
+import io.toa4j.spi.OutboxEntry;
+import io.toa4j.spi.Outcome;
+import io.toa4j.spi.Parked;
+import io.toa4j.spi.Store;
+import io.toa4j.spi.StoredRecord;
+import io.toa4j.spi.Write;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.time.Instant;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.function.Supplier;
+import java.util.random.RandomGenerator;
+import tools.jackson.databind.node.NullNode;
+import tools.jackson.databind.node.ObjectNode;
+
+/**
+ * The built-in component {@code system.messages}: one record per message that was ever parked,
+ * keyed by its delivery identity ({@code SHA-256(message id / queue)}), whose every change of
+ * state — parked, replayed, discarded — is a transition over that versioned record that commits the
+ * outbox entry of the event {@code system.messages.<state>} with it. Any component receives those
+ * events like any other ({@code receivers: { system.messages.parked: page }}).
+ *
+ * <p>Invariants:
+ *
+ * <ol>
+ *   <li><b>Make it so.</b> A transition to the state the record is already in writes nothing, so a
+ *       park committed here and lost by the bus (the process died before the bus kept it), then
+ *       parked again on redelivery, announces once; so does an operator's replay or discard that is
+ *       repeated after a failure.
+ *   <li><b>Before the act.</b> The runtime commits the transition before it answers the park verdict
+ *       or asks the bus to replay or discard: a failure to commit leaves the message as it was (a
+ *       delivery is retried instead of parked), and the outbox publishes what was committed at
+ *       least once, whoever dies after.
+ *   <li><b>No loop.</b> A message that is itself a {@code system.messages} event is never announced
+ *       (see {@link #own}): a receiver of those events that keeps failing would otherwise announce
+ *       its own parking forever. Its parking, replay and discard are logged instead.
+ * </ol>
+ *
+ * <p>The records are written whether or not anyone receives the events (the discard's reason is kept
+ * there); the outbox entry only when some receiver consumes the event. Thread-safe.
+ */
+final class SystemMessages {
+  static final String LABEL = "system.messages";
+  static final String PARKED = "parked";
+  static final String REPLAYED = "replayed";
+  static final String DISCARDED = "discarded";
+  private static final List<String> STATES = List.of(PARKED, REPLAYED, DISCARDED);
+  /** How many times a transition lost to a concurrent one is tried again on the fresh record. */
+  private static final int TRIES = 8;
+
+  /** Told of an outbox entry after its commit, to publish it at once; a context that hosts nothing has none. */
+  interface Committed {
+    void committed(OutboxEntry entry);
+  }
+
+  private final ContextManifest context;
+  private final Supplier<Store> open;
+  private volatile Store store;
+  private final Set<String> consumed;
+  private final Clock clock;
+  private final RandomGenerator random;
+  private final Optional<Committed> publisher;
+
+  /**
+   * @param store the store {@code system.messages} on the context's storage, opened when first asked for
+   * @param consumed the labels of the context's consumed events: those of {@code system.messages}
+   *     get an outbox entry
+   * @param publisher told of each entry committed, to publish it at once; without one the entry is
+   *     left for any running process's sweep
+   */
+  SystemMessages(
+      ContextManifest context, Supplier<Store> store, Set<String> consumed, Clock clock, RandomGenerator random, Optional<Committed> publisher) {
+    this.context = context;
+    this.open = store;
+    this.consumed = mine(consumed);
+    this.clock = clock;
+    this.random = random;
+    this.publisher = publisher;
+  }
+
+  /** The events of {@code system.messages}: each occurs when a write moves the record to its state. */
+  static Announcements announcements() {
+    return Announcements.byState(LABEL, STATES);
+  }
+
+  /** {@code system.messages} as the publisher sweeps it, over its store. */
+  static Component component(Store store, Set<String> consumed) {
+    ComponentManifest manifest =
+        new ComponentManifest(Path.of(LABEL), Path.of("(built in)"), "system", "messages", Optional.empty(), Map.of(), List.of(), List.of(), Optional.empty());
+    return new Component(manifest, Map.of(), Optional.of(store), announcements(), mine(consumed));
+  }
+
+  /** Whether, of the context's consumed events, some is an event of {@code system.messages}. */
+  static boolean announced(Set<String> consumed) {
+    return !mine(consumed).isEmpty();
+  }
+
+  private static Set<String> mine(Set<String> consumed) {
+    return Set.copyOf(consumed.stream().filter(l -> l.startsWith(LABEL + ".")).toList());
+  }
+
+  private Store store() {
+    Store opened = store;
+    if (opened != null) return opened;
+    synchronized (this) {
+      if (store == null) store = open.get();
+      return store;
+    }
+  }
+
+  /** Whether the message is an event of {@code system.messages}: its parking is never announced. */
+  static boolean own(Message message) {
+    return message.label().startsWith(LABEL + ".");
+  }
+
+  /** The record of the message delivered on the queue: its delivery identity. */
+  static String key(String messageId, String queue) {
+    return Identities.derive(messageId, queue);
+  }
+
+  /** Commits the delivery's parking, unless its record says parked already. */
+  void parked(Delivery delivery, String code, String reason) {
+    long now = clock.millis();
+    Message message = delivery.message();
+    ObjectNode facts = facts(message, delivery.queue(), code, reason, delivery.attempt(), delivery.firstFailed().orElse(now), now);
+    transition(key(message.id(), delivery.queue()), PARKED, facts);
+  }
+
+  /** Commits the parked message's replay, unless its record says replayed already. */
+  void replayed(Parked parked) {
+    transition(key(parked.message().id(), parked.queue()), REPLAYED, facts(parked));
+  }
+
+  /** Commits the parked message's discard with the operator's reason, unless its record says discarded already. */
+  void discarded(Parked parked, String why) {
+    ObjectNode facts = facts(parked);
+    facts.put("discardReason", why);
+    transition(key(parked.message().id(), parked.queue()), DISCARDED, facts);
+  }
+
+  private ObjectNode facts(Parked parked) {
+    return facts(parked.message(), parked.queue(), parked.code(), parked.reason(), parked.attempts(), parked.firstFailed(), parked.at());
+  }
+
+  private ObjectNode facts(Message message, String queue, String code, String reason, int attempts, long first, long last) {
+    ObjectNode facts = Binding.VALUES.createObjectNode();
+    facts.put("message", message.id());
+    facts.put("label", message.label());
+    facts.put("queue", queue);
+    facts.put("operation", target(queue, message));
+    facts.put("code", code);
+    facts.put("reason", reason);
+    facts.put("attempts", attempts);
+    facts.put("firstFailure", Instant.ofEpochMilli(first).toString());
+    facts.put("lastFailure", Instant.ofEpochMilli(last).toString());
+    return facts;
+  }
+
+  /**
+   * The operation a message on the queue is delivered to: a task's label, or the operation a
+   * receiver maps the event to; the queue itself for a queue the context does not know.
+   */
+  String target(String queue, Message message) {
+    if (queue.endsWith("..tasks")) return message.label(); // a task names its operation
+    int split = queue.lastIndexOf("..");
+    if (split < 0) return queue;
+    String event = queue.substring(0, split);
+    String component = queue.substring(split + 2);
+    for (ComponentManifest manifest : context.components()) {
+      if (!manifest.label().equals(component)) continue;
+      for (ReceiverDeclaration receiver : manifest.receivers()) {
+        if (receiver.label().equals(event)) return component + "." + receiver.operation();
+      }
+    }
+    return queue;
+  }
+
+  /** Moves the record to the state with these facts, with the event's outbox entry; nothing when it is there already. */
+  private void transition(String id, String state, ObjectNode facts) {
+    Store records = store();
+    for (int i = 0; i < TRIES; i++) {
+      Optional<StoredRecord> current = records.read(id);
+      ObjectNode before = current.map(r -> Binding.object(r.state())).orElse(null);
+      if (before != null && state.equals(before.path("state").asString(""))) return;
+      long now = clock.millis();
+      ObjectNode after = Binding.VALUES.createObjectNode();
+      after.put("state", state);
+      after.setAll(facts);
+      long version = current.map(StoredRecord::version).orElse(0L);
+      StoredRecord next = new StoredRecord(id, version + 1, current.map(StoredRecord::created).orElse(now), now, Binding.json(after));
+      Optional<OutboxEntry> entry = Optional.empty();
+      if (consumed.contains(LABEL + "." + state)) {
+        var origin = current.<tools.jackson.databind.JsonNode>map(Binding::view).orElse(NullNode.getInstance());
+        var change = Announcements.change(origin, Binding.view(next), NullNode.getInstance(), Map.of());
+        long claim = publisher.isPresent() ? now + Publisher.CLAIM_MILLIS : now; // a process that publishes it at once claims it
+        entry = Optional.of(new OutboxEntry(Identities.ordered(now, random), now, Optional.of(Binding.json(change)), Optional.empty(), claim));
+      }
+      if (records.commit(new Write(version, next, entry)) == Outcome.COMMITTED) {
+        Optional<OutboxEntry> committed = entry;
+        publisher.ifPresent(p -> committed.ifPresent(p::committed));
+        return;
+      }
+    }
+    throw new IllegalStateException(LABEL + ": the record " + id + " kept changing under " + TRIES + " tries to mark it " + state);
+  }
+}

@@ -1,0 +1,36 @@
+package io.toa4j.runtime;
+
+import io.toa4j.spi.Bus;
+import io.toa4j.testkit.servers.Needs;
+import io.toa4j.testkit.servers.Server;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+
+/**
+ * Parked messages as events, and bulk replay and discard, on the distributed engines: PostgreSQL (a
+ * database of the test's own) and RabbitMQ (a virtual host of the test's own).
+ */
+@Needs({Server.POSTGRES, Server.RABBITMQ, Server.RABBITMQ_CONTROL})
+class ParkedEventsDistributedTest extends ParkedEventsContract {
+  DistributedEngines engines;
+
+  @BeforeEach
+  void createDatabaseAndVirtualHost() throws Exception {
+    engines = DistributedEngines.create();
+  }
+
+  @AfterEach
+  void dropThem() throws Exception {
+    engines.close();
+  }
+
+  @Override
+  Options options() {
+    return Options.defaults().withEnvironment(engines.environment);
+  }
+
+  @Override
+  Bus secondBus() {
+    return engines.secondBus(directory);
+  }
+}
