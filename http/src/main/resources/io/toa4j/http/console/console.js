@@ -155,6 +155,15 @@
     return el("td", value === 0 ? "–" : value.toFixed(value < 10 ? 2 : 0) + " ms", "n");
   }
 
+  /** A payload as indented JSON when it is JSON (it may have been cut to its first characters). */
+  function pretty(payload) {
+    try {
+      return JSON.stringify(JSON.parse(payload), null, 2);
+    } catch (e) {
+      return payload;
+    }
+  }
+
   function when(iso) {
     return iso ? new Date(iso).toLocaleString() : "–";
   }
@@ -185,9 +194,9 @@
         return tr;
       })));
     if (c.queues.length > 0) {
-      box.append(el("h4", "Queues (waiting and parked: the whole context; verdicts and lag: this process)"));
+      box.append(el("h4", "Queues (waiting and parked now: the whole context; verdicts and lag: this process)"));
       box.append(table(
-        [["Queue"], ["Waiting", 1], ["Parked", 1], ["Delivered", 1], ["Refused", 1], ["Retried", 1], ["Parked here", 1], ["Lag mean", 1], ["Lag max", 1]],
+        [["Queue"], ["Waiting", 1], ["Parked now", 1], ["Delivered", 1], ["Refused", 1], ["Retried", 1], ["Parked", 1], ["Lag mean", 1], ["Lag max", 1]],
         c.queues.map((q) => {
           const tr = row([el("td", q.name, "id"), num(q.depth), num(q.parked, true), num(q.verdicts.delivered), num(q.verdicts.refused),
             num(q.verdicts.retried), num(q.verdicts.parked, true), ms(q.lagMeanMillis), ms(q.lagMaxMillis)]);
@@ -198,32 +207,38 @@
     return box;
   }
 
+  /** A button that asks to confirm the question, then posts to the action's path. */
+  function action(label, className, question, path) {
+    const button = el("button", label, className);
+    button.type = "button";
+    button.addEventListener("click", () => confirmThen(question, path));
+    return button;
+  }
+
+  /** A row of a table that lists things by id, with its class and id for tests and styles. */
+  function listed(cells, className, id) {
+    const tr = row(cells);
+    tr.className = className;
+    tr.dataset.id = id;
+    return tr;
+  }
+
   function parked(p) {
-    const replay = el("button", "Replay", "replay");
-    replay.type = "button";
-    replay.addEventListener("click", () =>
-      confirmThen("Replay the message " + p.message + " on " + p.queue + "?", "replay?id=" + encodeURIComponent(p.id)));
+    const replay = action("Replay", "replay", "Replay the message " + p.message + " on " + p.queue + "?", "replay?id=" + encodeURIComponent(p.id));
     const failure = el("td");
     failure.append(el("strong", p.code), el("div", p.reason));
     const message = el("td");
     message.append(el("div", p.label), el("div", p.message, "id"));
-    const tr = row([el("td", p.queue, "id"), message, failure, num(p.attempts), el("td", when(p.parked)), el("pre", p.payload), replay]);
-    tr.className = "parked";
-    tr.dataset.id = p.id;
-    return tr;
+    return listed([el("td", p.queue, "id"), message, failure, num(p.attempts), el("td", when(p.parked)), el("pre", pretty(p.payload)), replay],
+      "parked", p.id);
   }
 
   function entry(o) {
-    const again = el("button", "Redeliver", "redeliver");
-    again.type = "button";
-    again.addEventListener("click", () =>
-      confirmThen("Deliver again what entry " + o.id + " of " + o.component + " sent?", "redeliver?id=" + encodeURIComponent(o.id)));
+    const again = action("Redeliver", "redeliver", "Deliver again what entry " + o.id + " of " + o.component + " sent?",
+      "redeliver?id=" + encodeURIComponent(o.id));
     const sent = [...o.events, ...o.tasks.map((t) => "task " + t)].join(", ") || "–";
-    const tr = row([el("td", when(o.committed)), el("td", o.component), el("td", o.id, "id"), el("td", sent),
-      el("td", o.published ? when(o.published) : "waiting"), again]);
-    tr.className = "entry";
-    tr.dataset.id = o.id;
-    return tr;
+    return listed([el("td", when(o.committed)), el("td", o.component), el("td", o.id, "id"), el("td", sent),
+      el("td", o.published ? when(o.published) : "waiting"), again], "entry", o.id);
   }
 
   function render(state) {
