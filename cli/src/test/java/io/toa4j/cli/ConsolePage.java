@@ -41,7 +41,7 @@ final class ConsolePage implements AutoCloseable {
         "--headless=new", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking",
         "--disable-component-update", "--disable-sync", "--user-data-dir=" + profile));
     browser = new ChromeDriver(service, options);
-    browser.manage().window().setSize(new Dimension(1280, 1400));
+    browser.manage().window().setSize(new Dimension(1360, 1900));
     wait = new WebDriverWait(browser, PATIENCE);
   }
 
