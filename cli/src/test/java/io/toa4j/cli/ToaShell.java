@@ -165,17 +165,20 @@ final class ToaShell {
   }
 
   /**
-   * Starts {@code toa run} of the folder with its gateway on a free port, logging to {@code
-   * name.out} and {@code name.err}, and answers it once it serves.
+   * Starts {@code toa run} of the folder with its gateway on a free port and more options (such as
+   * {@code --host}), logging to {@code name.out} and {@code name.err}, and answers it once it serves.
    */
-  Served serve(Path folder, String name, java.util.Map<String, String> more) {
+  Served serve(Path folder, String name, java.util.Map<String, String> more, String... options) {
     Path err = logs.resolve(name + ".err");
-    Process run = start(folder, logs.resolve(name + ".out"), err, more, "run", "--http", "127.0.0.1:0");
+    List<String> args = new ArrayList<>(List.of("run", "--http", "127.0.0.1:0"));
+    args.addAll(List.of(options));
+    Process run = start(folder, logs.resolve(name + ".out"), err, more, args.toArray(String[]::new));
     await()
         .atMost(Duration.ofSeconds(90))
         .until(() -> {
           if (!run.isAlive()) throw new AssertionError("toa run ended with " + run.exitValue() + ":\n" + read(err));
-          return read(err).contains("is served by pid " + run.pid());
+          // alone on the embedded bus it is served through its control channel; on a distributed one it hosts
+          return read(err).contains("is served by pid " + run.pid()) || read(err).contains(": pid " + run.pid() + " hosts ");
         });
     Matcher port = GATEWAY.matcher(read(err));
     assertThat(port.find()).as(read(err)).isTrue();

@@ -47,6 +47,7 @@ final class Exchange extends Handler.Abstract {
   private final Access access;
   private final Route.Directives metrics;
   private final Traces traces;
+  private final Console console;
   private volatile boolean down; // the last health answer, so a change is logged once
 
   Exchange(Toa application, Routes routes, GatewaySettings settings, PrometheusMeterRegistry prometheus) {
@@ -58,6 +59,7 @@ final class Exchange extends Handler.Abstract {
     this.idempotency = new Idempotency(application, settings.attach());
     this.traces = new Traces(application.openTelemetry());
     this.metrics = Route.Directives.roles(List.of(settings.metricsRole()));
+    this.console = new Console(application, access, settings.operatorRole());
   }
 
   @Override
@@ -194,11 +196,16 @@ final class Exchange extends Handler.Abstract {
 
   /**
    * The gateway's own endpoints, outside every component's tree: health, open to all and saying
-   * only up or down; metrics, for an identity holding the metrics role.
+   * only up or down; metrics, for an identity holding the metrics role; the operator console.
    */
   private void operations(Request request, Response response, Callback callback, Media answerAs, String path) {
+    if (path.startsWith(Console.ROOT)) {
+      console.answer(request, response, callback, path);
+      return;
+    }
     if (!path.equals(HEALTH) && !path.equals(METRICS)) {
-      throw new Problem(404, "NOT_FOUND", "no route " + path + "; the gateway's own are " + HEALTH + ", " + METRICS + " and " + Access.TOKEN_PATH);
+      throw new Problem(404, "NOT_FOUND", "no route " + path + "; the gateway's own are " + HEALTH + ", " + METRICS + ", " + Access.TOKEN_PATH
+          + " and the console at " + Console.ROOT);
     }
     if (!method(request).equals("GET")) {
       response.getHeaders().put(HttpHeader.ALLOW, "GET, HEAD");

@@ -6,7 +6,8 @@ import java.util.Objects;
 
 /**
  * How the gateway guards itself: the body limit, how slowly a client may send, how many wrong
- * passwords it takes before a name or an address waits, and the role that reads the metrics.
+ * passwords it takes before a name or an address waits, the role that reads the metrics and the
+ * role that uses the operator console.
  * Immutable; {@link #defaults()} are the values {@code toa run} uses, each checked when set.
  *
  * @param maxBody the largest request body read, in bytes (413 above); 1 MiB by default
@@ -26,6 +27,9 @@ import java.util.Objects;
  *     /.toa/metrics}; {@code toa:metrics} by default
  * @param attach how long a request whose {@code Idempotency-Key} is being answered waits for that
  *     answer before it is refused with 409; 5 s by default, zero to refuse at once
+ * @param operatorRole the role scope an identity must hold (or hold one covering it) to read the
+ *     operator console's data at {@code /.toa/console/} and act on it; {@code toa:operator} by
+ *     default
  */
 public record GatewaySettings(
     int maxBody,
@@ -36,13 +40,17 @@ public record GatewaySettings(
     int addressGuesses,
     Duration guessWindow,
     String metricsRole,
-    Duration attach) {
+    Duration attach,
+    String operatorRole) {
 
   /** The largest body accepted by default: 1 MiB. */
   public static final int DEFAULT_MAX_BODY = 1 << 20;
 
   /** The role that reads {@code /.toa/metrics} by default. */
   public static final String DEFAULT_METRICS_ROLE = "toa:metrics";
+
+  /** The role that uses the console at {@code /.toa/console/} by default. */
+  public static final String DEFAULT_OPERATOR_ROLE = "toa:operator";
 
   /**
    * Checks every value.
@@ -55,6 +63,7 @@ public record GatewaySettings(
     Objects.requireNonNull(guessWindow, "guessWindow");
     Objects.requireNonNull(metricsRole, "metricsRole");
     Objects.requireNonNull(attach, "attach");
+    Objects.requireNonNull(operatorRole, "operatorRole");
     if (attach.isNegative()) throw new IllegalArgumentException("attach must be zero or more; got " + attach);
     positive("maxBody", maxBody);
     positive("minBodyRate", minBodyRate);
@@ -63,36 +72,45 @@ public record GatewaySettings(
     atLeastASecondTenth("headerTimeout", headerTimeout);
     atLeastASecondTenth("idleTimeout", idleTimeout);
     atLeastASecondTenth("guessWindow", guessWindow);
-    if (!Scopes.valid(metricsRole)) {
-      throw new IllegalArgumentException("metricsRole '" + metricsRole + "' is not a role scope; write levels of letters, digits, '_' or '-'"
-          + " separated by ':', such as " + DEFAULT_METRICS_ROLE);
-    }
+    scope("metricsRole", metricsRole, DEFAULT_METRICS_ROLE);
+    scope("operatorRole", operatorRole, DEFAULT_OPERATOR_ROLE);
   }
 
   /** The defaults, as documented on each component. */
   public static GatewaySettings defaults() {
     return new GatewaySettings(DEFAULT_MAX_BODY, Duration.ofSeconds(5), 1024, Duration.ofSeconds(30), 5, 20, Duration.ofMinutes(15), DEFAULT_METRICS_ROLE,
-        IdempotentCalls.DEFAULT_ATTACH);
+        IdempotentCalls.DEFAULT_ATTACH, DEFAULT_OPERATOR_ROLE);
   }
 
   public GatewaySettings withMaxBody(int bytes) {
-    return new GatewaySettings(bytes, headerTimeout, minBodyRate, idleTimeout, nameGuesses, addressGuesses, guessWindow, metricsRole, attach);
+    return new GatewaySettings(bytes, headerTimeout, minBodyRate, idleTimeout, nameGuesses, addressGuesses, guessWindow, metricsRole, attach, operatorRole);
   }
 
   public GatewaySettings withSlowClients(Duration headerTimeout, int minBodyRate, Duration idleTimeout) {
-    return new GatewaySettings(maxBody, headerTimeout, minBodyRate, idleTimeout, nameGuesses, addressGuesses, guessWindow, metricsRole, attach);
+    return new GatewaySettings(maxBody, headerTimeout, minBodyRate, idleTimeout, nameGuesses, addressGuesses, guessWindow, metricsRole, attach, operatorRole);
   }
 
   public GatewaySettings withGuesses(int perName, int perAddress, Duration window) {
-    return new GatewaySettings(maxBody, headerTimeout, minBodyRate, idleTimeout, perName, perAddress, window, metricsRole, attach);
+    return new GatewaySettings(maxBody, headerTimeout, minBodyRate, idleTimeout, perName, perAddress, window, metricsRole, attach, operatorRole);
   }
 
   public GatewaySettings withMetricsRole(String scope) {
-    return new GatewaySettings(maxBody, headerTimeout, minBodyRate, idleTimeout, nameGuesses, addressGuesses, guessWindow, scope, attach);
+    return new GatewaySettings(maxBody, headerTimeout, minBodyRate, idleTimeout, nameGuesses, addressGuesses, guessWindow, scope, attach, operatorRole);
   }
 
   public GatewaySettings withAttach(Duration wait) {
-    return new GatewaySettings(maxBody, headerTimeout, minBodyRate, idleTimeout, nameGuesses, addressGuesses, guessWindow, metricsRole, wait);
+    return new GatewaySettings(maxBody, headerTimeout, minBodyRate, idleTimeout, nameGuesses, addressGuesses, guessWindow, metricsRole, wait, operatorRole);
+  }
+
+  public GatewaySettings withOperatorRole(String scope) {
+    return new GatewaySettings(maxBody, headerTimeout, minBodyRate, idleTimeout, nameGuesses, addressGuesses, guessWindow, metricsRole, attach, scope);
+  }
+
+  private static void scope(String name, String value, String example) {
+    if (!Scopes.valid(value)) {
+      throw new IllegalArgumentException(name + " '" + value + "' is not a role scope; write levels of letters, digits, '_' or '-'"
+          + " separated by ':', such as " + example);
+    }
   }
 
   private static void positive(String name, int value) {

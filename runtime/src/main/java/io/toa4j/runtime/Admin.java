@@ -6,6 +6,8 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
+import java.util.SortedMap;
+import java.util.TreeMap;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Supplier;
 import org.slf4j.Logger;
@@ -195,6 +197,35 @@ public final class Admin {
   public long backlog() {
     return publisher.map(Publisher::backlog).orElse(0L);
   }
+
+  /**
+   * The outbox backlog of every component with an entity, whichever process hosts it: its entries
+   * committed and not yet published, counted by the storage (one indexed count per component).
+   */
+  public SortedMap<String, Long> backlogs() {
+    return redelivery.backlogs();
+  }
+
+  /**
+   * Every queue of the context (each receiver's and each component's task queue, whichever process
+   * consumes it) with the messages waiting in it, due or not, as the bus counts them; parked ones
+   * are not counted ({@link #parked()}). Empty for a context that hosts nothing.
+   */
+  public SortedMap<String, Queue> queues() {
+    SortedMap<String, Queue> queues = new TreeMap<>();
+    messaging.ifPresent(m -> m.queues().forEach((name, component) -> queues.put(name, new Queue(name, component, bus.get().depth(name)))));
+    return queues;
+  }
+
+  /**
+   * A queue of the context.
+   *
+   * @param name its name on the bus: {@code <event label>..<component>} for a receiver, {@code
+   *     <component>..tasks} for a component's tasks
+   * @param component the component that consumes it
+   * @param depth the messages waiting in it, due or not, parked ones excluded
+   */
+  public record Queue(String name, String component, long depth) {}
 
   /** Whether the storage and the bus answer: empty when they do, else what does not. */
   public Optional<String> health() {

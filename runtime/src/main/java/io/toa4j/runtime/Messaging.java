@@ -10,6 +10,8 @@ import java.util.Collection;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.SortedMap;
+import java.util.TreeMap;
 import java.util.function.Function;
 import java.util.function.Supplier;
 import java.util.stream.Collectors;
@@ -93,6 +95,17 @@ final class Messaging implements AutoCloseable {
       subscriptions.add(bus.consume(tasks(component), d -> deliveries.handle(d, this::runTask)));
       subscriptions.add(bus.serve(Calls.queue(component), Calls.responder(invoker, tracing, component, callsInFlight, callWaits)));
     }
+  }
+
+  /**
+   * Every queue of the context, hosted here or not, with its component: each receiver's queue and
+   * each component's task queue, sorted by name.
+   */
+  SortedMap<String, String> queues() {
+    SortedMap<String, String> queues = new TreeMap<>();
+    receptions.values().forEach(r -> queues.put(r.queue(), r.component()));
+    components.forEach(c -> queues.put(tasks(c), c));
+    return queues;
   }
 
   /** What waits in the hosted components' queues, as "n message(s) in queue" for each one not empty. */

@@ -12,6 +12,8 @@ import java.util.Comparator;
 import java.util.List;
 import java.util.Optional;
 import java.util.Set;
+import java.util.SortedMap;
+import java.util.TreeMap;
 import java.util.TreeSet;
 import java.util.function.Supplier;
 import tools.jackson.databind.node.ObjectNode;
@@ -64,6 +66,16 @@ final class Redelivery {
     }
     recent.sort(Comparator.comparing(Outboxed::id).reversed());
     return List.copyOf(recent.subList(0, Math.min(limit, recent.size())));
+  }
+
+  /**
+   * How many entries of each component with an entity are committed and not yet published, asked of
+   * the storage, so it covers the components every process hosts; sorted by label.
+   */
+  SortedMap<String, Long> backlogs() {
+    SortedMap<String, Long> backlogs = new TreeMap<>();
+    for (ComponentManifest manifest : stateful(Optional.empty())) backlogs.put(manifest.label(), store(manifest).unpublishedCount());
+    return backlogs;
   }
 
   /** Marks the entry with this id to be published again; the label of its component, or empty for none. */

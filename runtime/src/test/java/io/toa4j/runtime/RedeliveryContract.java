@@ -172,6 +172,26 @@ abstract class RedeliveryContract {
     }
   }
 
+  @Test
+  void backlogsAndQueues_coverEveryComponentAndQueueOfTheContext_seenFromAProcessThatHostsNone() {
+    try (Toa app = boot()) {
+      order(app, ORDER, 5);
+
+      assertThat(app.admin().backlogs()).as("every component with an entity, nothing waiting")
+          .containsExactly(Map.entry("test.orders", 0L), Map.entry("test.purse", 0L), Map.entry("test.tally", 0L));
+      assertThat(app.admin().queues().values()).contains(
+          new Admin.Queue("test.orders.created..test.tally", "test.tally", 0),
+          new Admin.Queue("test.orders.created..test.purse", "test.purse", 0),
+          new Admin.Queue("test.orders..tasks", "test.orders", 0),
+          new Admin.Queue("test.relay..tasks", "test.relay", 0));
+    }
+    try (Toa client = client()) {
+      client.admin().redeliverLast("test.orders", 1);
+
+      assertThat(client.admin().backlogs()).as("counted on the storage, not by a publisher").containsEntry("test.orders", 1L);
+    }
+  }
+
   /**
    * {@code test.orders}, whose {@code place} creates an order of an amount; {@code test.tally},
    * whose {@code count} receives {@code test.orders.created} and counts every delivery on one

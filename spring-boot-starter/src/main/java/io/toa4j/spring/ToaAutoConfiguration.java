@@ -114,7 +114,9 @@ public class ToaAutoConfiguration {
     @Bean(destroyMethod = "")
     @ConditionalOnMissingBean
     Gateway toaGateway(Toa toa, ToaProperties properties) {
-      return Gateway.start(toa, properties.gateway().socketAddress(), GatewaySettings.defaults().withAttach(properties.idempotency().attach()));
+      return Gateway.start(toa, properties.gateway().socketAddress(), GatewaySettings.defaults()
+          .withAttach(properties.idempotency().attach())
+          .withOperatorRole(properties.gateway().operatorRole()));
     }
 
     @Bean

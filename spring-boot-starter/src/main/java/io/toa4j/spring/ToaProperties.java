@@ -44,8 +44,10 @@ public record ToaProperties(
    * from the application's web server.
    *
    * @param address {@code host:port}; port 0 takes a free one
+   * @param operatorRole the role that uses the operator console at {@code /.toa/console/}
    */
-  public record Gateway(@DefaultValue("false") boolean enabled, @DefaultValue("127.0.0.1:8000") String address) {
+  public record Gateway(
+      @DefaultValue("false") boolean enabled, @DefaultValue("127.0.0.1:8000") String address, @DefaultValue("toa:operator") String operatorRole) {
     /** The address, read. */
     InetSocketAddress socketAddress() {
       int colon = address.lastIndexOf(':');

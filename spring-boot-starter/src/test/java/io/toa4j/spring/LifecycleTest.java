@@ -53,7 +53,8 @@ class LifecycleTest {
   @Test
   void gatewayEnabled_servesTheExpositionOnItsOwnAddress_andStopsWithTheApplication() {
     int gatewayPort;
-    try (ConfigurableApplicationContext application = start("toa.gateway.enabled=true", "toa.gateway.address=127.0.0.1:0")) {
+    try (ConfigurableApplicationContext application =
+        start("toa.gateway.enabled=true", "toa.gateway.address=127.0.0.1:0", "toa.gateway.operator-role=ops")) {
       Gateway gateway = application.getBean(Gateway.class);
       gatewayPort = gateway.port();
       assertThat(gatewayPort).isNotEqualTo(port(application));
@@ -65,6 +66,11 @@ class LifecycleTest {
       assertThat(health.statusCode()).isEqualTo(200);
       assertThat(wallet.statusCode()).as(wallet.body()).isEqualTo(200);
       assertThat(Http.json(wallet).path("balance").asLong()).isEqualTo(3);
+      HttpResponse<String> console = new Http(gatewayPort).send("GET", "/.toa/console/", null);
+      HttpResponse<String> state = new Http(gatewayPort).send("GET", "/.toa/console/state", null);
+      assertThat(console.statusCode()).as("the operator console's page").isEqualTo(200);
+      assertThat(state.statusCode()).isEqualTo(401);
+      assertThat(state.body()).as("open to the configured role").contains("[ops]");
     }
     assertThatThrownBy(() -> new Http(gatewayPort).send("GET", "/.toa/health", null)).as("the gateway stopped").isInstanceOf(AssertionError.class);
   }

@@ -64,6 +64,7 @@ final class Probe {
   private Optional<String> look(Server server) {
     if (server == Server.POSTGRES_PROGRAMS) return programs();
     if (server == Server.RABBITMQ_CONTROL) return control();
+    if (server == Server.CHROMIUM) return browser();
     Address address = Address.of(server, environment);
     try (Socket socket = new Socket()) {
       socket.connect(new InetSocketAddress(address.host(), address.port()), (int) CONNECT.toMillis());
@@ -84,6 +85,13 @@ final class Probe {
       if (!folder.isEmpty() && Files.isExecutable(Path.of(folder, "rabbitmqctl"))) return Optional.empty();
     }
     return Optional.of("there is no rabbitmqctl on the PATH to control RabbitMQ at " + broker + ", " + broker.source());
+  }
+
+  private static Optional<String> browser() {
+    for (Path program : List.of(Server.chromium(), Server.chromedriver())) {
+      if (!Files.isExecutable(program)) return Optional.of(Server.CHROMIUM.title() + " are not installed: there is no " + program);
+    }
+    return Optional.empty();
   }
 
   private static Optional<String> programs() {

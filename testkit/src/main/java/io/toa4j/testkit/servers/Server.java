@@ -1,5 +1,7 @@
 package io.toa4j.testkit.servers;
 
+import java.nio.file.Path;
+
 /**
  * What a test may need from the machine beyond the JVM, at the addresses the tests themselves use:
  * the variable's URL, else the local default. The tests connect with {@link #url(String)} and its
@@ -42,7 +44,17 @@ public enum Server {
   RABBITMQ_CONTROL(
       "rabbitmqctl beside RabbitMQ",
       null,
-      "on Debian: apt-get install rabbitmq-server; rabbitmqctl is in /usr/sbin");
+      "on Debian: apt-get install rabbitmq-server; rabbitmqctl is in /usr/sbin"),
+
+  /**
+   * A headless browser for the tests that drive a page: Debian's Chromium at {@link #chromium()}
+   * and its WebDriver at {@link #chromedriver()}, the paths the tests start them from (so nothing
+   * looks for a browser or a driver on the network).
+   */
+  CHROMIUM(
+      "Chromium and chromedriver",
+      null,
+      "on Debian: apt-get install chromium chromium-driver");
 
   private final String title;
   private final String variable;
@@ -106,6 +118,7 @@ public enum Server {
       case POSTGRES, RABBITMQ -> "start it, or set " + variable;
       case POSTGRES_PROGRAMS -> "install them";
       case RABBITMQ_CONTROL -> "run them where the broker and rabbitmqctl are, or set " + RABBITMQ.variable + " to a broker on this machine";
+      case CHROMIUM -> "install them";
     };
   }
 
@@ -116,7 +129,18 @@ public enum Server {
       case POSTGRES_PROGRAMS -> "Install them (" + install + ").";
       case RABBITMQ_CONTROL -> "Run these tests on the machine of the broker, with rabbitmqctl on the PATH (" + install
           + "), or set " + RABBITMQ.variable + " to a broker on this machine.";
+      case CHROMIUM -> "Install them (" + install + ").";
     };
+  }
+
+  /** Where {@link #CHROMIUM}'s browser is: Debian's {@code /usr/bin/chromium}. */
+  public static Path chromium() {
+    return Path.of("/usr/bin/chromium");
+  }
+
+  /** Where {@link #CHROMIUM}'s WebDriver is: Debian's {@code /usr/bin/chromedriver}. */
+  public static Path chromedriver() {
+    return Path.of("/usr/bin/chromedriver");
   }
 
   /** The environment variable holding its URL; null when it has no address. */
