@@ -153,24 +153,13 @@ public final class ChainBench {
     try (Connection c = DriverManager.getConnection(ADMIN); Statement s = c.createStatement()) {
       s.execute("CREATE DATABASE " + name);
     }
-    rabbitmqctl("add_vhost", name);
-    rabbitmqctl("set_permissions", "-p", name, "guest", ".*", ".*", ".*");
+    Broker.createVirtualHost(name);
   }
 
   private static void dropDatabaseAndVirtualHost(String name) throws Exception {
     try (Connection c = DriverManager.getConnection(ADMIN); Statement s = c.createStatement()) {
       s.execute("DROP DATABASE IF EXISTS " + name + " WITH (FORCE)");
     }
-    rabbitmqctl("delete_vhost", name);
-  }
-
-  private static void rabbitmqctl(String... args) throws IOException, InterruptedException {
-    List<String> command = new ArrayList<>(List.of("rabbitmqctl"));
-    command.addAll(List.of(args));
-    Process p = new ProcessBuilder(command).redirectErrorStream(true).start();
-    String out = new String(p.getInputStream().readAllBytes());
-    if (!p.waitFor(60, TimeUnit.SECONDS) || p.exitValue() != 0) {
-      throw new IllegalStateException("rabbitmqctl " + String.join(" ", args) + " failed: " + out);
-    }
+    Broker.deleteVirtualHost(name);
   }
 }

@@ -37,6 +37,11 @@ final class Figures {
     return fallback;
   }
 
+  /** Whether the flag {@code name} (an option without a value) is among the arguments. */
+  static boolean flag(String[] args, String name) {
+    return Arrays.asList(args).contains(name);
+  }
+
   static String stringArg(String[] args, String name, String fallback) {
     for (int i = 0; i + 1 < args.length; i++) if (args[i].equals(name)) return args[i + 1];
     return fallback;

@@ -4,14 +4,18 @@ import com.zaxxer.hikari.HikariConfig;
 import com.zaxxer.hikari.HikariDataSource;
 import io.toa4j.api.Request;
 import io.toa4j.runtime.Toa;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
 import java.security.SecureRandom;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HexFormat;
 import java.util.List;
@@ -19,8 +23,11 @@ import java.util.Map;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
+import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
+import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.ObjectMapper;
+import tools.jackson.databind.node.NullNode;
 import tools.jackson.databind.node.ObjectNode;
 
 /**
@@ -30,13 +37,26 @@ import tools.jackson.databind.node.ObjectNode;
  * through a HikariCP pool of the same size, with the same concurrency, in the same run, on tables
  * made alike ({@code LIKE ... INCLUDING ALL}).
  *
- * <p>Each thread credits its own wallet, so the compare-and-swap never conflicts and what is
- * measured is the path itself. Rounds alternate which program runs first; the median of the rounds'
- * throughput ratios is reported, with the latency percentiles of all rounds together.
+ * <p>By default each thread credits its own wallet, so the compare-and-swap never conflicts and
+ * what is measured is the path itself. With {@code --wallets N} each call credits one of N wallets,
+ * picked by a fixed hash of the call's number (the same sequence for both programs), so callers
+ * meet on a record now and then and both programs retry from the read.
+ *
+ * <p>With {@code --event} every credit announces an event that a receiver of another component of
+ * the context handles (an effect, {@link Wallets}): the runtime commits an outbox row with the
+ * record and the inbox row, publishes it on the context's bus after the commit, marks it
+ * published, and delivers it. A round of the runtime ends only when every event of the round was
+ * published and handled ({@code admin().settle} empty after the last call, its quiet period
+ * included). The program by hand inserts the same outbox row in the same transaction and does
+ * nothing after the commit: the baseline of toa4j issue 21.
+ *
+ * <p>Rounds alternate which program runs first; the median of the rounds' throughput ratios is
+ * reported, with the latency percentiles of all rounds together.
  */
 public final class PostgresBench {
   private static final int POOL = 10; // the pool size storage-postgres opens
   private static final ObjectMapper JSON = new ObjectMapper();
+  private static final Duration SETTLE = Duration.ofMinutes(5);
 
   private PostgresBench() {}
 
@@ -45,14 +65,29 @@ public final class PostgresBench {
     int threads = Figures.intArg(args, "--threads", 8);
     int rounds = Figures.intArg(args, "--rounds", 7);
     int warmup = Figures.intArg(args, "--warmup", 24000);
+    int walletCount = Figures.intArg(args, "--wallets", 0); // 0: one per thread
+    boolean event = Figures.flag(args, "--event");
+    String bus = Figures.stringArg(args, "--bus", "embedded");
     String url = Figures.stringArg(args, "--url", System.getenv().getOrDefault("TOA_POSTGRES_URL", "jdbc:postgresql://127.0.0.1:5432/test"));
     String user = Figures.stringArg(args, "--user", "postgres");
+    String amqp = Figures.stringArg(args, "--amqp", "amqp://guest:guest@127.0.0.1:5672");
+    if (!bus.equals("embedded") && !bus.equals("rabbitmq")) {
+      throw new IllegalArgumentException("--bus " + bus + ": the bus is embedded or rabbitmq");
+    }
+    if (walletCount < 0) throw new IllegalArgumentException("--wallets " + walletCount + ": at least 1");
+    Spread spread = walletCount == 0 ? new Spread(threads, false) : new Spread(walletCount, true);
     byte[] random = new byte[4];
     new SecureRandom().nextBytes(random);
     String namespace = "bench" + HexFormat.of().formatHex(random);
+    String virtualHost = "toa_bench_" + namespace;
     Path dir = Files.createTempDirectory("toa-bench-pg");
-    Files.writeString(dir.resolve("context.toa.yaml"), "name: bench\nstorage:\n  engine: postgres\n  url: " + url + "\n");
-    Wallets.write(dir, namespace, true);
+    String context = "name: bench\nstorage:\n  engine: postgres\n  url: " + url + "\n";
+    if (bus.equals("rabbitmq")) {
+      Broker.createVirtualHost(virtualHost);
+      context += "bus:\n  engine: rabbitmq\n  url: " + amqp + "/" + virtualHost + "\n";
+    }
+    Files.writeString(dir.resolve("context.toa.yaml"), context);
+    Wallets.write(dir, namespace, true, event);
 
     HikariConfig config = new HikariConfig();
     config.setJdbcUrl(url);
@@ -61,22 +96,36 @@ public final class PostgresBench {
     String runtimeSchema = "\"" + namespace + "_wallets\"";
     String rawSchema = "\"" + namespace + "_raw\"";
     try (HikariDataSource pool = new HikariDataSource(config); Toa app = Toa.builder().directory(dir).build()) {
-      Raw raw = new Raw(pool, rawSchema);
+      Raw raw = new Raw(pool, rawSchema, event);
       try {
-        Load runtime = (wallet, identity) -> app.call(namespace + ".wallets.credit", Request.of(wallet, Map.of("amount", 1)), identity);
-        run(runtime, threads, threads, "warm-runtime"); // creates the schema, then one wallet per thread
+        Program runtime = new Program() {
+          @Override
+          public void credit(String wallet, String identity) {
+            app.call(namespace + ".wallets.credit", Request.of(wallet, Map.of("amount", 1)), identity);
+          }
+
+          @Override
+          public void settle() {
+            if (event) app.admin().settle(SETTLE).ifPresent(pending -> {
+              throw new IllegalStateException("the runtime's events did not settle within " + SETTLE + ": " + pending);
+            });
+          }
+        };
+        int first = Math.max(threads, spread.wallets());
+        run(runtime, first, threads, spread, "warm-runtime"); // creates the schema and the wallets
         try (Connection c = pool.getConnection(); Statement s = c.createStatement()) {
           s.execute("CREATE SCHEMA " + rawSchema);
-          s.execute("CREATE TABLE " + rawSchema + ".records (LIKE " + runtimeSchema + ".records INCLUDING ALL)");
-          s.execute("CREATE TABLE " + rawSchema + ".inbox (LIKE " + runtimeSchema + ".inbox INCLUDING ALL)");
+          for (String table : event ? List.of("records", "inbox", "outbox") : List.of("records", "inbox")) {
+            s.execute("CREATE TABLE " + rawSchema + "." + table + " (LIKE " + runtimeSchema + "." + table + " INCLUDING ALL)");
+          }
         }
-        Load plain = raw::credit;
-        run(plain, threads, threads, "warm-raw");
+        Program plain = raw::credit;
+        run(plain, first, threads, spread, "warm-raw");
         // Until the JIT has compiled both paths, the compiler's own work is most of the CPU a call
         // costs, and it costs the longer path more: the rounds measure both programs warm.
         for (int done = 0, chunk = 0; done < warmup; done += calls, chunk++) {
-          run(runtime, calls, threads, "warm-runtime-" + chunk);
-          run(plain, calls, threads, "warm-raw-" + chunk);
+          run(runtime, calls, threads, spread, "warm-runtime-" + chunk);
+          run(plain, calls, threads, spread, "warm-raw-" + chunk);
         }
 
         List<Double> ratios = new ArrayList<>();
@@ -84,31 +133,48 @@ public final class PostgresBench {
         List<Double> rawRates = new ArrayList<>();
         List<Double> runtimeCpu = new ArrayList<>();
         List<Double> rawCpu = new ArrayList<>();
+        List<Double> drains = new ArrayList<>();
         List<long[]> runtimeLatencies = new ArrayList<>();
         List<long[]> rawLatencies = new ArrayList<>();
         for (int round = 0; round < rounds; round++) {
           Result viaRuntime = null;
           Result viaRaw = null;
           for (int turn = 0; turn < 2; turn++) {
-            if ((round + turn) % 2 == 0) viaRuntime = run(runtime, calls, threads, "r" + round);
-            else viaRaw = run(plain, calls, threads, "j" + round);
+            if ((round + turn) % 2 == 0) viaRuntime = run(runtime, calls, threads, spread, "r" + round);
+            else viaRaw = run(plain, calls, threads, spread, "j" + round);
           }
           ratios.add(viaRuntime.rate() / viaRaw.rate());
           runtimeRates.add(viaRuntime.rate());
           rawRates.add(viaRaw.rate());
           runtimeCpu.add(viaRuntime.cpuMicros());
           rawCpu.add(viaRaw.cpuMicros());
+          drains.add(viaRuntime.drainMillis());
           runtimeLatencies.add(viaRuntime.nanos());
           rawLatencies.add(viaRaw.nanos());
         }
+        if (event) {
+          if (!app.admin().parked().isEmpty()) {
+            throw new IllegalStateException(app.admin().parked().size() + " event(s) parked: not every event was handled");
+          }
+          if (app.admin().backlog() != 0) throw new IllegalStateException(app.admin().backlog() + " outbox entries left unpublished");
+        }
         long[] r = Figures.sorted(concat(runtimeLatencies));
         long[] j = Figures.sorted(concat(rawLatencies));
-        System.out.printf("PostgreSQL %s, %d threads, %d calls per round, %d rounds after %d calls each to warm up%n",
-            url, threads, calls, rounds, warmup);
+        System.out.printf("PostgreSQL %s, %d threads over %s, %d calls per round, %d rounds after %d calls each to warm up%n",
+            url, threads, spread.describe(), calls, rounds, warmup);
+        System.out.println(event
+            ? "credit with once and an event delivered to a receiver (an effect) over the " + bus + " bus;"
+                + " a round of the runtime ends when every event is published and handled,"
+                + " the program by hand commits the outbox row and stops there"
+            : "credit with once, no event");
         System.out.printf("raw JDBC:      %6.0f calls/s  p50 %5.2f ms  p99 %5.2f ms  p99.9 %5.2f ms  JVM CPU %4.0f µs per call%n",
             Figures.median(rawRates), ms(j, 0.5), ms(j, 0.99), ms(j, 0.999), Figures.median(rawCpu));
         System.out.printf("runtime:       %6.0f calls/s  p50 %5.2f ms  p99 %5.2f ms  p99.9 %5.2f ms  JVM CPU %4.0f µs per call%n",
             Figures.median(runtimeRates), ms(r, 0.5), ms(r, 0.99), ms(r, 0.999), Figures.median(runtimeCpu));
+        if (event) {
+          System.out.printf("runtime settled %.0f ms after its last call (median of the rounds; settle's quiet period included)%n",
+              Figures.median(drains));
+        }
         System.out.printf("runtime / raw: %.3f  (median of the rounds' throughput ratios; target: at least 0.8)%n", Figures.median(ratios));
         System.out.printf("p99 runtime / raw: %.2f%n", ms(r, 0.99) / ms(j, 0.99));
       } finally {
@@ -117,59 +183,92 @@ public final class PostgresBench {
           s.execute("DROP SCHEMA IF EXISTS " + runtimeSchema + " CASCADE");
         }
       }
+    } finally {
+      if (bus.equals("rabbitmq")) Broker.deleteVirtualHost(virtualHost);
     }
   }
 
-  /** One credit of one wallet under one identity. */
+  /** One of the two programs: credits one wallet under one identity, and says when its work is done. */
   @FunctionalInterface
-  interface Load {
+  interface Program {
     void credit(String wallet, String identity) throws Exception;
+
+    /** Returns once what the round's calls caused is done; the round's time includes it. */
+    default void settle() {}
   }
 
-  /** Calls per second, each call's latency, and the CPU time the whole JVM spent per call. */
-  record Result(double rate, long[] nanos, double cpuMicros) {}
+  /**
+   * Which wallet a call credits: the caller's own ({@code shared} false, one wallet per thread), or
+   * one of {@code wallets} picked by a fixed hash of the call's number.
+   */
+  record Spread(int wallets, boolean shared) {
+    int wallet(int thread, int call) {
+      if (!shared) return thread;
+      long z = (call + 1) * 0x9E3779B97F4A7C15L; // SplitMix64's finaliser: calls scatter, the same way every run
+      z = (z ^ (z >>> 30)) * 0xBF58476D1CE4E5B9L;
+      z = (z ^ (z >>> 27)) * 0x94D049BB133111EBL;
+      return (int) Long.remainderUnsigned(z ^ (z >>> 31), wallets);
+    }
 
-  /** {@code calls} credits over {@code threads} threads, each thread on its own wallet. */
-  private static Result run(Load load, int calls, int threads, String prefix) throws Exception {
+    String describe() {
+      return shared ? wallets + " wallets (each call picks one)" : "their own wallet each";
+    }
+  }
+
+  /**
+   * Calls per second, each call's latency, the CPU time the whole JVM spent per call, and how long
+   * the program took to settle after its last call.
+   */
+  record Result(double rate, long[] nanos, double cpuMicros, double drainMillis) {}
+
+  /** {@code calls} credits over {@code threads} threads, then the program's settling, timed together. */
+  private static Result run(Program program, int calls, int threads, Spread spread, String prefix) throws Exception {
     ExecutorService pool = Executors.newFixedThreadPool(threads);
     long[] nanos = new long[calls];
+    String[] wallets = new String[spread.wallets()];
+    for (int w = 0; w < wallets.length; w++) wallets[w] = String.format("%032x", w + 1);
     long cpu = Figures.cpuNanos();
     long start = System.nanoTime();
     List<Future<?>> done = new ArrayList<>();
     for (int t = 0; t < threads; t++) {
       int thread = t;
-      String wallet = String.format("%032x", thread + 1);
       done.add(pool.submit(() -> {
         for (int i = thread; i < calls; i += threads) {
+          String wallet = wallets[spread.wallet(thread, i)];
           long s = System.nanoTime();
-          load.credit(wallet, prefix + "-" + i);
+          program.credit(wallet, prefix + "-" + i);
           nanos[i] = System.nanoTime() - s;
         }
         return null;
       }));
     }
     for (Future<?> f : done) f.get(30, TimeUnit.MINUTES);
-    double seconds = (System.nanoTime() - start) / 1e9;
+    long called = System.nanoTime();
+    program.settle();
+    long end = System.nanoTime();
     pool.shutdown();
-    return new Result(calls / seconds, nanos, (Figures.cpuNanos() - cpu) / 1e3 / calls);
+    return new Result(calls / ((end - start) / 1e9), nanos, (Figures.cpuNanos() - cpu) / 1e3 / calls, (end - called) / 1e6);
   }
 
   /**
    * What the runtime does for a credit declared {@code once}, written by hand: read the record and
-   * look the identity up in one query, then, in one transaction, send the compare-and-swap and the
-   * inbox insert together and commit when both counted one row; again from the read when the
-   * version moved.
+   * look the identity up in one query, then, in one transaction, send the compare-and-swap, the
+   * inbox insert and (with an event) the outbox insert together and commit when the first two
+   * counted one row; again from the read when the version moved. Nothing happens after the commit.
    */
-  private record Raw(HikariDataSource pool, String schema) {
+  private record Raw(HikariDataSource pool, String schema, boolean event) {
+    private static final HexFormat HEX = HexFormat.of();
+
     void credit(String wallet, String identity) throws SQLException, java.io.IOException {
       while (true) {
         long now = System.currentTimeMillis();
         long version = 0;
         long created = now;
+        long updated = now;
         ObjectNode state = JSON.createObjectNode().put("balance", 0);
         try (Connection c = pool.getConnection();
-            PreparedStatement s = c.prepareStatement("SELECT r.version, r.created, r.state, i.reply FROM (VALUES (1)) AS one"
-                + " LEFT JOIN " + schema + ".records r ON r.id = ? LEFT JOIN " + schema + ".inbox i ON i.identity = ? AND i.expires > ?")) {
+            PreparedStatement s = c.prepareStatement("SELECT r.version, r.created, r.state, i.reply, r.updated FROM (VALUES (1)) AS one"
+                + " LEFT JOIN " + schema + ".records r ON r.id = ? LEFT JOIN " + schema + ".inbox i ON i.identity = ? AND i.forgotten > ?")) {
           s.setString(1, wallet);
           s.setString(2, identity);
           s.setLong(3, now);
@@ -179,6 +278,7 @@ public final class PostgresBench {
             if (r.getString(3) != null) {
               version = r.getLong(1);
               created = r.getLong(2);
+              updated = r.getLong(5);
               state = (ObjectNode) JSON.readTree(r.getString(3));
             }
           }
@@ -188,11 +288,17 @@ public final class PostgresBench {
         String record = version == 0
             ? "INSERT INTO " + schema + ".records (id, version, created, updated, state) VALUES (?, ?, ?, ?, ?::jsonb) ON CONFLICT (id) DO NOTHING"
             : "UPDATE " + schema + ".records SET version = ?, updated = ?, state = ?::jsonb WHERE id = ? AND version = ?";
-        String remember = "INSERT INTO " + schema + ".inbox AS inbox (identity, reply, expires) VALUES (?, ?::jsonb, ?)"
-            + " ON CONFLICT (identity) DO UPDATE SET reply = excluded.reply, expires = excluded.expires WHERE inbox.expires <= ?";
+        String remember = "INSERT INTO " + schema + ".inbox AS inbox (identity, reply, expires, fingerprint, answered, forgotten, record, due)"
+            + " VALUES (?, ?::jsonb, ?, ?, ?, ?, ?, ?)"
+            + " ON CONFLICT (identity) DO UPDATE SET reply = excluded.reply, expires = excluded.expires,"
+            + " fingerprint = excluded.fingerprint, answered = excluded.answered, forgotten = excluded.forgotten,"
+            + " record = excluded.record, due = excluded.due"
+            + " WHERE inbox.forgotten <= ?";
+        String enqueue = "INSERT INTO " + schema + ".outbox (id, created, change, claimed_until, tasks, trace)"
+            + " VALUES (?, ?, ?::jsonb, ?, ?::jsonb, ?::jsonb)";
         try (Connection c = pool.getConnection()) {
           c.setAutoCommit(false);
-          try (PreparedStatement s = c.prepareStatement(record + "; " + remember)) {
+          try (PreparedStatement s = c.prepareStatement(record + "; " + remember + (event ? "; " + enqueue : ""))) {
             int p = 1;
             if (version == 0) {
               s.setString(p++, wallet);
@@ -207,10 +313,32 @@ public final class PostgresBench {
               s.setString(p++, wallet);
               s.setLong(p++, version);
             }
+            long expires = now + 3_600_000;
             s.setString(p++, identity);
             s.setString(p++, JSON.writeValueAsString(reply));
-            s.setLong(p++, now + 3_600_000);
-            s.setLong(p, now);
+            s.setLong(p++, expires);
+            s.setString(p++, fingerprint());
+            s.setLong(p++, now);
+            s.setLong(p++, expires);
+            s.setString(p++, wallet);
+            s.setLong(p++, expires);
+            s.setLong(p++, now);
+            if (event) {
+              JsonNode origin = version == 0 ? NullNode.getInstance() : view(wallet, version, created, updated, state);
+              ObjectNode change = JSON.createObjectNode();
+              change.set("origin", origin);
+              change.set("state", view(wallet, version + 1, created, now, next));
+              change.set("input", JSON.createObjectNode().put("amount", 1));
+              change.set("trailers", JSON.createObjectNode());
+              byte[] random = new byte[10];
+              ThreadLocalRandom.current().nextBytes(random);
+              s.setString(p++, String.format("%012x", now & 0xffffffffffffL) + HEX.formatHex(random));
+              s.setLong(p++, now);
+              s.setString(p++, JSON.writeValueAsString(change));
+              s.setLong(p++, now + 10_000);
+              s.setString(p++, null);
+              s.setString(p, null);
+            }
             s.execute();
             boolean moved = s.getUpdateCount() == 1;
             s.getMoreResults();
@@ -227,6 +355,23 @@ public final class PostgresBench {
             c.setAutoCommit(true);
           }
         }
+      }
+    }
+
+    /** A wallet as an event carries it: its fields and its system fields. */
+    private static ObjectNode view(String wallet, long version, long created, long updated, ObjectNode state) {
+      ObjectNode view = JSON.createObjectNode().put("id", wallet).put("VERSION", version).put("CREATED", created).put("UPDATED", updated);
+      view.setAll(state);
+      return view;
+    }
+
+    /** What the runtime keeps to tell a repeat from another call under the same identity. */
+    private static String fingerprint() {
+      try {
+        MessageDigest sha = MessageDigest.getInstance("SHA-256");
+        return HEX.formatHex(sha.digest("{\"operation\":\"credit\",\"query\":null,\"input\":{\"amount\":1}}".getBytes(StandardCharsets.UTF_8)));
+      } catch (NoSuchAlgorithmException e) {
+        throw new IllegalStateException("SHA-256 is required of every JVM", e);
       }
     }
   }
