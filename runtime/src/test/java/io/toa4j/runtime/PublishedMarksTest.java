@@ -4,25 +4,18 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import io.toa4j.api.Request;
-import io.toa4j.spi.InboxEntry;
-import io.toa4j.spi.OutboxEntry;
-import io.toa4j.spi.Outcome;
-import io.toa4j.spi.Reading;
-import io.toa4j.spi.RecentEntry;
-import io.toa4j.spi.Selection;
 import io.toa4j.spi.Storage;
 import io.toa4j.spi.StorageProvider;
 import io.toa4j.spi.StorageSettings;
 import io.toa4j.spi.Store;
-import io.toa4j.spi.StoredRecord;
-import io.toa4j.spi.Write;
 import io.toa4j.storage.sqlite.SqliteStorageProvider;
+import java.lang.reflect.InvocationTargetException;
+import java.lang.reflect.Proxy;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Collection;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
@@ -57,7 +50,7 @@ class PublishedMarksTest {
         @Override
         public Store store(String component) {
           Store store = sqlite.store(component);
-          return component.equals("test.sources") ? new Held(store) : store;
+          return component.equals("test.sources") ? held(store) : store;
         }
 
         @Override
@@ -77,89 +70,22 @@ class PublishedMarksTest {
       };
     }
 
-    final class Held implements Store {
-      private final Store store;
-
-      Held(Store store) {
-        this.store = store;
-      }
-
-      @Override
-      public void published(Collection<String> ids, long at) {
-        marks.add(List.copyOf(ids));
-        first.countDown();
-        try {
+    /** The store, its marks recorded and the first held until the test releases it. */
+    Store held(Store store) {
+      return (Store) Proxy.newProxyInstance(Store.class.getClassLoader(), new Class<?>[] {Store.class}, (proxy, method, args) -> {
+        if (method.getName().equals("published")) {
+          @SuppressWarnings("unchecked")
+          Collection<String> ids = (Collection<String>) args[0];
+          marks.add(List.copyOf(ids));
+          first.countDown();
           if (!release.await(SETTLE.toSeconds(), TimeUnit.SECONDS)) throw new IllegalStateException("the test never released the mark");
-        } catch (InterruptedException e) {
-          Thread.currentThread().interrupt();
         }
-        store.published(ids, at);
-      }
-
-      @Override
-      public Optional<StoredRecord> read(String id) {
-        return store.read(id);
-      }
-
-      @Override
-      public List<StoredRecord> find(Selection selection) {
-        return store.find(selection);
-      }
-
-      @Override
-      public boolean remove(String id, long version) {
-        return store.remove(id, version);
-      }
-
-      @Override
-      public Outcome commit(Write write) {
-        return store.commit(write);
-      }
-
-      @Override
-      public Optional<InboxEntry> recorded(String identity, long now) {
-        return store.recorded(identity, now);
-      }
-
-      @Override
-      public Reading read(String id, String identity, long now) {
-        return store.read(id, identity, now);
-      }
-
-      @Override
-      public int purgeInbox(long now, int limit) {
-        return store.purgeInbox(now, limit);
-      }
-
-      @Override
-      public List<OutboxEntry> unpublished(int limit) {
-        return store.unpublished(limit);
-      }
-
-      @Override
-      public long unpublishedCount() {
-        return store.unpublishedCount();
-      }
-
-      @Override
-      public List<OutboxEntry> claim(int limit, long now, long until) {
-        return store.claim(limit, now, until);
-      }
-
-      @Override
-      public List<RecentEntry> recent(int limit) {
-        return store.recent(limit);
-      }
-
-      @Override
-      public int republish(Collection<String> ids, long now) {
-        return store.republish(ids, now);
-      }
-
-      @Override
-      public int purgePublished(long before, int limit) {
-        return store.purgePublished(before, limit);
-      }
+        try {
+          return method.invoke(store, args);
+        } catch (InvocationTargetException e) {
+          throw e.getCause();
+        }
+      });
     }
   }
 
