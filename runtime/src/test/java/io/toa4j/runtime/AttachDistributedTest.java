@@ -16,8 +16,8 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
@@ -30,18 +30,12 @@ class AttachDistributedTest {
   static final String ACCOUNT = "0123456789abcdef0123456789abcdef";
 
   @TempDir Path directory;
-  DistributedEngines engines;
+  @RegisterExtension final DistributedEngines engines = new DistributedEngines();
   final String gate = "toa4j.test.attach." + UUID.randomUUID();
 
-  @BeforeEach
-  void createDatabaseAndVirtualHost() throws Exception {
-    engines = DistributedEngines.create();
-  }
-
   @AfterEach
-  void dropThem() throws Exception {
+  void forgetTheGate() {
     System.getProperties().remove(gate);
-    engines.close();
   }
 
   /** test.slow.add: a credit made once, which counts its runs and waits at the gate while it is shut. */

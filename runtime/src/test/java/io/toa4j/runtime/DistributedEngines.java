@@ -13,27 +13,37 @@ import java.sql.SQLException;
 import java.time.Clock;
 import java.util.Map;
 import java.util.ServiceLoader;
+import org.junit.jupiter.api.extension.AfterEachCallback;
+import org.junit.jupiter.api.extension.BeforeEachCallback;
+import org.junit.jupiter.api.extension.ExtensionContext;
 
 /**
  * A PostgreSQL database and a RabbitMQ virtual host of one test's own, on the servers the tests use
  * ({@link Server#url(String)}: {@code TOA_POSTGRES_URL} and {@code TOA_RABBITMQ_URL}, else the local
- * defaults), and the TOA_* settings that point an unchanged context at them; {@link #close()} drops
- * both. The virtual host is made with rabbitmqctl: the tests that use this need {@link
- * Server#RABBITMQ_CONTROL}.
+ * defaults), and the TOA_* settings that point an unchanged context at them. A JUnit extension
+ * ({@code @RegisterExtension final DistributedEngines engines = new DistributedEngines();}): made
+ * before each test, before its own {@code @BeforeEach} methods, and dropped after it, after its
+ * {@code @AfterEach} ones. The virtual host is made with rabbitmqctl: the tests that use this need
+ * {@link Server#RABBITMQ_CONTROL}.
  */
-final class DistributedEngines implements AutoCloseable {
-  final String name;
-  final Map<String, String> environment;
-  private final OwnEngines own;
+final class DistributedEngines implements BeforeEachCallback, AfterEachCallback {
+  /** The database's and the virtual host's name, during a test. */
+  String name;
+  /** The TOA_* settings that point a context at them, during a test. */
+  Map<String, String> environment;
+  private OwnEngines own;
 
-  private DistributedEngines(OwnEngines own) {
-    this.own = own;
-    this.name = own.name();
-    this.environment = environment(own.storageUrl(), own.busUrl());
+  @Override
+  public void beforeEach(ExtensionContext context) throws IOException, InterruptedException {
+    own = OwnEngines.create();
+    name = own.name();
+    environment = environment(own.storageUrl(), own.busUrl());
   }
 
-  static DistributedEngines create() throws IOException, InterruptedException {
-    return new DistributedEngines(OwnEngines.create());
+  @Override
+  public void afterEach(ExtensionContext context) throws Exception {
+    if (own != null) own.close();
+    own = null;
   }
 
   /** The TOA_* settings that choose PostgreSQL and RabbitMQ at these URLs, such as this test's through proxies. */
@@ -54,10 +64,5 @@ final class DistributedEngines implements AutoCloseable {
       }
     }
     throw new AssertionError("no rabbitmq bus on the class path");
-  }
-
-  @Override
-  public void close() throws Exception {
-    own.close();
   }
 }

@@ -17,9 +17,8 @@ import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
@@ -32,17 +31,7 @@ class DistributedFlowTest {
   static final Duration SETTLE = Duration.ofSeconds(60);
 
   @TempDir Path directory;
-  DistributedEngines engines;
-
-  @BeforeEach
-  void createDatabaseAndVirtualHost() throws Exception {
-    engines = DistributedEngines.create();
-  }
-
-  @AfterEach
-  void dropThem() throws Exception {
-    engines.close();
-  }
+  @RegisterExtension final DistributedEngines engines = new DistributedEngines();
 
   private Toa boot() {
     return Toa.builder().directory(directory).options(Options.defaults().withEnvironment(engines.environment)).build();

@@ -12,9 +12,8 @@ import io.toa4j.testkit.servers.Needs;
 import io.toa4j.testkit.servers.Server;
 import java.nio.file.Path;
 import java.util.Map;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
@@ -25,17 +24,7 @@ import org.junit.jupiter.api.io.TempDir;
 @Needs({Server.POSTGRES, Server.RABBITMQ, Server.RABBITMQ_CONTROL})
 class DistributedMetricsTest {
   @TempDir Path directory;
-  DistributedEngines engines;
-
-  @BeforeEach
-  void createDatabaseAndVirtualHost() throws Exception {
-    engines = DistributedEngines.create();
-  }
-
-  @AfterEach
-  void dropThem() throws Exception {
-    engines.close();
-  }
+  @RegisterExtension final DistributedEngines engines = new DistributedEngines();
 
   @Test
   void aTopUp_isTimed_itsEventsLagRecorded_andAParkedMessageCounted() {

@@ -4,23 +4,12 @@ import io.toa4j.testkit.servers.Needs;
 import io.toa4j.testkit.servers.Server;
 import java.sql.Connection;
 import java.sql.ResultSet;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /** Late repeats on the distributed engines: PostgreSQL and RabbitMQ, a database and a virtual host of the test's own. */
 @Needs({Server.POSTGRES, Server.RABBITMQ, Server.RABBITMQ_CONTROL})
 class LateRepeatDistributedTest extends LateRepeatContract {
-  DistributedEngines engines;
-
-  @BeforeEach
-  void createDatabaseAndVirtualHost() throws Exception {
-    engines = DistributedEngines.create();
-  }
-
-  @AfterEach
-  void dropThem() throws Exception {
-    engines.close();
-  }
+  @RegisterExtension final DistributedEngines engines = new DistributedEngines();
 
   @Override
   Options options() {

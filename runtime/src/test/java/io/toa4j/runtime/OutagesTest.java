@@ -17,9 +17,9 @@ import java.util.Set;
 import java.util.TreeSet;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
@@ -35,19 +35,13 @@ class OutagesTest {
   static final Duration BOUND = Duration.ofMinutes(3);
 
   @TempDir Path directory;
-  DistributedEngines engines;
+  @RegisterExtension final DistributedEngines engines = new DistributedEngines();
   int postgresPort = TcpProxy.freePort();
   int rabbitPort = TcpProxy.freePort();
 
   @BeforeEach
-  void createDatabaseAndVirtualHost() throws Exception {
-    engines = DistributedEngines.create();
+  void copyTheShop() throws Exception {
     Shop.copyTo(directory);
-  }
-
-  @AfterEach
-  void dropThem() throws Exception {
-    engines.close();
   }
 
   private Toa boot() {

@@ -3,8 +3,7 @@ package io.toa4j.runtime;
 import io.toa4j.spi.Bus;
 import io.toa4j.testkit.servers.Needs;
 import io.toa4j.testkit.servers.Server;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * Parked messages as events, and bulk replay and discard, on the distributed engines: PostgreSQL (a
@@ -12,17 +11,7 @@ import org.junit.jupiter.api.BeforeEach;
  */
 @Needs({Server.POSTGRES, Server.RABBITMQ, Server.RABBITMQ_CONTROL})
 class ParkedEventsDistributedTest extends ParkedEventsContract {
-  DistributedEngines engines;
-
-  @BeforeEach
-  void createDatabaseAndVirtualHost() throws Exception {
-    engines = DistributedEngines.create();
-  }
-
-  @AfterEach
-  void dropThem() throws Exception {
-    engines.close();
-  }
+  @RegisterExtension final DistributedEngines engines = new DistributedEngines();
 
   @Override
   Options options() {

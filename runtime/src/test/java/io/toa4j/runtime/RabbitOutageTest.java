@@ -9,9 +9,9 @@ import io.toa4j.testkit.servers.Server;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Map;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
@@ -26,17 +26,11 @@ class RabbitOutageTest {
   static final Duration BOUND = Duration.ofMinutes(5);
 
   @TempDir Path directory;
-  DistributedEngines engines;
+  @RegisterExtension final DistributedEngines engines = new DistributedEngines();
 
   @BeforeEach
-  void createDatabaseAndVirtualHost() throws Exception {
-    engines = DistributedEngines.create();
+  void copyTheShop() throws Exception {
     Shop.copyTo(directory);
-  }
-
-  @AfterEach
-  void dropThem() throws Exception {
-    engines.close();
   }
 
   private Toa boot(Map<String, String> environment) {

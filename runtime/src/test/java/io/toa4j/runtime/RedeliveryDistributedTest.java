@@ -2,8 +2,7 @@ package io.toa4j.runtime;
 
 import io.toa4j.testkit.servers.Needs;
 import io.toa4j.testkit.servers.Server;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * Redelivery on the distributed engines: PostgreSQL (a database of the test's own) and RabbitMQ (a
@@ -11,17 +10,7 @@ import org.junit.jupiter.api.BeforeEach;
  */
 @Needs({Server.POSTGRES, Server.RABBITMQ, Server.RABBITMQ_CONTROL})
 class RedeliveryDistributedTest extends RedeliveryContract {
-  DistributedEngines engines;
-
-  @BeforeEach
-  void createDatabaseAndVirtualHost() throws Exception {
-    engines = DistributedEngines.create();
-  }
-
-  @AfterEach
-  void dropThem() throws Exception {
-    engines.close();
-  }
+  @RegisterExtension final DistributedEngines engines = new DistributedEngines();
 
   @Override
   Options options() {

@@ -4,8 +4,7 @@ import io.toa4j.testkit.servers.Needs;
 import io.toa4j.testkit.servers.Server;
 import java.util.List;
 import java.util.Map;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * The trace of a top-up on PostgreSQL and RabbitMQ, a database and a virtual host of the test's
@@ -13,17 +12,7 @@ import org.junit.jupiter.api.BeforeEach;
  */
 @Needs({Server.POSTGRES, Server.RABBITMQ, Server.RABBITMQ_CONTROL})
 class TracingDistributedTest extends TracingContract {
-  DistributedEngines engines;
-
-  @BeforeEach
-  void createDatabaseAndVirtualHost() throws Exception {
-    engines = DistributedEngines.create();
-  }
-
-  @AfterEach
-  void dropThem() throws Exception {
-    engines.close();
-  }
+  @RegisterExtension final DistributedEngines engines = new DistributedEngines();
 
   @Override
   Options options() {
