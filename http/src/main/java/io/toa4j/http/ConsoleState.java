@@ -129,6 +129,7 @@ final class ConsoleState {
     shown.put("code", parked.code());
     shown.put("reason", parked.reason());
     shown.put("attempts", parked.attempts());
+    shown.put("firstFailed", Instant.ofEpochMilli(parked.firstFailed()).toString());
     shown.put("parked", Instant.ofEpochMilli(parked.at()).toString());
     String payload = parked.message().body().text();
     shown.put("payload", payload.length() <= PAYLOAD ? payload : payload.substring(0, PAYLOAD) + " ... (" + payload.length() + " characters)");

@@ -115,6 +115,8 @@ class ConsoleEndpointsTest {
     assertThat(parked.path("code").asText()).isEqualTo("SYSTEM");
     assertThat(parked.path("reason").asText()).contains("failing, as the test asks");
     assertThat(parked.path("attempts").asInt()).isEqualTo(1);
+    // parked at its first failure: it first failed when it was parked
+    assertThat(java.time.Instant.parse(parked.path("firstFailed").asText())).isEqualTo(java.time.Instant.parse(parked.path("parked").asText()));
     assertThat(parked.path("payload").asText()).contains("\"n\":7");
     String replay = Console.REPLAY + "?id=" + parked.path("id").asText();
 

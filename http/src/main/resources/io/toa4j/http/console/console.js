@@ -229,7 +229,8 @@
     failure.append(el("strong", p.code), el("div", p.reason));
     const message = el("td");
     message.append(el("div", p.label), el("div", p.message, "id"));
-    return listed([el("td", p.queue, "id"), message, failure, num(p.attempts), el("td", when(p.parked)), el("pre", pretty(p.payload)), replay],
+    return listed([el("td", p.queue, "id"), message, failure, num(p.attempts), el("td", when(p.firstFailed)), el("td", when(p.parked)),
+      el("pre", pretty(p.payload)), replay],
       "parked", p.id);
   }
 
