@@ -68,7 +68,8 @@ class ExternalTest {
             try {
               Files.writeString(Path.of(System.getProperty("toa.test.provider")), context.identity() + " " + seen + "\\n",
                   StandardOpenOption.CREATE, StandardOpenOption.APPEND);
-              if (Boolean.getBoolean("toa.test.hang")) Thread.sleep(Long.MAX_VALUE); // the provider was called; the process dies here
+              // the provider was called; the attempt never ends, and the test kills the process here
+              if (Boolean.getBoolean("toa.test.hang")) new java.util.concurrent.CountDownLatch(1).await();
             } catch (java.io.IOException | InterruptedException e) {
               throw new IllegalStateException(e);
             }

@@ -4,13 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import io.toa4j.api.Request;
-import io.toa4j.spi.Storage;
-import io.toa4j.spi.StorageProvider;
-import io.toa4j.spi.StorageSettings;
-import io.toa4j.spi.Store;
-import io.toa4j.storage.sqlite.SqliteStorageProvider;
-import java.lang.reflect.InvocationTargetException;
-import java.lang.reflect.Proxy;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Collection;
@@ -25,68 +18,28 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * The publisher writes the marks of published outbox entries together: while one mark is being
  * written, the entries published meanwhile wait and are marked in one statement after it — on the
- * real SQLite storage, one of its stores held at the mark by the test.
+ * real SQLite storage, one of its stores held at the mark by the test ({@link InterceptedStorage}).
  */
 class PublishedMarksTest {
   static final Duration SETTLE = Duration.ofSeconds(30);
 
   @TempDir Path directory;
 
-  /** The SQLite storage, its {@code test.sources} store recording each mark and holding the first until released. */
-  static final class HeldMarks implements StorageProvider {
+  /** Each mark of {@code test.sources} written, and the first held until the test releases it. */
+  static final class HeldMarks {
     final List<List<String>> marks = new CopyOnWriteArrayList<>();
     final CountDownLatch first = new CountDownLatch(1);
     final CountDownLatch release = new CountDownLatch(1);
-
-    @Override
-    public String name() {
-      return "held-marks";
-    }
-
-    @Override
-    public Storage open(StorageSettings settings) {
-      Storage sqlite = new SqliteStorageProvider().open(settings);
-      return new Storage() {
-        @Override
-        public Store store(String component) {
-          Store store = sqlite.store(component);
-          return component.equals("test.sources") ? held(store) : store;
-        }
-
-        @Override
-        public boolean transactional() {
-          return sqlite.transactional();
-        }
-
-        @Override
-        public String describe() {
-          return sqlite.describe();
-        }
-
-        @Override
-        public void close() {
-          sqlite.close();
-        }
-      };
-    }
-
-    /** The store, its marks recorded and the first held until the test releases it. */
-    Store held(Store store) {
-      return (Store) Proxy.newProxyInstance(Store.class.getClassLoader(), new Class<?>[] {Store.class}, (proxy, method, args) -> {
-        if (method.getName().equals("published")) {
-          @SuppressWarnings("unchecked")
-          Collection<String> ids = (Collection<String>) args[0];
-          marks.add(List.copyOf(ids));
-          first.countDown();
-          if (!release.await(SETTLE.toSeconds(), TimeUnit.SECONDS)) throw new IllegalStateException("the test never released the mark");
-        }
-        try {
-          return method.invoke(store, args);
-        } catch (InvocationTargetException e) {
-          throw e.getCause();
-        }
-      });
-    }
+    final InterceptedStorage storage = new InterceptedStorage("held-marks", (component, method, args, proceed) -> {
+      if (component.equals("test.sources") && method.getName().equals("published")) {
+        @SuppressWarnings("unchecked")
+        Collection<String> ids = (Collection<String>) args[0];
+        marks.add(List.copyOf(ids));
+        first.countDown();
+        if (!release.await(SETTLE.toSeconds(), TimeUnit.SECONDS)) throw new IllegalStateException("the test never released the mark");
+      }
+      return proceed.call();
+    });
   }
 
   private static double delivered(Toa app) {
@@ -100,7 +53,7 @@ class PublishedMarksTest {
   @Test
   void entriesPublishedWhileAMarkIsWritten_areMarkedTogetherAfterIt() throws Exception {
     HeldMarks held = new HeldMarks();
-    try (Toa app = Toa.builder().directory(Fixtures.sourceAndSink(directory)).engine(held).storage("held-marks", Map.of()).build()) {
+    try (Toa app = Toa.builder().directory(Fixtures.sourceAndSink(directory)).engine(held.storage).storage(held.storage.name(), Map.of()).build()) {
       app.call("test.sources.emit", emit(1));
       assertThat(held.first.await(SETTLE.toSeconds(), TimeUnit.SECONDS)).as("the first entry's mark is being written").isTrue();
 

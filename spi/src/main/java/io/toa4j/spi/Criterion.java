@@ -3,6 +3,8 @@ package io.toa4j.spi;
 import java.util.Collections;
 import java.util.List;
 import java.util.Objects;
+import java.util.function.BiFunction;
+import java.util.function.UnaryOperator;
 
 
 /**
@@ -72,18 +74,30 @@ public sealed interface Criterion {
   }
 
   /**
-   * How a store writes a condition in its SQL: the expression of a field's value (adding the
-   * parameters it needs), the operator of "not equal, NULL included", and a value as a parameter.
+   * How a store writes a condition in its SQL.
+   *
+   * @param fields the value of a field as an SQL expression of its kind, NULL where a record lacks
+   *     it, adding the parameters it needs
+   * @param notEqual the operator under which NULL differs from every value: {@code IS NOT}, {@code
+   *     IS DISTINCT FROM}
+   * @param values a value as the store's driver binds it against its field
    */
-  interface Sql {
-    /** The value of the field as an SQL expression of its kind; NULL where a record lacks it. */
-    String field(Selection.Field field, List<Object> parameters);
+  record Sql(BiFunction<Selection.Field, List<Object>, String> fields, String notEqual, UnaryOperator<Object> values) {
+    public Sql {
+      Objects.requireNonNull(fields, "fields");
+      Objects.requireNonNull(notEqual, "notEqual");
+      Objects.requireNonNull(values, "values");
+    }
 
-    /** The operator under which NULL differs from every value: {@code IS NOT}, {@code IS DISTINCT FROM}. */
-    String notEqual();
+    /** The field as an SQL expression, its parameters added. */
+    public String field(Selection.Field field, List<Object> parameters) {
+      return fields.apply(field, parameters);
+    }
 
-    /** A value as the store's driver binds it against {@link #field}. */
-    Object value(Object value);
+    /** The value as a parameter. */
+    public Object value(Object value) {
+      return values.apply(value);
+    }
   }
 
   /**

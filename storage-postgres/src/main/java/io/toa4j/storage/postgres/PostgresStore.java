@@ -175,22 +175,7 @@ final class PostgresStore implements Store {
    * a missing property or null is NULL, which meets only {@code IS DISTINCT FROM} and the NULL arm
    * of {@code NOT IN}.
    */
-  private static final Criterion.Sql SQL = new Criterion.Sql() {
-    @Override
-    public String field(Selection.Field field, List<Object> parameters) {
-      return PostgresStore.field(field, parameters);
-    }
-
-    @Override
-    public String notEqual() {
-      return "IS DISTINCT FROM";
-    }
-
-    @Override
-    public Object value(Object value) {
-      return PostgresStore.value(value);
-    }
-  };
+  private static final Criterion.Sql SQL = new Criterion.Sql(PostgresStore::field, "IS DISTINCT FROM", PostgresStore::value);
 
   /** A property's value in SQL, of its kind: its column, or its value in the state, the key as a parameter. */
   private static String field(Selection.Field field, List<Object> parameters) {

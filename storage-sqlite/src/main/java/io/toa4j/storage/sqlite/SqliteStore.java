@@ -134,22 +134,7 @@ final class SqliteStore implements Store {
    * string as a text, a boolean as 1 or 0, and a missing property or null as NULL, which meets only
    * {@code IS NOT} and the NULL arm of {@code NOT IN}.
    */
-  private static final Criterion.Sql SQL = new Criterion.Sql() {
-    @Override
-    public String field(Selection.Field field, List<Object> parameters) {
-      return SqliteStore.field(field, parameters);
-    }
-
-    @Override
-    public String notEqual() {
-      return "IS NOT";
-    }
-
-    @Override
-    public Object value(Object value) {
-      return SqliteStore.value(value);
-    }
-  };
+  private static final Criterion.Sql SQL = new Criterion.Sql(SqliteStore::field, "IS NOT", SqliteStore::value);
 
   /** A property's value in SQL: its column, or its value in the state, the path as a parameter. */
   private static String field(Selection.Field field, List<Object> parameters) {
