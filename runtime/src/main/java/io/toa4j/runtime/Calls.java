@@ -116,6 +116,7 @@ final class Calls {
   static final String WAITS = "toa.calls.waits";
 
   private static Json answer(Messaging.Invoker invoker, Message call, OutageLog outage) {
+    long attempt = outage.attempt();
     try {
       int dot = call.label().lastIndexOf('.');
       if (dot <= 0) throw new Failure(Failure.Code.ENDPOINT, "'" + call.label() + "' is not an endpoint");
@@ -124,11 +125,11 @@ final class Calls {
       outage.succeeded();
       return answer;
     } catch (Failure f) {
-      if (OutageLog.isOutage(f)) outage.failed(f);
+      if (OutageLog.isOutage(f)) outage.failed(f, attempt);
       else outage.succeeded(); // the call ran and failed on its own: the servers answered
       return Replies.failed(f);
     } catch (RuntimeException e) {
-      if (OutageLog.isOutage(e)) outage.failed(e);
+      if (OutageLog.isOutage(e)) outage.failed(e, attempt);
       else LOG.error("Call {} of {} failed", call.id(), call.label(), e);
       return Replies.failed(Failure.Code.SYSTEM, call.label() + " failed: " + e);
     }

@@ -87,6 +87,7 @@ final class Deliveries {
   private Verdict verdict(Delivery delivery, Function<Delivery, Result> work) {
     String queue = delivery.queue();
     String id = delivery.message().id();
+    long attempt = outage(queue).attempt();
     try {
       Result result = work.apply(delivery);
       Span.current().setAttribute(Tracing.INBOX_ANSWERED, result instanceof Result.Output output && output.replayed());
@@ -101,20 +102,21 @@ final class Deliveries {
       lag(delivery);
       return Verdict.DONE;
     } catch (Failure f) {
-      return failed(delivery, f.code().name(), f.code().isTransient(), f.getMessage(), f);
+      return failed(delivery, attempt, f.code().name(), f.code().isTransient(), f.getMessage(), f);
     } catch (RuntimeException e) {
-      return failed(delivery, Failure.Code.SYSTEM.name(), true, String.valueOf(e), e);
+      return failed(delivery, attempt, Failure.Code.SYSTEM.name(), true, String.valueOf(e), e);
     }
   }
 
-  private Verdict failed(Delivery delivery, String code, boolean transientFailure, String reason, Exception e) {
+  /** The verdict on a delivery whose work failed; {@code attempt} is its ticket of the queue's outage log. */
+  private Verdict failed(Delivery delivery, long attempt, String code, boolean transientFailure, String reason, Exception e) {
     String queue = delivery.queue();
     String id = delivery.message().id();
     if (transientFailure && delivery.attempt() < attempts()) {
       long delay = delaysSeconds.get(Math.max(0, delivery.attempt() - 1));
       count(queue, "retried");
       if (OutageLog.isOutage(e)) {
-        outage(queue).failed(e);
+        outage(queue).failed(e, attempt);
         LOG.debug("Message retried: queue={} id={} attempt={} of {} in={}s code={} reason={}",
             queue, id, delivery.attempt(), attempts(), delay, code, reason);
       } else {
@@ -125,7 +127,7 @@ final class Deliveries {
       return new Verdict.Retry(Duration.ofSeconds(delay));
     }
     String why = reason == null ? e.getClass().getName() : reason;
-    Optional<Verdict> notYet = announce(delivery, code, why);
+    Optional<Verdict> notYet = announce(delivery, attempt, code, why);
     if (notYet.isPresent()) return notYet.get();
     count(queue, "parked");
     LOG.error(
@@ -139,7 +141,7 @@ final class Deliveries {
    * committed (or was before, or the message is a {@code system.messages} event, whose parking is
    * only logged); a retry when it could not be committed, since a parking nobody hears of is lost.
    */
-  private Optional<Verdict> announce(Delivery delivery, String code, String reason) {
+  private Optional<Verdict> announce(Delivery delivery, long attempt, String code, String reason) {
     if (SystemMessages.own(delivery.message())) {
       LOG.error(
           "Message of {} parked and not announced (a failing receiver of its events would announce its own parking forever): queue={} id={}",
@@ -152,7 +154,7 @@ final class Deliveries {
     } catch (RuntimeException x) {
       long delay = delaysSeconds.isEmpty() ? 1 : delaysSeconds.get(delaysSeconds.size() - 1);
       count(delivery.queue(), "retried");
-      if (OutageLog.isOutage(x)) outage(delivery.queue()).failed(x);
+      if (OutageLog.isOutage(x)) outage(delivery.queue()).failed(x, attempt);
       else LOG.warn("Message not parked yet, its parking could not be recorded in {}: queue={} id={} in={}s", SystemMessages.LABEL, delivery.queue(), delivery.message().id(), delay, x);
       return Optional.of(new Verdict.Retry(Duration.ofSeconds(delay)));
     }

@@ -65,6 +65,25 @@ class OutageLogTest {
   }
 
   @Test
+  void anAttemptBegunBeforeThePartCameBack_failingAfter_opensNoNewOutage() {
+    OutageLog outage = new OutageLog(LoggerFactory.getLogger(OutageLogTest.class), "Deliveries of queue test.delta", clock);
+    try (CapturedLog log = CapturedLog.start()) {
+      long inFlight = outage.attempt();
+      assertThat(outage.failed(new UnreachableException("cut"), outage.attempt())).isTrue();
+      assertThat(outage.succeeded()).isTrue();
+      assertThat(outage.failed(new UnreachableException("its connection was cut"), inFlight))
+          .as("an attempt begun before the part came back").isFalse();
+      assertThat(outage.failing()).isFalse();
+
+      long after = outage.attempt();
+      assertThat(outage.failed(new UnreachableException("cut again"), after)).as("an attempt begun after it came back").isTrue();
+      assertThat(outage.succeeded()).isTrue();
+      assertThat(log.lines("test.delta", " WARN ")).hasSize(2);
+      assertThat(log.lines("test.delta", " INFO ")).hasSize(2);
+    }
+  }
+
+  @Test
   void racingFailures_logOneWarn_andRacingSuccesses_oneInfo() throws Exception {
     OutageLog outage = new OutageLog(LoggerFactory.getLogger(OutageLogTest.class), "Calls of test.gamma", clock);
     ExecutorService threads = Executors.newFixedThreadPool(8);

@@ -16,6 +16,11 @@ import org.slf4j.Logger;
  *       failure's message, without its stack trace unless DEBUG is on for the logger.
  *   <li>Further failures are logged at DEBUG only, each with its stack trace.
  *   <li>The first success after failures is one INFO: the part is back, after how many seconds.
+ *   <li>A part whose attempts run side by side (deliveries of one queue, calls of one component)
+ *       takes a ticket when an attempt begins ({@link #attempt()}) and hands it to
+ *       {@link #failed(Throwable, long)}: an attempt begun before the part came back that fails
+ *       after it (it held a connection the outage cut, say) is logged at DEBUG and opens no new
+ *       outage, so one outage stays two lines however many attempts were in flight.
  * </ul>
  *
  * <p>The parts that use it retry on their own (a sweep, a redelivery); this only says what to log.
@@ -27,7 +32,13 @@ public final class OutageLog {
   private final Logger log;
   private final String part;
   private final Clock clock;
-  private final AtomicReference<Instant> since = new AtomicReference<>();
+  private final AtomicReference<State> state = new AtomicReference<>(new State(null, 0));
+
+  /**
+   * Since when the part fails (null while it works) and how many outages it came back from, in one
+   * value so that opening and closing an outage are each one compare-and-set.
+   */
+  private record State(Instant since, long ended) {}
 
   /** @param part what fails and comes back, as a line starts with it: "The outbox of billing.wallets" */
   public OutageLog(Logger log, String part) {
@@ -40,22 +51,46 @@ public final class OutageLog {
     this.clock = Objects.requireNonNull(clock, "clock");
   }
 
+  /** The ticket of an attempt that begins now, for {@link #failed(Throwable, long)}. */
+  public long attempt() {
+    return state.get().ended();
+  }
+
   /**
-   * Records a failure: a WARN when it is the first since the last success, else a DEBUG line.
+   * Records a failure of an attempt that began now: a WARN when it is the first since the last
+   * success, else a DEBUG line.
    *
    * @return whether this failure began an outage
    */
   public boolean failed(Throwable cause) {
-    if (since.compareAndSet(null, clock.instant())) {
-      if (log.isDebugEnabled()) {
-        log.warn("{} fails: {}. It is tried again; further failures are logged at DEBUG until it works", part, message(cause), cause);
-      } else {
-        log.warn("{} fails: {}. It is tried again; further failures are logged at DEBUG until it works", part, message(cause));
+    return failed(cause, Long.MAX_VALUE);
+  }
+
+  /**
+   * Records a failure of the attempt with the ticket {@code attempt}: a WARN when it is the first
+   * since the last success and the attempt began after that success, else a DEBUG line.
+   *
+   * @return whether this failure began an outage
+   */
+  public boolean failed(Throwable cause, long attempt) {
+    while (true) {
+      State now = state.get();
+      if (attempt < now.ended()) {
+        log.debug("{} failed in an attempt begun before it came back: {}", part, message(cause), cause);
+        return false;
       }
-      return true;
+      if (now.since() != null) {
+        log.debug("{} fails again: {}", part, message(cause), cause);
+        return false;
+      }
+      if (state.compareAndSet(now, new State(clock.instant(), now.ended()))) break;
     }
-    log.debug("{} fails again: {}", part, message(cause), cause);
-    return false;
+    if (log.isDebugEnabled()) {
+      log.warn("{} fails: {}. It is tried again; further failures are logged at DEBUG until it works", part, message(cause), cause);
+    } else {
+      log.warn("{} fails: {}. It is tried again; further failures are logged at DEBUG until it works", part, message(cause));
+    }
+    return true;
   }
 
   /**
@@ -64,16 +99,19 @@ public final class OutageLog {
    * @return whether this success ended an outage
    */
   public boolean succeeded() {
-    if (since.get() == null) return false; // the usual case: one volatile read
-    Instant from = since.getAndSet(null);
-    if (from == null) return false;
-    log.info("{} is back after {} s", part, Math.max(0, Duration.between(from, clock.instant()).toSeconds()));
-    return true;
+    while (true) {
+      State now = state.get();
+      if (now.since() == null) return false; // the usual case: one volatile read
+      if (state.compareAndSet(now, new State(null, now.ended() + 1))) {
+        log.info("{} is back after {} s", part, Math.max(0, Duration.between(now.since(), clock.instant()).toSeconds()));
+        return true;
+      }
+    }
   }
 
   /** Whether it failed since its last success. */
   public boolean failing() {
-    return since.get() != null;
+    return state.get().since() != null;
   }
 
   /**
