@@ -3,6 +3,7 @@ package io.toa4j.bench;
 import com.zaxxer.hikari.HikariConfig;
 import com.zaxxer.hikari.HikariDataSource;
 import io.toa4j.api.Request;
+import io.toa4j.runtime.Options;
 import io.toa4j.runtime.Toa;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -67,6 +68,7 @@ public final class PostgresBench {
     int warmup = Figures.intArg(args, "--warmup", 24000);
     int walletCount = Figures.intArg(args, "--wallets", 0); // 0: one per thread
     boolean event = Figures.flag(args, "--event");
+    boolean turns = !Figures.flag(args, "--no-turns");
     String bus = Figures.stringArg(args, "--bus", "embedded");
     String url = Figures.stringArg(args, "--url", System.getenv().getOrDefault("TOA_POSTGRES_URL", "jdbc:postgresql://127.0.0.1:5432/test"));
     String user = Figures.stringArg(args, "--user", "postgres");
@@ -95,7 +97,7 @@ public final class PostgresBench {
     config.setMaximumPoolSize(POOL);
     String runtimeSchema = "\"" + namespace + "_wallets\"";
     String rawSchema = "\"" + namespace + "_raw\"";
-    try (HikariDataSource pool = new HikariDataSource(config); Toa app = Toa.builder().directory(dir).build()) {
+    try (HikariDataSource pool = new HikariDataSource(config); Toa app = Toa.builder().directory(dir).options(options(turns)).build()) {
       Raw raw = new Raw(pool, rawSchema, event);
       try {
         Program runtime = new Program() {
@@ -162,6 +164,7 @@ public final class PostgresBench {
         long[] j = Figures.sorted(concat(rawLatencies));
         System.out.printf("PostgreSQL %s, %d threads over %s, %d calls per round, %d rounds after %d calls each to warm up%n",
             url, threads, spread.describe(), calls, rounds, warmup);
+        System.out.println(turns ? "calls of the runtime on one record take turns" : "calls of the runtime on one record race (--no-turns)");
         System.out.println(event
             ? "credit with once and an event delivered to a receiver (an effect) over the " + bus + " bus;"
                 + " a round of the runtime ends when every event is published and handled,"
@@ -222,6 +225,11 @@ public final class PostgresBench {
   record Result(double rate, long[] nanos, double cpuMicros, double drainMillis) {}
 
   /** {@code calls} credits over {@code threads} threads, then the program's settling, timed together. */
+  /** The runtime's options: calls on one record take turns unless {@code --no-turns} (they race as two processes' do). */
+  private static Options options(boolean turns) {
+    return turns ? Options.defaults() : Options.defaults().withTurnWait(Duration.ZERO);
+  }
+
   private static Result run(Program program, int calls, int threads, Spread spread, String prefix) throws Exception {
     ExecutorService pool = Executors.newFixedThreadPool(threads);
     long[] nanos = new long[calls];

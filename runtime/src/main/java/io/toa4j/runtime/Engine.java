@@ -78,6 +78,10 @@ import tools.jackson.databind.node.ObjectNode;
  *       moves once per call identity. A call whose identity is answered for a request with another
  *       fingerprint (operation, query, input) is refused ({@code IDENTITY_REUSED}) and writes
  *       nothing: one identity never gets the answer to a different request.
+ *   <li>Calls of this process that write the same record take turns on it, in the order they
+ *       asked ({@link Turns}): each reads the record after the one before it committed, so they do
+ *       not lose the compare-and-swap to each other. The turn orders, the compare-and-swap decides:
+ *       writers in other processes, and a call that waited past its turn's bound, race as before.
  * </ol>
  *
  * <p>Thread-safe and stateless between calls: any number of calls run at once. Longer than 400
@@ -101,6 +105,7 @@ final class Engine {
   private final long inboxRetentionSeconds;
   private final long inboxRememberSeconds;
   private final Attempts attempts;
+  private final Turns turns;
 
   /** Where what a run sends goes once it may leave. */
   interface Outbox {
@@ -136,6 +141,7 @@ final class Engine {
       Options options, Outbox outbox, MeterRegistry metrics, Tracing tracing, long inboxRetentionSeconds, long inboxRememberSeconds,
       Attempts attempts) {
     this.attempts = attempts;
+    this.turns = new Turns(options.turnWait());
     this.options = options;
     this.outbox = outbox;
     this.metrics = metrics;
@@ -184,14 +190,28 @@ final class Engine {
     if (located.isEmpty()) return new Result.Output(MissingNode.getInstance());
     Invocation call = located.get();
     return switch (operation.type()) {
-      case TRANSITION -> operation.generic() ? genericTransit(component, operation, call) : transition(component, operation, call, contexts);
+      case TRANSITION -> {
+        try (Turns.Turn turn = turn(component, call)) {
+          yield operation.generic() ? genericTransit(component, operation, call) : transition(component, operation, call, contexts);
+        }
+      }
       case OBSERVATION -> operation.generic() ? genericObservation(component, operation, call) : observation(component, operation, call, contexts);
-      case ASSIGNMENT -> assignment(component, operation, call, contexts);
+      case ASSIGNMENT -> {
+        try (Turns.Turn turn = turn(component, call)) {
+          yield assignment(component, operation, call, contexts);
+        }
+      }
       case EFFECT -> operation.declaration().external().isPresent()
           ? external(component, operation, call, contexts)
           : unwritten(component, operation, run(operation, call, contexts, c -> ((Effect<Object>) instance(operation)).effect(input(operation, call), c)), null);
       case COMPUTATION -> unwritten(component, operation, run(operation, call, contexts, c -> ((Computation<Object>) instance(operation)).computation(input(operation, call), c)), null);
     };
+  }
+
+  /** The turn on the record the call writes; none to wait for when it creates one. */
+  private Turns.Turn turn(Component component, Invocation call) {
+    Optional<String> id = call.query().flatMap(Query::id);
+    return id.isEmpty() ? () -> {} : turns.take(component.label() + " " + id.get());
   }
 
   /**

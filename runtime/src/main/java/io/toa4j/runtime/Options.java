@@ -23,6 +23,9 @@ import java.util.random.RandomGenerator;
  * @param checks whether each output the code returns is checked against its operation's {@code
  *     output} schema before anything is written; off by default (one more validation per call),
  *     on in the test kit (see docs/components.md, "Outputs are checked when checks are on")
+ * @param turnWait how long a call that writes a record waits for its turn on it behind the calls of
+ *     this process that write the same record, before it goes on and races for it (see {@link
+ *     Turns}); {@link Duration#ZERO}: calls never wait, and race as calls of two processes do
  */
 public record Options(
     Clock clock,
@@ -32,12 +35,16 @@ public record Options(
     Map<String, String> environment,
     Duration startupWait,
     Duration callTimeout,
-    boolean checks) {
+    boolean checks,
+    Duration turnWait) {
   /** A wait with no end. */
   public static final Duration FOREVER = ChronoUnit.FOREVER.getDuration();
 
   /** How long a call to another process waits for its answer unless told otherwise. */
   public static final Duration CALL_TIMEOUT = Duration.ofSeconds(30);
+
+  /** How long a call waits for its turn on a record unless told otherwise. */
+  public static final Duration TURN_WAIT = Duration.ofSeconds(2);
 
   public Options {
     Objects.requireNonNull(startupWait, "startupWait");
@@ -48,54 +55,61 @@ public record Options(
     Objects.requireNonNull(retry, "retry");
     Objects.requireNonNull(callTimeout, "callTimeout");
     if (callTimeout.isNegative() || callTimeout.isZero()) throw new IllegalArgumentException("a call timeout is positive; got " + callTimeout);
+    Objects.requireNonNull(turnWait, "turnWait");
+    if (turnWait.isNegative()) throw new IllegalArgumentException("turnWait must not be negative; got " + turnWait);
     environment = Map.copyOf(environment);
   }
 
   /**
    * The system clock, a secure random source, real sleeps, the default retry policy, the process's
-   * environment, no waiting for servers at boot, 30 s for a call to another process, and outputs
-   * not checked.
+   * environment, no waiting for servers at boot, 30 s for a call to another process, outputs not
+   * checked, and 2 s for a call's turn on a record.
    */
   public static Options defaults() {
     return new Options(
-        Clock.systemUTC(), new java.security.SecureRandom(), Thread::sleep, RetryPolicy.DEFAULT, System.getenv(), Duration.ZERO, CALL_TIMEOUT, false);
+        Clock.systemUTC(), new java.security.SecureRandom(), Thread::sleep, RetryPolicy.DEFAULT, System.getenv(), Duration.ZERO, CALL_TIMEOUT, false, TURN_WAIT);
   }
 
   public Options withClock(Clock clock) {
-    return new Options(clock, random, sleeper, retry, environment, startupWait, callTimeout, checks);
+    return new Options(clock, random, sleeper, retry, environment, startupWait, callTimeout, checks, turnWait);
   }
 
   public Options withRandom(RandomGenerator random) {
-    return new Options(clock, random, sleeper, retry, environment, startupWait, callTimeout, checks);
+    return new Options(clock, random, sleeper, retry, environment, startupWait, callTimeout, checks, turnWait);
   }
 
   public Options withRetry(RetryPolicy retry) {
-    return new Options(clock, random, sleeper, retry, environment, startupWait, callTimeout, checks);
+    return new Options(clock, random, sleeper, retry, environment, startupWait, callTimeout, checks, turnWait);
   }
 
   /** These variables instead of the process's environment. */
   public Options withEnvironment(Map<String, String> environment) {
-    return new Options(clock, random, sleeper, retry, environment, startupWait, callTimeout, checks);
+    return new Options(clock, random, sleeper, retry, environment, startupWait, callTimeout, checks, turnWait);
   }
 
   /** Waits this long at boot for servers that cannot be reached yet. */
   public Options withStartupWait(Duration startupWait) {
-    return new Options(clock, random, sleeper, retry, environment, startupWait, callTimeout, checks);
+    return new Options(clock, random, sleeper, retry, environment, startupWait, callTimeout, checks, turnWait);
   }
 
   /** Calls to other processes wait this long for their answer. */
   public Options withCallTimeout(Duration callTimeout) {
-    return new Options(clock, random, sleeper, retry, environment, startupWait, callTimeout, checks);
+    return new Options(clock, random, sleeper, retry, environment, startupWait, callTimeout, checks, turnWait);
   }
 
   /** This way of waiting instead of real sleeps. */
   public Options withSleeper(Sleeper sleeper) {
-    return new Options(clock, random, sleeper, retry, environment, startupWait, callTimeout, checks);
+    return new Options(clock, random, sleeper, retry, environment, startupWait, callTimeout, checks, turnWait);
   }
 
   /** Outputs checked against their schema when {@code checks}, or not. */
   public Options withChecks(boolean checks) {
-    return new Options(clock, random, sleeper, retry, environment, startupWait, callTimeout, checks);
+    return new Options(clock, random, sleeper, retry, environment, startupWait, callTimeout, checks, turnWait);
+  }
+
+  /** Calls that write a record wait this long for their turn on it; zero: they never wait. */
+  public Options withTurnWait(Duration turnWait) {
+    return new Options(clock, random, sleeper, retry, environment, startupWait, callTimeout, checks, turnWait);
   }
 
   /** Waits; the real one is {@link Thread#sleep(long)}. */

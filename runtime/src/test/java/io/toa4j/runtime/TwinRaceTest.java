@@ -6,6 +6,7 @@ import io.toa4j.api.Reply;
 import io.toa4j.api.Request;
 import io.toa4j.spi.Write;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
@@ -50,7 +51,8 @@ class TwinRaceTest {
   void twinThatLosesTheRecordsCompareAndSwap_isAnsweredWithTheWinnersAnswer_withoutRetrying() throws Exception {
     TwinsCommitInTurn twins = new TwinsCommitInTurn();
     AtomicInteger backoffs = new AtomicInteger();
-    Options options = Options.defaults().withSleeper(millis -> backoffs.incrementAndGet());
+    // Without turns, the twins race as deliveries to two processes do.
+    Options options = Options.defaults().withSleeper(millis -> backoffs.incrementAndGet()).withTurnWait(Duration.ZERO);
     try (Toa app = Toa.builder()
         .directory(Fixtures.ledger(directory, "true"))
         .engine(twins.storage)

@@ -1,0 +1,120 @@
+package io.toa4j.runtime;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.micrometer.core.instrument.Timer;
+import io.toa4j.api.Failure;
+import io.toa4j.api.Reply;
+import io.toa4j.api.Request;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.LongStream;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Callers of one process on one record take turns ({@link Turns}): none loses the compare-and-swap
+ * to another, so even {@code concurrency: none} answers every call; a call that refuses, throws or
+ * discards in the line changes nothing and holds up no one behind it. The same tests on every pair
+ * of engines, each subclass choosing one ({@link TurnsTest}, {@link TurnsDistributedTest}).
+ */
+abstract class TurnsContract {
+  static final String ACCOUNT = "0123456789abcdef0123456789abcdef";
+  static final int CALLERS = 16;
+  static final int CALLS = 48; // CALLERS * CALLS is a multiple of the six modes
+
+  @TempDir Path directory;
+
+  /** The options that choose the engines under test. */
+  abstract Options options();
+
+  /** The ledger, its add declared {@code concurrency: none}: a lost compare-and-swap would fail its call. */
+  private Toa ledger() {
+    Path context = Fixtures.ledger(directory, "false");
+    Fixtures.edit(context, "components/test.ledger/manifest.toa.yaml", "concurrency: retry", "concurrency: none");
+    return Toa.builder().directory(context).options(options()).build();
+  }
+
+  private static Request add(long amount, String mode) {
+    return Request.of(ACCOUNT, Map.of("amount", amount, "mode", mode));
+  }
+
+  @Test
+  void callersOfOneRecord_takeTurns_noneLosesTheCompareAndSwap_evenWithoutRetry() throws Exception {
+    try (Toa app = ledger()) {
+      app.call("test.ledger.add", add(1, "ok"));
+
+      List<Object> versions = together(app, call -> TransitionTest.output(app.call("test.ledger.add", add(1, "ok"))).get("VERSION"));
+
+      assertThat(versions)
+          .as("each call committed a version of its own")
+          .containsExactlyInAnyOrderElementsOf(LongStream.rangeClosed(2, CALLERS * CALLS + 1).boxed().toList());
+      assertThat(TransitionTest.output(app.call("test.ledger.observe", Request.id(ACCOUNT))))
+          .containsEntry("balance", (long) CALLERS * CALLS + 1)
+          .containsEntry("VERSION", (long) CALLERS * CALLS + 1);
+      Timer conflicts = app.metrics().find(Engine.COMMIT_TIMER).tag("outcome", "conflict").timer();
+      assertThat(conflicts == null ? 0 : conflicts.count()).as("commits that lost the compare-and-swap").isZero();
+    }
+  }
+
+  @Test
+  void aCallThatRefusesThrowsOrDiscardsInTheLine_changesNothing_andTheCallsBehindItGoOn() throws Exception {
+    String[] modes = {"ok", "refuse", "ok", "throw", "ok", "discard"};
+    try (Toa app = ledger()) {
+      app.call("test.ledger.add", add(1, "ok"));
+
+      List<Object> outcomes = together(app, call -> {
+        String mode = modes[call % modes.length];
+        try {
+          Reply reply = app.call("test.ledger.add", add(1, mode));
+          return mode + ":" + (reply instanceof Reply.Refused ? "refused" : "output");
+        } catch (Failure f) {
+          return mode + ":" + f.code();
+        }
+      });
+
+      int each = CALLERS * CALLS / modes.length;
+      assertThat(outcomes).filteredOn("ok:output"::equals).hasSize(3 * each);
+      assertThat(outcomes).filteredOn("refuse:refused"::equals).hasSize(each);
+      assertThat(outcomes).filteredOn("throw:SYSTEM"::equals).hasSize(each);
+      assertThat(outcomes).filteredOn("discard:output"::equals).hasSize(each);
+      assertThat(TransitionTest.output(app.call("test.ledger.observe", Request.id(ACCOUNT))))
+          .as("only the calls that made it so moved the record")
+          .containsEntry("balance", 3L * each + 1)
+          .containsEntry("VERSION", 3L * each + 1);
+    }
+  }
+
+  /** A call numbered from 0 to CALLERS * CALLS - 1, answering what the test collects. */
+  @FunctionalInterface
+  interface Call {
+    Object run(int call) throws Exception;
+  }
+
+  /** Runs CALLERS threads at once, each making CALLS calls; what they answered, in no order. */
+  private static List<Object> together(Toa app, Call call) throws Exception {
+    ExecutorService callers = Executors.newFixedThreadPool(CALLERS);
+    try {
+      List<Future<List<Object>>> answers = new ArrayList<>();
+      for (int t = 0; t < CALLERS; t++) {
+        int caller = t;
+        answers.add(callers.submit(() -> {
+          List<Object> mine = new ArrayList<>();
+          for (int i = 0; i < CALLS; i++) mine.add(call.run(caller * CALLS + i));
+          return mine;
+        }));
+      }
+      List<Object> all = new ArrayList<>();
+      for (Future<List<Object>> answer : answers) all.addAll(answer.get(5, TimeUnit.MINUTES));
+      return all;
+    } finally {
+      callers.shutdownNow();
+    }
+  }
+}

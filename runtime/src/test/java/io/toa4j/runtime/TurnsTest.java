@@ -1,0 +1,77 @@
+package io.toa4j.runtime;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Turns on the embedded engine (the contract), and the lines of {@link Turns} themselves: turns in
+ * the order asked, a bounded wait, the thread that holds a turn taking it again, and nothing kept
+ * for a record nobody waits for.
+ */
+class TurnsTest extends TurnsContract {
+  static final String RECORD = "test.ledger " + ACCOUNT;
+
+  @Override
+  Options options() {
+    return Options.defaults();
+  }
+
+  @Test
+  void turnsAreGiven_inTheOrderTheCallsAsked() throws Exception {
+    Turns turns = new Turns(Duration.ofMinutes(1));
+    List<Integer> order = new CopyOnWriteArrayList<>();
+    List<CompletableFuture<Void>> callers = new ArrayList<>();
+    try (Turns.Turn first = turns.take(RECORD)) {
+      for (int i = 1; i <= 6; i++) {
+        int caller = i;
+        callers.add(CompletableFuture.runAsync(() -> {
+          try (Turns.Turn turn = turns.take(RECORD)) {
+            order.add(caller);
+          }
+        }, runnable -> new Thread(runnable).start()));
+        await().atMost(Duration.ofSeconds(10)).until(() -> turns.calls(RECORD) == caller + 1); // this one waits in line
+      }
+      assertThat(order).as("no one goes while the first holds the turn").isEmpty();
+    }
+    CompletableFuture.allOf(callers.toArray(CompletableFuture[]::new)).get(10, TimeUnit.SECONDS);
+    assertThat(order).containsExactly(1, 2, 3, 4, 5, 6);
+    assertThat(turns.records()).as("lines of records nobody waits for").isZero();
+  }
+
+  @Test
+  void aCallThatWaitedPastTheBound_goesOnWithoutTheTurn() throws Exception {
+    Turns turns = new Turns(Duration.ofMillis(50));
+    try (Turns.Turn held = turns.take(RECORD)) {
+      CompletableFuture<Boolean> late = CompletableFuture.supplyAsync(() -> {
+        try (Turns.Turn none = turns.take(RECORD)) {
+          return true;
+        }
+      }, runnable -> new Thread(runnable).start());
+      assertThat(late.get(10, TimeUnit.SECONDS)).as("the late call went on while the turn was held").isTrue();
+      assertThat(turns.calls(RECORD)).as("the holder only").isEqualTo(1);
+    }
+    assertThat(turns.records()).isZero();
+  }
+
+  @Test
+  void theThreadThatHoldsATurn_takesItAgain_andAnotherRecordsTurnIsFree() throws Exception {
+    Turns turns = new Turns(Duration.ofMinutes(1));
+    CompletableFuture<Void> nested = CompletableFuture.runAsync(() -> {
+      try (Turns.Turn outer = turns.take(RECORD);
+          Turns.Turn inner = turns.take(RECORD);
+          Turns.Turn other = turns.take("test.ledger another")) {
+        assertThat(turns.records()).isEqualTo(2);
+      }
+    }, runnable -> new Thread(runnable).start());
+    nested.get(10, TimeUnit.SECONDS);
+    assertThat(turns.records()).isZero();
+  }
+}
