@@ -39,7 +39,7 @@ final class Deliveries {
   static final String LAG_TIMER = "toa.delivery.lag";
 
   private final List<Long> delaysSeconds;
-  private final MeterRegistry metrics;
+  private final Meters meters;
   private final Clock clock;
   private final Progress progress;
   private final Tracing tracing;
@@ -58,7 +58,7 @@ final class Deliveries {
     this.tracing = tracing;
     this.announced = announced;
     this.delaysSeconds = List.copyOf(delaysSeconds);
-    this.metrics = metrics;
+    this.meters = new Meters(metrics);
     this.clock = clock;
     this.progress = progress;
   }
@@ -173,7 +173,7 @@ final class Deliveries {
     } catch (NumberFormatException e) {
       return;
     }
-    Engine.timer(metrics, LAG_TIMER, "queue", delivery.queue()).record(Math.max(0, clock.millis() - at), TimeUnit.MILLISECONDS);
+    meters.timer(LAG_TIMER, "queue", delivery.queue()).record(Math.max(0, clock.millis() - at), TimeUnit.MILLISECONDS);
   }
 
   private OutageLog outage(String queue) {
@@ -181,6 +181,6 @@ final class Deliveries {
   }
 
   private void count(String queue, String outcome) {
-    metrics.counter("toa.messages", "queue", queue, "outcome", outcome).increment();
+    meters.counter("toa.messages", "queue", queue, "outcome", outcome).increment();
   }
 }

@@ -101,6 +101,7 @@ final class Engine {
   private final Options options;
   private final Outbox outbox;
   private final MeterRegistry metrics;
+  private final Meters meters;
   private final Tracing tracing;
   private final long inboxRetentionSeconds;
   private final long inboxRememberSeconds;
@@ -145,6 +146,7 @@ final class Engine {
     this.options = options;
     this.outbox = outbox;
     this.metrics = metrics;
+    this.meters = new Meters(metrics);
     this.tracing = tracing;
     this.inboxRetentionSeconds = inboxRetentionSeconds;
     this.inboxRememberSeconds = inboxRememberSeconds;
@@ -178,7 +180,7 @@ final class Engine {
     } finally {
       span.setAttribute(Tracing.OUTCOME, outcome);
       span.end();
-      sample.stop(timer(metrics, CALL_TIMER, "operation", endpoint, "outcome", outcome));
+      sample.stop(meters.timer(CALL_TIMER, "operation", endpoint, "outcome", outcome));
     }
   }
 
@@ -557,16 +559,8 @@ final class Engine {
     } finally {
       span.setAttribute(Tracing.OUTCOME, outcome);
       span.end();
-      sample.stop(timer(metrics, COMMIT_TIMER, "component", component.label(), "outcome", outcome));
+      sample.stop(meters.timer(COMMIT_TIMER, "component", component.label(), "outcome", outcome));
     }
-  }
-
-  /**
-   * A timer with its histogram published, so that a Prometheus scrape carries buckets to take
-   * percentiles from, not only a count, a sum and a maximum.
-   */
-  static Timer timer(MeterRegistry metrics, String name, String... tags) {
-    return Timer.builder(name).tags(tags).publishPercentileHistogram().register(metrics);
   }
 
   /** How long the answers to the operation's calls are given; empty when it does not declare once. */
@@ -647,7 +641,7 @@ final class Engine {
   }
 
   private void count(String name, Component component, Operation operation) {
-    metrics.counter(name, "operation", component.label() + "." + operation.name()).increment();
+    meters.counter(name, "operation", component.label() + "." + operation.name()).increment();
   }
 
   /** A record as a write leaves it: as the store keeps it, and as the run sees it. */

@@ -28,7 +28,7 @@ final class Identities {
   static String ordered(long millis, RandomGenerator random) {
     byte[] bytes = new byte[10];
     random.nextBytes(bytes);
-    return String.format("%012x", millis & 0xffffffffffffL) + HEX.formatHex(bytes);
+    return HEX.toHexDigits(millis).substring(4) + HEX.formatHex(bytes); // the low 48 bits: 12 digits
   }
 
   /** The identity of the {@code ordinal}-th call (from 1) made while serving {@code served}. */
