@@ -15,6 +15,7 @@ import java.util.Queue;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
@@ -37,6 +38,12 @@ import org.slf4j.LoggerFactory;
  * #CLAIM_MILLIS} after. So a component that neither announces nor sends pays one indexed read every
  * ten seconds and no write, and another process's entries it left behind are found within the time
  * they stay claimed.
+ *
+ * <p>Publishing is combined: the entries a component commits join its line of committed entries,
+ * which one drain at a time publishes in commit order, the events of all the entries waiting in one
+ * publish ({@link Bus#publish(List)}: one transaction of the embedded bus, one wait for RabbitMQ's
+ * confirms). Under load a publish carries many entries, and one publisher thread per component
+ * serves them, off the callers' path.
  *
  * <p>Marks are combined: an entry whose messages are on the bus joins its component's marks, and
  * whichever publishing thread finds no mark being written writes every waiting one in one
@@ -78,6 +85,7 @@ final class Publisher implements Engine.Outbox, AutoCloseable {
   private final Map<String, OutageLog> outages = new ConcurrentHashMap<>();
   private final Map<String, OutageLog> publishing = new ConcurrentHashMap<>();
   private final Map<String, Marks> marks = new ConcurrentHashMap<>();
+  private final Map<String, Committed> committed = new ConcurrentHashMap<>();
   private final ExecutorService immediate = Threads.perTask("toa-publish");
   private final ScheduledExecutorService sweeper = Executors.newSingleThreadScheduledExecutor(Threads.daemons("toa-sweep"));
 
@@ -112,7 +120,45 @@ final class Publisher implements Engine.Outbox, AutoCloseable {
   @Override
   public void committed(Component component, OutboxEntry entry) {
     if (!entry.tasks().isEmpty() && !component.announces()) sending.add(component.label());
-    immediate.execute(() -> publish(component, List.of(entry)));
+    committed.computeIfAbsent(component.label(), label -> new Committed(component)).add(entry);
+  }
+
+  /**
+   * The entries of one component committed here and not yet published: published in the order they
+   * were committed, as many together as arrived while the ones before them were published. One
+   * drain per component at a time runs on the publishing executor, started by the commit that
+   * finds none running (flat combining), so a burst of commits makes a few large publishes, not
+   * one publish and one thread per entry.
+   */
+  private final class Committed {
+    private final Component component;
+    private final Queue<OutboxEntry> waiting = new ConcurrentLinkedQueue<>();
+    private final AtomicBoolean draining = new AtomicBoolean();
+
+    Committed(Component component) {
+      this.component = component;
+    }
+
+    void add(OutboxEntry entry) {
+      waiting.add(entry);
+      if (draining.compareAndSet(false, true)) immediate.execute(this::drain);
+    }
+
+    /** Publishes until nothing waits; the re-check after letting the flag go catches an entry added just before. */
+    private void drain() {
+      do {
+        try {
+          while (true) {
+            List<OutboxEntry> batch = new ArrayList<>();
+            for (OutboxEntry entry; batch.size() < BATCH && (entry = waiting.poll()) != null; ) batch.add(entry);
+            if (batch.isEmpty()) break;
+            publish(component, batch);
+          }
+        } finally {
+          draining.set(false);
+        }
+      } while (!waiting.isEmpty() && draining.compareAndSet(false, true));
+    }
   }
 
   /**
@@ -187,29 +233,63 @@ final class Publisher implements Engine.Outbox, AutoCloseable {
   }
 
   /**
-   * Publishes the entries' messages, in order, and then leaves their marks to be written with
-   * others ({@link Marks}). An entry stays in flight until its mark is written, so the other path
-   * never takes it meanwhile; one the other path is publishing right now is left to it.
+   * Publishes the entries' messages, in order: their events together in one publish, then their
+   * tasks; then leaves their marks to be written with others ({@link Marks}). An entry stays in
+   * flight until its mark is written, so the other path never takes it meanwhile; one the other
+   * path is publishing right now is left to it. When publishing them together fails for another
+   * reason than a server out of reach, each is published alone, so that one entry that cannot be
+   * published holds up none of the others.
    */
   private void publish(Component component, List<OutboxEntry> entries) {
-    List<String> done = new ArrayList<>(entries.size());
-    for (OutboxEntry entry : entries) {
-      if (!inFlight.add(entry.id())) continue;
-      try {
-        Context committed = Tracing.extract(entry.trace());
-        for (Message message : component.announcements().render(entry, consumed)) {
-          tracing.produce("publish " + message.label(), message, committed, bus::publish);
+    List<OutboxEntry> taken = new ArrayList<>(entries.size());
+    for (OutboxEntry entry : entries) if (inFlight.add(entry.id())) taken.add(entry);
+    if (taken.isEmpty()) return;
+    List<String> done = new ArrayList<>(taken.size());
+    try {
+      publishTogether(component, taken);
+      taken.forEach(entry -> done.add(entry.id()));
+    } catch (RuntimeException e) {
+      if (taken.size() > 1 && !OutageLog.isOutage(e)) {
+        for (OutboxEntry entry : taken) {
+          try {
+            publishTogether(component, List.of(entry));
+            done.add(entry.id());
+          } catch (RuntimeException alone) {
+            unpublished(component, entry, alone);
+          }
         }
-        send(Task.decode(entry.tasks()), entry.created(), committed);
-      } catch (RuntimeException e) {
-        inFlight.remove(entry.id());
-        failed(sending(component), e, "Outbox entry {} of {} was not published; the sweep tries it again", entry.id(), component.label(), e);
-        continue;
+      } else {
+        taken.forEach(entry -> unpublished(component, entry, e));
       }
-      sending(component).succeeded();
-      done.add(entry.id());
     }
-    if (!done.isEmpty()) marks.computeIfAbsent(component.label(), label -> new Marks(component)).add(done);
+    if (done.isEmpty()) return;
+    sending(component).succeeded();
+    // marked on another thread, so that the next publish does not wait for the storage
+    Marks marking = marks.computeIfAbsent(component.label(), label -> new Marks(component));
+    try {
+      immediate.execute(() -> marking.add(done));
+    } catch (RejectedExecutionException closing) {
+      done.forEach(inFlight::remove); // unmarked: a sweep publishes them again, under the same ids
+    }
+  }
+
+  /** Publishes the events of the entries in one publish, then sends their tasks, in order. */
+  private void publishTogether(Component component, List<OutboxEntry> entries) {
+    List<Tracing.Produced> events = new ArrayList<>();
+    for (OutboxEntry entry : entries) {
+      Context committed = Tracing.extract(entry.trace());
+      for (Message message : component.announcements().render(entry, consumed)) {
+        events.add(new Tracing.Produced("publish " + message.label(), message, committed));
+      }
+    }
+    if (!events.isEmpty()) tracing.produce(events, bus::publish);
+    for (OutboxEntry entry : entries) send(Task.decode(entry.tasks()), entry.created(), Tracing.extract(entry.trace()));
+  }
+
+  /** An entry not published: out of flight, for a sweep to publish again. */
+  private void unpublished(Component component, OutboxEntry entry, RuntimeException e) {
+    inFlight.remove(entry.id());
+    failed(sending(component), e, "Outbox entry {} of {} was not published; the sweep tries it again", entry.id(), component.label(), e);
   }
 
   /**

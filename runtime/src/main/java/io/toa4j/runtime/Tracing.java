@@ -12,7 +12,9 @@ import io.opentelemetry.context.propagation.TextMapGetter;
 import io.opentelemetry.context.propagation.TextMapPropagator;
 import io.toa4j.spi.Json;
 import io.toa4j.spi.Message;
+import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import tools.jackson.databind.JsonNode;
@@ -80,15 +82,33 @@ final class Tracing {
    * trace.
    */
   void produce(String name, Message message, Context parent, java.util.function.Consumer<Message> out) {
-    Span span = start(name, SpanKind.PRODUCER, parent);
-    span.setAttribute(MESSAGE_ID, message.id());
+    produce(List.of(new Produced(name, message, parent)), traced -> out.accept(traced.get(0)));
+  }
+
+  /** A message to hand on under a span {@code name}, child of {@code parent}. */
+  record Produced(String name, Message message, Context parent) {}
+
+  /**
+   * Hands the messages on together (published in one go), each under a span of its own as {@link
+   * #produce(String, Message, Context, java.util.function.Consumer)} makes one; when it throws,
+   * every span is marked failed.
+   */
+  void produce(List<Produced> messages, java.util.function.Consumer<List<Message>> out) {
+    List<Span> spans = new ArrayList<>(messages.size());
+    List<Message> traced = new ArrayList<>(messages.size());
+    for (Produced produced : messages) {
+      Span span = start(produced.name(), SpanKind.PRODUCER, produced.parent());
+      span.setAttribute(MESSAGE_ID, produced.message().id());
+      spans.add(span);
+      traced.add(withContext(produced.message(), produced.parent().with(span)));
+    }
     try {
-      out.accept(withContext(message, parent.with(span)));
+      out.accept(traced);
     } catch (RuntimeException e) {
-      failed(span, e);
+      spans.forEach(span -> failed(span, e));
       throw e;
     } finally {
-      span.end();
+      spans.forEach(Span::end);
     }
   }
 

@@ -23,6 +23,17 @@ public interface Bus extends AutoCloseable {
   /** Delivers an event to every queue bound to its label; durable when it returns. */
   void publish(Message event);
 
+  /**
+   * Delivers each event to every queue bound to its label, as {@link #publish(Message)} does for
+   * one; all durable when it returns. A bus writes them together where it can (one transaction,
+   * one wait for the broker's confirms), which is what a publisher with many events at hand asks
+   * for. When it throws, any of them may have been delivered: the caller publishes them all again,
+   * under the same ids. This default publishes them one at a time.
+   */
+  default void publish(List<Message> events) {
+    for (Message event : events) publish(event);
+  }
+
   /** Puts a message on one queue; durable when it returns. */
   void send(String queue, Message message);
 

@@ -73,6 +73,13 @@ final class EmbeddedBus implements Bus {
     wake(table.publish(event, clock.millis()));
   }
 
+  /** {@inheritDoc} In one transaction. */
+  @Override
+  public void publish(List<Message> events) {
+    Objects.requireNonNull(events, "events").forEach(event -> Objects.requireNonNull(event, "event"));
+    if (!events.isEmpty()) wake(table.publish(events, clock.millis()));
+  }
+
   @Override
   public void send(String queue, Message message) {
     requireName(queue, "queue");

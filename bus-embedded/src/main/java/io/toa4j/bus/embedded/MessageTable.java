@@ -10,6 +10,7 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.util.ArrayList;
 import java.util.Collection;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -62,18 +63,34 @@ final class MessageTable {
 
   /** Stores the event once in every queue bound to its label that does not hold it yet. */
   List<String> publish(Message event, long now) {
+    return publish(List.of(event), now);
+  }
+
+  /**
+   * Stores each event once in every queue bound to its label that does not hold it yet, all in one
+   * transaction through one statement.
+   *
+   * @return the queues that got one, without repeats
+   */
+  List<String> publish(List<Message> events, long now) {
     String sql =
         INSERT + "SELECT ?, ?, ?, ?, 0, ?, ?, queue FROM binding WHERE label = ?" + NO_DUPLICATE;
-    String body = event.body().text();
-    String headers = json(event.headers());
+    Message first = events.get(0);
+    String what = events.size() == 1
+        ? "publish the event " + first.id() + " (" + first.label() + ")"
+        : "publish " + events.size() + " events, the first " + first.id() + " (" + first.label() + ")";
     return db.write(
-        "publish the event " + event.id() + " (" + event.label() + ")",
+        what,
         c -> {
+          Set<String> queues = new LinkedHashSet<>();
           try (PreparedStatement s = c.prepareStatement(sql)) {
-            bind(s, event, body, headers, now);
-            s.setString(7, event.label());
-            return strings(s);
+            for (Message event : events) {
+              bind(s, event, event.body().text(), json(event.headers()), now);
+              s.setString(7, event.label());
+              queues.addAll(strings(s));
+            }
           }
+          return List.copyOf(queues);
         });
   }
 

@@ -8,6 +8,7 @@ import com.rabbitmq.client.RecoveryListener;
 import com.rabbitmq.client.ShutdownSignalException;
 import java.io.IOException;
 import java.time.Duration;
+import java.util.List;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeoutException;
@@ -68,16 +69,27 @@ final class Channels implements AutoCloseable {
    */
   void publish(String exchange, String routingKey, AMQP.BasicProperties properties, byte[] body)
       throws IOException, InterruptedException, TimeoutException {
+    publish(List.of(new Outgoing(exchange, routingKey, properties, body)));
+  }
+
+  /** One message to publish: where to, its properties and its body. */
+  record Outgoing(String exchange, String routingKey, AMQP.BasicProperties properties, byte[] body) {}
+
+  /**
+   * Publishes the messages on one channel, in order, and waits once until the broker confirms it
+   * has them all: a window of confirms rather than a wait per message.
+   */
+  void publish(List<Outgoing> messages) throws IOException, InterruptedException, TimeoutException {
     long recovered = recoveries.get();
     if (recovering) throw new IOException("the connection to the broker is recovering; publish again once it is back");
     with(
         channel -> {
-          channel.basicPublish(exchange, routingKey, properties, body);
+          for (Outgoing message : messages) channel.basicPublish(message.exchange(), message.routingKey(), message.properties(), message.body());
           channel.waitForConfirmsOrDie(confirmTimeout.toMillis());
           return null;
         });
     if (recoveries.get() != recovered) {
-      throw new IOException("the connection to the broker recovered while publishing; the message may not have been routed");
+      throw new IOException("the connection to the broker recovered while publishing; the messages may not have been routed");
     }
   }
 

@@ -11,6 +11,7 @@ import io.toa4j.spi.UnreachableException;
 import java.io.IOException;
 import java.time.Clock;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
@@ -110,6 +111,23 @@ final class RabbitBus implements Bus {
           Topology.EVENTS, event.label(), Codec.properties(event, 1), Codec.body(event));
     } catch (IOException | InterruptedException | TimeoutException | RuntimeException e) {
       throw failure("publish event " + event.id() + " (" + event.label() + ")", e);
+    }
+  }
+
+  /** {@inheritDoc} On one channel, with one wait for the broker's confirms of them all. */
+  @Override
+  public void publish(List<Message> events) {
+    Objects.requireNonNull(events, "events");
+    if (events.isEmpty()) return;
+    requireOpen();
+    List<Channels.Outgoing> outgoing = new ArrayList<>(events.size());
+    for (Message event : events) {
+      outgoing.add(new Channels.Outgoing(Topology.EVENTS, event.label(), Codec.properties(event, 1), Codec.body(event)));
+    }
+    try {
+      channels.publish(outgoing);
+    } catch (IOException | InterruptedException | TimeoutException | RuntimeException e) {
+      throw failure("publish " + events.size() + " events, the first " + events.get(0).id() + " (" + events.get(0).label() + ")", e);
     }
   }
 

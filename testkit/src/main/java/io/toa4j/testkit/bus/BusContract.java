@@ -110,6 +110,34 @@ public interface BusContract {
   }
 
   @Test
+  default void publish_manyAtOnce_eachGoesToTheQueuesBoundToItsLabel_withItsContent() {
+    String orders = queue("orders");
+    String mail = queue("mail");
+    String created = label("order.created");
+    String cancelled = label("order.cancelled");
+    try (Bus bus = open(Clock.systemUTC())) {
+      bus.declare(orders, Set.of(created));
+      bus.declare(mail, Set.of(created, cancelled));
+      Recorder ordersSeen = new Recorder();
+      Recorder mailSeen = new Recorder();
+      bus.consume(orders, ordersSeen);
+      bus.consume(mail, mailSeen);
+
+      bus.publish(List.of(message("e1", created), message("e2", cancelled), message("e3", label("order.unbound")), message("e4", created)));
+
+      await().atMost(PATIENCE).until(() -> ordersSeen.count() == 2 && mailSeen.count() == 3);
+      await().during(QUIET).atMost(PATIENCE).until(() -> ordersSeen.count() + mailSeen.count() == 5);
+      assertThat(ordersSeen.seen()).extracting(seen -> seen.delivery().message().id()).containsExactlyInAnyOrder("e1", "e4");
+      assertThat(mailSeen.seen()).extracting(seen -> seen.delivery().message().id()).containsExactlyInAnyOrder("e1", "e2", "e4");
+      assertThat(mailSeen.seen()).allSatisfy(seen -> {
+        Message sent = message(seen.delivery().message().id(), seen.delivery().message().label());
+        assertThat(seen.delivery().message().body()).isEqualTo(sent.body());
+      });
+      bus.publish(List.of()); // nothing to publish is no error
+    }
+  }
+
+  @Test
   default void publish_unboundLabel_deliversNothing() {
     String q = queue("a");
     try (Bus bus = open(Clock.systemUTC())) {

@@ -1,0 +1,64 @@
+package io.toa4j.runtime;
+
+import io.toa4j.spi.Bus;
+import io.toa4j.spi.BusProvider;
+import io.toa4j.spi.BusSettings;
+import io.toa4j.spi.Message;
+import java.lang.reflect.InvocationTargetException;
+import java.lang.reflect.Proxy;
+import java.util.List;
+import java.util.ServiceLoader;
+import java.util.function.Consumer;
+
+/**
+ * A real bus (the one its provider's name picks: embedded or rabbitmq) under an engine name of a
+ * test's own, every publish passing through the test's interceptor, which publishes for real when
+ * it proceeds: a test holds, splits or fails a publish at the exact point it examines.
+ */
+final class InterceptedBus implements BusProvider {
+  /** Around one publish of one or more events: {@code proceed} publishes them, or some of them, for real. */
+  @FunctionalInterface
+  interface Interceptor {
+    void publish(List<Message> events, Consumer<List<Message>> proceed) throws Exception;
+  }
+
+  private final String name;
+  private final BusProvider real;
+  private final Interceptor interceptor;
+
+  InterceptedBus(String name, String real, Interceptor interceptor) {
+    this.name = name;
+    this.real = ServiceLoader.load(BusProvider.class).stream().map(ServiceLoader.Provider::get)
+        .filter(provider -> provider.name().equals(real)).findFirst()
+        .orElseThrow(() -> new AssertionError("no " + real + " bus on the class path"));
+    this.interceptor = interceptor;
+  }
+
+  @Override
+  public String name() {
+    return name;
+  }
+
+  @Override
+  public boolean distributed() {
+    return real.distributed();
+  }
+
+  @Override
+  @SuppressWarnings("unchecked")
+  public Bus open(BusSettings settings) {
+    Bus bus = real.open(settings);
+    return (Bus) Proxy.newProxyInstance(Bus.class.getClassLoader(), new Class<?>[] {Bus.class}, (proxy, method, args) -> {
+      if (method.getName().equals("publish")) {
+        List<Message> events = args[0] instanceof List<?> list ? (List<Message>) list : List.of((Message) args[0]);
+        interceptor.publish(events, bus::publish);
+        return null;
+      }
+      try {
+        return method.invoke(bus, args);
+      } catch (InvocationTargetException e) {
+        throw e.getCause();
+      }
+    });
+  }
+}

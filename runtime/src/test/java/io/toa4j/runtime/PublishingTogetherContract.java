@@ -1,0 +1,139 @@
+package io.toa4j.runtime;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import io.toa4j.api.Request;
+import io.toa4j.spi.Message;
+import io.toa4j.spi.UnreachableException;
+import io.toa4j.testkit.time.TestClock;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The publisher publishes together the entries committed while it was publishing ({@link
+ * io.toa4j.spi.Bus#publish(List)}), in commit order; an entry whose event the bus refuses holds
+ * up none of the others; a publish that stops midway (the bus cut after some of its events) is
+ * published again whole by a sweep, and each event is handled once. On a real bus, every publish
+ * passing through the test ({@link InterceptedBus}); the same tests on every pair of engines, each
+ * subclass choosing one ({@link PublishingTogetherTest}, {@link PublishingTogetherDistributedTest}).
+ */
+abstract class PublishingTogetherContract {
+  static final Duration PATIENCE = Duration.ofSeconds(30);
+
+  @TempDir Path directory;
+  final TestClock clock = new TestClock();
+
+  /** The sources and sinks on the engines under test, with this bus. */
+  abstract Toa app(Path context, InterceptedBus bus);
+
+  /** Each publish's events, by the number of the source each announces; the first held until released. */
+  static final class Publishes {
+    final List<List<Integer>> seen = new CopyOnWriteArrayList<>();
+    final CountDownLatch first = new CountDownLatch(1);
+    final CountDownLatch release = new CountDownLatch(1);
+
+    void hold(List<Message> events) throws InterruptedException {
+      seen.add(events.stream().map(Publishes::source).toList());
+      if (seen.size() == 1) {
+        first.countDown();
+        if (!release.await(PATIENCE.toSeconds(), TimeUnit.SECONDS)) throw new IllegalStateException("the test never released the publish");
+      }
+    }
+
+    /** The number of the source whose creation the event announces. */
+    static int source(Message event) {
+      return Integer.parseInt(Binding.tree(event.body()).path("id").asString(), 16);
+    }
+  }
+
+  private static Request emit(int n) {
+    return Request.of(String.format("%032x", n), Map.of("failures", 0, "refuse", false));
+  }
+
+  /** How many events each sink took, from 1 to n. */
+  private static List<Long> received(Toa app, int n) {
+    return java.util.stream.IntStream.rangeClosed(1, n)
+        .mapToObj(i -> app.call("test.sinks.observe", Request.id(String.format("%032x", i))))
+        .map(reply -> reply instanceof io.toa4j.api.Reply.Output output && output.value().orElse(Map.of()) instanceof Map<?, ?> sink
+            && sink.get("received") instanceof Number received ? received.longValue() : 0L) // a sink never written took none
+        .toList();
+  }
+
+  @Test
+  void entriesCommittedWhileOneIsPublished_goTogether_andOneTheBusRefuses_holdsUpNoneOfThem() throws Exception {
+    Publishes publishes = new Publishes();
+    AtomicBoolean refusing = new AtomicBoolean(true);
+    InterceptedBus bus = new InterceptedBus("refusing-one", real(), (events, proceed) -> {
+      publishes.hold(events);
+      if (refusing.get() && events.stream().anyMatch(event -> Publishes.source(event) == 4)) {
+        throw new IllegalStateException("the broker refuses the event of source 4");
+      }
+      proceed.accept(events);
+    });
+    try (Toa app = app(Fixtures.sourceAndSink(directory), bus)) {
+      app.call("test.sources.emit", emit(1));
+      assertThat(publishes.first.await(PATIENCE.toSeconds(), TimeUnit.SECONDS)).as("the first entry is being published").isTrue();
+      for (int n = 2; n <= 6; n++) app.call("test.sources.emit", emit(n));
+      publishes.release.countDown();
+
+      await().atMost(PATIENCE).until(() -> received(app, 6).equals(List.of(1L, 1L, 1L, 0L, 1L, 1L)));
+      assertThat(publishes.seen)
+          .as("the five committed meanwhile together, in commit order; then each alone, as together failed")
+          .containsExactly(List.of(1), List.of(2, 3, 4, 5, 6), List.of(2), List.of(3), List.of(4), List.of(5), List.of(6));
+      await().atMost(PATIENCE).until(() -> app.admin().backlog() == 1);
+
+      refusing.set(false);
+      clock.advance(Duration.ofMillis(Publisher.CLAIM_MILLIS + 1000)); // the committer's claim on it ended: a sweep takes it
+      await().atMost(PATIENCE).until(() -> received(app, 6).equals(List.of(1L, 1L, 1L, 1L, 1L, 1L)));
+      await().atMost(PATIENCE).until(() -> app.admin().backlog() == 0);
+    }
+  }
+
+  @Test
+  void aPublishCutMidway_isPublishedWholeAgain_andEachEventIsHandledOnce() throws Exception {
+    Publishes publishes = new Publishes();
+    AtomicBoolean cut = new AtomicBoolean(true);
+    InterceptedBus bus = new InterceptedBus("cut-midway", real(), (events, proceed) -> {
+      publishes.hold(events);
+      if (events.size() > 1 && cut.getAndSet(false)) {
+        proceed.accept(events.subList(0, events.size() / 2));
+        throw new UnreachableException("the broker went away after " + events.size() / 2 + " of " + events.size() + " events");
+      }
+      proceed.accept(events);
+    });
+    try (Toa app = app(Fixtures.sourceAndSink(directory), bus)) {
+      app.call("test.sources.emit", emit(1));
+      assertThat(publishes.first.await(PATIENCE.toSeconds(), TimeUnit.SECONDS)).isTrue();
+      for (int n = 2; n <= 7; n++) app.call("test.sources.emit", emit(n));
+      publishes.release.countDown();
+
+      await().atMost(PATIENCE).until(() -> received(app, 7).equals(List.of(1L, 1L, 1L, 1L, 0L, 0L, 0L)));
+      await().atMost(PATIENCE).until(() -> app.admin().backlog() == 6);
+
+      clock.advance(Duration.ofMillis(Publisher.CLAIM_MILLIS + 1000));
+      await().atMost(PATIENCE).until(() -> app.admin().backlog() == 0);
+      await().atMost(PATIENCE).until(() -> received(app, 7).equals(List.of(1L, 1L, 1L, 1L, 1L, 1L, 1L)));
+      assertThat(publishes.seen).as("the cut publish, then the sweep's, whole").contains(List.of(2, 3, 4, 5, 6, 7), atIndex(1));
+      assertThat(publishes.seen.subList(2, publishes.seen.size()).stream().flatMap(List::stream).sorted().toList())
+          .as("the sweep published the six again, those that went before the cut included")
+          .containsExactly(2, 3, 4, 5, 6, 7);
+      assertThat(received(app, 7)).as("each handled once, though three were delivered twice").containsOnly(1L);
+    }
+  }
+
+  /** The name of the real bus under the interceptor. */
+  abstract String real();
+
+  private static org.assertj.core.data.Index atIndex(int index) {
+    return org.assertj.core.data.Index.atIndex(index);
+  }
+}
