@@ -141,7 +141,12 @@ final class Publisher implements Engine.Outbox, AutoCloseable {
 
     void add(OutboxEntry entry) {
       waiting.add(entry);
-      if (draining.compareAndSet(false, true)) immediate.execute(this::drain);
+      if (!draining.compareAndSet(false, true)) return;
+      try {
+        immediate.execute(this::drain);
+      } catch (RejectedExecutionException closing) {
+        draining.set(false); // the publisher is closing: the entry stays unpublished, for a sweep
+      }
     }
 
     /** Publishes until nothing waits; the re-check after letting the flag go catches an entry added just before. */
