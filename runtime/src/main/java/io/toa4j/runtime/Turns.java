@@ -27,7 +27,7 @@ import java.util.concurrent.locks.ReentrantLock;
  */
 final class Turns {
   private final ConcurrentHashMap<String, Line> lines = new ConcurrentHashMap<>();
-  private final Duration wait;
+  private final long waitNanos;
 
   /** The calls holding or waiting for one record's turn. */
   private static final class Line {
@@ -45,11 +45,11 @@ final class Turns {
 
   /** @param wait how long a call waits for its turn before it goes on without one; zero: never waits */
   Turns(Duration wait) {
-    this.wait = wait;
+    this.waitNanos = TimeUnit.NANOSECONDS.convert(wait); // saturates: a wait of centuries is Long.MAX_VALUE
   }
 
   /**
-   * Waits for the record's turn, at most {@code wait}; a turn that does nothing when closed if the
+   * Waits for the record's turn, at most the wait given at construction; a turn that does nothing when closed if the
    * wait ran out (the call races for the record instead).
    *
    * @param record the record, as the component's label and the record's id make it unique
@@ -63,7 +63,7 @@ final class Turns {
     });
     boolean taken = false;
     try {
-      taken = line.turn.tryLock(wait.toNanos(), TimeUnit.NANOSECONDS);
+      taken = line.turn.tryLock(waitNanos, TimeUnit.NANOSECONDS);
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
       throw new Failure(Failure.Code.SYSTEM, "interrupted while waiting for its turn on record " + record, e);

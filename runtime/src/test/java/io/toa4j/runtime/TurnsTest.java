@@ -62,6 +62,13 @@ class TurnsTest extends TurnsContract {
   }
 
   @Test
+  void aWaitWithNoEnd_isAccepted() {
+    try (Turns.Turn turn = new Turns(Options.FOREVER).take(RECORD)) {
+      assertThat(turn).isNotNull();
+    }
+  }
+
+  @Test
   void theThreadThatHoldsATurn_takesItAgain_andAnotherRecordsTurnIsFree() throws Exception {
     Turns turns = new Turns(Duration.ofMinutes(1));
     CompletableFuture<Void> nested = CompletableFuture.runAsync(() -> {
