@@ -79,9 +79,10 @@ import tools.jackson.databind.node.ObjectNode;
  *       fingerprint (operation, query, input) is refused ({@code IDENTITY_REUSED}) and writes
  *       nothing: one identity never gets the answer to a different request.
  *   <li>Calls of this process that write the same record take turns on it, in the order they
- *       asked ({@link Turns}): each reads the record after the one before it committed, so they do
- *       not lose the compare-and-swap to each other. The turn orders, the compare-and-swap decides:
- *       writers in other processes, and a call that waited past its turn's bound, race as before.
+ *       asked ({@link Turns}): each runs on the record as the one before it committed it (handed
+ *       over, not read again), so they do not lose the compare-and-swap to each other. The turn
+ *       orders, the compare-and-swap decides: writers in other processes, a call that waited past
+ *       its turn's bound, and a handed record they made stale, lose or race as before.
  * </ol>
  *
  * <p>Thread-safe and stateless between calls: any number of calls run at once. Longer than 400
@@ -193,14 +194,14 @@ final class Engine {
     Invocation call = located.get();
     return switch (operation.type()) {
       case TRANSITION -> {
-        try (Turns.Turn turn = turn(component, call)) {
-          yield operation.generic() ? genericTransit(component, operation, call) : transition(component, operation, call, contexts);
+        try (Turned turned = turn(component, operation, call)) {
+          yield operation.generic() ? genericTransit(component, operation, call, turned) : transition(component, operation, call, contexts, turned);
         }
       }
       case OBSERVATION -> operation.generic() ? genericObservation(component, operation, call) : observation(component, operation, call, contexts);
       case ASSIGNMENT -> {
-        try (Turns.Turn turn = turn(component, call)) {
-          yield assignment(component, operation, call, contexts);
+        try (Turned turned = turn(component, operation, call)) {
+          yield assignment(component, operation, call, contexts, turned);
         }
       }
       case EFFECT -> operation.declaration().external().isPresent()
@@ -210,10 +211,31 @@ final class Engine {
     };
   }
 
-  /** The turn on the record the call writes; none to wait for when it creates one. */
-  private Turns.Turn turn(Component component, Invocation call) {
+  /**
+   * The turn of a write on the record it names, with its call's answer (for {@code once}) as looked
+   * up while it waited: a call that waited reads nothing more once its turn comes, since the call
+   * before it handed it the record. No turn for a write that creates its record.
+   */
+  private Turned turn(Component component, Operation operation, Invocation call) {
+    Turned turned = new Turned();
     Optional<String> id = call.query().flatMap(Query::id);
-    return id.isEmpty() ? () -> {} : turns.take(component.label() + " " + id.get());
+    if (id.isEmpty()) return turned;
+    Store store = component.store().orElseThrow();
+    boolean once = operation.declaration().once().isPresent();
+    turned.turn = turns.take(component.label() + " " + id.get(), () ->
+        turned.answer = once ? store.recorded(call.identity(), options.clock().millis()) : Optional.empty());
+    return turned;
+  }
+
+  /** A write's turn on its record, and its call's answer as looked up while it waited (null until then). */
+  private static final class Turned implements AutoCloseable {
+    Turns.Turn turn = Turns.NONE;
+    Optional<InboxEntry> answer;
+
+    @Override
+    public void close() {
+      turn.close();
+    }
   }
 
   /**
@@ -281,9 +303,9 @@ final class Engine {
 
   // ---- transitions ------------------------------------------------------------------------
 
-  private Result transition(Component component, Operation operation, Invocation call, Contexts contexts) {
+  private Result transition(Component component, Operation operation, Invocation call, Contexts contexts, Turned turned) {
     Store store = component.store().orElseThrow();
-    Reading first = first(operation, store, call);
+    Reading first = first(operation, store, call, turned);
     Optional<Result> recorded = recorded(component, operation, call, first.answer());
     if (recorded.isPresent()) return recorded.get();
     Object input = input(operation, call);
@@ -303,7 +325,7 @@ final class Engine {
       }
       Next next = next(component, current, Binding.state(entry));
       Result result = answer(component, operation, returned, entry == returned ? next.view() : null);
-      Optional<Result> answered = commit(component, operation, store, current, next, call, entry.trailers(), ran.tasks(), result);
+      Optional<Result> answered = commit(component, operation, store, current, next, call, entry.trailers(), ran.tasks(), result, turned.turn);
       if (answered.isPresent()) return answered.get();
       lost(component, operation, current, attempt, retry);
     }
@@ -314,9 +336,9 @@ final class Engine {
    * property, committed as a transition — compare-and-swap on the version read, a new record when
    * no query names one — answering the record.
    */
-  private Result genericTransit(Component component, Operation operation, Invocation call) {
+  private Result genericTransit(Component component, Operation operation, Invocation call, Turned turned) {
     Store store = component.store().orElseThrow();
-    Reading first = first(operation, store, call);
+    Reading first = first(operation, store, call, turned);
     Optional<Result> recorded = recorded(component, operation, call, first.answer());
     if (recorded.isPresent()) return recorded.get();
     boolean retry = operation.declaration().concurrency() == Concurrency.RETRY;
@@ -326,7 +348,7 @@ final class Engine {
       if (call.input().isObject()) call.input().properties().forEach(e -> state.set(e.getKey(), e.getValue().deepCopy()));
       Next next = next(component, current, state);
       Result result = new Result.Output(next.view());
-      Optional<Result> answered = commit(component, operation, store, current, next, call, Map.of(), List.of(), result);
+      Optional<Result> answered = commit(component, operation, store, current, next, call, Map.of(), List.of(), result, turned.turn);
       if (answered.isPresent()) return answered.get();
       lost(component, operation, current, attempt, retry);
     }
@@ -389,9 +411,9 @@ final class Engine {
 
   // ---- assignments ------------------------------------------------------------------------
 
-  private Result assignment(Component component, Operation operation, Invocation call, Contexts contexts) {
+  private Result assignment(Component component, Operation operation, Invocation call, Contexts contexts, Turned turned) {
     Store store = component.store().orElseThrow();
-    Reading first = first(operation, store, call);
+    Reading first = first(operation, store, call, turned);
     Optional<Result> recorded = recorded(component, operation, call, first.answer());
     if (recorded.isPresent()) return recorded.get();
     for (int attempt = 1; ; attempt++) {
@@ -418,7 +440,7 @@ final class Engine {
       // An assignment does not compare versions: a lost race is the storage's business, so it is
       // applied again on the fresh record rather than reported.
       Result result = answer(component, operation, returned, returned == null ? next.view() : null);
-      Optional<Result> answered = commit(component, operation, store, current, next, call, Map.of(), tasks, result);
+      Optional<Result> answered = commit(component, operation, store, current, next, call, Map.of(), tasks, result, turned.turn);
       if (answered.isPresent()) return answered.get();
       lost(component, operation, current, attempt, true);
     }
@@ -469,7 +491,8 @@ final class Engine {
   /**
    * Commits the record with its outbox entry (the fact of its change when someone consumes the
    * component's events, the tasks the run sent) and the call's answer (when the operation declares
-   * {@code once}); tells the publisher after the commit.
+   * {@code once}); tells the publisher after the commit; hands the record as committed to the next
+   * call in the record's line ({@code turn}), and nothing when it may not have been committed.
    *
    * @return what to answer: the result when committed, the recorded answer when a twin of the call
    *     committed first; empty when the compare-and-swap was lost and nothing was written. Only a
@@ -484,7 +507,8 @@ final class Engine {
       Invocation call,
       Map<String, Object> trailers,
       List<Task> tasks,
-      Result result) {
+      Result result,
+      Turns.Turn turn) {
     Optional<Json> change = Optional.empty();
     if (component.announces()) {
       JsonNode origin = current.version == 0 ? NullNode.getInstance() : current.view();
@@ -512,8 +536,10 @@ final class Engine {
                 next.updated(),
                 next.updated() + Math.max(seconds, rememberSeconds(operation)) * 1000,
                 Optional.of(next.record().id())));
+    turn.hand(null); // until it is known to be committed
     switch (timedCommit(component, store, new Write(current.version, next.record(), leaving, inbox))) {
       case COMMITTED:
+        turn.hand(next.record());
         leaving.ifPresent(e -> outbox.committed(component, e));
         return Optional.of(result);
       case DUPLICATE:
@@ -582,7 +608,9 @@ final class Engine {
    * What a write needs before its first attempt: the record the call names and, for an operation
    * that declares once, the call's recorded answer — read together, one request to the store.
    */
-  private Reading first(Operation operation, Store store, Invocation call) {
+  private Reading first(Operation operation, Store store, Invocation call, Turned turned) {
+    Optional<StoredRecord> handed = turned.turn.handed();
+    if (handed.isPresent() && turned.answer != null) return new Reading(turned.answer, handed); // read while it waited
     Optional<String> id = call.query().flatMap(Query::id);
     if (operation.declaration().once().isEmpty()) return new Reading(Optional.empty(), id.flatMap(store::read));
     long now = options.clock().millis();

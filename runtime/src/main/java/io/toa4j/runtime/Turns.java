@@ -1,7 +1,9 @@
 package io.toa4j.runtime;
 
 import io.toa4j.api.Failure;
+import io.toa4j.spi.StoredRecord;
 import java.time.Duration;
+import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.ReentrantLock;
@@ -15,12 +17,17 @@ import java.util.concurrent.locks.ReentrantLock;
  * once the one before it committed, so within one process it never loses the swap: the record
  * goes as fast as its commits, in order.
  *
+ * <p>A call that commits hands the record as it wrote it to the next in line ({@link
+ * Turn#hand}), so a call that waited runs on it without reading it again: its turn is its run and
+ * its commit. What it would have read beside the record (its call's answer, for {@code once}) it
+ * looks up while it waits ({@link #take(String, Runnable)}).
+ *
  * <p>A turn is an optimisation, never the guarantee: the compare-and-swap still decides every
- * write, so writers in other processes, and a call that waited past {@code wait} and went on
- * without its turn, race as they would without turns and retry under {@code concurrency: retry}.
- * The wait is bounded so that a call that needs a second call on its own record to finish first
- * (through the bus, on another thread) is not held forever: the two race instead. A nested call on
- * the same record in the same thread takes the turn it already holds.
+ * write, so writers in other processes, and a call that waited past the wait given and went on
+ * without its turn, race as they would without turns (and a handed record they made stale loses
+ * the swap, and is read again). The wait is bounded so that a call that needs a second call on its
+ * own record to finish first (through the bus, on another thread) is not held forever: the two race
+ * instead. A nested call on the same record in the same thread takes the turn it already holds.
  *
  * <p>A line per record exists only while a call holds or waits for its turn: an idle record costs
  * nothing. Thread-safe.
@@ -33,15 +40,37 @@ final class Turns {
   private static final class Line {
     final ReentrantLock turn = new ReentrantLock(true); // fair: turns are given in the order asked
     int calls; // holding or waiting; read and written only inside the map's compute for the key
+    StoredRecord committed; // read and written only by the holder: the record as the last commit left it
   }
 
   /** A turn held until closed; closing it gives the record to the next call in line. */
   interface Turn extends AutoCloseable {
+    /**
+     * The record as the last call in line committed it, when this call waited for its turn (and so
+     * looked up what it reads beside the record meanwhile); empty otherwise.
+     */
+    Optional<StoredRecord> handed();
+
+    /** Leaves the record as this call committed it for the next call in line; {@code null}: nothing. */
+    void hand(StoredRecord committed);
+
     @Override
     void close();
   }
 
-  private static final Turn NONE = () -> {};
+  /** No turn: a call that creates its record, or that waited past the bound. */
+  static final Turn NONE = new Turn() {
+    @Override
+    public Optional<StoredRecord> handed() {
+      return Optional.empty();
+    }
+
+    @Override
+    public void hand(StoredRecord committed) {}
+
+    @Override
+    public void close() {}
+  };
 
   /** @param wait how long a call waits for its turn before it goes on without one; zero: never waits */
   Turns(Duration wait) {
@@ -49,21 +78,28 @@ final class Turns {
   }
 
   /**
-   * Waits for the record's turn, at most the wait given at construction; a turn that does nothing when closed if the
-   * wait ran out (the call races for the record instead).
+   * Takes the record's turn: at once when nobody holds it or waits for it; else runs {@code
+   * beforeWaiting} and waits, at most the wait given at construction. {@link #NONE} if the wait
+   * ran out (the call races for the record instead).
    *
    * @param record the record, as the component's label and the record's id make it unique
    * @throws Failure {@code SYSTEM} when the thread is interrupted while it waits
    */
-  Turn take(String record) {
+  Turn take(String record, Runnable beforeWaiting) {
     Line line = lines.compute(record, (key, present) -> {
       Line joined = present == null ? new Line() : present;
       joined.calls++;
       return joined;
     });
     boolean taken = false;
+    boolean waited = false;
     try {
-      taken = line.turn.tryLock(waitNanos, TimeUnit.NANOSECONDS);
+      taken = line.turn.tryLock(0, TimeUnit.NANOSECONDS); // fair, unlike tryLock(): never ahead of a waiting call
+      if (!taken) {
+        waited = true;
+        beforeWaiting.run();
+        taken = line.turn.tryLock(waitNanos, TimeUnit.NANOSECONDS);
+      }
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
       throw new Failure(Failure.Code.SYSTEM, "interrupted while waiting for its turn on record " + record, e);
@@ -71,10 +107,29 @@ final class Turns {
       if (!taken) leave(record);
     }
     if (!taken) return NONE;
-    return () -> {
-      line.turn.unlock();
-      leave(record);
+    boolean handedOver = waited && line.turn.getHoldCount() == 1; // a nested call of the holder reads for itself
+    return new Turn() {
+      @Override
+      public Optional<StoredRecord> handed() {
+        return handedOver ? Optional.ofNullable(line.committed) : Optional.empty();
+      }
+
+      @Override
+      public void hand(StoredRecord committed) {
+        line.committed = committed;
+      }
+
+      @Override
+      public void close() {
+        line.turn.unlock();
+        leave(record);
+      }
     };
+  }
+
+  /** Takes the record's turn, waiting with nothing to do meanwhile. */
+  Turn take(String record) {
+    return take(record, () -> {});
   }
 
   /** How many calls hold or wait for the record's turn. */

@@ -91,6 +91,28 @@ abstract class TurnsContract {
     }
   }
 
+  @Test
+  void onceCallsAndTheirTwinsInOneLine_moveTheRecordOncePerIdentity_andTwinsGetOneAnswer() throws Exception {
+    Path context = Fixtures.ledger(directory, "true");
+    try (Toa app = Toa.builder().directory(context).options(options()).build()) {
+      app.call("test.ledger.add", add(1, "ok"));
+
+      // callers c and c + CALLERS / 2 make the same calls, under the same identities, at once
+      List<Object> answers = together(app, call -> {
+        int identity = call % (CALLERS * CALLS / 2);
+        Reply reply = app.call("test.ledger.add", add(1, "ok"), "call-" + identity);
+        return identity + ":" + TransitionTest.output(reply).get("VERSION");
+      });
+
+      Map<String, List<Object>> byIdentity = answers.stream().collect(java.util.stream.Collectors.groupingBy(a -> ((String) a).split(":")[0]));
+      assertThat(byIdentity).hasSize(CALLERS * CALLS / 2).allSatisfy((identity, twins) -> assertThat(twins).hasSize(2).containsOnly(twins.get(0)));
+      assertThat(TransitionTest.output(app.call("test.ledger.observe", Request.id(ACCOUNT))))
+          .as("one credit per identity")
+          .containsEntry("balance", (long) CALLERS * CALLS / 2 + 1)
+          .containsEntry("VERSION", (long) CALLERS * CALLS / 2 + 1);
+    }
+  }
+
   /** A call numbered from 0 to CALLERS * CALLS - 1, answering what the test collects. */
   @FunctionalInterface
   interface Call {

@@ -47,6 +47,29 @@ class TurnsTest extends TurnsContract {
   }
 
   @Test
+  void aCallThatWaited_isHandedTheRecordAsTheCallBeforeItCommittedIt_andLooksUpMeanwhile() throws Exception {
+    Turns turns = new Turns(Duration.ofMinutes(1));
+    io.toa4j.spi.StoredRecord committed = new io.toa4j.spi.StoredRecord(ACCOUNT, 7, 1, 2, new io.toa4j.spi.Json("{\"balance\":7}"));
+    java.util.concurrent.atomic.AtomicBoolean lookedUp = new java.util.concurrent.atomic.AtomicBoolean();
+    CompletableFuture<java.util.Optional<io.toa4j.spi.StoredRecord>> waiter;
+    try (Turns.Turn first = turns.take(RECORD, () -> { throw new AssertionError("the first call does not wait"); })) {
+      assertThat(first.handed()).as("nobody handed anything to a call that did not wait").isEmpty();
+      waiter = CompletableFuture.supplyAsync(() -> {
+        try (Turns.Turn next = turns.take(RECORD, () -> lookedUp.set(true))) {
+          return next.handed();
+        }
+      }, runnable -> new Thread(runnable).start());
+      await().atMost(Duration.ofSeconds(10)).until(() -> turns.calls(RECORD) == 2);
+      first.hand(committed);
+    }
+    assertThat(waiter.get(10, TimeUnit.SECONDS)).contains(committed);
+    assertThat(lookedUp).as("it looked up what it reads beside the record while it waited").isTrue();
+    try (Turns.Turn alone = turns.take(RECORD)) {
+      assertThat(alone.handed()).as("a call that did not wait reads for itself").isEmpty();
+    }
+  }
+
+  @Test
   void aCallThatWaitedPastTheBound_goesOnWithoutTheTurn() throws Exception {
     Turns turns = new Turns(Duration.ofMillis(50));
     try (Turns.Turn held = turns.take(RECORD)) {
