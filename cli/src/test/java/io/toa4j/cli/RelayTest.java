@@ -7,8 +7,6 @@ import io.toa4j.api.Refusal;
 import io.toa4j.api.Reply;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
-import java.io.PrintWriter;
-import java.io.StringWriter;
 import java.lang.reflect.Method;
 import java.net.URI;
 import java.net.URL;
@@ -66,9 +64,6 @@ class RelayTest {
     channel.close();
   }
 
-  /** What a command line printed and how it ended. */
-  record Printed(int exitCode, String out, String err) {}
-
   @Test
   void call_relayed_printsWhatTheFullCommandLinePrints_forAnOutputARefusalAFailureAndBadUsage() {
     List<List<String>> lines = List.of(
@@ -82,8 +77,8 @@ class RelayTest {
         List.of("call", "a.b.c", "{}", "surplus"));
 
     for (List<String> line : lines) {
-      Printed full = full(line);
-      Printed relayed = relayed(line).orElseThrow(() -> new AssertionError("not relayed: " + line));
+      ToaShell.Result full = full(line);
+      ToaShell.Result relayed = relayed(line).orElseThrow(() -> new AssertionError("not relayed: " + line));
 
       assertThat(relayed).as("%s", line).isEqualTo(full);
     }
@@ -99,7 +94,7 @@ class RelayTest {
 
   @Test
   void call_relayedWithVerbose_tellsItRanInTheServingProcessWhichReadTheCommandLine() {
-    Printed relayed = relayed(List.of("call", "--verbose", "--id", "c-1", "billing.wallets.observe")).orElseThrow();
+    ToaShell.Result relayed = relayed(List.of("call", "--verbose", "--id", "c-1", "billing.wallets.observe")).orElseThrow();
 
     assertThat(relayed.exitCode()).isZero();
     assertThat(relayed.err()).isEqualTo("toa: calling billing.wallets.observe in the running context, pid " + ProcessHandle.current().pid()
@@ -185,21 +180,15 @@ class RelayTest {
   }
 
   /** The command line relayed from the context's folder; empty when it was not. */
-  private Optional<Printed> relayed(List<String> args) {
+  private Optional<ToaShell.Result> relayed(List<String> args) {
     ByteArrayOutputStream out = new ByteArrayOutputStream();
     ByteArrayOutputStream err = new ByteArrayOutputStream();
     OptionalInt code = Relay.attempt(args, context, new PrintStream(out, true), new PrintStream(err, true));
     if (code.isEmpty()) return Optional.empty();
-    return Optional.of(new Printed(code.getAsInt(), out.toString(Charset.defaultCharset()), err.toString(Charset.defaultCharset())));
+    return Optional.of(new ToaShell.Result(code.getAsInt(), out.toString(Charset.defaultCharset()), err.toString(Charset.defaultCharset())));
   }
 
-  /** The command line run here in full, on the context, as toa does without the relay. */
-  private Printed full(List<String> args) {
-    StringWriter out = new StringWriter();
-    StringWriter err = new StringWriter();
-    List<String> withContext = new ArrayList<>(args); // last, so an error names the same index
-    withContext.addAll(List.of("--context", context.toString()));
-    int code = Toa.commandLine(new PrintWriter(out, true), new PrintWriter(err, true)).execute(withContext.toArray(String[]::new));
-    return new Printed(code, out.toString(), err.toString());
+  private ToaShell.Result full(List<String> args) {
+    return ToaShell.inThisProcess(context, args.toArray(String[]::new));
   }
 }
