@@ -188,7 +188,7 @@ final class ControlChannel implements AutoCloseable {
     RelayedCommand command;
     try {
       command = RelayedCommand.read(body);
-    } catch (RelayedCommand.Malformed e) {
+    } catch (Wire.Malformed e) {
       answer(exchange, 400, "the body is not a relayed command line: " + e.getMessage());
       return;
     }

@@ -73,7 +73,7 @@ final class Relay {
         out.writeBytes(answer.get().out());
         out.flush();
         return OptionalInt.of(answer.get().exitCode());
-      } catch (IOException | RelayedCommand.Malformed e) {
+      } catch (IOException | Wire.Malformed e) {
         err.println(brokeOff(running.get().pid(), "the call of " + positional(args, 1).orElse("(no endpoint)"), e));
         return OptionalInt.of(Toa.FAILED);
       }
@@ -143,10 +143,10 @@ final class Relay {
    *
    * @return the answer; empty when the channel refused the command line, so nothing ran there
    * @throws IOException when the exchange broke off after the command line was sent
-   * @throws RelayedCommand.Malformed when what came back is not an answer
+   * @throws Wire.Malformed when what came back is not an answer
    */
   private static Optional<RelayedCommand.Answer> exchange(Socket socket, RunFile running, byte[] command)
-      throws IOException, RelayedCommand.Malformed {
+      throws IOException {
     OutputStream request = new BufferedOutputStream(socket.getOutputStream());
     String head = "POST " + PATH + " HTTP/1.1\r\nHost: " + ControlChannel.HOST + ":" + running.port() + "\r\n"
         + Wire.TOKEN_HEADER + ": " + running.token() + "\r\nContent-Type: " + RelayedCommand.MEDIA_TYPE
@@ -156,32 +156,32 @@ final class Relay {
     request.flush();
     DataInputStream response = new DataInputStream(new BufferedInputStream(socket.getInputStream()));
     String status = line(response);
-    if (!status.startsWith("HTTP/1.1 ") || status.length() < 12) throw new RelayedCommand.Malformed("not an HTTP answer: " + status);
+    if (!status.startsWith("HTTP/1.1 ") || status.length() < 12) throw new Wire.Malformed("not an HTTP answer: " + status);
     if (!status.startsWith("200", 9)) return Optional.empty();
     int length = -1;
     for (String header = line(response); !header.isEmpty(); header = line(response)) {
       if (header.regionMatches(true, 0, "Content-Length:", 0, 15)) length = length(header.substring(15).strip());
     }
-    if (length < 0) throw new RelayedCommand.Malformed("the answer states no Content-Length");
+    if (length < 0) throw new Wire.Malformed("the answer states no Content-Length");
     byte[] body = new byte[length];
     response.readFully(body);
     return Optional.of(RelayedCommand.Answer.read(body));
   }
 
-  private static int length(String value) throws RelayedCommand.Malformed {
+  private static int length(String value) {
     try {
       return Integer.parseInt(value);
     } catch (NumberFormatException e) {
-      throw new RelayedCommand.Malformed("the answer's Content-Length is " + value);
+      throw new Wire.Malformed("the answer's Content-Length is " + value);
     }
   }
 
   /** One line of the answer's head, without its CRLF; at most {@value #MAX_LINE} characters. */
-  private static String line(InputStream in) throws IOException, RelayedCommand.Malformed {
+  private static String line(InputStream in) throws IOException {
     StringBuilder line = new StringBuilder();
     for (int c = in.read(); c != '\n'; c = in.read()) {
       if (c < 0) throw new java.io.EOFException("the answer ends inside its head");
-      if (line.length() == MAX_LINE) throw new RelayedCommand.Malformed("a line of the answer's head is longer than " + MAX_LINE);
+      if (line.length() == MAX_LINE) throw new Wire.Malformed("a line of the answer's head is longer than " + MAX_LINE);
       if (c != '\r') line.append((char) c);
     }
     return line.toString();

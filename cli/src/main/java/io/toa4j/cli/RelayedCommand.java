@@ -50,15 +50,6 @@ record RelayedCommand(List<String> args, Path directory, Charset charset, boolea
     Objects.requireNonNull(charset, "charset");
   }
 
-  /** A body that is not a relayed command line. */
-  static final class Malformed extends Exception {
-    private static final long serialVersionUID = 1L;
-
-    Malformed(String message) {
-      super(message);
-    }
-  }
-
   /** What the command printed and how it ended. */
   record Answer(int exitCode, byte[] out, byte[] err) {
     byte[] bytes() {
@@ -73,11 +64,11 @@ record RelayedCommand(List<String> args, Path directory, Charset charset, boolea
       return body.toByteArray();
     }
 
-    static Answer read(byte[] body) throws Malformed {
+    static Answer read(byte[] body) {
       try (DataInputStream data = new DataInputStream(new ByteArrayInputStream(body))) {
         return new Answer(data.readInt(), readBytes(data), readBytes(data));
       } catch (IOException e) {
-        throw new Malformed("the answer is cut short");
+        throw new Wire.Malformed("the answer is cut short");
       }
     }
   }
@@ -99,26 +90,26 @@ record RelayedCommand(List<String> args, Path directory, Charset charset, boolea
   /**
    * Reads a relayed command line.
    *
-   * @throws Malformed when the body is not one, names a relative directory or an unknown charset,
+   * @ when the body is not one, names a relative directory or an unknown charset,
    *     or holds more than {@link #MAX_ARGS} arguments
    */
-  static RelayedCommand read(byte[] body) throws Malformed {
+  static RelayedCommand read(byte[] body) {
     try (DataInputStream data = new DataInputStream(new ByteArrayInputStream(body))) {
       Path directory = Path.of(readText(data));
-      if (!directory.isAbsolute()) throw new Malformed("the working directory " + directory + " is not absolute");
+      if (!directory.isAbsolute()) throw new Wire.Malformed("the working directory " + directory + " is not absolute");
       String charset = readText(data);
-      if (!Charset.isSupported(charset)) throw new Malformed("this process has no charset " + charset);
+      if (!Charset.isSupported(charset)) throw new Wire.Malformed("this process has no charset " + charset);
       boolean ansi = data.readBoolean();
       int count = data.readInt();
-      if (count < 0 || count > MAX_ARGS) throw new Malformed("a command line has at most " + MAX_ARGS + " arguments; got " + count);
+      if (count < 0 || count > MAX_ARGS) throw new Wire.Malformed("a command line has at most " + MAX_ARGS + " arguments; got " + count);
       List<String> args = new ArrayList<>(count);
       for (int i = 0; i < count; i++) args.add(readText(data));
-      if (data.available() > 0) throw new Malformed(data.available() + " bytes follow the command line");
+      if (data.available() > 0) throw new Wire.Malformed(data.available() + " bytes follow the command line");
       return new RelayedCommand(args, directory, Charset.forName(charset), ansi);
     } catch (IOException e) {
-      throw new Malformed("the body is cut short");
+      throw new Wire.Malformed("the body is cut short");
     } catch (java.nio.file.InvalidPathException | java.nio.charset.IllegalCharsetNameException e) {
-      throw new Malformed(e.getMessage());
+      throw new Wire.Malformed(e.getMessage());
     }
   }
 

@@ -1,6 +1,8 @@
 package io.toa4j.cli;
 
 import io.toa4j.api.Reply;
+import java.io.IOException;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Objects;
 import java.util.function.Consumer;
@@ -28,7 +30,7 @@ record Served(Path context, long pid, int port, Caller caller) {
    * @throws CliProblem when the command line names another context than the one served here
    */
   Reply call(Path named, Wire.Call call, Consumer<String> notes) {
-    if (!named.equals(context)) {
+    if (!serves(named)) {
       throw new CliProblem(
           "toa: the command line names the context in " + named + ", but it was relayed to pid " + pid + ", which serves " + context
               + "; call again from inside the context's folder, or name it with --context DIR",
@@ -36,5 +38,14 @@ record Served(Path context, long pid, int port, Caller caller) {
     }
     notes.accept(Dispatch.inRunning(call, pid, port) + ", which read the command line; " + Dispatch.identity(call));
     return caller.call(call.endpoint(), call.request(), call.identity());
+  }
+
+  /** Whether the folder is the context served here, under this name or another (a symbolic link). */
+  private boolean serves(Path named) {
+    try {
+      return named.equals(context) || Files.isSameFile(named, context);
+    } catch (IOException e) {
+      return false;
+    }
   }
 }
