@@ -21,8 +21,9 @@ import java.util.stream.Stream;
  *       (target 1 s).
  * </ul>
  *
- * <p>Each command is {@code bin/toa} as a user runs it, so the class-data archive it keeps next to
- * the jar counts: the first short command after a build writes it, and is left out.
+ * <p>Each command is {@code bin/toa} as a user runs it, so the class-data archives it keeps next to
+ * the jar count: the first short command of each kind after a build writes its archive (a call
+ * relayed to {@code toa run}, any other), and is left out.
  *
  * <p>Usage: {@code bench/run cli [--rounds N]} (default 10).
  */

@@ -70,14 +70,18 @@ final class CallCommand implements Callable<Integer> {
   public Integer call() {
     Path context = toa.context();
     Request parsed = YamlText.request(request);
-    if (!verbose) Toa.quietLogs();
-    Toa.quietDeliveries();
+    Optional<Served> served = toa.served();
+    if (served.isEmpty()) { // this process's own logs: a relayed call leaves the serving process's alone
+      if (!verbose) Toa.quietLogs();
+      Toa.quietDeliveries();
+    }
     PrintWriter err = spec.commandLine().getErr();
     Consumer<String> stderr = lines(err);
     Consumer<String> notes = verbose ? stderr : note -> {};
     // Minted here, not by the application, so --verbose can tell it and the call can be made again.
     String id = identity != null ? identity : io.toa4j.runtime.Toa.newIdentity();
-    Reply reply = Dispatch.call(context, new Wire.Call(endpoint, parsed, Optional.of(id)), notes, stderr);
+    Wire.Call call = new Wire.Call(endpoint, parsed, Optional.of(id));
+    Reply reply = served.isPresent() ? served.get().call(context, call, notes) : Dispatch.call(context, call, notes, stderr);
     return print(reply, spec.commandLine().getOut(), err);
   }
 

@@ -68,10 +68,7 @@ final class ChannelClient {
         return reply(call, status, in == null ? new byte[0] : in.readAllBytes());
       }
     } catch (IOException e) {
-      throw new CliProblem(
-          "toa: the running context (pid " + running.pid() + ") broke off the call of " + call.endpoint() + " (" + e
-              + "); it may or may not have run: observe the record before calling again",
-          Toa.FAILED);
+      throw new CliProblem(Relay.brokeOff(running.pid(), "the call of " + call.endpoint(), e), Toa.FAILED);
     } finally {
       http.disconnect();
     }

@@ -62,7 +62,7 @@ final class Dispatch {
     Optional<RunFile> running = RunFile.read(file);
     if (running.isPresent() && running.get().alive()) {
       RunFile run = running.get();
-      notes.accept("toa: calling " + call.endpoint() + " in the running context, pid " + run.pid() + " (port " + run.port() + "); " + identity(call));
+      notes.accept(inRunning(call, run.pid(), run.port()) + "; " + identity(call));
       try {
         return Optional.of(new ChannelClient(run).call(call));
       } catch (ChannelClient.Unreachable e) {
@@ -92,7 +92,12 @@ final class Dispatch {
     }
   }
 
-  private static String identity(Wire.Call call) {
+  /** The note that a call runs in the process serving the context. */
+  static String inRunning(Wire.Call call, long pid, int port) {
+    return "toa: calling " + call.endpoint() + " in the running context, pid " + pid + " (port " + port + ")";
+  }
+
+  static String identity(Wire.Call call) {
     return call.identity().map(id -> "identity " + id).orElse("identity minted by the application");
   }
 }

@@ -74,7 +74,7 @@ final class Serving implements AutoCloseable {
       }
       if (application.distributed()) return new Serving(application, gateway, Optional.empty(), Optional.empty(), file);
       String token = token(random);
-      ControlChannel channel = ControlChannel.start(Caller.of(application), token);
+      ControlChannel channel = ControlChannel.start(Caller.of(application), token, context);
       RunFile run = new RunFile(ProcessHandle.current().pid(), channel.port(), token);
       try {
         run.write(file);

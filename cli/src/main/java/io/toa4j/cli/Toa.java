@@ -1,6 +1,8 @@
 package io.toa4j.cli;
 
+import java.io.ByteArrayOutputStream;
 import java.io.InputStream;
+import java.io.OutputStreamWriter;
 import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.util.Collection;
@@ -72,7 +74,13 @@ public final class Toa implements Callable<Integer> {
 
   private InputStream input = System.in;
 
-  /** Runs the command line and exits with its code. */
+  /** Where {@code --context} and the search for the context start: this process's directory, or a relaying one's. */
+  private Path directory = Path.of("");
+
+  /** The toa run this command line was relayed to, when it was. */
+  private Optional<Served> served = Optional.empty();
+
+  /** Runs the command line here and exits with its code; {@link Main} relays a call when it can. */
   public static void main(String... args) {
     PrintWriter out = new PrintWriter(System.out, true);
     PrintWriter err = new PrintWriter(System.err, true);
@@ -113,6 +121,28 @@ public final class Toa implements Callable<Integer> {
     return line;
   }
 
+  /**
+   * Runs a command line relayed from another process ({@link Relay}) in this one, the toa run
+   * that serves its context: parsed, called and printed as it would be there, the output kept in the
+   * relaying process's charset. Thread-safe: each command line gets its own command objects.
+   */
+  static RelayedCommand.Answer relayed(RelayedCommand command, Served served) {
+    ByteArrayOutputStream out = new ByteArrayOutputStream();
+    ByteArrayOutputStream err = new ByteArrayOutputStream();
+    PrintWriter outWriter = new PrintWriter(new OutputStreamWriter(out, command.charset()), true);
+    PrintWriter errWriter = new PrintWriter(new OutputStreamWriter(err, command.charset()), true);
+    String[] args = command.args().toArray(String[]::new);
+    CommandLine line = commandLine(outWriter, errWriter, InputStream.nullInputStream(), needed(args));
+    line.setColorScheme(CommandLine.Help.defaultColorScheme(command.ansi() ? CommandLine.Help.Ansi.ON : CommandLine.Help.Ansi.OFF));
+    Toa toa = line.getCommand();
+    toa.directory = command.directory();
+    toa.served = Optional.of(served);
+    int code = line.execute(args);
+    outWriter.flush();
+    errWriter.flush();
+    return new RelayedCommand.Answer(code, out.toByteArray(), err.toByteArray());
+  }
+
   /** Without a command: the usage, on stderr. */
   @Override
   public Integer call() {
@@ -128,7 +158,12 @@ public final class Toa implements Callable<Integer> {
 
   /** The context the command acts on. */
   Path context() {
-    return ContextFolder.locate(Optional.ofNullable(context), Path.of(""));
+    return ContextFolder.locate(Optional.ofNullable(context), directory);
+  }
+
+  /** The toa run this command line was relayed to; empty when it runs in its own process. */
+  Optional<Served> served() {
+    return served;
   }
 
   /**

@@ -50,7 +50,7 @@ final class Wire {
     }
   }
 
-  /** A body that is not what this format describes. */
+  /** A body that is not what this format, or the relay's ({@link RelayedCommand}), describes. */
   static final class Malformed extends RuntimeException {
     private static final long serialVersionUID = 1L;
 

@@ -12,6 +12,7 @@ import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -21,6 +22,7 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 /**
  * The channel over a real loopback socket with a real client. The application behind it is a
@@ -30,6 +32,7 @@ class ControlChannelTest {
   private static final String TOKEN = "0123456789abcdef";
   private final List<Wire.Call> received = new CopyOnWriteArrayList<>();
   private ControlChannel channel;
+  @TempDir Path context;
 
   @AfterEach
   void close() {
@@ -140,6 +143,7 @@ class ControlChannelTest {
               return behind.call(endpoint, request, identity);
             },
             TOKEN,
+            context,
             waits::countDown);
   }
 

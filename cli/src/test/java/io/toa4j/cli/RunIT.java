@@ -10,6 +10,7 @@ import java.net.ServerSocket;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.List;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -54,9 +55,10 @@ class RunIT {
     assertThat(run.waitFor(ToaShell.DEADLINE.toSeconds(), TimeUnit.SECONDS)).isTrue();
     assertThat(RunFile.path(shop)).as("a killed run leaves run.json behind").exists();
 
+    // the left-over run.json names no live process: the call is not relayed, and runs in full here
     ToaShell.Result observe = toa.run(shop, "call", "--verbose", "billing.wallets.observe", "{ query: { id: " + WALLET + " } }");
     assertThat(observe.exitCode()).as("%s", observe).isZero();
-    assertThat(observe.err()).contains("no longer runs", "in-process");
+    assertThat(observe.err()).contains("no longer runs", "in-process").doesNotContain("which read the command line");
     assertThat(observe.yaml().path("balance").asLong()).isEqualTo(5500);
     assertThat(observe.yaml().path("VERSION").asLong()).isEqualTo(3);
 
@@ -65,6 +67,35 @@ class RunIT {
     assertThat(again.pid()).isNotEqualTo(run.pid());
     assertThat(afterRestart.err()).as("a new run takes over the left-over run.json").contains("pid " + again.pid());
     assertThat(afterRestart.yaml().path("balance").asLong()).isEqualTo(5500);
+  }
+
+  @Test
+  void call_whileRunRuns_isRelayedToIt_andPrintsWhatTheFullCommandLinePrints() throws IOException {
+    Process run = startRun("run");
+    assertThat(toa.run(shop, "call", "billing.wallets.credit", credit(5000, "c1")).exitCode()).isZero();
+    String observe = "{ query: { id: " + WALLET + " } }";
+
+    ToaShell.Result told = toa.run(shop, "call", "--verbose", "billing.wallets.observe", observe);
+    assertThat(told.err()).as("%s", told).contains("in the running context, pid " + run.pid(), "which read the command line");
+    List<String[]> lines = List.of(
+        new String[] {"call", "billing.wallets.observe", observe},
+        new String[] {"call", "billing.wallets.debit", "{ query: { id: " + WALLET + " }, input: { amount: 6000, ref: o1 } }"},
+        new String[] {"call", "billing.wallets.observe", "{ query: { id: " + WALLET},
+        new String[] {"call", "billing.wallets.observe", observe, "surplus"});
+    for (String[] line : lines) {
+      ToaShell.Result relayed = toa.run(shop, line);
+
+      assertThat(relayed).as("%s", List.of(line)).isEqualTo(ToaShell.inThisProcess(shop, line));
+    }
+    assertThat(toa.run(shop, lines.get(0)).yaml().path("balance").asLong()).isEqualTo(5000);
+    assertThat(toa.run(shop, lines.get(1)).exitCode()).as("a refusal").isEqualTo(Toa.REFUSED);
+    assertThat(toa.run(shop, lines.get(2)).err()).startsWith("failed (CONTRACT): the request is not YAML");
+    assertThat(toa.run(shop, lines.get(3)).exitCode()).as("bad usage").isEqualTo(Toa.USAGE);
+
+    Path jar = ToaShell.REPOSITORY.resolve("cli/target/toa4j-cli.jar");
+    Path archive = jar.resolveSibling("toa4j-cli-relay.jsa");
+    assertThat(archive).as("a relayed call has its own class-data archive").exists();
+    assertThat(Files.getLastModifiedTime(archive)).isGreaterThan(Files.getLastModifiedTime(jar));
   }
 
   @Test

@@ -123,6 +123,20 @@ final class ToaShell {
     return new Result(process.exitValue(), read(out), read(err));
   }
 
+  /**
+   * Runs the command line in this JVM, in full (the command line parsed here, the call made through
+   * {@link Dispatch}), on the context, and answers what it printed: what {@code toa} printed before
+   * it relayed calls. {@code --context} comes last, so an error names the same argument index.
+   */
+  static Result inThisProcess(Path context, String... args) {
+    java.io.StringWriter out = new java.io.StringWriter();
+    java.io.StringWriter err = new java.io.StringWriter();
+    List<String> line = new ArrayList<>(List.of(args));
+    line.addAll(List.of("--context", context.toString()));
+    int code = Toa.commandLine(new java.io.PrintWriter(out, true), new java.io.PrintWriter(err, true)).execute(line.toArray(String[]::new));
+    return new Result(code, out.toString(), err.toString());
+  }
+
   /** Starts {@code toa} in the background; {@link #close()} ends it if the test does not. */
   Process start(Path folder, Path out, Path err, String... args) {
     return start(TOA, folder, out, err, ProcessBuilder.Redirect.from(devNull()), java.util.Map.of(), args);
