@@ -163,6 +163,7 @@ final class Relay {
       if (header.regionMatches(true, 0, "Content-Length:", 0, 15)) length = length(header.substring(15).strip());
     }
     if (length < 0) throw new Wire.Malformed("the answer states no Content-Length");
+    if (length > ControlChannel.MAX_BODY) throw new Wire.Malformed("the answer is " + length + " bytes, more than " + ControlChannel.MAX_BODY);
     byte[] body = new byte[length];
     response.readFully(body);
     return Optional.of(RelayedCommand.Answer.read(body));
