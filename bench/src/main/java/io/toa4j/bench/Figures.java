@@ -32,6 +32,21 @@ final class Figures {
     return ((com.sun.management.OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean()).getProcessCpuTime();
   }
 
+  /**
+   * The CPU time the whole machine has spent busy (every process, the database's and the broker's
+   * too), from {@code /proc/stat}; -1 where there is none. Ticks of 10 ms, so only for whole rounds.
+   */
+  static long machineCpuNanos() {
+    try {
+      String[] f = java.nio.file.Files.readAllLines(java.nio.file.Path.of("/proc/stat")).get(0).trim().split("\\s+");
+      long busy = 0;
+      for (int i = 1; i < f.length && i <= 8; i++) if (i != 4 && i != 5) busy += Long.parseLong(f[i]); // not idle, not iowait
+      return busy * 10_000_000L; // USER_HZ is 100 on Linux
+    } catch (java.io.IOException | RuntimeException e) {
+      return -1;
+    }
+  }
+
   static int intArg(String[] args, String name, int fallback) {
     for (int i = 0; i + 1 < args.length; i++) if (args[i].equals(name)) return Integer.parseInt(args[i + 1]);
     return fallback;

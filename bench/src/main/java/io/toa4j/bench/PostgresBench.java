@@ -135,6 +135,8 @@ public final class PostgresBench {
         List<Double> rawRates = new ArrayList<>();
         List<Double> runtimeCpu = new ArrayList<>();
         List<Double> rawCpu = new ArrayList<>();
+        List<Double> runtimeMachine = new ArrayList<>();
+        List<Double> rawMachine = new ArrayList<>();
         List<Double> drains = new ArrayList<>();
         List<long[]> runtimeLatencies = new ArrayList<>();
         List<long[]> rawLatencies = new ArrayList<>();
@@ -150,6 +152,8 @@ public final class PostgresBench {
           rawRates.add(viaRaw.rate());
           runtimeCpu.add(viaRuntime.cpuMicros());
           rawCpu.add(viaRaw.cpuMicros());
+          runtimeMachine.add(viaRuntime.machineMicros());
+          rawMachine.add(viaRaw.machineMicros());
           drains.add(viaRuntime.drainMillis());
           runtimeLatencies.add(viaRuntime.nanos());
           rawLatencies.add(viaRaw.nanos());
@@ -177,6 +181,10 @@ public final class PostgresBench {
         if (event) {
           System.out.printf("runtime settled %.0f ms after its last call (median of the rounds; settle's quiet period included)%n",
               Figures.median(drains));
+        }
+        if (Figures.machineCpuNanos() >= 0) {
+          System.out.printf("machine CPU (every process: this JVM, the database, the broker) per call: raw JDBC %.0f µs, runtime %.0f µs (%.2f×)%n",
+              Figures.median(rawMachine), Figures.median(runtimeMachine), Figures.median(runtimeMachine) / Figures.median(rawMachine));
         }
         System.out.printf("runtime / raw: %.3f  (median of the rounds' throughput ratios; target: at least 0.8)%n", Figures.median(ratios));
         System.out.printf("p99 runtime / raw: %.2f%n", ms(r, 0.99) / ms(j, 0.99));
@@ -222,7 +230,7 @@ public final class PostgresBench {
    * Calls per second, each call's latency, the CPU time the whole JVM spent per call, and how long
    * the program took to settle after its last call.
    */
-  record Result(double rate, long[] nanos, double cpuMicros, double drainMillis) {}
+  record Result(double rate, long[] nanos, double cpuMicros, double drainMillis, double machineMicros) {}
 
   /** {@code calls} credits over {@code threads} threads, then the program's settling, timed together. */
   /** The runtime's options: calls on one record take turns unless {@code --no-turns} (they race as two processes' do). */
@@ -236,6 +244,7 @@ public final class PostgresBench {
     String[] wallets = new String[spread.wallets()];
     for (int w = 0; w < wallets.length; w++) wallets[w] = String.format("%032x", w + 1);
     long cpu = Figures.cpuNanos();
+    long machine = Figures.machineCpuNanos();
     long start = System.nanoTime();
     List<Future<?>> done = new ArrayList<>();
     for (int t = 0; t < threads; t++) {
@@ -255,7 +264,8 @@ public final class PostgresBench {
     program.settle();
     long end = System.nanoTime();
     pool.shutdown();
-    return new Result(calls / ((end - start) / 1e9), nanos, (Figures.cpuNanos() - cpu) / 1e3 / calls, (end - called) / 1e6);
+    return new Result(calls / ((end - start) / 1e9), nanos, (Figures.cpuNanos() - cpu) / 1e3 / calls, (end - called) / 1e6,
+        (Figures.machineCpuNanos() - machine) / 1e3 / calls);
   }
 
   /**

@@ -5,23 +5,27 @@ import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Queue;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.ReentrantLock;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Claims due messages for handlers and records their verdicts.
+ * Claims due messages for handlers and records their verdicts, many in one transaction.
  *
  * <p>Design notes. A claim is a row number in {@link #claimed}, in this process's memory only; the
  * file knows nothing of it. Invariants:
  *
  * <ol>
  *   <li>A row is in {@code claimed} from the moment its attempt is counted until its verdict is
- *       recorded (or given up), so no two handlers of this bus hold it at once. Claiming filters
- *       and adds under {@link #claiming}, after the attempt's transaction committed; releasing
- *       needs no lock.
+ *       recorded (or given up), so no two handlers of this bus hold it at once. Claiming picks the
+ *       rows and adds them under {@link #claiming}, after the attempt's transaction committed;
+ *       releasing needs no lock.
  *   <li>The attempt is counted on disk before the handler runs. A crash (or a close that gives up
  *       waiting) between the two leaves the row pending, due, with its attempt counted: the next
  *       process to consume delivers it again with a higher attempt. Nothing needs recovering on
@@ -29,6 +33,12 @@ import org.slf4j.LoggerFactory;
  *   <li>Only the consuming bus (see {@link ConsumerLock}) deletes, postpones or parks rows, so a
  *       claimed row changes under a handler only through that handler's verdict. Other buses on the
  *       file only add rows, or turn parked rows back into pending ones.
+ *   <li>Verdicts wait in {@link #verdicts} for the one thread that writes them ({@link #writing}):
+ *       the handler that finds no other writing writes every waiting verdict, in batches of one
+ *       transaction each, until none waits; the others leave theirs to it. A row's claim is released
+ *       only after its verdict's transaction, so it cannot be claimed again while its verdict waits.
+ *       The writer runs inside its handler, which keeps the writer's subscription busy until all is
+ *       written; so once a bus's handlers are idle, no verdict waits.
  * </ol>
  *
  * <p>Thread-safe.
@@ -37,29 +47,39 @@ final class Deliveries {
   /** How long a message whose handler threw waits, by the bus's clock, before it comes again. */
   static final Duration AFTER_FAILURE = Duration.ofSeconds(1);
 
+  /** The most verdicts one transaction records. */
+  static final int BATCH = 256;
+
   private static final Logger LOG = LoggerFactory.getLogger(Deliveries.class);
 
   private final MessageTable table;
   private final Clock clock;
   private final Set<Long> claimed = ConcurrentHashMap.newKeySet();
   private final ReentrantLock claiming = new ReentrantLock();
+  private final Queue<Settled> verdicts = new ConcurrentLinkedQueue<>();
+  private final AtomicBoolean writing = new AtomicBoolean();
+  private final AtomicLong handed = new AtomicLong();
+  private final AtomicLong done = new AtomicLong();
+  private final AtomicLong transactions = new AtomicLong();
 
   Deliveries(MessageTable table, Clock clock) {
     this.table = table;
     this.clock = clock;
   }
 
-  /** Claims at most {@code max} due messages of the queue, counting an attempt for each. */
-  List<Claim> claim(String queue, int max) {
+  /**
+   * Claims at most {@code max} due messages of the queue, counting an attempt for each.
+   *
+   * @param look whether to look first with a read, so that a poll that finds nothing never takes
+   *     the file's write lock; a consumer that found messages at its last poll goes straight to the
+   *     claim
+   */
+  List<Claim> claim(String queue, int max, boolean look) {
     long now = clock.millis();
-    // A read first, so that an idle poll never takes the file's write lock.
-    List<Long> due = new ArrayList<>(table.due(queue, now, max, claimed));
-    if (due.isEmpty()) return List.of();
+    if (look && !table.anyDue(queue, now, claimed)) return List.of();
     claiming.lock();
     try {
-      due.removeIf(claimed::contains);
-      if (due.isEmpty()) return List.of();
-      List<Claim> claims = table.claim(due, now);
+      List<Claim> claims = table.claim(queue, now, max, List.copyOf(claimed));
       claims.forEach(c -> claimed.add(c.seq()));
       return claims;
     } finally {
@@ -68,39 +88,98 @@ final class Deliveries {
   }
 
   /**
-   * Records the verdict durably. When the bus was closed meanwhile, records nothing: the message
-   * stays pending with its attempt counted, as after a crash.
+   * Records the verdict durably, with the others waiting, then lets the rows be claimed again.
+   * Returns at once when another thread is writing verdicts: that one records this verdict too.
+   * When the bus was closed meanwhile, records nothing: the message stays pending with its attempt
+   * counted, as after a crash.
    */
   void settle(Claim claim, Verdict verdict) {
-    try {
-      record(claim.seq(), verdict);
-    } catch (Database.Closed e) {
-      LOG.info(
-          "The bus closed before the verdict on message {} of queue {} was recorded; it will be"
-              + " delivered again (attempt {} counted)",
-          claim.delivery().message().id(),
-          claim.delivery().queue(),
-          claim.delivery().attempt());
+    handed.incrementAndGet();
+    verdicts.add(new Settled(claim, verdict, clock.millis()));
+    // the thread that takes the flag writes until nothing waits; one that finds it taken leaves its
+    // verdict to that thread, which sees it before it lets the flag go or just after (the re-check)
+    while (!verdicts.isEmpty() && writing.compareAndSet(false, true)) {
+      try {
+        write();
+      } finally {
+        writing.set(false);
+      }
     }
   }
 
-  /** Lets the row be claimed again; after {@link #settle}, or when it could not be dispatched. */
+  /** Lets the row be claimed again, when it could not be dispatched. */
   void release(Claim claim) {
     claimed.remove(claim.seq());
   }
 
-  private void record(long seq, Verdict verdict) {
-    if (verdict instanceof Verdict.Retry retry) {
-      table.postpone(seq, dueAfter(retry.delay()), clock.millis());
-    } else if (verdict instanceof Verdict.Park park) {
-      table.park(seq, park.code(), park.reason(), clock.millis());
-    } else {
-      table.delete(seq);
+  /** How many verdicts handlers have handed over (for tests). */
+  long handed() {
+    return handed.get();
+  }
+
+  /** How many of the verdicts handed over are written, or were given up (for tests). */
+  long done() {
+    return done.get();
+  }
+
+  /** How many transactions have recorded verdicts (for tests). */
+  long transactions() {
+    return transactions.get();
+  }
+
+  /** A handler's verdict on its claim, and when it was given. */
+  private record Settled(Claim claim, Verdict verdict, long at) {}
+
+  private void write() {
+    List<Settled> batch = new ArrayList<>();
+    while (true) {
+      batch.clear();
+      for (Settled s; batch.size() < BATCH && (s = verdicts.poll()) != null; ) batch.add(s);
+      if (batch.isEmpty()) return;
+      try {
+        record(batch);
+        transactions.incrementAndGet();
+      } catch (Database.Closed e) {
+        for (Settled s : batch) {
+          LOG.info(
+              "The bus closed before the verdict on message {} of queue {} was recorded; it will be"
+                  + " delivered again (attempt {} counted)",
+              s.claim().delivery().message().id(),
+              s.claim().delivery().queue(),
+              s.claim().delivery().attempt());
+        }
+      } catch (RuntimeException e) {
+        LOG.warn(
+            "Cannot record the verdicts on {} message(s), the first {} of queue {}; they will be delivered again",
+            batch.size(),
+            batch.get(0).claim().delivery().message().id(),
+            batch.get(0).claim().delivery().queue(),
+            e);
+      } finally {
+        batch.forEach(s -> claimed.remove(s.claim().seq()));
+        done.addAndGet(batch.size());
+      }
     }
   }
 
-  private long dueAfter(Duration delay) {
-    long now = clock.millis();
+  private void record(List<Settled> batch) {
+    List<Long> handled = new ArrayList<>();
+    List<MessageTable.Postponed> postponed = new ArrayList<>();
+    List<MessageTable.Parking> parked = new ArrayList<>();
+    for (Settled s : batch) {
+      long seq = s.claim().seq();
+      if (s.verdict() instanceof Verdict.Retry retry) {
+        postponed.add(new MessageTable.Postponed(seq, dueAfter(s.at(), retry.delay()), s.at()));
+      } else if (s.verdict() instanceof Verdict.Park park) {
+        parked.add(new MessageTable.Parking(seq, park.code(), park.reason(), s.at()));
+      } else {
+        handled.add(seq);
+      }
+    }
+    table.settle(handled, postponed, parked);
+  }
+
+  private static long dueAfter(long now, Duration delay) {
     if (delay.isNegative()) return now;
     try {
       return Math.addExact(now, delay.toMillis());

@@ -195,6 +195,21 @@ final class EmbeddedBus implements Bus {
     return subscribers.stream().filter(s -> s.queue().equals(queue)).mapToLong(Subscriber::polls).sum();
   }
 
+  /** How many verdicts handlers have handed over (for tests). */
+  long verdictsHanded() {
+    return deliveries.handed();
+  }
+
+  /** How many of the verdicts handed over are written, or were given up (for tests). */
+  long verdictsDone() {
+    return deliveries.done();
+  }
+
+  /** How many transactions have recorded verdicts (for tests). */
+  long verdictTransactions() {
+    return deliveries.transactions();
+  }
+
   private void wake(Collection<String> queues) {
     for (Subscriber s : subscribers) {
       if (queues.contains(s.queue())) s.wake();

@@ -10,6 +10,7 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.util.ArrayList;
 import java.util.Collection;
+import java.util.Comparator;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
@@ -111,89 +112,120 @@ final class MessageTable {
         });
   }
 
-  /** The rows of the queue due at {@code now}, oldest due first, leaving out {@code skip}. */
-  List<Long> due(String queue, long now, int limit, Collection<Long> skip) {
-    String skipped = skip.stream().map(String::valueOf).collect(Collectors.joining(",", "[", "]"));
+  /** Whether the queue has a row due at {@code now} other than {@code skip}: a read, no lock taken. */
+  boolean anyDue(String queue, long now, Collection<Long> skip) {
     return db.read(
         "look for due messages in the queue " + queue,
         c -> {
           try (PreparedStatement s =
-              c.prepareStatement(
-                  "SELECT seq FROM message"
-                      + " WHERE queue = ? AND parked_at IS NULL AND not_before <= ?"
-                      + " AND seq NOT IN (SELECT value FROM json_each(?))"
-                      + " ORDER BY not_before, seq LIMIT ?")) {
-            s.setString(1, queue);
-            s.setLong(2, now);
-            s.setString(3, skipped);
-            s.setInt(4, limit);
-            List<Long> seqs = new ArrayList<>();
+              c.prepareStatement("SELECT 1 FROM message WHERE " + DUE + " LIMIT 1")) {
+            bindDue(s, queue, now, skip);
             try (ResultSet r = s.executeQuery()) {
-              while (r.next()) seqs.add(r.getLong(1));
+              return r.next();
             }
-            return seqs;
           }
         });
   }
 
   /**
-   * Counts one more attempt on each row still pending and due, in one transaction.
+   * Counts one more attempt on at most {@code limit} rows of the queue pending and due at {@code
+   * now}, leaving out {@code skip}, in one transaction through one statement.
    *
-   * @return the rows counted, as deliveries
+   * @return the rows counted, as deliveries, oldest due first
    */
-  List<Claim> claim(List<Long> seqs, long now) {
+  List<Claim> claim(String queue, long now, int limit, Collection<Long> skip) {
     return db.write(
-        "count a delivery attempt",
+        "count a delivery attempt in the queue " + queue,
         c -> {
-          List<Claim> claims = new ArrayList<>();
+          record Due(long notBefore, Claim claim) {}
+          List<Due> claimed = new ArrayList<>();
           try (PreparedStatement s =
               c.prepareStatement(
-                  "UPDATE message SET attempts = attempts + 1"
-                      + " WHERE seq = ? AND parked_at IS NULL AND not_before <= ? RETURNING "
-                      + COLUMNS)) {
-            for (long seq : seqs) {
-              s.setLong(1, seq);
-              s.setLong(2, now);
-              try (ResultSet r = s.executeQuery()) {
-                if (r.next())
-                  claims.add(new Claim(seq, new Delivery(message(r), r.getString(2), r.getInt(7), firstFailed(r))));
+                  "UPDATE message SET attempts = attempts + 1 WHERE seq IN (SELECT seq FROM message WHERE "
+                      + DUE
+                      + " ORDER BY not_before, seq LIMIT ?) RETURNING "
+                      + COLUMNS
+                      + ", not_before")) {
+            bindDue(s, queue, now, skip);
+            s.setInt(4, limit);
+            try (ResultSet r = s.executeQuery()) {
+              while (r.next()) {
+                Delivery delivery = new Delivery(message(r), r.getString(2), r.getInt(7), firstFailed(r));
+                claimed.add(new Due(r.getLong(9), new Claim(r.getLong(1), delivery)));
               }
             }
           }
-          return claims;
+          // RETURNING gives the rows in no set order: oldest due first, as they were picked
+          claimed.sort(Comparator.comparingLong(Due::notBefore).thenComparingLong(d -> d.claim().seq()));
+          return claimed.stream().map(Due::claim).toList();
         });
   }
 
-  void delete(long seq) {
-    update("remove the handled message", "DELETE FROM message WHERE seq = ?", seq);
+  /** The rows of a queue a consumer may take: pending, due, not held; parameters 1 to 3. */
+  private static final String DUE =
+      "queue = ? AND parked_at IS NULL AND not_before <= ? AND seq NOT IN (SELECT value FROM json_each(?))";
+
+  private static void bindDue(PreparedStatement s, String queue, long now, Collection<Long> skip) throws SQLException {
+    s.setString(1, queue);
+    s.setLong(2, now);
+    s.setString(3, array(skip));
   }
 
-  /** Makes the message due again later, noting now as its first failure if it had none. */
-  void postpone(long seq, long notBefore, long now) {
-    update(
-        "postpone the message",
-        "UPDATE message SET not_before = ?, first_failed = coalesce(first_failed, ?) WHERE seq = ?",
-        notBefore,
-        now,
-        seq);
+  /** Row numbers as a JSON array, for {@code json_each}. */
+  private static String array(Collection<Long> seqs) {
+    return seqs.stream().map(String::valueOf).collect(Collectors.joining(",", "[", "]"));
   }
 
-  void park(long seq, String code, String reason, long at) {
+  /**
+   * Records verdicts in one transaction: the handled rows removed by one statement, the others
+   * postponed or parked.
+   */
+  void settle(Collection<Long> handled, List<Postponed> postponed, List<Parking> parked) {
     db.write(
-        "park the message",
+        "record the verdicts on " + (handled.size() + postponed.size() + parked.size()) + " message(s)",
         c -> {
-          try (PreparedStatement s =
-              c.prepareStatement(
-                  "UPDATE message SET parked_at = ?, park_code = ?, park_reason = ?,"
-                      + " first_failed = coalesce(first_failed, ?) WHERE seq = ?")) {
-            s.setLong(1, at);
-            s.setString(2, code);
-            s.setString(3, reason);
-            s.setLong(4, at);
-            s.setLong(5, seq);
-            return s.executeUpdate();
+          if (!handled.isEmpty()) {
+            try (PreparedStatement s =
+                c.prepareStatement("DELETE FROM message WHERE seq IN (SELECT value FROM json_each(?))")) {
+              s.setString(1, array(handled));
+              s.executeUpdate();
+            }
           }
+          for (Postponed p : postponed) postpone(c, p);
+          for (Parking p : parked) park(c, p);
+          return null;
         });
+  }
+
+  /** A row to make due again at {@code notBefore}, failed first at {@code now} if it had not failed. */
+  record Postponed(long seq, long notBefore, long now) {}
+
+  /** A row to park with the handler's code and reason, at {@code at}. */
+  record Parking(long seq, String code, String reason, long at) {}
+
+  private static void postpone(Connection c, Postponed p) throws SQLException {
+    try (PreparedStatement s =
+        c.prepareStatement(
+            "UPDATE message SET not_before = ?, first_failed = coalesce(first_failed, ?) WHERE seq = ?")) {
+      s.setLong(1, p.notBefore());
+      s.setLong(2, p.now());
+      s.setLong(3, p.seq());
+      s.executeUpdate();
+    }
+  }
+
+  private static void park(Connection c, Parking p) throws SQLException {
+    try (PreparedStatement s =
+        c.prepareStatement(
+            "UPDATE message SET parked_at = ?, park_code = ?, park_reason = ?,"
+                + " first_failed = coalesce(first_failed, ?) WHERE seq = ?")) {
+      s.setLong(1, p.at());
+      s.setString(2, p.code());
+      s.setString(3, p.reason());
+      s.setLong(4, p.at());
+      s.setLong(5, p.seq());
+      s.executeUpdate();
+    }
   }
 
   List<Parked> parked() {
@@ -280,17 +312,6 @@ final class MessageTable {
             try (ResultSet r = s.executeQuery()) {
               return r.next() ? r.getLong(1) : 0L;
             }
-          }
-        });
-  }
-
-  private void update(String what, String sql, long... values) {
-    db.write(
-        what,
-        c -> {
-          try (PreparedStatement s = c.prepareStatement(sql)) {
-            for (int i = 0; i < values.length; i++) s.setLong(i + 1, values[i]);
-            return s.executeUpdate();
           }
         });
   }

@@ -120,19 +120,21 @@ final class Subscriber implements Bus.Subscription {
   }
 
   private void poll() {
+    int taken = 0;
     while (running) {
       int free = room.availablePermits();
-      int taken = free > 0 ? dispatch(free) : 0;
+      // after a poll that found nothing, the next one looks before it claims
+      taken = free > 0 ? dispatch(free, taken == 0) : taken;
       if (running && (free == 0 || taken < free)) wake.await(tuning.pollInterval());
     }
   }
 
   /** Claims up to {@code free} messages and hands each to a handler thread. */
-  private int dispatch(int free) {
+  private int dispatch(int free, boolean look) {
     List<Claim> claims;
     polls.incrementAndGet();
     try {
-      claims = deliveries.claim(queue, free);
+      claims = deliveries.claim(queue, free, look);
       claiming.succeeded();
     } catch (RuntimeException e) {
       if (!running) return 0;
@@ -144,25 +146,24 @@ final class Subscriber implements Bus.Subscription {
       try {
         executor.execute(() -> handle(claim));
       } catch (RejectedExecutionException e) {
-        finish(claim); // the bus is closing; the attempt stays counted, as after a crash
+        deliveries.release(claim); // the bus is closing; the attempt stays counted, as after a crash
+        finish();
       }
     }
     return claims.size();
   }
 
+  /**
+   * Runs the handler and hands its verdict over to be recorded, which releases the claim once it
+   * is; the handler's room is free again at once, unless this thread is the one recording verdicts.
+   */
   private void handle(Claim claim) {
     HANDLING.set(this);
     try {
       deliveries.settle(claim, verdict(claim));
-    } catch (RuntimeException e) {
-      LOG.warn(
-          "Cannot record the verdict on message {} of queue {}; it will be delivered again",
-          claim.delivery().message().id(),
-          queue,
-          e);
     } finally {
       HANDLING.remove();
-      finish(claim);
+      finish();
     }
   }
 
@@ -186,8 +187,7 @@ final class Subscriber implements Bus.Subscription {
     return new Verdict.Retry(Deliveries.AFTER_FAILURE);
   }
 
-  private void finish(Claim claim) {
-    deliveries.release(claim);
+  private void finish() {
     room.release();
     wake.raise();
   }
