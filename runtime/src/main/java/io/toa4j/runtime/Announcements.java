@@ -141,9 +141,14 @@ final class Announcements {
    * @throws RuntimeException when a condition or a payload throws; the entry stays unpublished
    */
   List<Message> render(OutboxEntry entry, Set<String> consumed) {
+    return render(entry, null, consumed);
+  }
+
+  /** As {@link #render(OutboxEntry, Set)}, from the entry's change as a tree when {@code built} is not null. */
+  List<Message> render(OutboxEntry entry, ObjectNode built, Set<String> consumed) {
     List<Message> messages = new ArrayList<>();
     if (entry.change().isEmpty()) return messages; // an entry of tasks alone announces nothing
-    ObjectNode change = Binding.object(entry.change().get());
+    ObjectNode change = built != null ? built : Binding.object(entry.change().get());
     boolean creation = change.path("origin").isNull() || change.path("origin").isMissingNode();
     JsonNode state = change.get("state");
     for (Announced event : events.values()) {

@@ -99,6 +99,13 @@ final class Engine {
   /** The timer of the storage's commits, by {@code component} and {@code outcome}. */
   static final String COMMIT_TIMER = "toa.commit";
 
+  /** Each commit outcome as the commit timer and span name it: lower case. */
+  private static final Map<Outcome, String> OUTCOMES = new java.util.EnumMap<>(Outcome.class);
+
+  static {
+    for (Outcome o : Outcome.values()) OUTCOMES.put(o, o.name().toLowerCase(java.util.Locale.ROOT));
+  }
+
   private final Options options;
   private final Outbox outbox;
   private final MeterRegistry metrics;
@@ -111,8 +118,12 @@ final class Engine {
 
   /** Where what a run sends goes once it may leave. */
   interface Outbox {
-    /** Told of every committed outbox entry, after its commit, so it can publish at once. */
-    void committed(Component component, OutboxEntry entry);
+    /**
+     * Told of every committed outbox entry, after its commit, so it can publish at once; with the
+     * entry's change as the engine built it (a copy of its own), so that it need not read the text
+     * back.
+     */
+    void committed(Component component, OutboxEntry entry, Optional<ObjectNode> change);
 
     /**
      * Sends the tasks of a run that commits nothing, once it answered an output; returns when they
@@ -509,11 +520,12 @@ final class Engine {
       List<Task> tasks,
       Result result,
       Turns.Turn turn) {
-    Optional<Json> change = Optional.empty();
+    Optional<ObjectNode> changed = Optional.empty();
     if (component.announces()) {
       JsonNode origin = current.version == 0 ? NullNode.getInstance() : current.view();
-      change = Optional.of(Binding.json(Announcements.change(origin, next.view(), call.input(), trailers)));
+      changed = Optional.of(Announcements.change(origin, next.view(), call.input(), trailers));
     }
+    Optional<Json> change = changed.map(Binding::json);
     Optional<OutboxEntry> leaving = Optional.empty();
     if (change.isPresent() || !tasks.isEmpty()) {
       leaving =
@@ -540,7 +552,9 @@ final class Engine {
     switch (timedCommit(component, store, new Write(current.version, next.record(), leaving, inbox))) {
       case COMMITTED:
         turn.hand(next.record());
-        leaving.ifPresent(e -> outbox.committed(component, e));
+        // a copy: the tree shares nodes with the answer and the input, which the caller may change
+        Optional<ObjectNode> built = changed.map(ObjectNode::deepCopy);
+        leaving.ifPresent(e -> outbox.committed(component, e, built));
         return Optional.of(result);
       case DUPLICATE:
         count("toa.inbox.twins", component, operation);
@@ -577,7 +591,7 @@ final class Engine {
     String outcome = "failed";
     try {
       Outcome answered = store.commit(write);
-      outcome = answered.name().toLowerCase(java.util.Locale.ROOT);
+      outcome = OUTCOMES.get(answered);
       return answered;
     } catch (RuntimeException e) {
       Tracing.failed(span, e);

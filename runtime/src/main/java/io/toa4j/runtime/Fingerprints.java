@@ -65,14 +65,20 @@ final class Fingerprints {
   private static void query(Query query, StringBuilder text) {
     // the keys in sorted order, as in any canonical object
     text.append('{');
-    List<String> fields = new ArrayList<>();
-    query.criteria().ifPresent(c -> fields.add(quoted(c, new StringBuilder("\"criteria\":")).toString()));
-    query.id().ifPresent(id -> fields.add(quoted(id, new StringBuilder("\"id\":")).toString()));
-    query.limit().ifPresent(l -> fields.add("\"limit\":" + l));
-    query.omit().ifPresent(o -> fields.add("\"omit\":" + o));
-    query.sort().ifPresent(o -> fields.add(quoted(o, new StringBuilder("\"sort\":")).toString()));
-    query.version().ifPresent(v -> fields.add("\"version\":" + v));
-    text.append(String.join(",", fields)).append('}');
+    int empty = text.length();
+    query.criteria().ifPresent(c -> quoted(c, field("criteria", text, empty)));
+    query.id().ifPresent(id -> quoted(id, field("id", text, empty)));
+    query.limit().ifPresent(l -> field("limit", text, empty).append(l));
+    query.omit().ifPresent(o -> field("omit", text, empty).append(o));
+    query.sort().ifPresent(o -> quoted(o, field("sort", text, empty)));
+    query.version().ifPresent(v -> field("version", text, empty).append(v));
+    text.append('}');
+  }
+
+  /** Starts a field of the object begun at {@code start}: a comma unless it is the first, then its name. */
+  private static StringBuilder field(String name, StringBuilder text, int start) {
+    if (text.length() > start) text.append(',');
+    return text.append('"').append(name).append("\":");
   }
 
   /** The canonical text of a tree; a missing node (no input) is written as null, as null is. */

@@ -11,6 +11,7 @@ import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Queue;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
@@ -24,6 +25,7 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import tools.jackson.databind.node.ObjectNode;
 
 /**
  * Publishes outbox entries — the events of a committed write and the tasks its run sent: each
@@ -57,6 +59,8 @@ import org.slf4j.LoggerFactory;
 final class Publisher implements Engine.Outbox, AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(Publisher.class);
   private static final int BATCH = 200;
+  /** The most changes kept as trees for entries waiting to be published; beyond, their text is read. */
+  private static final int BUILT = 4096;
   private static final long SWEEP_MILLIS = 1000;
 
   /**
@@ -86,6 +90,12 @@ final class Publisher implements Engine.Outbox, AutoCloseable {
   private final Map<String, OutageLog> publishing = new ConcurrentHashMap<>();
   private final Map<String, Marks> marks = new ConcurrentHashMap<>();
   private final Map<String, Committed> committed = new ConcurrentHashMap<>();
+  /**
+   * The changes of entries committed here, as the engine built them, by entry id, until the first
+   * attempt to publish the entry takes it: publishing reads the change's text only for entries it
+   * finds in the store.
+   */
+  private final Map<String, ObjectNode> built = new ConcurrentHashMap<>();
   private final ExecutorService immediate = Threads.perTask("toa-publish");
   private final ScheduledExecutorService sweeper = Executors.newSingleThreadScheduledExecutor(Threads.daemons("toa-sweep"));
 
@@ -118,8 +128,9 @@ final class Publisher implements Engine.Outbox, AutoCloseable {
   }
 
   @Override
-  public void committed(Component component, OutboxEntry entry) {
+  public void committed(Component component, OutboxEntry entry, Optional<ObjectNode> change) {
     if (!entry.tasks().isEmpty() && !component.announces()) sending.add(component.label());
+    if (change.isPresent() && built.size() < BUILT) built.put(entry.id(), change.get());
     committed.computeIfAbsent(component.label(), label -> new Committed(component)).add(entry);
   }
 
@@ -283,7 +294,7 @@ final class Publisher implements Engine.Outbox, AutoCloseable {
     List<Tracing.Produced> events = new ArrayList<>();
     for (OutboxEntry entry : entries) {
       Context committed = Tracing.extract(entry.trace());
-      for (Message message : component.announcements().render(entry, consumed)) {
+      for (Message message : component.announcements().render(entry, built.remove(entry.id()), consumed)) {
         events.add(new Tracing.Produced("publish " + message.label(), message, committed));
       }
     }

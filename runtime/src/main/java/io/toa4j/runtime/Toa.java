@@ -139,7 +139,7 @@ public final class Toa implements AutoCloseable {
             assembly.consumed(),
             options.clock(),
             options.random(),
-            Optional.of(e -> publisher.committed(messages.orElseThrow(), e)));
+            Optional.of(e -> publisher.committed(messages.orElseThrow(), e, Optional.empty())));
     Messaging messaging =
         new Messaging(
             bus,

@@ -176,4 +176,23 @@ class FingerprintTest {
       assertThat(twins).filteredOn(t -> t.answer().isPresent() && !t.answer().get().replayed()).hasSize(1);
     }
   }
+
+  @Test
+  void fingerprint_ofAQueryWithEveryField_isTheHashOfItsCanonicalText() throws Exception {
+    Query query = new Query(Optional.of("x\"1"), java.util.OptionalLong.of(3), java.util.OptionalLong.of(5),
+        java.util.OptionalLong.of(2), Optional.of("a==1"), Optional.of("-b"));
+    JsonNode input = new ObjectMapper().readTree("{\"z\":1.50,\"a\":[true,null,\"s\"]}");
+    String canonical = "{\"operation\":\"op\",\"query\":{\"criteria\":\"a==1\",\"id\":\"x\\\"1\",\"limit\":5,\"omit\":2,"
+        + "\"sort\":\"-b\",\"version\":3},\"input\":{\"a\":[true,null,\"s\"],\"z\":1.5}}";
+    String expected = java.util.HexFormat.of().formatHex(
+        java.security.MessageDigest.getInstance("SHA-256").digest(canonical.getBytes(java.nio.charset.StandardCharsets.UTF_8)));
+
+    assertThat(Fingerprints.of("op", new Invocation(Optional.empty(), input, "call-1", Optional.of(query)))).isEqualTo(expected);
+    Query bare = new Query(Optional.empty(), java.util.OptionalLong.empty(), java.util.OptionalLong.empty(),
+        java.util.OptionalLong.empty(), Optional.empty(), Optional.empty());
+    String none = "{\"operation\":\"op\",\"query\":{},\"input\":null}";
+    assertThat(Fingerprints.of("op", new Invocation(Optional.empty(), tools.jackson.databind.node.MissingNode.getInstance(), "call-1", Optional.of(bare))))
+        .isEqualTo(java.util.HexFormat.of().formatHex(
+            java.security.MessageDigest.getInstance("SHA-256").digest(none.getBytes(java.nio.charset.StandardCharsets.UTF_8))));
+  }
 }

@@ -19,6 +19,7 @@ import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
 import java.util.Optional;
+import java.util.function.Supplier;
 import java.util.OptionalLong;
 import javax.sql.DataSource;
 
@@ -118,7 +119,7 @@ final class PostgresStore implements Store {
   @Override
   public Optional<StoredRecord> read(String id) {
     return run(
-        "read record " + id,
+        () -> "read record " + id,
         c -> {
           try (PreparedStatement s = c.prepareStatement(read)) {
             s.setString(1, id);
@@ -133,7 +134,7 @@ final class PostgresStore implements Store {
   @Override
   public Reading read(String id, String identity, long now) {
     return run(
-        "read record " + id + " and the answer to call " + identity,
+        () -> "read record " + id + " and the answer to call " + identity,
         c -> {
           try (PreparedStatement s = c.prepareStatement(readAnswered)) {
             s.setString(1, id);
@@ -205,7 +206,7 @@ final class PostgresStore implements Store {
   @Override
   public boolean remove(String id, long version) {
     return run(
-        "remove record " + id,
+        () -> "remove record " + id,
         c -> {
           try (PreparedStatement s = c.prepareStatement(remove)) {
             s.setString(1, id);
@@ -219,7 +220,7 @@ final class PostgresStore implements Store {
   public Outcome commit(Write write) {
     StoredRecord next = write.record();
     return run(
-        "commit record " + next.id() + " at version " + next.version(),
+        () -> "commit record " + next.id() + " at version " + next.version(),
         c -> {
           c.setAutoCommit(false);
           try {
@@ -301,7 +302,7 @@ final class PostgresStore implements Store {
   @Override
   public Optional<InboxEntry> recorded(String identity, long now) {
     return run(
-        "look up the answer to call " + identity,
+        () -> "look up the answer to call " + identity,
         c -> {
           try (PreparedStatement s = c.prepareStatement(answer)) {
             s.setString(1, identity);
@@ -426,7 +427,7 @@ final class PostgresStore implements Store {
   public int republish(Collection<String> ids, long now) {
     if (ids.isEmpty()) return 0;
     return run(
-        "mark " + ids.size() + " outbox entries for publishing again",
+        () -> "mark " + ids.size() + " outbox entries for publishing again",
         c -> {
           try (PreparedStatement s = c.prepareStatement(republish)) {
             s.setLong(1, now);
@@ -489,10 +490,18 @@ final class PostgresStore implements Store {
 
   /** Runs work on a pooled connection, turning a database error into a failure that says where. */
   private <T> T run(String what, Work<T> work) {
+    return run(() -> what, work);
+  }
+
+  /**
+   * As {@link #run(String, Work)}, the description made only when it fails: on the paths every
+   * call takes, so that a call does not pay for the text of an error it does not have.
+   */
+  private <T> T run(Supplier<String> what, Work<T> work) {
     try (Connection c = pool.getConnection()) {
       return work.run(c);
     } catch (SQLException e) {
-      throw failures.of(what + " in schema " + schema.name() + " (component " + schema.label() + ")", e);
+      throw failures.of(what.get() + " in schema " + schema.name() + " (component " + schema.label() + ")", e);
     }
   }
 
