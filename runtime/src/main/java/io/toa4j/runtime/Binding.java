@@ -96,6 +96,49 @@ final class Binding {
     }
   }
 
+  /**
+   * A copy of the tree as {@link #tree(Json)} would read back its {@link #json(JsonNode)} text, node
+   * for node (a whole number as the parser makes it from its digits: an int, a long or a big integer
+   * by size); null when the tree holds a node whose text could read back as another: a decimal, a
+   * float, a double that is not finite, binary data, an object of Java.
+   */
+  static JsonNode reread(JsonNode node) {
+    switch (node.getNodeType()) {
+      case OBJECT: {
+        ObjectNode copy = VALUES.createObjectNode();
+        for (java.util.Map.Entry<String, JsonNode> property : node.properties()) {
+          JsonNode value = reread(property.getValue());
+          if (value == null) return null;
+          copy.set(property.getKey(), value);
+        }
+        return copy;
+      }
+      case ARRAY: {
+        tools.jackson.databind.node.ArrayNode copy = VALUES.createArrayNode();
+        for (JsonNode element : node) {
+          JsonNode value = reread(element);
+          if (value == null) return null;
+          copy.add(value);
+        }
+        return copy;
+      }
+      case NUMBER:
+        if (node.isIntegralNumber()) {
+          java.math.BigInteger value = node.bigIntegerValue();
+          if (value.bitLength() < 32) return VALUES.getNodeFactory().numberNode(value.intValue());
+          if (value.bitLength() < 64) return VALUES.getNodeFactory().numberNode(value.longValue());
+          return VALUES.getNodeFactory().numberNode(value);
+        }
+        return node.isDouble() && Double.isFinite(node.doubleValue()) ? node : null;
+      case STRING:
+      case BOOLEAN:
+      case NULL:
+        return node; // immutable
+      default:
+        return null;
+    }
+  }
+
   /** The object a JSON text holds, such as a record's state or an event's change. */
   static ObjectNode object(Json json) {
     JsonNode tree = tree(json);

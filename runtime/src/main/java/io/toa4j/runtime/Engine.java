@@ -552,8 +552,9 @@ final class Engine {
     switch (timedCommit(component, store, new Write(current.version, next.record(), leaving, inbox))) {
       case COMMITTED:
         turn.hand(next.record());
-        // a copy: the tree shares nodes with the answer and the input, which the caller may change
-        Optional<ObjectNode> built = changed.map(ObjectNode::deepCopy);
+        // a copy, since the tree shares nodes with the answer and the input, which the caller may
+        // change; none when the copy could differ from what the committed text reads back as
+        Optional<ObjectNode> built = changed.map(Binding::reread).map(ObjectNode.class::cast);
         leaving.ifPresent(e -> outbox.committed(component, e, built));
         return Optional.of(result);
       case DUPLICATE:
