@@ -120,8 +120,8 @@ final class Engine {
   interface Outbox {
     /**
      * Told of every committed outbox entry, after its commit, so it can publish at once; with the
-     * entry's change as the engine built it (a copy of its own), so that it need not read the text
-     * back.
+     * entry's change as a tree of its own, exactly what the committed text reads back as ({@link
+     * Binding#reread}), so that it need not read the text; empty when there is none.
      */
     void committed(Component component, OutboxEntry entry, Optional<ObjectNode> change);
 
