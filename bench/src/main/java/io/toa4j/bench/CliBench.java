@@ -22,8 +22,8 @@ import java.util.stream.Stream;
  * </ul>
  *
  * <p>Each command is {@code bin/toa} as a user runs it, so the class-data archives it keeps next to
- * the jar count: the first command of each kind after a build writes its archive (a call relayed
- * to {@code toa run}, any other short command, a run), and is left out.
+ * the jar count: the first short command of each kind after a build writes its archive (a call
+ * relayed to {@code toa run}, any other), and is left out.
  *
  * <p>Usage: {@code bench/run cli [--rounds N]} (default 10).
  */
@@ -49,8 +49,7 @@ public final class CliBench {
       }
       List<Double> serving = new ArrayList<>();
       List<Double> warm = new ArrayList<>();
-      // the first run after a build writes the run's archive when it stops: left out
-      for (int i = 0; i <= Math.max(1, rounds / 5); i++) {
+      for (int i = 0; i < Math.max(1, rounds / 5); i++) {
         long start = System.nanoTime();
         Process run = new ProcessBuilder(toa.toString(), "run").directory(shop.toFile()).redirectErrorStream(true)
             .redirectOutput(shop.resolve("run.log").toFile()).start();
@@ -61,9 +60,9 @@ public final class CliBench {
             if (!run.isAlive()) throw new IllegalStateException("toa run ended: see " + shop.resolve("run.log"));
             Thread.sleep(2);
           }
-          if (i > 0) serving.add((System.nanoTime() - start) / 1e6);
+          serving.add((System.nanoTime() - start) / 1e6);
           if (run(shop, toa.toString(), "call", OBSERVE, REQUEST) < 0) throw new IllegalStateException("toa run does not answer a call");
-          for (int j = 0; i > 0 && j < rounds; j++) {
+          for (int j = 0; j < rounds; j++) {
             floor.add(run(shop, "java", "-version"));
             warm.add(run(shop, toa.toString(), "call", OBSERVE, REQUEST));
           }
