@@ -94,6 +94,7 @@ final class RunCommand implements Callable<Integer> {
           "Context {}: pid {} hosts {}; toa call reaches them over the bus; stop it with Ctrl-C or SIGTERM",
           serving.name(), ProcessHandle.current().pid(), String.join(", ", new TreeSet<>(serving.hosted())));
     }
+    RunArchive.writeWhenAsked(log);
     stopped.await(); // the JVM ends in the shutdown hook; this thread only has to stay
     return Toa.OUTPUT;
   }
