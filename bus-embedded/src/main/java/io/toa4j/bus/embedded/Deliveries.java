@@ -1,10 +1,12 @@
 package io.toa4j.bus.embedded;
 
+import io.toa4j.spi.Message;
 import io.toa4j.spi.Verdict;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Queue;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
@@ -26,6 +28,10 @@ import org.slf4j.LoggerFactory;
  *       recorded (or given up), so no two handlers of this bus hold it at once. Claiming picks the
  *       rows and adds them under {@link #claiming}, after the attempt's transaction committed;
  *       releasing needs no lock.
+ *   <li>A publish may claim as it stores: a message for a subscription of this bus with room is
+ *       stored with its first attempt counted, in the publish's own transaction, and added to
+ *       {@code claimed} under {@link #claiming} before the lock is let go, so no poll takes it
+ *       meanwhile. It is then exactly a claimed row, as if a poll had taken it.
  *   <li>The attempt is counted on disk before the handler runs. A crash (or a close that gives up
  *       waiting) between the two leaves the row pending, due, with its attempt counted: the next
  *       process to consume delivers it again with a higher attempt. Nothing needs recovering on
@@ -61,6 +67,7 @@ final class Deliveries {
   private final AtomicLong handed = new AtomicLong();
   private final AtomicLong done = new AtomicLong();
   private final AtomicLong transactions = new AtomicLong();
+  private final AtomicLong claimedAsStored = new AtomicLong();
 
   Deliveries(MessageTable table, Clock clock) {
     this.table = table;
@@ -85,6 +92,28 @@ final class Deliveries {
     } finally {
       claiming.unlock();
     }
+  }
+
+  /**
+   * Stores the events in the queues bound to their labels, claiming at most {@code room} of the
+   * messages per queue as they are stored (one transaction for all).
+   */
+  MessageTable.Stored publish(List<Message> events, Map<String, Integer> room) {
+    if (room.isEmpty()) return table.publish(events, clock.millis(), room);
+    claiming.lock();
+    try {
+      MessageTable.Stored stored = table.publish(events, clock.millis(), room);
+      stored.claimed().forEach(c -> claimed.add(c.seq()));
+      claimedAsStored.addAndGet(stored.claimed().size());
+      return stored;
+    } finally {
+      claiming.unlock();
+    }
+  }
+
+  /** How many messages were claimed as they were published (for tests). */
+  long claimedAsStored() {
+    return claimedAsStored.get();
   }
 
   /**

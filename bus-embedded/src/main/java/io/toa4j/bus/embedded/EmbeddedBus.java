@@ -10,7 +10,9 @@ import java.time.Clock;
 import java.time.Duration;
 import io.toa4j.spi.Response;
 import java.util.Collection;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
@@ -69,15 +71,45 @@ final class EmbeddedBus implements Bus {
 
   @Override
   public void publish(Message event) {
-    Objects.requireNonNull(event, "event");
-    wake(table.publish(event, clock.millis()));
+    publish(List.of(Objects.requireNonNull(event, "event")));
   }
 
-  /** {@inheritDoc} In one transaction. */
+  /**
+   * {@inheritDoc} In one transaction. A message for a subscription of this bus that has room and
+   * no backlog is stored claimed, its first attempt counted, and goes straight to a handler: no
+   * poll, and no transaction of its own to count the attempt.
+   */
   @Override
   public void publish(List<Message> events) {
     Objects.requireNonNull(events, "events").forEach(event -> Objects.requireNonNull(event, "event"));
-    if (!events.isEmpty()) wake(table.publish(events, clock.millis()));
+    if (events.isEmpty()) return;
+    Map<Subscriber, Integer> reserved = new HashMap<>();
+    Map<String, Integer> room = new HashMap<>();
+    for (Subscriber s : subscribers) {
+      int taken = s.reserve(events.size());
+      if (taken == 0) continue;
+      reserved.put(s, taken);
+      room.merge(s.queue(), taken, Integer::sum);
+    }
+    MessageTable.Stored stored;
+    try {
+      stored = deliveries.publish(events, room);
+    } catch (RuntimeException | Error e) {
+      reserved.forEach(Subscriber::giveBack);
+      throw e;
+    }
+    // each claim to a subscription of its queue that took room for it; the room left is given back
+    for (Claim claim : stored.claimed()) {
+      for (Map.Entry<Subscriber, Integer> r : reserved.entrySet()) {
+        if (r.getValue() > 0 && r.getKey().queue().equals(claim.delivery().queue())) {
+          r.setValue(r.getValue() - 1);
+          r.getKey().hand(claim);
+          break;
+        }
+      }
+    }
+    reserved.forEach(Subscriber::giveBack);
+    wake(stored.pending());
   }
 
   @Override
@@ -193,6 +225,11 @@ final class EmbeddedBus implements Bus {
   /** How many times this bus's consumers of the queue have looked for messages (for tests). */
   long polls(String queue) {
     return subscribers.stream().filter(s -> s.queue().equals(queue)).mapToLong(Subscriber::polls).sum();
+  }
+
+  /** How many messages were claimed as they were published (for tests). */
+  long claimedAsPublished() {
+    return deliveries.claimedAsStored();
   }
 
   /** How many verdicts handlers have handed over (for tests). */

@@ -11,6 +11,7 @@ import java.sql.SQLException;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.Comparator;
+import java.util.HashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
@@ -64,18 +65,29 @@ final class MessageTable {
 
   /** Stores the event once in every queue bound to its label that does not hold it yet. */
   List<String> publish(Message event, long now) {
-    return publish(List.of(event), now);
+    return publish(List.of(event), now, Map.of()).pending();
   }
 
   /**
-   * Stores each event once in every queue bound to its label that does not hold it yet, all in one
-   * transaction through one statement.
+   * What a publish stored.
    *
-   * @return the queues that got one, without repeats
+   * @param pending the queues that got a message to be claimed, without repeats
+   * @param claimed the messages stored with their first attempt counted, claimed as they were
    */
-  List<String> publish(List<Message> events, long now) {
+  record Stored(List<String> pending, List<Claim> claimed) {}
+
+  /**
+   * Stores each event once in every queue bound to its label that does not hold it yet, all in one
+   * transaction through one statement; counts the first attempt of at most {@code room} of them
+   * per queue as it stores them.
+   *
+   * @param room per queue, how many of the messages stored in it to store claimed
+   */
+  Stored publish(List<Message> events, long now, Map<String, Integer> room) {
     String sql =
-        INSERT + "SELECT ?, ?, ?, ?, 0, ?, ?, queue FROM binding WHERE label = ?" + NO_DUPLICATE;
+        INSERT
+            + "SELECT ?, ?, ?, ?, queue IN (SELECT value FROM json_each(?)), ?, ?, queue FROM binding"
+            + " WHERE label = ? ON CONFLICT (queue, message_id) DO NOTHING RETURNING queue, seq, attempts";
     Message first = events.get(0);
     String what = events.size() == 1
         ? "publish the event " + first.id() + " (" + first.label() + ")"
@@ -83,15 +95,38 @@ final class MessageTable {
     return db.write(
         what,
         c -> {
-          Set<String> queues = new LinkedHashSet<>();
+          Map<String, Integer> left = new HashMap<>(room);
+          left.values().removeIf(n -> n <= 0);
+          Set<String> pending = new LinkedHashSet<>();
+          List<Claim> claimed = new ArrayList<>();
           try (PreparedStatement s = c.prepareStatement(sql)) {
+            String withRoom = json(left.keySet()); // queue names are free text: a JSON array for json_each
             for (Message event : events) {
-              bind(s, event, event.body().text(), json(event.headers()), now);
-              s.setString(7, event.label());
-              queues.addAll(strings(s));
+              s.setString(1, event.id());
+              s.setString(2, event.label());
+              s.setString(3, event.body().text());
+              s.setString(4, json(event.headers()));
+              s.setString(5, withRoom);
+              s.setLong(6, now);
+              s.setLong(7, now);
+              s.setString(8, event.label());
+              try (ResultSet r = s.executeQuery()) {
+                while (r.next()) {
+                  String queue = r.getString(1);
+                  if (r.getInt(3) == 0) {
+                    pending.add(queue);
+                    continue;
+                  }
+                  claimed.add(new Claim(r.getLong(2), new Delivery(event, queue, 1)));
+                  if (left.merge(queue, -1, Integer::sum) == 0) {
+                    left.remove(queue);
+                    withRoom = json(left.keySet());
+                  }
+                }
+              }
             }
           }
-          return List.copyOf(queues);
+          return new Stored(List.copyOf(pending), List.copyOf(claimed));
         });
   }
 

@@ -42,6 +42,8 @@ final class Subscriber implements Bus.Subscription {
   private volatile boolean running = true;
   private final OutageLog claiming;
   private final AtomicLong polls = new AtomicLong();
+  /** Whether the last poll took every message due (or found none): publishes may claim for it. */
+  private volatile boolean caughtUp;
 
   Subscriber(
       String queue,
@@ -114,6 +116,37 @@ final class Subscriber implements Bus.Subscription {
         tuning.closeTimeout().toMillis());
   }
 
+  /**
+   * Takes room for at most {@code max} messages a publish stores claimed, when this subscription
+   * has room and nothing due waits for it: a publish never goes ahead of a backlog.
+   *
+   * @return how much room was taken: each is either {@link #hand}ed a claim or {@link #giveBack}
+   */
+  int reserve(int max) {
+    if (!running || !caughtUp) return 0;
+    int taken = 0;
+    while (taken < max && room.tryAcquire()) taken++;
+    return taken;
+  }
+
+  /** Gives back room taken by {@link #reserve} and not used. */
+  void giveBack(int unused) {
+    if (unused <= 0) return;
+    int before = room.availablePermits();
+    room.release(unused);
+    if (before == 0) wake.raise(); // the poller may wait for room; otherwise its own wake-ups do
+  }
+
+  /** Hands a claimed message to a handler thread, in room already taken. */
+  void hand(Claim claim) {
+    try {
+      executor.execute(() -> handle(claim));
+    } catch (RejectedExecutionException e) {
+      deliveries.release(claim); // the bus is closing; the attempt stays counted, as after a crash
+      finish();
+    }
+  }
+
   /** How many times it has looked for messages: once per signal or poll interval, while it has room. */
   long polls() {
     return polls.get();
@@ -132,23 +165,22 @@ final class Subscriber implements Bus.Subscription {
   /** Claims up to {@code free} messages and hands each to a handler thread. */
   private int dispatch(int free, boolean look) {
     List<Claim> claims;
-    polls.incrementAndGet();
     try {
       claims = deliveries.claim(queue, free, look);
       claiming.succeeded();
     } catch (RuntimeException e) {
+      caughtUp = false;
+      polls.incrementAndGet();
       if (!running) return 0;
       claiming.failed(e); // one WARN, then quiet until a claim works, which is one INFO
       return 0;
     }
+    caughtUp = claims.size() < free; // took all that was due: a publish may claim for it from now
+    polls.incrementAndGet();
     for (Claim claim : claims) {
-      room.acquireUninterruptibly(); // only this thread takes room, and it saw enough
-      try {
-        executor.execute(() -> handle(claim));
-      } catch (RejectedExecutionException e) {
-        deliveries.release(claim); // the bus is closing; the attempt stays counted, as after a crash
-        finish();
-      }
+      // it saw enough room; a publish may have taken some since, for handlers that end soon
+      room.acquireUninterruptibly();
+      hand(claim);
     }
     return claims.size();
   }
