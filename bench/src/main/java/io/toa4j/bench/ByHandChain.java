@@ -40,7 +40,7 @@ import tools.jackson.databind.ObjectMapper;
  *       takes what is pending, not what it was told about: a row committed while a batch is in
  *       flight sets the signal again and goes out with the next batch; a row whose batch failed
  *       stays pending and goes out again (at least once).
- *   <li><b>consumers</b>: a few, with manual acks and a prefetch window; per message one
+ *   <li><b>consumers</b>: six, with manual acks and a prefetch window; per message one
  *       transaction inserts an inbox row keyed by the event's id (a repeat does nothing) and credits
  *       the wallet, then the message is acknowledged.
  * </ul>
@@ -57,25 +57,27 @@ final class ByHandChain implements AutoCloseable {
   private static final String QUEUE = "by_hand.billing.wallets.paid";
   private static final String PAID = "paid";
   /**
-   * A consumer's work is one transaction: two statements and a commit, mostly waiting on round
-   * trips and on the write-ahead log's flush, hardly on the CPU. One consumer would credit one
-   * wallet per commit's latency and fall behind callers that record on several connections at once;
-   * a few keep up with them (a credit costs what a record costs) and commit together, which
-   * PostgreSQL flushes in one go. More would only wait for the CPU. Each has a channel of its own,
-   * because a channel hands its deliveries to its consumer one after another.
-   */
-  private static final int CONSUMERS = 4;
-  /**
-   * The runtime's PostgreSQL storage opens 10 connections for everything; so does this chain, but
-   * split: the relay and each consumer have one of their own, so that sixteen callers queueing for
-   * connections never hold up the chain behind them (it would fall behind while they record, and
-   * every top-up's latency would grow with the run). The callers share the rest, about what
-   * HikariCP's sizing rule gives for two cores (cores × 2 + 1).
+   * The runtime's PostgreSQL storage opens 10 connections for everything; so does this chain, split
+   * so that the chain behind the callers keeps up with them: the relay and each consumer have a
+   * connection of their own (never queueing behind the callers), and the callers share the rest.
+   * A credit costs the database what a record costs (two statements and a commit), and the machine's
+   * CPU goes round the connections at work; with fewer consumers than callers' connections the queue
+   * grows for as long as the callers record, and every top-up's latency with it. So the intake is
+   * the narrower end: sixteen callers queue for three connections, the backpressure a careful
+   * engineer puts at the door rather than in the broker.
    */
   private static final int CONNECTIONS = 10;
-  private static final int CALLERS_POOL = CONNECTIONS - CONSUMERS - 1;
-  /** Enough unacknowledged messages per consumer that it never waits for the next while its ack travels. */
-  private static final int PREFETCH = 32;
+  /**
+   * Each consumer's work is one transaction, mostly waiting on round trips and on the write-ahead
+   * log's flush; several commit together, which PostgreSQL flushes in one go. Six (see
+   * {@link #CONNECTIONS}): on two cores, with five the queue still grew while the callers recorded,
+   * and with seven the callers' two connections held the throughput down. Each has a channel of its
+   * own, because a channel hands its deliveries to its consumer one after another.
+   */
+  private static final int CONSUMERS = 6;
+  private static final int CALLERS_POOL = CONNECTIONS - CONSUMERS - 1; // the relay has one
+  /** Unacknowledged messages per consumer: the runtime's default; enough that none waits for the next while its ack travels. */
+  private static final int PREFETCH = 16;
   private static final int BATCH = 256; // outbox rows per publish, and so per wait for confirms
   private static final Duration CONFIRMS = Duration.ofSeconds(10);
   private static final ObjectMapper JSON = new ObjectMapper();
