@@ -89,11 +89,12 @@ final class ByHandChain implements AutoCloseable {
   private final HikariDataSource chain; // the relay's and the consumers' connections, one each
   private final ExecutorService consumerThreads = Executors.newFixedThreadPool(CONSUMERS);
   private final Thread relay = new Thread(this::relay, "by-hand relay");
-  private final Object lock = new Object();
+  private final Object signal = new Object(); // the relay waits on it for commits
+  private final Object lock = new Object(); // settle waits on it for credits
   private com.rabbitmq.client.Connection publishing; // set by start
   private com.rabbitmq.client.Connection consuming; // set by start
-  private boolean signalled = true; // guarded by lock; true: the relay's first pass takes what an earlier run left
-  private boolean closing; // guarded by lock
+  private boolean signalled = true; // guarded by signal; true: the relay's first pass takes what an earlier run left
+  private boolean closing; // guarded by signal
   private long recorded; // guarded by lock: top-ups created
   private long credited; // guarded by lock: wallets credited (not counting repeats)
   private Exception failure; // guarded by lock: the first thing the relay or a consumer could not do
@@ -196,8 +197,10 @@ final class ByHandChain implements AutoCloseable {
     if (created) {
       synchronized (lock) {
         recorded++;
+      }
+      synchronized (signal) {
         signalled = true;
-        lock.notifyAll();
+        signal.notify();
       }
     }
   }
@@ -274,8 +277,11 @@ final class ByHandChain implements AutoCloseable {
    * another process running the same code (none here) would go out too. False once closed.
    */
   private boolean awaitSignal() throws InterruptedException {
-    synchronized (lock) {
-      if (!signalled && !closing) lock.wait(1000);
+    synchronized (signal) {
+      long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(1);
+      for (long left = deadline - System.nanoTime(); !signalled && !closing && left > 0; left = deadline - System.nanoTime()) {
+        TimeUnit.NANOSECONDS.timedWait(signal, left);
+      }
       signalled = false;
       return !closing;
     }
@@ -376,9 +382,9 @@ final class ByHandChain implements AutoCloseable {
   /** Stops the relay and the consumers, deletes the queue and the exchange, drops the tables. */
   @Override
   public void close() throws Exception {
-    synchronized (lock) {
+    synchronized (signal) {
       closing = true;
-      lock.notifyAll();
+      signal.notify();
     }
     if (relay.isAlive()) relay.join(CONFIRMS.toMillis() * 2);
     try {
