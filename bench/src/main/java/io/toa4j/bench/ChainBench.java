@@ -28,15 +28,22 @@ import java.util.stream.Stream;
  * The shop's chain end to end: a top-up recorded, its {@code paid} event published from the
  * outbox, delivered to the wallets' receiver, and the wallet credited — on PostgreSQL and RabbitMQ
  * (a database and a virtual host of its own, dropped at the end), and on the embedded engine in
- * the same run for comparison.
+ * the same run for comparison. The baseline is the same chain written by hand ({@link ByHandChain}:
+ * plain JDBC and the RabbitMQ client, outbox, relay and inbox), run first, on the same database
+ * server and broker, with as many callers and top-ups; the runtime's throughput and p99 are
+ * reported as ratios to it.
  *
  * <p>Each top-up is for its own customer, so no two credits race. A chain's latency is from the
- * moment its record call starts to the wallet's {@code UPDATED} stamp, both on the system clock;
- * throughput is top-ups over the time from the first record call to the last credit.
+ * moment its record call starts to the wallet's {@code UPDATED} stamp (by hand, its {@code updated}
+ * column), both on the system clock; throughput is top-ups over the time from the first record call
+ * to the last credit. Each chain is warmed up with a tenth as many top-ups first, and every wallet
+ * must hold exactly one top-up's amount at the end, or the run fails.
  */
 public final class ChainBench {
   private static final Path SHOP = Path.of("examples/shop");
   private static final String ADMIN = "jdbc:postgresql://127.0.0.1:5432/test?user=postgres";
+  private static final long AMOUNT = 100; // each top-up's, and so each wallet's balance once its chain is done
+  private static final Duration SETTLE = Duration.ofMinutes(10);
 
   private ChainBench() {}
 
@@ -48,14 +55,40 @@ public final class ChainBench {
     String name = "toa_bench_" + HexFormat.of().formatHex(random);
     createDatabaseAndVirtualHost(name);
     try {
+      String database = "jdbc:postgresql://127.0.0.1:5432/" + name + "?user=postgres";
+      String broker = "amqp://guest:guest@127.0.0.1:5672/" + name;
       Map<String, String> distributed = Map.of(
           "TOA_STORAGE", "postgres",
-          "TOA_STORAGE_URL", "jdbc:postgresql://127.0.0.1:5432/" + name + "?user=postgres",
+          "TOA_STORAGE_URL", database,
           "TOA_BUS", "rabbitmq",
-          "TOA_BUS_URL", "amqp://guest:guest@127.0.0.1:5672/" + name);
+          "TOA_BUS_URL", broker);
       System.out.printf("record -> paid -> credit, %d top-ups, %d threads%n", topups, threads);
-      report("PostgreSQL + RabbitMQ", run(distributed, topups, threads));
+      Result byHand;
+      try (ByHandChain chain = ByHandChain.open(database, broker)) {
+        byHand = run(new Chain() {
+          @Override
+          public void record(String id, String checkout, String customer) throws Exception {
+            chain.record(checkout, customer, AMOUNT, "USD");
+          }
+
+          @Override
+          public void settle() throws InterruptedException {
+            chain.settle(SETTLE);
+          }
+
+          @Override
+          public long credited(String customer) throws Exception {
+            return chain.credited(customer, AMOUNT);
+          }
+        }, topups, threads);
+      }
+      report("by hand (JDBC + AMQP)", byHand);
+      Result runtime = run(distributed, topups, threads);
+      report("PostgreSQL + RabbitMQ", runtime);
       report("embedded (SQLite)    ", run(Map.of(), topups, threads));
+      System.out.printf("runtime / by hand on PostgreSQL + RabbitMQ: throughput %.2f, p99 %.2f%n",
+          runtime.rate() / byHand.rate(),
+          (double) Figures.percentile(runtime.latencyMillis(), 0.99) / Figures.percentile(byHand.latencyMillis(), 0.99));
     } finally {
       dropDatabaseAndVirtualHost(name);
     }
@@ -63,32 +96,69 @@ public final class ChainBench {
 
   record Result(double rate, long[] latencyMillis) {}
 
+  /** One way to run the chain: through the runtime, or by hand. */
+  interface Chain {
+    /**
+     * Records the top-up of {@code checkout} for {@code customer}: through the runtime as the record
+     * {@code id}, by hand as the row keyed by the checkout.
+     */
+    void record(String id, String checkout, String customer) throws Exception;
+
+    /** Returns once every top-up recorded has credited its wallet; throws when that cannot be. */
+    void settle() throws Exception;
+
+    /** When the wallet of {@code customer} was credited (system clock, ms); throws unless it holds {@link ChainBench#AMOUNT}. */
+    long credited(String customer) throws Exception;
+  }
+
   private static Result run(Map<String, String> environment, int topups, int threads) throws Exception {
     Path context = copyShop();
     try (Toa shop = Toa.builder().directory(context).options(Options.defaults().withEnvironment(environment)).build()) {
-      chains(shop, topups / 10, threads, "warm"); // JIT, pools, queues
-      settle(shop);
-      long[] started = new long[topups];
-      long first = System.currentTimeMillis();
-      chains(shop, topups, threads, "run", started);
-      settle(shop);
-      long[] latencies = new long[topups];
-      long last = 0;
-      for (int i = 0; i < topups; i++) {
-        long updated = updated(shop, customer("run", i));
-        latencies[i] = updated - started[i];
-        last = Math.max(last, updated);
-      }
-      return new Result(topups / ((last - first) / 1000.0), Figures.sorted(latencies));
+      return run(new Chain() {
+        @Override
+        public void record(String id, String checkout, String customer) {
+          shop.call("billing.topups.record", Request.of(id,
+              Map.of("checkout", checkout, "customer", customer, "amount", AMOUNT, "currency", "USD")));
+        }
+
+        @Override
+        public void settle() {
+          shop.admin().settle(SETTLE).ifPresent(pending -> {
+            throw new IllegalStateException("the chain did not settle: " + pending);
+          });
+        }
+
+        @Override
+        public long credited(String customer) {
+          return updated(shop, customer);
+        }
+      }, topups, threads);
     }
   }
 
-  private static void chains(Toa shop, int topups, int threads, String prefix) throws Exception {
-    chains(shop, topups, threads, prefix, new long[topups]);
+  private static Result run(Chain chain, int topups, int threads) throws Exception {
+    chains(chain, topups / 10, threads, "warm"); // JIT, pools, queues
+    chain.settle();
+    long[] started = new long[topups];
+    long first = System.currentTimeMillis();
+    chains(chain, topups, threads, "run", started);
+    chain.settle();
+    long[] latencies = new long[topups];
+    long last = 0;
+    for (int i = 0; i < topups; i++) {
+      long updated = chain.credited(customer("run", i));
+      latencies[i] = updated - started[i];
+      last = Math.max(last, updated);
+    }
+    return new Result(topups / ((last - first) / 1000.0), Figures.sorted(latencies));
+  }
+
+  private static void chains(Chain chain, int topups, int threads, String prefix) throws Exception {
+    chains(chain, topups, threads, prefix, new long[topups]);
   }
 
   /** Records {@code topups} top-ups over {@code threads} threads, noting when each started. */
-  private static void chains(Toa shop, int topups, int threads, String prefix, long[] started) throws Exception {
+  private static void chains(Chain chain, int topups, int threads, String prefix, long[] started) throws Exception {
     ExecutorService pool = Executors.newFixedThreadPool(threads);
     List<Future<?>> done = new ArrayList<>();
     for (int t = 0; t < threads; t++) {
@@ -96,8 +166,7 @@ public final class ChainBench {
       done.add(pool.submit(() -> {
         for (int i = thread; i < topups; i += threads) {
           started[i] = System.currentTimeMillis();
-          shop.call("billing.topups.record", Request.of(String.format("%032x", (prefix + i).hashCode() & 0xffffffffL),
-              Map.of("checkout", prefix + "_" + i, "customer", customer(prefix, i), "amount", 100, "currency", "USD")));
+          chain.record(String.format("%032x", (prefix + i).hashCode() & 0xffffffffL), prefix + "_" + i, customer(prefix, i));
         }
         return null;
       }));
@@ -115,16 +184,10 @@ public final class ChainBench {
     @SuppressWarnings("unchecked")
     Map<String, Object> wallet = (Map<String, Object>) ((Reply.Output) reply).value().orElseThrow(
         () -> new IllegalStateException("the wallet of " + customer + " was never credited"));
-    if (((Number) wallet.get("balance")).longValue() != 100) {
-      throw new IllegalStateException("the wallet of " + customer + " holds " + wallet.get("balance") + ", not 100");
+    if (((Number) wallet.get("balance")).longValue() != AMOUNT) {
+      throw new IllegalStateException("the wallet of " + customer + " holds " + wallet.get("balance") + ", not " + AMOUNT);
     }
     return ((Number) wallet.get("UPDATED")).longValue();
-  }
-
-  private static void settle(Toa shop) {
-    shop.admin().settle(Duration.ofMinutes(10)).ifPresent(pending -> {
-      throw new IllegalStateException("the chain did not settle: " + pending);
-    });
   }
 
   private static void report(String engine, Result result) {
