@@ -232,13 +232,13 @@ public final class PostgresBench {
    */
   record Result(double rate, long[] nanos, double cpuMicros, double drainMillis, double machineMicros) {}
 
-  /** {@code calls} credits over {@code threads} threads, then the program's settling, timed together. */
   /** The runtime's options: calls on one record take turns unless {@code --no-turns} (they race as two processes' do). */
   private static Options options(boolean turns) {
     return turns ? Options.defaults() : Options.defaults().withTurnWait(Duration.ZERO);
   }
 
-  private static Result run(Program program, int calls, int threads, Spread spread, String prefix) throws Exception {
+  /** {@code calls} credits over {@code threads} threads, then the program's settling, timed together. */
+  static Result run(Program program, int calls, int threads, Spread spread, String prefix) throws Exception {
     ExecutorService pool = Executors.newFixedThreadPool(threads);
     long[] nanos = new long[calls];
     String[] wallets = new String[spread.wallets()];
@@ -272,12 +272,14 @@ public final class PostgresBench {
    * What the runtime does for a credit declared {@code once}, written by hand: read the record and
    * look the identity up in one query, then, in one transaction, send the compare-and-swap, the
    * inbox insert and (with an event) the outbox insert together and commit when the first two
-   * counted one row; again from the read when the version moved. Nothing happens after the commit.
+   * counted one row; again from the read when the version moved (or when a twin under the same
+   * identity committed first, to read its answer). Nothing happens after the commit. Answers the
+   * reply the inbox keeps: the wallet as the call left it.
    */
-  private record Raw(HikariDataSource pool, String schema, boolean event) {
+  record Raw(HikariDataSource pool, String schema, boolean event) {
     private static final HexFormat HEX = HexFormat.of();
 
-    void credit(String wallet, String identity) throws SQLException, java.io.IOException {
+    String credit(String wallet, String identity) throws SQLException, java.io.IOException {
       while (true) {
         long now = System.currentTimeMillis();
         long version = 0;
@@ -292,7 +294,7 @@ public final class PostgresBench {
           s.setLong(3, now);
           try (ResultSet r = s.executeQuery()) {
             r.next();
-            if (r.getString(4) != null) return; // answered before
+            if (r.getString(4) != null) return r.getString(4); // answered before
             if (r.getString(3) != null) {
               version = r.getLong(1);
               created = r.getLong(2);
@@ -303,6 +305,7 @@ public final class PostgresBench {
         }
         ObjectNode next = state.deepCopy().put("balance", state.path("balance").asLong() + 1);
         ObjectNode reply = JSON.createObjectNode().put("id", wallet).put("VERSION", version + 1).put("balance", next.get("balance").asLong());
+        String answer = JSON.writeValueAsString(reply);
         String record = version == 0
             ? "INSERT INTO " + schema + ".records (id, version, created, updated, state) VALUES (?, ?, ?, ?, ?::jsonb) ON CONFLICT (id) DO NOTHING"
             : "UPDATE " + schema + ".records SET version = ?, updated = ?, state = ?::jsonb WHERE id = ? AND version = ?";
@@ -333,7 +336,7 @@ public final class PostgresBench {
             }
             long expires = now + 3_600_000;
             s.setString(p++, identity);
-            s.setString(p++, JSON.writeValueAsString(reply));
+            s.setString(p++, answer);
             s.setLong(p++, expires);
             s.setString(p++, fingerprint());
             s.setLong(p++, now);
@@ -362,10 +365,10 @@ public final class PostgresBench {
             s.getMoreResults();
             if (moved && s.getUpdateCount() == 1) {
               c.commit();
-              return;
+              return answer;
             }
             c.rollback();
-            if (moved) return; // a twin answered first
+            // moved, the inbox row not inserted: a twin answered first, and the read finds its answer
           } catch (SQLException e) {
             c.rollback();
             throw e;
@@ -394,11 +397,11 @@ public final class PostgresBench {
     }
   }
 
-  private static long[] concat(List<long[]> parts) {
+  static long[] concat(List<long[]> parts) {
     return parts.stream().flatMapToLong(java.util.Arrays::stream).toArray();
   }
 
-  private static double ms(long[] sorted, double q) {
+  static double ms(long[] sorted, double q) {
     return Figures.percentile(sorted, q) / 1e6;
   }
 }
