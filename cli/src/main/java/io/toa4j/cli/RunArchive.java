@@ -34,6 +34,12 @@ final class RunArchive {
   /** The system property naming where the archive goes; set by {@code bin/toa}. */
   static final String PROPERTY = "toa.run.archive";
 
+  /**
+   * The system property naming the list of the classes loaded so far, as the JVM writes it with
+   * {@code -XX:DumpLoadedClassList}; set by {@code bin/toa}.
+   */
+  static final String CLASSES = "toa.run.classes";
+
   private RunArchive() {}
 
   /** Starts the dump when this run was asked for one; returns at once. */
@@ -59,6 +65,30 @@ final class RunArchive {
     };
   }
 
+  /**
+   * Links every class of the list that is not linked yet. Java 17's dump on demand leaves out the
+   * classes loaded but not linked yet (most of them loaded to verify another), which a later run
+   * would then load from their jars again; the dump at exit links them itself. Asking for a
+   * class's constructors links it without initializing it. A class that cannot be found or linked
+   * is left out of the archive, as it would have been anyway.
+   */
+  private static void link(Path list, Logger log) throws IOException {
+    ClassLoader loader = ClassLoader.getSystemClassLoader();
+    int linked = 0;
+    for (String line : Files.readAllLines(list)) {
+      if (line.isEmpty() || line.charAt(0) == '#' || line.charAt(0) == '@') continue; // notes, lambdas
+      int end = line.indexOf(' ');
+      String name = (end < 0 ? line : line.substring(0, end)).replace('/', '.');
+      try {
+        Class.forName(name, false, loader).getDeclaredConstructors();
+        linked++;
+      } catch (ReflectiveOperationException | LinkageError | SecurityException e) {
+        // not archived
+      }
+    }
+    log.debug("Linked {} classes before the dump", linked);
+  }
+
   private static void write(Path archive, Logger log) {
     Path lock = archive.resolveSibling(archive.getFileName() + ".lock");
     Path written = archive.resolveSibling(archive.getFileName() + "." + ProcessHandle.current().pid());
@@ -66,6 +96,8 @@ final class RunArchive {
         FileLock held = channel.tryLock()) {
       if (held == null) return; // another run is writing it
       long started = System.nanoTime();
+      String classes = System.getProperty(CLASSES);
+      if (classes != null && !classes.isBlank()) link(Path.of(classes), log);
       PrintStream out = System.out;
       System.setOut(withoutDumpLine(out));
       try {
@@ -88,10 +120,12 @@ final class RunArchive {
       // Start time only: the next run after this one starts as this one did, and tries again.
       log.debug("No class-data archive for toa run at {}: {}", archive, e.toString());
     } finally {
+      String classes = System.getProperty(CLASSES);
       try {
         Files.deleteIfExists(written);
+        if (classes != null && !classes.isBlank()) Files.deleteIfExists(Path.of(classes));
       } catch (IOException e) {
-        log.debug("Could not remove {}: {}", written, e.toString());
+        log.debug("Could not remove {} or the class list: {}", written, e.toString());
       }
     }
   }

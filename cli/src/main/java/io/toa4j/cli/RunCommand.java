@@ -71,6 +71,7 @@ final class RunCommand implements Callable<Integer> {
     InetSocketAddress address = address(http);
     Path context = toa.context();
     requireKnown(context, components);
+    spareJettyThePlatformMBeanServer();
     Serving serving = Serving.start(context, new SecureRandom(), address, startupWait, components);
     CountDownLatch stopped = new CountDownLatch(1);
     Runtime.getRuntime()
@@ -97,6 +98,19 @@ final class RunCommand implements Callable<Integer> {
     RunArchive.writeWhenAsked(log);
     stopped.await(); // the JVM ends in the shutdown hook; this thread only has to stay
     return Toa.OUTPUT;
+  }
+
+  /**
+   * Jetty pads its thread pool's queue by the references that fit a cache line, which it learns,
+   * unless told, by starting the platform MBean server to ask whether oops are compressed: about a
+   * tenth of a second of a run's start. They are below a 32 GiB heap unless turned off; a wrong
+   * guess only pads the queue less or more than it might.
+   */
+  private static void spareJettyThePlatformMBeanServer() {
+    String property = "org.eclipse.jetty.util.referencesPerCacheLine";
+    if (System.getProperty(property) != null) return;
+    boolean compressed = Runtime.getRuntime().maxMemory() < 32L << 30;
+    System.setProperty(property, compressed ? "16" : "8");
   }
 
   /** Refuses, as bad usage, a label that names no component of the context. */
