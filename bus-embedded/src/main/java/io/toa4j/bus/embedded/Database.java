@@ -2,6 +2,7 @@ package io.toa4j.bus.embedded;
 
 import io.toa4j.spi.OwnerOnly;
 import io.toa4j.sqlite.GroupCommit;
+import io.toa4j.sqlite.NativeLibrary;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.SQLException;
@@ -67,6 +68,7 @@ final class Database implements AutoCloseable {
     // SQLite makes the -wal and -shm files with the database file's mode (on unix), so making the
     // database file first, 0600, makes them 0600 too; SQLite takes an empty file for an empty database.
     OwnerOnly.file(file, LOG::warn);
+    NativeLibrary.prepareIn(file.toAbsolutePath().getParent());
     try {
       Database db = new Database(file, connect(file, busyTimeout, false, opened));
       for (String companion : List.of("-wal", "-shm")) OwnerOnly.check(file.resolveSibling(file.getFileName() + companion), LOG::warn);

@@ -13,6 +13,7 @@ import io.toa4j.spi.Store;
 import io.toa4j.spi.StoredRecord;
 import io.toa4j.spi.Write;
 import io.toa4j.sqlite.GroupCommit;
+import io.toa4j.sqlite.NativeLibrary;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
@@ -69,6 +70,7 @@ final class SqliteStore implements Store {
     // SQLite makes the -wal and -shm files with the database file's mode (on unix), so making the
     // database file first, 0600, makes them 0600 too; SQLite takes an empty file for an empty database.
     OwnerOnly.file(file, LOG::warn);
+    NativeLibrary.prepareIn(file.toAbsolutePath().getParent());
     try {
       this.writer = open(file, false);
       for (String companion : COMPANIONS) OwnerOnly.check(file.resolveSibling(file.getFileName() + companion), LOG::warn);
