@@ -312,6 +312,11 @@ final class RabbitBus implements Bus {
     handlers.shutdownNow();
   }
 
+  /** How many publishing channels this bus has opened so far; for tests. */
+  long channelsOpened() {
+    return channels.opened();
+  }
+
   private void ensureDeclared(String queue) {
     if (declared.contains(queue)) return;
     declare(publishingTopology, "declare queue " + queue, "queue " + queue, channel -> Topology.declareQueue(channel, queue));

@@ -103,6 +103,36 @@ class TwoProcessesTest {
   }
 
   @Test
+  void request_manyCallersAtOnce_reuseTheChannelsTheyOpened() throws Exception {
+    int callers = 16; // as many as the host's prefetch, so both sides publish from 16 threads at once
+    int each = 30;
+    RabbitBus caller = (RabbitBus) Broker.open(Clock.systemUTC());
+    RabbitBus host = (RabbitBus) Broker.open(Clock.systemUTC());
+    var pool = java.util.concurrent.Executors.newFixedThreadPool(callers);
+    try {
+      host.serve(queue, d -> d.message());
+      List<java.util.concurrent.Future<?>> running = new java.util.ArrayList<>();
+      for (int t = 0; t < callers; t++) {
+        String from = "c" + t + "-";
+        running.add(pool.submit(() -> {
+          for (int i = 0; i < each; i++) {
+            assertThat(caller.request(queue, message(from + i), PATIENCE)).isInstanceOf(Response.Answered.class);
+          }
+          return null;
+        }));
+      }
+      for (var r : running) r.get(2, TimeUnit.MINUTES);
+
+      assertThat(caller.channelsOpened()).as("channels the caller opened for " + callers * each + " calls").isLessThanOrEqualTo(callers);
+      assertThat(host.channelsOpened()).as("channels the host opened for its answers").isLessThanOrEqualTo(16);
+    } finally {
+      pool.shutdownNow();
+      caller.close();
+      host.close();
+    }
+  }
+
+  @Test
   void request_hostDiesHoldingTheCall_anotherHostAnswersTheWaitingCaller() {
     CountDownLatch holding = new CountDownLatch(1);
     CountDownLatch never = new CountDownLatch(1);
