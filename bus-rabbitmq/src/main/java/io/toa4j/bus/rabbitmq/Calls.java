@@ -43,7 +43,10 @@ import org.slf4j.LoggerFactory;
  *   <li>A responder's answer is published to the call's {@code reply-to} with its {@code
  *       correlation-id}, and confirmed, before the call is acknowledged. A responder that dies
  *       before that leaves the call unacknowledged: the broker hands it to another responder, and
- *       the answer of that one still reaches the caller if it waits.
+ *       the answer of that one still reaches the caller if it waits. The wait for the confirm is
+ *       what puts the answer before the ack: the answer leaves on the publishing connection and
+ *       the ack on the consuming one, which the broker does not order, so without it an ack could
+ *       arrive first and a lost publishing connection leave an acknowledged call unanswered.
  * </ul>
  *
  * <p>Why not direct reply-to ({@code amq.rabbitmq.reply-to}): it ties the reply to the channel that
