@@ -30,7 +30,12 @@ import org.slf4j.LoggerFactory;
  *       expiration} equal to the caller's timeout, so a call nobody took by then is dropped
  *       instead of running after its caller gave up.
  *   <li>Before sending, a passive declare of the call queue counts its consumers: none (or no
- *       queue) means nobody hosts it, and the call is {@link Response.Unserved} at once.
+ *       queue) means nobody hosts it, and the call is {@link Response.Unserved} at once. A count
+ *       that found consumers holds for {@link #SERVED_FOR}: calls to that queue within it are
+ *       sent without counting again: counting on every call cost the broker about a fifth of
+ *       its work for a call answered at once, and the caller a round trip. A count that found
+ *       none holds for nothing, and closing this bus's own responder of the queue forgets the
+ *       count.
  *   <li>Each bus has one reply queue, {@code toa.replies.<random>}: exclusive, auto-deleted, named
  *       by the bus so automatic recovery declares it again under the same name. One consumer with
  *       automatic acks completes the caller waiting on the correlation id; an answer nobody waits
@@ -38,7 +43,10 @@ import org.slf4j.LoggerFactory;
  *   <li>A responder's answer is published to the call's {@code reply-to} with its {@code
  *       correlation-id}, and confirmed, before the call is acknowledged. A responder that dies
  *       before that leaves the call unacknowledged: the broker hands it to another responder, and
- *       the answer of that one still reaches the caller if it waits.
+ *       the answer of that one still reaches the caller if it waits. The wait for the confirm is
+ *       what puts the answer before the ack: the answer leaves on the publishing connection and
+ *       the ack on the consuming one, which the broker does not order, so without it an ack could
+ *       arrive first and a lost publishing connection leave an acknowledged call unanswered.
  * </ul>
  *
  * <p>Why not direct reply-to ({@code amq.rabbitmq.reply-to}): it ties the reply to the channel that
@@ -48,12 +56,20 @@ import org.slf4j.LoggerFactory;
 final class Calls implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(Calls.class);
   static final String REPLIES_PREFIX = "toa.replies.";
+  /**
+   * How long a count that found consumers is trusted. A call made within it after the last
+   * responder stopped is sent, and waits for its timeout (its expiration drops it unrun), as a
+   * call does that was counted just before the last responder stopped.
+   */
+  static final Duration SERVED_FOR = Duration.ofMillis(100);
 
   private final Connection consuming;
   private final Channels channels;
   private final String replies = REPLIES_PREFIX + UUID.randomUUID();
   private final Map<String, CompletableFuture<Message>> waiting = new ConcurrentHashMap<>();
   private Channel replyChannel; // guarded by this
+  /** Call queues whose consumers were counted and found, with when ({@link System#nanoTime()}). */
+  private final Map<String, Long> served = new ConcurrentHashMap<>();
 
   Calls(Connection consuming, Channels channels) {
     this.consuming = consuming;
@@ -67,8 +83,7 @@ final class Calls implements AutoCloseable {
    */
   Response request(String queue, Message call, Duration timeout)
       throws IOException, InterruptedException, TimeoutException {
-    long consumers = channels.with(channel -> Topology.consumers(channel, queue));
-    if (consumers == 0) return new Response.Unserved(queue);
+    if (!served(queue)) return new Response.Unserved(queue);
     String address = address();
     String correlation = UUID.randomUUID().toString();
     CompletableFuture<Message> answer = new CompletableFuture<>();
@@ -89,6 +104,24 @@ final class Calls implements AutoCloseable {
     } finally {
       waiting.remove(correlation);
     }
+  }
+
+  /** Whether the queue has consumers, as counted now or within {@link #SERVED_FOR}. */
+  private boolean served(String queue) throws IOException, InterruptedException, TimeoutException {
+    long now = System.nanoTime();
+    Long counted = served.get(queue);
+    if (counted != null && now - counted < SERVED_FOR.toNanos()) return true;
+    if (channels.with(channel -> Topology.consumers(channel, queue)) == 0) {
+      served.remove(queue);
+      return false;
+    }
+    served.put(queue, now);
+    return true;
+  }
+
+  /** Counts the queue's consumers again before the next call: this bus stopped serving it. */
+  void forget(String queue) {
+    served.remove(queue);
   }
 
   /**

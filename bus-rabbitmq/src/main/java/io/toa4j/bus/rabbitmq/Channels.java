@@ -19,9 +19,12 @@ import java.util.concurrent.atomic.AtomicLong;
  *
  * <p>A channel is not thread-safe, so a caller borrows one, uses it alone and gives it back. A
  * channel that failed in any way is closed and dropped rather than returned, because a channel
- * error closes it on the broker's side. Up to {@link #KEEP} idle channels are kept; more are made
- * when more threads publish at once. No channel of the pool declares anything: see {@link
- * Declarations}.
+ * error closes it on the broker's side. Up to {@link #KEEP} idle channels are kept, more than the
+ * threads that usually publish at once (a subscription's handlers, up to its prefetch of 16, and
+ * the callers): a pool smaller than that opens and closes a channel for nearly every publish,
+ * and opening a channel in confirm mode and closing it costs the broker more than the publish.
+ * More are made when more threads publish at once. No channel of the pool declares anything: see
+ * {@link Declarations}.
  *
  * <p>While the connection recovers, publishing fails at once, and a publish during which a recovery
  * began fails after its confirm: recovery gives the channels back before it has declared the
@@ -30,7 +33,7 @@ import java.util.concurrent.atomic.AtomicLong;
  * Thread-safe.
  */
 final class Channels implements AutoCloseable {
-  static final int KEEP = 8;
+  static final int KEEP = 64;
 
   /** Work on a borrowed channel. */
   @FunctionalInterface
@@ -42,6 +45,7 @@ final class Channels implements AutoCloseable {
   private final Duration confirmTimeout;
   private final BlockingQueue<Channel> idle = new LinkedBlockingQueue<>(KEEP);
   private final AtomicLong recoveries = new AtomicLong();
+  private final AtomicLong opened = new AtomicLong();
   private volatile boolean recovering;
 
   Channels(Connection connection, Duration confirmTimeout) {
@@ -119,7 +123,13 @@ final class Channels implements AutoCloseable {
     Channel channel = connection.createChannel();
     if (channel == null) throw new IOException("the broker has no channel left for this bus");
     channel.confirmSelect();
+    opened.incrementAndGet();
     return channel;
+  }
+
+  /** How many channels this pool has opened so far; for tests. */
+  long opened() {
+    return opened.get();
   }
 
   @Override

@@ -157,14 +157,15 @@ final class RabbitBus implements Bus {
     ensureDeclared(queue);
     // on the consuming connection too, so that its recovery declares the queue before the consumer
     declare(consumingTopology, "declare queue " + queue, "queue " + queue, channel -> Topology.declareQueue(channel, queue));
-    return subscribe(queue, Subscriber.messages(queue, handler, verdicts), "consume queue " + queue);
+    return subscribe(queue, Subscriber.messages(queue, handler, verdicts), "consume queue " + queue, () -> {});
   }
 
   /**
    * {@inheritDoc}
    *
-   * <p>Counts the call queue's consumers first (see {@link Calls}); the call carries the timeout as
-   * its expiration, so the broker drops it when nobody took it in time.
+   * <p>Counts the call queue's consumers first, unless a count within {@link Calls#SERVED_FOR}
+   * found some (see {@link Calls}); the call carries the timeout as its expiration, so the broker
+   * drops it when nobody took it in time.
    */
   @Override
   public Response request(String queue, Message call, Duration timeout) {
@@ -189,7 +190,7 @@ final class RabbitBus implements Bus {
       declared.add(queue);
     }
     declare(consumingTopology, "declare call queue " + queue, "call queue " + queue, channel -> Topology.declareCallQueue(channel, queue));
-    return subscribe(queue, calls.answering(queue, responder), "serve queue " + queue);
+    return subscribe(queue, calls.answering(queue, responder), "serve queue " + queue, () -> calls.forget(queue));
   }
 
   /** {@inheritDoc} Yes: any number of processes consume and serve the broker's queues. */
@@ -198,12 +199,15 @@ final class RabbitBus implements Bus {
     return true;
   }
 
-  private Subscription subscribe(String queue, Subscriber.Work work, String what) {
+  private Subscription subscribe(String queue, Subscriber.Work work, String what, Runnable onClose) {
     Channel channel = null;
     try {
       channel = consuming.createChannel();
       Subscriber subscriber =
-          new Subscriber(channel, queue, work, handlers, tuning.closeTimeout(), subscribers::remove);
+          new Subscriber(channel, queue, work, handlers, tuning.closeTimeout(), closed -> {
+            subscribers.remove(closed);
+            onClose.run();
+          });
       subscribers.add(subscriber);
       subscriber.start(tuning.prefetch());
       return subscriber;
@@ -310,6 +314,11 @@ final class RabbitBus implements Bus {
     Connections.abort(consuming);
     Connections.abort(publishing);
     handlers.shutdownNow();
+  }
+
+  /** How many publishing channels this bus has opened so far; for tests. */
+  long channelsOpened() {
+    return channels.opened();
   }
 
   private void ensureDeclared(String queue) {

@@ -103,6 +103,70 @@ class TwoProcessesTest {
   }
 
   @Test
+  void request_manyCallersAtOnce_reuseTheChannelsTheyOpened() throws Exception {
+    int callers = 16; // as many as the host's prefetch, so both sides publish from 16 threads at once
+    int each = 30;
+    RabbitBus caller = (RabbitBus) Broker.open(Clock.systemUTC());
+    RabbitBus host = (RabbitBus) Broker.open(Clock.systemUTC());
+    var pool = java.util.concurrent.Executors.newFixedThreadPool(callers);
+    try {
+      host.serve(queue, d -> d.message());
+      List<java.util.concurrent.Future<?>> running = new java.util.ArrayList<>();
+      for (int t = 0; t < callers; t++) {
+        String from = "c" + t + "-";
+        running.add(pool.submit(() -> {
+          for (int i = 0; i < each; i++) {
+            assertThat(caller.request(queue, message(from + i), PATIENCE)).isInstanceOf(Response.Answered.class);
+          }
+          return null;
+        }));
+      }
+      for (var r : running) r.get(2, TimeUnit.MINUTES);
+
+      assertThat(caller.channelsOpened()).as("channels the caller opened for " + callers * each + " calls").isLessThanOrEqualTo(callers);
+      assertThat(host.channelsOpened()).as("channels the host opened for its answers").isLessThanOrEqualTo(16);
+    } finally {
+      pool.shutdownNow();
+      caller.close();
+      host.close();
+    }
+  }
+
+  @Test
+  void request_theOnlyHostStopped_isUnservedOnceTheCountThatFoundItIsOld() {
+    Duration wait = Duration.ofSeconds(1);
+    List<String> ran = new CopyOnWriteArrayList<>();
+    try (Bus caller = Broker.open(Clock.systemUTC());
+        Bus host = Broker.open(Clock.systemUTC())) {
+      Bus.Subscription serving = host.serve(queue, d -> {
+        ran.add(d.message().id());
+        return d.message();
+      });
+      assertThat(caller.request(queue, message("c0"), PATIENCE)).isInstanceOf(Response.Answered.class);
+
+      serving.close();
+
+      // a call within Calls.SERVED_FOR of the count is sent and waits; the next count finds nobody
+      AtomicInteger sent = new AtomicInteger();
+      await().atMost(PATIENCE).until(() -> caller.request(queue, message("c" + sent.incrementAndGet()), wait) instanceof Response.Unserved);
+      assertThat(ran).as("calls run").containsExactly("c0");
+    }
+  }
+
+  @Test
+  void request_unservedThenAHostStarts_isAnsweredAtOnce() {
+    try (Bus caller = Broker.open(Clock.systemUTC());
+        Bus host = Broker.open(Clock.systemUTC())) {
+      host.serve(queue, d -> d.message()).close();
+      assertThat(caller.request(queue, message("c0"), PATIENCE)).isEqualTo(new Response.Unserved(queue));
+
+      host.serve(queue, d -> d.message());
+
+      assertThat(caller.request(queue, message("c1"), PATIENCE)).as("a count that found nobody is not kept").isInstanceOf(Response.Answered.class);
+    }
+  }
+
+  @Test
   void request_hostDiesHoldingTheCall_anotherHostAnswersTheWaitingCaller() {
     CountDownLatch holding = new CountDownLatch(1);
     CountDownLatch never = new CountDownLatch(1);
