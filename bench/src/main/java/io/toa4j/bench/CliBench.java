@@ -52,7 +52,8 @@ public final class CliBench {
       // the first run after a build writes the run's archive once it serves: left out
       Path jar = root.resolve("cli/target/toa4j-cli.jar");
       Path archive = root.resolve("cli/target/toa4j-cli-run.jsa");
-      for (int i = -1; i < Math.max(1, rounds / 5); i++) {
+      // every run counts its start; the first measured one also answers the rounds of calls
+      for (int i = -1; i < rounds; i++) {
         long start = System.nanoTime();
         Process run = new ProcessBuilder(toa.toString(), "run").directory(shop.toFile()).redirectErrorStream(true)
             .redirectOutput(shop.resolve("run.log").toFile()).start();
@@ -73,7 +74,7 @@ public final class CliBench {
           }
           serving.add((System.nanoTime() - start) / 1e6);
           if (run(shop, toa.toString(), "call", OBSERVE, REQUEST) < 0) throw new IllegalStateException("toa run does not answer a call");
-          for (int j = 0; j < rounds; j++) {
+          for (int j = 0; j < (i == 0 ? rounds : 0); j++) {
             floor.add(run(shop, "java", "-version"));
             warm.add(run(shop, toa.toString(), "call", OBSERVE, REQUEST));
           }
