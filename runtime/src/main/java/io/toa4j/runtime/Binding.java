@@ -186,8 +186,39 @@ final class Binding {
     return VALUES.valueToTree(value);
   }
 
-  /** A tree as plain Java values: maps, lists, strings, numbers, booleans. */
+  /**
+   * A tree as plain Java values: maps, lists, strings, numbers, booleans; what {@link #VALUES}
+   * converts it to ({@code convertValue(tree, Object.class)}), value for value and type for type.
+   * Objects, arrays, strings, booleans, nulls and whole numbers of a long are walked here, since
+   * every reply passes through this and Jackson's conversion writes the tree into a buffer of
+   * tokens and reads it back; any other node is Jackson's to convert.
+   */
   static Object plain(JsonNode tree) {
-    return VALUES.convertValue(tree, Object.class);
+    switch (tree.getNodeType()) {
+      case OBJECT: {
+        java.util.Map<String, Object> values = new java.util.LinkedHashMap<>();
+        for (java.util.Map.Entry<String, JsonNode> property : tree.properties()) {
+          values.put(property.getKey(), plain(property.getValue()));
+        }
+        return values;
+      }
+      case ARRAY: {
+        java.util.List<Object> values = new java.util.ArrayList<>(tree.size());
+        for (JsonNode element : tree) values.add(plain(element));
+        return values;
+      }
+      case STRING:
+        return tree.stringValue();
+      case BOOLEAN:
+        return tree.booleanValue();
+      case NULL:
+        return null;
+      case NUMBER:
+        // USE_LONG_FOR_INTS: every whole number that fits a long is a Long
+        if (tree.isShort() || tree.isInt() || tree.isLong()) return tree.longValue();
+        return VALUES.convertValue(tree, Object.class);
+      default:
+        return VALUES.convertValue(tree, Object.class);
+    }
   }
 }

@@ -1,6 +1,7 @@
 package io.toa4j.runtime;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.math.BigDecimal;
 import java.math.BigInteger;
@@ -17,7 +18,9 @@ import tools.jackson.databind.node.ObjectNode;
 /**
  * The publisher renders an entry committed here from the engine's tree instead of the committed
  * text ({@link Binding#reread}): so that the change reads the same either way, the copy is the
- * tree the text reads back as, node for node and number type for number type, or nothing.
+ * tree the text reads back as, node for node and number type for number type, or nothing. And a
+ * tree turned into plain values by the runtime's own walk ({@link Binding#plain}) is what Jackson's
+ * conversion makes of it, value for value and class for class.
  */
 class RereadPropertyTest {
   private static final JsonNodeFactory NODES = JsonNodeFactory.instance;
@@ -39,6 +42,44 @@ class RereadPropertyTest {
     holder.set("odd", NODES.arrayNode().add(odd));
 
     assertThat(Binding.reread(holder)).isNull();
+  }
+
+  @Property(tries = 300)
+  void plain_ofAnyTree_isWhatJacksonConvertsItTo(@ForAll("trees") JsonNode tree, @ForAll("otherwise") JsonNode odd) {
+    ObjectNode holder = NODES.objectNode();
+    holder.set("tree", tree);
+    holder.set("odd", NODES.arrayNode().add(odd));
+
+    for (JsonNode node : List.of(tree, holder)) {
+      Object expected;
+      try {
+        expected = Binding.VALUES.convertValue(node, Object.class);
+      } catch (RuntimeException refused) { // a whole number beyond a long, which USE_LONG_FOR_INTS refuses
+        assertThatThrownBy(() -> Binding.plain(node)).isInstanceOf(refused.getClass()).hasMessage(refused.getMessage());
+        continue;
+      }
+      assertSame(Binding.plain(node), expected);
+    }
+  }
+
+  /** The same value, of the same class, all the way down: equals alone lets a HashMap equal a LinkedHashMap. */
+  private static void assertSame(Object actual, Object expected) {
+    if (expected == null) {
+      assertThat(actual).isNull();
+      return;
+    }
+    assertThat(actual).hasSameClassAs(expected);
+    if (expected instanceof java.util.Map<?, ?> map) {
+      assertThat(List.copyOf(((java.util.Map<?, ?>) actual).keySet())).isEqualTo(List.copyOf(map.keySet()));
+      map.forEach((key, value) -> assertSame(((java.util.Map<?, ?>) actual).get(key), value));
+    } else if (expected instanceof List<?> list) {
+      assertThat((List<?>) actual).hasSameSizeAs(list);
+      for (int i = 0; i < list.size(); i++) assertSame(((List<?>) actual).get(i), list.get(i));
+    } else if (expected instanceof byte[] bytes) {
+      assertThat((byte[]) actual).isEqualTo(bytes);
+    } else {
+      assertThat(actual).isEqualTo(expected);
+    }
   }
 
   @Provide
