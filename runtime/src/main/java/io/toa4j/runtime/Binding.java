@@ -25,15 +25,7 @@ import tools.jackson.databind.node.ObjectNode;
  * set without any setter being visible to the author. Thread-safe.
  */
 final class Binding {
-  static final ObjectMapper VALUES =
-      JsonMapper.builder()
-          .disable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES)
-          .enable(DeserializationFeature.FAIL_ON_NULL_FOR_PRIMITIVES)
-          .enable(EnumFeature.FAIL_ON_NUMBERS_FOR_ENUMS)
-          // plain values have one integer type, whatever size the number had
-          .enable(DeserializationFeature.USE_LONG_FOR_INTS)
-          .disable(MapperFeature.SORT_PROPERTIES_ALPHABETICALLY)
-          .build();
+  static final ObjectMapper VALUES = values().addModule(new Constructors()).build();
 
   private static final ObjectMapper ENTITIES =
       JsonMapper.builder()
@@ -55,6 +47,17 @@ final class Binding {
   static final String UPDATED = "UPDATED";
 
   private Binding() {}
+
+  /** How {@link #VALUES} reads and writes, before its constructors are called through handles. */
+  static JsonMapper.Builder values() {
+    return JsonMapper.builder()
+        .disable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES)
+        .enable(DeserializationFeature.FAIL_ON_NULL_FOR_PRIMITIVES)
+        .enable(EnumFeature.FAIL_ON_NUMBERS_FOR_ENUMS)
+        // plain values have one integer type, whatever size the number had
+        .enable(DeserializationFeature.USE_LONG_FOR_INTS)
+        .disable(MapperFeature.SORT_PROPERTIES_ALPHABETICALLY);
+  }
 
   /** The record as a caller sees it: id first, then its properties, then the other system ones. */
   static ObjectNode view(String id, long version, long created, long updated, ObjectNode state) {
