@@ -17,15 +17,22 @@ record Component(
     Map<String, Operation> operations,
     Optional<Store> store,
     Announcements announcements,
-    Set<String> consumed) {
+    Set<String> consumed,
+    String label) {
+
+  /** With its label, {@code namespace.name}, made once: every call names it several times. */
+  Component(
+      ComponentManifest manifest,
+      Map<String, Operation> operations,
+      Optional<Store> store,
+      Announcements announcements,
+      Set<String> consumed) {
+    this(manifest, operations, store, announcements, consumed, manifest.label());
+  }
 
   /** Whether its writes keep an outbox entry: only when someone consumes one of its events. */
   boolean announces() {
     return !consumed.isEmpty();
-  }
-
-  String label() {
-    return manifest.label();
   }
 
   Optional<EntityDeclaration> entity() {

@@ -11,6 +11,8 @@ import java.util.Optional;
 import tools.jackson.core.JacksonException;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.node.MissingNode;
+import tools.jackson.databind.node.NullNode;
+import tools.jackson.databind.node.ObjectNode;
 
 /**
  * The one wire form of an answer between processes: how a host answers a call over the bus, and
@@ -72,9 +74,20 @@ public final class Replies {
     return Routing.reply(outcome(tree(body)));
   }
 
-  /** A result as a host answers it over the bus; its output tree is written as it is. */
+  /**
+   * A result as a host answers it over the bus; its output tree is written as it is, inside an
+   * envelope that is a tree too (a map of plain values around it cost Jackson a serializer lookup
+   * for each value, about a twelfth of a host's work on a call).
+   */
   static Json answer(Result result) {
-    return new Json(new String(bytes(envelope(result)), StandardCharsets.UTF_8));
+    if (result instanceof Result.Refused refused) {
+      return new Json(new String(bytes(envelope(new Reply.Refused(refused.refusal()), false)), StandardCharsets.UTF_8));
+    }
+    Result.Output output = (Result.Output) result;
+    ObjectNode body = Binding.VALUES.createObjectNode();
+    body.set("output", output.value().isMissingNode() ? NullNode.getInstance() : output.value());
+    if (output.replayed()) body.put("replayed", true);
+    return Binding.json(body);
   }
 
   /** A failure as a host answers it over the bus. */
@@ -102,15 +115,6 @@ public final class Replies {
     }
     if (!tree.isObject()) throw new Malformed("an answer is a JSON object; got " + tree.getNodeType());
     return outcome(tree);
-  }
-
-  private static Map<String, Object> envelope(Result result) {
-    if (result instanceof Result.Refused refused) return envelope(new Reply.Refused(refused.refusal()), false);
-    Result.Output output = (Result.Output) result;
-    Map<String, Object> body = new LinkedHashMap<>();
-    body.put("output", output.value().isMissingNode() ? null : output.value());
-    if (output.replayed()) body.put("replayed", true);
-    return body;
   }
 
   private static Map<String, Object> envelope(Reply reply, boolean replayed) {
