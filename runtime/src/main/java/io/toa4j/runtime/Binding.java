@@ -219,9 +219,10 @@ final class Binding {
       case NUMBER:
         // USE_LONG_FOR_INTS: every whole number that fits a long is a Long
         if (tree.isShort() || tree.isInt() || tree.isLong()) return tree.longValue();
-        return VALUES.convertValue(tree, Object.class);
+        break;
       default:
-        return VALUES.convertValue(tree, Object.class);
+        break;
     }
+    return VALUES.convertValue(tree, Object.class);
   }
 }
