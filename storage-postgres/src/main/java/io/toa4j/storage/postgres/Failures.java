@@ -3,15 +3,29 @@ package io.toa4j.storage.postgres;
 import io.toa4j.spi.UnreachableException;
 import java.sql.SQLException;
 
-/** Turns driver errors into failures an operator can act on, with the password masked. */
+/**
+ * Turns driver errors into failures an operator can act on, with the password masked; tells the
+ * pool when one says the server was out of reach.
+ */
 final class Failures {
   /** HikariCP's message for a call on a connection it has closed, having found it broken. */
   private static final String CLOSED_BY_POOL = "Connection is closed";
 
   private final Server server;
+  private final Runnable lost;
 
+  /** For failures before a pool exists. */
   Failures(Server server) {
+    this(server, () -> {});
+  }
+
+  /**
+   * @param lost run on each failure that says the server is out of reach: the pool's other
+   *     connections were made before it and are most likely cut too
+   */
+  Failures(Server server, Runnable lost) {
     this.server = server;
+    this.lost = lost;
   }
 
   /** Whether the error is PostgreSQL giving up one of two racing transactions. */
@@ -51,7 +65,9 @@ final class Failures {
     String state = e instanceof SQLException sql && sql.getSQLState() != null ? " [SQLState " + sql.getSQLState() + "]" : "";
     String message = server.mask(e.getMessage());
     String text = "PostgreSQL at " + server + " could not " + what + ": " + message + state;
-    IllegalStateException failure = isUnreachable(e) ? new UnreachableException(text) : new IllegalStateException(text);
+    boolean unreachable = isUnreachable(e);
+    if (unreachable) lost.run();
+    IllegalStateException failure = unreachable ? new UnreachableException(text) : new IllegalStateException(text);
     // The cause goes along only when its own text gives nothing away.
     if (message.equals(e.getMessage()) && !mentionsSecrets(e.getCause())) failure.initCause(e);
     return failure;

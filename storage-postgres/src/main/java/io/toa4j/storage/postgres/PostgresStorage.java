@@ -2,6 +2,7 @@ package io.toa4j.storage.postgres;
 
 import com.zaxxer.hikari.HikariConfig;
 import com.zaxxer.hikari.HikariDataSource;
+import com.zaxxer.hikari.HikariPoolMXBean;
 import io.toa4j.spi.Storage;
 import io.toa4j.spi.Store;
 import java.sql.Connection;
@@ -28,8 +29,19 @@ final class PostgresStorage implements Storage {
 
   private PostgresStorage(Server server, HikariDataSource pool) {
     this.server = server;
-    this.failures = new Failures(server);
+    this.failures = new Failures(server, () -> evictAll(pool));
     this.pool = pool;
+  }
+
+  /**
+   * Closes the pool's idle connections and marks those in use to close when they come back.
+   * HikariCP drops a connection found lost, but hands out one used less than half a second ago
+   * without checking it; once the server is back, those cut with the lost one would fail the next
+   * transactions one by one, each a new outage to the caller.
+   */
+  private static void evictAll(HikariDataSource pool) {
+    HikariPoolMXBean connections = pool.getHikariPoolMXBean();
+    if (connections != null) connections.softEvictConnections();
   }
 
   /** Opens the pool, failing at once, with the URL tried, when the server cannot be reached. */

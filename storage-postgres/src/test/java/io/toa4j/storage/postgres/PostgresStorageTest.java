@@ -116,6 +116,52 @@ class PostgresStorageTest {
     }
   }
 
+  @Test
+  void connectionLost_theOthersCutWithItAreNotHandedOutOnceTheServerIsBack() throws Exception {
+    int port = TcpProxy.freePort();
+    String database = POSTGRES.url().replaceFirst("^jdbc:postgresql://[^/]*/([^?]*).*$", "$1");
+    ExecutorService threads = Executors.newFixedThreadPool(4);
+    try (TcpProxy proxy = TcpProxy.start(port, POSTGRES.host(), POSTGRES.port());
+        Storage storage = TestDatabase.open(Map.of("url", POSTGRES.url(database, port), "pool-size", "4"))) {
+      Store store = storage.store(namespace + ".wallets");
+      long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10); // the pool fills itself in the background
+      while (proxy.accepted() < 4 && System.nanoTime() < deadline) Thread.onSpinWait();
+      assertThat(proxy.accepted()).as("connections the pool made").isEqualTo(4);
+      readsAtOnce(threads, store); // every connection used a moment ago: HikariCP checks none of them when it hands them out
+
+      proxy.down();
+      assertThatThrownBy(() -> store.read(A)).isInstanceOf(UnreachableException.class);
+      proxy.up();
+
+      assertThat(readsAtOnce(threads, store)).as("reads that failed once the server was back").isEmpty();
+    } finally {
+      threads.shutdownNow();
+    }
+  }
+
+  /** Four threads reading at once, 25 reads each; what failed. */
+  private static List<Throwable> readsAtOnce(ExecutorService threads, Store store) throws Exception {
+    CyclicBarrier start = new CyclicBarrier(4);
+    List<Future<List<Throwable>>> done = new ArrayList<>();
+    for (int t = 0; t < 4; t++) {
+      done.add(threads.submit(() -> {
+        start.await();
+        List<Throwable> failed = new ArrayList<>();
+        for (int i = 0; i < 25; i++) {
+          try {
+            store.read(A);
+          } catch (RuntimeException e) {
+            failed.add(e);
+          }
+        }
+        return failed;
+      }));
+    }
+    List<Throwable> failed = new ArrayList<>();
+    for (Future<List<Throwable>> f : done) failed.addAll(f.get(1, TimeUnit.MINUTES));
+    return failed;
+  }
+
   private static String scalar(String sql) throws Exception {
     try (Connection c = TestDatabase.connect(); Statement s = c.createStatement(); ResultSet r = s.executeQuery(sql)) {
       r.next();
