@@ -9,6 +9,7 @@ import java.util.Optional;
 import java.util.SortedMap;
 import java.util.TreeMap;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.locks.LockSupport;
 import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -252,17 +253,25 @@ public final class Admin {
    * what no signal covers: work other processes do, a publish the sweep retries. Nothing pending
    * counts as settled once it stays so for {@link #QUIET} without a signal.
    *
+   * <p>While a backlog drains, signals come faster than a check (a count of each outbox and
+   * queue) takes: checks that keep finding work pending are spaced at least {@link #AFTER_SIGNAL},
+   * twice as long each time up to {@link #AFTER_SIGNAL_MAX}, signals or not, so that waiting does
+   * not take the processor from the work it waits for.
+   *
    * @return empty when all is settled; else what is still pending, in words
    */
   public Optional<String> settle(Duration timeout) {
     long deadline = System.nanoTime() + timeout.toNanos();
     long pause = FALLBACK.toNanos();
+    long spacing = AFTER_SIGNAL.toNanos();
     long lastSignal = deadline - timeout.toNanos() - FALLBACK.toNanos();
     while (true) {
       long seen = progress.count();
+      long checked = System.nanoTime();
       List<String> pending = pending();
       long now = System.nanoTime();
       if (pending.isEmpty()) {
+        spacing = AFTER_SIGNAL.toNanos();
         if (now - deadline > 0 || quiet(seen, Math.min(QUIET.toNanos(), deadline - now))) return Optional.empty();
         continue;
       }
@@ -272,6 +281,9 @@ public final class Admin {
           signalledWakes.incrementAndGet();
           lastSignal = System.nanoTime();
           pause = AFTER_SIGNAL.toNanos();
+          long early = Math.min(checked + spacing, deadline) - lastSignal;
+          if (early > 0) LockSupport.parkNanos(early);
+          spacing = Math.min(spacing * 2, AFTER_SIGNAL_MAX.toNanos());
         } else {
           timedWakes.incrementAndGet();
           boolean recent = System.nanoTime() - lastSignal < FALLBACK.toNanos();

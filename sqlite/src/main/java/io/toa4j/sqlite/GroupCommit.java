@@ -2,10 +2,12 @@ package io.toa4j.sqlite;
 
 import java.sql.Connection;
 import java.sql.SQLException;
-import java.sql.Statement;
+import java.sql.PreparedStatement;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Queue;
 import java.util.function.Predicate;
 import java.util.function.Supplier;
@@ -22,6 +24,13 @@ import java.util.function.Supplier;
  * returned, so with {@code synchronous=FULL} what was answered is on disk. A thread whose write
  * was committed in someone else's batch leaves as soon as that batch is done.
  *
+ * <p>A write may say it need not wait for the disk ({@link #writeUnsynced}): one whose loss on
+ * power failure only repeats work, such as the removal of a message already handled. A batch of
+ * such writes alone commits with {@code synchronous=NORMAL}, which in WAL mode writes the WAL and
+ * does not fsync it: what it wrote survives a crash of the process, and reaches the disk with the
+ * next fsync of the WAL (the next synced commit, or a checkpoint). A batch holding any synced write
+ * commits with {@code synchronous=FULL}.
+ *
  * <p>The writer connection is this object's alone and stays in auto-commit mode: the transaction
  * and its savepoints are SQL statements. Thread-safe.
  */
@@ -33,6 +42,17 @@ public final class GroupCommit {
   }
 
   private final Connection writer;
+  /**
+   * The transaction's own statements, each prepared once (SQLite compiles a plain statement's text
+   * at every execution); used only by the thread holding the writer, as is {@code syncing}.
+   */
+  private final Map<String, PreparedStatement> control = new HashMap<>();
+  /** The works' statements, prepared once ({@link #prepared}); used only by the thread holding the writer. */
+  private final Map<String, PreparedStatement> prepared = new HashMap<>();
+  /** The thread holding the writer, while one does. */
+  private Thread holder;
+  /** Whether the writer now commits with {@code synchronous=FULL}; null until a batch set it. */
+  private Boolean syncing;
   private final int batchSize;
   private final Supplier<? extends RuntimeException> closedFailure;
   /** The writes waiting for the writer; its monitor also guards {@code writing} and {@code closed}. */
@@ -64,7 +84,19 @@ public final class GroupCommit {
    *     it was kept
    */
   public <T> T write(Work<T> work, Predicate<T> keep) throws SQLException {
-    Pending<T> pending = new Pending<>(work, keep);
+    return write(new Pending<>(work, keep, true));
+  }
+
+  /**
+   * Runs the work as {@link #write(Work)} does, answering once its transaction is committed, but
+   * without waiting for the disk unless a synced write shares the transaction: what it wrote
+   * survives the process, and may be lost with the last commits on power loss or an OS crash.
+   */
+  public <T> T writeUnsynced(Work<T> work) throws SQLException {
+    return write(new Pending<>(work, result -> true, false));
+  }
+
+  private <T> T write(Pending<T> pending) throws SQLException {
     boolean interrupted = false;
     synchronized (queue) {
       if (closed) throw closedFailure.get();
@@ -87,6 +119,7 @@ public final class GroupCommit {
           throw closedFailure.get();
         }
         writing = true;
+        holder = Thread.currentThread();
         while (!queue.isEmpty() && batch.size() < batchSize) batch.add(queue.poll());
       }
       boolean settled = false;
@@ -101,6 +134,7 @@ public final class GroupCommit {
             p.done = true;
           }
           writing = false;
+          holder = null;
           queue.notifyAll();
         }
       }
@@ -132,6 +166,12 @@ public final class GroupCommit {
   /** Commits a batch in one transaction, on the writer, which the calling thread holds. */
   private void commit(List<Pending<?>> batch) {
     try {
+      boolean synced = false;
+      for (Pending<?> pending : batch) synced |= pending.synced;
+      if (!Boolean.valueOf(synced).equals(syncing)) {
+        execute(synced ? "PRAGMA synchronous = FULL" : "PRAGMA synchronous = NORMAL"); // not allowed inside a transaction
+        syncing = synced;
+      }
       execute("BEGIN IMMEDIATE");
       try {
         boolean any;
@@ -143,6 +183,7 @@ public final class GroupCommit {
         }
         execute(any ? "COMMIT" : "ROLLBACK");
       } catch (SQLException | RuntimeException e) {
+        forgetPrepared();
         rollbackQuietly();
         throw e;
       }
@@ -151,9 +192,54 @@ public final class GroupCommit {
     }
   }
 
+  /**
+   * A statement on the writer, prepared the first time a work asks for it and kept for the next
+   * ones: SQLite compiles a statement's text each time it is prepared. Only for a work running in
+   * {@link #write}, on its own thread. The work sets every parameter, closes the result sets it
+   * opened, and never closes the statement; after a work fails, every kept statement is closed
+   * and prepared again when next asked for.
+   *
+   * @throws IllegalStateException when the calling thread does not hold the writer
+   */
+  public PreparedStatement prepared(String sql) throws SQLException {
+    if (holder != Thread.currentThread()) throw new IllegalStateException("Only a write's work, on its own thread, may use the writer's statements");
+    PreparedStatement statement = prepared.get(sql);
+    if (statement == null) {
+      statement = writer.prepareStatement(sql);
+      prepared.put(sql, statement);
+    }
+    return statement;
+  }
+
+  /** Closes the works' kept statements, which a failure may have left in any state. */
+  private void forgetPrepared() {
+    for (PreparedStatement statement : prepared.values()) {
+      try {
+        statement.close();
+      } catch (SQLException ignored) {
+        // dropped either way; the connection frees what it can when it closes
+      }
+    }
+    prepared.clear();
+  }
+
+  /** Runs one of the transaction's own statements: BEGIN, COMMIT, ROLLBACK, savepoints, the sync mode. */
   private void execute(String sql) throws SQLException {
-    try (Statement s = writer.createStatement()) {
-      s.execute(sql);
+    PreparedStatement statement = control.get(sql);
+    if (statement == null) {
+      statement = writer.prepareStatement(sql);
+      control.put(sql, statement);
+    }
+    try {
+      statement.execute();
+    } catch (SQLException e) {
+      control.remove(sql); // prepared again next time, rather than trusted in whatever state the failure left it
+      try {
+        statement.close();
+      } catch (SQLException closing) {
+        e.addSuppressed(closing);
+      }
+      throw e;
     }
   }
 
@@ -172,13 +258,15 @@ public final class GroupCommit {
   private static final class Pending<T> {
     private final Work<T> work;
     private final Predicate<T> keep;
+    private final boolean synced;
     private T result;
     private Exception failure;
     private boolean done;
 
-    Pending(Work<T> work, Predicate<T> keep) {
+    Pending(Work<T> work, Predicate<T> keep, boolean synced) {
       this.work = work;
       this.keep = keep;
+      this.synced = synced;
     }
 
     /**
@@ -205,6 +293,7 @@ public final class GroupCommit {
         kept = keep.test(result);
       } catch (SQLException | RuntimeException e) {
         failure = e;
+        commits.forgetPrepared();
       }
       if (!kept) commits.execute("ROLLBACK TO write");
       commits.execute("RELEASE write");

@@ -11,6 +11,7 @@ import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
@@ -109,6 +110,121 @@ class GroupCommitTest {
     assertThat(inserted).isEqualTo(1);
 
     assertThat(committed()).isEmpty();
+  }
+
+  /** The writer's {@code synchronous} setting as the work's transaction sees it: 1 NORMAL, 2 FULL. */
+  private static int synchronous(Connection c) throws SQLException {
+    try (Statement s = c.createStatement(); ResultSet r = s.executeQuery("PRAGMA synchronous")) {
+      r.next();
+      return r.getInt(1);
+    }
+  }
+
+  @Test
+  void writeUnsynced_alone_commitsWithoutFsync_andASyncedWriteAfterItWithFsync() throws Exception {
+    int unsynced = commits.writeUnsynced(c -> {
+      insert(c, 1);
+      return synchronous(c);
+    });
+    int synced = commits.write(c -> {
+      insert(c, 2);
+      return synchronous(c);
+    });
+
+    assertThat(unsynced).as("NORMAL: WAL written, not fsynced").isEqualTo(1);
+    assertThat(synced).as("FULL: fsynced before it answers").isEqualTo(2);
+    assertThat(committed()).as("both committed, seen by another connection").containsExactly(1, 2);
+  }
+
+  @Test
+  void writeUnsynced_sharingABatchWithASyncedWrite_isCommittedWithFsync() throws Exception {
+    CountDownLatch holding = new CountDownLatch(1);
+    CountDownLatch release = new CountDownLatch(1);
+    ExecutorService threads = Executors.newFixedThreadPool(3);
+    try {
+      Future<Integer> first = threads.submit(() -> commits.write(c -> {
+        holding.countDown();
+        try {
+          release.await(1, TimeUnit.MINUTES);
+        } catch (InterruptedException e) {
+          throw new SQLException("interrupted while holding the writer", e);
+        }
+        return insert(c, 1);
+      }));
+      holding.await(1, TimeUnit.MINUTES);
+      List<Thread> waiting = new ArrayList<>();
+      Future<Integer> unsynced = threads.submit(() -> {
+        synchronized (waiting) {
+          waiting.add(Thread.currentThread());
+        }
+        return commits.writeUnsynced(c -> {
+          insert(c, 2);
+          return synchronous(c);
+        });
+      });
+      Future<Integer> synced = threads.submit(() -> {
+        synchronized (waiting) {
+          waiting.add(Thread.currentThread());
+        }
+        return commits.write(c -> {
+          insert(c, 3);
+          return synchronous(c);
+        });
+      });
+      // both queued behind the write holding the writer, so the next batch takes them together
+      long deadline = System.nanoTime() + TimeUnit.MINUTES.toNanos(1);
+      while (!bothWaiting(waiting) && System.nanoTime() < deadline) Thread.onSpinWait();
+      assertThat(bothWaiting(waiting)).as("both writes queued").isTrue();
+      release.countDown();
+
+      assertThat(first.get(1, TimeUnit.MINUTES)).isEqualTo(1);
+      assertThat(unsynced.get(1, TimeUnit.MINUTES)).as("in a batch with a synced write: FULL").isEqualTo(2);
+      assertThat(synced.get(1, TimeUnit.MINUTES)).isEqualTo(2);
+      assertThat(committed()).containsExactly(1, 2, 3);
+    } finally {
+      release.countDown();
+      threads.shutdownNow();
+    }
+  }
+
+  private static boolean bothWaiting(List<Thread> waiting) {
+    synchronized (waiting) {
+      return waiting.size() == 2 && waiting.stream().allMatch(t -> t.getState() == Thread.State.WAITING);
+    }
+  }
+
+  @Test
+  void prepared_isKeptForTheNextWrite_refusedOutsideOne_andPreparedAgainAfterAFailure() throws Exception {
+    String sql = "INSERT INTO item (n) VALUES (?)";
+    PreparedStatement first = commits.write(c -> {
+      PreparedStatement s = commits.prepared(sql);
+      s.setInt(1, 1);
+      s.executeUpdate();
+      return s;
+    });
+    PreparedStatement second = commits.write(c -> {
+      PreparedStatement s = commits.prepared(sql);
+      s.setInt(1, 2);
+      s.executeUpdate();
+      return s;
+    });
+    assertThatThrownBy(() -> commits.write(c -> {
+      PreparedStatement s = commits.prepared(sql);
+      s.setInt(1, 2); // a clash: the work fails
+      return s.executeUpdate();
+    })).isInstanceOf(SQLException.class).hasMessageContaining("UNIQUE");
+    PreparedStatement afterFailure = commits.write(c -> {
+      PreparedStatement s = commits.prepared(sql);
+      s.setInt(1, 3);
+      s.executeUpdate();
+      return s;
+    });
+
+    assertThat(second).as("kept").isSameAs(first);
+    assertThat(first.isClosed()).as("closed after the failure").isTrue();
+    assertThat(afterFailure).isNotSameAs(first);
+    assertThatThrownBy(() -> commits.prepared(sql)).as("outside a write").isInstanceOf(IllegalStateException.class);
+    assertThat(committed()).containsExactly(1, 2, 3);
   }
 
   @Test

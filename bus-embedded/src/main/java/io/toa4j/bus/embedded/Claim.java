@@ -3,7 +3,7 @@ package io.toa4j.bus.embedded;
 import io.toa4j.spi.Delivery;
 
 /**
- * A message taken from its queue for one delivery, its attempt already counted on disk.
+ * A message taken from its queue for one delivery, its attempt already counted in the file.
  *
  * @param seq the message's row, which is also its parked id
  */

@@ -5,6 +5,7 @@ import io.toa4j.sqlite.GroupCommit;
 import io.toa4j.sqlite.NativeLibrary;
 import java.nio.file.Path;
 import java.sql.Connection;
+import java.sql.PreparedStatement;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.time.Duration;
@@ -25,8 +26,9 @@ import org.sqlite.SQLiteConfig;
  * busy-retry loop, and the busy timeout covers writers in other processes. Every write runs in a
  * {@code BEGIN IMMEDIATE} transaction, shared with the writes that waited beside it ({@link
  * GroupCommit}) and committed with {@code synchronous=FULL} in WAL mode, so it is on disk when
- * {@link #write} returns. Readers run beside the writer, each statement on the latest committed
- * state.
+ * {@link #write} returns; {@link #writeUnsynced} (a claim, or verdicts that only remove or postpone
+ * messages) is committed without the fsync, unless it shares its transaction with a write. Readers run beside
+ * the writer, each statement on the latest committed state.
  *
  * <p>Thread-safe. After {@link #close()}, every call fails with {@link Closed}.
  */
@@ -113,6 +115,27 @@ final class Database implements AutoCloseable {
     } catch (SQLException e) {
       throw failure(file, what, e);
     }
+  }
+
+  /**
+   * As {@link #write}, without waiting for the disk unless a durable write shares the transaction
+   * ({@link GroupCommit#writeUnsynced}): for writes whose loss on power failure only repeats a
+   * delivery. What it wrote survives a crash of the process.
+   */
+  <T> T writeUnsynced(String what, Work<T> work) {
+    try {
+      return commits.writeUnsynced(work::run);
+    } catch (SQLException e) {
+      throw failure(file, what, e);
+    }
+  }
+
+  /**
+   * A statement on the writer, kept for the next write that asks for it ({@link
+   * GroupCommit#prepared}): only inside a write's work; never closed by it.
+   */
+  PreparedStatement prepared(String sql) throws SQLException {
+    return commits.prepared(sql);
   }
 
   /** Runs the work on a reader connection, outside any transaction. */

@@ -32,10 +32,11 @@ import org.slf4j.LoggerFactory;
  *       stored with its first attempt counted, in the publish's own transaction, and added to
  *       {@code claimed} under {@link #claiming} before the lock is let go, so no poll takes it
  *       meanwhile. It is then exactly a claimed row, as if a poll had taken it.
- *   <li>The attempt is counted on disk before the handler runs. A crash (or a close that gives up
- *       waiting) between the two leaves the row pending, due, with its attempt counted: the next
- *       process to consume delivers it again with a higher attempt. Nothing needs recovering on
- *       open, since no claim was ever written.
+ *   <li>The attempt is counted in the file before the handler runs (committed without an fsync
+ *       when a poll claims it: a power loss may take the count back, never a crash of the
+ *       process). A crash (or a close that gives up waiting) between the two leaves the row
+ *       pending, due, with its attempt counted: the next process to consume delivers it again with
+ *       a higher attempt. Nothing needs recovering on open, since no claim was ever written.
  *   <li>Only the consuming bus (see {@link ConsumerLock}) deletes, postpones or parks rows, so a
  *       claimed row changes under a handler only through that handler's verdict. Other buses on the
  *       file only add rows, or turn parked rows back into pending ones.

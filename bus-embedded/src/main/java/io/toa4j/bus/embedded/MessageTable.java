@@ -38,6 +38,11 @@ final class MessageTable {
           + " ";
   private static final String NO_DUPLICATE =
       " ON CONFLICT (queue, message_id) DO NOTHING RETURNING queue";
+  /** An event into every queue bound to its label, claimed as stored in the queues named by parameter 5. */
+  private static final String PUBLISH =
+      INSERT
+          + "SELECT ?, ?, ?, ?, queue IN (SELECT value FROM json_each(?)), ?, ?, queue FROM binding"
+          + " WHERE label = ? ON CONFLICT (queue, message_id) DO NOTHING RETURNING queue, seq, attempts";
 
   private final Database db;
 
@@ -84,10 +89,6 @@ final class MessageTable {
    * @param room per queue, how many of the messages stored in it to store claimed
    */
   Stored publish(List<Message> events, long now, Map<String, Integer> room) {
-    String sql =
-        INSERT
-            + "SELECT ?, ?, ?, ?, queue IN (SELECT value FROM json_each(?)), ?, ?, queue FROM binding"
-            + " WHERE label = ? ON CONFLICT (queue, message_id) DO NOTHING RETURNING queue, seq, attempts";
     Message first = events.get(0);
     String what = events.size() == 1
         ? "publish the event " + first.id() + " (" + first.label() + ")"
@@ -99,29 +100,28 @@ final class MessageTable {
           left.values().removeIf(n -> n <= 0);
           Set<String> pending = new LinkedHashSet<>();
           List<Claim> claimed = new ArrayList<>();
-          try (PreparedStatement s = c.prepareStatement(sql)) {
-            String withRoom = json(left.keySet()); // queue names are free text: a JSON array for json_each
-            for (Message event : events) {
-              s.setString(1, event.id());
-              s.setString(2, event.label());
-              s.setString(3, event.body().text());
-              s.setString(4, json(event.headers()));
-              s.setString(5, withRoom);
-              s.setLong(6, now);
-              s.setLong(7, now);
-              s.setString(8, event.label());
-              try (ResultSet r = s.executeQuery()) {
-                while (r.next()) {
-                  String queue = r.getString(1);
-                  if (r.getInt(3) == 0) {
-                    pending.add(queue);
-                    continue;
-                  }
-                  claimed.add(new Claim(r.getLong(2), new Delivery(event, queue, 1)));
-                  if (left.merge(queue, -1, Integer::sum) == 0) {
-                    left.remove(queue);
-                    withRoom = json(left.keySet());
-                  }
+          PreparedStatement s = db.prepared(PUBLISH);
+          String withRoom = json(left.keySet()); // queue names are free text: a JSON array for json_each
+          for (Message event : events) {
+            s.setString(1, event.id());
+            s.setString(2, event.label());
+            s.setString(3, event.body().text());
+            s.setString(4, json(event.headers()));
+            s.setString(5, withRoom);
+            s.setLong(6, now);
+            s.setLong(7, now);
+            s.setString(8, event.label());
+            try (ResultSet r = s.executeQuery()) {
+              while (r.next()) {
+                String queue = r.getString(1);
+                if (r.getInt(3) == 0) {
+                  pending.add(queue);
+                  continue;
+                }
+                claimed.add(new Claim(r.getLong(2), new Delivery(event, queue, 1)));
+                if (left.merge(queue, -1, Integer::sum) == 0) {
+                  left.remove(queue);
+                  withRoom = json(left.keySet());
                 }
               }
             }
@@ -164,30 +164,25 @@ final class MessageTable {
 
   /**
    * Counts one more attempt on at most {@code limit} rows of the queue pending and due at {@code
-   * now}, leaving out {@code skip}, in one transaction through one statement.
+   * now}, leaving out {@code skip}, in one transaction through one statement. It does not wait for
+   * the disk: the count survives a crash of the process, and one that a power loss takes back only
+   * lets the message be delivered once more than its attempts say.
    *
    * @return the rows counted, as deliveries, oldest due first
    */
   List<Claim> claim(String queue, long now, int limit, Collection<Long> skip) {
-    return db.write(
+    return db.writeUnsynced(
         "count a delivery attempt in the queue " + queue,
         c -> {
           record Due(long notBefore, Claim claim) {}
           List<Due> claimed = new ArrayList<>();
-          try (PreparedStatement s =
-              c.prepareStatement(
-                  "UPDATE message SET attempts = attempts + 1 WHERE seq IN (SELECT seq FROM message WHERE "
-                      + DUE
-                      + " ORDER BY not_before, seq LIMIT ?) RETURNING "
-                      + COLUMNS
-                      + ", not_before")) {
-            bindDue(s, queue, now, skip);
-            s.setInt(4, limit);
-            try (ResultSet r = s.executeQuery()) {
-              while (r.next()) {
-                Delivery delivery = new Delivery(message(r), r.getString(2), r.getInt(7), firstFailed(r));
-                claimed.add(new Due(r.getLong(9), new Claim(r.getLong(1), delivery)));
-              }
+          PreparedStatement s = db.prepared(CLAIM);
+          bindDue(s, queue, now, skip);
+          s.setInt(4, limit);
+          try (ResultSet r = s.executeQuery()) {
+            while (r.next()) {
+              Delivery delivery = new Delivery(message(r), r.getString(2), r.getInt(7), firstFailed(r));
+              claimed.add(new Due(r.getLong(9), new Claim(r.getLong(1), delivery)));
             }
           }
           // RETURNING gives the rows in no set order: oldest due first, as they were picked
@@ -199,6 +194,11 @@ final class MessageTable {
   /** The rows of a queue a consumer may take: pending, due, not held; parameters 1 to 3. */
   private static final String DUE =
       "queue = ? AND parked_at IS NULL AND not_before <= ? AND seq NOT IN (SELECT value FROM json_each(?))";
+
+  /** One more attempt counted on at most parameter 4 rows due, oldest due first. */
+  private static final String CLAIM =
+      "UPDATE message SET attempts = attempts + 1 WHERE seq IN (SELECT seq FROM message WHERE " + DUE
+          + " ORDER BY not_before, seq LIMIT ?) RETURNING " + COLUMNS + ", not_before";
 
   private static void bindDue(PreparedStatement s, String queue, long now, Collection<Long> skip) throws SQLException {
     s.setString(1, queue);
@@ -213,23 +213,26 @@ final class MessageTable {
 
   /**
    * Records verdicts in one transaction: the handled rows removed by one statement, the others
-   * postponed or parked.
+   * postponed or parked. Without parkings it does not wait for the disk: a removal or a
+   * postponement that a power loss takes back only makes the message due again and delivers it
+   * again, as at least once allows; a parking, which takes the message out of delivery, is on disk
+   * when this returns.
    */
   void settle(Collection<Long> handled, List<Postponed> postponed, List<Parking> parked) {
-    db.write(
-        "record the verdicts on " + (handled.size() + postponed.size() + parked.size()) + " message(s)",
+    String what = "record the verdicts on " + (handled.size() + postponed.size() + parked.size()) + " message(s)";
+    Database.Work<Void> work =
         c -> {
           if (!handled.isEmpty()) {
-            try (PreparedStatement s =
-                c.prepareStatement("DELETE FROM message WHERE seq IN (SELECT value FROM json_each(?))")) {
-              s.setString(1, array(handled));
-              s.executeUpdate();
-            }
+            PreparedStatement s = db.prepared("DELETE FROM message WHERE seq IN (SELECT value FROM json_each(?))");
+            s.setString(1, array(handled));
+            s.executeUpdate();
           }
           for (Postponed p : postponed) postpone(c, p);
           for (Parking p : parked) park(c, p);
           return null;
-        });
+        };
+    if (parked.isEmpty()) db.writeUnsynced(what, work);
+    else db.write(what, work);
   }
 
   /** A row to make due again at {@code notBefore}, failed first at {@code now} if it had not failed. */

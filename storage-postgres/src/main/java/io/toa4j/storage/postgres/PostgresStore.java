@@ -58,6 +58,12 @@ final class PostgresStore implements Store {
   private final String purgePublished;
   private final String recent;
   private final String republish;
+  /**
+   * The joined statements of each shape of commit ({@link #statements}), made once: the driver's
+   * cache of parsed statements is a map keyed by their text, and a text made anew for each commit
+   * is hashed whole each time.
+   */
+  private final String[] commits = new String[8];
 
   PostgresStore(Schema schema, DataSource pool, Failures failures) {
     this.schema = schema;
@@ -114,6 +120,9 @@ final class PostgresStore implements Store {
     this.purgePublished =
         "DELETE FROM " + outbox + " WHERE id IN (SELECT id FROM " + outbox
             + " WHERE published IS NOT NULL AND published < ? LIMIT ?)";
+    for (int shape = 0; shape < commits.length; shape++) {
+      commits[shape] = (shape % 2 == 1 ? insert : update) + (shape / 2 % 2 == 1 ? "; " + remember : "") + (shape / 4 == 1 ? "; " + enqueue : "");
+    }
   }
 
   @Override
@@ -296,7 +305,7 @@ final class PostgresStore implements Store {
 
   /** The statements of a commit of this shape, joined. */
   private String statements(boolean creating, boolean inbox, boolean outbox) {
-    return (creating ? insert : update) + (inbox ? "; " + remember : "") + (outbox ? "; " + enqueue : "");
+    return commits[(creating ? 1 : 0) + (inbox ? 2 : 0) + (outbox ? 4 : 0)];
   }
 
   @Override
