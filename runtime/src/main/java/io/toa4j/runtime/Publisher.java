@@ -168,7 +168,7 @@ final class Publisher implements Engine.Outbox, AutoCloseable {
             List<OutboxEntry> batch = new ArrayList<>();
             for (OutboxEntry entry; batch.size() < BATCH && (entry = waiting.poll()) != null; ) batch.add(entry);
             if (batch.isEmpty()) break;
-            publish(component, batch);
+            publish(component, batch, false);
           }
         } finally {
           draining.set(false);
@@ -215,7 +215,7 @@ final class Publisher implements Engine.Outbox, AutoCloseable {
         long now = clock.millis();
         List<OutboxEntry> claimed = store.claim(BATCH, now, now + CLAIM_MILLIS);
         outage(component).succeeded(); // the storage answers; publishing has its own outage log
-        publish(component, claimed);
+        publish(component, claimed, true);
         store.purgePublished(clock.millis() - retentionMillis, BATCH);
       } catch (RuntimeException e) {
         failed(outage(component), e, "Outbox sweep of {} failed; it is tried again in {} ms", component.label(), SWEEP_MILLIS, e);
@@ -256,19 +256,19 @@ final class Publisher implements Engine.Outbox, AutoCloseable {
    * reason than a server out of reach, each is published alone, so that one entry that cannot be
    * published holds up none of the others.
    */
-  private void publish(Component component, List<OutboxEntry> entries) {
+  private void publish(Component component, List<OutboxEntry> entries, boolean again) {
     List<OutboxEntry> taken = new ArrayList<>(entries.size());
     for (OutboxEntry entry : entries) if (inFlight.add(entry.id())) taken.add(entry);
     if (taken.isEmpty()) return;
     List<String> done = new ArrayList<>(taken.size());
     try {
-      publishTogether(component, taken);
+      publishTogether(component, taken, again);
       taken.forEach(entry -> done.add(entry.id()));
     } catch (RuntimeException e) {
       if (taken.size() > 1 && !OutageLog.isOutage(e)) {
         for (OutboxEntry entry : taken) {
           try {
-            publishTogether(component, List.of(entry));
+            publishTogether(component, List.of(entry), true); // part of it may have been delivered
             done.add(entry.id());
           } catch (RuntimeException alone) {
             unpublished(component, entry, alone);
@@ -289,8 +289,12 @@ final class Publisher implements Engine.Outbox, AutoCloseable {
     }
   }
 
-  /** Publishes the events of the entries in one publish, then sends their tasks, in order. */
-  private void publishTogether(Component component, List<OutboxEntry> entries) {
+  /**
+   * Publishes the events of the entries in one publish, then sends their tasks, in order; {@code
+   * again} for entries a sweep found unpublished, which may have been delivered before ({@link
+   * Bus#republish}).
+   */
+  private void publishTogether(Component component, List<OutboxEntry> entries, boolean again) {
     List<Tracing.Produced> events = new ArrayList<>();
     for (OutboxEntry entry : entries) {
       Context committed = Tracing.extract(entry.trace());
@@ -298,7 +302,7 @@ final class Publisher implements Engine.Outbox, AutoCloseable {
         events.add(new Tracing.Produced("publish " + message.label(), message, committed));
       }
     }
-    if (!events.isEmpty()) tracing.produce(events, bus::publish);
+    if (!events.isEmpty()) tracing.produce(events, again ? bus::republish : bus::publish);
     for (OutboxEntry entry : entries) send(Task.decode(entry.tasks()), entry.created(), Tracing.extract(entry.trace()));
   }
 

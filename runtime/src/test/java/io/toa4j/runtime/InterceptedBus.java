@@ -12,8 +12,9 @@ import java.util.function.Consumer;
 
 /**
  * A real bus (the one its provider's name picks: embedded or rabbitmq) under an engine name of a
- * test's own, every publish passing through the test's interceptor, which publishes for real when
- * it proceeds: a test holds, splits or fails a publish at the exact point it examines.
+ * test's own, every publish and republish passing through the test's interceptor, which publishes
+ * for real (the same way) when it proceeds: a test holds, splits or fails a publish at the exact
+ * point it examines.
  */
 final class InterceptedBus implements BusProvider {
   /** Around one publish of one or more events: {@code proceed} publishes them, or some of them, for real. */
@@ -49,9 +50,9 @@ final class InterceptedBus implements BusProvider {
   public Bus open(BusSettings settings) {
     Bus bus = real.open(settings);
     return (Bus) Proxy.newProxyInstance(Bus.class.getClassLoader(), new Class<?>[] {Bus.class}, (proxy, method, args) -> {
-      if (method.getName().equals("publish")) {
+      if (method.getName().equals("publish") || method.getName().equals("republish")) {
         List<Message> events = args[0] instanceof List<?> list ? (List<Message>) list : List.of((Message) args[0]);
-        interceptor.publish(events, bus::publish);
+        interceptor.publish(events, method.getName().equals("republish") ? bus::republish : bus::publish);
         return null;
       }
       try {

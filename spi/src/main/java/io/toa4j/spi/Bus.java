@@ -29,9 +29,27 @@ public interface Bus extends AutoCloseable {
    * one wait for the broker's confirms), which is what a publisher with many events at hand asks
    * for. When it throws, any of them may have been delivered: the caller publishes them all again,
    * under the same ids. This default publishes them one at a time.
+   *
+   * <p>Durable means stored in its queues, or handled there: a bus may hand an event to a consumer
+   * of its own that has room before storing it, and return once the consumer's verdict is {@code
+   * Done}, storing only what the consumer did not finish with {@code Done} in time. The publisher
+   * keeps the events until this returns (an outbox entry stays unpublished), so a crash meanwhile
+   * publishes them again: with {@link #republish}.
    */
   default void publish(List<Message> events) {
     for (Message event : events) publish(event);
+  }
+
+  /**
+   * Publishes events that may have been delivered before: those of an outbox entry found
+   * unpublished once its committer's claim ended, whose committer may have died while a consumer
+   * handled them. As {@link #publish(List)}, except that a bus which hands events to consumers
+   * before storing them stores these first, so that a message whose handling kills the process
+   * has its attempts counted and is parked in the end, rather than delivered uncounted forever.
+   * This default is {@link #publish(List)}.
+   */
+  default void republish(List<Message> events) {
+    publish(events);
   }
 
   /** Puts a message on one queue; durable when it returns. */

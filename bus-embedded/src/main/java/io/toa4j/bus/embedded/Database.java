@@ -11,6 +11,9 @@ import java.sql.Statement;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.HashMap;
+import java.util.Map;
 import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.TimeUnit;
@@ -56,6 +59,8 @@ final class Database implements AutoCloseable {
   private final Connection writer;
   private final GroupCommit commits;
   private final BlockingQueue<Connection> readers = new ArrayBlockingQueue<>(READERS);
+  /** The statements kept on each reader ({@link #prepared(Connection, String)}): each map used only by the reader's borrower. */
+  private final Map<Connection, Map<String, PreparedStatement>> readerStatements = new ConcurrentHashMap<>();
   private volatile boolean closed;
 
   private Database(Path file, Connection writer) {
@@ -138,13 +143,33 @@ final class Database implements AutoCloseable {
     return commits.prepared(sql);
   }
 
+  /**
+   * A statement on the reader {@code c}, kept for the next read on that reader that asks for it:
+   * only inside a {@link #read} work, on the connection it was given; never closed by it. The work
+   * sets every parameter and closes its result sets. After a work fails, the reader's statements
+   * are closed and prepared again when next asked for.
+   */
+  PreparedStatement prepared(Connection c, String sql) throws SQLException {
+    Map<String, PreparedStatement> kept = readerStatements.computeIfAbsent(c, reader -> new HashMap<>());
+    PreparedStatement statement = kept.get(sql);
+    if (statement == null) {
+      statement = c.prepareStatement(sql);
+      kept.put(sql, statement);
+    }
+    return statement;
+  }
+
   /** Runs the work on a reader connection, outside any transaction. */
   <T> T read(String what, Work<T> work) {
     Connection c = borrow();
     try {
       return work.run(c);
     } catch (SQLException e) {
+      forget(c);
       throw failure(file, what, e);
+    } catch (RuntimeException | Error e) {
+      forget(c);
+      throw e;
     } finally {
       giveBack(c);
     }
@@ -168,6 +193,19 @@ final class Database implements AutoCloseable {
     List<Connection> idle = new ArrayList<>();
     readers.drainTo(idle);
     idle.forEach(Database::closeQuietly);
+  }
+
+  /** Closes the statements kept on the reader, which a failure may have left in any state. */
+  private void forget(Connection c) {
+    Map<String, PreparedStatement> kept = readerStatements.remove(c);
+    if (kept == null) return;
+    for (PreparedStatement statement : kept.values()) {
+      try {
+        statement.close();
+      } catch (SQLException ignored) {
+        // dropped either way; closing the connection frees what it can
+      }
+    }
   }
 
   private Connection borrow() {

@@ -112,6 +112,32 @@ final class Deliveries {
     }
   }
 
+  /**
+   * Stores the rows in one durable transaction; those with an attempt and neither due later nor
+   * parked (handed to a handler before they were stored, still being handled) stored claimed, so
+   * that no poll takes them while their handler runs.
+   *
+   * @return each row's seq, or null where its queue held the message already
+   */
+  List<Long> store(List<MessageTable.Row> rows) {
+    long now = clock.millis();
+    if (rows.stream().noneMatch(MessageTable.Row::held)) return table.store(rows, now);
+    claiming.lock();
+    try {
+      List<Long> seqs = table.store(rows, now);
+      for (int i = 0; i < rows.size(); i++) {
+        if (seqs.get(i) != null && rows.get(i).held()) claimed.add(seqs.get(i));
+      }
+      return seqs;
+    } finally {
+      claiming.unlock();
+    }
+  }
+
+  long now() {
+    return clock.millis();
+  }
+
   /** How many messages were claimed as they were published (for tests). */
   long claimedAsStored() {
     return claimedAsStored.get();
@@ -209,7 +235,7 @@ final class Deliveries {
     table.settle(handled, postponed, parked);
   }
 
-  private static long dueAfter(long now, Duration delay) {
+  static long dueAfter(long now, Duration delay) {
     if (delay.isNegative()) return now;
     try {
       return Math.addExact(now, delay.toMillis());

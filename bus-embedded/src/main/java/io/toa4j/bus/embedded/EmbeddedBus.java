@@ -1,16 +1,20 @@
 package io.toa4j.bus.embedded;
 
 import io.toa4j.spi.Bus;
+import io.toa4j.spi.Delivery;
 import io.toa4j.spi.Message;
 import io.toa4j.spi.Parked;
+import io.toa4j.spi.Verdict;
 import io.toa4j.spi.OwnerOnly;
 import java.io.UncheckedIOException;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
 import io.toa4j.spi.Response;
+import java.util.ArrayList;
 import java.util.Collection;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -19,6 +23,7 @@ import java.util.Set;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicLong;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -41,6 +46,13 @@ final class EmbeddedBus implements Bus {
   private final List<Subscriber> subscribers = new CopyOnWriteArrayList<>();
   private final AtomicBoolean closed = new AtomicBoolean();
   private final Responders responders = new Responders(handlers);
+  private final AtomicLong handedFirst = new AtomicLong();
+
+  /**
+   * How long a publish waits for the verdicts of the messages it handed to handlers before storing
+   * them; those still being handled then are stored claimed.
+   */
+  static final Duration HAND_OFF_WAIT = Duration.ofMillis(100);
 
   EmbeddedBus(Path stateDirectory, Tuning tuning, Clock clock) {
     try {
@@ -75,22 +87,50 @@ final class EmbeddedBus implements Bus {
   }
 
   /**
-   * {@inheritDoc} In one transaction. A message for a subscription of this bus that has room and
-   * no backlog is stored claimed, its first attempt counted, and goes straight to a handler: no
-   * poll, and no transaction of its own to count the attempt.
+   * {@inheritDoc}
+   *
+   * <p>A message goes to each queue bound to its label that does not hold its id already, as when
+   * it is stored first. A message for a subscription of this bus that has room and no backlog is
+   * handed to a handler before it is stored, and the publish waits up to {@link #HAND_OFF_WAIT} in
+   * all for room and for the verdicts: a message handled {@code Done} in time is never written;
+   * one retried or parked is stored as it stands, its attempt counted; one still being handled is
+   * stored claimed, and its verdict is recorded when it comes. Messages for queues without such
+   * room are stored pending. All it stores goes in one transaction, after the verdicts.
    */
   @Override
   public void publish(List<Message> events) {
+    publish(events, true);
+  }
+
+  /**
+   * {@inheritDoc} In one transaction, before any handler sees them. A message for a subscription
+   * of this bus that has room and no backlog is stored claimed, its first attempt counted, and
+   * goes straight to a handler: no poll, and no transaction of its own to count the attempt.
+   */
+  @Override
+  public void republish(List<Message> events) {
+    publish(events, false);
+  }
+
+  private void publish(List<Message> events, boolean handFirst) {
     Objects.requireNonNull(events, "events").forEach(event -> Objects.requireNonNull(event, "event"));
     if (events.isEmpty()) return;
+    if (handFirst && !subscribers.isEmpty()) {
+      handFirst(events);
+      return;
+    }
     Map<Subscriber, Integer> reserved = new HashMap<>();
-    Map<String, Integer> room = new HashMap<>();
     for (Subscriber s : subscribers) {
       int taken = s.reserve(events.size());
-      if (taken == 0) continue;
-      reserved.put(s, taken);
-      room.merge(s.queue(), taken, Integer::sum);
+      if (taken > 0) reserved.put(s, taken);
     }
+    storeFirst(events, reserved);
+  }
+
+  /** Stores every message in one transaction, those with room claimed and handed to a handler. */
+  private void storeFirst(List<Message> events, Map<Subscriber, Integer> reserved) {
+    Map<String, Integer> room = new HashMap<>();
+    reserved.forEach((s, taken) -> room.merge(s.queue(), taken, Integer::sum));
     MessageTable.Stored stored;
     try {
       stored = deliveries.publish(events, room);
@@ -100,16 +140,108 @@ final class EmbeddedBus implements Bus {
     }
     // each claim to a subscription of its queue that took room for it; the room left is given back
     for (Claim claim : stored.claimed()) {
-      for (Map.Entry<Subscriber, Integer> r : reserved.entrySet()) {
-        if (r.getValue() > 0 && r.getKey().queue().equals(claim.delivery().queue())) {
-          r.setValue(r.getValue() - 1);
-          r.getKey().hand(claim);
-          break;
-        }
-      }
+      Subscriber to = take(reserved, claim.delivery().queue());
+      if (to != null) to.hand(claim);
     }
     reserved.forEach(Subscriber::giveBack);
     wake(stored.pending());
+  }
+
+  /**
+   * Hands each message to a subscription of its queue with room, waiting up to {@link
+   * #HAND_OFF_WAIT} in all for room and for the verdicts; then stores in one transaction what is
+   * left: the messages no subscription took (pending), and those whose verdict was not {@code
+   * Done} in time, as they stand.
+   */
+  private void handFirst(List<Message> events) {
+    long deadline = System.nanoTime() + HAND_OFF_WAIT.toNanos();
+    Map<String, List<String>> destinations = table.destinations(events);
+    Set<String> seen = new HashSet<>(); // an id twice in one publish goes once to each queue
+    List<MessageTable.Row> rows = new ArrayList<>();
+    List<HandOff> holders = new ArrayList<>(); // per row: the hand-off of a row stored claimed, else null
+    List<HandOff> running = new ArrayList<>();
+    for (Message event : events) {
+      for (String queue : destinations.getOrDefault(event.id(), List.of())) {
+        if (!seen.add(queue + "\u0000" + event.id())) continue;
+        Subscriber to = roomFor(queue, deadline);
+        HandOff handOff = new HandOff(new Delivery(event, queue, 1));
+        if (to != null && to.hand(handOff)) {
+          running.add(handOff);
+        } else {
+          rows.add(MessageTable.Row.pending(event, queue, deliveries.now()));
+          holders.add(null);
+        }
+      }
+    }
+    handedFirst.addAndGet(running.size());
+    Set<String> pending = new HashSet<>();
+    rows.forEach(row -> pending.add(row.queue()));
+    for (HandOff handOff : running) {
+      Delivery d = handOff.delivery();
+      Optional<Verdict> verdict = handOff.await(deadline);
+      long now = deliveries.now();
+      if (verdict.isEmpty()) {
+        rows.add(MessageTable.Row.handling(d.message(), d.queue(), now));
+        holders.add(handOff);
+      } else if (verdict.get() instanceof Verdict.Retry retry) {
+        rows.add(MessageTable.Row.retried(d.message(), d.queue(), Deliveries.dueAfter(now, retry.delay()), now));
+        holders.add(null);
+      } else if (verdict.get() instanceof Verdict.Park park) {
+        rows.add(MessageTable.Row.parked(d.message(), d.queue(), park.code(), park.reason(), now));
+        holders.add(null);
+      }
+    }
+    for (Subscriber s : subscribers) if (pending.contains(s.queue())) s.behind();
+    if (!rows.isEmpty()) storeAfter(rows, holders);
+    wake(pending);
+  }
+
+  /**
+   * A subscription of the queue that took room for one message: one with room now, else the first,
+   * once a handler of it finishes before the deadline; null when none did, or none may (a backlog).
+   */
+  private Subscriber roomFor(String queue, long deadline) {
+    Subscriber first = null;
+    for (Subscriber s : subscribers) {
+      if (!s.queue().equals(queue)) continue;
+      if (s.reserve(1) == 1) return s;
+      if (first == null) first = s;
+    }
+    return first != null && first.reserveWithin(deadline) ? first : null;
+  }
+
+  /** Stores what the verdicts left to store; hands the rows stored claimed to their hand-offs. */
+  private void storeAfter(List<MessageTable.Row> rows, List<HandOff> holders) {
+    List<Long> seqs;
+    try {
+      seqs = deliveries.store(rows);
+    } catch (RuntimeException | Error e) {
+      holders.forEach(h -> {
+        if (h != null) h.dropped();
+      });
+      throw e;
+    }
+    for (int i = 0; i < rows.size(); i++) {
+      HandOff holder = holders.get(i);
+      if (holder == null) continue;
+      if (seqs.get(i) == null) { // the queue held the message already: that row is delivered as any other
+        holder.dropped();
+        continue;
+      }
+      Claim claim = new Claim(seqs.get(i), holder.delivery());
+      holder.stored(claim).ifPresent(verdict -> deliveries.settle(claim, verdict));
+    }
+  }
+
+  /** A subscription of the queue with room taken and left, its room counted down by one; null when none. */
+  private static Subscriber take(Map<Subscriber, Integer> reserved, String queue) {
+    for (Map.Entry<Subscriber, Integer> r : reserved.entrySet()) {
+      if (r.getValue() > 0 && r.getKey().queue().equals(queue)) {
+        r.setValue(r.getValue() - 1);
+        return r.getKey();
+      }
+    }
+    return null;
   }
 
   @Override
@@ -225,6 +357,11 @@ final class EmbeddedBus implements Bus {
   /** How many times this bus's consumers of the queue have looked for messages (for tests). */
   long polls(String queue) {
     return subscribers.stream().filter(s -> s.queue().equals(queue)).mapToLong(Subscriber::polls).sum();
+  }
+
+  /** How many messages were handed to a handler before they were stored (for tests). */
+  long handedFirst() {
+    return handedFirst.get();
   }
 
   /** How many messages were claimed as they were published (for tests). */

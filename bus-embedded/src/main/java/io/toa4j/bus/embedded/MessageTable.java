@@ -38,6 +38,14 @@ final class MessageTable {
           + " ";
   private static final String NO_DUPLICATE =
       " ON CONFLICT (queue, message_id) DO NOTHING RETURNING queue";
+  /** For [id, label] pairs: each id with the queues bound to its label that do not hold that id. */
+  private static final String DESTINATIONS =
+      "SELECT e.value ->> 0, b.queue FROM json_each(?) e JOIN binding b ON b.label = e.value ->> 1"
+          + " WHERE NOT EXISTS (SELECT 1 FROM message m WHERE m.queue = b.queue AND m.message_id = e.value ->> 0)";
+  /** A message into one queue, as it stands ({@link Row}). */
+  private static final String STORE =
+      "INSERT INTO message (message_id, label, body, headers, attempts, not_before, created, queue, first_failed, parked_at, park_code, park_reason)"
+          + " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (queue, message_id) DO NOTHING RETURNING seq";
   /** An event into every queue bound to its label, claimed as stored in the queues named by parameter 5. */
   private static final String PUBLISH =
       INSERT
@@ -130,6 +138,94 @@ final class MessageTable {
         });
   }
 
+  /**
+   * Where each event goes: by event id, the queues bound to its label that do not hold a message
+   * of that id already (pending, claimed or parked). A read, no lock taken.
+   */
+  Map<String, List<String>> destinations(List<Message> events) {
+    List<List<String>> pairs = events.stream().map(e -> List.of(e.id(), e.label())).toList();
+    return db.read(
+        "read where " + events.size() + " event(s) go, the first " + events.get(0).id(),
+        c -> {
+          Map<String, List<String>> queues = new HashMap<>();
+          PreparedStatement s = db.prepared(c, DESTINATIONS);
+          s.setString(1, json(pairs));
+          try (ResultSet r = s.executeQuery()) {
+            while (r.next()) queues.computeIfAbsent(r.getString(1), id -> new ArrayList<>()).add(r.getString(2));
+          }
+          return queues;
+        });
+  }
+
+  /**
+   * A message for one queue, stored as it stands after what happened to it before: pending and
+   * never tried; or tried once, by a handler it was handed to before it was stored, and then still
+   * being handled (claimed), to come again after a delay, or parked.
+   *
+   * @param attempts 0 for a message never tried, else 1
+   * @param firstFailed when its first attempt failed; null unless it did
+   * @param parkedAt when it was parked; null unless it is
+   */
+  record Row(Message message, String queue, int attempts, long notBefore, Long firstFailed, Long parkedAt, String parkCode, String parkReason) {
+    /** Never tried. */
+    static Row pending(Message message, String queue, long now) {
+      return new Row(message, queue, 0, now, null, null, null, null);
+    }
+
+    /** Tried once and still being handled: stored claimed. */
+    static Row handling(Message message, String queue, long now) {
+      return new Row(message, queue, 1, now, null, null, null, null);
+    }
+
+    /** Tried once, failed at {@code now}, to come again at {@code notBefore}. */
+    static Row retried(Message message, String queue, long notBefore, long now) {
+      return new Row(message, queue, 1, notBefore, now, null, null, null);
+    }
+
+    /** Tried once and parked at {@code now}. */
+    static Row parked(Message message, String queue, String code, String reason, long now) {
+      return new Row(message, queue, 1, now, now, now, code, reason);
+    }
+
+    /** Whether it is still being handled, and so stored claimed. */
+    boolean held() {
+      return attempts > 0 && firstFailed == null;
+    }
+  }
+
+  /**
+   * Stores the rows, each in its queue unless the queue holds that message already, in one
+   * durable transaction.
+   *
+   * @return each row's seq, or null where the queue held the message already
+   */
+  List<Long> store(List<Row> rows, long now) {
+    return db.write(
+        "store " + rows.size() + " message(s), the first " + rows.get(0).message().id() + " in the queue " + rows.get(0).queue(),
+        c -> {
+          List<Long> seqs = new ArrayList<>(rows.size());
+          PreparedStatement s = db.prepared(STORE);
+          for (Row row : rows) {
+            s.setString(1, row.message().id());
+            s.setString(2, row.message().label());
+            s.setString(3, row.message().body().text());
+            s.setString(4, json(row.message().headers()));
+            s.setInt(5, row.attempts());
+            s.setLong(6, row.notBefore());
+            s.setLong(7, now);
+            s.setString(8, row.queue());
+            s.setObject(9, row.firstFailed());
+            s.setObject(10, row.parkedAt());
+            s.setString(11, row.parkCode());
+            s.setString(12, row.parkReason());
+            try (ResultSet r = s.executeQuery()) {
+              seqs.add(r.next() ? r.getLong(1) : null);
+            }
+          }
+          return seqs;
+        });
+  }
+
   /** Stores the message in the queue unless it holds it already; creates the queue if missing. */
   boolean send(String queue, Message message, long now) {
     String sql = INSERT + "VALUES (?, ?, ?, ?, 0, ?, ?, ?)" + NO_DUPLICATE;
@@ -152,12 +248,10 @@ final class MessageTable {
     return db.read(
         "look for due messages in the queue " + queue,
         c -> {
-          try (PreparedStatement s =
-              c.prepareStatement("SELECT 1 FROM message WHERE " + DUE + " LIMIT 1")) {
-            bindDue(s, queue, now, skip);
-            try (ResultSet r = s.executeQuery()) {
-              return r.next();
-            }
+          PreparedStatement s = db.prepared(c, ANY_DUE);
+          bindDue(s, queue, now, skip);
+          try (ResultSet r = s.executeQuery()) {
+            return r.next();
           }
         });
   }
@@ -194,6 +288,9 @@ final class MessageTable {
   /** The rows of a queue a consumer may take: pending, due, not held; parameters 1 to 3. */
   private static final String DUE =
       "queue = ? AND parked_at IS NULL AND not_before <= ? AND seq NOT IN (SELECT value FROM json_each(?))";
+
+  /** Whether a row is due: {@link #DUE}'s parameters. */
+  private static final String ANY_DUE = "SELECT 1 FROM message WHERE " + DUE + " LIMIT 1";
 
   /** One more attempt counted on at most parameter 4 rows due, oldest due first. */
   private static final String CLAIM =

@@ -1,6 +1,7 @@
 package io.toa4j.bus.embedded;
 
 import io.toa4j.spi.Bus;
+import io.toa4j.spi.Delivery;
 import io.toa4j.spi.OutageLog;
 import io.toa4j.spi.Verdict;
 import java.util.List;
@@ -129,6 +130,38 @@ final class Subscriber implements Bus.Subscription {
     return taken;
   }
 
+  /**
+   * Takes room for one message a publish hands over before storing it, waiting for a handler to
+   * finish until {@code deadline} (of {@link System#nanoTime}) when there is none, as long as
+   * nothing due waits for this subscription.
+   *
+   * @return whether room was taken: then the message is {@link #hand(HandOff)}ed
+   */
+  boolean reserveWithin(long deadline) {
+    if (!running || !caughtUp) return false;
+    if (room.tryAcquire()) return true;
+    try {
+      return room.tryAcquire(Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS) && (running || release());
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      return false;
+    }
+  }
+
+  /**
+   * Says a message of its queue was stored for a poll to take: until a poll has taken every
+   * message due, publishes hand it nothing, so that none goes ahead of those waiting.
+   */
+  void behind() {
+    caughtUp = false;
+  }
+
+  /** Gives back one room taken and not used; false, for {@link #reserveWithin}. */
+  private boolean release() {
+    finish();
+    return false;
+  }
+
   /** Gives back room taken by {@link #reserve} and not used. */
   void giveBack(int unused) {
     if (unused <= 0) return;
@@ -144,6 +177,36 @@ final class Subscriber implements Bus.Subscription {
     } catch (RejectedExecutionException e) {
       deliveries.release(claim); // the bus is closing; the attempt stays counted, as after a crash
       finish();
+    }
+  }
+
+  /**
+   * Hands a message that is not stored to a handler thread, in room already taken: its verdict goes
+   * to the hand-off, and to the verdicts to record only when the publish stored the message claimed
+   * before the verdict came.
+   *
+   * @return false when no handler thread took it (the bus is closing): the room is given back
+   */
+  boolean hand(HandOff handOff) {
+    try {
+      executor.execute(() -> handle(handOff));
+      return true;
+    } catch (RejectedExecutionException e) {
+      finish();
+      return false;
+    }
+  }
+
+  private void handle(HandOff handOff) {
+    HANDLING.set(this);
+    try {
+      Verdict verdict = verdict(handOff.delivery());
+      handOff.answered(verdict).ifPresent(claim -> deliveries.settle(claim, verdict));
+    } finally {
+      HANDLING.remove();
+      room.release();
+      // the poller needs to hear of the room only when messages wait for it; else its interval finds them
+      if (!caughtUp) wake.raise();
     }
   }
 
@@ -192,7 +255,7 @@ final class Subscriber implements Bus.Subscription {
   private void handle(Claim claim) {
     HANDLING.set(this);
     try {
-      deliveries.settle(claim, verdict(claim));
+      deliveries.settle(claim, verdict(claim.delivery()));
     } finally {
       HANDLING.remove();
       finish();
@@ -200,10 +263,10 @@ final class Subscriber implements Bus.Subscription {
   }
 
   /** The handler's verdict; a retry after a short delay when it throws or answers nothing. */
-  private Verdict verdict(Claim claim) {
+  private Verdict verdict(Delivery delivery) {
     Throwable failure;
     try {
-      Verdict verdict = handler.handle(claim.delivery());
+      Verdict verdict = handler.handle(delivery);
       if (verdict != null) return verdict;
       failure = new NullPointerException("the handler returned no verdict");
     } catch (Throwable t) { // a failing message never stops the consumer, whatever it throws
@@ -212,8 +275,8 @@ final class Subscriber implements Bus.Subscription {
     LOG.warn(
         "The handler of queue {} failed on message {} (attempt {}); it comes again in {} ms",
         queue,
-        claim.delivery().message().id(),
-        claim.delivery().attempt(),
+        delivery.message().id(),
+        delivery.attempt(),
         Deliveries.AFTER_FAILURE.toMillis(),
         failure);
     return new Verdict.Retry(Deliveries.AFTER_FAILURE);
