@@ -23,6 +23,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.locks.LockSupport;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import tools.jackson.databind.node.ObjectNode;
@@ -49,7 +50,9 @@ import tools.jackson.databind.node.ObjectNode;
  *
  * <p>Marks are combined: an entry whose messages are on the bus joins its component's marks, and
  * whichever publishing thread finds no mark being written writes every waiting one in one
- * statement, at most {@value #BATCH} at a time, while the others go on. So under load a storage
+ * statement, at most {@value #BATCH} at a time, while the others go on; when fewer than {@value
+ * #LINGER_BELOW} wait, it first waits 4 ms for more, so entries published one by one are marked
+ * a few at a time too. So under load a storage
  * commits one mark for many entries instead of one each, off the callers' path; an entry whose
  * mark a crash lost is published again by a sweep, as one whose publish failed is.
  *
@@ -62,6 +65,12 @@ final class Publisher implements Engine.Outbox, AutoCloseable {
   /** The most changes kept as trees for entries waiting to be published; beyond, their text is read. */
   private static final int BUILT = 4096;
   private static final long SWEEP_MILLIS = 1000;
+  /**
+   * How long a thread about to write fewer than {@link #LINGER_BELOW} marks waits for more first.
+   * Entries stay unpublished that much longer; none is published twice for it (they stay claimed).
+   */
+  private static final long LINGER_NANOS = TimeUnit.MILLISECONDS.toNanos(4);
+  private static final int LINGER_BELOW = 32;
 
   /**
    * How long an entry belongs to one process: its committer, which publishes it at once, or the
@@ -332,6 +341,9 @@ final class Publisher implements Engine.Outbox, AutoCloseable {
       // mark to that thread, which sees it before it lets the flag go or just after (the re-check)
       while (!waiting.isEmpty() && writing.compareAndSet(false, true)) {
         try {
+          // a few marks alone would cost a statement each (entries published one by one, as one
+          // caller commits them): wait a moment for the next ones to join them
+          if (waiting.size() < LINGER_BELOW) LockSupport.parkNanos(LINGER_NANOS);
           write();
         } finally {
           writing.set(false);
