@@ -48,12 +48,6 @@ final class EmbeddedBus implements Bus {
   private final Responders responders = new Responders(handlers);
   private final AtomicLong handedFirst = new AtomicLong();
 
-  /**
-   * How long a publish waits for the verdicts of the messages it handed to handlers before storing
-   * them; those still being handled then are stored claimed.
-   */
-  static final Duration HAND_OFF_WAIT = Duration.ofMillis(100);
-
   EmbeddedBus(Path stateDirectory, Tuning tuning, Clock clock) {
     try {
       OwnerOnly.folder(stateDirectory, LOG::warn);
@@ -91,11 +85,12 @@ final class EmbeddedBus implements Bus {
    *
    * <p>A message goes to each queue bound to its label that does not hold its id already, as when
    * it is stored first. A message for a subscription of this bus that has room and no backlog is
-   * handed to a handler before it is stored, and the publish waits up to {@link #HAND_OFF_WAIT} in
-   * all for room and for the verdicts: a message handled {@code Done} in time is never written;
+   * handed to a handler before it is stored, and the publish waits up to {@code hand-off-wait-ms}
+   * (100) in all for room and for the verdicts: a message handled {@code Done} in time is never written;
    * one retried or parked is stored as it stands, its attempt counted; one still being handled is
    * stored claimed, and its verdict is recorded when it comes. Messages for queues without such
-   * room are stored pending. All it stores goes in one transaction, after the verdicts.
+   * room are stored pending. All it stores goes in one transaction, after the verdicts. With
+   * {@code hand-off-wait-ms} 0 it stores first, as {@link #republish} does.
    */
   @Override
   public void publish(List<Message> events) {
@@ -115,7 +110,7 @@ final class EmbeddedBus implements Bus {
   private void publish(List<Message> events, boolean handFirst) {
     Objects.requireNonNull(events, "events").forEach(event -> Objects.requireNonNull(event, "event"));
     if (events.isEmpty()) return;
-    if (handFirst && !subscribers.isEmpty()) {
+    if (handFirst && !subscribers.isEmpty() && !tuning.handOffWait().isZero()) {
       handFirst(events);
       return;
     }
@@ -148,13 +143,13 @@ final class EmbeddedBus implements Bus {
   }
 
   /**
-   * Hands each message to a subscription of its queue with room, waiting up to {@link
-   * #HAND_OFF_WAIT} in all for room and for the verdicts; then stores in one transaction what is
+   * Hands each message to a subscription of its queue with room, waiting up to the tuning's
+   * hand-off wait in all for room and for the verdicts; then stores in one transaction what is
    * left: the messages no subscription took (pending), and those whose verdict was not {@code
    * Done} in time, as they stand.
    */
   private void handFirst(List<Message> events) {
-    long deadline = System.nanoTime() + HAND_OFF_WAIT.toNanos();
+    long deadline = System.nanoTime() + tuning.handOffWait().toNanos();
     Map<String, List<String>> destinations = table.destinations(events);
     Set<String> seen = new HashSet<>(); // an id twice in one publish goes once to each queue
     List<MessageTable.Row> rows = new ArrayList<>();

@@ -14,8 +14,9 @@ import io.toa4j.spi.BusSettings;
  * claims live in the consuming process's memory.
  *
  * <p>Options, all optional: {@code poll-interval-ms} (50), {@code max-in-flight} (16 per
- * subscription), {@code close-timeout-ms} (10000), {@code busy-timeout-ms} (30000). An unknown
- * option or a value out of range fails {@link #open} with a message naming it.
+ * subscription), {@code close-timeout-ms} (10000), {@code busy-timeout-ms} (30000), {@code
+ * hand-off-wait-ms} (100; 0 stores every event before a handler sees it). An unknown option or a
+ * value out of range fails {@link #open} with a message naming it.
  *
  * <p>Stateless and thread-safe; every bus it opens is thread-safe.
  */

@@ -61,6 +61,18 @@ class HandFirstTest {
   }
 
   @Test
+  void publish_handOffWaitZero_storesFirst_claimedAsPublished() {
+    Recorder a = new Recorder();
+    try (EmbeddedBus bus = caughtUp(a, Map.of(Tuning.HAND_OFF_WAIT, "0"))) {
+      bus.publish(message("e1", "x.y.created"));
+
+      await().atMost(WAIT).until(() -> a.count() == 1 && bus.depth("a") == 0);
+      assertThat(bus.handedFirst()).isZero();
+      assertThat(bus.claimedAsPublished()).isEqualTo(1);
+    }
+  }
+
+  @Test
   void publish_handlerRetries_isStoredDueLater_withItsAttemptCounted_andComesAgain() {
     Recorder a = new Recorder(d -> d.attempt() == 1 ? new Verdict.Retry(Duration.ofSeconds(30)) : Verdict.DONE);
     try (EmbeddedBus bus = caughtUp(a, Map.of())) {
@@ -104,7 +116,7 @@ class HandFirstTest {
     try (EmbeddedBus bus = caughtUp(a, Map.of())) {
       long start = System.nanoTime();
       bus.publish(message("e1", "x.y.created"));
-      assertThat(Duration.ofNanos(System.nanoTime() - start)).as("the publish waited for the verdict").isGreaterThanOrEqualTo(EmbeddedBus.HAND_OFF_WAIT);
+      assertThat(Duration.ofNanos(System.nanoTime() - start)).as("the publish waited for the verdict").isGreaterThanOrEqualTo(Tuning.DEFAULT.handOffWait());
       assertThat(Fixtures.column(dir, "a", "e1", "attempts")).as("stored claimed, its attempt counted").isEqualTo(1);
       // the handler it went to still runs; no poll takes the stored row meanwhile
       await().during(QUIET).atMost(QUIET.multipliedBy(3)).until(() -> a.count() == 1);

@@ -82,10 +82,11 @@ class ProviderTest {
                 Tuning.POLL_INTERVAL, "20",
                 Tuning.MAX_IN_FLIGHT, "4",
                 Tuning.CLOSE_TIMEOUT, "0",
-                Tuning.BUSY_TIMEOUT, "500"));
+                Tuning.BUSY_TIMEOUT, "500",
+                Tuning.HAND_OFF_WAIT, "0"));
 
     assertThat(tuning)
-        .isEqualTo(new Tuning(Duration.ofMillis(20), 4, Duration.ZERO, Duration.ofMillis(500)));
+        .isEqualTo(new Tuning(Duration.ofMillis(20), 4, Duration.ZERO, Duration.ofMillis(500), Duration.ZERO));
   }
 
   @Test
