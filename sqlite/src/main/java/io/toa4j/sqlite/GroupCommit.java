@@ -43,12 +43,11 @@ public final class GroupCommit {
 
   private final Connection writer;
   /**
-   * The transaction's own statements, each prepared once (SQLite compiles a plain statement's text
-   * at every execution); used only by the thread holding the writer, as is {@code syncing}.
+   * The statements on the writer, each prepared once (SQLite compiles a statement's text each time
+   * it is prepared): the transaction's own and the works' ({@link #prepared}). Used only by the
+   * thread holding the writer, as is {@code syncing}.
    */
-  private final Map<String, PreparedStatement> control = new HashMap<>();
-  /** The works' statements, prepared once ({@link #prepared}); used only by the thread holding the writer. */
-  private final Map<String, PreparedStatement> prepared = new HashMap<>();
+  private final Map<String, PreparedStatement> statements = new HashMap<>();
   /** The thread holding the writer, while one does. */
   private Thread holder;
   /** Whether the writer now commits with {@code synchronous=FULL}; null until a batch set it. */
@@ -203,42 +202,37 @@ public final class GroupCommit {
    */
   public PreparedStatement prepared(String sql) throws SQLException {
     if (holder != Thread.currentThread()) throw new IllegalStateException("Only a write's work, on its own thread, may use the writer's statements");
-    PreparedStatement statement = prepared.get(sql);
+    return statement(sql);
+  }
+
+  /** The kept statement of the text, prepared now if it is not kept; by the thread holding the writer. */
+  private PreparedStatement statement(String sql) throws SQLException {
+    PreparedStatement statement = statements.get(sql);
     if (statement == null) {
       statement = writer.prepareStatement(sql);
-      prepared.put(sql, statement);
+      statements.put(sql, statement);
     }
     return statement;
   }
 
-  /** Closes the works' kept statements, which a failure may have left in any state. */
+  /** Closes every kept statement, which a failure may have left in any state; each is prepared again when next asked for. */
   private void forgetPrepared() {
-    for (PreparedStatement statement : prepared.values()) {
+    for (PreparedStatement statement : statements.values()) {
       try {
         statement.close();
       } catch (SQLException ignored) {
         // dropped either way; the connection frees what it can when it closes
       }
     }
-    prepared.clear();
+    statements.clear();
   }
 
   /** Runs one of the transaction's own statements: BEGIN, COMMIT, ROLLBACK, savepoints, the sync mode. */
   private void execute(String sql) throws SQLException {
-    PreparedStatement statement = control.get(sql);
-    if (statement == null) {
-      statement = writer.prepareStatement(sql);
-      control.put(sql, statement);
-    }
     try {
-      statement.execute();
+      statement(sql).execute();
     } catch (SQLException e) {
-      control.remove(sql); // prepared again next time, rather than trusted in whatever state the failure left it
-      try {
-        statement.close();
-      } catch (SQLException closing) {
-        e.addSuppressed(closing);
-      }
+      forgetPrepared();
       throw e;
     }
   }

@@ -11,6 +11,7 @@ import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -153,24 +154,14 @@ class GroupCommitTest {
       }));
       holding.await(1, TimeUnit.MINUTES);
       List<Thread> waiting = new ArrayList<>();
-      Future<Integer> unsynced = threads.submit(() -> {
-        synchronized (waiting) {
-          waiting.add(Thread.currentThread());
-        }
-        return commits.writeUnsynced(c -> {
-          insert(c, 2);
-          return synchronous(c);
-        });
-      });
-      Future<Integer> synced = threads.submit(() -> {
-        synchronized (waiting) {
-          waiting.add(Thread.currentThread());
-        }
-        return commits.write(c -> {
-          insert(c, 3);
-          return synchronous(c);
-        });
-      });
+      Future<Integer> unsynced = threads.submit(noted(waiting, () -> commits.writeUnsynced(c -> {
+        insert(c, 2);
+        return synchronous(c);
+      })));
+      Future<Integer> synced = threads.submit(noted(waiting, () -> commits.write(c -> {
+        insert(c, 3);
+        return synchronous(c);
+      })));
       // both queued behind the write holding the writer, so the next batch takes them together
       long deadline = System.nanoTime() + TimeUnit.MINUTES.toNanos(1);
       while (!bothWaiting(waiting) && System.nanoTime() < deadline) Thread.onSpinWait();
@@ -185,6 +176,16 @@ class GroupCommitTest {
       release.countDown();
       threads.shutdownNow();
     }
+  }
+
+  /** The write, its thread noted in {@code waiting} first. */
+  private static Callable<Integer> noted(List<Thread> waiting, Callable<Integer> write) {
+    return () -> {
+      synchronized (waiting) {
+        waiting.add(Thread.currentThread());
+      }
+      return write.call();
+    };
   }
 
   private static boolean bothWaiting(List<Thread> waiting) {

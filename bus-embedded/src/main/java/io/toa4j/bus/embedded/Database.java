@@ -30,8 +30,8 @@ import org.sqlite.SQLiteConfig;
  * {@code BEGIN IMMEDIATE} transaction, shared with the writes that waited beside it ({@link
  * GroupCommit}) and committed with {@code synchronous=FULL} in WAL mode, so it is on disk when
  * {@link #write} returns; {@link #writeUnsynced} (a claim, or verdicts that only remove or postpone
- * messages) is committed without the fsync, unless it shares its transaction with a write. Readers run beside
- * the writer, each statement on the latest committed state.
+ * messages) is committed without the fsync, unless it shares its transaction with a write. Readers
+ * run beside the writer, each statement on the latest committed state.
  *
  * <p>Thread-safe. After {@link #close()}, every call fails with {@link Closed}.
  */
