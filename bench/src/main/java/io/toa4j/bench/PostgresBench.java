@@ -49,9 +49,12 @@ import tools.jackson.databind.node.ObjectNode;
  * published, and delivers it. A round of the runtime ends only when every event of the round was
  * published and handled ({@code admin().settle} empty after the last call, its quiet period
  * included). The program by hand inserts the same outbox row in the same transaction and does
- * nothing after the commit: the baseline of toa4j issue 21.
+ * nothing after the commit: the baseline of toa4j issue 21. With {@code --bus rabbitmq} a third
+ * program runs in the same rounds: the program by hand followed by a relay and a receiver of its own
+ * on the same broker ({@link ByHandRelay}), so that what the broker itself costs an event is
+ * measured beside the runtime, as the floor under it on that bus.
  *
- * <p>Rounds alternate which program runs first; the median of the rounds' throughput ratios is
+ * <p>Rounds rotate which program runs first; the median of the rounds' throughput ratios is
  * reported, with the latency percentiles of all rounds together.
  */
 public final class PostgresBench {
@@ -98,7 +101,9 @@ public final class PostgresBench {
     String runtimeSchema = "\"" + namespace + "_wallets\"";
     String rawSchema = "\"" + namespace + "_raw\"";
     try (HikariDataSource pool = new HikariDataSource(config); Toa app = Toa.builder().directory(dir).options(options(turns)).build()) {
-      Raw raw = new Raw(pool, rawSchema, event);
+      boolean relayed = event && bus.equals("rabbitmq");
+      String relayedSchema = "\"" + namespace + "_relayed\"";
+      ByHandRelay relay = null;
       try {
         Program runtime = new Program() {
           @Override
@@ -115,48 +120,47 @@ public final class PostgresBench {
         };
         int first = Math.max(threads, spread.wallets());
         run(runtime, first, threads, spread, "warm-runtime"); // creates the schema and the wallets
+        List<String> schemas = relayed ? List.of(rawSchema, relayedSchema) : List.of(rawSchema);
         try (Connection c = pool.getConnection(); Statement s = c.createStatement()) {
-          s.execute("CREATE SCHEMA " + rawSchema);
-          for (String table : event ? List.of("records", "inbox", "outbox") : List.of("records", "inbox")) {
-            s.execute("CREATE TABLE " + rawSchema + "." + table + " (LIKE " + runtimeSchema + "." + table + " INCLUDING ALL)");
+          for (String schema : schemas) {
+            s.execute("CREATE SCHEMA " + schema);
+            for (String table : event ? List.of("records", "inbox", "outbox") : List.of("records", "inbox")) {
+              s.execute("CREATE TABLE " + schema + "." + table + " (LIKE " + runtimeSchema + "." + table + " INCLUDING ALL)");
+            }
           }
         }
-        Program plain = raw::credit;
-        run(plain, first, threads, spread, "warm-raw");
+        List<Contender> contenders = new ArrayList<>();
+        contenders.add(new Contender("runtime", "r", runtime));
+        contenders.add(new Contender("raw JDBC", "j", new Raw(pool, rawSchema, event)::credit));
+        if (relayed) {
+          ByHandRelay by = relay = new ByHandRelay(pool, relayedSchema, amqp + "/" + virtualHost);
+          Raw relaying = new Raw(pool, relayedSchema, event, by);
+          contenders.add(new Contender("raw + relay", "h", new Program() {
+            @Override
+            public void credit(String wallet, String identity) throws Exception {
+              relaying.credit(wallet, identity);
+            }
+
+            @Override
+            public void settle() {
+              by.settle(SETTLE);
+            }
+          }));
+        }
+        for (Contender contender : contenders.subList(1, contenders.size())) {
+          run(contender.program(), first, threads, spread, "warm-" + contender.prefix());
+        }
         // Until the JIT has compiled both paths, the compiler's own work is most of the CPU a call
-        // costs, and it costs the longer path more: the rounds measure both programs warm.
+        // costs, and it costs the longer path more: the rounds measure every program warm.
         for (int done = 0, chunk = 0; done < warmup; done += calls, chunk++) {
-          run(runtime, calls, threads, spread, "warm-runtime-" + chunk);
-          run(plain, calls, threads, spread, "warm-raw-" + chunk);
+          for (Contender contender : contenders) run(contender.program(), calls, threads, spread, "warm-" + contender.prefix() + "-" + chunk);
         }
 
-        List<Double> ratios = new ArrayList<>();
-        List<Double> runtimeRates = new ArrayList<>();
-        List<Double> rawRates = new ArrayList<>();
-        List<Double> runtimeCpu = new ArrayList<>();
-        List<Double> rawCpu = new ArrayList<>();
-        List<Double> runtimeMachine = new ArrayList<>();
-        List<Double> rawMachine = new ArrayList<>();
-        List<Double> drains = new ArrayList<>();
-        List<long[]> runtimeLatencies = new ArrayList<>();
-        List<long[]> rawLatencies = new ArrayList<>();
         for (int round = 0; round < rounds; round++) {
-          Result viaRuntime = null;
-          Result viaRaw = null;
-          for (int turn = 0; turn < 2; turn++) {
-            if ((round + turn) % 2 == 0) viaRuntime = run(runtime, calls, threads, spread, "r" + round);
-            else viaRaw = run(plain, calls, threads, spread, "j" + round);
+          for (int turn = 0; turn < contenders.size(); turn++) { // each round another program goes first
+            Contender contender = contenders.get((round + turn) % contenders.size());
+            contender.results().add(run(contender.program(), calls, threads, spread, contender.prefix() + round));
           }
-          ratios.add(viaRuntime.rate() / viaRaw.rate());
-          runtimeRates.add(viaRuntime.rate());
-          rawRates.add(viaRaw.rate());
-          runtimeCpu.add(viaRuntime.cpuMicros());
-          rawCpu.add(viaRaw.cpuMicros());
-          runtimeMachine.add(viaRuntime.machineMicros());
-          rawMachine.add(viaRaw.machineMicros());
-          drains.add(viaRuntime.drainMillis());
-          runtimeLatencies.add(viaRuntime.nanos());
-          rawLatencies.add(viaRaw.nanos());
         }
         if (event) {
           if (!app.admin().parked().isEmpty()) {
@@ -164,8 +168,6 @@ public final class PostgresBench {
           }
           if (app.admin().backlog() != 0) throw new IllegalStateException(app.admin().backlog() + " outbox entries left unpublished");
         }
-        long[] r = Figures.sorted(concat(runtimeLatencies));
-        long[] j = Figures.sorted(concat(rawLatencies));
         System.out.printf("PostgreSQL %s, %d threads over %s, %d calls per round, %d rounds after %d calls each to warm up%n",
             url, threads, spread.describe(), calls, rounds, warmup);
         System.out.println(turns ? "calls of the runtime on one record take turns" : "calls of the runtime on one record race (--no-turns)");
@@ -174,23 +176,45 @@ public final class PostgresBench {
                 + " a round of the runtime ends when every event is published and handled,"
                 + " the program by hand commits the outbox row and stops there"
             : "credit with once, no event");
-        System.out.printf("raw JDBC:      %6.0f calls/s  p50 %5.2f ms  p99 %5.2f ms  p99.9 %5.2f ms  JVM CPU %4.0f µs per call%n",
-            Figures.median(rawRates), ms(j, 0.5), ms(j, 0.99), ms(j, 0.999), Figures.median(rawCpu));
-        System.out.printf("runtime:       %6.0f calls/s  p50 %5.2f ms  p99 %5.2f ms  p99.9 %5.2f ms  JVM CPU %4.0f µs per call%n",
-            Figures.median(runtimeRates), ms(r, 0.5), ms(r, 0.99), ms(r, 0.999), Figures.median(runtimeCpu));
+        if (relayed) {
+          System.out.println("raw + relay: the program by hand, then its own relay and receiver on the same broker (publish"
+              + " persistent in batches, one wait for confirms and one published mark per batch, ack per message):"
+              + " the broker's price, the floor under the runtime on this bus");
+        }
+        for (Contender contender : contenders) {
+          long[] nanos = Figures.sorted(concat(contender.results().stream().map(Result::nanos).toList()));
+          System.out.printf("%-13s %6.0f calls/s  p50 %5.2f ms  p99 %5.2f ms  p99.9 %5.2f ms  JVM CPU %4.0f µs per call%n",
+              contender.name() + ":", contender.median(Result::rate), ms(nanos, 0.5), ms(nanos, 0.99), ms(nanos, 0.999),
+              contender.median(Result::cpuMicros));
+        }
+        Contender viaRuntime = contenders.get(0);
+        Contender viaRaw = contenders.get(1);
         if (event) {
           System.out.printf("runtime settled %.0f ms after its last call (median of the rounds; settle's quiet period included)%n",
-              Figures.median(drains));
+              viaRuntime.median(Result::drainMillis));
         }
         if (Figures.machineCpuNanos() >= 0) {
           System.out.printf("machine CPU (every process: this JVM, the database, the broker) per call: raw JDBC %.0f µs, runtime %.0f µs (%.2f×)%n",
-              Figures.median(rawMachine), Figures.median(runtimeMachine), Figures.median(runtimeMachine) / Figures.median(rawMachine));
+              viaRaw.median(Result::machineMicros), viaRuntime.median(Result::machineMicros),
+              viaRuntime.median(Result::machineMicros) / viaRaw.median(Result::machineMicros));
+          if (relayed) {
+            System.out.printf("machine CPU per call, raw + relay: %.0f µs (%.2f× raw JDBC)%n",
+                contenders.get(2).median(Result::machineMicros), contenders.get(2).median(Result::machineMicros) / viaRaw.median(Result::machineMicros));
+          }
         }
-        System.out.printf("runtime / raw: %.3f  (median of the rounds' throughput ratios; target: at least 0.8)%n", Figures.median(ratios));
+        System.out.printf("runtime / raw: %.3f  (median of the rounds' throughput ratios; target: at least 0.8)%n", viaRuntime.ratio(viaRaw));
+        if (relayed) {
+          System.out.printf("raw + relay / raw: %.3f  (what the broker leaves of the program by hand)%n", contenders.get(2).ratio(viaRaw));
+          System.out.printf("runtime / raw + relay: %.3f%n", viaRuntime.ratio(contenders.get(2)));
+        }
+        long[] r = Figures.sorted(concat(viaRuntime.results().stream().map(Result::nanos).toList()));
+        long[] j = Figures.sorted(concat(viaRaw.results().stream().map(Result::nanos).toList()));
         System.out.printf("p99 runtime / raw: %.2f%n", ms(r, 0.99) / ms(j, 0.99));
       } finally {
+        if (relay != null) relay.close();
         try (Connection c = pool.getConnection(); Statement s = c.createStatement()) {
           s.execute("DROP SCHEMA IF EXISTS " + rawSchema + " CASCADE");
+          s.execute("DROP SCHEMA IF EXISTS " + relayedSchema + " CASCADE");
           s.execute("DROP SCHEMA IF EXISTS " + runtimeSchema + " CASCADE");
         }
       }
@@ -206,6 +230,24 @@ public final class PostgresBench {
 
     /** Returns once what the round's calls caused is done; the round's time includes it. */
     default void settle() {}
+  }
+
+  /** A program in the race, its name in the report, the prefix of its identities and its rounds' results. */
+  record Contender(String name, String prefix, Program program, List<Result> results) {
+    Contender(String name, String prefix, Program program) {
+      this(name, prefix, program, new ArrayList<>());
+    }
+
+    double median(java.util.function.ToDoubleFunction<Result> figure) {
+      return Figures.median(results.stream().map(figure::applyAsDouble).toList());
+    }
+
+    /** The median of the rounds' ratios of this program's throughput to another's, round by round. */
+    double ratio(Contender other) {
+      List<Double> ratios = new ArrayList<>();
+      for (int i = 0; i < results.size(); i++) ratios.add(results.get(i).rate() / other.results.get(i).rate());
+      return Figures.median(ratios);
+    }
   }
 
   /**
@@ -273,11 +315,16 @@ public final class PostgresBench {
    * look the identity up in one query, then, in one transaction, send the compare-and-swap, the
    * inbox insert and (with an event) the outbox insert together and commit when the first two
    * counted one row; again from the read when the version moved (or when a twin under the same
-   * identity committed first, to read its answer). Nothing happens after the commit. Answers the
-   * reply the inbox keeps: the wallet as the call left it.
+   * identity committed first, to read its answer). Nothing happens after the commit, unless a relay
+   * is given: then the outbox row's id and the event's body are handed to it. Answers the reply the
+   * inbox keeps: the wallet as the call left it.
    */
-  record Raw(HikariDataSource pool, String schema, boolean event) {
+  record Raw(HikariDataSource pool, String schema, boolean event, ByHandRelay relay) {
     private static final HexFormat HEX = HexFormat.of();
+
+    Raw(HikariDataSource pool, String schema, boolean event) {
+      this(pool, schema, event, null);
+    }
 
     String credit(String wallet, String identity) throws SQLException, java.io.IOException {
       while (true) {
@@ -317,6 +364,8 @@ public final class PostgresBench {
             + " WHERE inbox.forgotten <= ?";
         String enqueue = "INSERT INTO " + schema + ".outbox (id, created, change, claimed_until, tasks, trace)"
             + " VALUES (?, ?, ?::jsonb, ?, ?::jsonb, ?::jsonb)";
+        String entry = null;
+        ObjectNode announced = null;
         try (Connection c = pool.getConnection()) {
           c.setAutoCommit(false);
           try (PreparedStatement s = c.prepareStatement(record + "; " + remember + (event ? "; " + enqueue : ""))) {
@@ -348,12 +397,14 @@ public final class PostgresBench {
               JsonNode origin = version == 0 ? NullNode.getInstance() : view(wallet, version, created, updated, state);
               ObjectNode change = JSON.createObjectNode();
               change.set("origin", origin);
-              change.set("state", view(wallet, version + 1, created, now, next));
+              announced = view(wallet, version + 1, created, now, next);
+              change.set("state", announced);
               change.set("input", JSON.createObjectNode().put("amount", 1));
               change.set("trailers", JSON.createObjectNode());
               byte[] random = new byte[10];
               ThreadLocalRandom.current().nextBytes(random);
-              s.setString(p++, String.format("%012x", now & 0xffffffffffffL) + HEX.formatHex(random));
+              entry = String.format("%012x", now & 0xffffffffffffL) + HEX.formatHex(random);
+              s.setString(p++, entry);
               s.setLong(p++, now);
               s.setString(p++, JSON.writeValueAsString(change));
               s.setLong(p++, now + 10_000);
@@ -365,6 +416,7 @@ public final class PostgresBench {
             s.getMoreResults();
             if (moved && s.getUpdateCount() == 1) {
               c.commit();
+              if (relay != null) relay.committed(entry, JSON.writeValueAsBytes(announced));
               return answer;
             }
             c.rollback();
