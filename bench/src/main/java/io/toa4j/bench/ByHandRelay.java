@@ -58,6 +58,7 @@ final class ByHandRelay implements AutoCloseable {
   private final Object lock = new Object(); // settle waits on it for handled messages
   private long handed; // guarded by lock: entries handed to the relay
   private long handled; // guarded by lock: messages acknowledged by the consumer
+  private long marked; // guarded by lock: entries marked published
   private Exception failure; // guarded by lock
   private volatile boolean closing;
 
@@ -88,13 +89,18 @@ final class ByHandRelay implements AutoCloseable {
     committed.add(new Entry(id, body));
   }
 
-  /** Returns once every entry handed so far was published, marked and handled; throws what failed. */
+  /**
+   * Returns once every entry handed so far was published, marked published and handled, as a round
+   * of the runtime ends only when its events are; throws what failed.
+   */
   void settle(Duration within) {
     long deadline = System.nanoTime() + within.toNanos();
     synchronized (lock) {
-      while (failure == null && handled < handed) {
+      while (failure == null && (handled < handed || marked < handed)) {
         long left = deadline - System.nanoTime();
-        if (left <= 0) throw new IllegalStateException("by hand: " + (handed - handled) + " event(s) not handled within " + within);
+        if (left <= 0) {
+          throw new IllegalStateException("by hand: of " + handed + " event(s), " + handled + " handled and " + marked + " marked published within " + within);
+        }
         try {
           TimeUnit.NANOSECONDS.timedWait(lock, left);
         } catch (InterruptedException e) {
@@ -130,6 +136,10 @@ final class ByHandRelay implements AutoCloseable {
           s.setLong(1, System.currentTimeMillis());
           s.setArray(2, c.createArrayOf("text", batch.stream().map(Entry::id).toArray()));
           s.executeUpdate();
+        }
+        synchronized (lock) {
+          marked += batch.size();
+          if (marked >= handed) lock.notifyAll();
         }
         batch.clear();
       }
