@@ -100,6 +100,14 @@ final class Binding {
   }
 
   /**
+   * A JSON text as a tree, whole numbers beyond a long included (reading with {@link #VALUES} refuses
+   * them).
+   */
+  static JsonNode readTree(byte[] text) {
+    return STORED.readTree(text);
+  }
+
+  /**
    * A copy of the tree as {@link #tree(Json)} would read back its {@link #json(JsonNode)} text, node
    * for node (a whole number as the parser makes it from its digits: an int, a long or a big integer
    * by size); null when the tree holds a node whose text could read back as another: a decimal, a
@@ -191,8 +199,9 @@ final class Binding {
 
   /**
    * A tree as plain Java values: maps, lists, strings, numbers, booleans; what {@link #VALUES}
-   * converts it to ({@code convertValue(tree, Object.class)}), value for value and type for type.
-   * Objects, arrays, strings, booleans, nulls and whole numbers of a long are walked here, since
+   * converts it to ({@code convertValue(tree, Object.class)}), value for value and type for type,
+   * except that a whole number beyond a long is a {@link java.math.BigInteger}, which that conversion
+   * refuses. Objects, arrays, strings, booleans, nulls and whole numbers are walked here, since
    * every reply passes through this and Jackson's conversion writes the tree into a buffer of
    * tokens and reads it back; any other node is Jackson's to convert.
    */
@@ -217,8 +226,10 @@ final class Binding {
       case NULL:
         return null;
       case NUMBER:
-        // USE_LONG_FOR_INTS: every whole number that fits a long is a Long
+        // USE_LONG_FOR_INTS: every whole number that fits a long is a Long; beyond, a BigInteger,
+        // where Jackson's conversion refuses the number
         if (tree.isShort() || tree.isInt() || tree.isLong()) return tree.longValue();
+        if (tree.isBigInteger()) return tree.canConvertToLong() ? tree.longValue() : tree.bigIntegerValue();
         break;
       default:
         break;

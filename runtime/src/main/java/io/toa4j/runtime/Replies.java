@@ -197,7 +197,7 @@ public final class Replies {
 
   private static JsonNode tree(byte[] body) {
     try {
-      JsonNode tree = Binding.VALUES.readTree(body);
+      JsonNode tree = Binding.readTree(body);
       if (tree == null || !tree.isObject()) throw new Malformed("an answer is a JSON object; got " + (tree == null ? "nothing" : tree.getNodeType()));
       return tree;
     } catch (JacksonException e) {

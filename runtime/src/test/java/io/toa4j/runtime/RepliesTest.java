@@ -7,6 +7,7 @@ import io.toa4j.api.Failure;
 import io.toa4j.api.Refusal;
 import io.toa4j.api.Reply;
 import io.toa4j.spi.Json;
+import java.math.BigInteger;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.Map;
@@ -24,6 +25,18 @@ class RepliesTest {
     Reply read = Replies.read(Replies.write(new Reply.Output(Optional.of(record))));
 
     assertThat(read).isEqualTo(new Reply.Output(Optional.of(record)));
+  }
+
+  @Test
+  void output_withWholeNumbersBeyondALong_readsBackTheSameNumbers() {
+    BigInteger big = new BigInteger("123456789012345678901234567890");
+    Map<String, Object> record = Map.of("id", ID, "supply", big, "debts", List.of(big.negate(), 7L));
+
+    Reply read = Replies.read(Replies.write(new Reply.Output(Optional.of(record))));
+
+    assertThat(read).isEqualTo(new Reply.Output(Optional.of(record)));
+    Result.Output tree = new Result.Output(Binding.tree(new Json("{\"supply\":123456789012345678901234567890}")));
+    assertThat(Routing.reply(tree)).isEqualTo(new Reply.Output(Optional.of(Map.of("supply", big))));
   }
 
   @Test
