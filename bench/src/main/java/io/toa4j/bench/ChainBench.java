@@ -45,11 +45,15 @@ public final class ChainBench {
   private static final long AMOUNT = 100; // each top-up's, and so each wallet's balance once its chain is done
   private static final Duration SETTLE = Duration.ofMinutes(10);
 
+  /** The runtime's backlog bound ({@link Options#backlog()}); 0 holds no caller back. */
+  private static long backlog;
+
   private ChainBench() {}
 
   public static void main(String[] args) throws Exception {
     int topups = Figures.intArg(args, "--topups", 2000);
     int threads = Figures.intArg(args, "--threads", 8);
+    backlog = Figures.intArg(args, "--backlog", (int) Options.BACKLOG);
     byte[] random = new byte[6];
     new SecureRandom().nextBytes(random);
     String name = "toa_bench_" + HexFormat.of().formatHex(random);
@@ -62,7 +66,7 @@ public final class ChainBench {
           "TOA_STORAGE_URL", database,
           "TOA_BUS", "rabbitmq",
           "TOA_BUS_URL", broker);
-      System.out.printf("record -> paid -> credit, %d top-ups, %d threads%n", topups, threads);
+      System.out.printf("record -> paid -> credit, %d top-ups, %d threads, backlog %d%n", topups, threads, backlog);
       Result byHand;
       try (ByHandChain chain = ByHandChain.open(database, broker)) {
         byHand = run(new Chain() {
@@ -113,7 +117,7 @@ public final class ChainBench {
 
   private static Result run(Map<String, String> environment, int topups, int threads) throws Exception {
     Path context = copyShop();
-    try (Toa shop = Toa.builder().directory(context).options(Options.defaults().withEnvironment(environment)).build()) {
+    try (Toa shop = Toa.builder().directory(context).options(Options.defaults().withEnvironment(environment).withBacklog(backlog, Options.BACKLOG_WAIT)).build()) {
       return run(new Chain() {
         @Override
         public void record(String id, String checkout, String customer) {

@@ -72,6 +72,7 @@ public final class PostgresBench {
     int walletCount = Figures.intArg(args, "--wallets", 0); // 0: one per thread
     boolean event = Figures.flag(args, "--event");
     boolean turns = !Figures.flag(args, "--no-turns");
+    long backlog = Figures.intArg(args, "--backlog", (int) Options.BACKLOG);
     String bus = Figures.stringArg(args, "--bus", "embedded");
     String url = Figures.stringArg(args, "--url", System.getenv().getOrDefault("TOA_POSTGRES_URL", "jdbc:postgresql://127.0.0.1:5432/test"));
     String user = Figures.stringArg(args, "--user", "postgres");
@@ -100,7 +101,7 @@ public final class PostgresBench {
     config.setMaximumPoolSize(POOL);
     String runtimeSchema = "\"" + namespace + "_wallets\"";
     String rawSchema = "\"" + namespace + "_raw\"";
-    try (HikariDataSource pool = new HikariDataSource(config); Toa app = Toa.builder().directory(dir).options(options(turns)).build()) {
+    try (HikariDataSource pool = new HikariDataSource(config); Toa app = Toa.builder().directory(dir).options(options(turns).withBacklog(backlog, Options.BACKLOG_WAIT)).build()) {
       boolean relayed = event && bus.equals("rabbitmq");
       String relayedSchema = "\"" + namespace + "_relayed\"";
       ByHandRelay relay = null;

@@ -26,6 +26,10 @@ import java.util.random.RandomGenerator;
  * @param turnWait how long a call that writes a record waits for its turn on it behind the calls of
  *     this process that write the same record, before it goes on and races for it (see {@link
  *     Turns}); {@link Duration#ZERO}: calls never wait, and race as calls of two processes do
+ * @param backlog the most messages a queue of a component's receivers holds, while it is consumed,
+ *     before new calls of the component from outside the context wait for it to shrink; 0: they
+ *     never wait (see docs/backpressure.md)
+ * @param backlogWait the longest such a call waits before it goes on anyway
  */
 public record Options(
     Clock clock,
@@ -36,7 +40,9 @@ public record Options(
     Duration startupWait,
     Duration callTimeout,
     boolean checks,
-    Duration turnWait) {
+    Duration turnWait,
+    long backlog,
+    Duration backlogWait) {
   /** A wait with no end. */
   public static final Duration FOREVER = ChronoUnit.FOREVER.getDuration();
 
@@ -45,6 +51,12 @@ public record Options(
 
   /** How long a call waits for its turn on a record unless told otherwise. */
   public static final Duration TURN_WAIT = Duration.ofSeconds(2);
+
+  /** How many messages a consumed receiver's queue holds before new calls wait, unless told otherwise. */
+  public static final long BACKLOG = 64;
+
+  /** The longest a call waits for a receiver's queue to shrink, unless told otherwise. */
+  public static final Duration BACKLOG_WAIT = Duration.ofSeconds(1);
 
   public Options {
     Objects.requireNonNull(startupWait, "startupWait");
@@ -57,59 +69,71 @@ public record Options(
     if (callTimeout.isNegative() || callTimeout.isZero()) throw new IllegalArgumentException("a call timeout is positive; got " + callTimeout);
     Objects.requireNonNull(turnWait, "turnWait");
     if (turnWait.isNegative()) throw new IllegalArgumentException("turnWait must not be negative; got " + turnWait);
+    if (backlog < 0) throw new IllegalArgumentException("backlog must not be negative; got " + backlog);
+    Objects.requireNonNull(backlogWait, "backlogWait");
+    if (backlogWait.isNegative()) throw new IllegalArgumentException("backlogWait must not be negative; got " + backlogWait);
     environment = Map.copyOf(environment);
   }
 
   /**
    * The system clock, a secure random source, real sleeps, the default retry policy, the process's
    * environment, no waiting for servers at boot, 30 s for a call to another process, outputs not
-   * checked, and 2 s for a call's turn on a record.
+   * checked, 2 s for a call's turn on a record, and new calls held back up to 1 s while a
+   * consumed receiver's queue holds more than 64 messages.
    */
   public static Options defaults() {
     return new Options(
-        Clock.systemUTC(), new java.security.SecureRandom(), Thread::sleep, RetryPolicy.DEFAULT, System.getenv(), Duration.ZERO, CALL_TIMEOUT, false, TURN_WAIT);
+        Clock.systemUTC(), new java.security.SecureRandom(), Thread::sleep, RetryPolicy.DEFAULT, System.getenv(), Duration.ZERO, CALL_TIMEOUT, false, TURN_WAIT, BACKLOG, BACKLOG_WAIT);
   }
 
   public Options withClock(Clock clock) {
-    return new Options(clock, random, sleeper, retry, environment, startupWait, callTimeout, checks, turnWait);
+    return new Options(clock, random, sleeper, retry, environment, startupWait, callTimeout, checks, turnWait, backlog, backlogWait);
   }
 
   public Options withRandom(RandomGenerator random) {
-    return new Options(clock, random, sleeper, retry, environment, startupWait, callTimeout, checks, turnWait);
+    return new Options(clock, random, sleeper, retry, environment, startupWait, callTimeout, checks, turnWait, backlog, backlogWait);
   }
 
   public Options withRetry(RetryPolicy retry) {
-    return new Options(clock, random, sleeper, retry, environment, startupWait, callTimeout, checks, turnWait);
+    return new Options(clock, random, sleeper, retry, environment, startupWait, callTimeout, checks, turnWait, backlog, backlogWait);
   }
 
   /** These variables instead of the process's environment. */
   public Options withEnvironment(Map<String, String> environment) {
-    return new Options(clock, random, sleeper, retry, environment, startupWait, callTimeout, checks, turnWait);
+    return new Options(clock, random, sleeper, retry, environment, startupWait, callTimeout, checks, turnWait, backlog, backlogWait);
   }
 
   /** Waits this long at boot for servers that cannot be reached yet. */
   public Options withStartupWait(Duration startupWait) {
-    return new Options(clock, random, sleeper, retry, environment, startupWait, callTimeout, checks, turnWait);
+    return new Options(clock, random, sleeper, retry, environment, startupWait, callTimeout, checks, turnWait, backlog, backlogWait);
   }
 
   /** Calls to other processes wait this long for their answer. */
   public Options withCallTimeout(Duration callTimeout) {
-    return new Options(clock, random, sleeper, retry, environment, startupWait, callTimeout, checks, turnWait);
+    return new Options(clock, random, sleeper, retry, environment, startupWait, callTimeout, checks, turnWait, backlog, backlogWait);
   }
 
   /** This way of waiting instead of real sleeps. */
   public Options withSleeper(Sleeper sleeper) {
-    return new Options(clock, random, sleeper, retry, environment, startupWait, callTimeout, checks, turnWait);
+    return new Options(clock, random, sleeper, retry, environment, startupWait, callTimeout, checks, turnWait, backlog, backlogWait);
   }
 
   /** Outputs checked against their schema when {@code checks}, or not. */
   public Options withChecks(boolean checks) {
-    return new Options(clock, random, sleeper, retry, environment, startupWait, callTimeout, checks, turnWait);
+    return new Options(clock, random, sleeper, retry, environment, startupWait, callTimeout, checks, turnWait, backlog, backlogWait);
   }
 
   /** Calls that write a record wait this long for their turn on it; zero: they never wait. */
   public Options withTurnWait(Duration turnWait) {
-    return new Options(clock, random, sleeper, retry, environment, startupWait, callTimeout, checks, turnWait);
+    return new Options(clock, random, sleeper, retry, environment, startupWait, callTimeout, checks, turnWait, backlog, backlogWait);
+  }
+
+  /**
+   * New calls of a component wait, at most {@code wait}, while a consumed queue of its receivers
+   * holds more than {@code backlog} messages; a backlog of 0: they never wait.
+   */
+  public Options withBacklog(long backlog, Duration wait) {
+    return new Options(clock, random, sleeper, retry, environment, startupWait, callTimeout, checks, turnWait, backlog, wait);
   }
 
   /** Waits; the real one is {@link Thread#sleep(long)}. */

@@ -144,6 +144,16 @@ final class Publisher implements Engine.Outbox, AutoCloseable {
   }
 
   /**
+   * How many entries of the component committed here have not been through their publish yet: those
+   * waiting for it and those it carries now (not those a sweep will find, such as entries whose
+   * publish failed).
+   */
+  long unpublished(String component) {
+    Committed line = committed.get(component);
+    return line == null ? 0 : line.unpublished.get();
+  }
+
+  /**
    * The entries of one component committed here and not yet published: published in the order they
    * were committed, as many together as arrived while the ones before them were published. One
    * drain per component at a time runs on the publishing executor, started by the commit that
@@ -153,6 +163,8 @@ final class Publisher implements Engine.Outbox, AutoCloseable {
   private final class Committed {
     private final Component component;
     private final Queue<OutboxEntry> waiting = new ConcurrentLinkedQueue<>();
+    /** Entries added and not yet through their publish: waiting, and those a publish carries now. */
+    private final AtomicLong unpublished = new AtomicLong();
     private final AtomicBoolean draining = new AtomicBoolean();
 
     Committed(Component component) {
@@ -160,6 +172,7 @@ final class Publisher implements Engine.Outbox, AutoCloseable {
     }
 
     void add(OutboxEntry entry) {
+      unpublished.incrementAndGet();
       waiting.add(entry);
       if (!draining.compareAndSet(false, true)) return;
       try {
@@ -177,7 +190,11 @@ final class Publisher implements Engine.Outbox, AutoCloseable {
             List<OutboxEntry> batch = new ArrayList<>();
             for (OutboxEntry entry; batch.size() < BATCH && (entry = waiting.poll()) != null; ) batch.add(entry);
             if (batch.isEmpty()) break;
-            publish(component, batch, false);
+            try {
+              publish(component, batch, false);
+            } finally {
+              unpublished.addAndGet(-batch.size());
+            }
           }
         } finally {
           draining.set(false);

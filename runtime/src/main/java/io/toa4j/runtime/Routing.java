@@ -31,10 +31,19 @@ final class Routing {
   private final Bus bus;
   private final Options options;
   private final Tracing tracing;
+  private final Admission admission;
 
   Routing(
-      String context, Map<String, Component> components, Set<String> hosted, Engine engine, Bus bus, Options options, Tracing tracing) {
+      String context,
+      Map<String, Component> components,
+      Set<String> hosted,
+      Engine engine,
+      Bus bus,
+      Options options,
+      Tracing tracing,
+      Admission admission) {
     this.tracing = tracing;
+    this.admission = admission;
     this.context = context;
     this.components = components;
     this.hosted = hosted;
@@ -44,7 +53,9 @@ final class Routing {
   }
 
   /**
-   * Calls an operation under a stated identity, telling whether its inbox answered.
+   * Calls an operation under a stated identity, telling whether its inbox answered: a call from
+   * outside the context, which waits first while its component's receivers lag ({@link Admission})
+   * unless it only reads.
    *
    * @throws Failure when the call fails; nothing was committed
    */
@@ -53,9 +64,11 @@ final class Routing {
     int dot = checkEndpoint(endpoint);
     String label = endpoint.substring(0, dot);
     String name = endpoint.substring(dot + 1);
+    Component component = component(label);
+    Operation operation = operation(component, name);
+    if (operation.type() != OperationType.OBSERVATION) admission.enter(component.label());
     Result result = invoke(label, name, request, identity);
-    Optional<java.time.Duration> retention =
-        engine.retentionSeconds(operation(component(label), name)).map(java.time.Duration::ofSeconds);
+    Optional<java.time.Duration> retention = engine.retentionSeconds(operation).map(java.time.Duration::ofSeconds);
     return new Answer(reply(result), result instanceof Result.Output output && output.replayed(), retention);
   }
 

@@ -8,13 +8,14 @@ import java.lang.reflect.InvocationTargetException;
 import java.lang.reflect.Proxy;
 import java.util.List;
 import java.util.ServiceLoader;
+import java.util.function.BiFunction;
 import java.util.function.Consumer;
 
 /**
  * A real bus (the one its provider's name picks: embedded or rabbitmq) under an engine name of a
  * test's own, every publish and republish passing through the test's interceptor, which publishes
  * for real (the same way) when it proceeds: a test holds, splits or fails a publish at the exact
- * point it examines.
+ * point it examines; and every consumer's handler wrapped by the test's, which may hold deliveries.
  */
 final class InterceptedBus implements BusProvider {
   /** Around one publish of one or more events: {@code proceed} publishes them, or some of them, for real. */
@@ -26,8 +27,15 @@ final class InterceptedBus implements BusProvider {
   private final String name;
   private final BusProvider real;
   private final Interceptor interceptor;
+  private final BiFunction<String, Bus.Handler, Bus.Handler> consuming;
 
   InterceptedBus(String name, String real, Interceptor interceptor) {
+    this(name, real, interceptor, (queue, handler) -> handler);
+  }
+
+  /** @param consuming the handler a consumer of a queue gets, given the runtime's */
+  InterceptedBus(String name, String real, Interceptor interceptor, BiFunction<String, Bus.Handler, Bus.Handler> consuming) {
+    this.consuming = consuming;
     this.name = name;
     this.real = ServiceLoader.load(BusProvider.class).stream().map(ServiceLoader.Provider::get)
         .filter(provider -> provider.name().equals(real)).findFirst()
@@ -55,6 +63,7 @@ final class InterceptedBus implements BusProvider {
         interceptor.publish(events, method.getName().equals("republish") ? bus::republish : bus::publish);
         return null;
       }
+      if (method.getName().equals("consume")) return bus.consume((String) args[0], consuming.apply((String) args[0], (Bus.Handler) args[1]));
       try {
         return method.invoke(bus, args);
       } catch (InvocationTargetException e) {

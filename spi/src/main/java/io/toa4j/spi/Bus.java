@@ -2,6 +2,7 @@ package io.toa4j.spi;
 
 import java.time.Duration;
 import java.util.List;
+import java.util.OptionalLong;
 import java.util.Set;
 
 /**
@@ -122,6 +123,19 @@ public interface Bus extends AutoCloseable {
 
   /** How many messages wait in the queue, due or not, excluding parked ones. */
   long depth(String queue);
+
+  /**
+   * How many messages wait in the queue for the consumers taking from it now, counted as {@link
+   * #depth(String)} counts them; empty when no consumer takes from it (here or, on a {@link
+   * #distributed()} bus, in another process), since then what waits there waits for a consumer to
+   * come, not behind others. One cheap question (a count, a passive declare), asked a few dozen
+   * times a second while callers are busy: the runtime holds back new calls of a component while
+   * the queues of its events' receivers are long. A queue that does not exist has no consumer. This
+   * default is empty: a bus that cannot tell is never waited for.
+   */
+  default OptionalLong backlog(String queue) {
+    return OptionalLong.empty();
+  }
 
   /** What this bus is, for messages. */
   String describe();

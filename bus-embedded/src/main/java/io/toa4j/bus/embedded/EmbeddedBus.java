@@ -19,6 +19,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.OptionalLong;
 import java.util.Set;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.ExecutorService;
@@ -326,6 +327,13 @@ final class EmbeddedBus implements Bus {
   @Override
   public long depth(String queue) {
     return table.depth(queue);
+  }
+
+  /** {@inheritDoc} <p>The queue's stored messages while a subscription of this bus consumes it. */
+  @Override
+  public OptionalLong backlog(String queue) {
+    if (subscribers.stream().noneMatch(s -> s.queue().equals(queue))) return OptionalLong.empty();
+    return OptionalLong.of(table.depth(queue));
   }
 
   @Override

@@ -1,5 +1,6 @@
 package io.toa4j.bus.rabbitmq;
 
+import com.rabbitmq.client.AMQP;
 import com.rabbitmq.client.Channel;
 import com.rabbitmq.client.Connection;
 import com.rabbitmq.client.ConnectionFactory;
@@ -15,6 +16,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.OptionalLong;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
@@ -282,6 +284,22 @@ final class RabbitBus implements Bus {
     long held =
         subscribers.stream().filter(s -> s.queue().equals(queue)).mapToLong(Subscriber::unacked).sum();
     return ready + held;
+  }
+
+  /**
+   * {@inheritDoc}
+   *
+   * <p>One passive declare: the messages ready in the queue while the broker counts a consumer on
+   * it, and those this bus's subscriptions hold unacknowledged; not its retry queue, whose messages
+   * wait for their delay rather than for a consumer.
+   */
+  @Override
+  public OptionalLong backlog(String queue) {
+    requireName(queue, "queue");
+    Optional<AMQP.Queue.DeclareOk> found = call("count queue " + queue, channel -> Topology.found(channel, queue));
+    if (found.isEmpty() || found.get().getConsumerCount() == 0) return OptionalLong.empty();
+    long held = subscribers.stream().filter(s -> s.queue().equals(queue)).mapToLong(Subscriber::unacked).sum();
+    return OptionalLong.of(found.get().getMessageCount() + held);
   }
 
   @Override

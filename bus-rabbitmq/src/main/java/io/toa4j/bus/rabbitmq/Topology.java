@@ -6,6 +6,7 @@ import com.rabbitmq.client.Channel;
 import com.rabbitmq.client.ShutdownSignalException;
 import java.io.IOException;
 import java.util.Map;
+import java.util.Optional;
 
 /**
  * The broker's objects this bus uses, and their names.
@@ -67,11 +68,15 @@ final class Topology {
 
   /** Messages ready in a queue, or 0 when it does not exist (which closes the channel). */
   static long ready(Channel channel, String queue) throws IOException {
+    return found(channel, queue).map(AMQP.Queue.DeclareOk::getMessageCount).orElse(0);
+  }
+
+  /** A queue as a passive declare finds it: its ready messages and consumers; empty when it does not exist (which closes the channel). */
+  static Optional<AMQP.Queue.DeclareOk> found(Channel channel, String queue) throws IOException {
     try {
-      AMQP.Queue.DeclareOk ok = channel.queueDeclarePassive(queue);
-      return ok.getMessageCount();
+      return Optional.of(channel.queueDeclarePassive(queue));
     } catch (IOException e) {
-      if (notFound(e)) return 0;
+      if (notFound(e)) return Optional.empty();
       throw e;
     }
   }

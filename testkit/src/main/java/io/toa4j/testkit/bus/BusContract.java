@@ -15,6 +15,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.OptionalLong;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
@@ -229,6 +230,34 @@ public interface BusContract {
       await().atMost(PATIENCE).until(() -> seen.count() == 2);
       assertThat(seen.seen()).extracting(s -> s.delivery().message().headers()).containsOnly(headers);
       assertThat(served).extracting(d -> d.message().headers()).containsExactly(headers);
+    }
+  }
+
+  @Test
+  default void backlog_countsWhatWaitsWhileAConsumerTakes_andNothingWithoutOne() throws InterruptedException {
+    String q = queue("tasks");
+    try (Bus bus = open(Clock.systemUTC())) {
+      assertThat(bus.backlog(q)).as("a queue that does not exist").isEmpty();
+      for (int i = 1; i <= 3; i++) bus.send(q, message("t" + i, label("a.op")));
+      assertThat(bus.backlog(q)).as("nobody consumes the queue").isEmpty();
+      CountDownLatch release = new CountDownLatch(1);
+      Recorder seen = new Recorder(d -> {
+        try {
+          return release.await(PATIENCE.toMillis(), TimeUnit.MILLISECONDS) ? Verdict.DONE : new Verdict.Retry(Duration.ZERO);
+        } catch (InterruptedException e) {
+          Thread.currentThread().interrupt();
+          return new Verdict.Retry(Duration.ZERO);
+        }
+      });
+
+      Bus.Subscription subscription = bus.consume(q, seen);
+      // held by the consumer or ready to be: all three wait (a delivery on its way may be counted a moment later)
+      await().atMost(PATIENCE).until(() -> bus.backlog(q).equals(OptionalLong.of(3)));
+
+      release.countDown();
+      await().atMost(PATIENCE).until(() -> seen.count() == 3 && bus.backlog(q).equals(OptionalLong.of(0)));
+      subscription.close();
+      await().atMost(PATIENCE).until(() -> bus.backlog(q).isEmpty());
     }
   }
 

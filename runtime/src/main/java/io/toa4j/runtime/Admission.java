@@ -1,0 +1,130 @@
+package io.toa4j.runtime;
+
+import io.micrometer.core.instrument.MeterRegistry;
+import io.toa4j.spi.Bus;
+import java.time.Clock;
+import java.util.Collection;
+import java.util.List;
+import java.util.Map;
+import java.util.OptionalLong;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.locks.LockSupport;
+import java.util.function.ToLongFunction;
+import java.util.stream.Collectors;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Backpressure at the edge: a new call of a component waits, before it runs, while more than the
+ * backlog bound of its events are on their way to its receivers — its entries committed here and
+ * not yet published, and the messages in its longest queue that is being consumed — so callers who
+ * write faster than the events are published and handled do not pile up a line in which every
+ * message waits longer than the last (see docs/backpressure.md).
+ *
+ * <p>Only calls from outside the context wait (the public API, the HTTP routes); work already in
+ * it — deliveries, tasks, the calls an operation makes — never does, so a receiver that writes to a
+ * component whose own receivers lag cannot hold up the queue it drains. A queue nobody consumes
+ * holds nothing back: what waits there waits for its consumer to start, which no caller can hasten.
+ * A call waits at most the admission wait, then goes on, so a consumer that stopped making progress
+ * slows calls by that much and stops none.
+ *
+ * <p>The entries waiting here are counted in memory at each look; the queues' backlogs are asked of
+ * the bus at most every {@value #SAMPLE_MILLIS} ms per component by the context's clock, by
+ * whichever waiting or entering call finds the last answer old, and only while calls come: an idle
+ * context asks nothing. The longest wait is real time, whatever the clock. Thread-safe.
+ */
+final class Admission {
+  private static final Logger LOG = LoggerFactory.getLogger(Admission.class);
+  static final long SAMPLE_MILLIS = 20;
+  private static final long PAUSE_NANOS = TimeUnit.MILLISECONDS.toNanos(2);
+  static final String WAITS = "toa.backlog.waits";
+
+  private final Bus bus;
+  private final long bound;
+  private final long waitNanos;
+  private final MeterRegistry metrics;
+  private final ToLongFunction<String> unpublished;
+  private final Clock clock;
+  /** By component label, the receivers' queues of its events and what they held when last asked. */
+  private final Map<String, Watched> components;
+
+  /**
+   * @param receptions every receiver binding of the context: its queue is watched for the
+   *     component that announces its event
+   * @param unpublished by component label, how many of its entries committed here wait to be published
+   * @param bound the most messages a consumed queue holds, or entries wait, before new calls wait; 0: none ever waits
+   * @param wait the longest a call waits
+   */
+  Admission(
+      Bus bus,
+      Collection<Reception> receptions,
+      ToLongFunction<String> unpublished,
+      long bound,
+      java.time.Duration wait,
+      Clock clock,
+      MeterRegistry metrics) {
+    this.bus = bus;
+    this.clock = clock;
+    this.unpublished = unpublished;
+    this.bound = bound;
+    this.waitNanos = wait.toNanos();
+    this.metrics = metrics;
+    this.components =
+        bound <= 0
+            ? Map.of()
+            : receptions.stream()
+                .collect(Collectors.groupingBy(
+                    r -> r.label().substring(0, r.label().lastIndexOf('.')),
+                    Collectors.collectingAndThen(Collectors.mapping(Reception::queue, Collectors.toList()), Watched::new)));
+  }
+
+  /** Returns once the component's entries and its receivers' queues are short enough, or the wait is over. */
+  void enter(String component) {
+    Watched watched = components.get(component);
+    if (watched == null || !over(component, watched)) return;
+    long deadline = System.nanoTime() + waitNanos;
+    metrics.counter(WAITS, "component", component).increment();
+    while (over(component, watched) && System.nanoTime() - deadline < 0) LockSupport.parkNanos(PAUSE_NANOS);
+  }
+
+  /** Whether more than the bound of the component's events are on their way: waiting here to be published, and in its longest consumed queue. */
+  private boolean over(String component, Watched watched) {
+    return unpublished.applyAsLong(component) + watched.backlog() > bound;
+  }
+
+  /** The queues of one component's receivers, and the longest consumed one's backlog when last asked. */
+  private final class Watched {
+    private final List<String> queues;
+    private final AtomicLong asked = new AtomicLong(Long.MIN_VALUE); // when last asked, by the clock; never
+    private volatile long longest; // as last asked
+
+    Watched(List<String> queues) {
+      this.queues = List.copyOf(queues);
+    }
+
+    /** The longest consumed queue's backlog: asked again when the last answer is old, else as last asked. */
+    long backlog() {
+      long last = asked.get();
+      long now = clock.millis();
+      boolean old = last == Long.MIN_VALUE || now - last >= SAMPLE_MILLIS || now < last; // or the clock went back
+      if (old && asked.compareAndSet(last, now)) longest = ask();
+      return longest;
+    }
+
+    private long ask() {
+      long longest = 0;
+      for (String queue : queues) {
+        try {
+          OptionalLong backlog = bus.backlog(queue);
+          if (backlog.isPresent()) longest = Math.max(longest, backlog.getAsLong());
+        } catch (RuntimeException e) {
+          // the bus out of reach: the publisher reports it; calls are not held back for it
+          LOG.debug("Cannot ask the backlog of queue {}: {}", queue, e.toString());
+        }
+      }
+      return longest;
+    }
+  }
+}

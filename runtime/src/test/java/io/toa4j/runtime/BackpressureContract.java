@@ -1,0 +1,146 @@
+package io.toa4j.runtime;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import io.micrometer.core.instrument.Counter;
+import io.toa4j.api.Reply;
+import io.toa4j.api.Request;
+import io.toa4j.spi.Bus;
+import io.toa4j.spi.Verdict;
+import io.toa4j.testkit.time.TestClock;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.function.BiFunction;
+import java.util.stream.IntStream;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Backpressure at the edge ({@link Admission}): a call from outside the context that would write
+ * waits while more than the backlog bound of its component's events are on their way to a
+ * receiver that consumes them, and goes on once they are handled, or once the longest wait is
+ * over; a call that only reads never waits. The receiver held by the test, on a real bus, with the
+ * same tests on every pair of engines ({@link BackpressureTest}, {@link BackpressureDistributedTest}).
+ */
+abstract class BackpressureContract {
+  static final Duration PATIENCE = Duration.ofSeconds(30);
+  static final Duration QUIET = Duration.ofMillis(500);
+  static final String QUEUE = "test.sources.created..test.sinks";
+
+  @TempDir Path directory;
+  final TestClock clock = new TestClock();
+
+  /** The sources and sinks on the engines under test, with this bus and these options. */
+  abstract Toa app(Path context, InterceptedBus bus, Options options);
+
+  /** The name of the real bus under the interceptor. */
+  abstract String real();
+
+  @Test
+  void aCallThatWrites_waitsWhileTheReceiversLag_andGoesOnOnceTheyCatchUp() throws Exception {
+    CountDownLatch release = new CountDownLatch(1);
+    try (Toa app = app(Fixtures.sourceAndSink(directory), gated(release), Options.defaults().withClock(clock).withBacklog(3, PATIENCE))) {
+      for (int n = 1; n <= 4; n++) app.call("test.sources.emit", emit(n));
+      await().atMost(PATIENCE).until(() -> depth(app) == 4); // held by the receiver or waiting for it
+      clock.advance(Duration.ofMillis(Admission.SAMPLE_MILLIS)); // the queue's length is asked again
+
+      CompletableFuture<Reply> fifth = CompletableFuture.supplyAsync(() -> app.call("test.sources.emit", emit(5)));
+      await().atMost(PATIENCE).until(() -> waits(app) == 1);
+      await().during(QUIET).atMost(PATIENCE).until(() -> !fifth.isDone());
+      assertThat(app.call("test.sources.observe", Request.id(hex(1))))
+          .as("a call that only reads does not wait")
+          .isInstanceOf(Reply.Output.class);
+      assertThat(waits(app)).isEqualTo(1);
+
+      release.countDown();
+      await().atMost(PATIENCE).until(() -> depth(app) == 0);
+      clock.advance(Duration.ofMillis(Admission.SAMPLE_MILLIS));
+      assertThat(fifth.get(PATIENCE.toSeconds(), TimeUnit.SECONDS)).isInstanceOf(Reply.Output.class);
+      await().atMost(PATIENCE).until(() -> received(app, 5).equals(List.of(1L, 1L, 1L, 1L, 1L)));
+    }
+  }
+
+  @Test
+  void aCallWaitsNoLongerThanTheLongestWait_thenGoesOn() throws Exception {
+    CountDownLatch release = new CountDownLatch(1);
+    Duration wait = Duration.ofMillis(300);
+    try (Toa app = app(Fixtures.sourceAndSink(directory), gated(release), Options.defaults().withClock(clock).withBacklog(1, wait))) {
+      app.call("test.sources.emit", emit(1));
+      app.call("test.sources.emit", emit(2));
+      await().atMost(PATIENCE).until(() -> depth(app) == 2);
+      clock.advance(Duration.ofMillis(Admission.SAMPLE_MILLIS));
+
+      long started = System.nanoTime();
+      Reply third = app.call("test.sources.emit", emit(3));
+      long waited = System.nanoTime() - started;
+
+      assertThat(third).isInstanceOf(Reply.Output.class);
+      assertThat(Duration.ofNanos(waited)).as("it waited, then went on").isGreaterThanOrEqualTo(wait);
+      assertThat(waits(app)).isEqualTo(1);
+      assertThat(received(app, 3)).as("the receiver still held").containsOnly(0L);
+      release.countDown();
+      await().atMost(PATIENCE).until(() -> received(app, 3).equals(List.of(1L, 1L, 1L)));
+    }
+  }
+
+  @Test
+  void withNoBacklogBound_noCallWaits() throws Exception {
+    CountDownLatch release = new CountDownLatch(1);
+    try (Toa app = app(Fixtures.sourceAndSink(directory), gated(release), Options.defaults().withClock(clock).withBacklog(0, PATIENCE))) {
+      for (int n = 1; n <= 3; n++) app.call("test.sources.emit", emit(n));
+      await().atMost(PATIENCE).until(() -> depth(app) == 3);
+      clock.advance(Duration.ofMillis(Admission.SAMPLE_MILLIS));
+
+      assertThat(app.call("test.sources.emit", emit(4))).isInstanceOf(Reply.Output.class);
+      assertThat(waits(app)).isZero();
+      release.countDown();
+      await().atMost(PATIENCE).until(() -> received(app, 4).equals(List.of(1L, 1L, 1L, 1L)));
+    }
+  }
+
+  /** The real bus, its receiver of the sources' events held until {@code release}. */
+  private InterceptedBus gated(CountDownLatch release) {
+    BiFunction<String, Bus.Handler, Bus.Handler> holding = (queue, handler) -> !queue.equals(QUEUE) ? handler : delivery -> {
+      try {
+        if (!release.await(PATIENCE.toSeconds(), TimeUnit.SECONDS)) throw new IllegalStateException("the test never released the receiver");
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt(); // the bus is closing: the message comes again
+        return new Verdict.Retry(Duration.ofSeconds(1));
+      }
+      return handler.handle(delivery);
+    };
+    return new InterceptedBus("held-" + real(), real(), (events, proceed) -> proceed.accept(events), holding);
+  }
+
+  private static long depth(Toa app) {
+    return app.admin().queues().get(QUEUE).depth();
+  }
+
+  private static long waits(Toa app) {
+    Counter waits = app.metrics().find(Admission.WAITS).counter();
+    return waits == null ? 0 : (long) waits.count();
+  }
+
+  private static String hex(int n) {
+    return String.format("%032x", n);
+  }
+
+  private static Request emit(int n) {
+    return Request.of(hex(n), Map.of("failures", 0, "refuse", false));
+  }
+
+  /** How many events each sink took, from 1 to n. */
+  private static List<Long> received(Toa app, int n) {
+    return IntStream.rangeClosed(1, n)
+        .mapToObj(i -> app.call("test.sinks.observe", Request.id(hex(i))))
+        .map(reply -> reply instanceof Reply.Output output && output.value().orElse(Map.of()) instanceof Map<?, ?> sink
+            && sink.get("received") instanceof Number received ? received.longValue() : 0L) // a sink never written took none
+        .toList();
+  }
+}
