@@ -36,7 +36,8 @@ import java.util.stream.Stream;
  * <p>Each top-up is for its own customer, so no two credits race. A chain's latency is from the
  * moment its record call starts to the wallet's {@code UPDATED} stamp (by hand, its {@code updated}
  * column), both on the system clock; throughput is top-ups over the time from the first record call
- * to the last credit. Each chain is warmed up with a tenth as many top-ups first, and every wallet
+ * to the last credit. Each chain is warmed up with {@code --warmup} top-ups first (10,000 by default: fewer leave the
+ * runtime's larger code to the JIT compiler during the measured run, on a machine of two cores), and every wallet
  * must hold exactly one top-up's amount at the end, or the run fails.
  */
 public final class ChainBench {
@@ -48,12 +49,16 @@ public final class ChainBench {
   /** The runtime's backlog bound ({@link Options#backlog()}); 0 holds no caller back. */
   private static long backlog;
 
+  /** How many top-ups warm each chain up before it is measured (JIT, pools, queues). */
+  private static int warmup;
+
   private ChainBench() {}
 
   public static void main(String[] args) throws Exception {
     int topups = Figures.intArg(args, "--topups", 2000);
     int threads = Figures.intArg(args, "--threads", 8);
     backlog = Figures.intArg(args, "--backlog", (int) Options.BACKLOG);
+    warmup = Figures.intArg(args, "--warmup", 10_000);
     byte[] random = new byte[6];
     new SecureRandom().nextBytes(random);
     String name = "toa_bench_" + HexFormat.of().formatHex(random);
@@ -66,7 +71,7 @@ public final class ChainBench {
           "TOA_STORAGE_URL", database,
           "TOA_BUS", "rabbitmq",
           "TOA_BUS_URL", broker);
-      System.out.printf("record -> paid -> credit, %d top-ups, %d threads, backlog %d%n", topups, threads, backlog);
+      System.out.printf("record -> paid -> credit, %d top-ups after %d to warm up, %d threads, backlog %d%n", topups, warmup, threads, backlog);
       Result byHand;
       try (ByHandChain chain = ByHandChain.open(database, broker)) {
         byHand = run(new Chain() {
@@ -141,7 +146,7 @@ public final class ChainBench {
   }
 
   private static Result run(Chain chain, int topups, int threads) throws Exception {
-    chains(chain, topups / 10, threads, "warm"); // JIT, pools, queues
+    chains(chain, warmup, threads, "warm"); // JIT, pools, queues
     chain.settle();
     long[] started = new long[topups];
     long first = System.currentTimeMillis();

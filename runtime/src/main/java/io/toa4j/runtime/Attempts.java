@@ -8,8 +8,6 @@ import io.toa4j.spi.Store;
 import io.toa4j.spi.StoredRecord;
 import io.toa4j.spi.Write;
 import java.nio.charset.StandardCharsets;
-import java.security.MessageDigest;
-import java.security.NoSuchAlgorithmException;
 import java.time.Clock;
 import java.time.Instant;
 import java.util.HexFormat;
@@ -101,11 +99,7 @@ final class Attempts {
 
   /** The mark's record id: 32 hexadecimal characters of {@code SHA-256(endpoint \n identity)}. */
   static String id(String endpoint, String identity) {
-    try {
-      byte[] digest = MessageDigest.getInstance("SHA-256").digest((endpoint + "\n" + identity).getBytes(StandardCharsets.UTF_8));
-      return HEX.formatHex(digest, 0, 16);
-    } catch (NoSuchAlgorithmException e) {
-      throw new IllegalStateException("SHA-256 is required of every JVM", e);
-    }
+    byte[] digest = Fingerprints.digest().digest((endpoint + "\n" + identity).getBytes(StandardCharsets.UTF_8));
+    return HEX.formatHex(digest, 0, 16);
   }
 }

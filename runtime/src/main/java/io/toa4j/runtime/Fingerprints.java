@@ -38,8 +38,8 @@ final class Fingerprints {
     return HEX.formatHex(digest().digest(text.toString().getBytes(StandardCharsets.UTF_8)));
   }
 
-  /** A fresh digest, cloned: cheaper than looking the algorithm up at every call. */
-  private static MessageDigest digest() {
+  /** A fresh SHA-256 digest, cloned: cheaper than looking the algorithm up at every call. */
+  static MessageDigest digest() {
     try {
       return (MessageDigest) SHA_256.clone();
     } catch (CloneNotSupportedException e) {

@@ -1,8 +1,6 @@
 package io.toa4j.runtime;
 
 import java.nio.charset.StandardCharsets;
-import java.security.MessageDigest;
-import java.security.NoSuchAlgorithmException;
 import java.util.HexFormat;
 import java.util.random.RandomGenerator;
 
@@ -41,12 +39,7 @@ final class Identities {
    * label; a delivery's from its message and the receiving queue.
    */
   static String derive(String identity, String qualifier) {
-    try {
-      MessageDigest sha = MessageDigest.getInstance("SHA-256");
-      byte[] digest = sha.digest((identity + "/" + qualifier).getBytes(StandardCharsets.UTF_8));
-      return HEX.formatHex(digest, 0, 16);
-    } catch (NoSuchAlgorithmException e) {
-      throw new IllegalStateException("SHA-256 is required of every JVM", e);
-    }
+    byte[] digest = Fingerprints.digest().digest((identity + "/" + qualifier).getBytes(StandardCharsets.UTF_8));
+    return HEX.formatHex(digest, 0, 16);
   }
 }
