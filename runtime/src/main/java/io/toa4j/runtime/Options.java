@@ -26,8 +26,9 @@ import java.util.random.RandomGenerator;
  * @param turnWait how long a call that writes a record waits for its turn on it behind the calls of
  *     this process that write the same record, before it goes on and races for it (see {@link
  *     Turns}); {@link Duration#ZERO}: calls never wait, and race as calls of two processes do
- * @param backlog the most messages a queue of a component's receivers holds, while it is consumed,
- *     before new calls of the component from outside the context wait for it to shrink; 0: they
+ * @param backlog the most events of a component on their way to its receivers — committed here and
+ *     not yet published, plus those in its longest receiver's queue that is being consumed — before
+ *     new calls of the component from outside the context wait for the line to shrink; 0: they
  *     never wait (see docs/backpressure.md)
  * @param backlogWait the longest such a call waits before it goes on anyway
  */
@@ -52,10 +53,10 @@ public record Options(
   /** How long a call waits for its turn on a record unless told otherwise. */
   public static final Duration TURN_WAIT = Duration.ofSeconds(2);
 
-  /** How many messages a consumed receiver's queue holds before new calls wait, unless told otherwise. */
+  /** How many of a component's events may be on their way to its receivers before new calls wait, unless told otherwise. */
   public static final long BACKLOG = 64;
 
-  /** The longest a call waits for a receiver's queue to shrink, unless told otherwise. */
+  /** The longest a call waits for that line to shrink, unless told otherwise. */
   public static final Duration BACKLOG_WAIT = Duration.ofSeconds(1);
 
   public Options {
@@ -78,8 +79,8 @@ public record Options(
   /**
    * The system clock, a secure random source, real sleeps, the default retry policy, the process's
    * environment, no waiting for servers at boot, 30 s for a call to another process, outputs not
-   * checked, 2 s for a call's turn on a record, and new calls held back up to 1 s while a
-   * consumed receiver's queue holds more than 64 messages.
+   * checked, 2 s for a call's turn on a record, and new calls held back up to 1 s while more than 64
+   * of their component's events are on their way to a consumed receiver.
    */
   public static Options defaults() {
     return new Options(
@@ -129,8 +130,8 @@ public record Options(
   }
 
   /**
-   * New calls of a component wait, at most {@code wait}, while a consumed queue of its receivers
-   * holds more than {@code backlog} messages; a backlog of 0: they never wait.
+   * New calls of a component wait, at most {@code wait}, while more than {@code backlog} of its events
+   * are on their way to a consumed receiver; a backlog of 0: they never wait.
    */
   public Options withBacklog(long backlog, Duration wait) {
     return new Options(clock, random, sleeper, retry, environment, startupWait, callTimeout, checks, turnWait, backlog, wait);

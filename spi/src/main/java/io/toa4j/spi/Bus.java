@@ -126,7 +126,8 @@ public interface Bus extends AutoCloseable {
 
   /**
    * How many messages wait in the queue for the consumers taking from it now, counted as {@link
-   * #depth(String)} counts them; empty when no consumer takes from it (here or, on a {@link
+   * #depth(String)} counts them (a bus may leave out those waiting for a retry's delay, which wait
+   * for time rather than for a consumer); empty when no consumer takes from it (here or, on a {@link
    * #distributed()} bus, in another process), since then what waits there waits for a consumer to
    * come, not behind others. One cheap question (a count, a passive declare), asked a few dozen
    * times a second while callers are busy: the runtime holds back new calls of a component while
