@@ -7,7 +7,13 @@ import java.util.Collection;
 import java.util.List;
 import java.util.Map;
 import java.util.OptionalLong;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.LockSupport;
 import java.util.function.ToLongFunction;
@@ -30,13 +36,21 @@ import org.slf4j.LoggerFactory;
  * slows calls by that much and stops none.
  *
  * <p>The entries waiting here are counted in memory at each look; the queues' backlogs are asked of
- * the bus at most every {@value #SAMPLE_MILLIS} ms per component by the context's clock, by
- * whichever waiting or entering call finds the last answer old, and only while calls come: an idle
- * context asks nothing. The longest wait is real time, whatever the clock. Thread-safe.
+ * the bus at most every {@value #SAMPLE_MILLIS} ms per component by the context's clock, when a
+ * waiting or entering call finds the last answer old, and only while calls come: an idle context
+ * asks nothing. The bus is asked on a thread of its own: the call that started the ask waits for
+ * it at most {@value #ASK_MILLIS} ms, and an answer older than {@value #STALE_MILLIS} ms counts as
+ * none, so a bus that hangs holds no caller back. The longest wait is real time, whatever the
+ * clock. Thread-safe.
  */
 final class Admission {
   private static final Logger LOG = LoggerFactory.getLogger(Admission.class);
   static final long SAMPLE_MILLIS = 20;
+  private static final long ASK_MILLIS = 250;
+  private static final long STALE_MILLIS = 1000;
+  private static final long NEVER = Long.MIN_VALUE;
+  /** Where the bus is asked, so that a bus that hangs holds up no caller for long. */
+  private static final ExecutorService ASKING = Threads.perTask("toa-backlog");
   private static final long PAUSE_NANOS = TimeUnit.MILLISECONDS.toNanos(2);
   static final String WAITS = "toa.backlog.waits";
 
@@ -96,20 +110,59 @@ final class Admission {
   /** The queues of one component's receivers, and the longest consumed one's backlog when last asked. */
   private final class Watched {
     private final List<String> queues;
-    private final AtomicLong asked = new AtomicLong(Long.MIN_VALUE); // when last asked, by the clock; never
-    private volatile long longest; // as last asked
+    private final AtomicLong asked = new AtomicLong(NEVER); // when an ask last started, by the clock
+    private final AtomicBoolean asking = new AtomicBoolean();
+    private volatile long longest; // as last answered
+    private volatile long answered = NEVER; // when the answer's ask started, by the clock
 
     Watched(List<String> queues) {
       this.queues = List.copyOf(queues);
     }
 
-    /** The longest consumed queue's backlog: asked again when the last answer is old, else as last asked. */
+    /**
+     * The longest consumed queue's backlog: asked again when the last ask is old and none is under
+     * way, else as last answered; 0 when the last answer is older than {@value #STALE_MILLIS} ms (a
+     * bus that stopped answering holds no call back).
+     */
     long backlog() {
       long last = asked.get();
       long now = clock.millis();
-      boolean old = last == Long.MIN_VALUE || now - last >= SAMPLE_MILLIS || now < last; // or the clock went back
-      if (old && asked.compareAndSet(last, now)) longest = ask();
-      return longest;
+      boolean old = last == NEVER || now - last >= SAMPLE_MILLIS || now < last; // or the clock went back
+      if (old && !asking.get() && asked.compareAndSet(last, now)) refresh(now);
+      long at = answered;
+      return at == NEVER || now - at > STALE_MILLIS || now < at ? 0 : longest;
+    }
+
+    /**
+     * Asks on a thread of its own, waiting at most {@value #ASK_MILLIS} ms for the answer, which is
+     * kept whenever it comes: a bus that hangs (a broker cut off without a reset) delays one call by
+     * that much, and is not asked again until it answered.
+     */
+    private void refresh(long now) {
+      asking.set(true);
+      CompletableFuture<Void> done;
+      try {
+        done = CompletableFuture.runAsync(() -> {
+          try {
+            longest = ask();
+            answered = now;
+          } finally {
+            asking.set(false);
+          }
+        }, ASKING);
+      } catch (RejectedExecutionException e) {
+        asking.set(false);
+        return;
+      }
+      try {
+        done.get(ASK_MILLIS, TimeUnit.MILLISECONDS);
+      } catch (TimeoutException late) {
+        // kept when it comes; this call goes on with what was known
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+      } catch (ExecutionException e) {
+        LOG.debug("Cannot ask the backlogs of {}: {}", queues, e.toString());
+      }
     }
 
     private long ask() {

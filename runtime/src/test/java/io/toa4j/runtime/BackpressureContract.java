@@ -13,6 +13,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
+import java.util.OptionalLong;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
@@ -101,6 +102,32 @@ abstract class BackpressureContract {
       assertThat(waits(app)).isZero();
       release.countDown();
       await().atMost(PATIENCE).until(() -> received(app, 4).equals(List.of(1L, 1L, 1L, 1L)));
+    }
+  }
+
+  @Test
+  void aBusThatDoesNotAnswer_holdsNoCallBack() throws Exception {
+    CountDownLatch release = new CountDownLatch(1);
+    InterceptedBus bus = gated(release).backlogs(queue -> {
+      try {
+        release.await(PATIENCE.toSeconds(), TimeUnit.SECONDS); // a broker cut off without a reset: no answer
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+      }
+      return OptionalLong.of(100);
+    });
+    // over the bound, had the bus answered; the three entries alone are not
+    try (Toa app = app(Fixtures.sourceAndSink(directory), bus, Options.defaults().withClock(clock).withBacklog(10, PATIENCE))) {
+      for (int n = 1; n <= 3; n++) {
+        int topup = n;
+        CompletableFuture<Reply> call = CompletableFuture.supplyAsync(() -> app.call("test.sources.emit", emit(topup)));
+        assertThat(call.get(10, TimeUnit.SECONDS)).as("call %d answered while the bus does not say how long its queue is", n)
+            .isInstanceOf(Reply.Output.class);
+        clock.advance(Duration.ofMillis(Admission.SAMPLE_MILLIS));
+      }
+      assertThat(waits(app)).isZero();
+      release.countDown();
+      await().atMost(PATIENCE).until(() -> received(app, 3).equals(List.of(1L, 1L, 1L)));
     }
   }
 

@@ -7,9 +7,11 @@ import io.toa4j.spi.Message;
 import java.lang.reflect.InvocationTargetException;
 import java.lang.reflect.Proxy;
 import java.util.List;
+import java.util.OptionalLong;
 import java.util.ServiceLoader;
 import java.util.function.BiFunction;
 import java.util.function.Consumer;
+import java.util.function.Function;
 
 /**
  * A real bus (the one its provider's name picks: embedded or rabbitmq) under an engine name of a
@@ -28,6 +30,7 @@ final class InterceptedBus implements BusProvider {
   private final BusProvider real;
   private final Interceptor interceptor;
   private final BiFunction<String, Bus.Handler, Bus.Handler> consuming;
+  private volatile Function<String, OptionalLong> backlogs;
 
   InterceptedBus(String name, String real, Interceptor interceptor) {
     this(name, real, interceptor, (queue, handler) -> handler);
@@ -41,6 +44,12 @@ final class InterceptedBus implements BusProvider {
         .filter(provider -> provider.name().equals(real)).findFirst()
         .orElseThrow(() -> new AssertionError("no " + real + " bus on the class path"));
     this.interceptor = interceptor;
+  }
+
+  /** Answers {@link Bus#backlog(String)} as {@code backlogs} does, instead of the real bus. */
+  InterceptedBus backlogs(Function<String, OptionalLong> backlogs) {
+    this.backlogs = backlogs;
+    return this;
   }
 
   @Override
@@ -63,6 +72,7 @@ final class InterceptedBus implements BusProvider {
         interceptor.publish(events, method.getName().equals("republish") ? bus::republish : bus::publish);
         return null;
       }
+      if (method.getName().equals("backlog") && backlogs != null) return backlogs.apply((String) args[0]);
       if (method.getName().equals("consume")) return bus.consume((String) args[0], consuming.apply((String) args[0], (Bus.Handler) args[1]));
       try {
         return method.invoke(bus, args);
