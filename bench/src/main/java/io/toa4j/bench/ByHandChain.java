@@ -43,6 +43,9 @@ import tools.jackson.databind.ObjectMapper;
  *   <li><b>consumers</b>: six, with manual acks and a prefetch window; per message one
  *       transaction inserts an inbox row keyed by the event's id (a repeat does nothing) and credits
  *       the wallet, then the message is acknowledged.
+ *   <li><b>intake</b>: given a bound, a caller waits before recording while more than the bound of
+ *       top-ups are recorded and not yet credited, at most {@link #BOUND_WAIT}: the runtime's
+ *       backpressure, done the way one process that holds both ends can (two counters).
  * </ul>
  *
  * <p>Its tables live in a schema of its own, its exchange and queue have names of their own;
@@ -81,6 +84,8 @@ final class ByHandChain implements AutoCloseable {
   private static final int BATCH = 256; // outbox rows per publish, and so per wait for confirms
   private static final Duration CONFIRMS = Duration.ofSeconds(10);
   private static final ObjectMapper JSON = new ObjectMapper();
+  /** The longest a caller waits for the chain to catch up, as the runtime's default. */
+  private static final Duration BOUND_WAIT = Duration.ofSeconds(1);
 
   /** The event's payload: the top-up that was recorded. */
   record Paid(String checkout, String customer, long amount, String currency) {}
@@ -98,14 +103,20 @@ final class ByHandChain implements AutoCloseable {
   private long recorded; // guarded by lock: top-ups created
   private long credited; // guarded by lock: wallets credited (not counting repeats)
   private Exception failure; // guarded by lock: the first thing the relay or a consumer could not do
+  private final long bound; // top-ups recorded and not yet credited before callers wait; 0: they never wait
 
-  private ByHandChain(HikariDataSource callers, HikariDataSource chain) {
+  private ByHandChain(HikariDataSource callers, HikariDataSource chain, long bound) {
     this.callers = callers;
     this.chain = chain;
+    this.bound = bound;
   }
 
-  /** Creates the tables, the exchange and the queue, and starts the relay and the consumers. */
-  static ByHandChain open(String jdbcUrl, String amqpUrl) throws Exception {
+  /**
+   * Creates the tables, the exchange and the queue, and starts the relay and the consumers.
+   *
+   * @param bound how many top-ups may be recorded and not yet credited before callers wait; 0: none waits
+   */
+  static ByHandChain open(String jdbcUrl, String amqpUrl, long bound) throws Exception {
     HikariDataSource callers = pool(jdbcUrl, "by-hand callers", CALLERS_POOL);
     HikariDataSource chain;
     try {
@@ -114,7 +125,7 @@ final class ByHandChain implements AutoCloseable {
       callers.close();
       throw e;
     }
-    ByHandChain opened = new ByHandChain(callers, chain);
+    ByHandChain opened = new ByHandChain(callers, chain, bound);
     try {
       opened.start(amqpUrl);
     } catch (Exception e) {
@@ -168,6 +179,7 @@ final class ByHandChain implements AutoCloseable {
 
   /** Records a paid checkout; a repeated checkout changes nothing and announces nothing. */
   void record(String checkout, String customer, long amount, String currency) throws SQLException {
+    awaitRoom();
     long now = System.currentTimeMillis();
     boolean created;
     try (Connection c = callers.getConnection()) {
@@ -201,6 +213,21 @@ final class ByHandChain implements AutoCloseable {
       synchronized (signal) {
         signalled = true;
         signal.notify();
+      }
+    }
+  }
+
+  /** Waits, at most {@link #BOUND_WAIT}, while more than the bound of top-ups wait for their credit. */
+  private void awaitRoom() {
+    if (bound <= 0) return;
+    long deadline = System.nanoTime() + BOUND_WAIT.toNanos();
+    synchronized (lock) {
+      try {
+        for (long left = BOUND_WAIT.toNanos(); recorded - credited > bound && failure == null && left > 0; left = deadline - System.nanoTime()) {
+          TimeUnit.NANOSECONDS.timedWait(lock, left);
+        }
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
       }
     }
   }

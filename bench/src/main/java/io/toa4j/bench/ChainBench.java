@@ -30,8 +30,9 @@ import java.util.stream.Stream;
  * (a database and a virtual host of its own, dropped at the end), and on the embedded engine in
  * the same run for comparison. The baseline is the same chain written by hand ({@link ByHandChain}:
  * plain JDBC and the RabbitMQ client, outbox, relay and inbox), run first, on the same database
- * server and broker, with as many callers and top-ups; the runtime's throughput and p99 are
- * reported as ratios to it.
+ * server and broker, with as many callers and top-ups, and the same bound on what its callers may
+ * have recorded ahead of the credits ({@code --backlog}, the runtime's default unless told); the
+ * runtime's throughput and p99 are reported as ratios to it.
  *
  * <p>Each top-up is for its own customer, so no two credits race. A chain's latency is from the
  * moment its record call starts to the wallet's {@code UPDATED} stamp (by hand, its {@code updated}
@@ -73,7 +74,7 @@ public final class ChainBench {
           "TOA_BUS_URL", broker);
       System.out.printf("record -> paid -> credit, %d top-ups after %d to warm up, %d threads, backlog %d%n", topups, warmup, threads, backlog);
       Result byHand;
-      try (ByHandChain chain = ByHandChain.open(database, broker)) {
+      try (ByHandChain chain = ByHandChain.open(database, broker, backlog)) {
         byHand = run(new Chain() {
           @Override
           public void record(String id, String checkout, String customer) throws Exception {

@@ -29,8 +29,12 @@ class PostgresRestartTest {
       VirtualHosts.create(name);
       try {
         Shop.copyTo(directory);
+        // every client calling throughout, none held back while the credits lag (docs/backpressure.md):
+        // the crashes are to meet calls in flight
         Options options =
-            Options.defaults().withEnvironment(DistributedEngines.environment(postgres.url(name), Server.RABBITMQ.url(name)));
+            Options.defaults()
+                .withEnvironment(DistributedEngines.environment(postgres.url(name), Server.RABBITMQ.url(name)))
+                .withBacklog(0, Options.BACKLOG_WAIT);
         try (Toa shop = Toa.builder().directory(directory).options(options).build()) {
           ShopLoad load = ShopLoad.start(shop, 8, 600, 6, Duration.ofMinutes(5));
           load.awaitAnswered(1.0 / 3);
