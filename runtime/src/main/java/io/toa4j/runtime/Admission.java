@@ -14,7 +14,6 @@ import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicBoolean;
-import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.LockSupport;
 import java.util.function.ToLongFunction;
 import java.util.stream.Collectors;
@@ -36,11 +35,12 @@ import org.slf4j.LoggerFactory;
  * slows calls by that much and stops none.
  *
  * <p>The entries waiting here are counted in memory at each look; the queues' backlogs are asked of
- * the bus at most every {@value #SAMPLE_MILLIS} ms per component by the context's clock, when a
- * waiting or entering call finds the last answer old, and only while calls come: an idle context
- * asks nothing. The bus is asked on a thread of its own: the call that started the ask waits for
- * it at most {@value #ASK_MILLIS} ms, and an answer older than {@value #STALE_MILLIS} ms counts as
- * none, so a bus that hangs holds no caller back. The longest wait is real time, whatever the
+ * the bus again once {@value #SAMPLE_MILLIS} ms have passed since the last ask — in real time, or
+ * by the context's clock, which a test moves at will — when a waiting or entering call finds the
+ * last answer old, and only while calls come: an idle context asks nothing. The bus is asked on a
+ * thread of its own: the call that started the ask waits for it at most {@value #ASK_MILLIS} ms, and
+ * an answer older than {@value #STALE_MILLIS} ms of real time counts as none, so a bus that hangs
+ * holds no caller back. The longest wait is real time, whatever the
  * clock. Thread-safe.
  */
 final class Admission {
@@ -48,6 +48,8 @@ final class Admission {
   static final long SAMPLE_MILLIS = 20;
   private static final long ASK_MILLIS = 250;
   private static final long STALE_MILLIS = 1000;
+  private static final long SAMPLE_NANOS = TimeUnit.MILLISECONDS.toNanos(SAMPLE_MILLIS);
+  private static final long STALE_NANOS = TimeUnit.MILLISECONDS.toNanos(STALE_MILLIS);
   private static final long NEVER = Long.MIN_VALUE;
   /** Where the bus is asked, so that a bus that hangs holds up no caller for long. */
   private static final ExecutorService ASKING = Threads.perTask("toa-backlog");
@@ -110,27 +112,36 @@ final class Admission {
   /** The queues of one component's receivers, and the longest consumed one's backlog when last asked. */
   private final class Watched {
     private final List<String> queues;
-    private final AtomicLong asked = new AtomicLong(NEVER); // when an ask last started, by the clock
-    private final AtomicBoolean asking = new AtomicBoolean();
+    private final AtomicBoolean asking = new AtomicBoolean(); // an ask started and not yet answered
+    private volatile long askedAt = NEVER; // when the last ask started, by the clock
+    private volatile long askedNanos; // and in real time
     private volatile long longest; // as last answered
-    private volatile long answered = NEVER; // when the answer's ask started, by the clock
+    private volatile long answeredNanos; // when the answer's ask started, in real time
+    private volatile boolean answered;
 
     Watched(List<String> queues) {
       this.queues = List.copyOf(queues);
     }
 
     /**
-     * The longest consumed queue's backlog: asked again when the last ask is old and none is under
-     * way, else as last answered; 0 when the last answer is older than {@value #STALE_MILLIS} ms (a
-     * bus that stopped answering holds no call back).
+     * The longest consumed queue's backlog: asked again when the last ask is old by either clock —
+     * the context's, which a test moves at will, or real time, which moves under a clock that
+     * stands still — and none is under way, else as last answered; 0 when the last answer is older
+     * than {@value #STALE_MILLIS} ms of real time (a bus that stopped answering holds no call back).
      */
     long backlog() {
-      long last = asked.get();
-      long now = clock.millis();
-      boolean old = last == NEVER || now - last >= SAMPLE_MILLIS || now < last; // or the clock went back
-      if (old && !asking.get() && asked.compareAndSet(last, now)) refresh(now);
-      long at = answered;
-      return at == NEVER || now - at > STALE_MILLIS || now < at ? 0 : longest;
+      long at = clock.millis();
+      long nanos = System.nanoTime();
+      long last = askedAt;
+      boolean old = last == NEVER
+          || at - last >= SAMPLE_MILLIS || at < last // or the clock went back
+          || nanos - askedNanos >= SAMPLE_NANOS;
+      if (old && asking.compareAndSet(false, true)) {
+        askedAt = at;
+        askedNanos = nanos;
+        refresh(nanos);
+      }
+      return answered && System.nanoTime() - answeredNanos <= STALE_NANOS ? longest : 0;
     }
 
     /**
@@ -138,14 +149,14 @@ final class Admission {
      * kept whenever it comes: a bus that hangs (a broker cut off without a reset) delays one call by
      * that much, and is not asked again until it answered.
      */
-    private void refresh(long now) {
-      asking.set(true);
+    private void refresh(long nanos) {
       CompletableFuture<Void> done;
       try {
         done = CompletableFuture.runAsync(() -> {
           try {
             longest = ask();
-            answered = now;
+            answeredNanos = nanos;
+            answered = true;
           } finally {
             asking.set(false);
           }
