@@ -26,17 +26,22 @@ import javax.sql.DataSource;
 /**
  * One component's records, outbox and inbox, in the tables of its own schema.
  *
- * <p>Each method takes a connection from the storage's pool for its duration. A commit is one
- * transaction at READ COMMITTED: the record's compare-and-swap ({@code UPDATE ... WHERE version =
- * ?}, or an {@code INSERT} that does nothing when the id exists) takes the row lock, so a racing
- * writer waits, re-reads the row and finds the version moved. The inbox row follows with an upsert
- * that replaces only an expired answer, then the outbox row (one row, whatever number of tasks it
- * carries: they are one {@code jsonb} column); the three statements travel in one
- * round trip, and their counts decide between COMMIT and ROLLBACK, so a commit costs the server two
- * round trips whatever it holds. Anything short of COMMITTED rolls the whole transaction back.
- * Thread-safe.
+ * <p>Each method takes a connection from the storage's pool for its duration. A commit is first
+ * one statement in a transaction of its own, one round trip: the record's compare-and-swap ({@code
+ * UPDATE ... WHERE version = ?}, or an {@code INSERT} that does nothing when the id exists), at
+ * READ COMMITTED, takes the row lock, so a racing writer waits, re-reads the row and finds the
+ * version moved; the inbox row and the outbox row (one row, whatever number of tasks it carries:
+ * they are one {@code jsonb} column) are inserted from the row it wrote, so a lost compare-and-swap
+ * inserts neither. An inbox row already there for the call fails the statement whole (a unique
+ * violation): then, and only then, the commit is the transaction of three statements (the inbox
+ * row an upsert that replaces only a forgotten entry) whose counts decide between COMMIT and
+ * ROLLBACK — the twin's answer stands, or a forgotten entry is replaced. Anything short of
+ * COMMITTED writes nothing. Thread-safe.
  */
 final class PostgresStore implements Store {
+  /** What PostgreSQL answers an insert whose key is taken. */
+  private static final String UNIQUE_VIOLATION = "23505";
+
   private final Schema schema;
   private final DataSource pool;
   private final Failures failures;
@@ -59,11 +64,13 @@ final class PostgresStore implements Store {
   private final String recent;
   private final String republish;
   /**
-   * The joined statements of each shape of commit ({@link #statements}), made once: the driver's
+   * The joined statements of each shape of commit ({@link #shape}), made once: the driver's
    * cache of parsed statements is a map keyed by their text, and a text made anew for each commit
    * is hashed whole each time.
    */
   private final String[] commits = new String[8];
+  /** Each shape's commit as one statement ({@link #alone}), the counterpart of {@link #commits}. */
+  private final String[] alone = new String[8];
 
   PostgresStore(Schema schema, DataSource pool, Failures failures) {
     this.schema = schema;
@@ -120,8 +127,17 @@ final class PostgresStore implements Store {
     this.purgePublished =
         "DELETE FROM " + outbox + " WHERE id IN (SELECT id FROM " + outbox
             + " WHERE published IS NOT NULL AND published < ? LIMIT ?)";
+    // the inbox and outbox rows inserted from the row the compare-and-swap wrote: none when it wrote none
+    String answered = "INSERT INTO " + inbox + " (identity, reply, expires, fingerprint, answered, forgotten, record, due)"
+        + " SELECT ?, ?::jsonb, ?, ?, ?, ?, ?, ? FROM written";
+    String leaving = "INSERT INTO " + outbox + " (id, created, change, claimed_until, tasks, trace)"
+        + " SELECT ?, ?, ?::jsonb, ?, ?::jsonb, ?::jsonb FROM written";
     for (int shape = 0; shape < commits.length; shape++) {
       commits[shape] = (shape % 2 == 1 ? insert : update) + (shape / 2 % 2 == 1 ? "; " + remember : "") + (shape / 4 == 1 ? "; " + enqueue : "");
+      alone[shape] = "WITH written AS (" + (shape % 2 == 1 ? insert : update) + " RETURNING 1)"
+          + (shape / 2 % 2 == 1 ? ", answered AS (" + answered + ")" : "")
+          + (shape / 4 == 1 ? ", leaving AS (" + leaving + ")" : "")
+          + " SELECT count(*) FROM written";
     }
   }
 
@@ -231,68 +247,57 @@ final class PostgresStore implements Store {
     return run(
         () -> "commit record " + next.id() + " at version " + next.version(),
         c -> {
-          c.setAutoCommit(false);
-          try {
-            Outcome outcome = apply(c, write);
-            if (outcome == Outcome.COMMITTED) c.commit();
-            else c.rollback();
-            return outcome;
-          } catch (SQLException e) {
-            c.rollback();
-            // A serialization failure or deadlock means another writer got there: a lost race.
-            if (Failures.isLostRace(e)) return Outcome.CONFLICT;
-            throw e;
-          } catch (RuntimeException e) {
-            c.rollback();
-            throw e;
-          }
+          Optional<Outcome> alone = alone(c, write);
+          return alone.isPresent() ? alone.get() : transaction(c, write);
         });
   }
 
   /**
-   * The statements of one commit, sent together in one round trip: the record's compare-and-swap,
-   * then the inbox row, then the outbox row. Their counts say the outcome; whatever ran after a
-   * statement that could not be is rolled back with the rest.
+   * The commit as one statement in a transaction of its own; empty when it wrote nothing because
+   * an inbox row is there for the call, which only the transaction of three statements tells
+   * apart (the twin's answer, or an entry forgotten and to be replaced).
    */
+  private Optional<Outcome> alone(Connection c, Write write) throws SQLException {
+    try (PreparedStatement s = c.prepareStatement(alone[shape(write)])) {
+      bind(s, write, false);
+      try (ResultSet r = s.executeQuery()) {
+        r.next();
+        return Optional.of(r.getLong(1) == 1 ? Outcome.COMMITTED : Outcome.CONFLICT);
+      }
+    } catch (SQLException e) {
+      if (Failures.isLostRace(e)) return Optional.of(Outcome.CONFLICT);
+      if (write.inbox().isPresent() && UNIQUE_VIOLATION.equals(e.getSQLState())) return Optional.empty();
+      throw e;
+    }
+  }
+
+  /**
+   * The commit as one transaction of three statements, sent together in one round trip: the
+   * record's compare-and-swap, then the inbox row as an upsert that replaces only a forgotten
+   * entry, then the outbox row. Their counts decide between COMMIT and ROLLBACK; whatever ran after
+   * a statement that could not be is rolled back with the rest.
+   */
+  private Outcome transaction(Connection c, Write write) throws SQLException {
+    c.setAutoCommit(false);
+    try {
+      Outcome outcome = apply(c, write);
+      if (outcome == Outcome.COMMITTED) c.commit();
+      else c.rollback();
+      return outcome;
+    } catch (SQLException e) {
+      c.rollback();
+      // A serialization failure or deadlock means another writer got there: a lost race.
+      if (Failures.isLostRace(e)) return Outcome.CONFLICT;
+      throw e;
+    } catch (RuntimeException e) {
+      c.rollback();
+      throw e;
+    }
+  }
+
   private Outcome apply(Connection c, Write write) throws SQLException {
-    StoredRecord next = write.record();
-    boolean creating = write.expectedVersion() == 0;
-    try (PreparedStatement s = c.prepareStatement(statements(creating, write.inbox().isPresent(), write.outbox().isPresent()))) {
-      int p = 1;
-      if (creating) {
-        s.setString(p++, next.id());
-        s.setLong(p++, next.version());
-        s.setLong(p++, next.created());
-        s.setLong(p++, next.updated());
-        s.setString(p++, next.state().text());
-      } else {
-        s.setLong(p++, next.version());
-        s.setLong(p++, next.updated());
-        s.setString(p++, next.state().text());
-        s.setString(p++, next.id());
-        s.setLong(p++, write.expectedVersion());
-      }
-      if (write.inbox().isPresent()) {
-        InboxEntry entry = write.inbox().get();
-        s.setString(p++, entry.identity());
-        s.setString(p++, entry.reply().orElseThrow().text());
-        s.setLong(p++, entry.expires());
-        s.setString(p++, entry.fingerprint().orElse(null));
-        s.setLong(p++, entry.answered());
-        s.setLong(p++, entry.forgotten());
-        s.setString(p++, entry.record().orElse(null));
-        s.setLong(p++, entry.expires());
-        s.setLong(p++, next.updated());
-      }
-      if (write.outbox().isPresent()) {
-        OutboxEntry entry = write.outbox().get();
-        s.setString(p++, entry.id());
-        s.setLong(p++, entry.created());
-        s.setString(p++, entry.change().map(io.toa4j.spi.Json::text).orElse(null));
-        s.setLong(p++, entry.claimedUntil());
-        s.setString(p++, entry.tasks().map(io.toa4j.spi.Json::text).orElse(null));
-        s.setString(p++, entry.trace().map(io.toa4j.spi.Json::text).orElse(null));
-      }
+    try (PreparedStatement s = c.prepareStatement(commits[shape(write)])) {
+      bind(s, write, true);
       s.execute();
       if (s.getUpdateCount() != 1) return Outcome.CONFLICT;
       if (write.inbox().isPresent()) {
@@ -303,9 +308,55 @@ final class PostgresStore implements Store {
     }
   }
 
-  /** The statements of a commit of this shape, joined. */
-  private String statements(boolean creating, boolean inbox, boolean outbox) {
-    return commits[(creating ? 1 : 0) + (inbox ? 2 : 0) + (outbox ? 4 : 0)];
+  /**
+   * The write's values, in the order both forms of its commit take them: the record's, the inbox
+   * entry's, the outbox entry's.
+   *
+   * @param upsert whether the inbox row is an upsert, which takes the time before which an entry is
+   *     forgotten once more
+   */
+  private static void bind(PreparedStatement s, Write write, boolean upsert) throws SQLException {
+    StoredRecord next = write.record();
+    int p = 1;
+    if (write.expectedVersion() == 0) {
+      s.setString(p++, next.id());
+      s.setLong(p++, next.version());
+      s.setLong(p++, next.created());
+      s.setLong(p++, next.updated());
+      s.setString(p++, next.state().text());
+    } else {
+      s.setLong(p++, next.version());
+      s.setLong(p++, next.updated());
+      s.setString(p++, next.state().text());
+      s.setString(p++, next.id());
+      s.setLong(p++, write.expectedVersion());
+    }
+    if (write.inbox().isPresent()) {
+      InboxEntry entry = write.inbox().get();
+      s.setString(p++, entry.identity());
+      s.setString(p++, entry.reply().orElseThrow().text());
+      s.setLong(p++, entry.expires());
+      s.setString(p++, entry.fingerprint().orElse(null));
+      s.setLong(p++, entry.answered());
+      s.setLong(p++, entry.forgotten());
+      s.setString(p++, entry.record().orElse(null));
+      s.setLong(p++, entry.expires());
+      if (upsert) s.setLong(p++, next.updated());
+    }
+    if (write.outbox().isPresent()) {
+      OutboxEntry entry = write.outbox().get();
+      s.setString(p++, entry.id());
+      s.setLong(p++, entry.created());
+      s.setString(p++, entry.change().map(io.toa4j.spi.Json::text).orElse(null));
+      s.setLong(p++, entry.claimedUntil());
+      s.setString(p++, entry.tasks().map(io.toa4j.spi.Json::text).orElse(null));
+      s.setString(p, entry.trace().map(io.toa4j.spi.Json::text).orElse(null));
+    }
+  }
+
+  /** The index of the write's shape among the commits made at construction. */
+  private static int shape(Write write) {
+    return (write.expectedVersion() == 0 ? 1 : 0) + (write.inbox().isPresent() ? 2 : 0) + (write.outbox().isPresent() ? 4 : 0);
   }
 
   @Override
