@@ -5,7 +5,6 @@ import com.zaxxer.hikari.HikariDataSource;
 import com.zaxxer.hikari.HikariPoolMXBean;
 import io.toa4j.spi.Storage;
 import io.toa4j.spi.Store;
-import java.sql.Connection;
 import java.sql.SQLException;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentMap;
@@ -24,6 +23,7 @@ final class PostgresStorage implements Storage {
   private final Server server;
   private final Failures failures;
   private final HikariDataSource pool;
+  private final Connections connections;
   private final ConcurrentMap<String, PostgresStore> stores = new ConcurrentHashMap<>();
   private volatile boolean closed;
 
@@ -31,6 +31,7 @@ final class PostgresStorage implements Storage {
     this.server = server;
     this.failures = new Failures(server, () -> evictAll(pool));
     this.pool = pool;
+    this.connections = new Connections(pool);
   }
 
   /**
@@ -68,10 +69,10 @@ final class PostgresStorage implements Storage {
   }
 
   private PostgresStore migrate(Schema schema) {
-    try (Connection c = pool.getConnection()) {
-      int applied = Migrations.apply(c, schema);
+    try {
+      int applied = connections.run(c -> Migrations.apply(c, schema));
       if (applied > 0) LOG.info("Migrated schema {} of {} by {} steps", schema.name(), server, applied);
-      return new PostgresStore(schema, pool, failures);
+      return new PostgresStore(schema, connections, failures);
     } catch (SQLException e) {
       throw failures.of("create or migrate schema " + schema.name() + " of component " + schema.label(), e);
     }

@@ -21,7 +21,6 @@ import java.util.List;
 import java.util.Optional;
 import java.util.function.Supplier;
 import java.util.OptionalLong;
-import javax.sql.DataSource;
 
 /**
  * One component's records, outbox and inbox, in the tables of its own schema.
@@ -43,7 +42,7 @@ final class PostgresStore implements Store {
   private static final String UNIQUE_VIOLATION = "23505";
 
   private final Schema schema;
-  private final DataSource pool;
+  private final Connections pool;
   private final Failures failures;
   private final String read;
   private final String select;
@@ -72,7 +71,7 @@ final class PostgresStore implements Store {
   /** Each shape's commit as one statement ({@link #alone}), the counterpart of {@link #commits}. */
   private final String[] alone = new String[8];
 
-  PostgresStore(Schema schema, DataSource pool, Failures failures) {
+  PostgresStore(Schema schema, Connections pool, Failures failures) {
     this.schema = schema;
     this.pool = pool;
     this.failures = failures;
@@ -549,7 +548,7 @@ final class PostgresStore implements Store {
   }
 
   /** Runs work on a pooled connection, turning a database error into a failure that says where. */
-  private <T> T run(String what, Work<T> work) {
+  private <T> T run(String what, Connections.Work<T> work) {
     return run(() -> what, work);
   }
 
@@ -557,15 +556,11 @@ final class PostgresStore implements Store {
    * As {@link #run(String, Work)}, the description made only when it fails: on the paths every
    * call takes, so that a call does not pay for the text of an error it does not have.
    */
-  private <T> T run(Supplier<String> what, Work<T> work) {
-    try (Connection c = pool.getConnection()) {
-      return work.run(c);
+  private <T> T run(Supplier<String> what, Connections.Work<T> work) {
+    try {
+      return pool.run(work);
     } catch (SQLException e) {
       throw failures.of(what.get() + " in schema " + schema.name() + " (component " + schema.label() + ")", e);
     }
-  }
-
-  private interface Work<T> {
-    T run(Connection c) throws SQLException;
   }
 }

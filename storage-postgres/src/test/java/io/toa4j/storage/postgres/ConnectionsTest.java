@@ -1,0 +1,110 @@
+package io.toa4j.storage.postgres;
+
+import static io.toa4j.testkit.servers.Server.POSTGRES;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.awaitility.Awaitility.await;
+
+import com.zaxxer.hikari.HikariConfig;
+import com.zaxxer.hikari.HikariDataSource;
+import io.toa4j.testkit.servers.Needs;
+import java.sql.SQLTransientConnectionException;
+import java.sql.Statement;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.junit.jupiter.api.Test;
+
+/** The gate in front of the pool, on a real server: threads beyond the connections wait at it, never inside HikariCP. */
+@Needs(POSTGRES)
+class ConnectionsTest {
+  @Test
+  void moreThreadsThanConnections_allRun_atMostAsManyAtOnceAsConnections_noneWaitingInsideThePool() throws Exception {
+    try (HikariDataSource pool = pool(2, Duration.ofSeconds(10))) {
+      Connections connections = new Connections(pool);
+      // HikariCP opens its connections in the background: until then a thread past the gate waits for one
+      await().atMost(Duration.ofSeconds(30)).until(() -> pool.getHikariPoolMXBean().getIdleConnections() == 2);
+      AtomicInteger inside = new AtomicInteger();
+      AtomicInteger most = new AtomicInteger();
+      AtomicInteger waitingInPool = new AtomicInteger();
+      AtomicInteger ran = new AtomicInteger();
+      ExecutorService threads = Executors.newFixedThreadPool(8);
+      try {
+        List<Future<?>> done = new ArrayList<>();
+        for (int t = 0; t < 8; t++) {
+          done.add(threads.submit(() -> {
+            for (int n = 0; n < 20; n++) {
+              connections.run(c -> {
+                most.accumulateAndGet(inside.incrementAndGet(), Math::max);
+                waitingInPool.accumulateAndGet(pool.getHikariPoolMXBean().getThreadsAwaitingConnection(), Math::max);
+                try (Statement s = c.createStatement()) {
+                  s.execute("SELECT pg_sleep(0.002)");
+                }
+                inside.decrementAndGet();
+                return ran.incrementAndGet();
+              });
+            }
+            return null;
+          }));
+        }
+        for (Future<?> f : done) f.get(60, TimeUnit.SECONDS);
+      } finally {
+        threads.shutdownNow();
+      }
+      assertThat(ran.get()).isEqualTo(160);
+      assertThat(most.get()).as("connections in use at once").isEqualTo(2);
+      assertThat(waitingInPool.get()).as("threads seen waiting inside HikariCP").isZero();
+    }
+  }
+
+  @Test
+  void everyConnectionHeldPastTheTimeout_theNextFailsAfterIt_sayingSo() throws Exception {
+    Duration timeout = Duration.ofMillis(300);
+    try (HikariDataSource pool = pool(1, timeout)) {
+      Connections connections = new Connections(pool);
+      CountDownLatch holding = new CountDownLatch(1);
+      CountDownLatch release = new CountDownLatch(1);
+      ExecutorService holder = Executors.newSingleThreadExecutor();
+      try {
+        Future<?> held = holder.submit(() -> connections.run(c -> {
+          holding.countDown();
+          try {
+            return release.await(30, TimeUnit.SECONDS);
+          } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return false;
+          }
+        }));
+        assertThat(holding.await(30, TimeUnit.SECONDS)).isTrue();
+        long started = System.nanoTime();
+        assertThatThrownBy(() -> connections.run(c -> 1))
+            .isInstanceOf(SQLTransientConnectionException.class)
+            .hasMessageContaining("every one of its 1 connections stayed in use for 300 ms");
+        assertThat(Duration.ofNanos(System.nanoTime() - started)).isGreaterThanOrEqualTo(timeout);
+        release.countDown();
+        held.get(30, TimeUnit.SECONDS);
+        int after = connections.run(c -> 2);
+        assertThat(after).as("the gate opens again once the connection is back").isEqualTo(2);
+      } finally {
+        release.countDown();
+        holder.shutdownNow();
+      }
+    }
+  }
+
+  private static HikariDataSource pool(int size, Duration timeout) {
+    HikariConfig config = new HikariConfig();
+    config.setJdbcUrl(TestDatabase.SERVER.url());
+    TestDatabase.SERVER.user().ifPresent(config::setUsername);
+    TestDatabase.SERVER.password().ifPresent(config::setPassword);
+    config.setMaximumPoolSize(size);
+    config.setConnectionTimeout(timeout.toMillis());
+    return new HikariDataSource(config);
+  }
+}
