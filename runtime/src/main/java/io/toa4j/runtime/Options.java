@@ -54,7 +54,7 @@ public record Options(
   public static final Duration TURN_WAIT = Duration.ofSeconds(2);
 
   /** How many of a component's events may be on their way to its receivers before new calls wait, unless told otherwise. */
-  public static final long BACKLOG = 64;
+  public static final long BACKLOG = 32;
 
   /** The longest a call waits for that line to shrink, unless told otherwise. */
   public static final Duration BACKLOG_WAIT = Duration.ofSeconds(1);
@@ -79,7 +79,7 @@ public record Options(
   /**
    * The system clock, a secure random source, real sleeps, the default retry policy, the process's
    * environment, no waiting for servers at boot, 30 s for a call to another process, outputs not
-   * checked, 2 s for a call's turn on a record, and new calls held back up to 1 s while more than 64
+   * checked, 2 s for a call's turn on a record, and new calls held back up to 1 s while more than 32
    * of their component's events are on their way to a consumed receiver.
    */
   public static Options defaults() {
