@@ -32,6 +32,11 @@ final class Figures {
     return ((com.sun.management.OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean()).getProcessCpuTime();
   }
 
+  /** The CPU time the calling thread has spent, user and system. */
+  static long threadCpuNanos() {
+    return ManagementFactory.getThreadMXBean().getCurrentThreadCpuTime();
+  }
+
   /**
    * The CPU time the whole machine has spent busy (every process, the database's and the broker's
    * too), from {@code /proc/stat}; -1 where there is none. Ticks of 10 ms, so only for whole rounds.

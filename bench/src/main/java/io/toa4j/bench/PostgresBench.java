@@ -26,6 +26,7 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.ObjectMapper;
 import tools.jackson.databind.node.NullNode;
@@ -195,10 +196,13 @@ public final class PostgresBench {
         reported.addAll(contenders.subList(2, contenders.size()));
         for (Contender contender : reported) {
           long[] nanos = Figures.sorted(concat(contender.results().stream().map(Result::nanos).toList()));
-          System.out.printf("%-13s %6.0f calls/s  p50 %5.2f ms  p99 %5.2f ms  p99.9 %5.2f ms  JVM CPU %4.0f µs per call%n",
+          System.out.printf("%-13s %6.0f calls/s  p50 %5.2f ms  p99 %5.2f ms  p99.9 %5.2f ms  JVM CPU %4.0f µs per call, %4.0f on the callers' threads%n",
               contender.name() + ":", contender.median(Result::rate), ms(nanos, 0.5), ms(nanos, 0.99), ms(nanos, 0.999),
-              contender.median(Result::cpuMicros));
+              contender.median(Result::cpuMicros), contender.median(Result::callerCpuMicros));
         }
+        System.out.printf("JVM CPU per call, runtime / raw: %.2f× in all, %.2f× on the callers' threads (target 6: at most 1.5×)%n",
+            viaRuntime.median(Result::cpuMicros) / viaRaw.median(Result::cpuMicros),
+            viaRuntime.median(Result::callerCpuMicros) / viaRaw.median(Result::callerCpuMicros));
         if (event) {
           System.out.printf("runtime settled %.0f ms after its last call (median of the rounds; settle's quiet period included)%n",
               viaRuntime.median(Result::drainMillis));
@@ -279,10 +283,12 @@ public final class PostgresBench {
   }
 
   /**
-   * Calls per second, each call's latency, the CPU time the whole JVM spent per call, and how long
-   * the program took to settle after its last call.
+   * Calls per second, each call's latency, the CPU time the whole JVM spent per call, the part of
+   * it spent on the callers' own threads (the credit itself, without the runtime's publishing and
+   * delivering of its event on threads of its own, the JIT and the collector), and how long the
+   * program took to settle after its last call.
    */
-  record Result(double rate, long[] nanos, double cpuMicros, double drainMillis, double machineMicros) {}
+  record Result(double rate, long[] nanos, double cpuMicros, double callerCpuMicros, double drainMillis, double machineMicros) {}
 
   /** The runtime's options: calls on one record take turns unless {@code --no-turns} (they race as two processes' do). */
   private static Options options(boolean turns) {
@@ -299,15 +305,18 @@ public final class PostgresBench {
     long machine = Figures.machineCpuNanos();
     long start = System.nanoTime();
     List<Future<?>> done = new ArrayList<>();
+    AtomicLong callerCpu = new AtomicLong();
     for (int t = 0; t < threads; t++) {
       int thread = t;
       done.add(pool.submit(() -> {
+        long mine = Figures.threadCpuNanos();
         for (int i = thread; i < calls; i += threads) {
           String wallet = wallets[spread.wallet(thread, i)];
           long s = System.nanoTime();
           program.credit(wallet, prefix + "-" + i);
           nanos[i] = System.nanoTime() - s;
         }
+        callerCpu.addAndGet(Figures.threadCpuNanos() - mine);
         return null;
       }));
     }
@@ -316,7 +325,7 @@ public final class PostgresBench {
     program.settle();
     long end = System.nanoTime();
     pool.shutdown();
-    return new Result(calls / ((end - start) / 1e9), nanos, (Figures.cpuNanos() - cpu) / 1e3 / calls, (end - called) / 1e6,
+    return new Result(calls / ((end - start) / 1e9), nanos, (Figures.cpuNanos() - cpu) / 1e3 / calls, callerCpu.get() / 1e3 / calls, (end - called) / 1e6,
         (Figures.machineCpuNanos() - machine) / 1e3 / calls);
   }
 
