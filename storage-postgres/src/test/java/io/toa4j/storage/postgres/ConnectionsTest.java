@@ -59,7 +59,10 @@ class ConnectionsTest {
       }
       assertThat(ran.get()).isEqualTo(160);
       assertThat(most.get()).as("connections in use at once").isEqualTo(2);
-      assertThat(waitingInPool.get()).as("threads seen waiting inside HikariCP").isZero();
+      // HikariCP counts a borrowing thread as waiting from before it scans for an idle connection: the
+      // one other thread past the gate may be counted on its way through; without the gate, the six
+      // beyond the connections wait there
+      assertThat(waitingInPool.get()).as("threads seen waiting inside HikariCP, besides the one other thread past the gate").isLessThanOrEqualTo(1);
     }
   }
 
