@@ -49,8 +49,8 @@ import tools.jackson.databind.node.ObjectNode;
  * serves them, off the callers' path.
  *
  * <p>Marks are combined: an entry whose messages are on the bus joins its component's marks, and
- * whichever publishing thread finds no mark being written writes every waiting one in one
- * statement, at most {@value #BATCH} at a time, while the others go on; when fewer than {@value
+ * a publish that finds no mark being written starts a thread that writes every waiting one in one
+ * statement, at most {@value #BATCH} at a time, while publishing goes on; when fewer than {@value
  * #LINGER_BELOW} wait, it first waits 4 ms for more, so entries published one by one are marked
  * a few at a time too. So under load a storage
  * commits one mark for many entries instead of one each, off the callers' path; an entry whose
@@ -307,12 +307,7 @@ final class Publisher implements Engine.Outbox, AutoCloseable {
     if (done.isEmpty()) return;
     sending(component).succeeded();
     // marked on another thread, so that the next publish does not wait for the storage
-    Marks marking = marks.computeIfAbsent(component.label(), label -> new Marks(component));
-    try {
-      immediate.execute(() -> marking.add(done));
-    } catch (RejectedExecutionException closing) {
-      done.forEach(inFlight::remove); // unmarked: a sweep publishes them again, under the same ids
-    }
+    marks.computeIfAbsent(component.label(), label -> new Marks(component)).add(done);
   }
 
   /**
@@ -351,9 +346,25 @@ final class Publisher implements Engine.Outbox, AutoCloseable {
       this.component = component;
     }
 
-    /** Adds the entries' marks and, unless another thread is writing marks, writes every waiting one. */
+    /**
+     * Adds the entries' marks and, unless a thread is writing marks, starts one that writes every
+     * waiting one. A thread writing (or lingering before it writes) takes them with its own: under
+     * load, most publishes start no thread.
+     */
     void add(List<String> ids) {
       waiting.addAll(ids);
+      // read after the add: a writer that let the flag go before it looks at the line again
+      if (writing.get()) return;
+      try {
+        immediate.execute(this::write);
+      } catch (RejectedExecutionException closing) {
+        waiting.removeAll(ids);
+        ids.forEach(inFlight::remove); // unmarked: a sweep publishes them again, under the same ids
+      }
+    }
+
+    /** Unless another thread is writing marks, writes every waiting one. */
+    private void write() {
       // the thread that takes the flag writes until nothing waits; one that finds it taken leaves its
       // mark to that thread, which sees it before it lets the flag go or just after (the re-check)
       while (!waiting.isEmpty() && writing.compareAndSet(false, true)) {
@@ -361,14 +372,14 @@ final class Publisher implements Engine.Outbox, AutoCloseable {
           // a few marks alone would cost a statement each (entries published one by one, as one
           // caller commits them): wait a moment for the next ones to join them
           if (waiting.size() < LINGER_BELOW) LockSupport.parkNanos(LINGER_NANOS);
-          write();
+          writeWaiting();
         } finally {
           writing.set(false);
         }
       }
     }
 
-    private void write() {
+    private void writeWaiting() {
       List<String> batch = new ArrayList<>(BATCH);
       while (true) {
         batch.clear();
