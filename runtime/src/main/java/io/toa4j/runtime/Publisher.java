@@ -49,7 +49,7 @@ import tools.jackson.databind.node.ObjectNode;
  * serves them, off the callers' path.
  *
  * <p>Marks are combined: an entry whose messages are on the bus joins its component's marks, and
- * a publish that finds no mark being written starts a thread that writes every waiting one in one
+ * a publish that finds no mark being written starts a task that writes every waiting one in one
  * statement, at most {@value #BATCH} at a time, while publishing goes on; when fewer than {@value
  * #LINGER_BELOW} wait, it first waits 4 ms for more, so entries published one by one are marked
  * a few at a time too. So under load a storage
@@ -347,9 +347,9 @@ final class Publisher implements Engine.Outbox, AutoCloseable {
     }
 
     /**
-     * Adds the entries' marks and, unless a thread is writing marks, starts one that writes every
+     * Adds the entries' marks and, unless a thread is writing marks, starts a task that writes every
      * waiting one. A thread writing (or lingering before it writes) takes them with its own: under
-     * load, most publishes start no thread.
+     * load, most publishes start no task.
      */
     void add(List<String> ids) {
       waiting.addAll(ids);
