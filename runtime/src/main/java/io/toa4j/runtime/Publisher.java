@@ -45,8 +45,10 @@ import tools.jackson.databind.node.ObjectNode;
  * <p>Publishing is combined: the entries a component commits join its line of committed entries,
  * which one drain at a time publishes in commit order, the events of all the entries waiting in one
  * publish ({@link Bus#publish(List)}: one transaction of the embedded bus, one wait for RabbitMQ's
- * confirms). Under load a publish carries many entries, and one publisher thread per component
- * serves them, off the callers' path.
+ * confirms). A drain that finds fewer than {@value #LINGER_BELOW} entries waiting first waits 1 ms
+ * for more, so entries committed a few at a time are published several together too. Under load a
+ * publish carries many entries, and one publisher thread per component serves them, off the
+ * callers' path.
  *
  * <p>Marks are combined: an entry whose messages are on the bus joins its component's marks, and
  * a publish that finds no mark being written starts a task that writes every waiting one in one
@@ -71,6 +73,13 @@ final class Publisher implements Engine.Outbox, AutoCloseable {
    */
   private static final long LINGER_NANOS = TimeUnit.MILLISECONDS.toNanos(4);
   private static final int LINGER_BELOW = 32;
+  /**
+   * How long a drain that finds fewer than {@link #LINGER_BELOW} entries waiting waits for more
+   * before it publishes them: each publish pays the bus's read of where its events go and a
+   * hand-off per consumer, whatever it carries, and each drain wakes a thread. Every event is that
+   * much later; no caller waits for it.
+   */
+  private static final long GATHER_NANOS = TimeUnit.MILLISECONDS.toNanos(1);
 
   /**
    * How long an entry belongs to one process: its committer, which publishes it at once, or the
@@ -182,10 +191,14 @@ final class Publisher implements Engine.Outbox, AutoCloseable {
       }
     }
 
-    /** Publishes until nothing waits; the re-check after letting the flag go catches an entry added just before. */
+    /**
+     * Publishes until nothing waits, after a moment for more when few wait; the re-check after
+     * letting the flag go catches an entry added just before.
+     */
     private void drain() {
       do {
         try {
+          if (waiting.size() < LINGER_BELOW) LockSupport.parkNanos(GATHER_NANOS);
           while (true) {
             List<OutboxEntry> batch = new ArrayList<>();
             for (OutboxEntry entry; batch.size() < BATCH && (entry = waiting.poll()) != null; ) batch.add(entry);
