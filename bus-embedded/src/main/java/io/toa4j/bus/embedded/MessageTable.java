@@ -12,12 +12,14 @@ import java.util.ArrayList;
 import java.util.Collection;
 import java.util.Comparator;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalLong;
 import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.stream.Collectors;
 import tools.jackson.core.JacksonException;
 import tools.jackson.core.type.TypeReference;
@@ -42,6 +44,11 @@ final class MessageTable {
   private static final String DESTINATIONS =
       "SELECT e.value ->> 0, b.queue FROM json_each(?) e JOIN binding b ON b.label = e.value ->> 1"
           + " WHERE NOT EXISTS (SELECT 1 FROM message m WHERE m.queue = b.queue AND m.message_id = e.value ->> 0)";
+  /** Each binding, and whether its queue holds any message. */
+  private static final String BINDINGS =
+      "SELECT b.label, b.queue, EXISTS (SELECT 1 FROM message m WHERE m.queue = b.queue) FROM binding b";
+  /** Changes when another connection, of any process, commits to the file. */
+  private static final String DATA_VERSION = "PRAGMA data_version";
   /** A message into one queue, as it stands ({@link Row}). */
   private static final String STORE =
       "INSERT INTO message (message_id, label, body, headers, attempts, not_before, created, queue, first_failed, parked_at, park_code, park_reason)"
@@ -53,6 +60,8 @@ final class MessageTable {
           + " WHERE label = ? ON CONFLICT (queue, message_id) DO NOTHING RETURNING queue, seq, attempts";
 
   private final Database db;
+  /** By reader, what it last read of the bindings ({@link #destinations}): each used only by the reader's borrower. */
+  private final Map<Connection, Bindings> lastRead = new ConcurrentHashMap<>();
 
   MessageTable(Database db) {
     this.db = db;
@@ -141,20 +150,75 @@ final class MessageTable {
   /**
    * Where each event goes: by event id, the queues bound to its label that do not hold a message
    * of that id already (pending, claimed or parked). A read, no lock taken.
+   *
+   * <p>Each reader keeps what it last read of the bindings, and which of their queues held any
+   * message, with the file's data version it asked for just before. While the version stays the
+   * same, no connection of any process committed anything since (SQLite's {@code PRAGMA
+   * data_version}): no queue was bound, no message stored. So when none of the events' queues held
+   * a message then, none holds one of their ids now, and the answer comes from what was kept, for
+   * the price of asking the version. Otherwise the file is read, as it always may be.
    */
   Map<String, List<String>> destinations(List<Message> events) {
-    List<List<String>> pairs = events.stream().map(e -> List.of(e.id(), e.label())).toList();
     return db.read(
         "read where " + events.size() + " event(s) go, the first " + events.get(0).id(),
         c -> {
-          Map<String, List<String>> queues = new HashMap<>();
-          PreparedStatement s = db.prepared(c, DESTINATIONS);
-          s.setString(1, json(pairs));
-          try (ResultSet r = s.executeQuery()) {
-            while (r.next()) queues.computeIfAbsent(r.getString(1), id -> new ArrayList<>()).add(r.getString(2));
+          // the version first: a commit after it, even one the reads below see, changes the next one
+          long version = dataVersion(c);
+          Bindings known = lastRead.get(c);
+          if (known == null || known.version() != version) {
+            known = bindings(c, version);
+            lastRead.put(c, known);
           }
-          return queues;
+          Map<String, List<String>> kept = known.destinations(events);
+          return kept != null ? kept : readDestinations(c, events);
         });
+  }
+
+  private Map<String, List<String>> readDestinations(Connection c, List<Message> events) throws SQLException {
+    List<List<String>> pairs = events.stream().map(e -> List.of(e.id(), e.label())).toList();
+    Map<String, List<String>> queues = new HashMap<>();
+    PreparedStatement s = db.prepared(c, DESTINATIONS);
+    s.setString(1, json(pairs));
+    try (ResultSet r = s.executeQuery()) {
+      while (r.next()) queues.computeIfAbsent(r.getString(1), id -> new ArrayList<>()).add(r.getString(2));
+    }
+    return queues;
+  }
+
+  private long dataVersion(Connection c) throws SQLException {
+    try (ResultSet r = db.prepared(c, DATA_VERSION).executeQuery()) {
+      r.next();
+      return r.getLong(1);
+    }
+  }
+
+  private Bindings bindings(Connection c, long version) throws SQLException {
+    Map<String, List<String>> queues = new HashMap<>();
+    Set<String> holding = new HashSet<>();
+    try (ResultSet r = db.prepared(c, BINDINGS).executeQuery()) {
+      while (r.next()) {
+        queues.computeIfAbsent(r.getString(1), label -> new ArrayList<>()).add(r.getString(2));
+        if (r.getInt(3) != 0) holding.add(r.getString(2));
+      }
+    }
+    return new Bindings(version, queues, holding);
+  }
+
+  /**
+   * What one reader read of the bindings at a data version: the queues bound to each label, and
+   * those of them that held any message.
+   */
+  private record Bindings(long version, Map<String, List<String>> queues, Set<String> holding) {
+    /** Where each event goes, by event id; null when a queue of theirs held messages, whose ids only the file tells. */
+    Map<String, List<String>> destinations(List<Message> events) {
+      Map<String, List<String>> destinations = new HashMap<>();
+      for (Message event : events) {
+        List<String> bound = queues.getOrDefault(event.label(), List.of());
+        for (String queue : bound) if (holding.contains(queue)) return null;
+        if (!bound.isEmpty()) destinations.computeIfAbsent(event.id(), id -> new ArrayList<>()).addAll(bound);
+      }
+      return destinations;
+    }
   }
 
   /**

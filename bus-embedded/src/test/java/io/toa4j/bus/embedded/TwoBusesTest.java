@@ -57,6 +57,26 @@ class TwoBusesTest {
   }
 
   @Test
+  void publish_afterTheOtherBusBoundAQueue_reachesThatQueueToo() {
+    first.declare("a", Set.of("x.y.created"));
+    Recorder a = new Recorder();
+    first.consume("a", a);
+    await().atMost(Duration.ofSeconds(5)).until(() -> ((EmbeddedBus) first).polls("a") > 0);
+    // more publishes than the bus has readers, so that each reader has read the bindings
+    for (int i = 0; i < 8; i++) first.publish(message("e" + i, "x.y.created"));
+    assertThat(a.count()).as("handed before stored: nothing written since the bindings were read").isEqualTo(8);
+    assertThat(Fixtures.rows(dir, "a")).isZero();
+
+    second.declare("c", Set.of("x.y.created"));
+    for (int i = 8; i < 16; i++) first.publish(message("e" + i, "x.y.created"));
+
+    assertThat(Fixtures.rows(dir, "c")).as("the queue the other process bound after those publishes").isEqualTo(8);
+    assertThat(Fixtures.column(dir, "c", "e8", "attempts")).isZero();
+    assertThat(a.count()).isEqualTo(16);
+    assertThat(Fixtures.rows(dir, "a")).isZero();
+  }
+
+  @Test
   void secondBus_whileFirstConsumes_isRefusedUntilFirstCloses() {
     first.consume("q", new Recorder());
 
