@@ -156,7 +156,8 @@ final class MessageTable {
    * same, no connection of any process committed anything since (SQLite's {@code PRAGMA
    * data_version}): no queue was bound, no message stored. So when none of the events' queues held
    * a message then, none holds one of their ids now, and the answer comes from what was kept, for
-   * the price of asking the version. Otherwise the file is read, as it always may be.
+   * the price of asking the version. Otherwise the file is read, as it always may be; the bindings
+   * are read again once the version is seen unchanged by the reader's next publish.
    */
   Map<String, List<String>> destinations(List<Message> events) {
     return db.read(
@@ -166,6 +167,13 @@ final class MessageTable {
           long version = dataVersion(c);
           Bindings known = lastRead.get(c);
           if (known == null || known.version() != version) {
+            // the file changed since this reader last looked: the bindings are read again only once
+            // it holds still from one publish to the next, so that writes between publishes cost
+            // the version and the one read, not a read of the bindings each time too
+            lastRead.put(c, new Bindings(version, null, null));
+            return readDestinations(c, events);
+          }
+          if (known.queues() == null) {
             known = bindings(c, version);
             lastRead.put(c, known);
           }
@@ -206,7 +214,7 @@ final class MessageTable {
 
   /**
    * What one reader read of the bindings at a data version: the queues bound to each label, and
-   * those of them that held any message.
+   * those of them that held any message; both null while only the version is known.
    */
   private record Bindings(long version, Map<String, List<String>> queues, Set<String> holding) {
     /** Where each event goes, by event id; null when a queue of theirs held messages, whose ids only the file tells. */
