@@ -334,6 +334,11 @@ final class RabbitBus implements Bus {
     handlers.shutdownNow();
   }
 
+  /** Deliveries of the queue this bus's consumers hold: handed over and their acks not sent; for tests. */
+  int unacked(String queue) {
+    return subscribers.stream().filter(s -> s.queue().equals(queue)).mapToInt(Subscriber::unacked).sum();
+  }
+
   /** How many publishing channels this bus has opened so far; for tests. */
   long channelsOpened() {
     return channels.opened();

@@ -13,6 +13,10 @@ import io.toa4j.spi.OutageLog;
 import io.toa4j.spi.Verdict;
 import java.io.IOException;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.NavigableSet;
+import java.util.TreeSet;
 import java.util.concurrent.Executor;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeoutException;
@@ -28,6 +32,17 @@ import org.slf4j.LoggerFactory;
  * publishes the retry or parked copy and waits for the broker's confirm before the ack; for a call,
  * {@link Calls} sends the answer first. A crash between the two leaves both the copy and the
  * original, so the message comes twice and is never lost.
+ *
+ * <p>Acknowledgements are sent together (flat combining, no thread of their own): a handler whose
+ * delivery is settled while another is sending acks leaves its ack to that one, which sends every
+ * waiting ack before it goes back to its own work. Each ack is a write to the socket, and a
+ * quarter of the handlers' time when every delivery was acknowledged alone. The acks below every
+ * delivery still open (in hand, or left unacknowledged after its work failed) go as one {@code
+ * basic.ack} with {@code multiple}, which the broker applies to every delivery of the channel up to
+ * that tag; those above one still open go alone, so an ack never covers a delivery not settled.
+ * Delivery tags grow on a channel, also across its recovery (the client offsets them), and a
+ * recovery forgets the deliveries still open: the broker gave them back, and the client drops an
+ * ack of a tag from before it.
  *
  * <p>Thread-safe. The channel is used by the client's dispatch thread (deliveries) and by handler
  * threads (acks); acks are serialized on the channel.
@@ -47,6 +62,11 @@ final class Subscriber extends DefaultConsumer implements Bus.Subscription {
   /** The channel lost and back: one WARN and one INFO, not a line per message it could not settle. */
   private final OutageLog outage;
   private int unacked; // guarded by lock
+  /** Deliveries handed over and not settled: in hand, or left unacknowledged after their work failed. */
+  private final NavigableSet<Long> open = new TreeSet<>(); // guarded by lock
+  /** Settled deliveries whose ack is still to be sent. */
+  private final List<Long> settled = new ArrayList<>(); // guarded by lock
+  private boolean acking; // guarded by lock: a thread is sending the settled deliveries' acks
   private volatile boolean closed;
 
   Subscriber(
@@ -71,7 +91,12 @@ final class Subscriber extends DefaultConsumer implements Bus.Subscription {
         }
 
         @Override
-        public void handleRecoveryStarted(Recoverable recovering) {}
+        public void handleRecoveryStarted(Recoverable recovering) {
+          // before the consumer is registered again: every delivery open went back to the queue
+          synchronized (lock) {
+            open.clear();
+          }
+        }
       });
     }
   }
@@ -109,6 +134,7 @@ final class Subscriber extends DefaultConsumer implements Bus.Subscription {
       String tag, Envelope envelope, AMQP.BasicProperties properties, byte[] body) {
     synchronized (lock) {
       unacked++;
+      open.add(envelope.getDeliveryTag());
     }
     Delivery delivery =
         new Delivery(
@@ -119,7 +145,7 @@ final class Subscriber extends DefaultConsumer implements Bus.Subscription {
     try {
       executor.execute(() -> handle(envelope.getDeliveryTag(), delivery, properties));
     } catch (RejectedExecutionException e) {
-      finished(); // the bus is closing; the broker hands it out again when the channel closes
+      finished(1); // the bus is closing; the broker hands it out again when the channel closes
     }
   }
 
@@ -135,27 +161,83 @@ final class Subscriber extends DefaultConsumer implements Bus.Subscription {
 
   private void handle(long tag, Delivery delivery, AMQP.BasicProperties properties) {
     HANDLING.set(this);
+    boolean done = false;
     try {
       work.settle(delivery, properties);
-      synchronized (getChannel()) {
-        getChannel().basicAck(tag, false);
-      }
-      outage.succeeded();
+      done = true;
     } catch (IOException | RuntimeException | InterruptedException | TimeoutException e) {
       if (e instanceof InterruptedException) Thread.currentThread().interrupt();
       if (!getChannel().isOpen() || Connections.isLost(e)) {
         outage.failed(e); // the channel went with its connection: recovery resumes the consumer
-        return;
+      } else {
+        LOG.warn(
+            "Cannot settle message {} of queue {} (attempt {}); it will be delivered again",
+            delivery.message().id(),
+            queue,
+            delivery.attempt(),
+            e);
       }
-      LOG.warn(
-          "Cannot settle message {} of queue {} (attempt {}); it will be delivered again",
-          delivery.message().id(),
-          queue,
-          delivery.attempt(),
-          e);
     } finally {
       HANDLING.remove();
-      finished();
+      if (!done) finished(1); // left unacknowledged, and open: no ack of another delivery covers it
+    }
+    if (done) acknowledge(tag);
+  }
+
+  /**
+   * Sends the delivery's ack, with every other one waiting, unless a thread is sending acks: that
+   * thread sends it before it stops. A delivery counts as held until its ack is sent.
+   */
+  private void acknowledge(long tag) {
+    synchronized (lock) {
+      open.remove(tag);
+      settled.add(tag);
+      if (acking) return;
+      acking = true;
+    }
+    while (true) {
+      List<Long> tags;
+      long lowestOpen;
+      synchronized (lock) {
+        if (settled.isEmpty()) {
+          acking = false;
+          return;
+        }
+        tags = new ArrayList<>(settled);
+        settled.clear();
+        lowestOpen = open.isEmpty() ? Long.MAX_VALUE : open.first();
+      }
+      try {
+        send(tags, lowestOpen);
+        outage.succeeded();
+      } catch (IOException | RuntimeException e) {
+        if (!getChannel().isOpen() || Connections.isLost(e)) {
+          outage.failed(e); // the channel went with its connection: the broker hands them out again
+        } else {
+          LOG.warn("Cannot acknowledge {} message(s) of queue {}; they will be delivered again", tags.size(), queue, e);
+        }
+      } finally {
+        finished(tags.size());
+      }
+    }
+  }
+
+  /** One ack with {@code multiple} for the tags below every open delivery, one each for the rest. */
+  private void send(List<Long> tags, long lowestOpen) throws IOException {
+    long below = 0;
+    int together = 0;
+    List<Long> alone = new ArrayList<>();
+    for (long tag : tags) {
+      if (tag < lowestOpen) {
+        below = Math.max(below, tag);
+        together++;
+      } else {
+        alone.add(tag);
+      }
+    }
+    synchronized (getChannel()) {
+      if (together > 0) getChannel().basicAck(below, together > 1);
+      for (long tag : alone) getChannel().basicAck(tag, false);
     }
   }
 
@@ -179,10 +261,10 @@ final class Subscriber extends DefaultConsumer implements Bus.Subscription {
     return new Verdict.Retry(Verdicts.AFTER_FAILURE);
   }
 
-  private void finished() {
+  private void finished(int deliveries) {
     boolean last;
     synchronized (lock) {
-      unacked--;
+      unacked -= deliveries;
       lock.notifyAll();
       last = closed && unacked == 0;
     }

@@ -12,7 +12,12 @@ import io.toa4j.testkit.servers.Server;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.CyclicBarrier;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -92,6 +97,39 @@ class RabbitBusTest {
 
       await().atMost(PATIENCE).until(() -> closedInside.getCount() == 0);
       await().atMost(PATIENCE).until(() -> bus.depth(queue) == 0);
+    }
+  }
+
+  @Test
+  void deliveriesSettledTogetherInAnyOrder_areEachAcknowledged_soTheWindowKeepsComing() {
+    int window = 4;
+    int messages = 10 * window;
+    // the window's deliveries are settled at once, in whatever order their threads run: their acks
+    // are sent together; one lost would keep a place of the window for good, and the next window
+    // could never gather
+    CyclicBarrier together = new CyclicBarrier(window);
+    Map<String, AtomicInteger> handled = new ConcurrentHashMap<>();
+    AtomicReference<Throwable> failed = new AtomicReference<>();
+    try (RabbitBus bus = (RabbitBus) Broker.open(Clock.systemUTC(), Map.of("prefetch", String.valueOf(window)))) {
+      for (int i = 0; i < messages; i++) bus.send(queue, BusContract.message("t" + i, "a.b.op"));
+      bus.consume(
+          queue,
+          d -> {
+            try {
+              together.await(PATIENCE.toMillis(), TimeUnit.MILLISECONDS);
+            } catch (Exception e) {
+              failed.compareAndSet(null, e);
+              return new Verdict.Retry(Duration.ofMinutes(10));
+            }
+            handled.computeIfAbsent(d.message().id(), id -> new AtomicInteger()).incrementAndGet();
+            return Verdict.DONE;
+          });
+
+      await().atMost(PATIENCE.multipliedBy(2)).until(() -> handled.size() == messages || failed.get() != null);
+      assertThat(failed.get()).as("a window that could not gather").isNull();
+      assertThat(handled.values()).allSatisfy(n -> assertThat(n.get()).isEqualTo(1));
+      await().atMost(PATIENCE).until(() -> bus.unacked(queue) == 0);
+      assertThat(bus.depth(queue)).isZero();
     }
   }
 

@@ -71,18 +71,52 @@ class TwoProcessesTest {
             return Verdict.DONE;
           });
       await().atMost(PATIENCE).until(() -> handling.getCount() == 0);
-      second.consume(
-          queue,
-          d -> {
-            seenBySecond.add(d);
-            return Verdict.DONE;
-          });
+      second.consume(queue, recording(seenBySecond));
 
       first.crash();
 
       await().atMost(PATIENCE).until(() -> seenBySecond.size() == 1);
       assertThat(seenBySecond.get(0).message().id()).isEqualTo("t1");
       assertThat(seenBySecond.get(0).attempt()).isEqualTo(2);
+      await().atMost(PATIENCE).until(() -> second.depth(queue) == 0);
+    } finally {
+      first.close();
+    }
+  }
+
+  @Test
+  void consume_laterDeliveriesAckedWhileAnEarlierIsInHand_theirAcksLeaveItOut_soACrashGivesItToTheOtherBus() {
+    int later = 12; // with the one in hand, within the prefetch window of 16
+    CountDownLatch holding = new CountDownLatch(1);
+    CountDownLatch never = new CountDownLatch(1);
+    Map<String, AtomicInteger> byFirst = new ConcurrentHashMap<>();
+    List<Delivery> seenBySecond = new CopyOnWriteArrayList<>();
+    RabbitBus first = (RabbitBus) Broker.open(Clock.systemUTC());
+    try (Bus second = Broker.open(Clock.systemUTC())) {
+      first.send(queue, message("held")); // the lowest delivery tag: any ack with multiple after it would cover it
+      for (int i = 0; i < later; i++) first.send(queue, message("t" + i));
+      first.consume(
+          queue,
+          d -> {
+            if (d.message().id().equals("held")) {
+              holding.countDown();
+              awaitQuietly(never); // interrupted by the crash; its verdict is lost with it
+              return Verdict.DONE;
+            }
+            byFirst.computeIfAbsent(d.message().id(), id -> new AtomicInteger()).incrementAndGet();
+            return Verdict.DONE;
+          });
+      await().atMost(PATIENCE).until(() -> holding.getCount() == 0 && byFirst.size() == later);
+      // every ack but the held one's is sent
+      await().atMost(PATIENCE).until(() -> first.unacked(queue) == 1);
+      second.consume(queue, recording(seenBySecond));
+
+      first.crash();
+
+      await().atMost(PATIENCE).until(() -> seenBySecond.stream().anyMatch(d -> d.message().id().equals("held")));
+      Delivery held = seenBySecond.stream().filter(d -> d.message().id().equals("held")).findFirst().orElseThrow();
+      assertThat(held.attempt()).isEqualTo(2);
+      assertThat(byFirst.values()).allSatisfy(n -> assertThat(n.get()).isEqualTo(1));
       await().atMost(PATIENCE).until(() -> second.depth(queue) == 0);
     } finally {
       first.close();
@@ -227,6 +261,13 @@ class TwoProcessesTest {
       await().atMost(PATIENCE).until(() -> host.depth(queue) == 0);
       assertThat(seen).extracting(d -> d.message().id()).as("the expired call never ran").containsExactly("held");
     }
+  }
+
+  private static Bus.Handler recording(List<Delivery> seen) {
+    return d -> {
+      seen.add(d);
+      return Verdict.DONE;
+    };
   }
 
   private static Bus.Handler counting(Map<String, AtomicInteger> handled, AtomicInteger byBus) {
