@@ -20,7 +20,11 @@ import java.util.function.Supplier;
  * queued (up to the batch size) into one {@code BEGIN IMMEDIATE} transaction, each write inside a
  * savepoint of its own, and commits them together. A write that is not kept, or whose statements
  * fail, is rolled back to its savepoint and leaves the others alone; a transaction that cannot
- * begin or commit fails every write in it. A write returns only once the commit that holds it has
+ * begin or commit fails every write in it, and so does an {@code Error} thrown by a work (its own
+ * thread gets the {@code Error}, the others a {@code SQLException} caused by it). Whatever a batch
+ * throws, its transaction is rolled back before the writer is given up, or, when even that fails,
+ * before the next batch begins: no transaction outlives its batch to hold the file's other writers
+ * with {@code SQLITE_BUSY}. A write returns only once the commit that holds it has
  * returned, so with {@code synchronous=FULL} what was answered is on disk. A thread whose write
  * was committed in someone else's batch leaves as soon as that batch is done.
  *
@@ -52,6 +56,12 @@ public final class GroupCommit {
   private Thread holder;
   /** Whether the writer now commits with {@code synchronous=FULL}; null until a batch set it. */
   private Boolean syncing;
+  /**
+   * Whether a transaction was begun and not yet committed or rolled back: while a batch runs, and
+   * after a batch whose rollback failed, until the next batch rolls it back. Held as the
+   * statements are.
+   */
+  private boolean unfinished;
   private final int batchSize;
   private final Supplier<? extends RuntimeException> closedFailure;
   /** The writes waiting for the writer; its monitor also guards {@code writing} and {@code closed}. */
@@ -162,9 +172,15 @@ public final class GroupCommit {
     if (interrupted) Thread.currentThread().interrupt();
   }
 
-  /** Commits a batch in one transaction, on the writer, which the calling thread holds. */
+  /**
+   * Commits a batch in one transaction, on the writer, which the calling thread holds. Whatever
+   * the batch throws, {@code Error} included, its transaction is rolled back and every write of it
+   * fails; the writer is left with no transaction open, or marked {@code unfinished} when even the
+   * rollback failed, and the next batch rolls back first.
+   */
   private void commit(List<Pending<?>> batch) {
     try {
+      if (unfinished) rollback(); // a batch before this one could not end its transaction
       boolean synced = false;
       for (Pending<?> pending : batch) synced |= pending.synced;
       if (!Boolean.valueOf(synced).equals(syncing)) {
@@ -172,25 +188,22 @@ public final class GroupCommit {
         syncing = synced;
       }
       execute("BEGIN IMMEDIATE");
-      try {
-        boolean any;
-        if (batch.size() == 1) {
-          any = batch.get(0).runAlone(this);
-        } else {
-          any = false;
-          for (Pending<?> pending : batch) any |= pending.runInSavepoint(this);
-        }
-        execute(any ? "COMMIT" : "ROLLBACK");
-      } catch (SQLException | RuntimeException e) {
-        forgetPrepared();
-        rollbackQuietly();
-        throw e;
+      unfinished = true;
+      boolean any;
+      if (batch.size() == 1) {
+        any = batch.get(0).runAlone(this);
+      } else {
+        any = false;
+        for (Pending<?> pending : batch) any |= pending.runInSavepoint(this);
       }
-    } catch (SQLException | RuntimeException e) {
-      for (Pending<?> pending : batch) pending.lost(e);
+      execute(any ? "COMMIT" : "ROLLBACK");
+      unfinished = false;
+    } catch (Throwable t) { // an Error too: the transaction must not outlive the batch
+      forgetPrepared();
+      if (unfinished) rollbackQuietly();
+      for (Pending<?> pending : batch) pending.lost(t);
     }
   }
-
   /**
    * A statement on the writer, prepared the first time a work asks for it and kept for the next
    * ones: SQLite compiles a statement's text each time it is prepared. Only for a work running in
@@ -237,11 +250,23 @@ public final class GroupCommit {
     }
   }
 
-  private void rollbackQuietly() {
+  /** Rolls the open transaction back; SQLite's "no transaction is active" counts as done. */
+  private void rollback() throws SQLException {
     try {
       execute("ROLLBACK");
-    } catch (SQLException ignored) {
-      // SQLite rolls back by itself after some errors; then there is nothing left to undo
+    } catch (SQLException e) {
+      // SQLite rolls back by itself after some errors (a full disk, an interrupt): nothing is open
+      if (!String.valueOf(e.getMessage()).contains("no transaction is active")) throw e;
+    }
+    unfinished = false;
+  }
+
+  /** Rolls back, leaving the writer marked {@code unfinished} when it cannot. */
+  private void rollbackQuietly() {
+    try {
+      rollback();
+    } catch (Throwable t) { // an Error too: the next batch tries again before it begins
+      forgetPrepared();
     }
   }
 
@@ -254,7 +279,7 @@ public final class GroupCommit {
     private final Predicate<T> keep;
     private final boolean synced;
     private T result;
-    private Exception failure;
+    private Throwable failure;
     private boolean done;
 
     Pending(Work<T> work, Predicate<T> keep, boolean synced) {
@@ -269,8 +294,13 @@ public final class GroupCommit {
      * @return whether it is kept
      */
     boolean runAlone(GroupCommit commits) throws SQLException {
-      result = work.run(commits.writer);
-      return keep.test(result);
+      try {
+        result = work.run(commits.writer);
+        return keep.test(result);
+      } catch (Error e) {
+        failure = e;
+        throw e;
+      }
     }
 
     /**
@@ -288,21 +318,30 @@ public final class GroupCommit {
       } catch (SQLException | RuntimeException e) {
         failure = e;
         commits.forgetPrepared();
+      } catch (Error e) {
+        failure = e; // its own; it ends the transaction, and the batch with it
+        throw e;
       }
       if (!kept) commits.execute("ROLLBACK TO write");
       commits.execute("RELEASE write");
       return kept;
     }
 
-    /** The transaction holding this write did not commit. */
-    void lost(Exception e) {
+    /**
+     * The transaction holding this write did not commit, failing with {@code t}: the write fails
+     * with it, or, when {@code t} is an {@code Error} another write threw, with a {@code
+     * SQLException} caused by it. The write that threw an {@code Error} gets it back on its thread.
+     */
+    void lost(Throwable t) {
       result = null;
-      failure = e;
+      if (failure == t) return;
+      failure = t instanceof Error ? new SQLException("the transaction did not finish: " + t, t) : t;
     }
 
     T outcome() throws SQLException {
       if (failure instanceof SQLException e) throw e;
       if (failure instanceof RuntimeException e) throw e;
+      if (failure instanceof Error e) throw e;
       return result;
     }
   }

@@ -189,8 +189,12 @@ class GroupCommitTest {
   }
 
   private static boolean bothWaiting(List<Thread> waiting) {
+    return allWaiting(waiting, 2);
+  }
+
+  private static boolean allWaiting(List<Thread> waiting, int threads) {
     synchronized (waiting) {
-      return waiting.size() == 2 && waiting.stream().allMatch(t -> t.getState() == Thread.State.WAITING);
+      return waiting.size() == threads && waiting.stream().allMatch(t -> t.getState() == Thread.State.WAITING);
     }
   }
 
@@ -226,6 +230,144 @@ class GroupCommitTest {
     assertThat(afterFailure).isNotSameAs(first);
     assertThatThrownBy(() -> commits.prepared(sql)).as("outside a write").isInstanceOf(IllegalStateException.class);
     assertThat(committed()).containsExactly(1, 2, 3);
+  }
+
+  /** Recurses until the stack is gone: a real {@code StackOverflowError}, from a work's own code. */
+  private static int deep(int n) {
+    return n == Integer.MAX_VALUE ? n : deep(n + 1) + 1;
+  }
+
+  /**
+   * Whether another connection can write the file at once: none while a transaction of the
+   * writer is left open, which would hold every other process's writes with {@code SQLITE_BUSY}.
+   */
+  private boolean anotherConnectionWrites(int n) throws SQLException {
+    SQLiteConfig config = new SQLiteConfig();
+    config.setBusyTimeout(500);
+    try (Connection other = config.createConnection("jdbc:sqlite:" + directory.resolve("items.db"))) {
+      insert(other, n);
+      return true;
+    }
+  }
+
+  private int inserted(int n) throws SQLException {
+    return commits.write(c -> insert(c, n));
+  }
+
+  @Test
+  void write_alone_workThrowsError_rollsBackAndTheStoreStaysUsable() throws Exception {
+    assertThatThrownBy(() -> commits.write(c -> {
+      insert(c, 1);
+      return deep(0);
+    })).isInstanceOf(StackOverflowError.class);
+
+    assertThat(inserted(2)).as("the next write").isEqualTo(1);
+    assertThat(anotherConnectionWrites(3)).isTrue();
+    assertThat(committed()).containsExactly(2, 3);
+  }
+
+  @Test
+  void write_inABatch_workThrowsError_failsTheBatchAndTheStoreStaysUsable() throws Exception {
+    List<Future<Integer>> outcomes = inOneBatch(
+        c -> insert(c, 1),
+        c -> {
+          insert(c, 2);
+          return deep(0);
+        },
+        c -> insert(c, 3));
+
+    assertThat(outcomes.get(0).get(1, TimeUnit.MINUTES)).as("the batch before").isEqualTo(1);
+    assertThatThrownBy(() -> outcomes.get(1).get(1, TimeUnit.MINUTES)).hasCauseInstanceOf(StackOverflowError.class);
+    assertThatThrownBy(() -> outcomes.get(2).get(1, TimeUnit.MINUTES))
+        .as("a write sharing the transaction")
+        .hasCauseInstanceOf(SQLException.class)
+        .hasRootCauseInstanceOf(StackOverflowError.class);
+    assertThat(inserted(4)).as("the next write").isEqualTo(1);
+    assertThat(anotherConnectionWrites(5)).isTrue();
+    assertThat(committed()).containsExactly(1, 4, 5);
+  }
+
+  @Test
+  void write_commitFails_failsTheWriteAndTheStoreStaysUsable() throws Exception {
+    try (Statement s = writer.createStatement()) {
+      s.execute("PRAGMA foreign_keys = ON");
+      s.execute("CREATE TABLE line (item INTEGER REFERENCES item (n) DEFERRABLE INITIALLY DEFERRED)");
+    }
+    // checked at COMMIT, which fails and leaves the transaction open
+    assertThatThrownBy(() -> commits.write(c -> {
+      try (Statement s = c.createStatement()) {
+        return s.executeUpdate("INSERT INTO line (item) VALUES (42)");
+      }
+    })).isInstanceOf(SQLException.class).hasMessageContaining("FOREIGN KEY");
+
+    assertThat(inserted(1)).as("the next write").isEqualTo(1);
+    assertThat(anotherConnectionWrites(2)).isTrue();
+    assertThat(committed()).containsExactly(1, 2);
+  }
+
+  @Test
+  void write_inABatch_rollbackToFails_failsTheBatchAndTheStoreStaysUsable() throws Exception {
+    List<Future<Integer>> outcomes = inOneBatch(
+        c -> insert(c, 1),
+        c -> insert(c, 2),
+        c -> {
+          try (Statement s = c.createStatement()) {
+            s.execute("RELEASE write"); // its savepoint gone, ROLLBACK TO it fails
+          }
+          return 0;
+        },
+        c -> insert(c, 3));
+
+    assertThat(outcomes.get(0).get(1, TimeUnit.MINUTES)).as("the batch before").isEqualTo(1);
+    for (Future<Integer> outcome : outcomes.subList(1, 4)) {
+      assertThatThrownBy(() -> outcome.get(1, TimeUnit.MINUTES)).hasCauseInstanceOf(SQLException.class);
+    }
+    assertThat(inserted(4)).as("the next write").isEqualTo(1);
+    assertThat(anotherConnectionWrites(5)).isTrue();
+    assertThat(committed()).containsExactly(1, 4, 5);
+  }
+
+  /**
+   * Runs the first work alone, holding the writer until every other one is queued behind it, so
+   * the others share the next batch; each of the others is kept only when its result is not 0.
+   */
+  @SafeVarargs
+  private List<Future<Integer>> inOneBatch(GroupCommit.Work<Integer> first, GroupCommit.Work<Integer>... rest) throws Exception {
+    CountDownLatch holding = new CountDownLatch(1);
+    CountDownLatch release = new CountDownLatch(1);
+    ExecutorService threads = Executors.newFixedThreadPool(rest.length + 1);
+    try {
+      List<Future<Integer>> outcomes = new ArrayList<>();
+      outcomes.add(threads.submit(() -> commits.write(c -> {
+        holding.countDown();
+        try {
+          release.await(1, TimeUnit.MINUTES);
+        } catch (InterruptedException e) {
+          throw new SQLException("interrupted while holding the writer", e);
+        }
+        return first.run(c);
+      })));
+      holding.await(1, TimeUnit.MINUTES);
+      List<Thread> waiting = new ArrayList<>();
+      for (GroupCommit.Work<Integer> work : rest) {
+        outcomes.add(threads.submit(noted(waiting, () -> commits.write(work, result -> result != 0))));
+      }
+      long deadline = System.nanoTime() + TimeUnit.MINUTES.toNanos(1);
+      while (!allWaiting(waiting, rest.length) && System.nanoTime() < deadline) Thread.onSpinWait();
+      assertThat(allWaiting(waiting, rest.length)).as("every write queued").isTrue();
+      release.countDown();
+      for (Future<Integer> outcome : outcomes) {
+        try {
+          outcome.get(1, TimeUnit.MINUTES);
+        } catch (java.util.concurrent.ExecutionException expected) {
+          // each test says which fail
+        }
+      }
+      return outcomes;
+    } finally {
+      release.countDown();
+      threads.shutdown();
+    }
   }
 
   @Test
