@@ -41,9 +41,12 @@ final class Connections {
 
   /**
    * Whether the failure is the loss of a connection, not of one channel: the broker went away or
-   * closed the connection, or the network failed; automatic recovery brings it back.
+   * closed the connection, or the network failed; automatic recovery brings it back. A confirm not
+   * received in time ({@link TimeoutException}) is not: it says the message is not confirmed, and
+   * nothing of the connection.
    */
   static boolean isLost(Throwable t) {
+    if (t instanceof TimeoutException) return false;
     if (isUnreachable(t)) return true;
     for (Throwable at = t; at != null; at = at.getCause()) {
       if (at instanceof com.rabbitmq.client.ShutdownSignalException s) return s.isHardError() && !s.isInitiatedByApplication();

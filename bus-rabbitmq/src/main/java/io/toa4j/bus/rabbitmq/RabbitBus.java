@@ -373,8 +373,9 @@ final class RabbitBus implements Bus {
     if (e instanceof IllegalArgumentException || e instanceof BusClosed) throw (RuntimeException) e;
     String cause = e.getCause() != null && e instanceof IOException ? e.getCause().getMessage() : e.toString();
     String text = "Cannot " + what + " on RabbitMQ at " + tuning.where() + ": " + cause;
-    // out of reach for now: the caller may try again, and logs it as an outage (see OutageLog)
-    if (Connections.isLost(e) || channels.recovering()) return new UnreachableException(text, e);
+    // out of reach for now: the caller may try again, and logs it as an outage (see OutageLog); a
+    // broker that confirms nothing in time (an alarm holding publishers back) is too
+    if (Connections.isLost(e) || e instanceof TimeoutException || channels.recovering()) return new UnreachableException(text, e);
     return new IllegalStateException(text, e);
   }
 

@@ -8,6 +8,7 @@ import com.rabbitmq.client.Recoverable;
 import com.rabbitmq.client.RecoveryListener;
 import com.rabbitmq.client.ShutdownSignalException;
 import io.toa4j.spi.Bus;
+import io.toa4j.spi.Combiner;
 import io.toa4j.spi.Delivery;
 import io.toa4j.spi.OutageLog;
 import io.toa4j.spi.Verdict;
@@ -17,8 +18,10 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.NavigableSet;
 import java.util.TreeSet;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Executor;
 import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.function.Consumer;
 import org.slf4j.Logger;
@@ -33,13 +36,22 @@ import org.slf4j.LoggerFactory;
  * {@link Calls} sends the answer first. A crash between the two leaves both the copy and the
  * original, so the message comes twice and is never lost.
  *
- * <p>Acknowledgements are sent together (flat combining, no thread of their own): a handler whose
- * delivery is settled while another is sending acks leaves its ack to that one, which sends every
- * waiting ack before it goes back to its own work. Each ack is a write to the socket, and a
- * quarter of the handlers' time when every delivery was acknowledged alone. The acks below every
+ * <p>A delivery whose work failed on a channel still open (the retry copy not confirmed in time,
+ * or refused) is given back: nacked with requeue after {@link #REQUEUE_AFTER}, so that a broker
+ * refusing copies (under a memory or disk alarm, or while the publishing connection recovers) is
+ * not asked again at once. Its place in the prefetch window comes free with the nack; a delivery
+ * left unacknowledged on a live channel would keep its place for good, and a window of them would
+ * stop the consumer. On a channel gone with its connection, the broker has given it back already.
+ *
+ * <p>Acknowledgements are sent together (flat combining, no thread of their own; {@link
+ * Combiner}): a handler whose delivery is settled while another is sending acks leaves its ack to
+ * that one, which sends every waiting ack before it goes back to its own work. Each ack is a write
+ * to the socket, and a quarter of the handlers' time when every delivery was acknowledged alone. The acks below every
  * delivery still open (in hand, or left unacknowledged after its work failed) go as one {@code
  * basic.ack} with {@code multiple}, which the broker applies to every delivery of the channel up to
  * that tag; those above one still open go alone, so an ack never covers a delivery not settled.
+ * Nacks go first, each alone, and a delivery leaves the open ones only as its nack joins those to
+ * send: no ack with {@code multiple} can cover it before its nack is sent.
  * Delivery tags grow on a channel, also across its recovery (the client offsets them), and a
  * recovery forgets the deliveries still open: the broker gave them back, and the client drops an
  * ack of a tag from before it.
@@ -49,6 +61,9 @@ import org.slf4j.LoggerFactory;
  */
 final class Subscriber extends DefaultConsumer implements Bus.Subscription {
   private static final Logger LOG = LoggerFactory.getLogger(Subscriber.class);
+
+  /** How long a delivery whose work failed on a live channel is held before it is given back. */
+  static final Duration REQUEUE_AFTER = Duration.ofSeconds(1);
 
   /** The subscriber whose handler runs on this thread, so closing from a handler does not wait for itself. */
   private static final ThreadLocal<Subscriber> HANDLING = new ThreadLocal<>();
@@ -66,7 +81,10 @@ final class Subscriber extends DefaultConsumer implements Bus.Subscription {
   private final NavigableSet<Long> open = new TreeSet<>(); // guarded by lock
   /** Settled deliveries whose ack is still to be sent. */
   private final List<Long> settled = new ArrayList<>(); // guarded by lock
-  private boolean acking; // guarded by lock: a thread is sending the settled deliveries' acks
+  /** Deliveries given back, whose nack (with requeue) is still to be sent. */
+  private final List<Long> refused = new ArrayList<>(); // guarded by lock
+  /** Sends the waiting acks and nacks, on one handler thread at a time. */
+  private final Combiner acks = Combiner.inline(this::sendWaiting);
   private volatile boolean closed;
 
   Subscriber(
@@ -161,69 +179,94 @@ final class Subscriber extends DefaultConsumer implements Bus.Subscription {
 
   private void handle(long tag, Delivery delivery, AMQP.BasicProperties properties) {
     HANDLING.set(this);
-    boolean done = false;
+    Throwable failure = null;
     try {
       work.settle(delivery, properties);
-      done = true;
-    } catch (IOException | RuntimeException | InterruptedException | TimeoutException e) {
-      if (e instanceof InterruptedException) Thread.currentThread().interrupt();
-      if (!getChannel().isOpen() || Connections.isLost(e)) {
-        outage.failed(e); // the channel went with its connection: recovery resumes the consumer
-      } else {
-        LOG.warn(
-            "Cannot settle message {} of queue {} (attempt {}); it will be delivered again",
-            delivery.message().id(),
-            queue,
-            delivery.attempt(),
-            e);
-      }
+    } catch (Throwable t) { // an Error too: the delivery must still be acknowledged or given back
+      failure = t;
+      if (t instanceof InterruptedException) Thread.currentThread().interrupt();
     } finally {
       HANDLING.remove();
-      if (!done) finished(1); // left unacknowledged, and open: no ack of another delivery covers it
     }
-    if (done) acknowledge(tag);
+    if (failure == null) {
+      settle(tag, true);
+      return;
+    }
+    try {
+      unsettled(tag, delivery, failure);
+    } finally {
+      if (failure instanceof Error e) throw e;
+    }
+  }
+
+  /** A delivery whose work failed: given back, unless its channel went and the broker took it back. */
+  private void unsettled(long tag, Delivery delivery, Throwable failure) {
+    if (!getChannel().isOpen() || Connections.isLost(failure)) {
+      finished(1); // stays open, so that no ack covers it: its tag is from before the recovery
+      outage.failed(failure);
+      return;
+    }
+    try {
+      CompletableFuture.delayedExecutor(REQUEUE_AFTER.toMillis(), TimeUnit.MILLISECONDS).execute(() -> settle(tag, false));
+    } catch (RuntimeException | Error e) {
+      settle(tag, false);
+    }
+    LOG.warn(
+        "Cannot settle message {} of queue {} (attempt {}); it goes back to the queue in {} ms",
+        delivery.message().id(),
+        queue,
+        delivery.attempt(),
+        REQUEUE_AFTER.toMillis(),
+        failure);
   }
 
   /**
-   * Sends the delivery's ack, with every other one waiting, unless a thread is sending acks: that
-   * thread sends it before it stops. A delivery counts as held until its ack is sent.
+   * Leaves the delivery's ack (or nack, with requeue) to be sent with every other one waiting, and
+   * sends them unless a thread is sending them: that thread sends it before it stops. A delivery
+   * counts as held until its ack or nack is sent.
    */
-  private void acknowledge(long tag) {
+  private void settle(long tag, boolean done) {
     synchronized (lock) {
       open.remove(tag);
-      settled.add(tag);
-      if (acking) return;
-      acking = true;
+      (done ? settled : refused).add(tag);
     }
-    while (true) {
-      List<Long> tags;
-      long lowestOpen;
-      synchronized (lock) {
-        if (settled.isEmpty()) {
-          acking = false;
-          return;
-        }
-        tags = new ArrayList<>(settled);
-        settled.clear();
-        lowestOpen = open.isEmpty() ? Long.MAX_VALUE : open.first();
+    acks.request();
+  }
+
+  /** Sends every waiting nack and ack; a drain of {@link #acks}, taking them all before it sends. */
+  private void sendWaiting() {
+    List<Long> acked;
+    List<Long> nacked;
+    long lowestOpen;
+    synchronized (lock) {
+      if (settled.isEmpty() && refused.isEmpty()) return;
+      acked = new ArrayList<>(settled);
+      nacked = new ArrayList<>(refused);
+      settled.clear();
+      refused.clear();
+      lowestOpen = open.isEmpty() ? Long.MAX_VALUE : open.first();
+    }
+    try {
+      send(acked, nacked, lowestOpen);
+      outage.succeeded();
+    } catch (IOException | RuntimeException e) {
+      if (closed && !getChannel().isOpen()) {
+        LOG.debug("{} message(s) of queue {} settled after its consumer closed come again", acked.size() + nacked.size(), queue, e);
+      } else if (!getChannel().isOpen() || Connections.isLost(e)) {
+        outage.failed(e); // the channel went with its connection: the broker hands them out again
+      } else {
+        LOG.warn("Cannot acknowledge {} message(s) of queue {}; they will be delivered again", acked.size() + nacked.size(), queue, e);
       }
-      try {
-        send(tags, lowestOpen);
-        outage.succeeded();
-      } catch (IOException | RuntimeException e) {
-        if (!getChannel().isOpen() || Connections.isLost(e)) {
-          outage.failed(e); // the channel went with its connection: the broker hands them out again
-        } else {
-          LOG.warn("Cannot acknowledge {} message(s) of queue {}; they will be delivered again", tags.size(), queue, e);
-        }
-      } finally {
-        finished(tags.size());
-      }
+    } finally {
+      finished(acked.size() + nacked.size());
     }
   }
 
-  /** One ack with {@code multiple} for the tags below every open delivery, one each for the rest. */
-  private void send(List<Long> tags, long lowestOpen) throws IOException {
+  /**
+   * The nacks, with requeue, each alone; then one ack with {@code multiple} for the tags below every
+   * open delivery, one each for the rest.
+   */
+  private void send(List<Long> tags, List<Long> nacked, long lowestOpen) throws IOException {
     long below = 0;
     int together = 0;
     List<Long> alone = new ArrayList<>();
@@ -236,6 +279,7 @@ final class Subscriber extends DefaultConsumer implements Bus.Subscription {
       }
     }
     synchronized (getChannel()) {
+      for (long tag : nacked) getChannel().basicNack(tag, false, true);
       if (together > 0) getChannel().basicAck(below, together > 1);
       for (long tag : alone) getChannel().basicAck(tag, false);
     }

@@ -13,10 +13,12 @@ import java.time.Clock;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.CyclicBarrier;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.AfterEach;
@@ -131,6 +133,39 @@ class RabbitBusTest {
       await().atMost(PATIENCE).until(() -> bus.unacked(queue) == 0);
       assertThat(bus.depth(queue)).isZero();
     }
+  }
+
+  @Test
+  void verdictNotConfirmedInTime_onALiveChannel_isGivenBack_andTheConsumerKeepsReceiving() {
+    int messages = 6;
+    Set<String> done = ConcurrentHashMap.newKeySet();
+    AtomicInteger retried = new AtomicInteger();
+    // the broker cannot confirm a copy within 1 ms: each Retry verdict's copy is "not confirmed" on
+    // a channel that stays open; left unacknowledged, two of them would fill the window for good
+    try (Bus sender = Broker.open(Clock.systemUTC());
+        RabbitBus bus = (RabbitBus) Broker.open(Clock.systemUTC(), Map.of("prefetch", "2", "confirm-timeout-ms", "1"))) {
+      for (int i = 0; i < messages; i++) sender.send(queue, BusContract.message("t" + i, "a.b.op"));
+      bus.consume(
+          queue,
+          d -> {
+            if (d.attempt() == 1) {
+              retried.incrementAndGet();
+              return new Verdict.Retry(Duration.ofMillis(100));
+            }
+            done.add(d.message().id()); // given back (redelivered), or its copy after all
+            return Verdict.DONE;
+          });
+
+      await().atMost(PATIENCE.multipliedBy(2)).until(() -> done.size() == messages);
+      assertThat(retried.get()).isGreaterThanOrEqualTo(messages);
+      await().atMost(PATIENCE).until(() -> bus.unacked(queue) == 0 && bus.depth(queue) == 0);
+    }
+  }
+
+  @Test
+  void confirmTimeout_isNotALostConnection() {
+    assertThat(Connections.isLost(new TimeoutException("no confirm within 1 ms"))).isFalse();
+    assertThat(Connections.isLost(new java.net.SocketException("Connection reset"))).isTrue();
   }
 
   private List<Parked> parkedHere(Bus bus) {
