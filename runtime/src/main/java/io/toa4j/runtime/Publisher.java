@@ -2,6 +2,7 @@ package io.toa4j.runtime;
 
 import io.opentelemetry.context.Context;
 import io.toa4j.spi.Bus;
+import io.toa4j.spi.Combiner;
 import io.toa4j.spi.Message;
 import io.toa4j.spi.OutageLog;
 import io.toa4j.spi.OutboxEntry;
@@ -17,11 +18,10 @@ import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
-import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.ConcurrentLinkedQueue;
-import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.LockSupport;
 import org.slf4j.Logger;
@@ -166,15 +166,17 @@ final class Publisher implements Engine.Outbox, AutoCloseable {
    * The entries of one component committed here and not yet published: published in the order they
    * were committed, as many together as arrived while the ones before them were published. One
    * drain per component at a time runs on the publishing executor, started by the commit that
-   * finds none running (flat combining), so a burst of commits makes a few large publishes, not
-   * one publish and one thread per entry.
+   * finds none running or due (flat combining, {@link Combiner}), so a burst of commits makes a few
+   * large publishes, not one publish and one thread per entry.
    */
   private final class Committed {
     private final Component component;
     private final Queue<OutboxEntry> waiting = new ConcurrentLinkedQueue<>();
+    /** How many wait: the queue's own size is a walk of it. */
+    private final AtomicInteger queued = new AtomicInteger();
     /** Entries added and not yet through their publish: waiting, and those a publish carries now. */
     private final AtomicLong unpublished = new AtomicLong();
-    private final AtomicBoolean draining = new AtomicBoolean();
+    private final Combiner drains = Combiner.on(immediate, this::drain);
 
     Committed(Component component) {
       this.component = component;
@@ -182,37 +184,33 @@ final class Publisher implements Engine.Outbox, AutoCloseable {
 
     void add(OutboxEntry entry) {
       unpublished.incrementAndGet();
+      queued.incrementAndGet();
       waiting.add(entry);
-      if (!draining.compareAndSet(false, true)) return;
-      try {
-        immediate.execute(this::drain);
-      } catch (RejectedExecutionException closing) {
-        draining.set(false); // the publisher is closing: the entry stays unpublished, for a sweep
-      }
+      drains.request(); // refused only while the publisher closes: the entry stays for a sweep
     }
 
     /**
-     * Publishes until nothing waits, after a moment for more when few wait; the re-check after
-     * letting the flag go catches an entry added just before.
+     * Publishes everything waiting, after a moment for more when few wait; a batch that throws,
+     * {@code Error} included, leaves the others to be published all the same, and its entries to a
+     * sweep.
      */
     private void drain() {
-      do {
+      if (queued.get() < LINGER_BELOW) LockSupport.parkNanos(GATHER_NANOS);
+      Throwable failure = null;
+      while (true) {
+        List<OutboxEntry> batch = new ArrayList<>();
+        for (OutboxEntry entry; batch.size() < BATCH && (entry = waiting.poll()) != null; ) batch.add(entry);
+        if (batch.isEmpty()) break;
+        queued.addAndGet(-batch.size());
         try {
-          if (waiting.size() < LINGER_BELOW) LockSupport.parkNanos(GATHER_NANOS);
-          while (true) {
-            List<OutboxEntry> batch = new ArrayList<>();
-            for (OutboxEntry entry; batch.size() < BATCH && (entry = waiting.poll()) != null; ) batch.add(entry);
-            if (batch.isEmpty()) break;
-            try {
-              publish(component, batch, false);
-            } finally {
-              unpublished.addAndGet(-batch.size());
-            }
-          }
+          publish(component, batch, false);
+        } catch (Throwable t) { // go on: the combiner leaves what waits now to this drain
+          if (failure == null) failure = t;
         } finally {
-          draining.set(false);
+          unpublished.addAndGet(-batch.size());
         }
-      } while (!waiting.isEmpty() && draining.compareAndSet(false, true));
+      }
+      rethrow(failure);
     }
   }
 
@@ -299,6 +297,23 @@ final class Publisher implements Engine.Outbox, AutoCloseable {
     List<OutboxEntry> taken = new ArrayList<>(entries.size());
     for (OutboxEntry entry : entries) if (inFlight.add(entry.id())) taken.add(entry);
     if (taken.isEmpty()) return;
+    boolean handed = false;
+    try {
+      List<String> done = publishEach(component, taken, again);
+      if (!done.isEmpty()) {
+        sending(component).succeeded();
+        // marked on another thread, so that the next publish does not wait for the storage
+        marks.computeIfAbsent(component.label(), label -> new Marks(component)).add(done);
+      }
+      handed = true;
+    } finally {
+      // an Error on the way: none of them is left in flight, where no sweep would take it again
+      if (!handed) taken.forEach(entry -> inFlight.remove(entry.id()));
+    }
+  }
+
+  /** Publishes the entries together, or each alone when that fails; the ids of those published. */
+  private List<String> publishEach(Component component, List<OutboxEntry> taken, boolean again) {
     List<String> done = new ArrayList<>(taken.size());
     try {
       publishTogether(component, taken, again);
@@ -317,10 +332,7 @@ final class Publisher implements Engine.Outbox, AutoCloseable {
         taken.forEach(entry -> unpublished(component, entry, e));
       }
     }
-    if (done.isEmpty()) return;
-    sending(component).succeeded();
-    // marked on another thread, so that the next publish does not wait for the storage
-    marks.computeIfAbsent(component.label(), label -> new Marks(component)).add(done);
+    return done;
   }
 
   /**
@@ -348,56 +360,48 @@ final class Publisher implements Engine.Outbox, AutoCloseable {
 
   /**
    * The entries of one component whose messages are on the bus and whose mark is not written yet,
-   * written together by one thread at a time (flat combining: no thread of its own).
+   * written together by one thread at a time (flat combining, {@link Combiner}: no thread of its
+   * own).
    */
   private final class Marks {
     private final Component component;
     private final Queue<String> waiting = new ConcurrentLinkedQueue<>();
-    private final AtomicBoolean writing = new AtomicBoolean();
+    /** How many wait: the queue's own size is a walk of it. */
+    private final AtomicInteger queued = new AtomicInteger();
+    private final Combiner writes = Combiner.on(immediate, this::write);
 
     Marks(Component component) {
       this.component = component;
     }
 
     /**
-     * Adds the entries' marks and, unless a thread is writing marks, starts a task that writes every
-     * waiting one. A thread writing (or lingering before it writes) takes them with its own: under
-     * load, most publishes start no task.
+     * Adds the entries' marks and, unless a thread is writing marks or about to, starts a task that
+     * writes every waiting one. A thread writing (or lingering before it writes) takes them with
+     * its own: under load, most publishes start no task.
      */
     void add(List<String> ids) {
+      queued.addAndGet(ids.size());
       waiting.addAll(ids);
-      // read after the add: a writer that let the flag go before it looks at the line again
-      if (writing.get()) return;
-      try {
-        immediate.execute(this::write);
-      } catch (RejectedExecutionException closing) {
-        waiting.removeAll(ids);
-        ids.forEach(inFlight::remove); // unmarked: a sweep publishes them again, under the same ids
-      }
+      if (writes.request()) return;
+      // the publisher is closing: unmarked, so a sweep publishes them again, under the same ids
+      if (waiting.removeAll(ids)) queued.addAndGet(-ids.size());
+      ids.forEach(inFlight::remove);
     }
 
-    /** Unless another thread is writing marks, writes every waiting one. */
+    /**
+     * Writes every waiting mark, at most {@value #BATCH} a statement, after a moment for more when
+     * few wait (a few marks alone would cost a statement each, as when one caller commits entries
+     * one by one).
+     */
     private void write() {
-      // the thread that takes the flag writes until nothing waits; one that finds it taken leaves its
-      // mark to that thread, which sees it before it lets the flag go or just after (the re-check)
-      while (!waiting.isEmpty() && writing.compareAndSet(false, true)) {
-        try {
-          // a few marks alone would cost a statement each (entries published one by one, as one
-          // caller commits them): wait a moment for the next ones to join them
-          if (waiting.size() < LINGER_BELOW) LockSupport.parkNanos(LINGER_NANOS);
-          writeWaiting();
-        } finally {
-          writing.set(false);
-        }
-      }
-    }
-
-    private void writeWaiting() {
+      if (queued.get() < LINGER_BELOW) LockSupport.parkNanos(LINGER_NANOS);
+      Throwable failure = null;
       List<String> batch = new ArrayList<>(BATCH);
       while (true) {
         batch.clear();
         for (String id; batch.size() < BATCH && (id = waiting.poll()) != null; ) batch.add(id);
-        if (batch.isEmpty()) return;
+        if (batch.isEmpty()) break;
+        queued.addAndGet(-batch.size());
         try {
           component.store().orElseThrow().published(batch, clock.millis());
           progress.signal();
@@ -405,11 +409,21 @@ final class Publisher implements Engine.Outbox, AutoCloseable {
         } catch (RuntimeException e) {
           failed(outage(component), e, "{} outbox entries of {} were not marked published; the sweep publishes them again", batch.size(),
               component.label(), e);
+        } catch (Throwable t) { // an Error: go on, the combiner leaves what waits now to this drain
+          if (failure == null) failure = t;
         } finally {
           batch.forEach(inFlight::remove);
         }
       }
+      rethrow(failure);
     }
+  }
+
+  /** Throws the failure a drain went on past, once it has taken everything that waited. */
+  private static void rethrow(Throwable failure) {
+    if (failure instanceof RuntimeException e) throw e;
+    if (failure instanceof Error e) throw e;
+    if (failure != null) throw new IllegalStateException(failure);
   }
 
   private OutageLog outage(Component component) {
