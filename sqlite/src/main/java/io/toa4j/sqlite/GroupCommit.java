@@ -3,12 +3,9 @@ package io.toa4j.sqlite;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.sql.PreparedStatement;
-import java.util.ArrayDeque;
-import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Queue;
 import java.util.function.Predicate;
 import java.util.function.Supplier;
 
@@ -52,8 +49,6 @@ public final class GroupCommit {
    * thread holding the writer, as is {@code syncing}.
    */
   private final Map<String, PreparedStatement> statements = new HashMap<>();
-  /** The thread holding the writer, while one does. */
-  private Thread holder;
   /** Whether the writer now commits with {@code synchronous=FULL}; null until a batch set it. */
   private Boolean syncing;
   /**
@@ -62,12 +57,8 @@ public final class GroupCommit {
    * statements are.
    */
   private boolean unfinished;
-  private final int batchSize;
-  private final Supplier<? extends RuntimeException> closedFailure;
-  /** The writes waiting for the writer; its monitor also guards {@code writing} and {@code closed}. */
-  private final Queue<Pending<?>> queue = new ArrayDeque<>();
-  private boolean writing;
-  private boolean closed;
+  /** The writes waiting for the writer, and the thread holding it. */
+  private final Batches<Pending<?>> batches;
 
   /**
    * @param writer the file's writer connection, in auto-commit mode, used by nothing else
@@ -76,8 +67,8 @@ public final class GroupCommit {
    */
   public GroupCommit(Connection writer, int batchSize, Supplier<? extends RuntimeException> closedFailure) {
     this.writer = writer;
-    this.batchSize = batchSize;
-    this.closedFailure = closedFailure;
+    this.batches =
+        new Batches<>(batchSize, closedFailure, (batch, t) -> batch.forEach(pending -> pending.lost(t)));
   }
 
   /** Runs the work in a committed transaction, as {@link #write(Work, Predicate)} keeping it always. */
@@ -106,49 +97,7 @@ public final class GroupCommit {
   }
 
   private <T> T write(Pending<T> pending) throws SQLException {
-    boolean interrupted = false;
-    synchronized (queue) {
-      if (closed) throw closedFailure.get();
-      queue.add(pending);
-    }
-    while (true) {
-      List<Pending<?>> batch = new ArrayList<>();
-      synchronized (queue) {
-        // a queued write is committed by whoever holds the writer: wait for that, or take it
-        while (writing && !pending.done) {
-          try {
-            queue.wait();
-          } catch (InterruptedException e) {
-            interrupted = true; // the write is queued and cannot be taken back: wait it out
-          }
-        }
-        if (pending.done) break;
-        if (closed) {
-          queue.remove(pending);
-          throw closedFailure.get();
-        }
-        writing = true;
-        holder = Thread.currentThread();
-        while (!queue.isEmpty() && batch.size() < batchSize) batch.add(queue.poll());
-      }
-      boolean settled = false;
-      try {
-        commit(batch);
-        settled = true;
-      } finally {
-        synchronized (queue) {
-          for (Pending<?> p : batch) {
-            // an Error out of the commit: no write of the batch may pass for committed
-            if (!settled) p.lost(new SQLException("the transaction did not finish"));
-            p.done = true;
-          }
-          writing = false;
-          holder = null;
-          queue.notifyAll();
-        }
-      }
-    }
-    if (interrupted) Thread.currentThread().interrupt();
+    batches.join(pending, this::commit);
     return pending.outcome();
   }
 
@@ -157,19 +106,7 @@ public final class GroupCommit {
    * failure. Does not close the connection.
    */
   public void close() {
-    boolean interrupted = false;
-    synchronized (queue) {
-      while (writing) {
-        try {
-          queue.wait();
-        } catch (InterruptedException e) {
-          interrupted = true;
-        }
-      }
-      closed = true;
-      queue.notifyAll();
-    }
-    if (interrupted) Thread.currentThread().interrupt();
+    batches.close();
   }
 
   /**
@@ -214,7 +151,7 @@ public final class GroupCommit {
    * @throws IllegalStateException when the calling thread does not hold the writer
    */
   public PreparedStatement prepared(String sql) throws SQLException {
-    if (holder != Thread.currentThread()) throw new IllegalStateException("Only a write's work, on its own thread, may use the writer's statements");
+    if (!batches.heldBy(Thread.currentThread())) throw new IllegalStateException("Only a write's work, on its own thread, may use the writer's statements");
     return statement(sql);
   }
 
