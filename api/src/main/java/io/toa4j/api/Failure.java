@@ -50,6 +50,12 @@ public class Failure extends RuntimeException {
     /** A transition that retries called an operation that declares once. */
     UNREPEATABLE(false, 500),
     /**
+     * The author's code threw a {@link LinkageError} (a missing method or class: it was compiled
+     * against classes other than those it runs with): every attempt fails alike until it is built
+     * again.
+     */
+    LINKAGE(false, 500),
+    /**
      * The call's component is hosted by no process, or its host did not answer in time (the call
      * may then have run: repeat it with the same identity).
      */

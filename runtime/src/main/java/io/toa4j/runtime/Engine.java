@@ -733,10 +733,6 @@ final class Engine {
     }
   }
 
-  private interface Run {
-    Object run() throws Exception;
-  }
-
   /** The author's code, given the context of its attempt. */
   private interface WithContext {
     Object run(Context context) throws Exception;
@@ -753,22 +749,12 @@ final class Engine {
     Outgoing outgoing = new Outgoing();
     Context context = contexts.open(call, outgoing);
     try {
-      return new Ran(run(operation, () -> code.run(context)), outgoing.take());
+      return new Ran(Authored.run(operation.name(), () -> code.run(context)), outgoing.take());
     } finally {
       outgoing.take(); // a context kept past its run may send nothing more
     }
   }
 
-  /** Runs the author's code; whatever it throws becomes a failure that says where it came from. */
-  private static Object run(Operation operation, Run code) {
-    try {
-      return code.run();
-    } catch (Failure f) {
-      throw f;
-    } catch (Exception | LinkageError | AssertionError e) {
-      throw new Failure(Failure.Code.SYSTEM, operation.name() + " threw " + e, e);
-    }
-  }
 
   /**
    * The refusal a run returned: its own, or another operation's reply that refused, returned as it

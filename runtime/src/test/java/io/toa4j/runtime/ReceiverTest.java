@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
+import io.toa4j.api.Failure;
 import io.toa4j.api.Reply;
 import io.toa4j.api.Request;
 import io.toa4j.spi.Parked;
@@ -125,8 +126,8 @@ class ReceiverTest {
     }
   }
 
-  @Test
-  void request_breakingTheTargetSchema_isParkedAtOnceWithTheSchemaError() {
+  /** The sinks' receiver class reads the payload as a map and runs {@code body} as its request. */
+  private Toa bootWithReceiverRequest(String body) {
     Path context = Fixtures.sourceAndSink(directory);
     Fixtures.write(context, "components/test.sinks/receivers/TestSourcesCreated.java", """
         package test.sinks.receivers;
@@ -134,17 +135,78 @@ class ReceiverTest {
         import java.util.Map;
         public class TestSourcesCreated implements Receiver<Map<String, Object>> {
           public Request request(Map<String, Object> payload) {
-            return Request.of(Query.id((String) payload.get("id")), Map.of("failures", "many", "refuse", false));
+            %s
           }
         }
-        """);
-    try (Toa app = Toa.builder().directory(context).options(Options.defaults().withClock(clock)).build()) {
+        """.formatted(body));
+    return Toa.builder().directory(context).options(Options.defaults().withClock(clock)).build();
+  }
+
+  @Test
+  void request_breakingTheTargetSchema_isParkedAtOnceWithTheSchemaError() {
+    try (Toa app = bootWithReceiverRequest("return Request.of(Query.id((String) payload.get(\"id\")), Map.of(\"failures\", \"many\", \"refuse\", false));")) {
       app.call("test.sources.emit", emit(0, false));
 
       await().atMost(SETTLE).until(() -> app.admin().parked().size() == 1);
       assertThat(app.admin().parked().get(0).code()).isEqualTo("CONTRACT");
       assertThat(app.admin().parked().get(0).attempts()).isEqualTo(1);
       assertThat(app.admin().parked().get(0).reason()).contains("/failures");
+    }
+  }
+
+  /** The sinks' absorb throws what the JVM throws where its code was compiled against a Ledger that had post(long). */
+  private Toa bootWithAbsorbUnlinked() {
+    Path context = Fixtures.sourceAndSink(directory);
+    Fixtures.write(context, "components/test.sinks/operations/Absorb.java", """
+        package test.sinks.operations;
+        import test.sinks.Sink;
+        public class Absorb implements io.toa4j.api.Transition<Absorb.Input, Sink> {
+          public record Input(long failures, boolean refuse) {}
+          public Object transition(Input input, Sink entry) {
+            throw new NoSuchMethodError("'void test.sinks.Ledger.post(long)'");
+          }
+        }
+        """);
+    return Toa.builder().directory(context).options(Options.defaults().withClock(clock)).build();
+  }
+
+  @Test
+  void operation_throwingALinkageError_isParkedAfterOneAttempt_asLinkage() {
+    try (Toa app = bootWithAbsorbUnlinked()) {
+      app.call("test.sources.emit", emit(0, false));
+
+      await().atMost(SETTLE).until(() -> app.admin().parked().size() == 1);
+      Parked parked = app.admin().parked().get(0);
+      assertThat(parked.code()).isEqualTo("LINKAGE");
+      assertThat(parked.attempts()).isEqualTo(1);
+      assertThat(parked.reason()).contains("absorb cannot run: java.lang.NoSuchMethodError", "Ledger.post(long)", "build it again");
+      assertThat(counted(app, "retried")).isZero();
+      assertThat(sink(app)).containsEntry("VERSION", 0L);
+    }
+  }
+
+  @Test
+  void call_ofAnOperationThrowingALinkageError_failsLinkage_andWritesNothing() {
+    try (Toa app = bootWithAbsorbUnlinked()) {
+      assertThatThrownBy(() -> app.call("test.sinks.absorb", Request.of(A, Map.of("failures", 0, "refuse", false))))
+          .isInstanceOfSatisfying(Failure.class, f -> assertThat(f.code()).isEqualTo(Failure.Code.LINKAGE))
+          .hasMessageContaining("cannot run: java.lang.NoSuchMethodError");
+      assertThat(sink(app)).containsEntry("VERSION", 0L);
+    }
+  }
+
+  @Test
+  void receiverClass_throwingALinkageError_isParkedAfterOneAttempt_namingTheReceiver() {
+    try (Toa app = bootWithReceiverRequest("throw new NoClassDefFoundError(\"test/sinks/Ledger\");")) {
+      app.call("test.sources.emit", emit(0, false));
+
+      await().atMost(SETTLE).until(() -> app.admin().parked().size() == 1);
+      Parked parked = app.admin().parked().get(0);
+      assertThat(parked.code()).isEqualTo("LINKAGE");
+      assertThat(parked.attempts()).isEqualTo(1);
+      assertThat(parked.reason()).startsWith("the receiver of test.sources.created in test.sinks (TestSourcesCreated) cannot run:")
+          .contains("java.lang.NoClassDefFoundError: test/sinks/Ledger");
+      assertThat(counted(app, "retried")).isZero();
     }
   }
 
