@@ -217,8 +217,8 @@ final class Engine {
       }
       case EFFECT -> operation.declaration().external().isPresent()
           ? external(component, operation, call, contexts)
-          : unwritten(component, operation, run(operation, call, contexts, c -> ((Effect<Object>) instance(operation)).effect(input(operation, call), c)), null);
-      case COMPUTATION -> unwritten(component, operation, run(operation, call, contexts, c -> ((Computation<Object>) instance(operation)).computation(input(operation, call), c)), null);
+          : unwritten(component, operation, run(component, operation, call, contexts, c -> ((Effect<Object>) instance(operation)).effect(input(operation, call), c)), null);
+      case COMPUTATION -> unwritten(component, operation, run(component, operation, call, contexts, c -> ((Computation<Object>) instance(operation)).computation(input(operation, call), c)), null);
     };
   }
 
@@ -263,7 +263,7 @@ final class Engine {
     Attempts.Started started = attempts.start(endpoint, call.identity(), operation.declaration().external().getAsInt());
     Contexts told = started.previous().isEmpty() ? contexts : (c, outgoing) -> new Reconciling(contexts.open(c, outgoing), started.previous().get());
     try {
-      return unwritten(component, operation, run(operation, call, told, c -> ((Effect<Object>) instance(operation)).effect(input(operation, call), c)), null);
+      return unwritten(component, operation, run(component, operation, call, told, c -> ((Effect<Object>) instance(operation)).effect(input(operation, call), c)), null);
     } finally {
       attempts.ended(started);
     }
@@ -326,10 +326,10 @@ final class Engine {
       Entry entry = entry(operation, current);
       @SuppressWarnings("unchecked")
       Transition<Object, Entry> code = (Transition<Object, Entry>) instance(operation);
-      Ran ran = run(operation, call, contexts, context -> code.transition(input, entry, context));
+      Ran ran = run(component, operation, call, contexts, context -> code.transition(input, entry, context));
       Object returned = ran.returned();
       Optional<Refusal> refusal = refusal(returned);
-      if (refusal.isPresent()) return refused(operation, refusal.get());
+      if (refusal.isPresent()) return refused(component, operation, refusal.get());
       if (entry.discarded()) {
         count("toa.discards", component, operation);
         return answer(component, operation, returned, entry == returned ? current.view() : null);
@@ -396,7 +396,7 @@ final class Engine {
     Entry entry = entry(operation, current);
     @SuppressWarnings("unchecked")
     Observation<Object, Entry> code = (Observation<Object, Entry>) instance(operation);
-    Ran ran = run(operation, call, contexts, context -> code.observation(input, entry, context));
+    Ran ran = run(component, operation, call, contexts, context -> code.observation(input, entry, context));
     return unwritten(component, operation, ran, entry == ran.returned() ? current.view() : null);
   }
 
@@ -439,11 +439,11 @@ final class Engine {
         Object input = input(operation, call);
         @SuppressWarnings("unchecked")
         Assignment<Object> code = (Assignment<Object>) instance(operation);
-        Ran ran = run(operation, call, contexts, context -> code.assignment(input, changeset, context));
+        Ran ran = run(component, operation, call, contexts, context -> code.assignment(input, changeset, context));
         returned = ran.returned();
         tasks = ran.tasks();
         Optional<Refusal> refusal = refusal(returned);
-        if (refusal.isPresent()) return refused(operation, refusal.get());
+        if (refusal.isPresent()) return refused(component, operation, refusal.get());
       }
       ObjectNode state = current.state.deepCopy();
       changeset.forEach((k, v) -> state.set(k, Binding.tree(v)));
@@ -745,11 +745,11 @@ final class Engine {
    * Runs one attempt with a fresh context: its calls and tasks numbered from 1, its tasks held
    * until the engine decides they may leave. The context is over when the code returns or throws.
    */
-  private static Ran run(Operation operation, Invocation call, Contexts contexts, WithContext code) {
+  private static Ran run(Component component, Operation operation, Invocation call, Contexts contexts, WithContext code) {
     Outgoing outgoing = new Outgoing();
     Context context = contexts.open(call, outgoing);
     try {
-      return new Ran(Authored.run(operation.name(), () -> code.run(context)), outgoing.take());
+      return new Ran(Authored.run(component.label() + "." + operation.name(), () -> code.run(context)), outgoing.take());
     } finally {
       outgoing.take(); // a context kept past its run may send nothing more
     }
@@ -766,12 +766,12 @@ final class Engine {
     return Optional.empty();
   }
 
-  private static Result refused(Operation operation, Refusal refusal) {
+  private static Result refused(Component component, Operation operation, Refusal refusal) {
     if (!operation.declaration().errors().contains(refusal.code())) {
       List<String> declared = operation.declaration().errors().stream().sorted().toList();
       throw new Failure(
           Failure.Code.RESPONSE_CONTRACT,
-          operation.name() + " refused with " + refusal.code() + ", which it does not declare under errors"
+          component.label() + "." + operation.name() + " refused with " + refusal.code() + ", which it does not declare under errors"
               + " (declared: " + (declared.isEmpty() ? "none" : String.join(", ", declared)) + "); toa4j requires every"
               + " refusal code an operation returns to be declared, so that callers know the refusals to expect; declare it"
               + " in the manifest: operations: { " + operation.name() + ": { errors: ["
@@ -788,17 +788,17 @@ final class Engine {
   private Result answer(Component component, Operation operation, Object returned, ObjectNode record) {
     if (returned instanceof Reply.Output output) returned = output.value().orElse(null);
     if (returned instanceof Reply.Refused refusedReply) returned = refusedReply.refusal();
-    if (returned instanceof Refusal refusal) return refused(operation, refusal);
+    if (returned instanceof Refusal refusal) return refused(component, operation, refusal);
     if (record != null) return new Result.Output(record);
     if (returned == null) return new Result.Output(MissingNode.getInstance());
     if (returned instanceof Entry) {
-      throw new Failure(Failure.Code.RESPONSE_CONTRACT, operation.name() + " returned an entry other than its own");
+      throw new Failure(Failure.Code.RESPONSE_CONTRACT, component.label() + "." + operation.name() + " returned an entry other than its own");
     }
     JsonNode output;
     try {
       output = Binding.tree(returned);
     } catch (IllegalArgumentException e) {
-      throw new Failure(Failure.Code.RESPONSE_CONTRACT, operation.name() + " returned a value that is not plain data: " + e.getMessage(), e);
+      throw new Failure(Failure.Code.RESPONSE_CONTRACT, component.label() + "." + operation.name() + " returned a value that is not plain data: " + e.getMessage(), e);
     }
     if (options.checks()) checkOutput(component, operation, output);
     return new Result.Output(output);

@@ -86,7 +86,7 @@ class ReceiverTest {
       Parked parked = app.admin().parked().get(0);
       assertThat(parked.attempts()).isEqualTo(5);
       assertThat(parked.code()).isEqualTo("SYSTEM");
-      assertThat(parked.reason()).contains("failure 5 of 5");
+      assertThat(parked.reason()).isEqualTo("test.sinks.absorb threw java.lang.IllegalStateException: failure 5 of 5");
       assertThat(parked.queue()).isEqualTo("test.sources.created..test.sinks");
       assertThat(sink(app)).containsEntry("VERSION", 0L);
 
@@ -94,6 +94,15 @@ class ReceiverTest {
       assertThat(app.admin().settle(SETTLE)).isEmpty();
       assertThat(sink(app)).containsEntry("received", 1L);
       assertThat(app.admin().parked()).isEmpty();
+    }
+  }
+
+  @Test
+  void call_ofAnOperationThatThrows_failsNamingItsComponentAndOperation() {
+    try (Toa app = boot()) {
+      assertThatThrownBy(() -> app.call("test.sinks.absorb", Request.of(A, Map.of("failures", 1, "refuse", false))))
+          .isInstanceOfSatisfying(Failure.class, f -> assertThat(f.code()).isEqualTo(Failure.Code.SYSTEM))
+          .hasMessage("test.sinks.absorb threw java.lang.IllegalStateException: failure 1 of 1");
     }
   }
 
@@ -179,7 +188,7 @@ class ReceiverTest {
       Parked parked = app.admin().parked().get(0);
       assertThat(parked.code()).isEqualTo("LINKAGE");
       assertThat(parked.attempts()).isEqualTo(1);
-      assertThat(parked.reason()).contains("absorb cannot run: java.lang.NoSuchMethodError", "Ledger.post(long)", "build it again");
+      assertThat(parked.reason()).startsWith("test.sinks.absorb cannot run: java.lang.NoSuchMethodError").contains("Ledger.post(long)", "build it again");
       assertThat(counted(app, "retried")).isZero();
       assertThat(sink(app)).containsEntry("VERSION", 0L);
     }
