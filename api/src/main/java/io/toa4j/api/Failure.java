@@ -25,6 +25,12 @@ public class Failure extends RuntimeException {
     PRECONDITION(false, 412),
     /** Another write won the compare-and-swap and the operation does not retry. */
     CONCURRENCY(true, 409),
+    /**
+     * An operation that retries a lost compare-and-swap lost it on every attempt its retry policy
+     * allows: other writes kept changing the record. Nothing was written; the same call may succeed
+     * later.
+     */
+    CONTENTION(true, 503),
     /** The state an operation produced does not fit the entity's schema. */
     ENTITY_CONTRACT(false, 500),
     /** The operation replied with something outside its contract (an undeclared refusal code). */

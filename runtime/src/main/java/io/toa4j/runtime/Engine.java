@@ -53,7 +53,7 @@ import tools.jackson.databind.node.ObjectNode;
  *   <li>Each attempt binds a fresh entry from the stored record: nothing an abandoned attempt did
  *       to its entry leaks into the next.
  *   <li>With {@code concurrency: retry} the caller never sees a lost compare-and-swap: the run is
- *       repeated on fresh state within the retry policy, and exhausting it is a system failure;
+ *       repeated on fresh state within the retry policy, and exhausting it is a contention failure;
  *       with {@code concurrency: none} the caller gets a concurrency failure.
  *   <li>An input reaches the author's code only after it fits the operation's input schema and its
  *       query fits the operation's query rule.
@@ -376,8 +376,8 @@ final class Engine {
     }
     if (attempt >= options.retry().attempts()) {
       throw new Failure(
-          Failure.Code.SYSTEM,
-          where + " lost its write to concurrent ones " + attempt + " times in a row; gave up");
+          Failure.Code.CONTENTION,
+          where + " lost its write to concurrent ones " + attempt + " times in a row, so nothing was written; repeat the call later");
     }
     try {
       options.sleeper().sleep(options.retry().delayMillis(attempt, options.random().nextDouble()));
