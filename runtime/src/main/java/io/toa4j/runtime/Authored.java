@@ -33,13 +33,18 @@ final class Authored {
     } catch (Failure f) {
       throw f;
     } catch (LinkageError e) {
-      throw new Failure(
-          Failure.Code.LINKAGE,
-          where + " cannot run: " + e + "; it was compiled against classes other than those it runs with (or one of them failed"
-              + " to initialize), so every attempt fails alike; build it again against the classes it runs with",
-          e);
+      throw linkage(where, e);
     } catch (Exception | AssertionError e) {
       throw new Failure(Failure.Code.SYSTEM, where + " threw " + e, e);
     }
+  }
+
+  /** The failure for a class of the author's code that does not link. */
+  static Failure linkage(String where, LinkageError e) {
+    return new Failure(
+        Failure.Code.LINKAGE,
+        where + " cannot run: " + e + "; it was compiled against classes other than those it runs with (or one of them failed"
+            + " to initialize), so every attempt fails alike; build it again against the classes it runs with",
+        e);
   }
 }

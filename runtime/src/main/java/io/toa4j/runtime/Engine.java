@@ -217,8 +217,8 @@ final class Engine {
       }
       case EFFECT -> operation.declaration().external().isPresent()
           ? external(component, operation, call, contexts)
-          : unwritten(component, operation, run(component, operation, call, contexts, c -> ((Effect<Object>) instance(operation)).effect(input(operation, call), c)), null);
-      case COMPUTATION -> unwritten(component, operation, run(component, operation, call, contexts, c -> ((Computation<Object>) instance(operation)).computation(input(operation, call), c)), null);
+          : unwritten(component, operation, run(component, operation, call, contexts, c -> ((Effect<Object>) instance(operation)).effect(input(component, operation, call), c)), null);
+      case COMPUTATION -> unwritten(component, operation, run(component, operation, call, contexts, c -> ((Computation<Object>) instance(operation)).computation(input(component, operation, call), c)), null);
     };
   }
 
@@ -263,7 +263,7 @@ final class Engine {
     Attempts.Started started = attempts.start(endpoint, call.identity(), operation.declaration().external().getAsInt());
     Contexts told = started.previous().isEmpty() ? contexts : (c, outgoing) -> new Reconciling(contexts.open(c, outgoing), started.previous().get());
     try {
-      return unwritten(component, operation, run(component, operation, call, told, c -> ((Effect<Object>) instance(operation)).effect(input(operation, call), c)), null);
+      return unwritten(component, operation, run(component, operation, call, told, c -> ((Effect<Object>) instance(operation)).effect(input(component, operation, call), c)), null);
     } finally {
       attempts.ended(started);
     }
@@ -319,7 +319,7 @@ final class Engine {
     Reading first = first(operation, store, call, turned);
     Optional<Result> recorded = recorded(component, operation, call, first.answer());
     if (recorded.isPresent()) return recorded.get();
-    Object input = input(operation, call);
+    Object input = input(component, operation, call);
     boolean retry = operation.declaration().concurrency() == Concurrency.RETRY;
     for (int attempt = 1; ; attempt++) {
       Current current = current(component, call.query(), attempt == 1 ? first.record() : stored(store, call.query()), true);
@@ -392,7 +392,7 @@ final class Engine {
   private Result observation(Component component, Operation operation, Invocation call, Contexts contexts) {
     Current current = current(component, component.store().orElseThrow(), call.query(), false);
     if (current == null) return new Result.Output(MissingNode.getInstance());
-    Object input = input(operation, call);
+    Object input = input(component, operation, call);
     Entry entry = entry(operation, current);
     @SuppressWarnings("unchecked")
     Observation<Object, Entry> code = (Observation<Object, Entry>) instance(operation);
@@ -436,7 +436,7 @@ final class Engine {
         call.input().forEachEntry((name, value) -> changeset.put(name, Binding.plain(value)));
         returned = null;
       } else {
-        Object input = input(operation, call);
+        Object input = input(component, operation, call);
         @SuppressWarnings("unchecked")
         Assignment<Object> code = (Assignment<Object>) instance(operation);
         Ran ran = run(component, operation, call, contexts, context -> code.assignment(input, changeset, context));
@@ -723,13 +723,15 @@ final class Engine {
     return operation.code().orElseThrow().instance();
   }
 
-  private static Object input(Operation operation, Invocation call) {
+  private static Object input(Component component, Operation operation, Invocation call) {
     Optional<Class<?>> type = operation.code().flatMap(Operation.Code::input);
     if (type.isEmpty()) return null;
     try {
       return Binding.VALUES.treeToValue(call.input(), type.get());
     } catch (tools.jackson.core.JacksonException | IllegalArgumentException e) {
       throw new Failure(Failure.Code.CONTRACT, "the input of " + operation.name() + " cannot be read: " + InputErrors.describe(call.input(), e));
+    } catch (LinkageError e) {
+      throw Authored.linkage(component.label() + "." + operation.name(), e); // its input class is the author's code too
     }
   }
 

@@ -179,18 +179,47 @@ class ReceiverTest {
     return Toa.builder().directory(context).options(Options.defaults().withClock(clock)).build();
   }
 
+  /** A sink's record class in {@code file} whose static initializer throws: it fails to initialize where it is first bound to. */
+  private Toa bootWithUninitializable(String file, String record) {
+    Path context = Fixtures.sourceAndSink(directory);
+    Fixtures.edit(context, "components/test.sinks/" + file, "public record " + record + " {}",
+        "public record " + record + " { static final long LIMIT = Long.parseLong(\"none\"); }");
+    return Toa.builder().directory(context).options(Options.defaults().withClock(clock)).build();
+  }
+
+  /** Emits a source whose event the sink receives, and answers the message parked for it: as LINKAGE, after one attempt, never retried. */
+  private Parked parkedAsLinkageAtOnce(Toa app) {
+    app.call("test.sources.emit", emit(0, false));
+    await().atMost(SETTLE).until(() -> app.admin().parked().size() == 1);
+    Parked parked = app.admin().parked().get(0);
+    assertThat(parked.code()).isEqualTo("LINKAGE");
+    assertThat(parked.attempts()).isEqualTo(1);
+    assertThat(counted(app, "retried")).isZero();
+    return parked;
+  }
+
   @Test
   void operation_throwingALinkageError_isParkedAfterOneAttempt_asLinkage() {
     try (Toa app = bootWithAbsorbUnlinked()) {
-      app.call("test.sources.emit", emit(0, false));
-
-      await().atMost(SETTLE).until(() -> app.admin().parked().size() == 1);
-      Parked parked = app.admin().parked().get(0);
-      assertThat(parked.code()).isEqualTo("LINKAGE");
-      assertThat(parked.attempts()).isEqualTo(1);
+      Parked parked = parkedAsLinkageAtOnce(app);
       assertThat(parked.reason()).startsWith("test.sinks.absorb cannot run: java.lang.NoSuchMethodError").contains("Ledger.post(long)", "build it again");
-      assertThat(counted(app, "retried")).isZero();
       assertThat(sink(app)).containsEntry("VERSION", 0L);
+    }
+  }
+
+  @Test
+  void operation_whoseInputClassFailsToInitialize_isParkedAfterOneAttempt_asLinkage() {
+    try (Toa app = bootWithUninitializable("operations/Absorb.java", "Input(long failures, boolean refuse)")) {
+      Parked parked = parkedAsLinkageAtOnce(app);
+      assertThat(parked.reason()).startsWith("test.sinks.absorb cannot run: java.lang.ExceptionInInitializerError");
+    }
+  }
+
+  @Test
+  void receiver_whosePayloadClassFailsToInitialize_isParkedAfterOneAttempt_asLinkage() {
+    try (Toa app = bootWithUninitializable("receivers/TestSourcesCreated.java", "Source(String id, long failures, boolean refuse)")) {
+      Parked parked = parkedAsLinkageAtOnce(app);
+      assertThat(parked.reason()).startsWith("java.lang.ExceptionInInitializerError");
     }
   }
 
@@ -207,15 +236,9 @@ class ReceiverTest {
   @Test
   void receiverClass_throwingALinkageError_isParkedAfterOneAttempt_namingTheReceiver() {
     try (Toa app = bootWithReceiverRequest("throw new NoClassDefFoundError(\"test/sinks/Ledger\");")) {
-      app.call("test.sources.emit", emit(0, false));
-
-      await().atMost(SETTLE).until(() -> app.admin().parked().size() == 1);
-      Parked parked = app.admin().parked().get(0);
-      assertThat(parked.code()).isEqualTo("LINKAGE");
-      assertThat(parked.attempts()).isEqualTo(1);
+      Parked parked = parkedAsLinkageAtOnce(app);
       assertThat(parked.reason()).startsWith("the receiver of test.sources.created in test.sinks (TestSourcesCreated) cannot run:")
           .contains("java.lang.NoClassDefFoundError: test/sinks/Ledger");
-      assertThat(counted(app, "retried")).isZero();
     }
   }
 
