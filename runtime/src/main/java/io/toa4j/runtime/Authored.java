@@ -1,6 +1,7 @@
 package io.toa4j.runtime;
 
 import io.toa4j.api.Failure;
+import java.util.function.Supplier;
 
 /**
  * Runs the author's code (an operation, a receiver's condition and request): whatever it throws
@@ -24,18 +25,19 @@ final class Authored {
   /**
    * What the code returned.
    *
-   * @param where names the code in the failure's message, such as {@code billing.wallets.credit}
+   * @param where names the code in the failure's message, such as {@code billing.wallets.credit};
+   *     asked only when it failed, since every call runs this
    * @throws Failure what it threw, as is when it threw a failure
    */
-  static <T> T run(String where, Code<T> code) {
+  static <T> T run(Supplier<String> where, Code<T> code) {
     try {
       return code.run();
     } catch (Failure f) {
       throw f;
     } catch (LinkageError e) {
-      throw linkage(where, e);
+      throw linkage(where.get(), e);
     } catch (Exception | AssertionError e) {
-      throw new Failure(Failure.Code.SYSTEM, where + " threw " + e, e);
+      throw new Failure(Failure.Code.SYSTEM, where.get() + " threw " + e, e);
     }
   }
 

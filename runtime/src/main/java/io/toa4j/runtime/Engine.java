@@ -751,7 +751,7 @@ final class Engine {
     Outgoing outgoing = new Outgoing();
     Context context = contexts.open(call, outgoing);
     try {
-      return new Ran(Authored.run(component.label() + "." + operation.name(), () -> code.run(context)), outgoing.take());
+      return new Ran(Authored.run(() -> component.label() + "." + operation.name(), () -> code.run(context)), outgoing.take());
     } finally {
       outgoing.take(); // a context kept past its run may send nothing more
     }

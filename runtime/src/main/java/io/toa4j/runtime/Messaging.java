@@ -130,7 +130,7 @@ final class Messaging implements AutoCloseable {
     if (reception.code().isPresent()) {
       Object bound = bind(payload, reception.payload().orElseThrow(), reception.queue());
       Receiver<Object> code = reception.code().get();
-      String where = "the receiver of " + reception.label() + " in " + reception.component() + " (" + code.getClass().getSimpleName() + ")";
+      Supplier<String> where = () -> "the receiver of " + reception.label() + " in " + reception.component() + " (" + code.getClass().getSimpleName() + ")";
       if (!Authored.run(where, () -> code.condition(bound))) return new Result.Output(payload);
       request = Authored.run(where, () -> code.request(bound));
     } else {
