@@ -25,6 +25,12 @@ public class Failure extends RuntimeException {
     PRECONDITION(false, 412),
     /** Another write won the compare-and-swap and the operation does not retry. */
     CONCURRENCY(true, 409),
+    /**
+     * An operation that retries a lost compare-and-swap lost it on every attempt its retry policy
+     * allows: other writes kept changing the record. Nothing was written; the same call may succeed
+     * later.
+     */
+    CONTENTION(true, 503),
     /** The state an operation produced does not fit the entity's schema. */
     ENTITY_CONTRACT(false, 500),
     /** The operation replied with something outside its contract (an undeclared refusal code). */
@@ -49,6 +55,12 @@ public class Failure extends RuntimeException {
     OUTCOME_UNKNOWN(false, 502),
     /** A transition that retries called an operation that declares once. */
     UNREPEATABLE(false, 500),
+    /**
+     * The author's code threw a {@link LinkageError} (a missing method or class: it was compiled
+     * against classes other than those it runs with): every attempt fails alike until it is built
+     * again.
+     */
+    LINKAGE(false, 500),
     /**
      * The call's component is hosted by no process, or its host did not answer in time (the call
      * may then have run: repeat it with the same identity).

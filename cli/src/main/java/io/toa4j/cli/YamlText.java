@@ -62,7 +62,7 @@ final class YamlText {
         throw new Failure(Failure.Code.CONTRACT, "the request holds more than one YAML document; " + SHAPE);
       }
       return tree;
-    } catch (Yaml.AliasProblem e) {
+    } catch (Yaml.ReadProblem e) {
       throw new Failure(Failure.Code.CONTRACT, "the request is refused: " + e.problem() + " at line "
           + e.getLocation().getLineNr() + ", column " + e.getLocation().getColumnNr() + "; " + e.advice());
     } catch (JacksonException e) {

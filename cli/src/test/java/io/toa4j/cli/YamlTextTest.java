@@ -45,6 +45,15 @@ class YamlTextTest {
   }
 
   @Test
+  void request_textWithALoneSurrogateEscape_failsWithContractSayingWhatAndWhere() {
+    assertThatThrownBy(() -> YamlText.request("{ input: { ref: \"x\\udc00y\" } }"))
+        .isInstanceOfSatisfying(Failure.class, f -> assertThat(f.code()).isEqualTo(Failure.Code.CONTRACT))
+        .hasMessage("the request is refused: a text holds \\udc00 as its character 2, a lone surrogate: half of a UTF-16 pair, which"
+            + " stands for no character at line 1, column 17; send the character itself, or escape both halves of its UTF-16 pair"
+            + " (\\ud83d\\ude00 for U+1F600)");
+  }
+
+  @Test
   void request_idOfDigitsUnquoted_failsWithAHintToQuoteIt() {
     assertThatThrownBy(() -> YamlText.request("{ query: { id: 12345678901234567890123456789012 } }"))
         .isInstanceOfSatisfying(Failure.class, f -> assertThat(f.code()).isEqualTo(Failure.Code.CONTRACT))

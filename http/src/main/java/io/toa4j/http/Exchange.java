@@ -95,6 +95,11 @@ final class Exchange extends Handler.Abstract {
   private static void answer(Request request, Response response, Callback callback, RuntimeException e) {
     if (e instanceof Problem p) {
       refuse(request, response, callback, p);
+    } else if (e instanceof Failure f && f.code() == Failure.Code.CONTENTION) {
+      // written for the client, naming what it asked for: a repeat may succeed once the record's other writers are done
+      LOG.warn("{} {} failed: {}", request.getMethod(), request.getHttpURI().getPath(), f.getMessage());
+      response.getHeaders().put(HttpHeader.RETRY_AFTER, "1");
+      Problems.send(response, callback, f.code().status(), f.code().name(), f.getMessage());
     } else if (e instanceof Failure f) {
       int status = f.code().status();
       String message = status >= 500 ? "the request failed inside the application; it is logged" : f.getMessage();

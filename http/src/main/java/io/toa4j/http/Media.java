@@ -1,5 +1,6 @@
 package io.toa4j.http;
 
+import io.toa4j.manifest.Surrogates;
 import io.toa4j.manifest.Yaml;
 import java.nio.ByteBuffer;
 import java.nio.CharBuffer;
@@ -10,12 +11,16 @@ import java.nio.charset.StandardCharsets;
 import java.util.HexFormat;
 import java.util.Locale;
 import java.util.Optional;
+import java.util.OptionalInt;
 import java.util.regex.Pattern;
 import tools.jackson.core.JacksonException;
 import tools.jackson.core.JsonParser;
+import tools.jackson.core.JsonToken;
 import tools.jackson.core.StreamReadFeature;
 import tools.jackson.core.TokenStreamLocation;
 import tools.jackson.core.exc.StreamConstraintsException;
+import tools.jackson.core.exc.StreamReadException;
+import tools.jackson.core.util.JsonParserDelegate;
 import tools.jackson.databind.DeserializationFeature;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.ObjectMapper;
@@ -91,7 +96,8 @@ enum Media {
    */
   JsonNode read(byte[] body) {
     String text = utf8(body, "the body");
-    try (JsonParser parser = mapper.createParser(text)) {
+    // YAML's parser refuses a lone surrogate itself (Yaml.ReadProblem)
+    try (JsonParser parser = this == JSON ? new PairedSurrogates(mapper.createParser(text)) : mapper.createParser(text)) {
       JsonNode tree = mapper.readTree(parser);
       if (tree == null) return MissingNode.getInstance();
       TokenStreamLocation end = parser.currentLocation();
@@ -101,10 +107,58 @@ enum Media {
             : "the body has more after its JSON value, which ends at line " + end.getLineNr() + ", column " + end.getColumnNr() + "; send one value");
       }
       return tree;
-    } catch (Yaml.AliasProblem e) {
+    } catch (Yaml.ReadProblem | LoneSurrogate e) {
       throw new Problem(400, "MALFORMED", "the body is refused" + where(e) + ": " + e.getOriginalMessage());
     } catch (JacksonException e) {
       throw new Problem(400, "MALFORMED", "the body is not " + name() + where(e) + ": " + reason(e));
+    }
+  }
+
+  /**
+   * A JSON parser that refuses a text, a string or a property name, whose escapes write a lone
+   * surrogate ({@link Surrogates}), where the text starts: Jackson reads {@code "x\udc00y"} as it
+   * is, and offers no feature to refuse it.
+   */
+  private static final class PairedSurrogates extends JsonParserDelegate {
+    PairedSurrogates(JsonParser parser) {
+      super(parser);
+    }
+
+    @Override
+    public JsonToken nextToken() {
+      return checked(super.nextToken());
+    }
+
+    @Override
+    public JsonToken nextValue() {
+      return checked(super.nextValue());
+    }
+
+    @Override
+    public String nextName() {
+      String name = super.nextName();
+      if (name != null) check(name);
+      return name;
+    }
+
+    private JsonToken checked(JsonToken token) {
+      if (token == JsonToken.VALUE_STRING || token == JsonToken.PROPERTY_NAME) check(getString());
+      return token;
+    }
+
+    private void check(String text) {
+      OptionalInt at = Surrogates.lone(text);
+      if (at.isPresent()) {
+        throw new LoneSurrogate(this, Surrogates.problem(text, at.getAsInt()) + "; " + Surrogates.ADVICE, currentTokenLocation());
+      }
+    }
+  }
+
+  private static final class LoneSurrogate extends StreamReadException {
+    private static final long serialVersionUID = 1L;
+
+    LoneSurrogate(JsonParser parser, String message, TokenStreamLocation at) {
+      super(parser, message, at);
     }
   }
 

@@ -209,6 +209,57 @@ class StrictInputTest {
         .contains("the document expands past 100000 values through its aliases", "use fewer aliases");
   }
 
+  // ---- lone surrogates ---------------------------------------------------------------------------
+
+  static HttpResponse<String> rename(String wallet, String contentType, String body) throws Exception {
+    HttpRequest request = HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + gateway.port() + "/test/wallets/" + wallet + "/name/"))
+        .PUT(HttpRequest.BodyPublishers.ofString(body))
+        .header("content-type", contentType)
+        .build();
+    return CLIENT.send(request, HttpResponse.BodyHandlers.ofString());
+  }
+
+  @Test
+  void put_textWithALoneSurrogateEscape_is400SayingWhatAndWhere_andWritesNothing() throws Exception {
+    Map<String, String> bodies = Map.of(
+        "{\"name\": \"x\\udc00y\"}", "at line 1, column 10: a text holds \\udc00 as its character 2, a lone surrogate",
+        "{\"name\": \"x\\ud800\"}", "at line 1, column 10: a text holds \\ud800 as its character 2, a lone surrogate",
+        "{\"name\": \"\\udc00\\ud800\"}", "at line 1, column 10: a text holds \\udc00 as its character 1",
+        "{\"name\": \"\\ud800\\u0041\"}", "at line 1, column 10: a text holds \\ud800 as its character 1");
+    for (Map.Entry<String, String> body : bodies.entrySet()) {
+      JsonNode problem = assertRefused(rename(WALLET, "application/json", body.getKey()), 400);
+      assertThat(problem.path("code").asString()).as(body.getKey()).isEqualTo("MALFORMED");
+      assertThat(problem.path("detail").asString()).as(body.getKey())
+          .startsWith("the body is refused " + body.getValue())
+          .endsWith("send the character itself, or escape both halves of its UTF-16 pair (\\ud83d\\ude00 for U+1F600)");
+    }
+    assertRefused(rename(WALLET, "application/json", "{\"name\": \"x\", \"\\udc00\": 1}"), 400); // in a property name
+    assertUnchanged(); // no name stored, VERSION still 1
+  }
+
+  @Test
+  void put_yamlTextWithALoneSurrogateEscape_is400SayingWhatAndWhere_andWritesNothing() throws Exception {
+    for (String body : List.of("name: \"x\\udc00y\"\n", "name: \"x\\U0000dc00y\"\n")) {
+      JsonNode problem = assertRefused(rename(WALLET, "application/yaml", body), 400);
+      assertThat(problem.path("code").asString()).as(body).isEqualTo("MALFORMED");
+      assertThat(problem.path("detail").asString()).as(body)
+          .startsWith("the body is refused at line 1, column 7: a text holds \\udc00 as its character 2, a lone surrogate")
+          .contains("escape both halves of its UTF-16 pair");
+    }
+    assertUnchanged();
+  }
+
+  @Test
+  void put_textWithASurrogatePairEscaped_isStoredAsItsCharacter() throws Exception {
+    String other = "fedcba9876543210fedcba9876543211";
+
+    HttpResponse<String> json = rename(other, "application/json", "{\"name\": \"x\\ud83d\\ude00y\"}");
+
+    assertThat(json.statusCode()).as(json.body()).isEqualTo(200);
+    Map<?, ?> wallet = (Map<?, ?>) ((Reply.Output) app.call("test.wallets.observe", Request.id(other))).value().orElseThrow();
+    assertThat(wallet.get("name")).isEqualTo("x\ud83d\ude00y");
+  }
+
   // ---- item 2: percent-escapes ----------------------------------------------------------------
 
   @Test

@@ -8,6 +8,7 @@ import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.OptionalInt;
 import java.util.Set;
 import org.snakeyaml.engine.v2.api.LoadSettings;
 import org.snakeyaml.engine.v2.events.AliasEvent;
@@ -35,6 +36,8 @@ import tools.jackson.dataformat.yaml.YAMLParser;
  * whose aliases repeat more is refused. A merge key's value is read whole; its keys come out at the
  * end of the mapping, each unless the mapping writes it itself or an earlier merged mapping brought
  * it. Every event passes on once resolved: a recorded anchor holds no aliases and no merge keys.
+ *
+ * <p>A scalar whose escapes write a lone surrogate is refused where it starts ({@link Surrogates}).
  */
 final class AliasingYamlParser extends YAMLParser {
   /** Events waiting to pass on: an alias's replay, a mapping's merged keys; all resolved already. */
@@ -66,6 +69,9 @@ final class AliasingYamlParser extends YAMLParser {
       Event event = super.nextEvent();
       if (event == null) {
         return null;
+      }
+      if (event instanceof ScalarEvent scalar) {
+        refuseLoneSurrogate(scalar);
       }
       if (event instanceof DocumentStartEvent) {
         anchors.clear(); // an anchor names a value within its own document
@@ -249,9 +255,17 @@ final class AliasingYamlParser extends YAMLParser {
     }
   }
 
-  private Yaml.AliasProblem refusal(Event at, String problem, String advice) {
+  /** A scalar's escapes may write a surrogate that is half of no pair: no character, nothing to store. */
+  private void refuseLoneSurrogate(ScalarEvent scalar) {
+    OptionalInt at = Surrogates.lone(scalar.getValue());
+    if (at.isPresent()) {
+      throw refusal(scalar, Surrogates.problem(scalar.getValue(), at.getAsInt()), Surrogates.ADVICE);
+    }
+  }
+
+  private Yaml.ReadProblem refusal(Event at, String problem, String advice) {
     boolean inMerge = aside > 0 || isMergeKey(at);
-    return new Yaml.AliasProblem(this, problem, advice, _locationFor(at.getStartMark()), inMerge);
+    return new Yaml.ReadProblem(this, problem, advice, _locationFor(at.getStartMark()), inMerge);
   }
 
   private static final class Recording {

@@ -61,18 +61,19 @@ public final class Yaml {
   }
 
   /**
-   * An alias or a merge key that cannot be read: an alias naming no anchor above it, a merge key
-   * whose value is no mapping, a document expanding past {@link #MAX_ALIASED_VALUES}. Its
-   * location is the alias's or the merge key's; its message says what is wrong and what to do, in
-   * one line: {@code problem; advice}.
+   * A value that is well-formed YAML and cannot be read all the same: an alias naming no anchor
+   * above it, a merge key whose value is no mapping, a document expanding past {@link
+   * #MAX_ALIASED_VALUES}, a text holding a lone surrogate ({@link Surrogates}). Its location is the
+   * alias's, the merge key's or the text's; its message says what is wrong and what to do, in one
+   * line: {@code problem; advice}.
    */
-  public static final class AliasProblem extends StreamReadException {
+  public static final class ReadProblem extends StreamReadException {
     private static final long serialVersionUID = 1L;
     private final String problem;
     private final String advice;
     private final boolean inMerge;
 
-    AliasProblem(JsonParser parser, String problem, String advice, TokenStreamLocation at, boolean inMerge) {
+    ReadProblem(JsonParser parser, String problem, String advice, TokenStreamLocation at, boolean inMerge) {
       super(parser, problem + "; " + advice, at);
       this.problem = problem;
       this.advice = advice;

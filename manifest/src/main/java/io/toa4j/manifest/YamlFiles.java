@@ -104,7 +104,7 @@ final class YamlFiles {
   private static ManifestException notYaml(Location whole, JacksonException e) {
     Location at = new Location(whole.file(), pathOf(e));
     String line = "(line " + e.getLocation().getLineNr() + ")";
-    if (e instanceof Yaml.AliasProblem alias) {
+    if (e instanceof Yaml.ReadProblem alias) {
       return new ManifestException(at, alias.problem() + " " + line + "; " + alias.advice(), e);
     }
     Matcher duplicate = DUPLICATE.matcher(e.getOriginalMessage());
@@ -130,9 +130,9 @@ final class YamlFiles {
   }
 
   /**
-   * The YAML path the parser was at, such as {@code operations.credit.once}. An alias problem is
-   * met before the parser reads the alias: in a list it is the next item; at a merge key it is the
-   * mapping's, not the key's read last.
+   * The YAML path the parser was at, such as {@code operations.credit.once}. A read problem is
+   * met before the parser reads the value (an alias, a text): in a list it is the next item; at a
+   * merge key it is the mapping's, not the key's read last.
    */
   private static String pathOf(JacksonException e) {
     if (!(e.processor() instanceof JsonParser parser)) {
@@ -141,7 +141,7 @@ final class YamlFiles {
     StringBuilder path = new StringBuilder();
     TokenStreamContext innermost = parser.streamReadContext();
     for (TokenStreamContext c = innermost; c != null && !c.inRoot(); c = c.getParent()) {
-      if (c == innermost && e instanceof Yaml.AliasProblem alias) {
+      if (c == innermost && e instanceof Yaml.ReadProblem alias) {
         if (c.inArray()) {
           path.insert(0, "[" + c.getEntryCount() + "]");
         } else if (!alias.inMerge() && c.currentName() != null) {

@@ -7,7 +7,10 @@ import java.nio.file.Path;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-/** A manifest is YAML 1.2 (core schema): what YAML 1.1 read as booleans and octals, it does not. */
+/**
+ * A manifest is YAML 1.2 (core schema): what YAML 1.1 read as booleans and octals, it does not; an
+ * escape that writes no character (a lone surrogate) is refused.
+ */
 class Yaml12Test {
   @TempDir Path dir;
 
@@ -38,6 +41,22 @@ class Yaml12Test {
 
     assertThat(notes.entity().orElseThrow().blank().toString()).isEqualTo("{\"label\":\"yes\",\"mode\":511,\"flag\":true}");
     assertThat(notes.operations().get("write").once()).isPresent();
+  }
+
+  @Test
+  void blankWithALoneSurrogateEscape_isRefusedWhereItIs() {
+    ManifestException e = Fixtures.refused(
+        () -> component(dir, "notes", notes("{ label: \"x\\udc00y\", mode: 1 }", "true")), "manifest.toa.yaml", "entity.blank.label");
+
+    assertThat(e).hasMessageContainingAll("a text holds \\udc00 as its character 2, a lone surrogate", "(line 6)",
+        "escape both halves of its UTF-16 pair");
+  }
+
+  @Test
+  void blankWithASurrogatePairEscaped_readsAsItsCharacter() {
+    ComponentManifest notes = component(dir, "notes", notes("{ label: \"\\ud83d\\ude00\" }", "true"));
+
+    assertThat(notes.entity().orElseThrow().blank().path("label").asString()).isEqualTo("\ud83d\ude00");
   }
 
   @Test

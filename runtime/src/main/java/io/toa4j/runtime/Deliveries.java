@@ -23,7 +23,8 @@ import org.slf4j.LoggerFactory;
  * The verdict on a message with nobody waiting (an event at a receiver, a task): done when its
  * operation answered (an output, or a refusal, which ends the work quietly); for a failure, tried
  * again after a growing delay while it is transient and attempts remain, else parked with its
- * reason. A permanent failure is parked at once.
+ * reason. A permanent failure is parked at once, and so is a {@link LinkageError} (as {@code
+ * LINKAGE}).
  *
  * <p>Every outcome is logged as one structured line and counted, and signals {@link Progress}. A
  * message handled (done) that carries its {@linkplain Announcements#COMMITTED commit time} has its
@@ -105,11 +106,15 @@ final class Deliveries {
       return failed(delivery, attempt, f.code().name(), f.code().isTransient(), f.getMessage(), f);
     } catch (RuntimeException e) {
       return failed(delivery, attempt, Failure.Code.SYSTEM.name(), true, String.valueOf(e), e);
+    } catch (LinkageError e) {
+      // the author's code throws it as a LINKAGE failure (Authored); this is a class that does not
+      // link met outside it, such as an input class bound to: the same on every attempt here
+      return failed(delivery, attempt, Failure.Code.LINKAGE.name(), false, String.valueOf(e), e);
     }
   }
 
   /** The verdict on a delivery whose work failed; {@code attempt} is its ticket of the queue's outage log. */
-  private Verdict failed(Delivery delivery, long attempt, String code, boolean transientFailure, String reason, Exception e) {
+  private Verdict failed(Delivery delivery, long attempt, String code, boolean transientFailure, String reason, Throwable e) {
     String queue = delivery.queue();
     String id = delivery.message().id();
     if (transientFailure && delivery.attempt() < attempts()) {

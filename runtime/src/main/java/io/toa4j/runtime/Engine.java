@@ -53,7 +53,7 @@ import tools.jackson.databind.node.ObjectNode;
  *   <li>Each attempt binds a fresh entry from the stored record: nothing an abandoned attempt did
  *       to its entry leaks into the next.
  *   <li>With {@code concurrency: retry} the caller never sees a lost compare-and-swap: the run is
- *       repeated on fresh state within the retry policy, and exhausting it is a system failure;
+ *       repeated on fresh state within the retry policy, and exhausting it is a contention failure;
  *       with {@code concurrency: none} the caller gets a concurrency failure.
  *   <li>An input reaches the author's code only after it fits the operation's input schema and its
  *       query fits the operation's query rule.
@@ -217,8 +217,8 @@ final class Engine {
       }
       case EFFECT -> operation.declaration().external().isPresent()
           ? external(component, operation, call, contexts)
-          : unwritten(component, operation, run(operation, call, contexts, c -> ((Effect<Object>) instance(operation)).effect(input(operation, call), c)), null);
-      case COMPUTATION -> unwritten(component, operation, run(operation, call, contexts, c -> ((Computation<Object>) instance(operation)).computation(input(operation, call), c)), null);
+          : unwritten(component, operation, run(component, operation, call, contexts, c -> ((Effect<Object>) instance(operation)).effect(input(component, operation, call), c)), null);
+      case COMPUTATION -> unwritten(component, operation, run(component, operation, call, contexts, c -> ((Computation<Object>) instance(operation)).computation(input(component, operation, call), c)), null);
     };
   }
 
@@ -263,7 +263,7 @@ final class Engine {
     Attempts.Started started = attempts.start(endpoint, call.identity(), operation.declaration().external().getAsInt());
     Contexts told = started.previous().isEmpty() ? contexts : (c, outgoing) -> new Reconciling(contexts.open(c, outgoing), started.previous().get());
     try {
-      return unwritten(component, operation, run(operation, call, told, c -> ((Effect<Object>) instance(operation)).effect(input(operation, call), c)), null);
+      return unwritten(component, operation, run(component, operation, call, told, c -> ((Effect<Object>) instance(operation)).effect(input(component, operation, call), c)), null);
     } finally {
       attempts.ended(started);
     }
@@ -319,17 +319,17 @@ final class Engine {
     Reading first = first(operation, store, call, turned);
     Optional<Result> recorded = recorded(component, operation, call, first.answer());
     if (recorded.isPresent()) return recorded.get();
-    Object input = input(operation, call);
+    Object input = input(component, operation, call);
     boolean retry = operation.declaration().concurrency() == Concurrency.RETRY;
     for (int attempt = 1; ; attempt++) {
       Current current = current(component, call.query(), attempt == 1 ? first.record() : stored(store, call.query()), true);
       Entry entry = entry(operation, current);
       @SuppressWarnings("unchecked")
       Transition<Object, Entry> code = (Transition<Object, Entry>) instance(operation);
-      Ran ran = run(operation, call, contexts, context -> code.transition(input, entry, context));
+      Ran ran = run(component, operation, call, contexts, context -> code.transition(input, entry, context));
       Object returned = ran.returned();
       Optional<Refusal> refusal = refusal(returned);
-      if (refusal.isPresent()) return refused(operation, refusal.get());
+      if (refusal.isPresent()) return refused(component, operation, refusal.get());
       if (entry.discarded()) {
         count("toa.discards", component, operation);
         return answer(component, operation, returned, entry == returned ? current.view() : null);
@@ -376,8 +376,8 @@ final class Engine {
     }
     if (attempt >= options.retry().attempts()) {
       throw new Failure(
-          Failure.Code.SYSTEM,
-          where + " lost its write to concurrent ones " + attempt + " times in a row; gave up");
+          Failure.Code.CONTENTION,
+          where + " lost its write to concurrent ones " + attempt + " times in a row, so nothing was written; repeat the call later");
     }
     try {
       options.sleeper().sleep(options.retry().delayMillis(attempt, options.random().nextDouble()));
@@ -392,11 +392,11 @@ final class Engine {
   private Result observation(Component component, Operation operation, Invocation call, Contexts contexts) {
     Current current = current(component, component.store().orElseThrow(), call.query(), false);
     if (current == null) return new Result.Output(MissingNode.getInstance());
-    Object input = input(operation, call);
+    Object input = input(component, operation, call);
     Entry entry = entry(operation, current);
     @SuppressWarnings("unchecked")
     Observation<Object, Entry> code = (Observation<Object, Entry>) instance(operation);
-    Ran ran = run(operation, call, contexts, context -> code.observation(input, entry, context));
+    Ran ran = run(component, operation, call, contexts, context -> code.observation(input, entry, context));
     return unwritten(component, operation, ran, entry == ran.returned() ? current.view() : null);
   }
 
@@ -436,14 +436,14 @@ final class Engine {
         call.input().forEachEntry((name, value) -> changeset.put(name, Binding.plain(value)));
         returned = null;
       } else {
-        Object input = input(operation, call);
+        Object input = input(component, operation, call);
         @SuppressWarnings("unchecked")
         Assignment<Object> code = (Assignment<Object>) instance(operation);
-        Ran ran = run(operation, call, contexts, context -> code.assignment(input, changeset, context));
+        Ran ran = run(component, operation, call, contexts, context -> code.assignment(input, changeset, context));
         returned = ran.returned();
         tasks = ran.tasks();
         Optional<Refusal> refusal = refusal(returned);
-        if (refusal.isPresent()) return refused(operation, refusal.get());
+        if (refusal.isPresent()) return refused(component, operation, refusal.get());
       }
       ObjectNode state = current.state.deepCopy();
       changeset.forEach((k, v) -> state.set(k, Binding.tree(v)));
@@ -723,18 +723,16 @@ final class Engine {
     return operation.code().orElseThrow().instance();
   }
 
-  private static Object input(Operation operation, Invocation call) {
+  private static Object input(Component component, Operation operation, Invocation call) {
     Optional<Class<?>> type = operation.code().flatMap(Operation.Code::input);
     if (type.isEmpty()) return null;
     try {
       return Binding.VALUES.treeToValue(call.input(), type.get());
     } catch (tools.jackson.core.JacksonException | IllegalArgumentException e) {
       throw new Failure(Failure.Code.CONTRACT, "the input of " + operation.name() + " cannot be read: " + InputErrors.describe(call.input(), e));
+    } catch (LinkageError e) {
+      throw Authored.linkage(component.label() + "." + operation.name(), e); // its input class is the author's code too
     }
-  }
-
-  private interface Run {
-    Object run() throws Exception;
   }
 
   /** The author's code, given the context of its attempt. */
@@ -749,26 +747,16 @@ final class Engine {
    * Runs one attempt with a fresh context: its calls and tasks numbered from 1, its tasks held
    * until the engine decides they may leave. The context is over when the code returns or throws.
    */
-  private static Ran run(Operation operation, Invocation call, Contexts contexts, WithContext code) {
+  private static Ran run(Component component, Operation operation, Invocation call, Contexts contexts, WithContext code) {
     Outgoing outgoing = new Outgoing();
     Context context = contexts.open(call, outgoing);
     try {
-      return new Ran(run(operation, () -> code.run(context)), outgoing.take());
+      return new Ran(Authored.run(() -> component.label() + "." + operation.name(), () -> code.run(context)), outgoing.take());
     } finally {
       outgoing.take(); // a context kept past its run may send nothing more
     }
   }
 
-  /** Runs the author's code; whatever it throws becomes a failure that says where it came from. */
-  private static Object run(Operation operation, Run code) {
-    try {
-      return code.run();
-    } catch (Failure f) {
-      throw f;
-    } catch (Exception | LinkageError | AssertionError e) {
-      throw new Failure(Failure.Code.SYSTEM, operation.name() + " threw " + e, e);
-    }
-  }
 
   /**
    * The refusal a run returned: its own, or another operation's reply that refused, returned as it
@@ -780,12 +768,12 @@ final class Engine {
     return Optional.empty();
   }
 
-  private static Result refused(Operation operation, Refusal refusal) {
+  private static Result refused(Component component, Operation operation, Refusal refusal) {
     if (!operation.declaration().errors().contains(refusal.code())) {
       List<String> declared = operation.declaration().errors().stream().sorted().toList();
       throw new Failure(
           Failure.Code.RESPONSE_CONTRACT,
-          operation.name() + " refused with " + refusal.code() + ", which it does not declare under errors"
+          component.label() + "." + operation.name() + " refused with " + refusal.code() + ", which it does not declare under errors"
               + " (declared: " + (declared.isEmpty() ? "none" : String.join(", ", declared)) + "); toa4j requires every"
               + " refusal code an operation returns to be declared, so that callers know the refusals to expect; declare it"
               + " in the manifest: operations: { " + operation.name() + ": { errors: ["
@@ -802,17 +790,17 @@ final class Engine {
   private Result answer(Component component, Operation operation, Object returned, ObjectNode record) {
     if (returned instanceof Reply.Output output) returned = output.value().orElse(null);
     if (returned instanceof Reply.Refused refusedReply) returned = refusedReply.refusal();
-    if (returned instanceof Refusal refusal) return refused(operation, refusal);
+    if (returned instanceof Refusal refusal) return refused(component, operation, refusal);
     if (record != null) return new Result.Output(record);
     if (returned == null) return new Result.Output(MissingNode.getInstance());
     if (returned instanceof Entry) {
-      throw new Failure(Failure.Code.RESPONSE_CONTRACT, operation.name() + " returned an entry other than its own");
+      throw new Failure(Failure.Code.RESPONSE_CONTRACT, component.label() + "." + operation.name() + " returned an entry other than its own");
     }
     JsonNode output;
     try {
       output = Binding.tree(returned);
     } catch (IllegalArgumentException e) {
-      throw new Failure(Failure.Code.RESPONSE_CONTRACT, operation.name() + " returned a value that is not plain data: " + e.getMessage(), e);
+      throw new Failure(Failure.Code.RESPONSE_CONTRACT, component.label() + "." + operation.name() + " returned a value that is not plain data: " + e.getMessage(), e);
     }
     if (options.checks()) checkOutput(component, operation, output);
     return new Result.Output(output);

@@ -1,6 +1,7 @@
 package io.toa4j.runtime;
 
 import io.toa4j.api.Failure;
+import io.toa4j.api.Receiver;
 import io.toa4j.api.Request;
 import io.toa4j.spi.Bus;
 import io.toa4j.spi.Delivery;
@@ -128,8 +129,10 @@ final class Messaging implements AutoCloseable {
     Request request;
     if (reception.code().isPresent()) {
       Object bound = bind(payload, reception.payload().orElseThrow(), reception.queue());
-      if (!reception.code().get().condition(bound)) return new Result.Output(payload);
-      request = reception.code().get().request(bound);
+      Receiver<Object> code = reception.code().get();
+      Supplier<String> where = () -> "the receiver of " + reception.label() + " in " + reception.component() + " (" + code.getClass().getSimpleName() + ")";
+      if (!Authored.run(where, () -> code.condition(bound))) return new Result.Output(payload);
+      request = Authored.run(where, () -> code.request(bound));
     } else {
       request = Request.input(payload);
     }

@@ -153,7 +153,7 @@ class ContractsTest {
       assertThatThrownBy(() -> toa.call("test.counters.deny", Request.empty()))
           .isInstanceOfSatisfying(Failure.class, f -> assertThat(f.code()).isEqualTo(Failure.Code.RESPONSE_CONTRACT))
           .hasMessageContainingAll(
-              "deny refused with GONE, which it does not declare under errors (declared: CLOSED)",
+              "test.counters.deny refused with GONE, which it does not declare under errors (declared: CLOSED)",
               "toa4j requires every refusal code an operation returns to be declared",
               "operations: { deny: { errors: [CLOSED, GONE] } }");
     }

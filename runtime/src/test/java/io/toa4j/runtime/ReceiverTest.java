@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
+import io.toa4j.api.Failure;
 import io.toa4j.api.Reply;
 import io.toa4j.api.Request;
 import io.toa4j.spi.Parked;
@@ -85,7 +86,7 @@ class ReceiverTest {
       Parked parked = app.admin().parked().get(0);
       assertThat(parked.attempts()).isEqualTo(5);
       assertThat(parked.code()).isEqualTo("SYSTEM");
-      assertThat(parked.reason()).contains("failure 5 of 5");
+      assertThat(parked.reason()).isEqualTo("test.sinks.absorb threw java.lang.IllegalStateException: failure 5 of 5");
       assertThat(parked.queue()).isEqualTo("test.sources.created..test.sinks");
       assertThat(sink(app)).containsEntry("VERSION", 0L);
 
@@ -93,6 +94,15 @@ class ReceiverTest {
       assertThat(app.admin().settle(SETTLE)).isEmpty();
       assertThat(sink(app)).containsEntry("received", 1L);
       assertThat(app.admin().parked()).isEmpty();
+    }
+  }
+
+  @Test
+  void call_ofAnOperationThatThrows_failsNamingItsComponentAndOperation() {
+    try (Toa app = boot()) {
+      assertThatThrownBy(() -> app.call("test.sinks.absorb", Request.of(A, Map.of("failures", 1, "refuse", false))))
+          .isInstanceOfSatisfying(Failure.class, f -> assertThat(f.code()).isEqualTo(Failure.Code.SYSTEM))
+          .hasMessage("test.sinks.absorb threw java.lang.IllegalStateException: failure 1 of 1");
     }
   }
 
@@ -125,8 +135,8 @@ class ReceiverTest {
     }
   }
 
-  @Test
-  void request_breakingTheTargetSchema_isParkedAtOnceWithTheSchemaError() {
+  /** The sinks' receiver class reads the payload as a map and runs {@code body} as its request. */
+  private Toa bootWithReceiverRequest(String body) {
     Path context = Fixtures.sourceAndSink(directory);
     Fixtures.write(context, "components/test.sinks/receivers/TestSourcesCreated.java", """
         package test.sinks.receivers;
@@ -134,17 +144,101 @@ class ReceiverTest {
         import java.util.Map;
         public class TestSourcesCreated implements Receiver<Map<String, Object>> {
           public Request request(Map<String, Object> payload) {
-            return Request.of(Query.id((String) payload.get("id")), Map.of("failures", "many", "refuse", false));
+            %s
           }
         }
-        """);
-    try (Toa app = Toa.builder().directory(context).options(Options.defaults().withClock(clock)).build()) {
+        """.formatted(body));
+    return Toa.builder().directory(context).options(Options.defaults().withClock(clock)).build();
+  }
+
+  @Test
+  void request_breakingTheTargetSchema_isParkedAtOnceWithTheSchemaError() {
+    try (Toa app = bootWithReceiverRequest("return Request.of(Query.id((String) payload.get(\"id\")), Map.of(\"failures\", \"many\", \"refuse\", false));")) {
       app.call("test.sources.emit", emit(0, false));
 
       await().atMost(SETTLE).until(() -> app.admin().parked().size() == 1);
       assertThat(app.admin().parked().get(0).code()).isEqualTo("CONTRACT");
       assertThat(app.admin().parked().get(0).attempts()).isEqualTo(1);
       assertThat(app.admin().parked().get(0).reason()).contains("/failures");
+    }
+  }
+
+  /** The sinks' absorb throws what the JVM throws where its code was compiled against a Ledger that had post(long). */
+  private Toa bootWithAbsorbUnlinked() {
+    Path context = Fixtures.sourceAndSink(directory);
+    Fixtures.write(context, "components/test.sinks/operations/Absorb.java", """
+        package test.sinks.operations;
+        import test.sinks.Sink;
+        public class Absorb implements io.toa4j.api.Transition<Absorb.Input, Sink> {
+          public record Input(long failures, boolean refuse) {}
+          public Object transition(Input input, Sink entry) {
+            throw new NoSuchMethodError("'void test.sinks.Ledger.post(long)'");
+          }
+        }
+        """);
+    return Toa.builder().directory(context).options(Options.defaults().withClock(clock)).build();
+  }
+
+  /** A sink's record class in {@code file} whose static initializer throws: it fails to initialize where it is first bound to. */
+  private Toa bootWithUninitializable(String file, String record) {
+    Path context = Fixtures.sourceAndSink(directory);
+    Fixtures.edit(context, "components/test.sinks/" + file, "public record " + record + " {}",
+        "public record " + record + " { static final long LIMIT = Long.parseLong(\"none\"); }");
+    return Toa.builder().directory(context).options(Options.defaults().withClock(clock)).build();
+  }
+
+  /** Emits a source whose event the sink receives, and answers the message parked for it: as LINKAGE, after one attempt, never retried. */
+  private Parked parkedAsLinkageAtOnce(Toa app) {
+    app.call("test.sources.emit", emit(0, false));
+    await().atMost(SETTLE).until(() -> app.admin().parked().size() == 1);
+    Parked parked = app.admin().parked().get(0);
+    assertThat(parked.code()).isEqualTo("LINKAGE");
+    assertThat(parked.attempts()).isEqualTo(1);
+    assertThat(counted(app, "retried")).isZero();
+    return parked;
+  }
+
+  @Test
+  void operation_throwingALinkageError_isParkedAfterOneAttempt_asLinkage() {
+    try (Toa app = bootWithAbsorbUnlinked()) {
+      Parked parked = parkedAsLinkageAtOnce(app);
+      assertThat(parked.reason()).startsWith("test.sinks.absorb cannot run: java.lang.NoSuchMethodError").contains("Ledger.post(long)", "build it again");
+      assertThat(sink(app)).containsEntry("VERSION", 0L);
+    }
+  }
+
+  @Test
+  void operation_whoseInputClassFailsToInitialize_isParkedAfterOneAttempt_asLinkage() {
+    try (Toa app = bootWithUninitializable("operations/Absorb.java", "Input(long failures, boolean refuse)")) {
+      Parked parked = parkedAsLinkageAtOnce(app);
+      assertThat(parked.reason()).startsWith("test.sinks.absorb cannot run: java.lang.ExceptionInInitializerError");
+    }
+  }
+
+  @Test
+  void receiver_whosePayloadClassFailsToInitialize_isParkedAfterOneAttempt_asLinkage() {
+    try (Toa app = bootWithUninitializable("receivers/TestSourcesCreated.java", "Source(String id, long failures, boolean refuse)")) {
+      Parked parked = parkedAsLinkageAtOnce(app);
+      assertThat(parked.reason()).startsWith("java.lang.ExceptionInInitializerError");
+    }
+  }
+
+  @Test
+  void call_ofAnOperationThrowingALinkageError_failsLinkage_andWritesNothing() {
+    try (Toa app = bootWithAbsorbUnlinked()) {
+      assertThatThrownBy(() -> app.call("test.sinks.absorb", Request.of(A, Map.of("failures", 0, "refuse", false))))
+          .isInstanceOfSatisfying(Failure.class, f -> assertThat(f.code()).isEqualTo(Failure.Code.LINKAGE))
+          .hasMessageContaining("cannot run: java.lang.NoSuchMethodError");
+      assertThat(sink(app)).containsEntry("VERSION", 0L);
+    }
+  }
+
+  @Test
+  void receiverClass_throwingALinkageError_isParkedAfterOneAttempt_namingTheReceiver() {
+    try (Toa app = bootWithReceiverRequest("throw new NoClassDefFoundError(\"test/sinks/Ledger\");")) {
+      Parked parked = parkedAsLinkageAtOnce(app);
+      assertThat(parked.reason()).startsWith("the receiver of test.sources.created in test.sinks (TestSourcesCreated) cannot run:")
+          .contains("java.lang.NoClassDefFoundError: test/sinks/Ledger");
     }
   }
 
