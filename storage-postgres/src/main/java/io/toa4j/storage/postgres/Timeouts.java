@@ -71,14 +71,24 @@ record Timeouts(int statementSeconds) {
   /**
    * The settings as one statement, run by HikariCP on each connection it opens: they hold for the
    * session whatever the URL's {@code options} say, where startup options would be replaced by them.
+   * A setting the server does not know is left out ({@code client_connection_check_interval} came
+   * with PostgreSQL 14), so an older server still connects, with the others.
    */
   String sessionSettings() {
-    return "SET statement_timeout = '" + statementSeconds + "s'; "
-        + "SET idle_in_transaction_session_timeout = '" + socketSeconds() + "s'; "
-        + "SET tcp_keepalives_idle = " + KEEPALIVE_IDLE_SECONDS + "; "
-        + "SET tcp_keepalives_interval = " + KEEPALIVE_INTERVAL_SECONDS + "; "
-        + "SET tcp_keepalives_count = " + KEEPALIVE_COUNT + "; "
-        + "SET tcp_user_timeout = " + USER_TIMEOUT_MILLIS + "; "
-        + "SET client_connection_check_interval = " + CHECK_INTERVAL_MILLIS;
+    String[][] settings = {
+      {"statement_timeout", statementSeconds + "s"},
+      {"idle_in_transaction_session_timeout", socketSeconds() + "s"},
+      {"tcp_keepalives_idle", String.valueOf(KEEPALIVE_IDLE_SECONDS)},
+      {"tcp_keepalives_interval", String.valueOf(KEEPALIVE_INTERVAL_SECONDS)},
+      {"tcp_keepalives_count", String.valueOf(KEEPALIVE_COUNT)},
+      {"tcp_user_timeout", String.valueOf(USER_TIMEOUT_MILLIS)},
+      {"client_connection_check_interval", String.valueOf(CHECK_INTERVAL_MILLIS)},
+    };
+    StringBuilder values = new StringBuilder();
+    for (String[] setting : settings) {
+      values.append(values.length() == 0 ? "" : ", ").append("('").append(setting[0]).append("', '").append(setting[1]).append("')");
+    }
+    return "SELECT set_config(s.name, s.value, false) FROM (VALUES " + values + ") AS s (name, value)"
+        + " JOIN pg_settings USING (name)";
   }
 }
