@@ -7,13 +7,13 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The client's handling of connection failures, as the client does it, logged as an outage is: a
- * connection given up for missed heartbeats (the link went quiet) is one WARN line without a stack
- * trace, and a try to connect again that finds the broker out of reach (refused, timed out, cut
- * during the handshake) is DEBUG. The client itself logs both at ERROR with a stack trace, the
- * second once per try, every second, for as long as a link stays dropped; the parts the lost
- * connection stops log their own outage (see {@code docs/faults.md}). Anything else is logged and
- * handled as the client's default handler does. Thread-safe.
+ * Logs the client's connection failures as outages are logged, and handles them as the client's
+ * default handler does: a connection given up for missed heartbeats (the link went quiet) is one
+ * WARN line without a stack trace, and a try to connect again that finds the broker out of reach
+ * (refused, timed out, cut during the handshake) is DEBUG. The client itself logs both at ERROR
+ * with a stack trace, the second once per try, every second, for as long as a link stays dropped;
+ * the parts the lost connection stops log their own outage (see {@code docs/faults.md}). Anything
+ * else goes to the default handler. Thread-safe.
  */
 final class ConnectionLog extends DefaultExceptionHandler {
   private static final Logger LOG = LoggerFactory.getLogger(ConnectionLog.class);
