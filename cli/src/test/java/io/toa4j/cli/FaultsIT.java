@@ -175,14 +175,19 @@ class FaultsIT {
       assertThat(client.call("billing.wallets.credit", credit(1, "opening"), "opening")).isInstanceOf(Reply.Output.class);
       lockWallet(lock);
       CompletableFuture<Reply> held = CompletableFuture.supplyAsync(() -> client.call("billing.wallets.credit", credit(50, "held"), "held-1"));
-      await().atMost(PATIENCE).until(() -> writesWaitingForTheLock() == 1); // the holder has the call
+      await().atMost(PATIENCE).until(() -> writesWaitingForTheLock().size() == 1); // the holder has the call
+      List<Integer> holders = writesWaitingForTheLock();
       startRun("billing.wallets"); // competes for the queue, but the call is the holder's
 
       holder.destroyForcibly();
       assertThat(holder.waitFor(ToaShell.DEADLINE.toSeconds(), TimeUnit.SECONDS)).isTrue();
-      // the broker hands the call to the other host, which waits for the row too (the dead
-      // process's backend waits on until it finds its client gone, and then rolls back)
-      await().atMost(PATIENCE).until(() -> writesWaitingForTheLock() == 2);
+      // the broker hands the call to the other host, which waits for the row too; the dead
+      // process's backend checks its client every second (client_connection_check_interval), finds
+      // it gone and rolls back
+      await().atMost(PATIENCE).until(() -> {
+        List<Integer> waiting = writesWaitingForTheLock();
+        return waiting.size() == 1 && !waiting.equals(holders);
+      });
       assertThat(held).as("the caller still waits").isNotDone();
       lock.rollback();
 
@@ -201,7 +206,7 @@ class FaultsIT {
       assertThat(impatient.call("billing.wallets.credit", credit(1, "opening"), "opening")).isInstanceOf(Reply.Output.class);
       lockWallet(lock);
       CompletableFuture<Reply> held = CompletableFuture.supplyAsync(() -> impatient.call("billing.wallets.credit", credit(50, "held"), "held-1"));
-      await().atMost(PATIENCE).until(() -> writesWaitingForTheLock() == 1);
+      await().atMost(PATIENCE).until(() -> writesWaitingForTheLock().size() == 1);
 
       holder.destroyForcibly();
       assertThat(holder.waitFor(ToaShell.DEADLINE.toSeconds(), TimeUnit.SECONDS)).isTrue();
@@ -242,14 +247,15 @@ class FaultsIT {
     }
   }
 
-  /** How many sessions of the test's database wait for a lock. */
-  private long writesWaitingForTheLock() throws SQLException {
+  /** The process ids of the sessions of the test's database that wait for a lock. */
+  private List<Integer> writesWaitingForTheLock() throws SQLException {
     try (Connection c = DriverManager.getConnection(ADMIN);
-        PreparedStatement s = c.prepareStatement("SELECT count(*) FROM pg_stat_activity WHERE datname = ? AND wait_event_type = 'Lock'")) {
+        PreparedStatement s = c.prepareStatement("SELECT pid FROM pg_stat_activity WHERE datname = ? AND wait_event_type = 'Lock' ORDER BY pid")) {
       s.setString(1, name);
       try (ResultSet r = s.executeQuery()) {
-        r.next();
-        return r.getLong(1);
+        List<Integer> pids = new java.util.ArrayList<>();
+        while (r.next()) pids.add(r.getInt(1));
+        return pids;
       }
     }
   }

@@ -12,20 +12,32 @@ import java.util.TreeSet;
  *
  * @param url the broker's AMQP URL, password included; never printed (see {@link #where()})
  * @param source where the URL came from, for messages
+ * @param heartbeat the AMQP heartbeat timeout each connection asks for, in whole seconds: the
+ *     broker closes a connection it heard nothing from for two to three times this, and gives its
+ *     unacknowledged deliveries to other consumers; the client gives up on it after about twice
+ *     this and recovers
  */
 record Tuning(
     String url,
     String source,
     int prefetch,
     Duration confirmTimeout,
-    Duration closeTimeout) {
+    Duration closeTimeout,
+    int heartbeat) {
   static final String URL = "url";
   static final String PREFETCH = "prefetch";
   static final String CONFIRM_TIMEOUT = "confirm-timeout-ms";
   static final String CLOSE_TIMEOUT = "close-timeout-ms";
+  static final String HEARTBEAT = "heartbeat-seconds";
+  /**
+   * A connection gone quiet is closed by the broker within 2 to 3 heartbeats ({@code
+   * rabbit_heartbeat} checks every heartbeat and gives up after two checks with nothing received):
+   * with 2 s, what a silently cut-off process held is handed to others within 6 s.
+   */
+  static final int DEFAULT_HEARTBEAT = 2;
   static final String ENV = "TOA_RABBITMQ_URL";
   static final String DEFAULT_URL = "amqp://guest:guest@127.0.0.1:5672";
-  private static final Set<String> KNOWN = Set.of(URL, PREFETCH, CONFIRM_TIMEOUT, CLOSE_TIMEOUT);
+  private static final Set<String> KNOWN = Set.of(URL, PREFETCH, CONFIRM_TIMEOUT, CLOSE_TIMEOUT, HEARTBEAT);
 
   static Tuning from(Map<String, String> options, Map<String, String> env) {
     for (String key : options.keySet()) {
@@ -49,7 +61,8 @@ record Tuning(
         source,
         (int) number(options, PREFETCH, 16, 1, 65_535),
         Duration.ofMillis(number(options, CONFIRM_TIMEOUT, 10_000, 1, 3_600_000)),
-        Duration.ofMillis(number(options, CLOSE_TIMEOUT, 10_000, 0, 3_600_000)));
+        Duration.ofMillis(number(options, CLOSE_TIMEOUT, 10_000, 0, 3_600_000)),
+        (int) number(options, HEARTBEAT, DEFAULT_HEARTBEAT, 1, 600));
   }
 
   /** The URL without its password, as messages show it. */
@@ -67,7 +80,7 @@ record Tuning(
 
   @Override
   public String toString() { // records print every field; this one must not print the password
-    return "Tuning[" + where() + " from " + source + ", prefetch=" + prefetch + "]";
+    return "Tuning[" + where() + " from " + source + ", prefetch=" + prefetch + ", heartbeat=" + heartbeat + " s]";
   }
 
   private static long number(

@@ -45,6 +45,18 @@ class ProviderTest {
     assertThat(tuning.source()).isEqualTo("the default");
     assertThat(tuning.prefetch()).isEqualTo(16);
     assertThat(tuning.confirmTimeout()).isEqualTo(Duration.ofSeconds(10));
+    assertThat(tuning.heartbeat()).as("seconds: a quiet connection is closed by the broker within 6 s").isEqualTo(2);
+  }
+
+  @Test
+  void tuning_heartbeat_isReadInSecondsAndBounded() {
+    assertThat(Tuning.from(Map.of(Tuning.HEARTBEAT, "5"), Map.of()).heartbeat()).isEqualTo(5);
+    assertThatThrownBy(() -> Tuning.from(Map.of(Tuning.HEARTBEAT, "0"), Map.of()))
+        .as("no heartbeat would leave a silent peer's deliveries held until the kernel gives up")
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessage("The rabbitmq bus option heartbeat-seconds must be from 1 to 600, not 0");
+    assertThatThrownBy(() -> Tuning.from(Map.of(Tuning.HEARTBEAT, "2s"), Map.of()))
+        .hasMessage("The rabbitmq bus option heartbeat-seconds must be a whole number, not '2s'");
   }
 
   @Test

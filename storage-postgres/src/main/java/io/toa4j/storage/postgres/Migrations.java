@@ -74,7 +74,12 @@ final class Migrations {
    */
   static int apply(Connection c, Schema schema) throws SQLException {
     c.setAutoCommit(false);
+    int networkTimeout = c.getNetworkTimeout();
     try (Statement s = c.createStatement()) {
+      // a step may rewrite a whole table, and the lock may wait for another process's steps: no
+      // statement timeout, and no socket timeout that would take a long step for a lost connection
+      s.execute("SET LOCAL statement_timeout = 0");
+      c.setNetworkTimeout(Runnable::run, 0);
       try (PreparedStatement lock = c.prepareStatement("SELECT pg_advisory_xact_lock(?, hashtext(?))")) {
         lock.setInt(1, LOCK_SPACE);
         lock.setString(2, schema.name());
@@ -100,6 +105,7 @@ final class Migrations {
       c.rollback();
       throw e;
     } finally {
+      c.setNetworkTimeout(Runnable::run, networkTimeout);
       c.setAutoCommit(true);
     }
   }

@@ -54,6 +54,7 @@ final class PostgresStorage implements Storage {
     server.password().ifPresent(config::setPassword);
     config.setMaximumPoolSize(server.poolSize());
     config.setConnectionTimeout(10_000);
+    server.timeouts().apply(config);
     try {
       return new PostgresStorage(server, new HikariDataSource(config));
     } catch (RuntimeException e) {
@@ -76,6 +77,11 @@ final class PostgresStorage implements Storage {
     } catch (SQLException e) {
       throw failures.of("create or migrate schema " + schema.name() + " of component " + schema.label(), e);
     }
+  }
+
+  /** Runs the work on a connection of the storage's pool, as its stores do; for tests. */
+  <T> T withConnection(Connections.Work<T> work) throws SQLException {
+    return connections.run(work);
   }
 
   @Override

@@ -12,8 +12,9 @@ import java.util.regex.Pattern;
  * @param url a JDBC URL, {@code jdbc:postgresql://host:port/database}
  * @param user the role to log in as; empty to let the URL (or the driver's default) decide
  * @param password empty for trust or peer authentication
+ * @param timeouts how long a statement may run, and from it how long a connection may stay quiet
  */
-record Server(String url, Optional<String> user, Optional<String> password, int poolSize) {
+record Server(String url, Optional<String> user, Optional<String> password, int poolSize, Timeouts timeouts) {
   static final String ENVIRONMENT = "TOA_POSTGRES_URL";
   static final String DEFAULT_URL = "jdbc:postgresql://127.0.0.1:5432/test";
   static final String DEFAULT_USER = "postgres";
@@ -23,7 +24,12 @@ record Server(String url, Optional<String> user, Optional<String> password, int 
 
   static final String POOL_SIZE = "pool-size";
   static final int DEFAULT_POOL_SIZE = 10;
-  private static final java.util.Set<String> KNOWN = java.util.Set.of("url", "user", "password", POOL_SIZE);
+  private static final java.util.Set<String> KNOWN = java.util.Set.of("url", "user", "password", POOL_SIZE, Timeouts.OPTION);
+
+  /** With the default timeouts. */
+  Server(String url, Optional<String> user, Optional<String> password, int poolSize) {
+    this(url, user, password, poolSize, Timeouts.from(null));
+  }
 
   static Server from(Map<String, String> options, Map<String, String> environment) {
     for (String key : options.keySet()) {
@@ -34,6 +40,7 @@ record Server(String url, Optional<String> user, Optional<String> password, int 
       }
     }
     int poolSize = poolSize(options.get(POOL_SIZE));
+    Timeouts timeouts = Timeouts.from(options.get(Timeouts.OPTION));
     Optional<String> user = nonBlank(options.get("user"));
     Optional<String> password = nonBlank(options.get("password"));
     Optional<String> url = nonBlank(options.get("url")).or(() -> nonBlank(environment.get(ENVIRONMENT)));
@@ -42,9 +49,9 @@ record Server(String url, Optional<String> user, Optional<String> password, int 
         throw new IllegalArgumentException(
             "The postgres storage's url must be a JDBC URL such as " + DEFAULT_URL + ", not '" + mask(url.get(), password) + "'");
       }
-      return new Server(url.get(), user, password, poolSize);
+      return new Server(url.get(), user, password, poolSize, timeouts);
     }
-    return new Server(DEFAULT_URL, user.or(() -> Optional.of(DEFAULT_USER)), password, poolSize);
+    return new Server(DEFAULT_URL, user.or(() -> Optional.of(DEFAULT_USER)), password, poolSize, timeouts);
   }
 
   private static int poolSize(String text) {

@@ -1,19 +1,23 @@
 package io.toa4j.testkit.postgres;
 
+import io.toa4j.testkit.net.NetworkHost;
 import io.toa4j.testkit.net.TcpProxy;
+import io.toa4j.testkit.os.Commands;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.SQLException;
 import java.sql.Statement;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
-import java.util.concurrent.TimeUnit;
+import java.util.Optional;
 import java.util.stream.Stream;
 
 /**
@@ -23,6 +27,9 @@ import java.util.stream.Stream;
  * own ({@link #url}). Needs the server's binaries ({@code pg_config --bindir}, which a test asks
  * for with {@code @Needs(Server.POSTGRES_PROGRAMS)}); when the JVM runs as root, the server runs
  * as the {@code postgres} user, as PostgreSQL requires.
+ *
+ * <p>{@link #startOn} runs it on a {@link NetworkHost} instead, listening on the host's address, so
+ * that a test can drop the link between its process and the server for real.
  */
 public final class PostgresCluster implements AutoCloseable {
   private static final long TIMEOUT_SECONDS = 120;
@@ -31,23 +38,42 @@ public final class PostgresCluster implements AutoCloseable {
   private final Path data;
   private final int port;
   private final boolean asPostgres;
+  private final Optional<NetworkHost> host;
 
-  private PostgresCluster(Path bin, Path data, int port, boolean asPostgres) {
+  private PostgresCluster(Path bin, Path data, int port, boolean asPostgres, Optional<NetworkHost> host) {
     this.bin = bin;
     this.data = data;
     this.port = port;
     this.asPostgres = asPostgres;
+    this.host = host;
   }
 
   /** Creates and starts a cluster; fails saying what is missing when it cannot. */
   public static PostgresCluster start() {
+    return start(Optional.empty());
+  }
+
+  /**
+   * Creates and starts a cluster in the host's network namespace, listening on its address and
+   * trusting connections from this process's end of the link and from the host itself (a {@code
+   * psql} run there with {@link NetworkHost#exec} looks on while the link is dropped).
+   */
+  public static PostgresCluster startOn(NetworkHost host) {
+    return start(Optional.of(host));
+  }
+
+  private static PostgresCluster start(Optional<NetworkHost> host) {
     Path bin = Path.of(output(List.of("pg_config", "--bindir")).strip());
     boolean root = "root".equals(System.getProperty("user.name"));
     try {
       Path data = Files.createTempDirectory("toa-pg-", PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rwx------")));
       if (root) output(List.of("chown", "postgres:postgres", data.toString()));
-      PostgresCluster cluster = new PostgresCluster(bin, data, TcpProxy.freePort(), root);
+      PostgresCluster cluster = new PostgresCluster(bin, data, TcpProxy.freePort(), root, host);
       cluster.pg("initdb", "-D", data.toString(), "-U", "postgres", "-A", "trust", "--no-sync", "-E", "UTF8");
+      if (host.isPresent()) {
+        String trusted = "host all all " + host.get().peer() + "/32 trust\nhost all all " + host.get().address() + "/32 trust\n";
+        Files.writeString(data.resolve("pg_hba.conf"), trusted, StandardOpenOption.APPEND);
+      }
       cluster.ctl("start");
       return cluster;
     } catch (IOException e) {
@@ -59,9 +85,14 @@ public final class PostgresCluster implements AutoCloseable {
     return port;
   }
 
+  /** Where it listens: 127.0.0.1, or the address of the host it runs on. */
+  public String address() {
+    return host.map(NetworkHost::address).orElse("127.0.0.1");
+  }
+
   /** The JDBC URL of a database of this cluster, logging in as postgres. */
   public String url(String database) {
-    return "jdbc:postgresql://127.0.0.1:" + port + "/" + database + "?user=postgres";
+    return "jdbc:postgresql://" + address() + ":" + port + "/" + database + "?user=postgres";
   }
 
   /** Creates a database in it. */
@@ -94,7 +125,7 @@ public final class PostgresCluster implements AutoCloseable {
   private void ctl(String... args) {
     List<String> command = new ArrayList<>(List.of("pg_ctl", "-D", data.toString(), "-w", "-t", String.valueOf(TIMEOUT_SECONDS),
         "-l", data.resolve("server.log").toString(),
-        "-o", "-p " + port + " -c listen_addresses=127.0.0.1 -k " + data + " -c fsync=on -c max_connections=60"));
+        "-o", "-p " + port + " -c listen_addresses=" + address() + " -k " + data + " -c fsync=on -c max_connections=60"));
     command.addAll(List.of(args));
     pg(command.toArray(String[]::new));
   }
@@ -104,24 +135,10 @@ public final class PostgresCluster implements AutoCloseable {
     if (asPostgres) command.addAll(List.of("runuser", "-u", "postgres", "--"));
     command.add(bin.resolve(args[0]).toString());
     command.addAll(List.of(args).subList(1, args.length));
-    output(command);
+    output(host.isPresent() ? host.get().command(command) : command);
   }
 
   private static String output(List<String> command) {
-    try {
-      Process p = new ProcessBuilder(command).redirectErrorStream(true).start();
-      String out = new String(p.getInputStream().readAllBytes());
-      if (!p.waitFor(TIMEOUT_SECONDS, TimeUnit.SECONDS)) {
-        p.destroyForcibly();
-        throw new IllegalStateException(String.join(" ", command) + " did not finish in " + TIMEOUT_SECONDS + " s");
-      }
-      if (p.exitValue() != 0) throw new IllegalStateException(String.join(" ", command) + " failed (" + p.exitValue() + "): " + out);
-      return out;
-    } catch (IOException e) {
-      throw new UncheckedIOException("Cannot run " + command.get(0) + " (are PostgreSQL's server binaries installed?)", e);
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      throw new IllegalStateException("Interrupted while running " + String.join(" ", command), e);
-    }
+    return Commands.run(command, Duration.ofSeconds(TIMEOUT_SECONDS), "are PostgreSQL's server binaries installed?");
   }
 }

@@ -36,7 +36,7 @@ record Address(String host, int port, String source) {
     return switch (server) {
       case POSTGRES -> POSTGRES_DEFAULT;
       case RABBITMQ -> RABBITMQ_DEFAULT;
-      case POSTGRES_PROGRAMS, RABBITMQ_CONTROL, CHROMIUM -> throw new IllegalArgumentException("There is no URL for " + server.title());
+      case POSTGRES_PROGRAMS, RABBITMQ_CONTROL, CHROMIUM, NETWORK_NAMESPACES -> throw new IllegalArgumentException("There is no URL for " + server.title());
     };
   }
 

@@ -65,6 +65,7 @@ final class Probe {
     if (server == Server.POSTGRES_PROGRAMS) return programs();
     if (server == Server.RABBITMQ_CONTROL) return control();
     if (server == Server.CHROMIUM) return browser();
+    if (server == Server.NETWORK_NAMESPACES) return namespaces();
     Address address = Address.of(server, environment);
     try (Socket socket = new Socket()) {
       socket.connect(new InetSocketAddress(address.host(), address.port()), (int) CONNECT.toMillis());
@@ -85,6 +86,17 @@ final class Probe {
       if (!folder.isEmpty() && Files.isExecutable(Path.of(folder, "rabbitmqctl"))) return Optional.empty();
     }
     return Optional.of("there is no rabbitmqctl on the PATH to control RabbitMQ at " + broker + ", " + broker.source());
+  }
+
+  /** Root, as making namespaces and moving interfaces needs, and iproute2's {@code ip} on the PATH. */
+  private Optional<String> namespaces() {
+    if (!"root".equals(System.getProperty("user.name"))) {
+      return Optional.of(Server.NETWORK_NAMESPACES.title() + " need root, and the tests run as " + System.getProperty("user.name"));
+    }
+    for (String folder : environment.getOrDefault("PATH", "").split(File.pathSeparator)) {
+      if (!folder.isEmpty() && Files.isExecutable(Path.of(folder, "ip"))) return Optional.empty();
+    }
+    return Optional.of(Server.NETWORK_NAMESPACES.title() + " need iproute2: there is no ip on the PATH");
   }
 
   private static Optional<String> browser() {

@@ -54,7 +54,17 @@ public enum Server {
   CHROMIUM(
       "Chromium and chromedriver",
       null,
-      "on Debian: apt-get install chromium chromium-driver");
+      "on Debian: apt-get install chromium chromium-driver"),
+
+  /**
+   * Network namespaces and veth pairs, for a host of a test's own whose link can be dropped
+   * ({@link io.toa4j.testkit.net.NetworkHost}): the JVM runs as root and {@code ip} (iproute2) is on
+   * the PATH.
+   */
+  NETWORK_NAMESPACES(
+      "Network namespaces (root and ip)",
+      null,
+      "run the tests as root; on Debian: apt-get install iproute2");
 
   private final String title;
   private final String variable;
@@ -119,6 +129,7 @@ public enum Server {
       case POSTGRES_PROGRAMS -> "install them";
       case RABBITMQ_CONTROL -> "run them where the broker and rabbitmqctl are, or set " + RABBITMQ.variable + " to a broker on this machine";
       case CHROMIUM -> "install them";
+      case NETWORK_NAMESPACES -> "run them as root with iproute2 installed";
     };
   }
 
@@ -130,6 +141,7 @@ public enum Server {
       case RABBITMQ_CONTROL -> "Run these tests on the machine of the broker, with rabbitmqctl on the PATH (" + install
           + "), or set " + RABBITMQ.variable + " to a broker on this machine.";
       case CHROMIUM -> "Install them (" + install + ").";
+      case NETWORK_NAMESPACES -> "Run these tests as root, with iproute2 (" + install + ").";
     };
   }
 
