@@ -125,6 +125,7 @@ public final class Toa implements AutoCloseable {
     Engine engine =
         new Engine(options, publisher, metrics, tracing, context.inboxRetentionSeconds(), context.inboxRememberSeconds(), attempts);
     Admission admission = new Admission(bus, assembly.receptions(), publisher::unpublished, options.backlog(), options.backlogWait(), options.clock(), metrics);
+    progress.listen(admission::progressed); // held calls go as soon as the line is short enough
     Routing routing = new Routing(context.name(), components, hosted, engine, bus, options, tracing, admission);
     Janitor janitor =
         new Janitor(
