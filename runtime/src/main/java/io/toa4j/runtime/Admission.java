@@ -22,17 +22,20 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Backpressure at the edge: a new call of a component waits, before it runs, while more than the
- * backlog bound of its events are on their way to its receivers — its entries committed here and
- * not yet published, and the messages in its longest queue that is being consumed — so callers who
- * write faster than the events are published and handled do not pile up a line in which every
- * message waits longer than the last (see docs/backpressure.md).
+ * backlog bound of its events and tasks are on their way — its entries committed here and not yet
+ * published, and the messages in the longest of its queues that is being consumed: its receivers'
+ * queues, and the task queues it sends to — so callers who write faster than the messages are
+ * published and handled do not pile up a line in which every message waits longer than the last
+ * (see docs/backpressure.md).
  *
  * <p>Only calls from outside the context wait (the public API, the HTTP routes); work already in
  * it — deliveries, tasks, the calls an operation makes — never does, so a receiver that writes to a
  * component whose own receivers lag cannot hold up the queue it drains. A queue nobody consumes
  * holds nothing back: what waits there waits for its consumer to start, which no caller can hasten.
  * A call waits at most the admission wait, then goes on, so a consumer that stopped making progress
- * slows calls by that much and stops none.
+ * slows calls by that much and stops none. The receivers' queues are known from the manifests; a
+ * component's task queues are learned when it first sends a task to them ({@link #sends}), since
+ * tasks are not declared.
  *
  * <p>The entries waiting here are counted in memory at each look; the queues' backlogs are asked of
  * the bus again once {@value #SAMPLE_MILLIS} ms have passed since the last ask — in real time, or
@@ -70,7 +73,7 @@ final class Admission {
   private final ToLongFunction<String> unpublished;
   private final Clock clock;
   private final Executor askers;
-  /** By component label, the receivers' queues of its events and what they held when last asked. */
+  /** By component label, the queues of its events and tasks and what they held when last asked. */
   private final ConcurrentMap<String, Watched> components = new ConcurrentHashMap<>();
 
   /**
@@ -100,12 +103,23 @@ final class Admission {
     }
   }
 
-  /** Returns once the component's entries and its receivers' queues are short enough, or the wait is over. */
+  /** Returns once the component's entries and queues are short enough, or the wait is over. */
   void enter(String component) {
     Watched watched = components.get(component);
     if (watched == null || !watched.over()) return;
     metrics.counter(WAITS, "component", component).increment();
     watched.hold(System.nanoTime() + waitNanos);
+  }
+
+  /**
+   * Notes that the component sends tasks to {@code target}: from now on the target's task queue is
+   * part of the component's line, as its receivers' queues are. Cheap when already known.
+   */
+  void sends(String component, String target) {
+    if (bound <= 0) return;
+    String queue = Messaging.tasks(target);
+    Watched watched = components.get(component);
+    if (watched == null || !watched.watches(queue)) watched(component).watch(queue);
   }
 
   /**
@@ -121,7 +135,7 @@ final class Admission {
     return components.computeIfAbsent(component, Watched::new);
   }
 
-  /** The queues of one component's receivers, the longest consumed one's backlog when last asked, and the calls held for them. */
+  /** The queues of one component's receivers and tasks, the longest consumed one's backlog when last asked, and the calls held for them. */
   private final class Watched {
     private final String component;
     private volatile List<String> queues = List.of();
@@ -150,7 +164,7 @@ final class Admission {
       queues = List.copyOf(more);
     }
 
-    /** Whether more than the bound of the component's events are on their way: waiting here to be published, and in its longest consumed queue. */
+    /** Whether more than the bound of the component's messages are on their way: waiting here to be published, and in its longest consumed queue. */
     boolean over() {
       return unpublished.applyAsLong(component) + backlog() > bound;
     }
