@@ -52,7 +52,7 @@ import org.slf4j.LoggerFactory;
  * is due, to start it, so a queue drained by another process is seen too: a held call wakes about
  * once per {@value #SAMPLE_MILLIS} ms, and when it may go. Every path out of a wait — the line
  * short enough, the wait over, an interrupt, an {@code Error} — leaves the component's count of held
- * calls as it found it. Thread-safe.
+ * calls as it found it, and every path out of an ask clears its flag. Thread-safe.
  */
 final class Admission {
   private static final Logger LOG = LoggerFactory.getLogger(Admission.class);
@@ -63,7 +63,7 @@ final class Admission {
   private static final long STALE_NANOS = TimeUnit.MILLISECONDS.toNanos(STALE_MILLIS);
   private static final long NEVER = Long.MIN_VALUE;
   /** Where the bus is asked, so that a bus that hangs holds up no caller for long. */
-  private static final Executor ASKING = Threads.perTask("toa-backlog");
+  static final Executor ASKING = Threads.perTask("toa-backlog");
   static final String WAITS = "toa.backlog.waits";
 
   private final Bus bus;
@@ -82,6 +82,7 @@ final class Admission {
    * @param unpublished by component label, how many of its entries committed here wait to be published
    * @param bound the most messages a consumed queue holds, or entries wait, before new calls wait; 0: none ever waits
    * @param wait the longest a call waits
+   * @param asking where the bus is asked: {@link #ASKING}, or a test's
    */
   Admission(
       Bus bus,
@@ -90,14 +91,15 @@ final class Admission {
       long bound,
       java.time.Duration wait,
       Clock clock,
-      MeterRegistry metrics) {
+      MeterRegistry metrics,
+      Executor asking) {
     this.bus = bus;
     this.clock = clock;
     this.unpublished = unpublished;
     this.bound = bound;
     this.waitNanos = wait.toNanos();
     this.metrics = metrics;
-    this.askers = ASKING;
+    this.askers = asking;
     if (bound > 0) {
       for (Reception r : receptions) watched(r.label().substring(0, r.label().lastIndexOf('.'))).watch(r.queue());
     }
@@ -235,7 +237,8 @@ final class Admission {
      * Asks on a thread of its own, waiting at most {@value #ASK_MILLIS} ms for the answer, which is
      * kept whenever it comes and lets the held calls go when it allows: a bus that hangs (a broker
      * cut off without a reset) delays one call by that much, and is not asked again until it
-     * answered.
+     * answered. The flag of an ask under way is cleared on every path: the answer, a failure, an
+     * executor that refuses the ask or cannot start its thread (an {@code OutOfMemoryError}).
      */
     private void refresh(long nanos) {
       CompletableFuture<Void> done;
@@ -250,8 +253,9 @@ final class Admission {
           }
           release();
         }, askers);
-      } catch (RejectedExecutionException e) {
+      } catch (RuntimeException | Error e) { // refused, or no thread could start: no ask runs, and no call fails for it
         asking.set(false);
+        if (!(e instanceof RejectedExecutionException)) LOG.warn("Cannot ask the backlogs of {}; the next call asks again", queues, e);
         return;
       }
       try {

@@ -13,8 +13,10 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.OptionalLong;
 import java.util.ServiceLoader;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.Executor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import org.junit.jupiter.api.AfterEach;
@@ -90,6 +92,29 @@ class AdmissionTest {
     assertThat(interrupted.get(10, TimeUnit.SECONDS)).as("the interrupt is kept").isTrue();
   }
 
+  @Test
+  void anAskWhoseThreadCannotStart_failsNoCall_andTheNextCallAsksAgain() {
+    AtomicLong asks = new AtomicLong();
+    bus = new InterceptedBus("counted-embedded", "embedded", (events, proceed) -> proceed.accept(events))
+        .backlogs(queue -> {
+          asks.incrementAndGet();
+          return OptionalLong.of(0);
+        })
+        .open(new BusSettings(directory.resolve(".toa"), Map.of(), clock));
+    AtomicLong refusals = new AtomicLong(1);
+    Executor startingNoThreadOnce = task -> {
+      if (refusals.getAndDecrement() > 0) throw new InternalError("unable to create native thread"); // an OutOfMemoryError would stop the test run itself
+      new Thread(task).start();
+    };
+    Admission admission = new Admission(bus, List.of(reception()), component -> 0, 3, PATIENCE, clock, new SimpleMeterRegistry(), startingNoThreadOnce);
+
+    admission.enter(SOURCE); // its ask cannot start: it goes on
+    clock.advance(Duration.ofMillis(Admission.SAMPLE_MILLIS));
+    admission.enter(SOURCE);
+
+    await().atMost(PATIENCE).until(() -> asks.get() == 1);
+  }
+
   /** A call entering while 10 entries wait to be published, over the bound of 3: held once it looked. */
   private CompletableFuture<Void> held(Admission admission) {
     unpublished.set(10);
@@ -101,14 +126,17 @@ class AdmissionTest {
 
   private Admission admission(Progress progress, Duration wait) {
     bus = embedded();
-    Reception reception = new Reception(
-        "test.sources.created..test.sinks", "test.sources.created", "test.sinks", "absorb", Optional.empty(), Optional.empty());
-    Admission admission = new Admission(bus, List.of(reception), component -> {
+    Admission admission = new Admission(bus, List.of(reception()), component -> {
       looks.incrementAndGet();
       return unpublished.get();
-    }, 3, wait, clock, new SimpleMeterRegistry());
+    }, 3, wait, clock, new SimpleMeterRegistry(), Admission.ASKING);
     progress.listen(admission::progressed);
     return admission;
+  }
+
+  /** The sinks' receiver of the sources' events: its queue is the sources' line. */
+  private static Reception reception() {
+    return new Reception("test.sources.created..test.sinks", "test.sources.created", "test.sinks", "absorb", Optional.empty(), Optional.empty());
   }
 
   private Bus embedded() {
