@@ -176,6 +176,7 @@ final class Routing {
         @Override
         public void task(String name, Request request) {
           operation(target, name);
+          admission.sends(serving.label(), target.label()); // its line includes the target's task queue
           outgoing.task(Identities.derive(identity, ordinal.incrementAndGet()), target.label() + "." + name, Requests.tree(request));
         }
       };

@@ -124,7 +124,8 @@ public final class Toa implements AutoCloseable {
     Attempts attempts = new Attempts(() -> storage.store(SystemStores.label(Attempts.STORE)), options.clock());
     Engine engine =
         new Engine(options, publisher, metrics, tracing, context.inboxRetentionSeconds(), context.inboxRememberSeconds(), attempts);
-    Admission admission = new Admission(bus, assembly.receptions(), publisher::unpublished, options.backlog(), options.backlogWait(), options.clock(), metrics);
+    Admission admission = new Admission(bus, assembly.receptions(), publisher::unpublished, options.backlog(), options.backlogWait(), options.clock(), metrics, Admission.ASKING);
+    progress.listen(admission::progressed); // held calls go as soon as the line is short enough
     Routing routing = new Routing(context.name(), components, hosted, engine, bus, options, tracing, admission);
     Janitor janitor =
         new Janitor(

@@ -30,7 +30,18 @@ import java.util.concurrent.locks.ReentrantLock;
  * instead. A nested call on the same record in the same thread takes the turn it already holds.
  *
  * <p>A line per record exists only while a call holds or waits for its turn: an idle record costs
- * nothing. Thread-safe.
+ * nothing.
+ *
+ * <p>The protocol, per record. A {@code Line} (a fair lock, the turn, and a count of the calls
+ * holding or waiting for it) exists while its count is above zero. A call <b>joins</b> (count + 1,
+ * inside the map's compute for the key, which makes the line when there is none), then either
+ * <b>holds</b> the turn (the lock, at once or after waiting) or <b>gives up</b> — its wait over,
+ * an interrupt, or a failure in what it does before waiting, {@code Error} included — and then
+ * <b>leaves</b> at once (count − 1, inside the same compute, which removes the line at zero). A
+ * holder leaves when it closes its turn (unlock, then leave), which callers do in a {@code
+ * finally}. So every path out of {@link #take} returns a turn whose {@code close} leaves, or has
+ * left already; only a holder writes the record it hands on. Checked with Lincheck's model
+ * checker. Thread-safe.
  */
 final class Turns {
   private final ConcurrentHashMap<String, Line> lines = new ConcurrentHashMap<>();

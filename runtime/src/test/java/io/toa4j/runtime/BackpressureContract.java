@@ -137,8 +137,13 @@ abstract class BackpressureContract {
   }
 
   /** The real bus, its receiver of the sources' events held until {@code release}. */
-  private InterceptedBus gated(CountDownLatch release) {
-    BiFunction<String, Bus.Handler, Bus.Handler> holding = (queue, handler) -> !queue.equals(QUEUE) ? handler : delivery -> {
+  InterceptedBus gated(CountDownLatch release) {
+    return gated(release, QUEUE);
+  }
+
+  /** The real bus, its consumer of {@code held} held until {@code release}. */
+  InterceptedBus gated(CountDownLatch release, String held) {
+    BiFunction<String, Bus.Handler, Bus.Handler> holding = (queue, handler) -> !queue.equals(held) ? handler : delivery -> {
       try {
         if (!release.await(PATIENCE.toSeconds(), TimeUnit.SECONDS)) throw new IllegalStateException("the test never released the receiver");
       } catch (InterruptedException e) {
@@ -151,15 +156,19 @@ abstract class BackpressureContract {
   }
 
   private static long depth(Toa app) {
-    return app.admin().queues().get(QUEUE).depth();
+    return depth(app, QUEUE);
   }
 
-  private static long waits(Toa app) {
+  static long depth(Toa app, String queue) {
+    return app.admin().queues().get(queue).depth();
+  }
+
+  static long waits(Toa app) {
     Counter waits = app.metrics().find(Admission.WAITS).counter();
     return waits == null ? 0 : (long) waits.count();
   }
 
-  private static String hex(int n) {
+  static String hex(int n) {
     return String.format("%032x", n);
   }
 

@@ -82,10 +82,12 @@ final class Database implements AutoCloseable {
       db.write("create or upgrade the schema", c -> Schema.upgrade(c, file));
       for (int i = 0; i < READERS; i++) db.readers.add(connect(file, busyTimeout, true, opened));
       return db;
-    } catch (SQLException | RuntimeException e) {
+    } catch (SQLException e) {
       opened.forEach(Database::closeQuietly);
-      if (e instanceof RuntimeException r) throw r;
-      throw failure(file, "open the file", (SQLException) e);
+      throw failure(file, "open the file", e);
+    } catch (RuntimeException | Error e) { // an Error too: a file that cannot be opened stays closed
+      opened.forEach(Database::closeQuietly);
+      throw e;
     }
   }
 

@@ -1,17 +1,18 @@
 package io.toa4j.bus.embedded;
 
+import io.toa4j.spi.Combiner;
 import io.toa4j.spi.Message;
 import io.toa4j.spi.Verdict;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.List;
 import java.util.Map;
 import java.util.Queue;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentLinkedQueue;
-import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.ReentrantLock;
 import org.slf4j.Logger;
@@ -40,9 +41,13 @@ import org.slf4j.LoggerFactory;
  *   <li>Only the consuming bus (see {@link ConsumerLock}) deletes, postpones or parks rows, so a
  *       claimed row changes under a handler only through that handler's verdict. Other buses on the
  *       file only add rows, or turn parked rows back into pending ones.
- *   <li>Verdicts wait in {@link #verdicts} for the one thread that writes them ({@link #writing}):
- *       the handler that finds no other writing writes every waiting verdict, in batches of one
- *       transaction each, until none waits; the others leave theirs to it. A row's claim is released
+ *   <li>Verdicts wait in {@link #verdicts} for the one thread that writes them ({@link #writing},
+ *       the flag-and-recheck protocol of {@link Combiner}): the handler that finds no other
+ *       writing writes every waiting verdict, in batches of one transaction each, until none
+ *       waits; the others leave theirs to it. A batch that fails, {@code Error} included, releases
+ *       its claims (its messages come again) and the writer goes on with the next; the first
+ *       failure is thrown to the writer's handler once none waits, so no verdict is left waiting
+ *       with its row claimed. A row's claim is released
  *       only after its verdict's transaction, so it cannot be claimed again while its verdict waits.
  *       The writer runs inside its handler, which keeps the writer's subscription busy until all is
  *       written; so once a bus's handlers are idle, no verdict waits.
@@ -60,19 +65,30 @@ final class Deliveries {
   private static final Logger LOG = LoggerFactory.getLogger(Deliveries.class);
 
   private final MessageTable table;
+  private final Recording recording;
   private final Clock clock;
   private final Set<Long> claimed = ConcurrentHashMap.newKeySet();
   private final ReentrantLock claiming = new ReentrantLock();
   private final Queue<Settled> verdicts = new ConcurrentLinkedQueue<>();
-  private final AtomicBoolean writing = new AtomicBoolean();
+  private final Combiner writing = Combiner.inline(this::write);
   private final AtomicLong handed = new AtomicLong();
   private final AtomicLong done = new AtomicLong();
   private final AtomicLong transactions = new AtomicLong();
   private final AtomicLong claimedAsStored = new AtomicLong();
 
+  /** Where a batch of verdicts is recorded: the table's {@link MessageTable#settle}, or a test's around it. */
+  interface Recording {
+    void settle(Collection<Long> handled, List<MessageTable.Postponed> postponed, List<MessageTable.Parking> parked);
+  }
+
   Deliveries(MessageTable table, Clock clock) {
+    this(table, clock, table::settle);
+  }
+
+  Deliveries(MessageTable table, Clock clock, Recording recording) {
     this.table = table;
     this.clock = clock;
+    this.recording = recording;
   }
 
   /**
@@ -152,15 +168,7 @@ final class Deliveries {
   void settle(Claim claim, Verdict verdict) {
     handed.incrementAndGet();
     verdicts.add(new Settled(claim, verdict, clock.millis()));
-    // the thread that takes the flag writes until nothing waits; one that finds it taken leaves its
-    // verdict to that thread, which sees it before it lets the flag go or just after (the re-check)
-    while (!verdicts.isEmpty() && writing.compareAndSet(false, true)) {
-      try {
-        write();
-      } finally {
-        writing.set(false);
-      }
-    }
+    writing.request(); // writes now, or leaves it to the thread writing, which sees it before it stops
   }
 
   /** Lets the row be claimed again, when it could not be dispatched. */
@@ -186,12 +194,14 @@ final class Deliveries {
   /** A handler's verdict on its claim, and when it was given. */
   private record Settled(Claim claim, Verdict verdict, long at) {}
 
+  /** Writes every waiting verdict; a batch that throws leaves the others to be written, and its failure thrown at the end. */
   private void write() {
     List<Settled> batch = new ArrayList<>();
+    Error failure = null;
     while (true) {
       batch.clear();
       for (Settled s; batch.size() < BATCH && (s = verdicts.poll()) != null; ) batch.add(s);
-      if (batch.isEmpty()) return;
+      if (batch.isEmpty()) break;
       try {
         record(batch);
         transactions.incrementAndGet();
@@ -211,11 +221,14 @@ final class Deliveries {
             batch.get(0).claim().delivery().message().id(),
             batch.get(0).claim().delivery().queue(),
             e);
+      } catch (Error e) { // its messages come again; the next batches are written all the same
+        if (failure == null) failure = e;
       } finally {
         batch.forEach(s -> claimed.remove(s.claim().seq()));
         done.addAndGet(batch.size());
       }
     }
+    if (failure != null) throw failure;
   }
 
   private void record(List<Settled> batch) {
@@ -232,7 +245,7 @@ final class Deliveries {
         handled.add(seq);
       }
     }
-    table.settle(handled, postponed, parked);
+    recording.settle(handled, postponed, parked);
   }
 
   static long dueAfter(long now, Duration delay) {

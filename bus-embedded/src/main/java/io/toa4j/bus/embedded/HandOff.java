@@ -14,8 +14,29 @@ import java.util.concurrent.TimeUnit;
  * comes later finds the message being stored ({@link #storing}) or stored claimed ({@link
  * #stored}): it is recorded like any claimed message's, by whichever side comes second. When the
  * publish gives up on storing it ({@link #dropped}), a later verdict is dropped: the publish
- * failed, and the message is published again. Thread-safe: every change under this object's
- * monitor.
+ * failed, and the message is published again.
+ *
+ * <p>Its states, and who moves them (every move under this object's monitor):
+ *
+ * <ul>
+ *   <li>{@code RUNNING}: handed to a handler, no verdict yet. The handler moves it to {@code
+ *       ANSWERED} ({@link #answered}); the publish, once its wait is over, to {@code STORING}
+ *       ({@link #await}).
+ *   <li>{@code ANSWERED}: the verdict came in time. Final: the publish acts on it.
+ *   <li>{@code STORING}: the publish stores the message claimed. A verdict given now is kept for
+ *       the publish, which records it once the row is stored ({@link #stored} returns it; the state
+ *       stays, final); without one the publish moves it to {@code STORED}; when it could not store
+ *       the row, to {@code DROPPED} ({@link #dropped}).
+ *   <li>{@code STORED}: stored claimed, no verdict yet. Final: the handler records its verdict on
+ *       the claim {@link #answered} returns.
+ *   <li>{@code DROPPED}: the publish gave up on the message (it fails, and is published again). Final:
+ *       a verdict given later is dropped.
+ * </ul>
+ *
+ * <p>So each verdict is acted on exactly once, by the side that comes second, or by nobody when the
+ * message was dropped. A hand-off holds nothing but its state: a side that throws, {@code Error}
+ * included, leaves nothing to release (the handler's room is the subscriber's, given back in its
+ * {@code finally}). Checked with Lincheck's model checker. Thread-safe.
  */
 final class HandOff {
   private enum State {

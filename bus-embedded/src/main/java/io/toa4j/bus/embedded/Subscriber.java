@@ -20,7 +20,15 @@ import org.slf4j.LoggerFactory;
  *
  * <p>The poller sleeps on a {@link Signal}, raised when a message is stored in its queue by this
  * bus and when a handler finishes, and otherwise wakes every poll interval to find what nobody told
- * it about: messages due later by the clock, or written by another process. Thread-safe.
+ * it about: messages due later by the clock, or written by another process.
+ *
+ * <p>What it holds, and who gives it back on every path, {@code Error} included: a permit of {@link
+ * #room} per message taken for a handler, given back when the handler ends ({@code finally}), or at
+ * once when no handler thread takes the message (the executor refuses it, or cannot start a thread:
+ * an {@code OutOfMemoryError}); a claim per message taken by a poll, released by its verdict's
+ * record or, when no handler took it, at once. The poller survives whatever a round throws: it
+ * logs it and looks again after the poll interval, so a failure never stops the consumer.
+ * Thread-safe.
  */
 final class Subscriber implements Bus.Subscription {
   private static final Logger LOG = LoggerFactory.getLogger(Subscriber.class);
@@ -170,14 +178,22 @@ final class Subscriber implements Bus.Subscription {
     if (before == 0) wake.raise(); // the poller may wait for room; otherwise its own wake-ups do
   }
 
-  /** Hands a claimed message to a handler thread, in room already taken. */
+  /**
+   * Hands a claimed message to a handler thread, in room already taken; when none takes it, the
+   * claim and the room are given back, and the message comes again at a later poll.
+   */
   void hand(Claim claim) {
     try {
       executor.execute(() -> handle(claim));
-    } catch (RejectedExecutionException e) {
-      deliveries.release(claim); // the bus is closing; the attempt stays counted, as after a crash
+    } catch (RuntimeException | Error e) { // refused (the bus is closing), or no thread could start
+      deliveries.release(claim); // the attempt stays counted, as after a crash
       finish();
+      if (!(e instanceof RejectedExecutionException)) notHanded(claim.delivery(), e);
     }
+  }
+
+  private void notHanded(Delivery delivery, Throwable cause) {
+    LOG.warn("No handler of queue {} could start for message {}; it comes again", queue, delivery.message().id(), cause);
   }
 
   /**
@@ -191,8 +207,9 @@ final class Subscriber implements Bus.Subscription {
     try {
       executor.execute(() -> handle(handOff));
       return true;
-    } catch (RejectedExecutionException e) {
+    } catch (RuntimeException | Error e) { // refused, or no thread could start: the publish stores it
       finish();
+      if (!(e instanceof RejectedExecutionException)) notHanded(handOff.delivery(), e);
       return false;
     }
   }
@@ -219,8 +236,14 @@ final class Subscriber implements Bus.Subscription {
     int taken = 0;
     while (running) {
       int free = room.availablePermits();
-      // after a poll that found nothing, the next one looks before it claims
-      taken = free > 0 ? dispatch(free, taken == 0) : taken;
+      try {
+        // after a poll that found nothing, the next one looks before it claims
+        taken = free > 0 ? dispatch(free, taken == 0) : taken;
+      } catch (RuntimeException | Error e) { // whatever a round throws, the consumer goes on
+        caughtUp = false;
+        taken = 0;
+        LOG.error("A poll of queue {} failed; it looks again in {} ms", queue, tuning.pollInterval().toMillis(), e);
+      }
       if (running && (free == 0 || taken < free)) wake.await(tuning.pollInterval());
     }
   }
@@ -231,7 +254,7 @@ final class Subscriber implements Bus.Subscription {
     try {
       claims = deliveries.claim(queue, free, look);
       claiming.succeeded();
-    } catch (RuntimeException e) {
+    } catch (RuntimeException | Error e) { // an Error too: the claim's transaction rolled back, nothing is held
       caughtUp = false;
       polls.incrementAndGet();
       if (!running) return 0;

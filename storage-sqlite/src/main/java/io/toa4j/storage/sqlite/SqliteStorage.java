@@ -79,7 +79,16 @@ final class SqliteStorage implements Storage {
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
     }
-    stores.values().forEach(SqliteStore::close);
+    Throwable failure = null;
+    for (SqliteStore store : stores.values()) {
+      try {
+        store.close();
+      } catch (RuntimeException | Error e) { // the others are closed all the same
+        if (failure == null) failure = e;
+      }
+    }
     stores.clear();
+    if (failure instanceof Error e) throw e;
+    if (failure != null) throw (RuntimeException) failure;
   }
 }

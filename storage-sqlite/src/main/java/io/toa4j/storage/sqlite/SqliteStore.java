@@ -20,6 +20,7 @@ import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
@@ -29,8 +30,6 @@ import java.util.Optional;
 import java.util.OptionalLong;
 import java.util.function.Predicate;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.ArrayBlockingQueue;
-import java.util.concurrent.BlockingQueue;
 import org.sqlite.SQLiteConfig;
 import org.sqlite.SQLiteErrorCode;
 import org.slf4j.Logger;
@@ -42,11 +41,18 @@ import org.slf4j.LoggerFactory;
  * <p>Writes go through a single connection, one batch at a time: SQLite has one writer per file anyway, and
  * serialising in the process spares the busy-retry loop. Writes that wait for the writer are
  * committed together, one fsync for all ({@link GroupCommit}). Reads use a small pool of their own
- * connections, which WAL lets run beside the writer. Other processes may open the same file; the
- * busy timeout covers them.
+ * connections ({@link Readers}), which WAL lets run beside the writer: a read waits for a free one at
+ * most {@link #READER_WAIT}, then fails naming the file and the numbers. Other processes may open
+ * the same file; the busy timeout covers them. Closing leaves no connection open: the readers in use
+ * are closed as their reads end, waited for at most {@link #CLOSE_WAIT}; a store that fails to open
+ * closes what it opened.
  */
 final class SqliteStore implements Store {
   private static final int READERS = 4;
+  /** The longest a read waits for a reader: as long as SQLite's busy timeout. */
+  static final Duration READER_WAIT = Duration.ofSeconds(30);
+  /** The longest closing waits for the reads in progress. */
+  static final Duration CLOSE_WAIT = Duration.ofSeconds(10);
   /**
    * The WAL size, in pages, at which a commit checkpoints by itself, under the writer: a backstop
    * for when {@link #checkpoint()} is not called often enough. SQLite's default is 1,000.
@@ -62,7 +68,7 @@ final class SqliteStore implements Store {
   private final Connection writer;
   private final Connection checkpointer;
   private final GroupCommit commits;
-  private final BlockingQueue<Connection> readers = new ArrayBlockingQueue<>(READERS);
+  private final Readers readers;
   private final Map<Connection, Map<String, PreparedStatement>> prepared = new ConcurrentHashMap<>();
 
   SqliteStore(Path file) {
@@ -71,22 +77,34 @@ final class SqliteStore implements Store {
     // database file first, 0600, makes them 0600 too; SQLite takes an empty file for an empty database.
     OwnerOnly.file(file, LOG::warn);
     NativeLibrary.prepareIn(file.toAbsolutePath().getParent());
+    List<Connection> opened = new ArrayList<>();
     try {
-      this.writer = open(file, false);
+      this.writer = opened(opened, open(file, false));
       for (String companion : COMPANIONS) OwnerOnly.check(file.resolveSibling(file.getFileName() + companion), LOG::warn);
       Migrations.apply(writer, file);
       try (Statement s = writer.createStatement()) {
         s.execute("PRAGMA wal_autocheckpoint = " + BACKSTOP_PAGES);
       }
       this.commits = new GroupCommit(writer, BATCH, () -> new IllegalStateException("SQLite could not write in " + file + ": the store is closed"));
-      this.checkpointer = open(file, false);
-      for (int i = 0; i < READERS; i++) readers.add(open(file, true));
+      this.checkpointer = opened(opened, open(file, false));
+      List<Connection> reading = new ArrayList<>();
+      for (int i = 0; i < READERS; i++) reading.add(opened(opened, open(file, true)));
+      this.readers = new Readers(file, reading, READER_WAIT, CLOSE_WAIT);
     } catch (SQLException e) {
+      opened.forEach(Readers::closeQuietly); // a store that cannot open holds no file open
       throw failure("open", e);
+    } catch (RuntimeException | Error e) {
+      opened.forEach(Readers::closeQuietly);
+      throw e;
     }
   }
 
-  private static Connection open(Path file, boolean readOnly) throws SQLException {
+  private static Connection opened(List<Connection> opened, Connection c) {
+    opened.add(c);
+    return c;
+  }
+
+  static Connection open(Path file, boolean readOnly) throws SQLException {
     SQLiteConfig config = new SQLiteConfig();
     config.setJournalMode(SQLiteConfig.JournalMode.WAL);
     config.setSynchronous(SQLiteConfig.SynchronousMode.FULL);
@@ -514,19 +532,13 @@ final class SqliteStore implements Store {
   }
 
   private <T> T withReader(Query<T> query) {
-    Connection c;
-    try {
-      c = readers.take();
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      throw new IllegalStateException("Interrupted while waiting for a connection to " + file, e);
-    }
+    Connection c = readers.take();
     try {
       return query.run(c);
     } catch (SQLException e) {
       throw failure("read", e);
     } finally {
-      readers.add(c);
+      readers.give(c);
     }
   }
 
@@ -556,19 +568,15 @@ final class SqliteStore implements Store {
   }
 
   void close() {
-    commits.close();
-    synchronized (checkpointer) {
-      closeQuietly(checkpointer);
-    }
-    closeQuietly(writer);
-    readers.forEach(SqliteStore::closeQuietly);
-  }
-
-  private static void closeQuietly(Connection c) {
     try {
-      c.close();
-    } catch (SQLException ignored) {
-      // closing: nothing left to protect
+      commits.close();
+    } finally {
+      synchronized (checkpointer) {
+        Readers.closeQuietly(checkpointer);
+      }
+      Readers.closeQuietly(writer);
+      readers.close();
+      prepared.clear();
     }
   }
 }

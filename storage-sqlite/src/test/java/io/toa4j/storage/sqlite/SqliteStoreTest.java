@@ -152,4 +152,41 @@ class SqliteStoreTest implements StorageContract {
         .hasMessageContaining("billing.wallets.db")
         .hasMessageContaining("closed");
   }
+  @Test
+  void open_ofAFileFromANewerVersion_failsAndLeavesNoConnectionToIt() throws Exception {
+    Path file = directory.resolve("newer.db");
+    try (Connection c = DriverManager.getConnection("jdbc:sqlite:" + file); Statement s = c.createStatement()) {
+      s.execute("PRAGMA user_version = 999");
+    }
+
+    assertThatThrownBy(() -> new SqliteStore(file)).hasMessageContaining("newer than this toa4j knows");
+    assertThat(openedFiles(file)).as("connections left open to the file").isZero();
+  }
+
+  @Test
+  void close_leavesNoConnectionToTheFile_andALaterReadSaysTheStoreIsClosed() throws Exception {
+    Path file = directory.resolve("closed.db");
+    SqliteStore store = new SqliteStore(file);
+    store.commit(new Write(0, new StoredRecord(A, 1, 1, 1, Json.EMPTY_OBJECT)));
+    assertThat(store.read(A)).isPresent();
+
+    store.close();
+
+    assertThat(openedFiles(file)).as("connections left open to the file").isZero();
+    assertThatThrownBy(() -> store.read(A)).hasMessage("SQLite could not read in " + file + ": the store is closed");
+  }
+
+  /** How many descriptors of this process are open on the file (Linux: /proc/self/fd). */
+  private static long openedFiles(Path file) throws Exception {
+    Path real = file.toRealPath();
+    try (var fds = Files.list(Path.of("/proc/self/fd"))) {
+      return fds.filter(fd -> {
+        try {
+          return Files.readSymbolicLink(fd).equals(real);
+        } catch (Exception gone) { // closed since it was listed
+          return false;
+        }
+      }).count();
+    }
+  }
 }

@@ -1,0 +1,143 @@
+package io.toa4j.storage.sqlite;
+
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.time.Duration;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.Deque;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * A store's read connections: a read takes one, runs, and gives it back; a read that finds none
+ * free waits for one at most the reader wait, then fails naming the file and the numbers, and a
+ * pool that closes leaves no connection open behind it.
+ *
+ * <p>Each connection is in one of three states, moved only under this object's monitor: <b>idle</b>
+ * (in the pool) → <b>taken</b> by {@link #take} (one read at a time); taken → idle by {@link
+ * #give}, or taken → <b>closed</b> by {@code give} once the pool is closed; idle → closed by {@link
+ * #close}, which then waits at most the close wait for the taken ones to come back (each is closed
+ * as it does, also after {@code close} returned). A read waiting when the pool closes fails at once.
+ * Nothing is held between {@code take} and {@code give} but the connection itself, so a read that
+ * throws, {@code Error} included, gives it back in its {@code finally}. Thread-safe.
+ */
+final class Readers {
+  private static final Logger LOG = LoggerFactory.getLogger(Readers.class);
+
+  private final Path file;
+  private final int size;
+  private final long waitNanos;
+  private final long closeNanos;
+  private final Deque<Connection> idle = new ArrayDeque<>();
+  private int taken;
+  private int waiting;
+  private boolean closed;
+
+  /**
+   * @param connections the pool's connections, all idle, owned by it from now on
+   * @param wait the longest a read waits for a connection
+   * @param closeWait the longest {@link #close} waits for the taken ones to come back
+   */
+  Readers(Path file, List<Connection> connections, Duration wait, Duration closeWait) {
+    this.file = file;
+    this.size = connections.size();
+    this.waitNanos = wait.toNanos();
+    this.closeNanos = closeWait.toNanos();
+    idle.addAll(connections);
+  }
+
+  /**
+   * A free connection, taken until {@link #give}; waits for one at most the reader wait.
+   *
+   * @throws IllegalStateException when none came free in time, when the pool is closed (or closes
+   *     while this waits), or when interrupted while waiting (the interrupt kept)
+   */
+  synchronized Connection take() {
+    long deadline = System.nanoTime() + waitNanos;
+    waiting++;
+    try {
+      while (idle.isEmpty() && !closed) {
+        long left = deadline - System.nanoTime();
+        if (left <= 0) throw exhausted();
+        TimeUnit.NANOSECONDS.timedWait(this, left);
+      }
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IllegalStateException("Interrupted while waiting for a reader of " + file, e);
+    } finally {
+      waiting--;
+    }
+    if (closed) throw new IllegalStateException("SQLite could not read in " + file + ": the store is closed");
+    taken++;
+    return idle.pop();
+  }
+
+  private IllegalStateException exhausted() {
+    return new IllegalStateException(
+        "SQLite could not read in " + file + ": none of its " + size + " readers came free in "
+            + TimeUnit.NANOSECONDS.toMillis(waitNanos) + " ms (" + taken + " in use, " + waiting
+            + " reads waiting); each read holds one for as long as it runs");
+  }
+
+  /** Gives back a connection {@link #take} gave: idle again, or closed once the pool is closed. */
+  void give(Connection c) {
+    synchronized (this) {
+      if (!closed) {
+        taken--;
+        idle.push(c);
+        notify(); // one connection: one waiting read
+        return;
+      }
+    }
+    closeQuietly(c);
+    synchronized (this) {
+      taken--;
+      notifyAll(); // close may be waiting for it
+    }
+  }
+
+  /**
+   * Closes the idle connections at once and the taken ones as they come back, waiting for them at
+   * most the close wait; a read waiting for a connection fails, and every later one too.
+   */
+  void close() {
+    List<Connection> free;
+    synchronized (this) {
+      closed = true;
+      free = new ArrayList<>(idle);
+      idle.clear();
+      notifyAll();
+    }
+    free.forEach(Readers::closeQuietly);
+    int left = awaitGivenBack();
+    if (left > 0) {
+      LOG.warn("{} readers of {} were still in use {} ms after the store closed; each is closed when its read ends", left, file,
+          TimeUnit.NANOSECONDS.toMillis(closeNanos));
+    }
+  }
+
+  /** Waits at most the close wait for every taken connection to come back; how many did not. */
+  private synchronized int awaitGivenBack() {
+    long deadline = System.nanoTime() + closeNanos;
+    try {
+      for (long left = closeNanos; taken > 0 && left > 0; left = deadline - System.nanoTime()) {
+        TimeUnit.NANOSECONDS.timedWait(this, left);
+      }
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt(); // stop waiting; those still taken are closed when they come back
+    }
+    return taken;
+  }
+
+  static void closeQuietly(Connection c) {
+    try {
+      c.close();
+    } catch (SQLException ignored) {
+      // closing: nothing left to protect
+    }
+  }
+}
