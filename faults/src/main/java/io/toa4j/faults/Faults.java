@@ -12,12 +12,13 @@ import java.util.concurrent.ThreadLocalRandom;
 
 /**
  * The faults, one after another on the run's own thread, in cycles until the run's time is up; the
- * first cycle always ends. A cycle holds each kind once, in a random order: a SIGKILL of every
- * process, and one more killed while it recovers from a SIGKILL. After each fault the next waits until calls are answered again.
+ * first cycle always ends. A cycle on the distributed engine holds each kind once, in a random
+ * order: a SIGKILL of every process, one more killed while it recovers from a SIGKILL, and the
+ * broker and the database each restarted fast and immediately. On the embedded engine a cycle is a SIGKILL of its one process
+ * and one while it recovers. After each fault the next waits until calls are answered again.
  *
  * <p>A fault's window, which the longest stall beyond the faults leaves out, runs from its start
- * until what it took away is back: a killed process serving again, a restarted server listening,
- * a cut link healed.
+ * until what it took away is back: a killed process serving again, a restarted server listening.
  */
 final class Faults {
   /** How many calls must complete after a fault before the next. */
@@ -66,6 +67,12 @@ final class Faults {
     List<Hosts.Host> all = hosts.hosts();
     for (Hosts.Host host : all) faults.add(() -> sigkill(host));
     faults.add(() -> sigkillRecovering(any(all)));
+    if (servers.isPresent()) {
+      for (String mode : List.of("fast", "immediate")) {
+        faults.add(() -> restart("broker restart " + mode, () -> servers.get().rabbitmq("stop", mode), () -> servers.get().rabbitmq("start")));
+        faults.add(() -> restart("database restart " + mode, () -> servers.get().postgres("stop", mode), () -> servers.get().postgres("start")));
+      }
+    }
     Collections.shuffle(faults);
     List<Runnable> runnable = new ArrayList<>();
     for (Fault fault : faults) {
@@ -106,6 +113,13 @@ final class Faults {
     hosts.awaitServing(host, 120);
     count("SIGKILL", at, again, host.name());
     count("SIGKILL while recovering", again, System.nanoTime(), host.name());
+  }
+
+  private void restart(String kind, Fault stop, Fault start) throws Exception {
+    long at = System.nanoTime();
+    stop.inject();
+    start.inject();
+    count(kind, at, System.nanoTime(), "");
   }
 
   private void count(String kind, long from, long to, String what) {

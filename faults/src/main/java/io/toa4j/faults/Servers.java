@@ -49,6 +49,14 @@ final class Servers {
     return Map.of("TOA_STORAGE", "postgres", "TOA_STORAGE_URL", database(n), "TOA_BUS", "rabbitmq", "TOA_BUS_URL", broker(n));
   }
 
+  void postgres(String... args) throws IOException, InterruptedException {
+    run("postgres", args);
+  }
+
+  void rabbitmq(String... args) throws IOException, InterruptedException {
+    run("rabbitmq", args);
+  }
+
   private void run(String command, String... args) throws IOException, InterruptedException {
     List<String> line = new ArrayList<>(List.of(script.toString(), dir.toString(), command));
     line.addAll(List.of(args));
