@@ -107,6 +107,8 @@ public final class FaultRun {
     out.printf("calls repeated by clients: %d; slowest call %.1f s from its first sending to its answer, %d took over %d s%n",
         load.repeated(), load.slowest() / 1e9, load.slow(), Load.SLOW.toSeconds());
     out.println("asked again on purpose: " + load.askedAgain());
+    out.printf("events: the longest from a top-up's answer to its wallet credited %.1f s%s, over %d probes%n", load.lag() / 1e9,
+        progress.faultBefore(load.lagFrom()).map(f -> " (after " + f + ")").orElse(""), load.probes());
     Progress.Stall beyond = progress.longestBeyondFaults();
     Progress.Stall longest = progress.longest();
     out.printf("longest stall: %.1f s beyond the faults themselves%s; longest time no call completed %.1f s%s%n",

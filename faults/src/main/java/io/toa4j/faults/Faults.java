@@ -13,14 +13,18 @@ import java.util.concurrent.ThreadLocalRandom;
 /**
  * The faults, one after another on the run's own thread, in cycles until the run's time is up; the
  * first cycle always ends. A cycle on the distributed engine holds each kind once, in a random
- * order: a SIGKILL of every process, one more killed while it recovers from a SIGKILL, and the
- * broker and the database each restarted fast and immediately. On the embedded engine a cycle is a SIGKILL of its one process
+ * order: a SIGKILL of every process, one more killed while it recovers from a SIGKILL, the broker
+ * and the database each restarted fast and immediately, and a process cut off from the broker,
+ * from the database and from both. On the embedded engine a cycle is a SIGKILL of its one process
  * and one while it recovers. After each fault the next waits until calls are answered again.
  *
  * <p>A fault's window, which the longest stall beyond the faults leaves out, runs from its start
- * until what it took away is back: a killed process serving again, a restarted server listening.
+ * until what it took away is back: a killed process serving again, a restarted server listening,
+ * a cut link healed.
  */
 final class Faults {
+  /** How long a process stays cut off; a longer run draws it between this and twice this. */
+  static final Duration CUT = Duration.ofSeconds(8);
   /** How many calls must complete after a fault before the next. */
   private static final long CALLS_BETWEEN = 20;
 
@@ -72,6 +76,7 @@ final class Faults {
         faults.add(() -> restart("broker restart " + mode, () -> servers.get().rabbitmq("stop", mode), () -> servers.get().rabbitmq("start")));
         faults.add(() -> restart("database restart " + mode, () -> servers.get().postgres("stop", mode), () -> servers.get().postgres("start")));
       }
+      for (String from : List.of("broker", "database", "both")) faults.add(() -> cut(any(all), from));
     }
     Collections.shuffle(faults);
     List<Runnable> runnable = new ArrayList<>();
@@ -120,6 +125,15 @@ final class Faults {
     stop.inject();
     start.inject();
     count(kind, at, System.nanoTime(), "");
+  }
+
+  private void cut(Hosts.Host host, String from) throws Exception {
+    Duration cut = longRun ? CUT.plusMillis(ThreadLocalRandom.current().nextLong(CUT.toMillis())) : CUT;
+    long at = System.nanoTime();
+    servers.orElseThrow().cut(host.number(), from);
+    Thread.sleep(cut.toMillis());
+    servers.orElseThrow().heal(host.number());
+    count("partition from " + from, at, System.nanoTime(), host.name() + ", " + cut.toSeconds() + " s");
   }
 
   private void count(String kind, long from, long to, String what) {

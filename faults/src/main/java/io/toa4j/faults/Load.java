@@ -74,6 +74,9 @@ final class Load {
   private final LongAdder late = new LongAdder();
   private final LongAdder unanswered = new LongAdder();
   private final AtomicLong slowest = new AtomicLong();
+  private final AtomicLong lag = new AtomicLong();
+  private volatile long lagFrom;
+  private final LongAdder probes = new LongAdder();
   private final LongAdder slow = new LongAdder();
   private volatile long giveUpAt = Long.MAX_VALUE;
 
@@ -82,7 +85,7 @@ final class Load {
     this.progress = progress;
   }
 
-  /** Starts the clients. */
+  /** Starts the clients, and the probe of the events' lag. */
   void start(int count) {
     for (int c = 0; c < count; c++) {
       int client = c;
@@ -91,6 +94,10 @@ final class Load {
       clients.add(thread);
       thread.start();
     }
+    Thread probe = new Thread(this::probe, "probe");
+    probe.setDaemon(true);
+    clients.add(probe);
+    probe.start();
   }
 
   /**
@@ -131,6 +138,23 @@ final class Load {
     return slow.sum();
   }
 
+  /**
+   * The longest an event took, from the answer to a top-up's report to its wallet credited, among
+   * the probe's top-ups (one at a time, each on a wallet of its own), in nanoseconds.
+   */
+  long lag() {
+    return lag.get();
+  }
+
+  /** When the top-up of {@link #lag()} was answered (System.nanoTime()). */
+  long lagFrom() {
+    return lagFrom;
+  }
+
+  long probes() {
+    return probes.sum();
+  }
+
   List<String> wrongs() {
     return List.copyOf(wrongs);
   }
@@ -161,6 +185,32 @@ final class Load {
       if (roll >= 10 && roll < 30) again(endpoint, request, identity, first, sameIdentity);
       if (topup && roll >= 30 && roll < 45) again(endpoint, request, "report-" + key, first, newIdentity);
       if (roll >= 45 && roll < 52) lateReport(random);
+    }
+  }
+
+  /**
+   * One top-up at a time, each for a wallet of its own, and the wallet observed every 50 ms until
+   * the {@code paid} event credited it: how long an event waits, whichever process took it.
+   */
+  private void probe() {
+    for (long i = 0; !stopping.get(); i++) {
+      String key = String.format("%s%s%012x", run, "ffff", i);
+      String wallet = key + "00000000";
+      String identity = "probe-" + key;
+      Map<String, Object> input = Map.of("checkout", "co_" + key, "customer", wallet, "amount", 1L, "currency", "EUR");
+      if (untilAnswered("billing.topups.record", Request.of(Query.id(key + "ffffffff"), input), identity) == null) return;
+      expected.merge(wallet, new long[] {1, 1}, (a, b) -> new long[] {a[0] + b[0], a[1] + b[1]});
+      long recorded = System.nanoTime();
+      while (!stopping.get()) {
+        String answer = untilAnswered("billing.wallets.observe", Request.id(wallet), "observe-" + key + "-" + System.nanoTime());
+        if (answer != null && Caller.output(answer).path("balance").asLong() == 1) {
+          long took = System.nanoTime() - recorded;
+          if (lag.accumulateAndGet(took, Math::max) == took) lagFrom = recorded;
+          probes.increment();
+          break;
+        }
+        LockSupport.parkNanos(Duration.ofMillis(50).toNanos());
+      }
     }
   }
 

@@ -51,6 +51,15 @@ final class Progress {
     }
   }
 
+  /** The fault last begun before {@code at} (System.nanoTime()), if any. */
+  Optional<String> faultBefore(long at) {
+    Optional<String> before = Optional.empty();
+    synchronized (windows) {
+      for (Window w : windows) if (w.from() <= at) before = Optional.of(w.fault());
+    }
+    return before;
+  }
+
   /** The longest time no call completed, in nanoseconds, and the fault last begun before it. */
   Stall longest() {
     return worst(false);

@@ -57,6 +57,14 @@ final class Servers {
     run("rabbitmq", args);
   }
 
+  void cut(int host, String from) throws IOException, InterruptedException {
+    run("cut", String.valueOf(host), from);
+  }
+
+  void heal(int host) throws IOException, InterruptedException {
+    run("heal", String.valueOf(host));
+  }
+
   private void run(String command, String... args) throws IOException, InterruptedException {
     List<String> line = new ArrayList<>(List.of(script.toString(), dir.toString(), command));
     line.addAll(List.of(args));
