@@ -26,7 +26,8 @@ import java.util.stream.Collectors;
  * prints the report, whose last line is {@code ledger: lost N, doubled N, wrong N, parked N}.
  *
  * <p>Usage: {@code FaultRun --repository DIR --dir RUN-DIR --minutes N --engine distributed|embedded}.
- * Exits 0 when the ledger is clean, 1 when it is not, 2 when the run could not be set up.
+ * Exits 0 when the ledger is clean, 1 when it is not, 2 when the run could not be set up or could
+ * not go on (a server that did not come back).
  */
 public final class FaultRun {
   /** Components per process on the distributed engine: each component has two hosts. */
@@ -37,6 +38,7 @@ public final class FaultRun {
   private static final int CLIENTS = 6;
   private static final Duration CALL_TIMEOUT = Duration.ofSeconds(5);
   private static final Duration PATIENCE = Duration.ofSeconds(90);
+  /** How long the end waits for what is in flight at least; a longer run, 10 s per minute of faults. */
   private static final Duration DRAIN = Duration.ofSeconds(120);
 
   private FaultRun() {}
@@ -60,11 +62,20 @@ public final class FaultRun {
       startAll(hosts);
       System.exit(run(hosts, servers, shop, minutes, out));
     } catch (SetupFailed e) {
-      out.println("fault run: could not set up: " + e.getMessage());
-      out.println("ledger: lost 0, doubled 0, wrong 0, parked 0 (not run)");
-      killAll(hosts);
-      System.exit(2);
+      stop(out, hosts, "could not set up: " + e.getMessage());
+    } catch (Exception e) {
+      // a fault that could not be injected or healed (a server that did not come back): the run
+      // cannot say what the system did, so it says what went wrong instead
+      e.printStackTrace();
+      stop(out, hosts, "could not go on: " + e);
     }
+  }
+
+  private static void stop(PrintStream out, Hosts hosts, String why) {
+    out.println("fault run: " + why);
+    out.println("ledger: lost 0, doubled 0, wrong 0, parked 0 (not run)");
+    killAll(hosts);
+    System.exit(2);
   }
 
   /** The run could not start what it needs. */
@@ -93,7 +104,7 @@ public final class FaultRun {
       load.stop(PATIENCE);
       long loaded = System.nanoTime() - began;
       long draining = System.nanoTime();
-      Ledger.Result ledger = new Ledger(caller, client, bus).check(load, DRAIN);
+      Ledger.Result ledger = new Ledger(caller, client, bus).check(load, max(DRAIN, Duration.ofSeconds(10L * minutes)));
       out.printf("drained and checked in %.1f s%n", (System.nanoTime() - draining) / 1e9);
       report(out, faults, load, progress, hosts, loaded, ledger);
       return ledger.clean() ? 0 : 1;
@@ -136,6 +147,10 @@ public final class FaultRun {
           killed > 0 ? " (" + killed + " killed before serving)" : ""));
     }
     return String.join("; ", parts) + " (shortest/median/longest)";
+  }
+
+  private static Duration max(Duration a, Duration b) {
+    return a.compareTo(b) >= 0 ? a : b;
   }
 
   private static List<Hosts.Host> hosting(Optional<Servers> servers) {

@@ -53,20 +53,22 @@ final class Faults {
   void run(long end) throws Exception {
     boolean first = true;
     while (first || System.nanoTime() < end) {
-      for (Runnable fault : cycle()) {
+      for (Fault fault : cycle()) {
         if (!first && System.nanoTime() >= end) return;
-        fault.run();
+        fault.inject();
         awaitCalls();
       }
       first = false;
     }
   }
 
+  /** A fault, injected and healed. */
   private interface Fault {
     void inject() throws Exception;
   }
 
-  private List<Runnable> cycle() {
+  /** Each kind of fault once, in a random order. */
+  private List<Fault> cycle() {
     List<Fault> faults = new ArrayList<>();
     List<Hosts.Host> all = hosts.hosts();
     for (Hosts.Host host : all) faults.add(() -> sigkill(host));
@@ -79,19 +81,7 @@ final class Faults {
       for (String from : List.of("broker", "database", "both")) faults.add(() -> cut(any(all), from));
     }
     Collections.shuffle(faults);
-    List<Runnable> runnable = new ArrayList<>();
-    for (Fault fault : faults) {
-      runnable.add(() -> {
-        try {
-          fault.inject();
-        } catch (RuntimeException e) {
-          throw e;
-        } catch (Exception e) {
-          throw new IllegalStateException(e.getMessage(), e);
-        }
-      });
-    }
-    return runnable;
+    return faults;
   }
 
   private static Hosts.Host any(List<Hosts.Host> hosts) {
