@@ -1,0 +1,121 @@
+package io.toa4j.faults;
+
+import io.toa4j.api.Request;
+import io.toa4j.manifest.ComponentManifest;
+import io.toa4j.manifest.ReceiverDeclaration;
+import io.toa4j.runtime.Toa;
+import io.toa4j.spi.Bus;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.TreeSet;
+import tools.jackson.databind.JsonNode;
+
+/**
+ * The ledger at the end of a run, awaited while what is in flight drains: each wallet the clients
+ * credited must hold the sum of its distinct credits at the version that counts them (a credit
+ * short is lost, one too many doubled), every queue must be empty, every outbox entry published,
+ * and nothing parked.
+ */
+final class Ledger {
+  /** What the ledger found. {@code parked} counts parked messages, queued messages and unpublished entries. */
+  record Result(long lost, long doubled, long wrong, long parked, List<String> notes) {
+    boolean clean() {
+      return lost == 0 && doubled == 0 && wrong == 0 && parked == 0;
+    }
+  }
+
+  private final Caller caller;
+  private final Toa client;
+  private final Bus bus;
+
+  Ledger(Caller caller, Toa client, Bus bus) {
+    this.caller = caller;
+    this.client = client;
+    this.bus = bus;
+  }
+
+  /** Checks until all is settled or {@code drain} has passed, and answers the last check. */
+  Result check(Load load, Duration drain) throws InterruptedException {
+    Map<String, long[]> expected = load.expected();
+    long deadline = System.nanoTime() + drain.toNanos();
+    Result result;
+    do {
+      result = once(expected, load);
+      if (result.clean()) return result;
+      Thread.sleep(1000);
+    } while (System.nanoTime() < deadline);
+    return result;
+  }
+
+  private Result once(Map<String, long[]> expected, Load load) {
+    List<String> notes = new ArrayList<>();
+    long lost = load.unanswered();
+    long doubled = 0;
+    if (lost > 0) notes.add(lost + " calls unanswered at the end");
+    for (Map.Entry<String, long[]> wallet : expected.entrySet()) {
+      long[] held = observe(wallet.getKey());
+      long[] want = wallet.getValue();
+      if (held[1] < want[1]) lost += want[1] - held[1];
+      if (held[1] > want[1]) doubled += held[1] - want[1];
+      if (held[1] == want[1] && held[0] != want[0]) doubled++;
+      if (held[0] != want[0] || held[1] != want[1]) {
+        notes.add("wallet " + wallet.getKey() + ": balance " + held[0] + " at version " + held[1] + ", expected " + want[0] + " at " + want[1]);
+      }
+    }
+    long waiting = 0;
+    for (Map.Entry<String, Long> backlog : client.admin().backlogs().entrySet()) {
+      if (backlog.getValue() > 0) notes.add("outbox of " + backlog.getKey() + ": " + backlog.getValue() + " entries unpublished");
+      waiting += backlog.getValue();
+    }
+    for (String queue : queues()) {
+      long depth = depth(queue, notes);
+      if (depth > 0) notes.add("queue " + queue + ": " + depth + " messages");
+      waiting += depth;
+    }
+    int parked = bus.parked().size();
+    if (parked > 0) notes.add(parked + " messages parked");
+    List<String> wrongs = load.wrongs();
+    notes.addAll(wrongs);
+    return new Result(lost, doubled, wrongs.size(), parked + waiting, notes);
+  }
+
+  /** A wallet's balance and version; 0 and 0 when it does not answer as a wallet. */
+  private long[] observe(String wallet) {
+    try {
+      JsonNode value = Caller.output(caller.call("billing.wallets.observe", Request.id(wallet), Toa.newIdentity()));
+      return new long[] {value.path("balance").asLong(), value.path("VERSION").asLong()};
+    } catch (Caller.Unanswered e) {
+      return new long[] {0, 0};
+    }
+  }
+
+  /** Every queue of the context: each receiver's, and each component's tasks and calls. */
+  private TreeSet<String> queues() {
+    TreeSet<String> queues = new TreeSet<>();
+    for (ComponentManifest component : client.context().components()) {
+      for (ReceiverDeclaration receiver : component.receivers()) queues.add(receiver.label() + ".." + component.label());
+      queues.add(component.label() + "..tasks");
+      queues.add(component.label() + "..calls");
+    }
+    return queues;
+  }
+
+  private long depth(String queue, List<String> notes) {
+    try {
+      return bus.depth(queue);
+    } catch (RuntimeException e) {
+      notes.add("queue " + queue + " not counted: " + e.getMessage());
+      return 0;
+    }
+  }
+
+  /** The wallets' figures in words, for the report. */
+  static String figures(Map<String, long[]> expected) {
+    long credits = 0;
+    for (long[] w : new TreeMap<>(expected).values()) credits += w[1];
+    return expected.size() + " wallets, " + credits + " distinct credits";
+  }
+}
