@@ -348,13 +348,21 @@ final class EmbeddedBus implements Bus {
   @Override
   public synchronized void close() {
     if (!closed.compareAndSet(false, true)) return;
-    subscribers.forEach(Subscriber::stop);
-    long deadline = System.nanoTime() + tuning.closeTimeout().toNanos();
-    subscribers.forEach(s -> s.awaitIdle(deadline));
-    subscribers.clear();
-    db.close();
-    handlers.shutdownNow(); // interrupts the handlers that outlived the wait
-    consumerLock.release();
+    try {
+      subscribers.forEach(Subscriber::stop);
+      long deadline = System.nanoTime() + tuning.closeTimeout().toNanos();
+      subscribers.forEach(s -> s.awaitIdle(deadline));
+      subscribers.clear();
+      db.close();
+    } finally {
+      // whatever the steps above threw, an Error included: the handlers stop and the file's
+      // consumer lock is given back, so that the next process may consume
+      try {
+        handlers.shutdownNow(); // interrupts the handlers that outlived the wait
+      } finally {
+        consumerLock.release();
+      }
+    }
   }
 
   /** How many times this bus's consumers of the queue have looked for messages (for tests). */

@@ -50,6 +50,8 @@ final class SqliteStorage implements Storage {
       } catch (SQLException | RuntimeException e) {
         // the next round tries again, and a commit checkpoints by itself past the backstop
         if (!closed) LOG.debug("Checkpointing {} failed: {}", store.getKey(), e.getMessage());
+      } catch (Error e) { // thrown out of the task, it would end every later round for good
+        if (!closed) LOG.warn("Checkpointing {} failed; the next round tries again", store.getKey(), e);
       }
     }
   }
