@@ -36,12 +36,15 @@ class PostgresRestartTest {
                 .withEnvironment(DistributedEngines.environment(postgres.url(name), Server.RABBITMQ.url(name)))
                 .withBacklog(0, Options.BACKLOG_WAIT);
         try (Toa shop = Toa.builder().directory(directory).options(options).build()) {
-          // the crashes come early enough that most of the load is still to run when pg_ctl gets to them
-          ShopLoad load = ShopLoad.start(shop, 8, 1500, 6, Duration.ofMinutes(5));
-          load.awaitAnswered(1.0 / 5);
+          // the clients call until both crashes are over and calls are answered again after them,
+          // so each crash meets calls in flight however fast the machine
+          ShopLoad load = ShopLoad.start(shop, 8, Integer.MAX_VALUE, 6, Duration.ofMinutes(5));
+          load.awaitAnswered(300);
           postgres.restart();
-          load.awaitAnswered(2.0 / 5);
+          load.awaitAnswered(load.answered() + 300);
           postgres.restart();
+          load.awaitAnswered(load.answered() + 300);
+          load.stop();
           load.assertEveryDistinctCreditLandedOnce();
           assertThat(load.repeated()).as("the crashes interrupted calls, which were repeated").isPositive();
         }

@@ -13,6 +13,7 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 
@@ -30,6 +31,7 @@ final class ShopLoad {
   private final Map<String, AtomicLong> expected = new ConcurrentHashMap<>();
   private final AtomicInteger answered = new AtomicInteger();
   private final AtomicInteger repeated = new AtomicInteger();
+  private final AtomicBoolean stopping = new AtomicBoolean();
   private final ExecutorService clients;
   private final List<Future<?>> done = new ArrayList<>();
 
@@ -47,7 +49,7 @@ final class ShopLoad {
     for (int c = 0; c < clients; c++) {
       int client = c;
       load.done.add(load.clients.submit(() -> {
-        for (int next = client; next < operations; next += clients) load.operate(next);
+        for (int next = client; next < operations && !load.stopping.get(); next += clients) load.operate(next);
         return null;
       }));
     }
@@ -84,6 +86,24 @@ final class ShopLoad {
   /** Waits until this fraction of the operations has been answered. */
   void awaitAnswered(double fraction) {
     await().atMost(bound).until(() -> answered.get() >= fraction * operations);
+  }
+
+  /** Waits until this many operations have been answered. */
+  void awaitAnswered(int count) {
+    await().atMost(bound).until(() -> answered.get() >= count);
+  }
+
+  /** How many operations have been answered so far. */
+  int answered() {
+    return answered.get();
+  }
+
+  /**
+   * Has every client finish the operation it is on and take no other: a load started with more
+   * operations than it needs runs until the test has done what it needed it for.
+   */
+  void stop() {
+    stopping.set(true);
   }
 
   /** How many calls failed and were sent again. */
