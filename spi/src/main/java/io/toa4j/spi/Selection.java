@@ -19,24 +19,6 @@ public record Selection(Optional<Criterion> criteria, List<Order> sort, long lim
     if (limit < 0 || omit < 0) throw new IllegalArgumentException("a selection's limit and omit are 0 or more; got " + limit + " and " + omit);
   }
 
-  /**
-   * What follows {@code SELECT ... FROM <records>} in a store's SQL for this selection: its {@code
-   * WHERE} (see {@link Criterion#sql}), {@code ORDER BY} (missing values first ascending, last
-   * descending, then {@code created, id}) and {@code LIMIT ? OFFSET ?}, its parameters added in the
-   * order of their marks (the limit and the omit as {@link Long}s, last).
-   */
-  public String sql(Criterion.Sql dialect, List<Object> parameters) {
-    StringBuilder sql = new StringBuilder();
-    criteria.ifPresent(c -> sql.append(" WHERE ").append(c.sql(dialect, parameters)));
-    sql.append(" ORDER BY ");
-    for (Order order : sort) {
-      sql.append(dialect.field(order.field(), parameters)).append(order.descending() ? " DESC NULLS LAST, " : " ASC NULLS FIRST, ");
-    }
-    parameters.add(limit);
-    parameters.add(omit);
-    return sql.append("created, id LIMIT ? OFFSET ?").toString();
-  }
-
   /** Whether it selects every record in creation order, as {@link #page} does. */
   public boolean plain() {
     return criteria.isEmpty() && sort.isEmpty();

@@ -1,6 +1,5 @@
 package io.toa4j.storage.postgres;
 
-import io.toa4j.spi.Criterion;
 import io.toa4j.spi.InboxEntry;
 import io.toa4j.spi.OutboxEntry;
 import io.toa4j.spi.Outcome;
@@ -10,6 +9,8 @@ import io.toa4j.spi.Selection;
 import io.toa4j.spi.Store;
 import io.toa4j.spi.StoredRecord;
 import io.toa4j.spi.Write;
+import io.toa4j.sql.Dialect;
+import io.toa4j.sql.Queries;
 import java.math.BigDecimal;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
@@ -179,7 +180,7 @@ final class PostgresStore implements Store {
   @Override
   public List<StoredRecord> find(Selection selection) {
     List<Object> parameters = new ArrayList<>();
-    String text = select + selection.sql(SQL, parameters);
+    String text = select + Queries.selection(selection, SQL, parameters);
     return run(
         "read records",
         c -> {
@@ -194,30 +195,34 @@ final class PostgresStore implements Store {
         });
   }
 
+  private static final Dialect SQL = new Sql();
+
   /**
    * Comparisons in PostgreSQL's terms: a property of the state read as text ({@code ->>}) and
    * cast to its kind, texts compared by code point ({@code COLLATE "C"}, as SQLite compares them);
    * a missing property or null is NULL, which meets only {@code IS DISTINCT FROM} and the NULL arm
    * of {@code NOT IN}.
    */
-  private static final Criterion.Sql SQL = new Criterion.Sql(PostgresStore::field, "IS DISTINCT FROM", PostgresStore::value);
+  private static final class Sql implements Dialect {
+    /** A property's value in SQL, of its kind: its column, or its value in the state, the key as a parameter. */
+    @Override
+    public String field(Selection.Field field, List<Object> parameters) {
+      String value = field.column().orElseGet(() -> {
+        parameters.add(field.name());
+        return "(state ->> ?)";
+      });
+      return switch (field.kind()) {
+        case TEXT -> value + " COLLATE \"C\"";
+        case NUMBER -> field.column().isPresent() ? value : value + "::numeric";
+        case BOOLEAN -> value + "::boolean";
+      };
+    }
 
-  /** A property's value in SQL, of its kind: its column, or its value in the state, the key as a parameter. */
-  private static String field(Selection.Field field, List<Object> parameters) {
-    String value = field.column().orElseGet(() -> {
-      parameters.add(field.name());
-      return "(state ->> ?)";
-    });
-    return switch (field.kind()) {
-      case TEXT -> value + " COLLATE \"C\"";
-      case NUMBER -> field.column().isPresent() ? value : value + "::numeric";
-      case BOOLEAN -> value + "::boolean";
-    };
-  }
-
-  /** A value as a parameter: a number as a decimal, so that a whole number and a fraction compare by value. */
-  private static Object value(Object value) {
-    return value instanceof Number n && !(value instanceof BigDecimal) ? new BigDecimal(n.toString()) : value;
+    /** A value as a parameter: a number as a decimal, so that a whole number and a fraction compare by value. */
+    @Override
+    public Object value(Object value) {
+      return value instanceof Number n && !(value instanceof BigDecimal) ? new BigDecimal(n.toString()) : value;
+    }
   }
 
   private static void bind(PreparedStatement s, int index, Object value) throws SQLException {

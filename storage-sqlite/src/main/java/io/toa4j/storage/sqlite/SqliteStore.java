@@ -7,11 +7,12 @@ import io.toa4j.spi.Outcome;
 import io.toa4j.spi.OwnerOnly;
 import io.toa4j.spi.Reading;
 import io.toa4j.spi.RecentEntry;
-import io.toa4j.spi.Criterion;
 import io.toa4j.spi.Selection;
 import io.toa4j.spi.Store;
 import io.toa4j.spi.StoredRecord;
 import io.toa4j.spi.Write;
+import io.toa4j.sql.Dialect;
+import io.toa4j.sql.Queries;
 import io.toa4j.sqlite.GroupCommit;
 import io.toa4j.sqlite.NativeLibrary;
 import java.nio.file.Path;
@@ -129,7 +130,7 @@ final class SqliteStore implements Store {
   @Override
   public List<StoredRecord> find(Selection selection) {
     List<Object> parameters = new ArrayList<>();
-    String sql = "SELECT id, version, created, updated, state FROM records" + selection.sql(SQL, parameters);
+    String sql = "SELECT id, version, created, updated, state FROM records" + Queries.selection(selection, SQL, parameters);
     return withReader(
         c -> {
           // a plain page is prepared once; a selection's text has the shape its caller gave it,
@@ -149,31 +150,40 @@ final class SqliteStore implements Store {
         });
   }
 
+  private static final Dialect SQL = new Sql();
+
   /**
    * Comparisons in SQLite's terms: {@code json_extract} answers a JSON number as a number, a
    * string as a text, a boolean as 1 or 0, and a missing property or null as NULL, which meets only
    * {@code IS NOT} and the NULL arm of {@code NOT IN}.
    */
-  private static final Criterion.Sql SQL = new Criterion.Sql(SqliteStore::field, "IS NOT", SqliteStore::value);
-
-  /** A property's value in SQL: its column, or its value in the state, the path as a parameter. */
-  private static String field(Selection.Field field, List<Object> parameters) {
-    if (field.column().isPresent()) return field.column().get();
-    parameters.add("$.\"" + field.name().replace("\"", "\\\"") + "\"");
-    return "json_extract(state, ?)";
-  }
-
-  /** A value as SQLite compares it with what {@code json_extract} answers. */
-  private static Object value(Object value) {
-    if (value instanceof Boolean b) return b ? 1 : 0;
-    if (value instanceof java.math.BigDecimal d) {
-      try {
-        return d.longValueExact();
-      } catch (ArithmeticException e) {
-        return d.doubleValue();
-      }
+  private static final class Sql implements Dialect {
+    /** A property's value in SQL: its column, or its value in the state, the path as a parameter. */
+    @Override
+    public String field(Selection.Field field, List<Object> parameters) {
+      if (field.column().isPresent()) return field.column().get();
+      parameters.add("$.\"" + field.name().replace("\"", "\\\"") + "\"");
+      return "json_extract(state, ?)";
     }
-    return value;
+
+    /** A value as SQLite compares it with what {@code json_extract} answers. */
+    @Override
+    public Object value(Object value) {
+      if (value instanceof Boolean b) return b ? 1 : 0;
+      if (value instanceof java.math.BigDecimal d) {
+        try {
+          return d.longValueExact();
+        } catch (ArithmeticException e) {
+          return d.doubleValue();
+        }
+      }
+      return value;
+    }
+
+    @Override
+    public String notEqual(String expression) {
+      return expression + " IS NOT ?";
+    }
   }
 
   @Override
@@ -546,7 +556,6 @@ final class SqliteStore implements Store {
     return new StoredRecord(
         r.getString(1), r.getLong(2), r.getLong(3), r.getLong(4), new Json(r.getString(5)));
   }
-
 
 
   private IllegalStateException failure(String what, SQLException e) {
