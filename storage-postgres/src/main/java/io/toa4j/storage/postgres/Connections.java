@@ -6,6 +6,7 @@ import java.sql.SQLException;
 import java.sql.SQLTransientConnectionException;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * The storage's connections: HikariCP's pool behind a fair gate of as many permits as the pool
@@ -22,6 +23,8 @@ final class Connections {
   private final HikariDataSource pool;
   private final Semaphore gate;
   private final long timeoutMillis;
+  /** How many times a connection was given back: a wait that saw none come back met a silent server. */
+  private final AtomicLong givenBack = new AtomicLong();
 
   /** @param pool opened, with its maximum size and connection timeout set, neither to change */
   Connections(HikariDataSource pool) {
@@ -34,14 +37,13 @@ final class Connections {
    * Runs the work on a connection of the pool, taken for its duration.
    *
    * @throws SQLException what the work or the pool threw; {@link SQLTransientConnectionException}
-   *     when every connection stayed in use for the pool's connection timeout
+   *     when every connection stayed in use for the pool's connection timeout, an {@link
+   *     Unanswered} one when none came back meanwhile
    */
   <T> T run(Work<T> work) throws SQLException {
+    long before = givenBack.get();
     try {
-      if (!gate.tryAcquire(timeoutMillis, TimeUnit.MILLISECONDS)) {
-        throw new SQLTransientConnectionException(pool.getPoolName() + " - every one of its " + pool.getMaximumPoolSize()
-            + " connections stayed in use for " + timeoutMillis + " ms");
-      }
+      if (!gate.tryAcquire(timeoutMillis, TimeUnit.MILLISECONDS)) throw exhausted(givenBack.get() - before);
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
       throw new SQLException(pool.getPoolName() + " - interrupted while waiting for a connection", e);
@@ -49,7 +51,36 @@ final class Connections {
     try (Connection c = pool.getConnection()) {
       return work.run(c);
     } finally {
+      givenBack.incrementAndGet();
       gate.release();
+    }
+  }
+
+  /**
+   * The failure of a wait at the gate that ran out: {@link Unanswered} when no connection came
+   * back meanwhile, else an overload, the connections given back having gone to the threads that
+   * waited before.
+   */
+  private SQLTransientConnectionException exhausted(long given) {
+    String full = pool.getPoolName() + " - every one of its " + pool.getMaximumPoolSize() + " connections stayed in use for "
+        + timeoutMillis + " ms";
+    if (given == 0) {
+      return new Unanswered(full + ", and none came back meanwhile: PostgreSQL answered none of them");
+    }
+    return new SQLTransientConnectionException(full + "; the " + given + " given back meanwhile went to calls that waited before"
+        + " (more work than connections: a larger pool-size, or shorter transactions)");
+  }
+
+  /**
+   * Every connection stayed in use for the whole connection timeout and none came back: the
+   * server answered no statement in that time, longer than a statement may run before the server
+   * cancels it ({@link Timeouts}). It is out of reach, as when a connection is lost (docs/faults.md).
+   */
+  static final class Unanswered extends SQLTransientConnectionException {
+    private static final long serialVersionUID = 1L;
+
+    Unanswered(String message) {
+      super(message);
     }
   }
 

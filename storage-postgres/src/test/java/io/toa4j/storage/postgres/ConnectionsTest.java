@@ -7,6 +7,7 @@ import static org.awaitility.Awaitility.await;
 
 import com.zaxxer.hikari.HikariConfig;
 import com.zaxxer.hikari.HikariDataSource;
+import io.toa4j.spi.OutageLog;
 import io.toa4j.testkit.servers.Needs;
 import java.sql.SQLTransientConnectionException;
 import java.sql.Statement;
@@ -19,6 +20,7 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.Test;
 
 /** The gate in front of the pool, on a real server: threads beyond the connections wait at it, never inside HikariCP. */
@@ -77,18 +79,16 @@ class ConnectionsTest {
       try {
         Future<?> held = holder.submit(() -> connections.run(c -> {
           holding.countDown();
-          try {
-            return release.await(30, TimeUnit.SECONDS);
-          } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            return false;
-          }
+          return held(release);
         }));
         assertThat(holding.await(30, TimeUnit.SECONDS)).isTrue();
         long started = System.nanoTime();
         assertThatThrownBy(() -> connections.run(c -> 1))
             .isInstanceOf(SQLTransientConnectionException.class)
-            .hasMessageContaining("every one of its 1 connections stayed in use for 300 ms");
+            .hasMessageContaining("every one of its 1 connections stayed in use for 300 ms, and none came back meanwhile")
+            .satisfies(none -> assertThat(OutageLog.isOutage(new Failures(TestDatabase.SERVER).of("read", (Exception) none)))
+                .as("a server that gave back no connection for the whole timeout is out of reach: one WARN, then an INFO")
+                .isTrue());
         assertThat(Duration.ofNanos(System.nanoTime() - started)).isGreaterThanOrEqualTo(timeout);
         release.countDown();
         held.get(30, TimeUnit.SECONDS);
@@ -98,6 +98,63 @@ class ConnectionsTest {
         release.countDown();
         holder.shutdownNow();
       }
+    }
+  }
+
+  @Test
+  void everyConnectionInUsePastTheTimeout_someGivenBackToCallsThatWaitedBefore_isAnOverload_notAnOutage() throws Exception {
+    try (HikariDataSource pool = pool(1, Duration.ofMillis(1500))) {
+      Connections connections = new Connections(pool);
+      CountDownLatch holding = new CountDownLatch(1);
+      CountDownLatch releaseFirst = new CountDownLatch(1);
+      CountDownLatch releaseSecond = new CountDownLatch(1);
+      ExecutorService threads = Executors.newFixedThreadPool(3);
+      try {
+        Future<?> first = threads.submit(() -> connections.run(c -> {
+          holding.countDown();
+          return held(releaseFirst);
+        }));
+        assertThat(holding.await(30, TimeUnit.SECONDS)).isTrue();
+        AtomicReference<Thread> before = new AtomicReference<>();
+        Future<?> second = threads.submit(() -> {
+          before.set(Thread.currentThread());
+          return connections.run(c -> held(releaseSecond)); // waits at the gate first
+        });
+        await().atMost(Duration.ofSeconds(10)).until(() -> before.get() != null && before.get().getState() == Thread.State.TIMED_WAITING);
+        AtomicReference<Thread> late = new AtomicReference<>();
+        Future<Integer> third = threads.submit(() -> {
+          late.set(Thread.currentThread());
+          return connections.run(c -> 3);
+        });
+        await().atMost(Duration.ofSeconds(10)).until(() -> late.get() != null && late.get().getState() == Thread.State.TIMED_WAITING);
+        releaseFirst.countDown(); // given back, to the call that waited before the third
+        first.get(30, TimeUnit.SECONDS);
+
+        assertThatThrownBy(() -> third.get(30, TimeUnit.SECONDS))
+            .cause()
+            .isInstanceOf(SQLTransientConnectionException.class)
+            .isNotInstanceOf(Connections.Unanswered.class)
+            .hasMessageContaining("every one of its 1 connections stayed in use for 1500 ms; the 1 given back meanwhile")
+            .satisfies(busy -> assertThat(OutageLog.isOutage(new Failures(TestDatabase.SERVER).of("read", (Exception) busy)))
+                .as("a server that answers, with more work than connections, is not out of reach")
+                .isFalse());
+        releaseSecond.countDown();
+        second.get(30, TimeUnit.SECONDS);
+      } finally {
+        releaseFirst.countDown();
+        releaseSecond.countDown();
+        threads.shutdownNow();
+      }
+    }
+  }
+
+  /** Holds the connection until the test releases it; whether it did within 30 s. */
+  private static boolean held(CountDownLatch release) {
+    try {
+      return release.await(30, TimeUnit.SECONDS);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      return false;
     }
   }
 
