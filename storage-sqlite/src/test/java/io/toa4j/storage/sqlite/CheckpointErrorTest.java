@@ -31,7 +31,8 @@ class CheckpointErrorTest {
     try (storage) {
       Store store = storage.store("test.wallets");
       await().atMost(Duration.ofSeconds(30)).until(() -> checkpointed.get() >= 3);
-      assertThat(rounds.get()).as("the round that threw, then those after it").isGreaterThan(checkpointed.get());
+      int done = checkpointed.get(); // read first: a round may end between the two reads
+      assertThat(rounds.get()).as("the round that threw, then those after it").isGreaterThan(done);
       assertThat(store.unpublishedCount()).as("the store works on").isZero();
     }
   }
