@@ -88,6 +88,9 @@ final class Publisher implements Engine.Outbox, AutoCloseable {
    */
   static final long CLAIM_MILLIS = 10_000;
 
+  private static final String SWEEP_FAILED = "Outbox sweep of {} failed; it is tried again in {} ms";
+  private static final String PROBE_FAILED = "Outbox probe of {} failed; it is tried again in {} ms";
+
   private final Bus bus;
   private final List<Component> announcing;
   private final List<Component> quiet;
@@ -243,7 +246,11 @@ final class Publisher implements Engine.Outbox, AutoCloseable {
     }
   }
 
-  /** Publishes every unpublished entry of every swept component, and removes old ones. */
+  /**
+   * Publishes every unpublished entry of every swept component, and removes old ones. A component
+   * whose sweep throws, {@code Error} included, is logged and swept again next round; the others
+   * are swept all the same.
+   */
   void sweep() {
     if (sweeps.incrementAndGet() % (CLAIM_MILLIS / SWEEP_MILLIS) == 0) probe();
     for (Component component : swept()) {
@@ -255,7 +262,9 @@ final class Publisher implements Engine.Outbox, AutoCloseable {
         publish(component, claimed, true);
         store.purgePublished(clock.millis() - retentionMillis, BATCH);
       } catch (RuntimeException e) {
-        failed(outage(component), e, "Outbox sweep of {} failed; it is tried again in {} ms", component.label(), SWEEP_MILLIS, e);
+        failed(outage(component), e, SWEEP_FAILED, component.label(), SWEEP_MILLIS, e);
+      } catch (Error e) { // out of the scheduled task, it would end every later sweep, of every component
+        LOG.error(SWEEP_FAILED, component.label(), SWEEP_MILLIS, e);
       }
     }
   }
@@ -267,7 +276,9 @@ final class Publisher implements Engine.Outbox, AutoCloseable {
       try {
         if (!component.store().orElseThrow().unpublished(1).isEmpty()) sending.add(component.label());
       } catch (RuntimeException e) {
-        failed(outage(component), e, "Outbox probe of {} failed; it is tried again in {} ms", component.label(), CLAIM_MILLIS, e);
+        failed(outage(component), e, PROBE_FAILED, component.label(), CLAIM_MILLIS, e);
+      } catch (Error e) { // a probe runs in the sweep: out of it, it would end every later sweep
+        LOG.error(PROBE_FAILED, component.label(), CLAIM_MILLIS, e);
       }
     }
   }

@@ -65,6 +65,7 @@ final class Turns {
     /** Leaves the record as this call committed it for the next call in line; {@code null}: nothing. */
     void hand(StoredRecord committed);
 
+    /** Gives the turn to the next call in line; closing it again does nothing. */
     @Override
     void close();
   }
@@ -130,10 +131,18 @@ final class Turns {
         line.committed = committed;
       }
 
+      /** Read and written only by the holder's thread, the one that may unlock the turn. */
+      private boolean closed;
+
       @Override
       public void close() {
-        line.turn.unlock();
-        leave(record);
+        if (closed) return; // a second close would give up a hold of the same thread, or throw
+        closed = true;
+        try {
+          line.turn.unlock();
+        } finally {
+          leave(record);
+        }
       }
     };
   }

@@ -55,12 +55,12 @@ abstract class PublishingTogetherContract {
     }
   }
 
-  private static Request emit(int n) {
+  static Request emit(int n) {
     return Request.of(String.format("%032x", n), Map.of("failures", 0, "refuse", false));
   }
 
   /** How many events each sink took, from 1 to n. */
-  private static List<Long> received(Toa app, int n) {
+  static List<Long> received(Toa app, int n) {
     return java.util.stream.IntStream.rangeClosed(1, n)
         .mapToObj(i -> app.call("test.sinks.observe", Request.id(String.format("%032x", i))))
         .map(reply -> reply instanceof io.toa4j.api.Reply.Output output && output.value().orElse(Map.of()) instanceof Map<?, ?> sink

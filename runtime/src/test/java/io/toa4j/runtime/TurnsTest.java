@@ -104,4 +104,30 @@ class TurnsTest extends TurnsContract {
     nested.get(10, TimeUnit.SECONDS);
     assertThat(turns.records()).isZero();
   }
+
+  @Test
+  void aTurnClosedTwice_givesUpOnlyItsOwnHold_andLeavesTheLineOnce() throws Exception {
+    Turns turns = new Turns(Duration.ofMillis(50));
+    CompletableFuture<Boolean> otherGotTheTurn;
+    try (Turns.Turn outer = turns.take(RECORD)) {
+      Turns.Turn inner = turns.take(RECORD);
+      inner.close();
+      inner.close(); // once more: the outer hold of the same thread stays, and the line counts it
+      assertThat(turns.calls(RECORD)).as("the outer holder only").isEqualTo(1);
+      otherGotTheTurn = CompletableFuture.supplyAsync(() -> {
+        try (Turns.Turn other = turns.take(RECORD)) {
+          return other != Turns.NONE;
+        }
+      }, runnable -> new Thread(runnable).start());
+      assertThat(otherGotTheTurn.get(10, TimeUnit.SECONDS)).as("another thread while the outer turn is held").isFalse();
+    }
+    assertThat(turns.records()).as("lines of records nobody waits for").isZero();
+    Turns.Turn again = turns.take(RECORD);
+    again.close();
+    again.close();
+    assertThat(turns.records()).isZero();
+    try (Turns.Turn next = turns.take(RECORD)) {
+      assertThat(next).as("the turn is free after a turn closed twice").isNotSameAs(Turns.NONE);
+    }
+  }
 }

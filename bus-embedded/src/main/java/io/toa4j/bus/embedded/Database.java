@@ -3,6 +3,7 @@ package io.toa4j.bus.embedded;
 import io.toa4j.spi.OwnerOnly;
 import io.toa4j.sqlite.GroupCommit;
 import io.toa4j.sqlite.NativeLibrary;
+import io.toa4j.sqlite.Readers;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
@@ -14,9 +15,6 @@ import java.util.List;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.HashMap;
 import java.util.Map;
-import java.util.concurrent.ArrayBlockingQueue;
-import java.util.concurrent.BlockingQueue;
-import java.util.concurrent.TimeUnit;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.sqlite.SQLiteConfig;
@@ -38,6 +36,10 @@ import org.sqlite.SQLiteConfig;
 final class Database implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(Database.class);
   private static final int READERS = 4;
+  /** The longest a read waits for a free reader, then fails naming the file and the numbers. */
+  private static final Duration READER_WAIT = Duration.ofSeconds(30);
+  /** The longest closing waits for the readers in use to come back. */
+  private static final Duration CLOSE_WAIT = Duration.ofSeconds(10);
 
   /** Work on a connection, inside a transaction for writes. */
   @FunctionalInterface
@@ -58,15 +60,16 @@ final class Database implements AutoCloseable {
   private final Path file;
   private final Connection writer;
   private final GroupCommit commits;
-  private final BlockingQueue<Connection> readers = new ArrayBlockingQueue<>(READERS);
+  private final Readers readers;
   /** The statements kept on each reader ({@link #prepared(Connection, String)}): each map used only by the reader's borrower. */
   private final Map<Connection, Map<String, PreparedStatement>> readerStatements = new ConcurrentHashMap<>();
   private volatile boolean closed;
 
-  private Database(Path file, Connection writer) {
+  private Database(Path file, Connection writer, List<Connection> reading) {
     this.file = file;
     this.writer = writer;
     this.commits = new GroupCommit(writer, BATCH, () -> new Closed(file));
+    this.readers = new Readers(file, reading, READER_WAIT, CLOSE_WAIT, () -> new Closed(file));
   }
 
   /** Opens the file, creating it and bringing its schema up to date. */
@@ -77,16 +80,18 @@ final class Database implements AutoCloseable {
     OwnerOnly.file(file, LOG::warn);
     NativeLibrary.prepareIn(file.toAbsolutePath().getParent());
     try {
-      Database db = new Database(file, connect(file, busyTimeout, false, opened));
+      Connection writer = connect(file, busyTimeout, false, opened);
       for (String companion : List.of("-wal", "-shm")) OwnerOnly.check(file.resolveSibling(file.getFileName() + companion), LOG::warn);
+      List<Connection> reading = new ArrayList<>();
+      for (int i = 0; i < READERS; i++) reading.add(connect(file, busyTimeout, true, opened));
+      Database db = new Database(file, writer, reading);
       db.write("create or upgrade the schema", c -> Schema.upgrade(c, file));
-      for (int i = 0; i < READERS; i++) db.readers.add(connect(file, busyTimeout, true, opened));
       return db;
     } catch (SQLException e) {
-      opened.forEach(Database::closeQuietly);
+      opened.forEach(Readers::closeQuietly);
       throw failure(file, "open the file", e);
     } catch (RuntimeException | Error e) { // an Error too: a file that cannot be opened stays closed
-      opened.forEach(Database::closeQuietly);
+      opened.forEach(Readers::closeQuietly);
       throw e;
     }
   }
@@ -163,7 +168,7 @@ final class Database implements AutoCloseable {
 
   /** Runs the work on a reader connection, outside any transaction. */
   <T> T read(String what, Work<T> work) {
-    Connection c = borrow();
+    Connection c = readers.take();
     try {
       return work.run(c);
     } catch (SQLException e) {
@@ -173,7 +178,7 @@ final class Database implements AutoCloseable {
       forget(c);
       throw e;
     } finally {
-      giveBack(c);
+      readers.give(c);
     }
   }
 
@@ -185,16 +190,21 @@ final class Database implements AutoCloseable {
     return file;
   }
 
-  /** Closes every connection; a reader in use is closed when it is given back. */
+  /**
+   * Closes every connection, waiting at most {@link #CLOSE_WAIT} for the readers in use; one that
+   * comes back later is closed when it does.
+   */
   @Override
   public synchronized void close() {
     if (closed) return;
     commits.close(); // the batch being committed finishes; later writes fail with Closed
     closed = true;
-    closeQuietly(writer);
-    List<Connection> idle = new ArrayList<>();
-    readers.drainTo(idle);
-    idle.forEach(Database::closeQuietly);
+    Readers.closeQuietly(writer);
+    int left = readers.close();
+    if (left > 0) {
+      LOG.warn("{} readers of {} were still in use {} ms after the bus closed; each is closed when its read ends", left, file,
+          CLOSE_WAIT.toMillis());
+    }
   }
 
   /** Closes the statements kept on the reader, which a failure may have left in any state. */
@@ -210,38 +220,8 @@ final class Database implements AutoCloseable {
     }
   }
 
-  private Connection borrow() {
-    try {
-      while (true) {
-        if (closed) throw new Closed(file);
-        Connection c = readers.poll(100, TimeUnit.MILLISECONDS);
-        if (c != null) return c;
-      }
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      throw new IllegalStateException("Interrupted while waiting for a reader of " + file, e);
-    }
-  }
-
-  private void giveBack(Connection c) {
-    if (!closed && readers.offer(c)) {
-      // close() may have drained the pool between the check and the offer.
-      if (closed && readers.remove(c)) closeQuietly(c);
-      return;
-    }
-    closeQuietly(c);
-  }
-
   private static IllegalStateException failure(Path file, String what, SQLException e) {
     return new IllegalStateException(
         "The embedded bus could not " + what + " in " + file + ": " + e.getMessage(), e);
-  }
-
-  private static void closeQuietly(Connection c) {
-    try {
-      c.close();
-    } catch (SQLException ignored) {
-      // Closing: nothing more can be done with it.
-    }
   }
 }

@@ -353,14 +353,17 @@ final class EmbeddedBus implements Bus {
       long deadline = System.nanoTime() + tuning.closeTimeout().toNanos();
       subscribers.forEach(s -> s.awaitIdle(deadline));
       subscribers.clear();
-      db.close();
     } finally {
-      // whatever the steps above threw, an Error included: the handlers stop and the file's
-      // consumer lock is given back, so that the next process may consume
+      // whatever the steps above threw, an Error included: the file's connections are closed, the
+      // handlers stop and the file's consumer lock is given back, so that the next process may consume
       try {
-        handlers.shutdownNow(); // interrupts the handlers that outlived the wait
+        db.close();
       } finally {
-        consumerLock.release();
+        try {
+          handlers.shutdownNow(); // interrupts the handlers that outlived the wait
+        } finally {
+          consumerLock.release();
+        }
       }
     }
   }

@@ -9,9 +9,10 @@ import org.slf4j.LoggerFactory;
 /**
  * Logs the client's connection failures as outages are logged, and handles them as the client's
  * default handler does: a connection given up for missed heartbeats (the link went quiet) is one
- * WARN line without a stack trace, and a try to connect again that finds the broker out of reach
- * (refused, timed out, cut during the handshake) is DEBUG. The client itself logs both at ERROR
- * with a stack trace, the second once per try, every second, for as long as a link stays dropped;
+ * WARN line without a stack trace; a connection cut otherwise (reset, closed mid-frame) and a try
+ * to connect again that finds the broker out of reach (refused, timed out, cut during the
+ * handshake) are DEBUG, with their stack traces. The client itself logs these at ERROR with a
+ * stack trace, a failed recovery once per try, every second, for as long as a link stays dropped;
  * the parts the lost connection stops log their own outage (see {@code docs/faults.md}). Anything
  * else goes to the default handler. Thread-safe.
  */
@@ -26,6 +27,10 @@ final class ConnectionLog extends DefaultExceptionHandler {
               + " recovers (a network that dropped the link, or a broker that stopped answering)",
           connection.getClientProvidedName(),
           connection.getHeartbeat());
+      return;
+    }
+    if (Connections.isLost(exception)) { // the parts the connection served log the outage: one WARN each
+      LOG.debug("RabbitMQ connection '{}' was lost; it recovers", connection.getClientProvidedName(), exception);
       return;
     }
     super.handleUnexpectedConnectionDriverException(connection, exception);

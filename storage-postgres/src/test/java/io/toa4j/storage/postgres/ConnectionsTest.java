@@ -3,17 +3,24 @@ package io.toa4j.storage.postgres;
 import static io.toa4j.testkit.servers.Server.POSTGRES;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.assertj.core.api.Assertions.catchThrowable;
+import static org.assertj.core.api.Assertions.catchThrowableOfType;
 import static org.awaitility.Awaitility.await;
 
 import com.zaxxer.hikari.HikariConfig;
 import com.zaxxer.hikari.HikariDataSource;
+import io.toa4j.spi.OutageLog;
 import io.toa4j.testkit.servers.Needs;
+import java.sql.Connection;
+import java.sql.ResultSet;
+import java.sql.SQLException;
 import java.sql.SQLTransientConnectionException;
 import java.sql.Statement;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
@@ -77,18 +84,16 @@ class ConnectionsTest {
       try {
         Future<?> held = holder.submit(() -> connections.run(c -> {
           holding.countDown();
-          try {
-            return release.await(30, TimeUnit.SECONDS);
-          } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            return false;
-          }
+          return held(release);
         }));
         assertThat(holding.await(30, TimeUnit.SECONDS)).isTrue();
         long started = System.nanoTime();
         assertThatThrownBy(() -> connections.run(c -> 1))
             .isInstanceOf(SQLTransientConnectionException.class)
-            .hasMessageContaining("every one of its 1 connections stayed in use for 300 ms");
+            .hasMessageContaining("every one of its 1 connections stayed in use for 300 ms, and PostgreSQL answered none of their work meanwhile")
+            .satisfies(none -> assertThat(OutageLog.isOutage(new Failures(TestDatabase.SERVER).of("read", (Exception) none)))
+                .as("a server that answered nothing for the whole timeout is out of reach: one WARN, then an INFO")
+                .isTrue());
         assertThat(Duration.ofNanos(System.nanoTime() - started)).isGreaterThanOrEqualTo(timeout);
         release.countDown();
         held.get(30, TimeUnit.SECONDS);
@@ -98,6 +103,94 @@ class ConnectionsTest {
         release.countDown();
         holder.shutdownNow();
       }
+    }
+  }
+
+  @Test
+  void everyConnectionInUsePastTheTimeout_someAnsweredAndGivenBackToCallsThatWaitedBefore_isAnOverload_notAnOutage() throws Exception {
+    SQLTransientConnectionException busy = thirdCallsFailure_afterTheFirstEndsAndTheSecondTakesItsConnection(false);
+    assertThat((Object) busy).isNotInstanceOf(Connections.Unanswered.class); // (Object): an SQLException is Iterable too
+    assertThat(busy.getMessage()).contains("every one of its 1 connections stayed in use for 1500 ms; the 1 given back meanwhile, answered");
+    assertThat(OutageLog.isOutage(new Failures(TestDatabase.SERVER).of("read", busy)))
+        .as("a server that answers, with more work than connections, is not out of reach")
+        .isFalse();
+  }
+
+  @Test
+  void everyConnectionInUsePastTheTimeout_theOnlyOneGivenBackLost_isAnOutage() throws Exception {
+    SQLTransientConnectionException silent = thirdCallsFailure_afterTheFirstEndsAndTheSecondTakesItsConnection(true);
+    assertThat((Object) silent).isInstanceOf(Connections.Unanswered.class);
+    assertThat(OutageLog.isOutage(new Failures(TestDatabase.SERVER).of("read", silent)))
+        .as("a connection given back lost is no answer of the server's")
+        .isTrue();
+  }
+
+  /**
+   * On a pool of one connection: the first call holds it, a second and then a third wait at the
+   * gate; the first ends (its connection lost, when {@code lost}: its session terminated by the
+   * server) and the second, which waited before, takes the connection and holds it past the
+   * third's timeout. The third's failure.
+   */
+  private static SQLTransientConnectionException thirdCallsFailure_afterTheFirstEndsAndTheSecondTakesItsConnection(boolean lost)
+      throws Exception {
+    try (HikariDataSource pool = pool(1, Duration.ofMillis(1500))) {
+      Connections connections = new Connections(pool);
+      CountDownLatch holding = new CountDownLatch(1);
+      CountDownLatch releaseFirst = new CountDownLatch(1);
+      CountDownLatch releaseSecond = new CountDownLatch(1);
+      ExecutorService threads = Executors.newFixedThreadPool(3);
+      try {
+        Future<?> first = threads.submit(() -> connections.run(c -> {
+          long pid = single(c, "SELECT pg_backend_pid()");
+          holding.countDown();
+          held(releaseFirst);
+          if (lost) {
+            try (Connection admin = TestDatabase.connect()) {
+              single(admin, "SELECT count(pg_terminate_backend(" + pid + "))");
+            }
+          }
+          return single(c, "SELECT 1"); // fails when its session was terminated
+        }));
+        assertThat(holding.await(30, TimeUnit.SECONDS)).isTrue();
+        Future<?> second = threads.submit(() -> connections.run(c -> held(releaseSecond)));
+        awaitWaitingAtTheGate(connections, 1);
+        Future<Integer> third = threads.submit(() -> connections.run(c -> 3));
+        awaitWaitingAtTheGate(connections, 2);
+        releaseFirst.countDown(); // its connection given back, to the call that waited before the third
+
+        ExecutionException failed = catchThrowableOfType(ExecutionException.class, () -> third.get(30, TimeUnit.SECONDS));
+        assertThat(failed).as("the third call fails").isNotNull();
+        assertThat(catchThrowable(() -> first.get(30, TimeUnit.SECONDS))).as("the first, lost").matches(t -> lost == (t != null));
+        releaseSecond.countDown();
+        second.get(30, TimeUnit.SECONDS);
+        assertThat(failed.getCause()).isInstanceOf(SQLTransientConnectionException.class);
+        return (SQLTransientConnectionException) failed.getCause();
+      } finally {
+        releaseFirst.countDown();
+        releaseSecond.countDown();
+        threads.shutdownNow();
+      }
+    }
+  }
+
+  private static void awaitWaitingAtTheGate(Connections connections, int threads) {
+    await().atMost(Duration.ofSeconds(10)).until(() -> connections.waiting() == threads);
+  }
+
+  private static long single(Connection c, String sql) throws SQLException {
+    try (Statement s = c.createStatement(); ResultSet r = s.executeQuery(sql)) {
+      r.next();
+      return r.getLong(1);
+    }
+  }
+
+  /** Holds the connection until the test releases it; whether it did within 30 s. */
+  private static boolean held(CountDownLatch release) {
+    try {
+      return release.await(30, TimeUnit.SECONDS);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      return false;
     }
   }
 

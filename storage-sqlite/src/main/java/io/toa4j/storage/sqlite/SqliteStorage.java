@@ -27,9 +27,21 @@ final class SqliteStorage implements Storage {
   private final Path directory;
   private final ConcurrentMap<String, SqliteStore> stores = new ConcurrentHashMap<>();
   private final ScheduledExecutorService checkpoints;
+  private final Checkpoint checkpoint;
   private volatile boolean closed;
 
+  /** How a round checkpoints one store: {@link SqliteStore#checkpoint()}, or a test's around it. */
+  @FunctionalInterface
+  interface Checkpoint {
+    void run(SqliteStore store) throws SQLException;
+  }
+
   SqliteStorage(Path directory) {
+    this(directory, SqliteStore::checkpoint);
+  }
+
+  SqliteStorage(Path directory, Checkpoint checkpoint) {
+    this.checkpoint = checkpoint;
     if (directory.getParent() != null) OwnerOnly.folder(directory.getParent(), LOG::warn); // .toa/ itself
     OwnerOnly.folder(directory, LOG::warn);
     this.directory = directory;
@@ -46,7 +58,7 @@ final class SqliteStorage implements Storage {
   private void checkpoint() {
     for (Map.Entry<String, SqliteStore> store : stores.entrySet()) {
       try {
-        store.getValue().checkpoint();
+        checkpoint.run(store.getValue());
       } catch (SQLException | RuntimeException e) {
         // the next round tries again, and a commit checkpoints by itself past the backstop
         if (!closed) LOG.debug("Checkpointing {} failed: {}", store.getKey(), e.getMessage());

@@ -15,6 +15,7 @@ import io.toa4j.sql.Dialect;
 import io.toa4j.sql.Queries;
 import io.toa4j.sqlite.GroupCommit;
 import io.toa4j.sqlite.NativeLibrary;
+import io.toa4j.sqlite.Readers;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
@@ -90,7 +91,8 @@ final class SqliteStore implements Store {
       this.checkpointer = opened(opened, open(file, false));
       List<Connection> reading = new ArrayList<>();
       for (int i = 0; i < READERS; i++) reading.add(opened(opened, open(file, true)));
-      this.readers = new Readers(file, reading, READER_WAIT, CLOSE_WAIT);
+      this.readers = new Readers(file, reading, READER_WAIT, CLOSE_WAIT,
+          () -> new IllegalStateException("SQLite could not read in " + file + ": the store is closed"));
     } catch (SQLException e) {
       opened.forEach(Readers::closeQuietly); // a store that cannot open holds no file open
       throw failure("open", e);
@@ -584,7 +586,11 @@ final class SqliteStore implements Store {
         Readers.closeQuietly(checkpointer);
       }
       Readers.closeQuietly(writer);
-      readers.close();
+      int left = readers.close();
+      if (left > 0) {
+        LOG.warn("{} readers of {} were still in use {} ms after the store closed; each is closed when its read ends", left, file,
+            CLOSE_WAIT.toMillis());
+      }
       prepared.clear();
     }
   }

@@ -1,4 +1,4 @@
-package io.toa4j.storage.sqlite;
+package io.toa4j.sqlite;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -17,8 +17,9 @@ import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.sqlite.SQLiteConfig;
 
-/** A store's pool of readers ({@link Readers}), on connections to a real SQLite file. */
+/** A pool of readers ({@link Readers}), on connections to a real SQLite file. */
 class ReadersTest {
   static final Duration PATIENCE = Duration.ofSeconds(30);
   static final Duration SHORT = Duration.ofMillis(200);
@@ -62,13 +63,13 @@ class ReadersTest {
   void close_withAReaderInUse_waitsForIt_andClosesItWhenItIsGivenBack() throws Exception {
     Readers readers = readers(2, PATIENCE, PATIENCE);
     Connection used = readers.take();
-    CompletableFuture<Void> closing = CompletableFuture.runAsync(readers::close);
+    CompletableFuture<Integer> closing = CompletableFuture.supplyAsync(readers::close);
     await().during(SHORT).atMost(PATIENCE).until(() -> !closing.isDone());
     assertThat(opened.subList(1, 3)).filteredOn(c -> c != used).allMatch(ReadersTest::closed, "the idle one closed at once");
 
     readers.give(used);
 
-    closing.get(PATIENCE.toSeconds(), TimeUnit.SECONDS);
+    assertThat(closing.get(PATIENCE.toSeconds(), TimeUnit.SECONDS)).as("readers still in use when it returned").isZero();
     assertThat(used.isClosed()).isTrue();
   }
 
@@ -77,7 +78,7 @@ class ReadersTest {
     Readers readers = readers(1, PATIENCE, SHORT);
     Connection used = readers.take();
 
-    readers.close();
+    assertThat(readers.close()).as("readers still in use when it returned").isEqualTo(1);
     assertThat(used.isClosed()).as("still in use by its read").isFalse();
     readers.give(used);
 
@@ -101,15 +102,17 @@ class ReadersTest {
   /** A pool of {@code n} read-only connections to a file with one empty table, beside its writer. */
   private Readers readers(int n, Duration wait, Duration closeWait) throws SQLException {
     file = directory.resolve("test.db");
-    Connection writer = SqliteStore.open(file, false);
+    Connection writer = new SQLiteConfig().createConnection("jdbc:sqlite:" + file);
     opened.add(writer);
     try (Statement s = writer.createStatement()) {
       s.execute("CREATE TABLE t (x INTEGER)");
     }
     List<Connection> connections = new ArrayList<>();
-    for (int i = 0; i < n; i++) connections.add(SqliteStore.open(file, true));
+    SQLiteConfig reader = new SQLiteConfig();
+    reader.setReadOnly(true);
+    for (int i = 0; i < n; i++) connections.add(reader.createConnection("jdbc:sqlite:" + file));
     opened.addAll(connections);
-    return new Readers(file, connections, wait, closeWait);
+    return new Readers(file, connections, wait, closeWait, () -> new IllegalStateException("SQLite could not read in " + file + ": the store is closed"));
   }
 
   private static long count(Connection c) throws SQLException {

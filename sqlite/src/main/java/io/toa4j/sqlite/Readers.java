@@ -1,4 +1,4 @@
-package io.toa4j.storage.sqlite;
+package io.toa4j.sqlite;
 
 import java.nio.file.Path;
 import java.sql.Connection;
@@ -9,13 +9,13 @@ import java.util.ArrayList;
 import java.util.Deque;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
+import java.util.function.Supplier;
 
 /**
- * A store's read connections: a read takes one, runs, and gives it back; a read that finds none
- * free waits for one at most the reader wait, then fails naming the file and the numbers, and a
- * pool that closes leaves no connection open behind it.
+ * The read connections of a SQLite file (a store of the embedded storage, the embedded bus's
+ * file): a read takes one, runs, and gives it back; a read that finds none free waits for one at
+ * most the reader wait, then fails naming the file and the numbers, and a pool that closes leaves
+ * no connection open behind it.
  *
  * <p>Each connection is in one of three states, moved only under this object's monitor: <b>idle</b>
  * (in the pool) → <b>taken</b> by {@link #take} (one read at a time); taken → idle by {@link
@@ -25,13 +25,12 @@ import org.slf4j.LoggerFactory;
  * Nothing is held between {@code take} and {@code give} but the connection itself, so a read that
  * throws, {@code Error} included, gives it back in its {@code finally}. Thread-safe.
  */
-final class Readers {
-  private static final Logger LOG = LoggerFactory.getLogger(Readers.class);
-
+public final class Readers {
   private final Path file;
   private final int size;
   private final long waitNanos;
   private final long closeNanos;
+  private final Supplier<? extends RuntimeException> closedFailure;
   private final Deque<Connection> idle = new ArrayDeque<>();
   private int taken;
   private int waiting;
@@ -41,9 +40,12 @@ final class Readers {
    * @param connections the pool's connections, all idle, owned by it from now on
    * @param wait the longest a read waits for a connection
    * @param closeWait the longest {@link #close} waits for the taken ones to come back
+   * @param closedFailure what a read fails with once the pool is closed
    */
-  Readers(Path file, List<Connection> connections, Duration wait, Duration closeWait) {
+  public Readers(Path file, List<Connection> connections, Duration wait, Duration closeWait,
+      Supplier<? extends RuntimeException> closedFailure) {
     this.file = file;
+    this.closedFailure = closedFailure;
     this.size = connections.size();
     this.waitNanos = wait.toNanos();
     this.closeNanos = closeWait.toNanos();
@@ -53,10 +55,10 @@ final class Readers {
   /**
    * A free connection, taken until {@link #give}; waits for one at most the reader wait.
    *
-   * @throws IllegalStateException when none came free in time, when the pool is closed (or closes
-   *     while this waits), or when interrupted while waiting (the interrupt kept)
+   * @throws IllegalStateException when none came free in time, or when interrupted while waiting
+   *     (the interrupt kept); the closed failure when the pool is closed, or closes while this waits
    */
-  synchronized Connection take() {
+  public synchronized Connection take() {
     long deadline = System.nanoTime() + waitNanos;
     waiting++;
     try {
@@ -71,7 +73,7 @@ final class Readers {
     } finally {
       waiting--;
     }
-    if (closed) throw new IllegalStateException("SQLite could not read in " + file + ": the store is closed");
+    if (closed) throw closedFailure.get();
     taken++;
     return idle.pop();
   }
@@ -84,7 +86,7 @@ final class Readers {
   }
 
   /** Gives back a connection {@link #take} gave: idle again, or closed once the pool is closed. */
-  void give(Connection c) {
+  public void give(Connection c) {
     synchronized (this) {
       if (!closed) {
         taken--;
@@ -103,8 +105,10 @@ final class Readers {
   /**
    * Closes the idle connections at once and the taken ones as they come back, waiting for them at
    * most the close wait; a read waiting for a connection fails, and every later one too.
+   *
+   * @return how many were still taken when the wait ended: each is closed when its read ends
    */
-  void close() {
+  public int close() {
     List<Connection> free;
     synchronized (this) {
       closed = true;
@@ -113,11 +117,7 @@ final class Readers {
       notifyAll();
     }
     free.forEach(Readers::closeQuietly);
-    int left = awaitGivenBack();
-    if (left > 0) {
-      LOG.warn("{} readers of {} were still in use {} ms after the store closed; each is closed when its read ends", left, file,
-          TimeUnit.NANOSECONDS.toMillis(closeNanos));
-    }
+    return awaitGivenBack();
   }
 
   /** Waits at most the close wait for every taken connection to come back; how many did not. */
@@ -133,7 +133,8 @@ final class Readers {
     return taken;
   }
 
-  static void closeQuietly(Connection c) {
+  /** Closes the connection, ignoring a failure: closing, nothing is left to protect. */
+  public static void closeQuietly(Connection c) {
     try {
       c.close();
     } catch (SQLException ignored) {
