@@ -124,7 +124,10 @@ public final class FaultRun {
     out.println("asked again on purpose: " + load.askedAgain());
     out.printf("events: the longest from a top-up's answer to its wallet credited %.1f s%s, over %d probes%n", load.lag() / 1e9,
         progress.faultBefore(load.lagFrom()).map(f -> " (after " + f + ")").orElse(""), load.probes());
-    held.ifPresent(h -> h.report(out, load.slowestProbes(SLOWEST)));
+    held.ifPresent(h -> {
+      h.report(out, load.slowestProbes(SLOWEST));
+      h.cuts(out, load.probeEvents());
+    });
     Progress.Stall beyond = progress.longestBeyondFaults();
     Progress.Stall longest = progress.longest();
     out.printf("longest stall: %.1f s beyond the faults themselves%s; longest time no call completed %.1f s%s%n",

@@ -50,14 +50,38 @@ final class Held {
     this.progress = progress;
   }
 
+  /** How long before a cut an event counts as meeting it: its entry committed just before. */
+  private static final long BEFORE_CUT_NANOS = 1_000_000_000L;
+
+  /**
+   * Prints the longest event of each kind of silent cut among those answered while a cut was on,
+   * or just before it began: the figure the bound on a process cut off is about.
+   */
+  void cuts(PrintStream out, List<Load.ProbeEvent> events) {
+    java.util.Map<String, Long> longest = new java.util.TreeMap<>();
+    for (Progress.Window cut : progress.windows()) {
+      if (!cut.fault().startsWith("partition")) continue;
+      for (Load.ProbeEvent event : events) {
+        if (event.answeredNanos() >= cut.from() - BEFORE_CUT_NANOS && event.answeredNanos() <= cut.to()) {
+          longest.merge(cut.fault(), event.nanos(), Math::max);
+        }
+      }
+    }
+    if (longest.isEmpty()) return;
+    out.println("events met by a silent cut (answered while it was on, or up to 1 s before), the longest: " + String.join(", ",
+        longest.entrySet().stream().map(e -> String.format("%s %.1f s", e.getKey(), e.getValue() / 1e9)).toList()));
+  }
+
   /** Prints, for each event, one line of where its time went and at most a few log lines. */
   void report(PrintStream out, List<Load.ProbeEvent> events) {
     try (Connection c = DriverManager.getConnection(database)) {
       List<String[]> lines = logLines();
       for (Load.ProbeEvent event : events) {
-        out.println("  " + explain(c, event));
+        long[] credited = new long[1];
+        out.println("  " + explain(c, event, credited));
+        // the lines of the time the event was held: up to its credit, not the probe's reading of it
         long from = event.answeredMillis() - 1000;
-        long to = event.answeredMillis() + event.nanos() / 1_000_000 + 1000;
+        long to = (credited[0] > 0 ? credited[0] : event.answeredMillis() + event.nanos() / 1_000_000) + 1000;
         lines.stream().filter(l -> within(l[1], from, to)).limit(LINES).forEach(l -> out.println("    host " + l[0] + " " + l[1] + " " + l[2]));
       }
     } catch (SQLException | RuntimeException e) { // the report goes on to the ledger whatever this could not read
@@ -65,7 +89,7 @@ final class Held {
     }
   }
 
-  private String explain(Connection c, Load.ProbeEvent event) throws SQLException {
+  private String explain(Connection c, Load.ProbeEvent event, long[] credited) throws SQLException {
     long at = event.answeredMillis();
     StringBuilder line = new StringBuilder(String.format("event %.1f s, answered %s%s: ", event.nanos() / 1e9, time(at),
         progress.faultBefore(event.answeredNanos()).map(f -> " (after " + f + ")").orElse("")));
@@ -92,7 +116,11 @@ final class Held {
       s.setString(1, event.wallet());
       try (ResultSet r = s.executeQuery()) {
         long handled = r.next() ? r.getLong(1) : 0;
+        credited[0] = handled;
         line.append(handled == 0 ? "no credit in the wallets' inbox" : String.format("credited %+.1f s", (handled - at) / 1e3));
+        if (handled > 0 && event.nanos() / 1_000_000 - (handled - at) > 1000) {
+          line.append("; the rest is the probe's reading of the wallet (its calls unanswered)");
+        }
       }
     }
     return line.toString();

@@ -159,6 +159,11 @@ final class Load {
   /** One probe's event: its top-up and wallet, when its report was answered, and how long until the credit. */
   record ProbeEvent(String topup, String wallet, long answeredMillis, long answeredNanos, long nanos) {}
 
+  /** The probe's events, in the order they were answered. */
+  List<ProbeEvent> probeEvents() {
+    return List.copyOf(probeEvents);
+  }
+
   /** The probe's slowest events, slowest first, at most {@code n}. */
   List<ProbeEvent> slowestProbes(int n) {
     return probeEvents.stream().sorted(java.util.Comparator.comparingLong(ProbeEvent::nanos).reversed()).limit(n).toList();
