@@ -37,6 +37,8 @@ public final class FaultRun {
       List.of("fulfilment.shipments", "billing.topups"));
   private static final int CLIENTS = 6;
   private static final Duration CALL_TIMEOUT = Duration.ofSeconds(5);
+  /** How many of the probe's slowest events the report explains. */
+  private static final int SLOWEST = 3;
   private static final Duration PATIENCE = Duration.ofSeconds(90);
   /** How long the end waits for what is in flight at least; a longer run, 10 s per minute of faults. */
   private static final Duration DRAIN = Duration.ofSeconds(120);
@@ -55,12 +57,13 @@ public final class FaultRun {
       Optional<Servers> servers = distributed ? Optional.of(new Servers(repository, dir)) : Optional.empty();
       servers.ifPresent(FaultRun::createDatabase);
       Path shop = dir.resolve("shop");
-      hosts = new Hosts(repository, shop, Files.createDirectories(dir.resolve("logs")), hosting(servers));
+      Path logs = Files.createDirectories(dir.resolve("logs"));
+      hosts = new Hosts(repository, shop, logs, hosting(servers));
       Hosts started = hosts;
       Runtime.getRuntime().addShutdownHook(new Thread(() -> killAll(started)));
       out.printf("fault run: engine %s, %d minutes, %d processes%n", distributed ? "distributed" : "embedded", minutes, hosts.hosts().size());
       startAll(hosts);
-      System.exit(run(hosts, servers, shop, minutes, out));
+      System.exit(run(hosts, servers, shop, logs, minutes, out));
     } catch (SetupFailed e) {
       stop(out, hosts, "could not set up: " + e.getMessage());
     } catch (Exception e) {
@@ -87,7 +90,7 @@ public final class FaultRun {
     }
   }
 
-  private static int run(Hosts hosts, Optional<Servers> servers, Path shop, int minutes, PrintStream out) throws Exception {
+  private static int run(Hosts hosts, Optional<Servers> servers, Path shop, Path logs, int minutes, PrintStream out) throws Exception {
     Map<String, String> environment = servers.map(s -> s.environment(0)).orElse(Map.of());
     Options options = Options.defaults().withEnvironment(environment).withCallTimeout(CALL_TIMEOUT);
     try (Toa client = Toa.builder().directory(shop).options(options).connect();
@@ -106,12 +109,13 @@ public final class FaultRun {
       long draining = System.nanoTime();
       Ledger.Result ledger = new Ledger(caller, client, bus).check(load, max(DRAIN, Duration.ofSeconds(10L * minutes)));
       out.printf("drained and checked in %.1f s%n", (System.nanoTime() - draining) / 1e9);
-      report(out, faults, load, progress, hosts, loaded, ledger);
+      report(out, faults, load, progress, hosts, loaded, ledger, servers.map(s -> new Held(s.database(0), logs, progress)));
       return ledger.clean() ? 0 : 1;
     }
   }
 
-  private static void report(PrintStream out, Faults faults, Load load, Progress progress, Hosts hosts, long loaded, Ledger.Result ledger) {
+  private static void report(PrintStream out, Faults faults, Load load, Progress progress, Hosts hosts, long loaded, Ledger.Result ledger,
+      Optional<Held> held) {
     out.printf("load: %.0f s, %d facts asked for by %d clients (%s), %d answers%n",
         loaded / 1e9, load.facts(), CLIENTS, Ledger.figures(load.expected()), progress.count());
     out.println("faults: " + faults.injected().entrySet().stream().map(e -> e.getKey() + " " + e.getValue()).collect(Collectors.joining(", ")));
@@ -120,6 +124,10 @@ public final class FaultRun {
     out.println("asked again on purpose: " + load.askedAgain());
     out.printf("events: the longest from a top-up's answer to its wallet credited %.1f s%s, over %d probes%n", load.lag() / 1e9,
         progress.faultBefore(load.lagFrom()).map(f -> " (after " + f + ")").orElse(""), load.probes());
+    held.ifPresent(h -> {
+      h.report(out, load.slowestProbes(SLOWEST));
+      h.cuts(out, load.probeEvents());
+    });
     Progress.Stall beyond = progress.longestBeyondFaults();
     Progress.Stall longest = progress.longest();
     out.printf("longest stall: %.1f s beyond the faults themselves%s; longest time no call completed %.1f s%s%n",

@@ -77,6 +77,7 @@ final class Load {
   private final AtomicLong lag = new AtomicLong();
   private volatile long lagFrom;
   private final LongAdder probes = new LongAdder();
+  private final ConcurrentLinkedQueue<ProbeEvent> probeEvents = new ConcurrentLinkedQueue<>();
   private final LongAdder slow = new LongAdder();
   private volatile long giveUpAt = Long.MAX_VALUE;
 
@@ -155,6 +156,19 @@ final class Load {
     return probes.sum();
   }
 
+  /** One probe's event: its top-up and wallet, when its report was answered, and how long until the credit. */
+  record ProbeEvent(String topup, String wallet, long answeredMillis, long answeredNanos, long nanos) {}
+
+  /** The probe's events, in the order they were answered. */
+  List<ProbeEvent> probeEvents() {
+    return List.copyOf(probeEvents);
+  }
+
+  /** The probe's slowest events, slowest first, at most {@code n}. */
+  List<ProbeEvent> slowestProbes(int n) {
+    return probeEvents.stream().sorted(java.util.Comparator.comparingLong(ProbeEvent::nanos).reversed()).limit(n).toList();
+  }
+
   List<String> wrongs() {
     return List.copyOf(wrongs);
   }
@@ -201,11 +215,13 @@ final class Load {
       if (untilAnswered("billing.topups.record", Request.of(Query.id(key + "ffffffff"), input), identity) == null) return;
       expected.merge(wallet, new long[] {1, 1}, (a, b) -> new long[] {a[0] + b[0], a[1] + b[1]});
       long recorded = System.nanoTime();
+      long recordedMillis = System.currentTimeMillis();
       while (!stopping.get()) {
         String answer = untilAnswered("billing.wallets.observe", Request.id(wallet), "observe-" + key + "-" + System.nanoTime());
         if (answer != null && Caller.output(answer).path("balance").asLong() == 1) {
           long took = System.nanoTime() - recorded;
           if (lag.accumulateAndGet(took, Math::max) == took) lagFrom = recorded;
+          probeEvents.add(new ProbeEvent(key + "ffffffff", wallet, recordedMillis, recorded, took));
           probes.increment();
           break;
         }

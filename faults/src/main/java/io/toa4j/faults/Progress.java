@@ -51,6 +51,13 @@ final class Progress {
     }
   }
 
+  /** The faults so far, in the order they began. */
+  List<Window> windows() {
+    synchronized (windows) {
+      return List.copyOf(windows);
+    }
+  }
+
   /** The fault last begun before {@code at} (System.nanoTime()), if any. */
   Optional<String> faultBefore(long at) {
     Optional<String> before = Optional.empty();

@@ -39,7 +39,7 @@ import tools.jackson.databind.node.ObjectNode;
  * those of the other hosted components only once one is seen holding entries (tasks): committed
  * here, or found by a probe — one read of one unpublished entry — at start and every {@link
  * #CLAIM_MILLIS} after. So a component that neither announces nor sends pays one indexed read every
- * ten seconds and no write, and another process's entries it left behind are found within the time
+ * seven seconds and no write, and another process's entries it left behind are found within the time
  * they stay claimed.
  *
  * <p>Publishing is combined: the entries a component commits join its line of committed entries,
@@ -84,9 +84,12 @@ final class Publisher implements Engine.Outbox, AutoCloseable {
   /**
    * How long an entry belongs to one process: its committer, which publishes it at once, or the
    * sweep that claimed it. Another process's sweep takes it only after that, so two processes
-   * never publish one entry at the same time, and a dead process's entries wait this long.
+   * never publish one entry at the same time, and a dead process's entries wait this long. It
+   * outlasts a publish (RabbitMQ's confirm timeout, 5 s) with room for the mark; with the next
+   * sweep of another process (every second), an entry of a process cut off from both servers is
+   * published within 8 s of the cut (docs/faults.md, "A silent peer").
    */
-  static final long CLAIM_MILLIS = 10_000;
+  static final long CLAIM_MILLIS = 7_000;
 
   private static final String SWEEP_FAILED = "Outbox sweep of {} failed; it is tried again in {} ms";
   private static final String PROBE_FAILED = "Outbox probe of {} failed; it is tried again in {} ms";
@@ -341,9 +344,24 @@ final class Publisher implements Engine.Outbox, AutoCloseable {
         }
       } else {
         taken.forEach(entry -> unpublished(component, entry, e));
+        if (OutageLog.isOutage(e)) release(component, taken);
       }
     }
     return done;
+  }
+
+  /**
+   * Gives back the claims on entries this process could not publish because the bus is out of
+   * reach, so that a process that reaches it publishes them at its next sweep rather than once the
+   * claims end. A process cut off from the database as well cannot: its claims end by themselves.
+   */
+  private void release(Component component, List<OutboxEntry> entries) {
+    try {
+      component.store().orElseThrow().release(entries, clock.millis());
+    } catch (RuntimeException e) {
+      failed(outage(component), e, "The claims on {} outbox entries of {} were not given back; they end by themselves", entries.size(),
+          component.label(), e);
+    }
   }
 
   /**

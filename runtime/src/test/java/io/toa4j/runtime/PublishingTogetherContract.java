@@ -116,10 +116,8 @@ abstract class PublishingTogetherContract {
       for (int n = 2; n <= 7; n++) app.call("test.sources.emit", emit(n));
       publishes.release.countDown();
 
-      await().atMost(PATIENCE).until(() -> received(app, 7).equals(List.of(1L, 1L, 1L, 1L, 0L, 0L, 0L)));
-      await().atMost(PATIENCE).until(() -> app.admin().backlog() == 6);
-
-      clock.advance(Duration.ofMillis(Publisher.CLAIM_MILLIS + 1000));
+      // the clock stands still, so the committer's claims never end: the sweep takes the six only
+      // because the publish that failed for an unreachable broker gave them back
       await().atMost(PATIENCE).until(() -> app.admin().backlog() == 0);
       await().atMost(PATIENCE).until(() -> received(app, 7).equals(List.of(1L, 1L, 1L, 1L, 1L, 1L, 1L)));
       assertThat(publishes.seen).as("the cut publish, then the sweep's, whole").contains(List.of(2, 3, 4, 5, 6, 7), atIndex(1));

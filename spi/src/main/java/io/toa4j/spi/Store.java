@@ -100,6 +100,17 @@ public interface Store {
    */
   List<OutboxEntry> claim(int limit, long now, long until);
 
+  /**
+   * Gives back claims its caller holds and cannot use: each entry still unpublished and still
+   * claimed until exactly its {@link OutboxEntry#claimedUntil()} (so by the caller, whose claim has
+   * not been taken over) is left claimed until {@code now}, for the next sweep of any process to
+   * take. What a process calls when it could not publish entries it claimed because the bus is out
+   * of reach, so that another process publishes them without waiting for the claim to end. Entries
+   * published, claimed by another, or unknown are left as they are. This default gives nothing back:
+   * the claims then end by themselves.
+   */
+  default void release(Collection<OutboxEntry> entries, long now) {}
+
   /** Marks outbox entries published at the given time; unknown ids are ignored. */
   void published(Collection<String> ids, long at);
 

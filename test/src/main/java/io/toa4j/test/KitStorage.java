@@ -194,5 +194,10 @@ final class KitStorage implements StorageProvider {
     public int republish(Collection<String> ids, long now) {
       return store.republish(ids, now);
     }
+
+    @Override
+    public void release(Collection<OutboxEntry> entries, long now) {
+      store.release(entries, now);
+    }
   }
 }

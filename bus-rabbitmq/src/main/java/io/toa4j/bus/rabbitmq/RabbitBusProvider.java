@@ -13,7 +13,7 @@ import java.util.Map;
  * <p>The broker is the option {@code url}, else the environment variable {@code
  * TOA_RABBITMQ_URL}, else {@code amqp://guest:guest@127.0.0.1:5672}; messages show the URL without
  * its password. Other options, all optional: {@code prefetch} (16 per subscription), {@code
- * confirm-timeout-ms} (10000), {@code close-timeout-ms} (10000), {@code heartbeat-seconds} (2). An
+ * confirm-timeout-ms} (5000), {@code close-timeout-ms} (10000), {@code heartbeat-seconds} (2). An
  * unknown option or a value out of range fails {@link #open} with a message naming it; so does a
  * broker that cannot be reached.
  *

@@ -60,7 +60,7 @@ record Tuning(
         url,
         source,
         (int) number(options, PREFETCH, 16, 1, 65_535),
-        Duration.ofMillis(number(options, CONFIRM_TIMEOUT, 10_000, 1, 3_600_000)),
+        Duration.ofMillis(number(options, CONFIRM_TIMEOUT, 5_000, 1, 3_600_000)),
         Duration.ofMillis(number(options, CLOSE_TIMEOUT, 10_000, 0, 3_600_000)),
         (int) number(options, HEARTBEAT, DEFAULT_HEARTBEAT, 1, 600));
   }

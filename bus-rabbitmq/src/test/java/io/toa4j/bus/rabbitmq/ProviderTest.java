@@ -44,7 +44,7 @@ class ProviderTest {
     assertThat(tuning.url()).isEqualTo("amqp://guest:guest@127.0.0.1:5672");
     assertThat(tuning.source()).isEqualTo("the default");
     assertThat(tuning.prefetch()).isEqualTo(16);
-    assertThat(tuning.confirmTimeout()).isEqualTo(Duration.ofSeconds(10));
+    assertThat(tuning.confirmTimeout()).isEqualTo(Duration.ofSeconds(5));
     assertThat(tuning.heartbeat()).as("seconds: a quiet connection is closed by the broker within 6 s").isEqualTo(2);
   }
 

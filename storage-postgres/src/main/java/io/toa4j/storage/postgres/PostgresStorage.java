@@ -53,7 +53,7 @@ final class PostgresStorage implements Storage {
     server.user().ifPresent(config::setUsername);
     server.password().ifPresent(config::setPassword);
     config.setMaximumPoolSize(server.poolSize());
-    config.setConnectionTimeout(10_000);
+    config.setConnectionTimeout(8_000);
     server.timeouts().apply(config);
     try {
       return new PostgresStorage(server, new HikariDataSource(config));

@@ -63,6 +63,7 @@ final class PostgresStore implements Store {
   private final String purgePublished;
   private final String recent;
   private final String republish;
+  private final String release;
   /**
    * The joined statements of each shape of commit ({@link #shape}), made once: the driver's
    * cache of parsed statements is a map keyed by their text, and a text made anew for each commit
@@ -124,6 +125,9 @@ final class PostgresStore implements Store {
     this.republish =
         "UPDATE " + outbox + " SET claimed_until = CASE WHEN published IS NULL THEN claimed_until ELSE ? END, published = NULL"
             + " WHERE id = ANY (?)";
+    this.release =
+        "UPDATE " + outbox + " SET claimed_until = ? FROM unnest(?::text[], ?::bigint[]) AS held (id, until)"
+            + " WHERE " + outbox + ".id = held.id AND claimed_until = held.until AND published IS NULL";
     this.purgePublished =
         "DELETE FROM " + outbox + " WHERE id IN (SELECT id FROM " + outbox
             + " WHERE published IS NOT NULL AND published < ? LIMIT ?)";
@@ -483,6 +487,21 @@ final class PostgresStore implements Store {
               }
               return entries;
             }
+          }
+        });
+  }
+
+  @Override
+  public void release(Collection<OutboxEntry> entries, long now) {
+    if (entries.isEmpty()) return;
+    run(
+        () -> "give back the claims of " + entries.size() + " outbox entries",
+        c -> {
+          try (PreparedStatement s = c.prepareStatement(release)) {
+            s.setLong(1, now);
+            s.setArray(2, c.createArrayOf("text", entries.stream().map(OutboxEntry::id).toArray()));
+            s.setArray(3, c.createArrayOf("bigint", entries.stream().map(OutboxEntry::claimedUntil).toArray()));
+            return s.executeUpdate();
           }
         });
   }

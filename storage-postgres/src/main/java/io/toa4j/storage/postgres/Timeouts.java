@@ -8,7 +8,7 @@ import com.zaxxer.hikari.HikariConfig;
  * seconds, and no long statement is taken for one.
  *
  * <p>The client: a round trip unanswered for the socket timeout, {@link #statementSeconds} + 2
- * (10 s by default), fails as a lost connection (pgJDBC's {@code socketTimeout}: SQLState 08006,
+ * (8 s by default), fails as a lost connection (pgJDBC's {@code socketTimeout}: SQLState 08006,
  * an outage, and the pool's connections are replaced); the server cancels any statement at {@link
  * #statementSeconds} ({@code statement_timeout}, SQLState 57014), before that, so a statement that
  * only runs long ends with an error that says so and the connection lives on. Connecting gives up
@@ -26,7 +26,7 @@ import com.zaxxer.hikari.HikariConfig;
  */
 record Timeouts(int statementSeconds) {
   static final String OPTION = "statement-timeout-seconds";
-  static final int DEFAULT_STATEMENT_SECONDS = 8;
+  static final int DEFAULT_STATEMENT_SECONDS = 6;
   static final int MAX_STATEMENT_SECONDS = 86_400;
   /** Beyond the statement timeout, for the server's cancel to come back before the client gives up. */
   static final int MARGIN_SECONDS = 2;

@@ -70,13 +70,13 @@ class PostgresStorageOfflineTest {
 
   @Test
   void server_statementTimeout_isTakenAndCheckedByName_andTheSocketTimeoutIsTwoSecondsMore() {
-    assertThat(Server.from(Map.of(), Map.of()).timeouts()).isEqualTo(new Timeouts(8));
-    assertThat(Server.from(Map.of(), Map.of()).timeouts().socketSeconds()).isEqualTo(10);
+    assertThat(Server.from(Map.of(), Map.of()).timeouts()).isEqualTo(new Timeouts(6));
+    assertThat(Server.from(Map.of(), Map.of()).timeouts().socketSeconds()).isEqualTo(8);
     assertThat(Server.from(Map.of("statement-timeout-seconds", "60"), Map.of()).timeouts().socketSeconds()).isEqualTo(62);
     assertThatThrownBy(() -> Server.from(Map.of("statement-timeout-seconds", "0"), Map.of()))
         .isInstanceOf(IllegalArgumentException.class)
         .hasMessage("The postgres storage option statement-timeout-seconds is '0'; it must be a whole number of seconds"
-            + " from 1 to 86400 (default 8)");
+            + " from 1 to 86400 (default 6)");
     assertThatThrownBy(() -> Server.from(Map.of("statement-timeout-seconds", "8s"), Map.of()))
         .hasMessageContaining("statement-timeout-seconds is '8s'");
   }

@@ -32,7 +32,7 @@ import org.junit.jupiter.api.Test;
  * A process whose link to PostgreSQL drops silently (a {@link NetworkHost} whose router stops
  * forwarding: no FIN, no RST, packets simply stop) while one of its pool's connections is inside
  * a transaction holding a row lock. The client gives up on a quiet connection after the socket
- * timeout (10 s by default) instead of waiting for TCP; the server ends the dead sessions, rolls
+ * timeout (8 s by default) instead of waiting for TCP; the server ends the dead sessions, rolls
  * the transaction back and frees the row, within 5 s by TCP keepalives; once the link is back the
  * pool has new connections and writes work, without the storage being opened anew.
  */

@@ -19,9 +19,9 @@ class TimeoutsTest {
   void pooledConnection_carriesTheSocketTimeoutAndTheServersDeadPeerSettings() throws Exception {
     try (PostgresStorage storage = (PostgresStorage) TestDatabase.open()) {
       storage.withConnection(c -> {
-        assertThat(c.getNetworkTimeout()).as("the socket timeout, ms").isEqualTo(10_000);
-        assertThat(show(c, "statement_timeout")).isEqualTo("8s");
-        assertThat(show(c, "idle_in_transaction_session_timeout")).isEqualTo("10s");
+        assertThat(c.getNetworkTimeout()).as("the socket timeout, ms").isEqualTo(8_000);
+        assertThat(show(c, "statement_timeout")).isEqualTo("6s");
+        assertThat(show(c, "idle_in_transaction_session_timeout")).isEqualTo("8s");
         assertThat(show(c, "tcp_keepalives_idle")).isEqualTo("2");
         assertThat(show(c, "tcp_keepalives_interval")).isEqualTo("1");
         assertThat(show(c, "tcp_keepalives_count")).isEqualTo("3");

@@ -450,6 +450,24 @@ final class SqliteStore implements Store {
   }
 
   @Override
+  public void release(Collection<OutboxEntry> entries, long now) {
+    if (entries.isEmpty()) return;
+    write(
+        "give back outbox claims",
+        c -> {
+          PreparedStatement s = cached(writer,
+              "UPDATE outbox SET claimed_until = ? WHERE id = ? AND claimed_until = ? AND published IS NULL");
+          for (OutboxEntry entry : entries) {
+            s.setLong(1, now);
+            s.setString(2, entry.id());
+            s.setLong(3, entry.claimedUntil());
+            s.executeUpdate();
+          }
+          return null;
+        });
+  }
+
+  @Override
   public int republish(Collection<String> ids, long now) {
     if (ids.isEmpty()) return 0;
     return write(

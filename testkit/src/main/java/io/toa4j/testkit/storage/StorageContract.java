@@ -852,6 +852,39 @@ public interface StorageContract extends SelectionContract {
   }
 
   @Test
+  default void release_heldClaims_areTakenByTheNextClaim() {
+    try (Storage storage = open()) {
+      Store store = wallets(storage);
+      OutboxEntry held = new OutboxEntry(id(1), 1000, json(JSON.createObjectNode()), 11_000);
+      OutboxEntry published = new OutboxEntry(id(2), 1000, json(JSON.createObjectNode()), 11_000);
+      store.commit(new Write(0, record(A, 1, 1000, 5), Optional.of(held)));
+      store.commit(new Write(0, record(B, 1, 1000, 5), Optional.of(published)));
+      store.published(List.of(id(2)), 1500);
+
+      store.release(List.of(held, published), 2000);
+
+      assertThat(store.claim(10, 2000, 9000)).as("given back: claimed at once, long before 11000").extracting(OutboxEntry::id)
+          .containsExactly(id(1));
+      assertThat(store.unpublishedCount()).as("a published entry stays published").isEqualTo(1);
+    }
+  }
+
+  @Test
+  default void release_claimTakenOverSince_isLeftToItsHolder() {
+    try (Storage storage = open()) {
+      Store store = wallets(storage);
+      OutboxEntry committed = new OutboxEntry(id(1), 1000, json(JSON.createObjectNode()), 11_000);
+      store.commit(new Write(0, record(A, 1, 1000, 5), Optional.of(committed)));
+      assertThat(store.claim(10, 12_000, 22_000)).as("the committer's claim ended; a sweep takes it").hasSize(1);
+
+      store.release(List.of(committed), 13_000); // the committer, late, gives back a claim it no longer holds
+
+      assertThat(store.claim(10, 13_000, 23_000)).as("the sweep's claim holds").isEmpty();
+      assertThat(store.unpublished(10)).extracting(OutboxEntry::claimedUntil).containsExactly(22_000L);
+    }
+  }
+
+  @Test
   default void republish_unknownIds_areIgnoredAndChangeNothing() {
     try (Storage storage = open()) {
       Store store = wallets(storage);
