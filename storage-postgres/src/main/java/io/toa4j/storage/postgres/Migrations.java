@@ -13,11 +13,15 @@ import java.util.List;
  *
  * <p>All pending steps run in one transaction under a transaction-scoped advisory lock keyed by the
  * schema's name, so processes starting at once migrate one after another: the first applies the
- * steps, the others find them recorded. Either every pending step lands or none does.
+ * steps, the others find them recorded. Either every pending step lands or none does. A schema
+ * already current costs one query: its last recorded step is read first, without the lock.
  */
 final class Migrations {
   /** The advisory lock's first key, toa4j's own, so it does not meet other users' locks. */
   private static final int LOCK_SPACE = 0x70a4;
+  /** PostgreSQL's SQLSTATE for a table, or a schema named with it, that does not exist. */
+  private static final String UNDEFINED_TABLE = "42P01";
+  private static final String UNDEFINED_SCHEMA = "3F000";
 
   private Migrations() {}
 
@@ -73,6 +77,7 @@ final class Migrations {
    * @return how many steps this call applied (0 when another process, or an earlier start, did)
    */
   static int apply(Connection c, Schema schema) throws SQLException {
+    if (recorded(c, schema) == STEPS.size()) return 0; // current: one query, no lock, no transaction
     c.setAutoCommit(false);
     int networkTimeout = c.getNetworkTimeout();
     try (Statement s = c.createStatement()) {
@@ -107,6 +112,21 @@ final class Migrations {
     } finally {
       c.setNetworkTimeout(Runnable::run, networkTimeout);
       c.setAutoCommit(true);
+    }
+  }
+
+  /**
+   * The last step recorded, read in one statement without the lock; -1 when the schema or its
+   * table does not exist yet. A step is recorded in the transaction that applies it, so every
+   * step up to the one read has landed; a migration under way elsewhere is not seen until it
+   * commits, and then the lock is taken as before.
+   */
+  private static int recorded(Connection c, Schema schema) throws SQLException {
+    try (Statement s = c.createStatement()) {
+      return current(s, schema);
+    } catch (SQLException e) {
+      if (UNDEFINED_TABLE.equals(e.getSQLState()) || UNDEFINED_SCHEMA.equals(e.getSQLState())) return -1;
+      throw e;
     }
   }
 
