@@ -33,6 +33,11 @@ final class Meters {
     return counters.computeIfAbsent(key(name, tags), key -> registry.counter(name, tags));
   }
 
+  /** Counts one more of {@code name} for the operation ({@code component.operation}). */
+  void count(String name, Component component, Operation operation) {
+    counter(name, "operation", component.label() + "." + operation.name()).increment();
+  }
+
   private static List<String> key(String name, String[] tags) {
     String[] key = Arrays.copyOf(new String[] {name}, tags.length + 1);
     System.arraycopy(tags, 0, key, 1, tags.length);

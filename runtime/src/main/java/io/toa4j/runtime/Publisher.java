@@ -152,6 +152,11 @@ final class Publisher implements Engine.Outbox, AutoCloseable {
   }
 
   @Override
+  public long claimedUntil(long committed) {
+    return committed + CLAIM_MILLIS;
+  }
+
+  @Override
   public void committed(Component component, OutboxEntry entry, Optional<ObjectNode> change) {
     if (!entry.tasks().isEmpty() && !component.announces()) sending.add(component.label());
     if (change.isPresent() && built.size() < BUILT) built.put(entry.id(), change.get());
