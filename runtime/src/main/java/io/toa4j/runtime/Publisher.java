@@ -60,6 +60,11 @@ import tools.jackson.databind.node.ObjectNode;
  *
  * <p>Published entries are removed after the context's retention; unpublished ones never are.
  * Thread-safe.
+ *
+ * <p>Over 400 lines because the drain, the marks, the sweep and the claims share one component's
+ * state (its line, its in-flight set, its outage logs) and must agree on it at every step; the
+ * protocols that stand alone do ({@link Combiner} for the drain and the marks, the
+ * store's claims and {@code release} for what the sweep takes).
  */
 final class Publisher implements Engine.Outbox, AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(Publisher.class);

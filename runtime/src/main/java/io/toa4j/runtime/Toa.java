@@ -41,6 +41,10 @@ import org.slf4j.LoggerFactory;
  *
  * <p>Thread-safe: any number of calls may run at once. Closing it stops delivery and releases the
  * bus and the storage; calls made after that fail.
+ *
+ * <p>About 400 lines because the public faces are documented methods and {@link #start} wires
+ * every part of a running context in one place, in the order they depend on each other; each part
+ * does its work in a class of its own.
  */
 public final class Toa implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(Toa.class);

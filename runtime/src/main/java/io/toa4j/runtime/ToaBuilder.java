@@ -61,7 +61,7 @@ import org.slf4j.LoggerFactory;
  *
  * <p>Not thread-safe; build once.
  *
- * <p>Over 300 lines because every setting is a documented method of the public API; what the
+ * <p>Over 400 lines because every setting is a documented method of the public API; what the
  * builder does with them is short ({@link #build()}, {@link #connect()}, and the context laid
  * together in {@code context()}), and the work is elsewhere ({@link Assembly}, {@link
  * EngineRegistry}, {@link Engines}, {@link Toa}).
