@@ -168,7 +168,7 @@ public final class FaultRun {
       return hosts;
     }
     for (int n = 1; n <= servers.get().hosts(); n++) {
-      hosts.add(new Hosts.Host(n, HOSTING.get((n - 1) % HOSTING.size()), Optional.of("tf" + n), servers.get().environment(n)));
+      hosts.add(new Hosts.Host(n, HOSTING.get((n - 1) % HOSTING.size()), Optional.of(servers.get().namespace(n)), servers.get().environment(n)));
     }
     return hosts;
   }

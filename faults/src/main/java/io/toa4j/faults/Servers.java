@@ -41,7 +41,12 @@ final class Servers {
   }
 
   private String address(int n, int last) {
-    return n == 0 ? "127.0.0.1" : System.getenv().getOrDefault("TOA_FAULTS_SUBNET", "10.213") + "." + n + "." + last;
+    return n == 0 ? "127.0.0.1" : env.getProperty("net_" + n) + "." + last;
+  }
+
+  /** The network namespace of host {@code n} (from 1), this run's own. */
+  String namespace(int n) {
+    return env.getProperty("namespace_" + n);
   }
 
   /** The environment of a process that runs the shop on these servers, from host {@code n}'s namespace. */
