@@ -97,7 +97,7 @@ public final class FaultRun {
         Bus bus = bus(client, servers);
         Caller caller = servers.isPresent() ? new BusCaller(client) : new ChannelCaller(shop)) {
       Progress progress = new Progress();
-      Load load = new Load(caller, progress);
+      Load load = new Load(caller, progress, logs);
       Faults faults = new Faults(hosts, servers, progress, out, minutes > 5);
       long began = System.nanoTime();
       load.start(CLIENTS);

@@ -2,6 +2,11 @@ package io.toa4j.faults;
 
 import io.toa4j.api.Query;
 import io.toa4j.api.Request;
+import java.io.BufferedWriter;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -37,7 +42,9 @@ import java.util.concurrent.locks.LockSupport;
  *
  * <p>Every answer to a repeat must be the first answer; one that differs counts as wrong. What the
  * clients were answered gives the ledger: each wallet must hold the sum of its distinct credits, at
- * the version that counts them. Thread-safe.
+ * the version that counts them. Each fact answered is written down as a line of {@code
+ * facts.tsv} in the run's logs (when it was answered, the endpoint, the identity, the wallet, the
+ * amount, the first answer), so that a credit the ledger finds missing can be named. Thread-safe.
  */
 final class Load {
   /** How old an answer must be before it is asked again as a late report. */
@@ -80,10 +87,26 @@ final class Load {
   private final ConcurrentLinkedQueue<ProbeEvent> probeEvents = new ConcurrentLinkedQueue<>();
   private final LongAdder slow = new LongAdder();
   private volatile long giveUpAt = Long.MAX_VALUE;
+  private final BufferedWriter answered;
 
-  Load(Caller caller, Progress progress) {
+  Load(Caller caller, Progress progress, Path logs) throws IOException {
     this.caller = caller;
     this.progress = progress;
+    this.answered = Files.newBufferedWriter(logs.resolve("facts.tsv"));
+  }
+
+  /** Writes down a fact answered, with its first answer. */
+  private void answered(String endpoint, String identity, String wallet, long amount, String first) {
+    String line = String.join("\t", String.valueOf(System.currentTimeMillis()), endpoint, identity, wallet, String.valueOf(amount),
+        first.replace('\t', ' ').replace('\n', ' '));
+    synchronized (answered) {
+      try {
+        answered.write(line);
+        answered.newLine();
+      } catch (IOException e) {
+        throw new UncheckedIOException("cannot write down a fact answered", e);
+      }
+    }
   }
 
   /** Starts the clients, and the probe of the events' lag. */
@@ -110,6 +133,13 @@ final class Load {
     giveUpAt = System.nanoTime() + patience.toNanos();
     for (Thread client : clients) client.join(patience.plusSeconds(5).toMillis());
     twins.shutdownNow();
+    synchronized (answered) {
+      try {
+        answered.close();
+      } catch (IOException e) {
+        throw new UncheckedIOException("cannot write down the facts answered", e);
+      }
+    }
   }
 
   /** Each wallet the clients credited: the sum of its distinct credits and how many there were. */
@@ -193,6 +223,7 @@ final class Load {
       int roll = random.nextInt(100);
       String first = roll < 10 ? twins(endpoint, request, identity) : untilAnswered(endpoint, request, identity);
       if (first == null) return; // given up at the end: counted as unanswered
+      answered(endpoint, identity, wallet, amount, first);
       expected.merge(wallet, new long[] {amount, 1}, (a, b) -> new long[] {a[0] + b[0], a[1] + b[1]});
       facts.increment();
       kept.set((int) (written.getAndIncrement() % KEPT), new Asked(endpoint, request, identity, first, System.nanoTime()));
@@ -212,7 +243,9 @@ final class Load {
       String wallet = key + "00000000";
       String identity = "probe-" + key;
       Map<String, Object> input = Map.of("checkout", "co_" + key, "customer", wallet, "amount", 1L, "currency", "EUR");
-      if (untilAnswered("billing.topups.record", Request.of(Query.id(key + "ffffffff"), input), identity) == null) return;
+      String first = untilAnswered("billing.topups.record", Request.of(Query.id(key + "ffffffff"), input), identity);
+      if (first == null) return;
+      answered("billing.topups.record", identity, wallet, 1, first);
       expected.merge(wallet, new long[] {1, 1}, (a, b) -> new long[] {a[0] + b[0], a[1] + b[1]});
       long recorded = System.nanoTime();
       long recordedMillis = System.currentTimeMillis();
