@@ -5,6 +5,7 @@ import io.toa4j.runtime.Toa;
 import io.toa4j.spi.Bus;
 import io.toa4j.spi.BusProvider;
 import io.toa4j.spi.BusSettings;
+import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -42,6 +43,9 @@ public final class FaultRun {
   private static final Duration PATIENCE = Duration.ofSeconds(90);
   /** How long the end waits for what is in flight at least; a longer run, 10 s per minute of faults. */
   private static final Duration DRAIN = Duration.ofSeconds(120);
+  /** When the floor of a start is first measured after the faults begin, and how often after. */
+  private static final Duration FLOOR_FIRST = Duration.ofSeconds(15);
+  private static final Duration FLOOR_EVERY = Duration.ofSeconds(40);
 
   private FaultRun() {}
 
@@ -99,9 +103,16 @@ public final class FaultRun {
       Progress progress = new Progress();
       Load load = new Load(caller, progress, logs);
       Faults faults = new Faults(hosts, servers, progress, out, minutes > 5);
+      Floor floor = new Floor(hosts.repository(), logs.getParent());
       long began = System.nanoTime();
       load.start(CLIENTS);
-      faults.run(began + Duration.ofMinutes(minutes).toNanos());
+      Thread floors = floors(floor, out);
+      try {
+        faults.run(began + Duration.ofMinutes(minutes).toNanos());
+      } finally {
+        floors.interrupt();
+        floors.join(Duration.ofMinutes(2).toMillis());
+      }
       for (Hosts.Host host : hosts.hosts()) if (!hosts.alive(host)) hosts.launchAndAwait(host, 120);
       progress.stopMeasuring();
       load.stop(PATIENCE);
@@ -109,13 +120,36 @@ public final class FaultRun {
       long draining = System.nanoTime();
       Ledger.Result ledger = new Ledger(caller, client, bus).check(load, max(DRAIN, Duration.ofSeconds(10L * minutes)));
       out.printf("drained and checked in %.1f s%n", (System.nanoTime() - draining) / 1e9);
-      report(out, faults, load, progress, hosts, loaded, ledger, servers.map(s -> new Held(s.database(0), logs, progress)));
+      report(out, faults, load, progress, hosts, floor, loaded, ledger, servers.map(s -> new Held(s.database(0), logs, progress)));
       return ledger.clean() ? 0 : 1;
     }
   }
 
-  private static void report(PrintStream out, Faults faults, Load load, Progress progress, Hosts hosts, long loaded, Ledger.Result ledger,
-      Optional<Held> held) {
+  /**
+   * Measures the floor of a start while the faults go on: {@link #FLOOR_FIRST} after they begin,
+   * then every {@link #FLOOR_EVERY}, until interrupted.
+   */
+  private static Thread floors(Floor floor, PrintStream out) {
+    Thread thread = new Thread(() -> {
+      try {
+        Thread.sleep(FLOOR_FIRST.toMillis());
+        while (true) {
+          floor.measure();
+          Thread.sleep(FLOOR_EVERY.toMillis());
+        }
+      } catch (InterruptedException e) {
+        // the faults are over
+      } catch (IOException e) {
+        out.println("fault run: the floor of a start could not be measured: " + e.getMessage());
+      }
+    }, "floor");
+    thread.setDaemon(true);
+    thread.start();
+    return thread;
+  }
+
+  private static void report(PrintStream out, Faults faults, Load load, Progress progress, Hosts hosts, Floor floor, long loaded,
+      Ledger.Result ledger, Optional<Held> held) {
     out.printf("load: %.0f s, %d facts asked for by %d clients (%s), %d answers%n",
         loaded / 1e9, load.facts(), CLIENTS, Ledger.figures(load.expected()), progress.count());
     out.println("faults: " + faults.injected().entrySet().stream().map(e -> e.getKey() + " " + e.getValue()).collect(Collectors.joining(", ")));
@@ -134,6 +168,7 @@ public final class FaultRun {
         beyond.nanos() / 1e9, beyond.after().map(f -> " (after " + f + ")").orElse(""),
         longest.nanos() / 1e9, longest.after().map(f -> " (after " + f + ")").orElse(""));
     out.println("start to serving: " + serving(hosts));
+    out.println("floor of a start: " + floor(floor, hosts));
     for (String note : ledger.notes().subList(0, Math.min(20, ledger.notes().size()))) out.println("  " + note);
     out.printf("ledger: lost %d, doubled %d, wrong %d, parked %d%n", ledger.lost(), ledger.doubled(), ledger.wrong(), ledger.parked());
   }
@@ -155,6 +190,18 @@ public final class FaultRun {
           killed > 0 ? " (" + killed + " killed before serving)" : ""));
     }
     return String.join("; ", parts) + " (shortest/median/longest)";
+  }
+
+  /** The floor's measures, and the starts' median against the floor's. */
+  private static String floor(Floor floor, Hosts hosts) {
+    List<Long> times = floor.millis();
+    if (times.isEmpty()) return "not measured (no run archive yet, or the faults ended first)";
+    List<Long> starts = hosts.starts().stream().flatMap(s -> s.millisToServing().stream()).sorted().toList();
+    String ratio = starts.isEmpty() ? "" : String.format("; the starts' median %.1f s is %.1f times the floor's",
+        starts.get(starts.size() / 2) / 1e3, (double) starts.get(starts.size() / 2) / times.get(times.size() / 2));
+    return String.format("a JVM that only loads and links the %d classes of the run's archive, from it: %d measures %.1f/%.1f/%.1f s"
+        + " (shortest/median/longest)%s", floor.classes(), times.size(), times.get(0) / 1e3, times.get(times.size() / 2) / 1e3,
+        times.get(times.size() - 1) / 1e3, ratio);
   }
 
   private static Duration max(Duration a, Duration b) {

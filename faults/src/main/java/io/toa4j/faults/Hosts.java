@@ -50,6 +50,11 @@ final class Hosts {
     return hosts;
   }
 
+  /** The repository whose {@code bin/toa} starts the processes. */
+  Path repository() {
+    return repository;
+  }
+
   /** Starts the host's process and returns without waiting for it to serve. */
   synchronized Process launch(Host host) {
     List<String> command = new ArrayList<>();
