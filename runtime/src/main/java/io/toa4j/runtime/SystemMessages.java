@@ -61,6 +61,9 @@ final class SystemMessages {
   /** Told of an outbox entry after its commit, to publish it at once; a context that hosts nothing has none. */
   interface Committed {
     void committed(OutboxEntry entry);
+
+    /** Until when an entry committed at {@code committed} is claimed by this process, which publishes it at once. */
+    long claimedUntil(long committed);
   }
 
   private final ContextManifest context;
@@ -202,7 +205,7 @@ final class SystemMessages {
       if (consumed.contains(LABEL + "." + state)) {
         var origin = current.<tools.jackson.databind.JsonNode>map(Binding::view).orElse(NullNode.getInstance());
         var change = Announcements.change(origin, Binding.view(next), NullNode.getInstance(), Map.of());
-        long claim = publisher.isPresent() ? now + Publisher.CLAIM_MILLIS : now; // a process that publishes it at once claims it
+        long claim = publisher.map(p -> p.claimedUntil(now)).orElse(now); // a process that publishes it at once claims it
         entry = Optional.of(new OutboxEntry(Identities.ordered(now, random), now, Optional.of(Binding.json(change)), Optional.empty(), claim));
       }
       if (records.commit(new Write(version, next, entry)) == Outcome.COMMITTED) {

@@ -12,6 +12,7 @@ import io.toa4j.manifest.ComponentManifest;
 import io.toa4j.manifest.ContextManifest;
 import io.toa4j.manifest.OperationType;
 import io.toa4j.spi.Bus;
+import io.toa4j.spi.OutboxEntry;
 import io.toa4j.spi.Storage;
 import io.toa4j.spi.Store;
 import java.nio.file.Path;
@@ -145,7 +146,18 @@ public final class Toa implements AutoCloseable {
             assembly.consumed(),
             options.clock(),
             options.random(),
-            Optional.of(e -> publisher.committed(messages.orElseThrow(), e, Optional.empty())));
+            Optional.of(
+                new SystemMessages.Committed() {
+                  @Override
+                  public void committed(OutboxEntry entry) {
+                    publisher.committed(messages.orElseThrow(), entry, Optional.empty());
+                  }
+
+                  @Override
+                  public long claimedUntil(long committed) {
+                    return publisher.claimedUntil(committed);
+                  }
+                }));
     Messaging messaging =
         new Messaging(
             bus,
