@@ -10,8 +10,8 @@ import org.junit.jupiter.api.Test;
 
 /**
  * Record turns ({@link Turns}) explored by Lincheck's model checker: calls on one record that take
- * its turn, nest a second take in the one they hold, or fail in what they do before waiting (an
- * {@code Error} included), in every interleaving. Whatever the interleaving, two calls never hold
+ * its turn, nest a second take in the one they hold, close their turn twice, or fail in what they do
+ * before waiting (an {@code Error} included), in every interleaving. Whatever the interleaving, two calls never hold
  * the turn at once, and once every call left no line is kept: a line left behind would hold the
  * record's next callers for nothing. The calls do not wait (a wait of zero), so the model checker
  * explores the bookkeeping of the line, not time.
@@ -36,6 +36,15 @@ public class TurnsLincheckTest {
       try (Turns.Turn inner = turns.take(RECORD)) {
         if (outer != Turns.NONE && inner == Turns.NONE) throw new IllegalStateException("a nested call did not get the turn its thread holds");
       }
+    }
+  }
+
+  /** A turn closed twice (a close in a {@code finally} and again by its {@code try}): the second does nothing. */
+  @Operation
+  public void takeClosingTwice() {
+    try (Turns.Turn turn = turns.take(RECORD)) {
+      held(turn);
+      turn.close();
     }
   }
 
