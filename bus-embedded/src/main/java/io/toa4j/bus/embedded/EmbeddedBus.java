@@ -48,6 +48,14 @@ final class EmbeddedBus implements Bus {
   private final AtomicBoolean closed = new AtomicBoolean();
   private final Responders responders = new Responders(handlers);
   private final AtomicLong handedFirst = new AtomicLong();
+  /** How {@link #close} waits for a subscription's handlers; a test's may throw where the wait would. */
+  private volatile Idling idling = Subscriber::awaitIdle;
+
+  /** Waits for a subscription's handlers until a deadline of {@link System#nanoTime}. */
+  @FunctionalInterface
+  interface Idling {
+    void awaitIdle(Subscriber subscriber, long deadline);
+  }
 
   EmbeddedBus(Path stateDirectory, Tuning tuning, Clock clock) {
     try {
@@ -351,7 +359,8 @@ final class EmbeddedBus implements Bus {
     try {
       subscribers.forEach(Subscriber::stop);
       long deadline = System.nanoTime() + tuning.closeTimeout().toNanos();
-      subscribers.forEach(s -> s.awaitIdle(deadline));
+      Idling waiting = idling;
+      subscribers.forEach(s -> waiting.awaitIdle(s, deadline));
       subscribers.clear();
     } finally {
       // whatever the steps above threw, an Error included: the file's connections are closed, the
@@ -366,6 +375,11 @@ final class EmbeddedBus implements Bus {
         }
       }
     }
+  }
+
+  /** Replaces how {@link #close} waits for the handlers (for tests: a wait that throws). */
+  void idling(Idling idling) {
+    this.idling = idling;
   }
 
   /** How many times this bus's consumers of the queue have looked for messages (for tests). */
