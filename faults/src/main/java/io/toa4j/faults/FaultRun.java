@@ -120,6 +120,10 @@ public final class FaultRun {
       long draining = System.nanoTime();
       Ledger.Result ledger = new Ledger(caller, client, bus).check(load, max(DRAIN, Duration.ofSeconds(10L * minutes)));
       out.printf("drained and checked in %.1f s%n", (System.nanoTime() - draining) / 1e9);
+      if (!ledger.lacking().isEmpty() && servers.isEmpty()) {
+        out.println("what became of the credits wallets lack:");
+        Shortfall.explain(out, logs.resolve("facts.tsv"), shop.resolve(".toa").resolve("storage"), ledger.lacking());
+      }
       report(out, faults, load, progress, hosts, floor, loaded, ledger, servers.map(s -> new Held(s.database(0), logs, progress)));
       return ledger.clean() ? 0 : 1;
     }

@@ -20,8 +20,12 @@ import tools.jackson.databind.JsonNode;
  * and nothing parked.
  */
 final class Ledger {
-  /** What the ledger found. {@code parked} counts parked messages, queued messages and unpublished entries. */
-  record Result(long lost, long doubled, long wrong, long parked, List<String> notes) {
+  /**
+   * What the ledger found. {@code parked} counts parked messages, queued messages and unpublished
+   * entries; {@code lacking}, each wallet that lacks credits, with its balance and version as
+   * observed.
+   */
+  record Result(long lost, long doubled, long wrong, long parked, List<String> notes, Map<String, long[]> lacking) {
     boolean clean() {
       return lost == 0 && doubled == 0 && wrong == 0 && parked == 0;
     }
@@ -54,11 +58,15 @@ final class Ledger {
     List<String> notes = new ArrayList<>();
     long lost = load.unanswered();
     long doubled = 0;
+    Map<String, long[]> lacking = new TreeMap<>();
     if (lost > 0) notes.add(lost + " calls unanswered at the end");
     for (Map.Entry<String, long[]> wallet : expected.entrySet()) {
       long[] held = observe(wallet.getKey());
       long[] want = wallet.getValue();
-      if (held[1] < want[1]) lost += want[1] - held[1];
+      if (held[1] < want[1]) {
+        lost += want[1] - held[1];
+        lacking.put(wallet.getKey(), held);
+      }
       if (held[1] > want[1]) doubled += held[1] - want[1];
       if (held[1] == want[1] && held[0] != want[0]) doubled++;
       if (held[0] != want[0] || held[1] != want[1]) {
@@ -79,7 +87,7 @@ final class Ledger {
     if (parked > 0) notes.add(parked + " messages parked");
     List<String> wrongs = load.wrongs();
     notes.addAll(wrongs);
-    return new Result(lost, doubled, wrongs.size(), parked + waiting, notes);
+    return new Result(lost, doubled, wrongs.size(), parked + waiting, notes, lacking);
   }
 
   /** A wallet's balance and version; 0 and 0 when it does not answer as a wallet. */
