@@ -69,4 +69,22 @@ final class Shop {
     assertThat(health.getStatusCode().value()).as(health.getBody()).isEqualTo(200);
     assertThat(json(health).path("status").asText()).isEqualTo("UP");
   }
+
+  /** Actuator's metrics, with the runtime's meters in them: the call that recorded a top-up, timed. */
+  void metrics_showTheRuntimesMeters() {
+    String customer = "0000000000000000000000000000a11e";
+    String topup = TOPUP.replace("co_1", "co_metrics").replace(CUSTOMER, customer);
+    ResponseEntity<String> recorded = send("POST", "/topups", topup, "idempotency-key", "k-metrics");
+    assertThat(recorded.getStatusCode().value()).as(recorded.getBody()).isEqualTo(200);
+
+    ResponseEntity<String> names = send("GET", "/actuator/metrics", null);
+    assertThat(names.getStatusCode().value()).as(names.getBody()).isEqualTo(200);
+    assertThat(json(names).path("names").valueStream().map(JsonNode::asText))
+        .contains("toa.call", "toa.commit", "toa.outbox.backlog", "toa.parked");
+    ResponseEntity<String> calls = send("GET", "/actuator/metrics/toa.call?tag=operation:billing.topups.record", null);
+    assertThat(calls.getStatusCode().value()).as(calls.getBody()).isEqualTo(200);
+    JsonNode count = json(calls).path("measurements").valueStream()
+        .filter(measurement -> measurement.path("statistic").asText().equals("COUNT")).findFirst().orElseThrow();
+    assertThat(count.path("value").asDouble()).as(calls.getBody()).isGreaterThanOrEqualTo(1);
+  }
 }

@@ -16,4 +16,9 @@ interface ShopContract {
   default void health_isUp() {
     shop().health_isUp();
   }
+
+  @Test
+  default void metrics_showTheRuntimesMeters() {
+    shop().metrics_showTheRuntimesMeters();
+  }
 }

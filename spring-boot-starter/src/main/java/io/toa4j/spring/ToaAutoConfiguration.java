@@ -51,6 +51,8 @@ public class ToaAutoConfiguration {
   @Bean(destroyMethod = "")
   @ConditionalOnMissingBean
   Toa toa(ToaProperties properties, Environment environment, ObjectProvider<MeterRegistry> registry, ObjectProvider<OpenTelemetry> openTelemetry) {
+    JacksonCheck.require(ToaAutoConfiguration.class.getClassLoader());
+    ToaPropertyNames.refuseWhatCannotApply(environment);
     ToaBuilder builder = ToaContexts.builder(properties, Binder.get(environment), Optional.ofNullable(registry.getIfUnique()));
     openTelemetry.ifUnique(builder::openTelemetry);
     return builder.build();
