@@ -10,10 +10,11 @@ import io.toa4j.spi.Selection;
 import io.toa4j.spi.Store;
 import io.toa4j.spi.StoredRecord;
 import io.toa4j.spi.Write;
+import io.toa4j.sql.Connections;
 import io.toa4j.sql.Dialect;
 import io.toa4j.sql.MariadbDialect;
 import io.toa4j.sql.Queries;
-import java.math.BigDecimal;
+import io.toa4j.sql.Rows;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
@@ -25,7 +26,6 @@ import java.util.Comparator;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Optional;
-import java.util.OptionalLong;
 import java.util.function.Supplier;
 
 /**
@@ -119,7 +119,7 @@ final class MariadbStore implements Store {
           try (PreparedStatement s = c.prepareStatement(read)) {
             s.setString(1, id);
             try (ResultSet r = s.executeQuery()) {
-              return r.next() ? Optional.of(record(r)) : Optional.empty();
+              return r.next() ? Optional.of(Rows.record(r)) : Optional.empty();
             }
           }
         });
@@ -137,8 +137,8 @@ final class MariadbStore implements Store {
             s.setLong(3, now);
             try (ResultSet r = s.executeQuery()) {
               r.next();
-              Optional<StoredRecord> record = r.getString(1) == null ? Optional.empty() : Optional.of(record(r));
-              Optional<InboxEntry> answer = r.getString(12) == null ? Optional.empty() : Optional.of(entry(r, 6, identity, now));
+              Optional<StoredRecord> record = r.getString(1) == null ? Optional.empty() : Optional.of(Rows.record(r));
+              Optional<InboxEntry> answer = r.getString(12) == null ? Optional.empty() : Optional.of(Rows.inboxEntry(r, 6, identity, now));
               return new Reading(answer, record);
             }
           }
@@ -153,20 +153,14 @@ final class MariadbStore implements Store {
         "read records",
         c -> {
           try (PreparedStatement s = c.prepareStatement(text)) {
-            for (int i = 0; i < parameters.size(); i++) bind(s, i + 1, parameters.get(i));
+            for (int i = 0; i < parameters.size(); i++) Rows.bind(s, i + 1, parameters.get(i));
             try (ResultSet r = s.executeQuery()) {
               List<StoredRecord> records = new ArrayList<>();
-              while (r.next()) records.add(record(r));
+              while (r.next()) records.add(Rows.record(r));
               return records;
             }
           }
         });
-  }
-
-  private static void bind(PreparedStatement s, int index, Object value) throws SQLException {
-    if (value instanceof Long l) s.setLong(index, l);
-    else if (value instanceof BigDecimal d) s.setBigDecimal(index, d);
-    else s.setString(index, (String) value);
   }
 
   @Override
@@ -295,7 +289,7 @@ final class MariadbStore implements Store {
             s.setString(1, identity);
             s.setLong(2, now);
             try (ResultSet r = s.executeQuery()) {
-              return r.next() ? Optional.of(entry(r, 1, identity, now)) : Optional.empty();
+              return r.next() ? Optional.of(Rows.inboxEntry(r, 1, identity, now)) : Optional.empty();
             }
           }
         });
@@ -332,7 +326,7 @@ final class MariadbStore implements Store {
         c -> {
           try (PreparedStatement s = c.prepareStatement(unpublished)) {
             s.setInt(1, limit);
-            return entries(s);
+            return Rows.entries(s);
           }
         });
   }
@@ -365,7 +359,7 @@ final class MariadbStore implements Store {
             try (PreparedStatement s = c.prepareStatement(claimable)) {
               s.setLong(1, now);
               s.setInt(2, limit);
-              found = entries(s);
+              found = Rows.entries(s);
             }
             List<String> ids = found.stream().map(OutboxEntry::id).toList();
             for (List<String> chunk : chunks(ids)) {
@@ -389,22 +383,6 @@ final class MariadbStore implements Store {
         });
   }
 
-  private static List<OutboxEntry> entries(PreparedStatement s) throws SQLException {
-    try (ResultSet r = s.executeQuery()) {
-      List<OutboxEntry> entries = new ArrayList<>();
-      while (r.next()) entries.add(entry(r));
-      return entries;
-    }
-  }
-
-  /** The entry in the first six columns: id, created, change, claimed_until, tasks, trace. */
-  private static OutboxEntry entry(ResultSet r) throws SQLException {
-    Optional<Json> change = Optional.ofNullable(r.getString(3)).map(Json::new);
-    Optional<Json> tasks = Optional.ofNullable(r.getString(5)).map(Json::new);
-    Optional<Json> trace = Optional.ofNullable(r.getString(6)).map(Json::new);
-    return new OutboxEntry(r.getString(1), r.getLong(2), change, tasks, r.getLong(4), trace);
-  }
-
   @Override
   public List<RecentEntry> recent(int limit) {
     return run(
@@ -412,15 +390,7 @@ final class MariadbStore implements Store {
         c -> {
           try (PreparedStatement s = c.prepareStatement(recent)) {
             s.setInt(1, limit);
-            try (ResultSet r = s.executeQuery()) {
-              List<RecentEntry> entries = new ArrayList<>();
-              while (r.next()) {
-                long published = r.getLong(7);
-                OptionalLong marked = r.wasNull() ? OptionalLong.empty() : OptionalLong.of(published);
-                entries.add(new RecentEntry(entry(r), marked));
-              }
-              return entries;
-            }
+            return Rows.recent(s);
           }
         });
   }
@@ -532,23 +502,6 @@ final class MariadbStore implements Store {
   /** Gives the connection back to the pool as it was lent, committing each statement by itself. */
   private static void restoreAutoCommit(Connection c) throws SQLException {
     if (!c.isClosed()) c.setAutoCommit(true);
-  }
-
-  /** The inbox entry in the row's columns from {@code at} on, as answered at {@code now}. */
-  private static InboxEntry entry(ResultSet r, int at, String identity, long now) throws SQLException {
-    return new InboxEntry(
-            identity,
-            Optional.ofNullable(r.getString(at)).map(Json::new),
-            r.getLong(at + 1),
-            Optional.ofNullable(r.getString(at + 2)),
-            r.getLong(at + 3),
-            r.getLong(at + 4),
-            Optional.ofNullable(r.getString(at + 5)))
-        .at(now);
-  }
-
-  private static StoredRecord record(ResultSet r) throws SQLException {
-    return new StoredRecord(r.getString(1), r.getLong(2), r.getLong(3), r.getLong(4), new Json(r.getString(5)));
   }
 
   /** Runs work on a pooled connection, turning a database error into a failure that says where. */
