@@ -141,6 +141,81 @@ class MariadbStorageTest {
   }
 
   @Test
+  void idOverItsColumn_failsTheCommit_neverStoredCut() {
+    try (Storage storage = database.open()) {
+      Store store = storage.store("billing.wallets");
+      String id = "x".repeat(513);
+      assertThatThrownBy(() -> store.commit(new Write(0, new StoredRecord(id, 1, 1, 1, new Json("{}")))))
+          .isInstanceOf(IllegalStateException.class)
+          .isNotInstanceOf(UnreachableException.class)
+          .hasMessageContaining("Data too long");
+      assertThat(store.page(10, 0)).isEmpty();
+    }
+  }
+
+  @Test
+  void writerWaitingOnARowLockPastTheStatementTimeout_failsSayingSo_notAsAnOutage() throws Exception {
+    try (Storage storage = database.open(Map.of("statement-timeout-seconds", "1", "pool-size", "2"));
+        Connection holder = database.connect()) {
+      Store store = storage.store("billing.wallets");
+      assertThat(store.commit(new Write(0, new StoredRecord(A, 1, 1, 1, new Json("{}"))))).isEqualTo(Outcome.COMMITTED);
+      holder.setAutoCommit(false);
+      try (Statement s = holder.createStatement()) {
+        s.executeUpdate("UPDATE billing_wallets_records SET updated = 5 WHERE id = '" + A + "'");
+        assertThatThrownBy(() -> store.commit(new Write(1, new StoredRecord(A, 2, 1, 2, new Json("{}")))))
+            .isInstanceOf(IllegalStateException.class)
+            .isNotInstanceOf(UnreachableException.class)
+            // whichever of the two, set alike, ends the wait first
+            .hasMessageMatching("(?s).*(max_statement_time exceeded|Lock wait timeout exceeded).*");
+      } finally {
+        holder.rollback();
+      }
+      assertThat(store.commit(new Write(1, new StoredRecord(A, 2, 1, 2, new Json("{}"))))).isEqualTo(Outcome.COMMITTED);
+    }
+  }
+
+  @Test
+  void sessionLeftIdleInATransaction_isEndedByTheServer_freeingItsRowLocks() throws Exception {
+    ExecutorService threads = Executors.newSingleThreadExecutor();
+    try (Storage storage = database.open(Map.of("statement-timeout-seconds", "1", "pool-size", "2"))) {
+      Store store = storage.store("billing.wallets");
+      assertThat(store.commit(new Write(0, new StoredRecord(A, 1, 1, 1, new Json("{}"))))).isEqualTo(Outcome.COMMITTED);
+      java.util.concurrent.CountDownLatch locked = new java.util.concurrent.CountDownLatch(1);
+      // a client of the storage's own pool that takes the row and then falls silent inside its transaction
+      Future<Throwable> silent = threads.submit(() -> {
+        try {
+          ((MariadbStorage) storage).withConnection(c -> {
+            c.setAutoCommit(false);
+            try (Statement s = c.createStatement()) {
+              s.executeUpdate("UPDATE billing_wallets_records SET updated = 5 WHERE id = '" + A + "'");
+            }
+            locked.countDown();
+            try {
+              Thread.sleep(5_000); // past idle_transaction_timeout: the statement timeout + 2 s
+            } catch (InterruptedException e) {
+              Thread.currentThread().interrupt();
+            }
+            c.commit();
+            return null;
+          });
+          return null;
+        } catch (Throwable e) {
+          return e;
+        }
+      });
+      assertThat(locked.await(10, TimeUnit.SECONDS)).isTrue();
+      Thread.sleep(4_000);
+      assertThat(store.commit(new Write(1, new StoredRecord(A, 2, 1, 2, new Json("{}")))))
+          .as("the row lock of the silent session was freed")
+          .isEqualTo(Outcome.COMMITTED);
+      assertThat(silent.get(30, TimeUnit.SECONDS)).as("its commit, on a session the server ended").isNotNull();
+      assertThat(store.read(A).orElseThrow().updated()).isEqualTo(2);
+    } finally {
+      threads.shutdownNow();
+    }
+  }
+
+  @Test
   void connectionLostInATransaction_whatFailsNextIsUnreachableToo() throws Exception {
     int port = TcpProxy.freePort();
     HikariConfig config = new HikariConfig();
