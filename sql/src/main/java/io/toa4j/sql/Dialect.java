@@ -10,7 +10,8 @@ import java.util.List;
  *
  * <p>The defaults are standard SQL (PostgreSQL and SQLite write them so); an engine overrides what
  * its SQL lacks — MariaDB and MySQL have neither {@code IS DISTINCT FROM} nor {@code NULLS FIRST},
- * and write {@code NOT (x <=> ?)} and rely on NULL sorting first ascending. {@link Queries} puts
+ * and write {@code NOT (x <=> ?)} and rely on NULL sorting first ascending ({@link
+ * MariadbDialect}). {@link Queries} puts
  * the parts together, so that a store's queries mean the same on every engine.
  */
 public interface Dialect {

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.toa4j.spi.Criterion;
 import io.toa4j.spi.Criterion.Operator;
 import io.toa4j.spi.Selection;
+import java.math.BigDecimal;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
@@ -25,29 +26,8 @@ class QueriesTest {
         return "(state ->> ?)";
       };
 
-  /** What MariaDB writes: no IS DISTINCT FROM, no NULLS FIRST or LAST. */
-  private static final Dialect MARIADB =
-      new Dialect() {
-        @Override
-        public String field(Selection.Field field, List<Object> parameters) {
-          return STANDARD.field(field, parameters);
-        }
-
-        @Override
-        public Object value(Object value) {
-          return value instanceof Boolean b ? (b ? 1 : 0) : value;
-        }
-
-        @Override
-        public String notEqual(String expression) {
-          return "NOT (" + expression + " <=> ?)";
-        }
-
-        @Override
-        public String order(String expression, boolean descending) {
-          return expression + (descending ? " DESC" : " ASC");
-        }
-      };
+  /** MariaDB's: no IS DISTINCT FROM, no NULLS FIRST or LAST, the state's properties read from its JSON text. */
+  private static final Dialect MARIADB = new MariadbDialect();
 
   private static final Selection SELECTION =
       new Selection(
@@ -77,15 +57,42 @@ class QueriesTest {
   }
 
   @Test
-  void anotherDialect_writesItsOwnComparisonAndOrder_withTheSameParameters() {
+  void mariadb_writesItsOwnComparisonAndOrder_withTheSameParameters() {
     List<Object> parameters = new ArrayList<>();
     String sql = Queries.selection(SELECTION, MARIADB, parameters);
+    String currency = "(JSON_VALUE(state, ?) COLLATE utf8mb4_bin)";
+    String balance = "CAST(JSON_VALUE(state, ?) AS DECIMAL(65,30))";
     assertThat(sql)
         .isEqualTo(
-            " WHERE (NOT ((state ->> ?) <=> ?) OR (((state ->> ?) IS NULL OR (state ->> ?) NOT IN (?, ?)) AND (state ->> ?) >= ?))"
-                + " ORDER BY (state ->> ?) DESC, created, id LIMIT ? OFFSET ?");
+            " WHERE (NOT (" + currency + " <=> ?) OR ((" + currency + " IS NULL OR " + currency + " NOT IN (?, ?)) AND "
+                + balance + " >= ?))"
+                + " ORDER BY " + balance + " DESC, created, id LIMIT ? OFFSET ?");
+    assertThat(sql).doesNotContain("DISTINCT", "NULLS");
     assertThat(parameters)
-        .containsExactly("currency", "USD", "currency", "currency", "EUR", "GBP", "balance", 10L, "balance", 20L, 40L);
+        .containsExactly(
+            "$.\"currency\"", "USD", "$.\"currency\"", "$.\"currency\"", "EUR", "GBP", "$.\"balance\"", new BigDecimal("10"),
+            "$.\"balance\"", 20L, 40L);
+    assertThat(sql.chars().filter(c -> c == '?').count()).isEqualTo(parameters.size());
+  }
+
+  @Test
+  void mariadb_readsSystemPropertiesFromTheirColumns_textsByCodePoint() {
+    List<Object> parameters = new ArrayList<>();
+    Criterion both =
+        new Criterion.All(
+            List.of(
+                new Criterion.Compare(new Selection.Field("id", Selection.Kind.TEXT), Operator.GT, List.of("a")),
+                new Criterion.Compare(new Selection.Field("VERSION", Selection.Kind.NUMBER), Operator.EQ, List.of(2L))));
+    assertThat(Queries.where(both, MARIADB, parameters)).isEqualTo("(id COLLATE utf8mb4_bin > ? AND version = ?)");
+    assertThat(parameters).containsExactly("a", new BigDecimal("2"));
+  }
+
+  @Test
+  void mariadb_quotesThePropertyInItsPath() {
+    List<Object> parameters = new ArrayList<>();
+    Selection.Field odd = new Selection.Field("a.b\"c\\", Selection.Kind.TEXT);
+    Queries.where(new Criterion.Compare(odd, Operator.EQ, List.of("x")), MARIADB, parameters);
+    assertThat(parameters).containsExactly("$.\"a.b\\\"c\\\\\"", "x");
   }
 
   @Test
@@ -93,8 +100,8 @@ class QueriesTest {
     List<Object> parameters = new ArrayList<>();
     Selection.Field active = new Selection.Field("active", Selection.Kind.BOOLEAN);
     String where = Queries.where(new Criterion.Compare(active, Operator.EQ, List.of(true)), MARIADB, parameters);
-    assertThat(where).isEqualTo("(state ->> ?) = ?");
-    assertThat(parameters).containsExactly("active", 1);
+    assertThat(where).isEqualTo("NULLIF(JSON_EXTRACT(state, ?), 'null') = ?");
+    assertThat(parameters).containsExactly("$.\"active\"", "true");
   }
 
   @Test

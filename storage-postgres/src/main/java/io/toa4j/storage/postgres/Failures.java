@@ -1,6 +1,7 @@
 package io.toa4j.storage.postgres;
 
-import io.toa4j.spi.UnreachableException;
+import io.toa4j.sql.Connections;
+import io.toa4j.sql.Failure;
 import java.sql.SQLException;
 
 /**
@@ -34,14 +35,6 @@ final class Failures {
     return "40001".equals(state) || "40P01".equals(state);
   }
 
-  private boolean mentionsSecrets(Throwable t) {
-    for (Throwable at = t; at != null; at = at.getCause()) {
-      String text = String.valueOf(at.getMessage());
-      if (!server.mask(text).equals(text)) return true;
-    }
-    return false;
-  }
-
   /**
    * Whether the error says the server is out of reach for now: the connection could not be made
    * or was lost (SQLState class 08), or the server is starting or stopping (57P01 to 57P03). A
@@ -64,14 +57,8 @@ final class Failures {
   }
 
   IllegalStateException of(String what, Exception e) {
-    String state = e instanceof SQLException sql && sql.getSQLState() != null ? " [SQLState " + sql.getSQLState() + "]" : "";
-    String message = server.mask(e.getMessage());
-    String text = "PostgreSQL at " + server + " could not " + what + ": " + message + state;
     boolean unreachable = isUnreachable(e);
     if (unreachable) lost.run();
-    IllegalStateException failure = unreachable ? new UnreachableException(text) : new IllegalStateException(text);
-    // The cause goes along only when its own text gives nothing away.
-    if (message.equals(e.getMessage()) && !mentionsSecrets(e.getCause())) failure.initCause(e);
-    return failure;
+    return Failure.of("PostgreSQL at " + server, what, e, server::mask, unreachable);
   }
 }

@@ -5,6 +5,7 @@ import com.zaxxer.hikari.HikariDataSource;
 import com.zaxxer.hikari.HikariPoolMXBean;
 import io.toa4j.spi.Storage;
 import io.toa4j.spi.Store;
+import io.toa4j.sql.Connections;
 import java.sql.SQLException;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentMap;
@@ -31,7 +32,14 @@ final class PostgresStorage implements Storage {
     this.server = server;
     this.failures = new Failures(server, () -> evictAll(pool));
     this.pool = pool;
-    this.connections = new Connections(pool);
+    this.connections = connections(pool);
+  }
+
+  /** The pool behind its gate, an unreachable server judged as {@link Failures} judges it. */
+  static Connections connections(HikariDataSource pool) {
+    return new Connections(
+        pool,
+        new Connections.Pool(pool.getPoolName(), pool.getMaximumPoolSize(), pool.getConnectionTimeout(), "PostgreSQL", Failures::isUnreachable));
   }
 
   /**

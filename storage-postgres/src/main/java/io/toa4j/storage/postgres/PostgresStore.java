@@ -9,8 +9,10 @@ import io.toa4j.spi.Selection;
 import io.toa4j.spi.Store;
 import io.toa4j.spi.StoredRecord;
 import io.toa4j.spi.Write;
+import io.toa4j.sql.Connections;
 import io.toa4j.sql.Dialect;
 import io.toa4j.sql.Queries;
+import io.toa4j.sql.Rows;
 import java.math.BigDecimal;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
@@ -21,7 +23,6 @@ import java.util.Collection;
 import java.util.List;
 import java.util.Optional;
 import java.util.function.Supplier;
-import java.util.OptionalLong;
 
 /**
  * One component's records, outbox and inbox, in the tables of its own schema.
@@ -153,7 +154,7 @@ final class PostgresStore implements Store {
           try (PreparedStatement s = c.prepareStatement(read)) {
             s.setString(1, id);
             try (ResultSet r = s.executeQuery()) {
-              return r.next() ? Optional.of(record(r)) : Optional.empty();
+              return r.next() ? Optional.of(Rows.record(r)) : Optional.empty();
             }
           }
         });
@@ -171,10 +172,8 @@ final class PostgresStore implements Store {
             s.setLong(3, now);
             try (ResultSet r = s.executeQuery()) {
               r.next();
-              Optional<StoredRecord> record = r.getString(1) == null
-                  ? Optional.empty()
-                  : Optional.of(new StoredRecord(id, r.getLong(2), r.getLong(3), r.getLong(4), new io.toa4j.spi.Json(r.getString(5))));
-              Optional<InboxEntry> answer = r.getString(12) == null ? Optional.empty() : Optional.of(entry(r, 6, identity, now));
+              Optional<StoredRecord> record = r.getString(1) == null ? Optional.empty() : Optional.of(Rows.record(r));
+              Optional<InboxEntry> answer = r.getString(12) == null ? Optional.empty() : Optional.of(Rows.inboxEntry(r, 6, identity, now));
               return new Reading(answer, record);
             }
           }
@@ -189,10 +188,10 @@ final class PostgresStore implements Store {
         "read records",
         c -> {
           try (PreparedStatement s = c.prepareStatement(text)) {
-            for (int i = 0; i < parameters.size(); i++) bind(s, i + 1, parameters.get(i));
+            for (int i = 0; i < parameters.size(); i++) Rows.bind(s, i + 1, parameters.get(i));
             try (ResultSet r = s.executeQuery()) {
               List<StoredRecord> records = new ArrayList<>();
-              while (r.next()) records.add(record(r));
+              while (r.next()) records.add(Rows.record(r));
               return records;
             }
           }
@@ -227,13 +226,6 @@ final class PostgresStore implements Store {
     public Object value(Object value) {
       return value instanceof Number n && !(value instanceof BigDecimal) ? new BigDecimal(n.toString()) : value;
     }
-  }
-
-  private static void bind(PreparedStatement s, int index, Object value) throws SQLException {
-    if (value instanceof Long l) s.setLong(index, l);
-    else if (value instanceof BigDecimal d) s.setBigDecimal(index, d);
-    else if (value instanceof Boolean b) s.setBoolean(index, b);
-    else s.setString(index, (String) value);
   }
 
   @Override
@@ -376,7 +368,7 @@ final class PostgresStore implements Store {
             s.setString(1, identity);
             s.setLong(2, now);
             try (ResultSet r = s.executeQuery()) {
-              return answer(r, identity, now);
+              return r.next() ? Optional.of(Rows.inboxEntry(r, 1, identity, now)) : Optional.empty();
             }
           }
         });
@@ -421,7 +413,7 @@ final class PostgresStore implements Store {
         c -> {
           try (PreparedStatement s = c.prepareStatement(unpublished)) {
             s.setInt(1, limit);
-            return entries(s);
+            return Rows.entries(s);
           }
         });
   }
@@ -448,27 +440,11 @@ final class PostgresStore implements Store {
             s.setLong(1, until);
             s.setLong(2, now);
             s.setInt(3, limit);
-            List<OutboxEntry> entries = entries(s);
+            List<OutboxEntry> entries = Rows.entries(s);
             entries.sort(java.util.Comparator.comparing(OutboxEntry::id));
             return entries;
           }
         });
-  }
-
-  private static List<OutboxEntry> entries(PreparedStatement s) throws SQLException {
-    try (ResultSet r = s.executeQuery()) {
-      List<OutboxEntry> entries = new ArrayList<>();
-      while (r.next()) entries.add(entry(r));
-      return entries;
-    }
-  }
-
-  /** The entry in the first six columns: id, created, change, claimed_until, tasks, trace. */
-  private static OutboxEntry entry(ResultSet r) throws SQLException {
-    Optional<io.toa4j.spi.Json> change = Optional.ofNullable(r.getString(3)).map(io.toa4j.spi.Json::new);
-    Optional<io.toa4j.spi.Json> tasks = Optional.ofNullable(r.getString(5)).map(io.toa4j.spi.Json::new);
-    Optional<io.toa4j.spi.Json> trace = Optional.ofNullable(r.getString(6)).map(io.toa4j.spi.Json::new);
-    return new OutboxEntry(r.getString(1), r.getLong(2), change, tasks, r.getLong(4), trace);
   }
 
   @Override
@@ -478,15 +454,7 @@ final class PostgresStore implements Store {
         c -> {
           try (PreparedStatement s = c.prepareStatement(recent)) {
             s.setInt(1, limit);
-            try (ResultSet r = s.executeQuery()) {
-              List<RecentEntry> entries = new ArrayList<>();
-              while (r.next()) {
-                long published = r.getLong(7);
-                OptionalLong marked = r.wasNull() ? OptionalLong.empty() : OptionalLong.of(published);
-                entries.add(new RecentEntry(entry(r), marked));
-              }
-              return entries;
-            }
+            return Rows.recent(s);
           }
         });
   }
@@ -545,30 +513,6 @@ final class PostgresStore implements Store {
       s.setInt(2, limit);
       return s.executeUpdate();
     }
-  }
-
-  /** The inbox entry the look-up found, if it found one. */
-  private static Optional<InboxEntry> answer(ResultSet r, String identity, long now) throws SQLException {
-    return r.next() ? Optional.of(entry(r, 1, identity, now)) : Optional.empty();
-  }
-
-  /** The inbox entry in the row's columns from {@code at} on, as answered at {@code now}. */
-  private static InboxEntry entry(ResultSet r, int at, String identity, long now) throws SQLException {
-    String reply = r.getString(at);
-    return new InboxEntry(
-            identity,
-            Optional.ofNullable(reply).map(io.toa4j.spi.Json::new),
-            r.getLong(at + 1),
-            Optional.ofNullable(r.getString(at + 2)),
-            r.getLong(at + 3),
-            r.getLong(at + 4),
-            Optional.ofNullable(r.getString(at + 5)))
-        .at(now);
-  }
-
-  private static StoredRecord record(ResultSet r) throws SQLException {
-    String id = r.getString(1);
-    return new StoredRecord(id, r.getLong(2), r.getLong(3), r.getLong(4), new io.toa4j.spi.Json(r.getString(5)));
   }
 
   /** Runs work on a pooled connection, turning a database error into a failure that says where. */

@@ -1,8 +1,8 @@
 package io.toa4j.storage.postgres;
 
+import io.toa4j.sql.Options;
 import java.util.Map;
 import java.util.Optional;
-import java.util.regex.Pattern;
 
 /**
  * Which PostgreSQL server to use and as whom, from a context's storage options, else the
@@ -19,69 +19,31 @@ record Server(String url, Optional<String> user, Optional<String> password, int 
   static final String DEFAULT_URL = "jdbc:postgresql://127.0.0.1:5432/test";
   static final String DEFAULT_USER = "postgres";
 
-  /** A password in a URL: {@code password=...} as a parameter, or {@code user:...@} before a host. */
-  private static final Pattern URL_PASSWORD = Pattern.compile("(?i)(password=)[^&;\\s]*|(//[^/:@\\s]+:)[^@/\\s]*(@)");
-
-  static final String POOL_SIZE = "pool-size";
-  static final int DEFAULT_POOL_SIZE = 10;
-  private static final java.util.Set<String> KNOWN = java.util.Set.of("url", "user", "password", POOL_SIZE, Timeouts.OPTION);
-
   /** With the default timeouts. */
   Server(String url, Optional<String> user, Optional<String> password, int poolSize) {
     this(url, user, password, poolSize, Timeouts.from(null));
   }
 
   static Server from(Map<String, String> options, Map<String, String> environment) {
-    for (String key : options.keySet()) {
-      if (!KNOWN.contains(key)) {
-        throw new IllegalArgumentException(
-            "The postgres storage has no option '" + key + "'; it takes " + new java.util.TreeSet<>(KNOWN)
-                + " (anything the driver understands goes in the url)");
-      }
-    }
-    int poolSize = poolSize(options.get(POOL_SIZE));
-    Timeouts timeouts = Timeouts.from(options.get(Timeouts.OPTION));
-    Optional<String> user = nonBlank(options.get("user"));
-    Optional<String> password = nonBlank(options.get("password"));
-    Optional<String> url = nonBlank(options.get("url")).or(() -> nonBlank(environment.get(ENVIRONMENT)));
+    Options.known("postgres", options);
+    int poolSize = Options.poolSize("postgres", options.get(Options.POOL_SIZE));
+    Timeouts timeouts = Timeouts.from(options.get(Options.STATEMENT_TIMEOUT));
+    Optional<String> user = Options.nonBlank(options.get("user"));
+    Optional<String> password = Options.nonBlank(options.get("password"));
+    Optional<String> url = Options.nonBlank(options.get("url")).or(() -> Options.nonBlank(environment.get(ENVIRONMENT)));
     if (url.isPresent()) {
       if (!url.get().startsWith("jdbc:postgresql:")) {
         throw new IllegalArgumentException(
-            "The postgres storage's url must be a JDBC URL such as " + DEFAULT_URL + ", not '" + mask(url.get(), password) + "'");
+            "The postgres storage's url must be a JDBC URL such as " + DEFAULT_URL + ", not '" + Options.mask(url.get(), password) + "'");
       }
       return new Server(url.get(), user, password, poolSize, timeouts);
     }
     return new Server(DEFAULT_URL, user.or(() -> Optional.of(DEFAULT_USER)), password, poolSize, timeouts);
   }
 
-  private static int poolSize(String text) {
-    if (text == null) return DEFAULT_POOL_SIZE;
-    try {
-      int size = Integer.parseInt(text.strip());
-      if (size >= 1 && size <= 1000) return size;
-    } catch (NumberFormatException e) {
-      // refused below, with the rule
-    }
-    throw new IllegalArgumentException(
-        "The postgres storage option " + POOL_SIZE + " is '" + text + "'; it must be a whole number of connections from 1 to 1000"
-            + " (default " + DEFAULT_POOL_SIZE + ")");
-  }
-
-  private static Optional<String> nonBlank(String value) {
-    return value == null || value.isBlank() ? Optional.empty() : Optional.of(value.strip());
-  }
-
   /** The text with this server's password, and any password written in a URL, replaced by stars. */
   String mask(String text) {
-    return mask(text, password);
-  }
-
-  private static String mask(String text, Optional<String> password) {
-    String masked = text == null ? "" : text;
-    if (password.isPresent()) masked = masked.replace(password.get(), "****");
-    return URL_PASSWORD
-        .matcher(masked)
-        .replaceAll(m -> m.group(1) != null ? "$1****" : "$2****$3");
+    return Options.mask(text, password);
   }
 
   /** The URL and the user, for messages; never the password. */

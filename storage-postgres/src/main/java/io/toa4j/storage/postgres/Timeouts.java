@@ -1,6 +1,7 @@
 package io.toa4j.storage.postgres;
 
 import com.zaxxer.hikari.HikariConfig;
+import io.toa4j.sql.Options;
 
 /**
  * How long the storage waits for PostgreSQL, and PostgreSQL for the storage, so that a connection
@@ -25,9 +26,7 @@ import com.zaxxer.hikari.HikariConfig;
  * client hides it from TCP. Immutable.
  */
 record Timeouts(int statementSeconds) {
-  static final String OPTION = "statement-timeout-seconds";
-  static final int DEFAULT_STATEMENT_SECONDS = 6;
-  static final int MAX_STATEMENT_SECONDS = 86_400;
+  static final String OPTION = Options.STATEMENT_TIMEOUT;
   /** Beyond the statement timeout, for the server's cancel to come back before the client gives up. */
   static final int MARGIN_SECONDS = 2;
   static final int CONNECT_SECONDS = 5;
@@ -40,16 +39,7 @@ record Timeouts(int statementSeconds) {
 
   /** The option's value, else the default; a clear error for anything but a number of seconds in range. */
   static Timeouts from(String text) {
-    if (text == null) return new Timeouts(DEFAULT_STATEMENT_SECONDS);
-    try {
-      int seconds = Integer.parseInt(text.strip());
-      if (seconds >= 1 && seconds <= MAX_STATEMENT_SECONDS) return new Timeouts(seconds);
-    } catch (NumberFormatException e) {
-      // refused below, with the rule
-    }
-    throw new IllegalArgumentException(
-        "The postgres storage option " + OPTION + " is '" + text + "'; it must be a whole number of seconds from 1 to "
-            + MAX_STATEMENT_SECONDS + " (default " + DEFAULT_STATEMENT_SECONDS + ")");
+    return new Timeouts(Options.statementSeconds("postgres", text));
   }
 
   /** How long a round trip may go unanswered before the connection is taken as lost. */

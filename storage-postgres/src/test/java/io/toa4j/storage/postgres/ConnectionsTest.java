@@ -10,6 +10,7 @@ import static org.awaitility.Awaitility.await;
 import com.zaxxer.hikari.HikariConfig;
 import com.zaxxer.hikari.HikariDataSource;
 import io.toa4j.spi.OutageLog;
+import io.toa4j.sql.Connections;
 import io.toa4j.testkit.servers.Needs;
 import java.sql.Connection;
 import java.sql.ResultSet;
@@ -34,7 +35,7 @@ class ConnectionsTest {
   @Test
   void moreThreadsThanConnections_allRun_atMostAsManyAtOnceAsConnections_noneWaitingInsideThePool() throws Exception {
     try (HikariDataSource pool = pool(2, Duration.ofSeconds(10))) {
-      Connections connections = new Connections(pool);
+      Connections connections = PostgresStorage.connections(pool);
       // HikariCP opens its connections in the background: until then a thread past the gate waits for one
       await().atMost(Duration.ofSeconds(30)).until(() -> pool.getHikariPoolMXBean().getIdleConnections() == 2);
       AtomicInteger inside = new AtomicInteger();
@@ -77,7 +78,7 @@ class ConnectionsTest {
   void everyConnectionHeldPastTheTimeout_theNextFailsAfterIt_sayingSo() throws Exception {
     Duration timeout = Duration.ofMillis(300);
     try (HikariDataSource pool = pool(1, timeout)) {
-      Connections connections = new Connections(pool);
+      Connections connections = PostgresStorage.connections(pool);
       CountDownLatch holding = new CountDownLatch(1);
       CountDownLatch release = new CountDownLatch(1);
       ExecutorService holder = Executors.newSingleThreadExecutor();
@@ -134,7 +135,7 @@ class ConnectionsTest {
   private static SQLTransientConnectionException thirdCallsFailure_afterTheFirstEndsAndTheSecondTakesItsConnection(boolean lost)
       throws Exception {
     try (HikariDataSource pool = pool(1, Duration.ofMillis(1500))) {
-      Connections connections = new Connections(pool);
+      Connections connections = PostgresStorage.connections(pool);
       CountDownLatch holding = new CountDownLatch(1);
       CountDownLatch releaseFirst = new CountDownLatch(1);
       CountDownLatch releaseSecond = new CountDownLatch(1);

@@ -17,17 +17,24 @@ import java.util.Set;
 record Address(String host, int port, String source) {
   /** The database test, logging in as postgres: the postgres storage's default. */
   static final String POSTGRES_DEFAULT = "jdbc:postgresql://127.0.0.1:5432/test?user=postgres";
+  /** The database test, logging in as root: the mariadb storage's default. */
+  static final String MARIADB_DEFAULT = "jdbc:mariadb://127.0.0.1:3306/test?user=root";
   /** User guest, password guest: the rabbitmq bus's default. */
   static final String RABBITMQ_DEFAULT = "amqp://guest:guest@127.0.0.1:5672";
   /** The hosts that name this machine. */
   private static final Set<String> LOCAL = Set.of("127.0.0.1", "localhost", "::1", "[::1]");
   private static final String JDBC = "jdbc:postgresql:";
+  private static final String MARIADB_JDBC = "jdbc:mariadb:";
 
   /** The server's address from its variable, else its default; only servers with a URL have one. */
   static Address of(Server server, Map<String, String> environment) {
     String url = url(server, environment);
     String source = source(server, environment);
-    return server == Server.POSTGRES ? postgres(url, source) : rabbitmq(url, source);
+    return switch (server) {
+      case POSTGRES -> postgres(url, source);
+      case MARIADB -> jdbc(Jdbc.of(url, source, MARIADB_JDBC, MARIADB_DEFAULT), 3306, source);
+      default -> rabbitmq(url, source);
+    };
   }
 
   /** The server's URL as its variable says, password and all, else its default. */
@@ -35,6 +42,7 @@ record Address(String host, int port, String source) {
     if (set(server, environment)) return environment.get(server.variable()).strip();
     return switch (server) {
       case POSTGRES -> POSTGRES_DEFAULT;
+      case MARIADB -> MARIADB_DEFAULT;
       case RABBITMQ -> RABBITMQ_DEFAULT;
       case POSTGRES_PROGRAMS, RABBITMQ_CONTROL, CHROMIUM, NETWORK_NAMESPACES -> throw new IllegalArgumentException("There is no URL for " + server.title());
     };
@@ -49,7 +57,11 @@ record Address(String host, int port, String source) {
   static String url(Server server, Map<String, String> environment, String name, String at) {
     String url = url(server, environment);
     String source = source(server, environment);
-    return server == Server.POSTGRES ? postgresUrl(url, source, name, at) : rabbitmqUrl(url, source, name, at);
+    return switch (server) {
+      case POSTGRES -> postgresUrl(url, source, name, at);
+      case MARIADB -> jdbcUrl(Jdbc.of(url, source, MARIADB_JDBC, MARIADB_DEFAULT), MARIADB_JDBC, name, at);
+      default -> rabbitmqUrl(url, source, name, at);
+    };
   }
 
   private static boolean set(Server server, Map<String, String> environment) {
@@ -66,20 +78,28 @@ record Address(String host, int port, String source) {
    * localhost, the port is 5432 unless written, and of several hosts the first is tried first.
    */
   static Address postgres(String url, String source) {
-    String hosts = Jdbc.of(url, source).hosts();
-    if (hosts == null) return new Address("localhost", 5432, source);
+    return jdbc(Jdbc.of(url, source, JDBC, POSTGRES_DEFAULT), 5432, source);
+  }
+
+  /** The first host of a JDBC URL, localhost when it names none, on the engine's port unless written. */
+  private static Address jdbc(Jdbc jdbc, int fallback, String source) {
+    String hosts = jdbc.hosts();
+    if (hosts == null) return new Address("localhost", fallback, source);
     String first = hosts.split(",", 2)[0];
     int colon = first.lastIndexOf(':');
-    if (colon < 0 || first.endsWith("]")) return new Address(first.isEmpty() ? "localhost" : first, 5432, source);
+    if (colon < 0 || first.endsWith("]")) return new Address(first.isEmpty() ? "localhost" : first, fallback, source);
     String host = first.substring(0, colon);
     return new Address(host.isEmpty() ? "localhost" : host, port(first.substring(colon + 1), source), source);
   }
 
   /** The JDBC URL of another database of the same server (or of {@code at}, when not null). */
   static String postgresUrl(String url, String source, String database, String at) {
-    Jdbc jdbc = Jdbc.of(url, source);
+    return jdbcUrl(Jdbc.of(url, source, JDBC, POSTGRES_DEFAULT), JDBC, database, at);
+  }
+
+  private static String jdbcUrl(Jdbc jdbc, String prefix, String database, String at) {
     String hosts = at != null ? at : jdbc.hosts();
-    return JDBC + (hosts == null ? "" : "//" + hosts + "/") + database + jdbc.parameters();
+    return prefix + (hosts == null ? "" : "//" + hosts + "/") + database + jdbc.parameters();
   }
 
   /**
@@ -89,12 +109,12 @@ record Address(String host, int port, String source) {
    * @param parameters {@code ?} and what follows, else empty
    */
   private record Jdbc(String hosts, String parameters) {
-    static Jdbc of(String url, String source) {
-      if (!url.startsWith(JDBC)) {
+    static Jdbc of(String url, String source, String prefix, String example) {
+      if (!url.startsWith(prefix)) {
         throw new IllegalArgumentException(
-            "The URL " + source + " must be a JDBC URL such as " + POSTGRES_DEFAULT + "; it does not start with " + JDBC);
+            "The URL " + source + " must be a JDBC URL such as " + example + "; it does not start with " + prefix);
       }
-      String rest = url.substring(JDBC.length());
+      String rest = url.substring(prefix.length());
       String hosts = null;
       if (rest.startsWith("//")) {
         hosts = rest.substring(2).split("[/?]", 2)[0];

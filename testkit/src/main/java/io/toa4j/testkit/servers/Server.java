@@ -18,6 +18,13 @@ public enum Server {
       "on Debian: apt-get install postgresql; pg_ctlcluster <version> main start; su postgres -c 'createdb test';"
           + " trust authentication"),
 
+  /** A running MariaDB: {@code TOA_MARIADB_URL}, else {@code jdbc:mariadb://127.0.0.1:3306/test?user=root}. */
+  MARIADB(
+      "MariaDB",
+      "TOA_MARIADB_URL",
+      "on Debian: apt-get install mariadb-server; start-stop-daemon --start --oknodo --background --exec /usr/sbin/mariadbd;"
+          + " user root without a password"),
+
   /** A running RabbitMQ: {@code TOA_RABBITMQ_URL}, else {@code amqp://guest:guest@127.0.0.1:5672}. */
   RABBITMQ(
       "RabbitMQ",
@@ -83,7 +90,7 @@ public enum Server {
 
   /**
    * The URL the tests use: the variable's, password and all, else the local default; for {@link
-   * #POSTGRES} a JDBC URL, for {@link #RABBITMQ} an AMQP URL.
+   * #POSTGRES} and {@link #MARIADB} a JDBC URL, for {@link #RABBITMQ} an AMQP URL.
    *
    * @throws IllegalArgumentException for what has no URL, such as {@link #POSTGRES_PROGRAMS}
    */
@@ -92,7 +99,7 @@ public enum Server {
   }
 
   /**
-   * {@link #url()} with the database (PostgreSQL) or the virtual host (RabbitMQ) {@code name} in
+   * {@link #url()} with the database (PostgreSQL, MariaDB) or the virtual host (RabbitMQ) {@code name} in
    * place of its own, the rest kept: where a test's database or virtual host of its own is.
    */
   public String url(String name) {
@@ -125,7 +132,7 @@ public enum Server {
   /** What to do when it is missing, in short: {@code start it, or set TOA_POSTGRES_URL}. */
   String hint() {
     return switch (this) {
-      case POSTGRES, RABBITMQ -> "start it, or set " + variable;
+      case POSTGRES, MARIADB, RABBITMQ -> "start it, or set " + variable;
       case POSTGRES_PROGRAMS -> "install them";
       case RABBITMQ_CONTROL -> "run them where the broker and rabbitmqctl are, or set " + RABBITMQ.variable + " to a broker on this machine";
       case CHROMIUM -> "install them";
@@ -136,7 +143,7 @@ public enum Server {
   /** What to do when it is missing: how to start or install it, and the variable that moves it. */
   String remedy() {
     return switch (this) {
-      case POSTGRES, RABBITMQ -> "Start it (" + install + "), or set " + variable + " to one that answers.";
+      case POSTGRES, MARIADB, RABBITMQ -> "Start it (" + install + "), or set " + variable + " to one that answers.";
       case POSTGRES_PROGRAMS -> "Install them (" + install + ").";
       case RABBITMQ_CONTROL -> "Run these tests on the machine of the broker, with rabbitmqctl on the PATH (" + install
           + "), or set " + RABBITMQ.variable + " to a broker on this machine.";

@@ -34,6 +34,17 @@ class AddressTest {
   }
 
   @Test
+  void mariadb_itsDefaultItsPortAndAnotherDatabase() {
+    assertThat(Address.of(Server.MARIADB, Map.of())).isEqualTo(new Address("127.0.0.1", 3306, "the default"));
+    Map<String, String> environment = Map.of("TOA_MARIADB_URL", "jdbc:mariadb://db/shop?user=me&password=pw");
+    assertThat(Address.of(Server.MARIADB, environment)).isEqualTo(new Address("db", 3306, "from TOA_MARIADB_URL"));
+    assertThat(Address.url(Server.MARIADB, environment, "t1", null)).isEqualTo("jdbc:mariadb://db/t1?user=me&password=pw");
+    assertThat(Address.url(Server.MARIADB, Map.of(), "t2", "127.0.0.1:4000")).isEqualTo("jdbc:mariadb://127.0.0.1:4000/t2?user=root");
+    assertThatThrownBy(() -> Address.of(Server.MARIADB, Map.of("TOA_MARIADB_URL", "jdbc:mysql://db/shop")))
+        .hasMessageContaining("must be a JDBC URL such as jdbc:mariadb://");
+  }
+
+  @Test
   void rabbitmq_defaultPortPerScheme() {
     assertThat(Address.rabbitmq("amqp://broker", "s")).isEqualTo(new Address("broker", 5672, "s"));
     assertThat(Address.rabbitmq("amqps://broker/vhost", "s")).isEqualTo(new Address("broker", 5671, "s"));

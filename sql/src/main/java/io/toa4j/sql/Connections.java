@@ -1,17 +1,18 @@
-package io.toa4j.storage.postgres;
+package io.toa4j.sql;
 
-import com.zaxxer.hikari.HikariDataSource;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.sql.SQLTransientConnectionException;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.Predicate;
+import javax.sql.DataSource;
 
 /**
- * The storage's connections: HikariCP's pool behind a fair gate of as many permits as the pool
- * has connections, so that the threads beyond them wait their turn parked, in the order they
- * came, rather than inside the pool.
+ * A server storage's connections: its pool (HikariCP's, in both server storages) behind a fair
+ * gate of as many permits as the pool has connections, so that the threads beyond them wait their
+ * turn parked, in the order they came, rather than inside the pool.
  *
  * <p>A connection given back while threads wait inside HikariCP is handed over with the giver
  * spinning ({@code Thread.yield}) until a waiter takes it; with more callers than connections —
@@ -19,21 +20,32 @@ import java.util.concurrent.atomic.AtomicLong;
  * the callers' processor time, and waiters were served in no particular order. Past the gate, a
  * thread finds a connection idle, or one being replaced after a loss. Thread-safe.
  */
-final class Connections {
-  private final HikariDataSource pool;
+public final class Connections {
+  private final DataSource pool;
+  private final Pool shape;
   private final Semaphore gate;
-  private final long timeoutMillis;
   /**
    * How many works the server answered: ended, or failed with an answer of the server's (not a
    * lost connection). A wait at the gate that saw none answered met a server that answers nothing.
    */
   private final AtomicLong answered = new AtomicLong();
 
-  /** @param pool opened, with its maximum size and connection timeout set, neither to change */
-  Connections(HikariDataSource pool) {
+  /**
+   * What the gate needs to know of the pool behind it, and of its server.
+   *
+   * @param name the pool's name, for messages
+   * @param size its most connections, not to change
+   * @param timeoutMillis how long a thread waits for a connection, the pool's own timeout
+   * @param server the server's name, such as {@code PostgreSQL}, for messages
+   * @param unreachable whether an error says the server is out of reach, as the storage judges
+   */
+  public record Pool(String name, int size, long timeoutMillis, String server, Predicate<Throwable> unreachable) {}
+
+  /** @param pool opened, as {@code shape} describes it */
+  public Connections(DataSource pool, Pool shape) {
     this.pool = pool;
-    this.gate = new Semaphore(pool.getMaximumPoolSize(), true);
-    this.timeoutMillis = pool.getConnectionTimeout();
+    this.shape = shape;
+    this.gate = new Semaphore(shape.size(), true);
   }
 
   /**
@@ -43,20 +55,20 @@ final class Connections {
    *     when every connection stayed in use for the pool's connection timeout, an {@link
    *     Unanswered} one when the server answered none of their work meanwhile
    */
-  <T> T run(Work<T> work) throws SQLException {
+  public <T> T run(Work<T> work) throws SQLException {
     long before = answered.get();
     try {
-      if (!gate.tryAcquire(timeoutMillis, TimeUnit.MILLISECONDS)) throw exhausted(answered.get() - before);
+      if (!gate.tryAcquire(shape.timeoutMillis(), TimeUnit.MILLISECONDS)) throw exhausted(answered.get() - before);
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
-      throw new SQLException(pool.getPoolName() + " - interrupted while waiting for a connection", e);
+      throw new SQLException(shape.name() + " - interrupted while waiting for a connection", e);
     }
     try (Connection c = pool.getConnection()) {
       T result = work.run(c);
       answered.incrementAndGet();
       return result;
     } catch (SQLException e) {
-      if (!Failures.isUnreachable(e)) answered.incrementAndGet(); // an error is an answer too; a lost connection is none
+      if (!shape.unreachable().test(e)) answered.incrementAndGet(); // an error is an answer too; a lost connection is none
       throw e;
     } finally {
       gate.release();
@@ -69,10 +81,10 @@ final class Connections {
    * threads that waited before.
    */
   private SQLTransientConnectionException exhausted(long answers) {
-    String full = pool.getPoolName() + " - every one of its " + pool.getMaximumPoolSize() + " connections stayed in use for "
-        + timeoutMillis + " ms";
+    String full = shape.name() + " - every one of its " + shape.size() + " connections stayed in use for "
+        + shape.timeoutMillis() + " ms";
     if (answers == 0) {
-      return new Unanswered(full + ", and PostgreSQL answered none of their work meanwhile");
+      return new Unanswered(full + ", and " + shape.server() + " answered none of their work meanwhile");
     }
     return new SQLTransientConnectionException(full + "; the " + answers + " given back meanwhile, answered, went to calls that"
         + " waited before (more work than connections: a larger pool-size, or shorter transactions)");
@@ -81,10 +93,10 @@ final class Connections {
   /**
    * Every connection stayed in use for the whole connection timeout and the server answered none
    * of their work: no statement ended in that time, longer than a statement may run before the
-   * server cancels it ({@link Timeouts}), and those whose connection was lost meanwhile got no
-   * answer either. It is out of reach, as when a connection is lost (docs/faults.md).
+   * server stops it, and those whose connection was lost meanwhile got no answer either. It is out
+   * of reach, as when a connection is lost (docs/faults.md).
    */
-  static final class Unanswered extends SQLTransientConnectionException {
+  public static final class Unanswered extends SQLTransientConnectionException {
     private static final long serialVersionUID = 1L;
 
     Unanswered(String message) {
@@ -93,12 +105,12 @@ final class Connections {
   }
 
   /** How many threads wait at the gate for a connection (for tests). */
-  int waiting() {
+  public int waiting() {
     return gate.getQueueLength();
   }
 
   /** What runs on a connection. */
-  interface Work<T> {
+  public interface Work<T> {
     T run(Connection c) throws SQLException;
   }
 }
