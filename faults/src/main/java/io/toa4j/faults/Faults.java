@@ -96,18 +96,33 @@ final class Faults {
     count("SIGKILL", at, System.nanoTime(), host.name());
   }
 
-  /** Killed, started again, and killed again before it serves; then started for good. */
+  /**
+   * Killed, started again, and killed again before it serves, at a moment drawn over the host's
+   * last start (from a fifth of its time to serving to all of it, so that the second kill meets
+   * the start's own work — its stores opened, the outbox swept, the consumers begun — however fast
+   * the machine starts a JVM at the time); then started for good.
+   */
   private void sigkillRecovering(Hosts.Host host) throws Exception {
     long at = System.nanoTime();
+    long start = lastStart(host);
     hosts.kill(host);
     hosts.launch(host);
-    Thread.sleep(ThreadLocalRandom.current().nextLong(200, 900)); // a JVM starting, not yet serving
+    Thread.sleep(ThreadLocalRandom.current().nextLong(start / 5, start + 1));
     long again = System.nanoTime();
     hosts.kill(host);
     hosts.launch(host);
     hosts.awaitServing(host, 120);
     count("SIGKILL", at, again, host.name());
     count("SIGKILL while recovering", again, System.nanoTime(), host.name());
+  }
+
+  /** The host's last time from launch to serving, in milliseconds; 900 before it served once. */
+  private long lastStart(Hosts.Host host) {
+    long last = 900;
+    for (Hosts.Start s : hosts.starts()) {
+      if (s.host() == host && s.millisToServing().isPresent()) last = s.millisToServing().get();
+    }
+    return last;
   }
 
   private void restart(String kind, Fault stop, Fault start) throws Exception {
