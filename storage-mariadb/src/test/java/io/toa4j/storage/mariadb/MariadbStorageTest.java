@@ -181,6 +181,7 @@ class MariadbStorageTest {
       Store store = storage.store("billing.wallets");
       assertThat(store.commit(new Write(0, new StoredRecord(A, 1, 1, 1, new Json("{}"))))).isEqualTo(Outcome.COMMITTED);
       java.util.concurrent.CountDownLatch locked = new java.util.concurrent.CountDownLatch(1);
+      java.util.concurrent.CountDownLatch spoken = new java.util.concurrent.CountDownLatch(1);
       // a client of the storage's own pool that takes the row and then falls silent inside its transaction
       Future<Throwable> silent = threads.submit(() -> {
         try {
@@ -191,7 +192,7 @@ class MariadbStorageTest {
             }
             locked.countDown();
             try {
-              Thread.sleep(5_000); // past idle_transaction_timeout: the statement timeout + 2 s
+              spoken.await(60, TimeUnit.SECONDS); // silent until the test saw its lock freed
             } catch (InterruptedException e) {
               Thread.currentThread().interrupt();
             }
@@ -204,10 +205,13 @@ class MariadbStorageTest {
         }
       });
       assertThat(locked.await(10, TimeUnit.SECONDS)).isTrue();
-      Thread.sleep(4_000);
-      assertThat(store.commit(new Write(1, new StoredRecord(A, 2, 1, 2, new Json("{}")))))
-          .as("the row lock of the silent session was freed")
-          .isEqualTo(Outcome.COMMITTED);
+      // each try waits for the row lock at most the statement timeout and writes nothing when it
+      // fails; once the server ended the silent session (its idle timeout: the statement timeout + 2 s) one commits
+      org.awaitility.Awaitility.await("the row lock of the silent session freed")
+          .atMost(30, TimeUnit.SECONDS)
+          .ignoreExceptions()
+          .until(() -> store.commit(new Write(1, new StoredRecord(A, 2, 1, 2, new Json("{}")))) == Outcome.COMMITTED);
+      spoken.countDown();
       assertThat(silent.get(30, TimeUnit.SECONDS)).as("its commit, on a session the server ended").isNotNull();
       assertThat(store.read(A).orElseThrow().updated()).isEqualTo(2);
     } finally {
