@@ -195,7 +195,8 @@ final class MariadbStore implements Store {
       // a deadlock InnoDB broke means another writer got there: a lost race
       if (Failures.isLostRace(e)) return Outcome.CONFLICT;
       throw e;
-    } catch (RuntimeException e) {
+    } catch (RuntimeException | Error e) {
+      // an Error too: turning auto-commit back on would commit what the transaction had written
       rollback(c, e);
       throw e;
     } finally {
@@ -491,7 +492,7 @@ final class MariadbStore implements Store {
   }
 
   /** Rolls back after a failure, keeping the failure: a rollback on a lost connection fails too. */
-  private static void rollback(Connection c, Exception failure) {
+  private static void rollback(Connection c, Throwable failure) {
     try {
       c.rollback();
     } catch (SQLException e) {

@@ -289,7 +289,7 @@ final class PostgresStore implements Store {
       // A serialization failure or deadlock means another writer got there: a lost race.
       if (Failures.isLostRace(e)) return Outcome.CONFLICT;
       throw e;
-    } catch (RuntimeException e) {
+    } catch (RuntimeException | Error e) { // an Error too: no transaction goes back to the pool open
       c.rollback();
       throw e;
     }
