@@ -3,9 +3,12 @@ package io.toa4j.sql;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.sql.SQLTransientConnectionException;
+import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.Semaphore;
+import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.Consumer;
 import java.util.function.Predicate;
 import javax.sql.DataSource;
 
@@ -21,6 +24,12 @@ import javax.sql.DataSource;
  * thread finds a connection idle, or one being replaced after a loss. Thread-safe.
  */
 public final class Connections {
+  /**
+   * The thread that discards connections left in an unknown state, with a stack of its own: one for
+   * the process, started with the first storage, a daemon.
+   */
+  private static final ThreadPoolExecutor DISCARDS = discards();
+
   private final DataSource pool;
   private final Pool shape;
   private final Semaphore gate;
@@ -38,8 +47,10 @@ public final class Connections {
    * @param timeoutMillis how long a thread waits for a connection, the pool's own timeout
    * @param server the server's name, such as {@code PostgreSQL}, for messages
    * @param unreachable whether an error says the server is out of reach, as the storage judges
+   * @param discard takes a connection out of the pool for good, closing it (HikariCP's eviction):
+   *     for one whose work ended in neither a result nor a {@link SQLException}
    */
-  public record Pool(String name, int size, long timeoutMillis, String server, Predicate<Throwable> unreachable) {}
+  public record Pool(String name, int size, long timeoutMillis, String server, Predicate<Throwable> unreachable, Consumer<Connection> discard) {}
 
   /** @param pool opened, as {@code shape} describes it */
   public Connections(DataSource pool, Pool shape) {
@@ -49,7 +60,13 @@ public final class Connections {
   }
 
   /**
-   * Runs the work on a connection of the pool, taken for its duration.
+   * Runs the work on a connection of the pool, taken for its duration. A work that ends in neither
+   * a result nor a {@link SQLException} — an {@code Error} (a stack or the heap run out in the middle
+   * of the driver's exchange), a {@code RuntimeException} — may leave its connection anywhere: a
+   * transaction open, a reply half read, so that the next statement on it reads the last one's rows.
+   * That connection is discarded, never given to another work: handed, as it is, to a thread of
+   * its own that discards it, since the work may have ended for want of stack and discarding takes
+   * more (a single call here: the {@code Discard} handed over is of a class loaded beforehand).
    *
    * @throws SQLException what the work or the pool threw; {@link SQLTransientConnectionException}
    *     when every connection stayed in use for the pool's connection timeout, an {@link
@@ -63,13 +80,22 @@ public final class Connections {
       Thread.currentThread().interrupt();
       throw new SQLException(shape.name() + " - interrupted while waiting for a connection", e);
     }
-    try (Connection c = pool.getConnection()) {
-      T result = work.run(c);
-      answered.incrementAndGet();
-      return result;
-    } catch (SQLException e) {
-      if (!shape.unreachable().test(e)) answered.incrementAndGet(); // an error is an answer too; a lost connection is none
-      throw e;
+    try {
+      Connection c = pool.getConnection();
+      boolean known = false;
+      try {
+        T result = work.run(c);
+        known = true;
+        answered.incrementAndGet();
+        return result;
+      } catch (SQLException e) {
+        known = true; // the driver said what failed; the pool judges the connection by it
+        if (!shape.unreachable().test(e)) answered.incrementAndGet(); // an error is an answer too; a lost connection is none
+        throw e;
+      } finally {
+        if (known) c.close();
+        else DISCARDS.execute(new Discard(shape.discard(), c));
+      }
     } finally {
       gate.release();
     }
@@ -101,6 +127,32 @@ public final class Connections {
 
     Unanswered(String message) {
       super(message);
+    }
+  }
+
+  private static ThreadPoolExecutor discards() {
+    ThreadPoolExecutor executor =
+        new ThreadPoolExecutor(
+            1,
+            1,
+            0,
+            TimeUnit.MILLISECONDS,
+            new LinkedBlockingQueue<>(),
+            runnable -> {
+              Thread thread = new Thread(runnable, "toa4j-sql-discard");
+              thread.setDaemon(true);
+              return thread;
+            });
+    executor.prestartCoreThread();
+    executor.execute(new Discard(connection -> {}, null)); // the hand-over's classes, loaded and linked now
+    return executor;
+  }
+
+  /** A connection to discard, and how; its class loaded with this one's, not when first needed deep in a stack. */
+  private record Discard(Consumer<Connection> discard, Connection connection) implements Runnable {
+    @Override
+    public void run() {
+      discard.accept(connection);
     }
   }
 

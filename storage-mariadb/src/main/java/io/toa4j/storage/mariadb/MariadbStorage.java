@@ -37,7 +37,7 @@ final class MariadbStorage implements Storage {
   static Connections connections(HikariDataSource pool) {
     return new Connections(
         pool,
-        new Connections.Pool(pool.getPoolName(), pool.getMaximumPoolSize(), pool.getConnectionTimeout(), "MariaDB", Failures::isUnreachable));
+        new Connections.Pool(pool.getPoolName(), pool.getMaximumPoolSize(), pool.getConnectionTimeout(), "MariaDB", Failures::isUnreachable, pool::evictConnection));
   }
 
   /**

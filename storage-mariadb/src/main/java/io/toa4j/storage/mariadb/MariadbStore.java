@@ -26,6 +26,7 @@ import java.util.Comparator;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Optional;
+import java.util.function.Predicate;
 import java.util.function.Supplier;
 
 /**
@@ -184,23 +185,37 @@ final class MariadbStore implements Store {
 
   /** The write in one transaction: committed when every row went in, rolled back otherwise. */
   private Outcome transaction(Connection c, Write write) throws SQLException {
-    c.setAutoCommit(false);
     try {
-      Outcome outcome = apply(c, write);
-      if (outcome == Outcome.COMMITTED) c.commit();
-      else c.rollback();
-      return outcome;
+      return inTransaction(c, t -> apply(t, write), outcome -> outcome == Outcome.COMMITTED);
     } catch (SQLException e) {
-      rollback(c, e);
       // a deadlock InnoDB broke means another writer got there: a lost race
       if (Failures.isLostRace(e)) return Outcome.CONFLICT;
       throw e;
-    } catch (RuntimeException | Error e) {
-      // an Error too: turning auto-commit back on would commit what the transaction had written
-      rollback(c, e);
+    }
+  }
+
+  /**
+   * Runs the work in one transaction, committed when it returns a result to keep, rolled back
+   * when it returns another or throws. Auto-commit is turned back on only once the transaction is
+   * known to have ended, since turning it on commits a transaction still open: after an {@code
+   * Error} (the rollback's own included) or a rollback that failed, the connection goes back as it
+   * is — discarded by the pool's gate after an {@code Error}, rolled back by HikariCP or evicted as
+   * broken otherwise.
+   */
+  private static <T> T inTransaction(Connection c, Connections.Work<T> work, Predicate<T> keep) throws SQLException {
+    c.setAutoCommit(false);
+    boolean ended = false;
+    try {
+      T result = work.run(c);
+      if (keep.test(result)) c.commit();
+      else c.rollback();
+      ended = true;
+      return result;
+    } catch (SQLException | RuntimeException | Error e) {
+      ended = rollback(c, e);
       throw e;
     } finally {
-      restoreAutoCommit(c);
+      if (ended) restoreAutoCommit(c);
     }
   }
 
@@ -353,35 +368,30 @@ final class MariadbStore implements Store {
   public List<OutboxEntry> claim(int limit, long now, long until) {
     return run(
         "claim outbox entries",
-        c -> {
-          c.setAutoCommit(false);
-          try {
-            List<OutboxEntry> found;
-            try (PreparedStatement s = c.prepareStatement(claimable)) {
-              s.setLong(1, now);
-              s.setInt(2, limit);
-              found = Rows.entries(s);
-            }
-            List<String> ids = found.stream().map(OutboxEntry::id).toList();
-            for (List<String> chunk : chunks(ids)) {
-              try (PreparedStatement s = c.prepareStatement("UPDATE " + outbox + " SET claimed_until = ? WHERE id IN (" + marks(chunk) + ")")) {
-                s.setLong(1, until);
-                for (int i = 0; i < chunk.size(); i++) s.setString(i + 2, chunk.get(i));
-                s.executeUpdate();
-              }
-            }
-            c.commit();
-            List<OutboxEntry> claimed = new ArrayList<>();
-            for (OutboxEntry e : found) claimed.add(new OutboxEntry(e.id(), e.created(), e.change(), e.tasks(), until, e.trace()));
-            claimed.sort(Comparator.comparing(OutboxEntry::id));
-            return claimed;
-          } catch (SQLException | RuntimeException e) {
-            rollback(c, e);
-            throw e;
-          } finally {
-            restoreAutoCommit(c);
-          }
-        });
+        c ->
+            inTransaction(
+                c,
+                t -> {
+                  List<OutboxEntry> found;
+                  try (PreparedStatement s = t.prepareStatement(claimable)) {
+                    s.setLong(1, now);
+                    s.setInt(2, limit);
+                    found = Rows.entries(s);
+                  }
+                  List<String> ids = found.stream().map(OutboxEntry::id).toList();
+                  for (List<String> chunk : chunks(ids)) {
+                    try (PreparedStatement s = t.prepareStatement("UPDATE " + outbox + " SET claimed_until = ? WHERE id IN (" + marks(chunk) + ")")) {
+                      s.setLong(1, until);
+                      for (int i = 0; i < chunk.size(); i++) s.setString(i + 2, chunk.get(i));
+                      s.executeUpdate();
+                    }
+                  }
+                  List<OutboxEntry> claimed = new ArrayList<>();
+                  for (OutboxEntry e : found) claimed.add(new OutboxEntry(e.id(), e.created(), e.change(), e.tasks(), until, e.trace()));
+                  claimed.sort(Comparator.comparing(OutboxEntry::id));
+                  return claimed;
+                },
+                claimed -> true));
   }
 
   @Override
@@ -426,28 +436,23 @@ final class MariadbStore implements Store {
     if (ids.isEmpty()) return 0;
     return run(
         () -> "mark " + ids.size() + " outbox entries for publishing again",
-        c -> {
-          c.setAutoCommit(false);
-          try {
-            int named = 0;
-            for (List<String> chunk : chunks(new ArrayList<>(new LinkedHashSet<>(ids)))) {
-              String sql = "UPDATE " + outbox + " SET claimed_until = CASE WHEN published IS NULL THEN claimed_until ELSE ? END,"
-                  + " published = NULL WHERE id IN (" + marks(chunk) + ")";
-              try (PreparedStatement s = c.prepareStatement(sql)) {
-                s.setLong(1, now);
-                for (int i = 0; i < chunk.size(); i++) s.setString(i + 2, chunk.get(i));
-                named += s.executeUpdate();
-              }
-            }
-            c.commit();
-            return named;
-          } catch (SQLException | RuntimeException e) {
-            rollback(c, e);
-            throw e;
-          } finally {
-            restoreAutoCommit(c);
-          }
-        });
+        c ->
+            inTransaction(
+                c,
+                t -> {
+                  int named = 0;
+                  for (List<String> chunk : chunks(new ArrayList<>(new LinkedHashSet<>(ids)))) {
+                    String sql = "UPDATE " + outbox + " SET claimed_until = CASE WHEN published IS NULL THEN claimed_until ELSE ? END,"
+                        + " published = NULL WHERE id IN (" + marks(chunk) + ")";
+                    try (PreparedStatement s = t.prepareStatement(sql)) {
+                      s.setLong(1, now);
+                      for (int i = 0; i < chunk.size(); i++) s.setString(i + 2, chunk.get(i));
+                      named += s.executeUpdate();
+                    }
+                  }
+                  return named;
+                },
+                named -> true));
   }
 
   @Override
@@ -492,11 +497,14 @@ final class MariadbStore implements Store {
   }
 
   /** Rolls back after a failure, keeping the failure: a rollback on a lost connection fails too. */
-  private static void rollback(Connection c, Throwable failure) {
+  /** Rolls the transaction back after the failure; whether it did. */
+  private static boolean rollback(Connection c, Throwable failure) {
     try {
       c.rollback();
+      return true;
     } catch (SQLException e) {
       failure.addSuppressed(e);
+      return false;
     }
   }
 

@@ -39,7 +39,7 @@ final class PostgresStorage implements Storage {
   static Connections connections(HikariDataSource pool) {
     return new Connections(
         pool,
-        new Connections.Pool(pool.getPoolName(), pool.getMaximumPoolSize(), pool.getConnectionTimeout(), "PostgreSQL", Failures::isUnreachable));
+        new Connections.Pool(pool.getPoolName(), pool.getMaximumPoolSize(), pool.getConnectionTimeout(), "PostgreSQL", Failures::isUnreachable, pool::evictConnection));
   }
 
   /**

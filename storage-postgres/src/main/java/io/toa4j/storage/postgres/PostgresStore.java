@@ -289,8 +289,15 @@ final class PostgresStore implements Store {
       // A serialization failure or deadlock means another writer got there: a lost race.
       if (Failures.isLostRace(e)) return Outcome.CONFLICT;
       throw e;
-    } catch (RuntimeException | Error e) { // an Error too: no transaction goes back to the pool open
-      c.rollback();
+    } catch (RuntimeException | Error e) {
+      // an Error too: rolled back here when it can be, and the connection is discarded by the pool's
+      // gate all the same (the exchange may have stopped halfway); a failed rollback must not hide
+      // the Error behind a SQLException, after which the connection would go back to the pool
+      try {
+        c.rollback();
+      } catch (SQLException rollback) {
+        e.addSuppressed(rollback);
+      }
       throw e;
     }
   }
