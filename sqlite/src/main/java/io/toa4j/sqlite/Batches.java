@@ -1,122 +1,164 @@
 package io.toa4j.sqlite;
 
-import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Queue;
-import java.util.function.BiConsumer;
-import java.util.function.Consumer;
 import java.util.function.Supplier;
 
 /**
  * The hand-off of a group commit: items queue up, and whichever waiting thread finds the writer
  * free takes everything queued (up to the batch size) and commits it for all; an item's thread
- * returns once a batch holding it has ended, committed by itself or by another thread.
+ * returns once a batch holding it has committed, and throws what the commit threw when it did not.
  *
- * <p>An item is QUEUED (waiting), then TAKEN (in the batch its holder commits), then DONE (that
- * batch ended, whichever way); or, from QUEUED, REFUSED (the batches closed before it was taken:
- * it leaves the queue and its thread throws the closed failure). The writer is FREE or HELD: only a
- * thread whose own item is still QUEUED takes it, and that thread gives it back on every path once
- * its batch ended, {@code Error} included, marking the batch's items DONE in the same step;
- * CLOSED, once {@link #close()} found it FREE, it is never held again. A batch whose commit threw
- * is handed to {@code unfinished} with what it threw before its items are DONE, so that none of
- * them passes for committed; the holding thread gets the throw only when its own item was in the
- * batch. Every
- * state is guarded by the queue's monitor; checked with Lincheck.
+ * <p>An item is QUEUED (waiting), then TAKEN (in the batch its holder commits), then ENDED (that
+ * batch ended: committed, or failed with what it threw); or, from QUEUED, REFUSED (the batches
+ * closed before it was taken: it leaves the queue and its thread throws the closed failure). The
+ * writer is FREE or HELD: only a thread whose own item is still QUEUED takes it, and that thread
+ * gives it back on every path once its batch ended, marking the batch's items ENDED in the same
+ * step; CLOSED, once {@link #close()} found it FREE, it is never held again. Every state is guarded
+ * by the queue's monitor; checked with Lincheck.
+ *
+ * <p>A {@link StackOverflowError} is thrown on entering a method, so a step made of field reads and
+ * writes alone either happens whole or not at all. Every move between states is such a step: the
+ * queue is a chain of the items' own nodes, not a collection; taking a batch marks its nodes and
+ * moves the head; ending it marks them again and frees the writer, in the {@code finally} of the
+ * frame that took it, which had the stack for every call it made before. An item is ENDED
+ * committed only when the commit returned: a batch that failed before or during its commit, however
+ * early, fails every item it took. The storage contract's test that runs a commit out of stack at
+ * every depth holds it to this.
  *
  * @param <P> an item: what a write leaves for the batch that commits it
  */
 final class Batches<P> {
+  /** Commits a batch of items; returns only when all of them are committed. */
+  @FunctionalInterface
+  interface Commit<P> {
+    void commit(List<P> items) throws Exception;
+  }
+
   private final int batchSize;
   private final Supplier<? extends RuntimeException> closedFailure;
-  private final BiConsumer<List<P>, Throwable> unfinished;
-  private final Queue<Node<P>> queue = new ArrayDeque<>();
-  private boolean writing; // guarded by queue
-  private boolean closed; // guarded by queue
+  /** The monitor guarding every state. */
+  private final Object lock = new Object();
+  /** The chain of QUEUED nodes, oldest first; guarded by lock. */
+  private Node<P> head;
+  private Node<P> tail;
+  private boolean writing; // guarded by lock
+  private boolean closed; // guarded by lock
   /** The thread holding the writer, while one does. */
   private volatile Thread holder;
 
   /**
    * @param batchSize the most items one batch takes
    * @param closedFailure what an item queued or joining after {@link #close()} throws
-   * @param unfinished told of a batch whose commit threw, before its items are done
    */
-  Batches(int batchSize, Supplier<? extends RuntimeException> closedFailure, BiConsumer<List<P>, Throwable> unfinished) {
+  Batches(int batchSize, Supplier<? extends RuntimeException> closedFailure) {
     this.batchSize = batchSize;
     this.closedFailure = closedFailure;
-    this.unfinished = unfinished;
   }
 
   /**
-   * Queues the item and returns once a batch holding it has ended; commits that batch on this
+   * Queues the item and returns once a batch holding it has committed; commits that batch on this
    * thread when it finds the writer free. An interrupt does not take a queued item back: the thread
    * waits it out and returns with its interrupt status set.
    *
    * @throws RuntimeException the closed failure, when the batches closed before the item was taken
-   * @throws Error or RuntimeException what {@code commit} threw for a batch holding this item and
-   *     committed on this thread, after the writer is free again
+   * @throws Exception what the commit of the batch holding the item threw, as it was, after the
+   *     writer is free again: none of the batch's items was committed
    */
-  void join(P item, Consumer<List<P>> commit) {
+  void join(P item, Commit<P> commit) throws Exception {
     Node<P> node = new Node<>(item);
+    Thread me = Thread.currentThread();
     boolean interrupted = false;
-    synchronized (queue) {
+    synchronized (lock) {
       if (closed) throw closedFailure.get();
-      queue.add(node);
+      append(node);
     }
     try {
       while (true) {
-        List<Node<P>> batch = new ArrayList<>();
-        synchronized (queue) {
-          while (writing && !node.done) {
+        Node<P> first;
+        Node<P> last;
+        synchronized (lock) {
+          while (!node.ended && (node.taken || writing)) {
             try {
-              queue.wait();
+              lock.wait();
             } catch (InterruptedException e) {
               interrupted = true;
             }
           }
-          if (node.done) return;
+          if (node.ended) break;
           if (closed) {
-            queue.remove(node);
+            unlink(node);
             throw closedFailure.get();
           }
+          first = head;
+          last = take(); // whole or not at all; the writer is taken after it, with fields alone
           writing = true;
-          holder = Thread.currentThread();
-          while (!queue.isEmpty() && batch.size() < batchSize) batch.add(queue.poll());
+          holder = me;
         }
-        commitAndFree(node, batch, commit);
+        Throwable failure = null;
+        try {
+          List<P> items = new ArrayList<>(batchSize);
+          for (Node<P> n = first; ; n = n.next) {
+            items.add(n.item);
+            if (n == last) break;
+          }
+          commit.commit(items);
+        } catch (Throwable t) { // an Error too: the batch failed, and its items with it
+          failure = t;
+        } finally {
+          synchronized (lock) {
+            for (Node<P> n = first; ; n = n.next) {
+              n.failure = failure;
+              n.ended = true;
+              if (n == last) break;
+            }
+            writing = false;
+            holder = null;
+            lock.notifyAll();
+          }
+        }
       }
     } finally {
       if (interrupted) Thread.currentThread().interrupt();
     }
+    Throwable failure = node.failure; // written before ended, under the lock this thread read ended under
+    if (failure == null) return;
+    if (failure instanceof Exception e) throw e;
+    if (failure instanceof Error e) throw e;
+    throw new IllegalStateException(failure);
+  }
+
+  /** Adds the node at the end of the chain: fields alone. Under the lock. */
+  private void append(Node<P> node) {
+    if (tail == null) head = node;
+    else tail.next = node;
+    tail = node;
   }
 
   /**
-   * Commits the batch and frees the writer. When the commit throws, the batch's items are handed to
-   * {@code unfinished} with what it threw, and the thread gets it only when its own item was among
-   * them: otherwise its own is still queued, and it goes on waiting for it.
+   * Takes the first nodes of the chain, up to the batch size, and answers the last of them; the
+   * chain is never empty here (the caller's own node is in it). Fields alone. Under the lock.
    */
-  private void commitAndFree(Node<P> own, List<Node<P>> batch, Consumer<List<P>> commit) {
-    List<P> items = new ArrayList<>(batch.size());
-    for (Node<P> node : batch) items.add(node.item);
-    Throwable failure = null;
-    try {
-      commit.accept(items);
-    } catch (Throwable t) { // an Error too: the writer is freed, and the batch's items told
-      failure = t;
-      unfinished.accept(items, t);
-    } finally {
-      synchronized (queue) {
-        for (Node<P> node : batch) node.done = true;
-        writing = false;
-        holder = null;
-        queue.notifyAll();
-      }
+  private Node<P> take() {
+    Node<P> last = head;
+    last.taken = true;
+    for (int n = 1; n < batchSize && last.next != null; n++) {
+      last = last.next;
+      last.taken = true;
     }
-    if (failure != null && batch.contains(own)) {
-      if (failure instanceof RuntimeException e) throw e;
-      if (failure instanceof Error e) throw e;
-      throw new IllegalStateException(failure);
-    }
+    head = last.next;
+    if (head == null) tail = null;
+    return last;
+  }
+
+  /** Takes a QUEUED node out of the chain, refused. Fields alone. Under the lock. */
+  private void unlink(Node<P> node) {
+    Node<P> before = null;
+    for (Node<P> n = head; n != node; n = n.next) before = n;
+    if (before == null) head = node.next;
+    else before.next = node.next;
+    if (tail == node) tail = before;
+    node.next = null;
   }
 
   /** Whether the thread holds the writer: it commits a batch now. */
@@ -130,30 +172,36 @@ final class Batches<P> {
    */
   void close() {
     boolean interrupted = false;
-    synchronized (queue) {
+    synchronized (lock) {
       while (writing) {
         try {
-          queue.wait();
+          lock.wait();
         } catch (InterruptedException e) {
           interrupted = true;
         }
       }
       closed = true;
-      queue.notifyAll();
+      lock.notifyAll();
     }
     if (interrupted) Thread.currentThread().interrupt();
   }
 
   /** Whether nothing is queued and the writer is free; for tests. */
   boolean idle() {
-    synchronized (queue) {
-      return queue.isEmpty() && !writing && holder == null;
+    synchronized (lock) {
+      return head == null && !writing && holder == null;
     }
   }
 
+  /** An item and its state; every field guarded by the lock. */
   private static final class Node<P> {
     private final P item;
-    private boolean done; // guarded by the queue
+    /** The next QUEUED node, while this one is QUEUED; the next of its batch once TAKEN. */
+    private Node<P> next;
+    private boolean taken;
+    private boolean ended;
+    /** Once ENDED: null when its batch committed, else what the commit threw. */
+    private Throwable failure;
 
     Node(P item) {
       this.item = item;

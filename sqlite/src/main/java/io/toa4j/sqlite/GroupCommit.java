@@ -49,12 +49,15 @@ public final class GroupCommit {
    * thread holding the writer, as is {@code syncing}.
    */
   private final Map<String, PreparedStatement> statements = new HashMap<>();
-  /** Whether the writer now commits with {@code synchronous=FULL}; null until a batch set it. */
+  /**
+   * Whether the writer now commits with {@code synchronous=FULL}; null when not known: before a
+   * batch set it, and while (or after) a pragma setting it threw.
+   */
   private Boolean syncing;
   /**
-   * Whether a transaction was begun and not yet committed or rolled back: while a batch runs, and
-   * after a batch whose rollback failed, until the next batch rolls it back. Held as the
-   * statements are.
+   * Whether a transaction may be open: set before a batch begins one, cleared once it is committed
+   * or rolled back; left set after a batch whose rollback failed, and the next batch rolls back
+   * first. Held as the statements are.
    */
   private boolean unfinished;
   /** The writes waiting for the writer, and the thread holding it. */
@@ -67,8 +70,7 @@ public final class GroupCommit {
    */
   public GroupCommit(Connection writer, int batchSize, Supplier<? extends RuntimeException> closedFailure) {
     this.writer = writer;
-    this.batches =
-        new Batches<>(batchSize, closedFailure, (batch, t) -> batch.forEach(pending -> pending.lost(t)));
+    this.batches = new Batches<>(batchSize, closedFailure);
   }
 
   /** Runs the work in a committed transaction, as {@link #write(Work, Predicate)} keeping it always. */
@@ -96,8 +98,22 @@ public final class GroupCommit {
     return write(new Pending<>(work, result -> true, false));
   }
 
+  /**
+   * The pending write, committed in a batch; the batch's failure is the write's. An {@code Error}
+   * reaches the thread whose work threw it; the other writes of its batch fail with a {@code
+   * SQLException} caused by it, as writes that did not commit.
+   */
   private <T> T write(Pending<T> pending) throws SQLException {
-    batches.join(pending, this::commit);
+    try {
+      batches.join(pending, this::commit);
+    } catch (SQLException | RuntimeException e) {
+      throw e;
+    } catch (Error e) {
+      if (pending.failure == e) throw e;
+      throw new SQLException("the transaction did not finish: " + e, e);
+    } catch (Exception e) {
+      throw new SQLException("the transaction did not finish: " + e, e);
+    }
     return pending.outcome();
   }
 
@@ -111,21 +127,24 @@ public final class GroupCommit {
 
   /**
    * Commits a batch in one transaction, on the writer, which the calling thread holds. Whatever
-   * the batch throws, {@code Error} included, its transaction is rolled back and every write of it
-   * fails; the writer is left with no transaction open, or marked {@code unfinished} when even the
-   * rollback failed, and the next batch rolls back first.
+   * the batch throws, {@code Error} included, its transaction is rolled back and the batch throws
+   * it again, failing every write of it; the writer is left with no transaction open, or marked
+   * {@code unfinished} when even the rollback failed, and the next batch rolls back first.
    */
-  private void commit(List<Pending<?>> batch) {
+  private void commit(List<Pending<?>> batch) throws SQLException {
     try {
       if (unfinished) rollback(); // a batch before this one could not end its transaction
       boolean synced = false;
       for (Pending<?> pending : batch) synced |= pending.synced;
       if (!Boolean.valueOf(synced).equals(syncing)) {
+        syncing = null; // unknown until the pragma has returned: it may take effect and its call still throw
         execute(synced ? "PRAGMA synchronous = FULL" : "PRAGMA synchronous = NORMAL"); // not allowed inside a transaction
         syncing = synced;
       }
-      execute("BEGIN IMMEDIATE");
+      // marked before it begins: BEGIN may take effect and its call still throw (an Error on the way
+      // back from the driver), and a transaction nobody marked would hold the file until a restart
       unfinished = true;
+      execute("BEGIN IMMEDIATE");
       boolean any;
       if (batch.size() == 1) {
         any = batch.get(0).runAlone(this);
@@ -138,9 +157,10 @@ public final class GroupCommit {
     } catch (Throwable t) { // an Error too: the transaction must not outlive the batch
       forgetPrepared();
       if (unfinished) rollbackQuietly();
-      for (Pending<?> pending : batch) pending.lost(t);
+      throw t;
     }
   }
+
   /**
    * A statement on the writer, prepared the first time a work asks for it and kept for the next
    * ones: SQLite compiles a statement's text each time it is prepared. Only for a work running in
@@ -208,8 +228,9 @@ public final class GroupCommit {
   }
 
   /**
-   * One write waiting in the queue, then its result or its failure: written by the thread holding
-   * the writer, read by the write's own thread once {@code done} is set under the queue's monitor.
+   * One write waiting in the queue, then its result or its own failure: written by the thread
+   * holding the writer, read by the write's own thread once {@link Batches} has ended its batch
+   * (under its lock).
    */
   private static final class Pending<T> {
     private final Work<T> work;
@@ -217,7 +238,6 @@ public final class GroupCommit {
     private final boolean synced;
     private T result;
     private Throwable failure;
-    private boolean done;
 
     Pending(Work<T> work, Predicate<T> keep, boolean synced) {
       this.work = work;
@@ -262,17 +282,6 @@ public final class GroupCommit {
       if (!kept) commits.execute("ROLLBACK TO write");
       commits.execute("RELEASE write");
       return kept;
-    }
-
-    /**
-     * The transaction holding this write did not commit, failing with {@code t}: the write fails
-     * with it, or, when {@code t} is an {@code Error} another write threw, with a {@code
-     * SQLException} caused by it. The write that threw an {@code Error} gets it back on its thread.
-     */
-    void lost(Throwable t) {
-      result = null;
-      if (failure == t) return;
-      failure = t instanceof Error ? new SQLException("the transaction did not finish: " + t, t) : t;
     }
 
     T outcome() throws SQLException {
