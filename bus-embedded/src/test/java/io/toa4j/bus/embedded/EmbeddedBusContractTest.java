@@ -2,14 +2,14 @@ package io.toa4j.bus.embedded;
 
 import io.toa4j.spi.Bus;
 import io.toa4j.spi.BusSettings;
-import io.toa4j.testkit.bus.BusContract;
+import io.toa4j.testkit.bus.ErrorAtAnyDepthContract;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.util.Map;
 import org.junit.jupiter.api.io.TempDir;
 
-/** The bus contract, on a file of its own per test. */
-class EmbeddedBusContractTest implements BusContract {
+/** The bus contract, and what it keeps when an Error meets a publish at any depth, on a file of its own per test. */
+class EmbeddedBusContractTest implements ErrorAtAnyDepthContract {
   @TempDir Path dir;
 
   @Override

@@ -29,12 +29,15 @@ import io.toa4j.spi.Storage;
 import io.toa4j.spi.Store;
 import io.toa4j.spi.StoredRecord;
 import io.toa4j.spi.Write;
+import io.toa4j.testkit.stack.Overflow;
+import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
 import java.util.OptionalLong;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLong;
+import org.awaitility.Awaitility;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -735,6 +738,72 @@ public interface StorageContract extends SelectionContract {
       assertThat(store.page(Long.MAX_VALUE, 0)).hasSize(threads * each);
       assertThat(store.unpublished(threads * each + 1)).hasSize(threads * each);
       assertThat(store.page(1, 0)).extracting(StoredRecord::id).as("ties in creation time by id").containsExactly(id(1));
+    }
+  }
+
+  /**
+   * A commit cut short by an {@link Error} anywhere inside it writes its record, its outbox entry
+   * and its inbox entry together or not at all, and the store goes on: the next commit lands, on
+   * this storage and on another opened over the same data. The error is a {@link
+   * StackOverflowError} met at one depth of the commit's own calls after another ({@link
+   * Overflow}), until commits land with the stack they have. A commit whose statements had left
+   * when the error came may still land after it, as any commit whose answer was lost: the answer is
+   * read before the record, and the whole is checked once what was in flight has ended.
+   */
+  @Test
+  default void commit_cutShortByAnErrorAtAnyDepth_writesAllOrNothing_andTheStoreGoesOn() throws Exception {
+    try (Storage storage = open()) {
+      Store store = wallets(storage);
+      // every class a commit, a conflict and a duplicate use, loaded beforehand: a class whose loading
+      // meets the end of the stack is unusable for the rest of the JVM's life, whoever loads it
+      store.commit(new Write(0, record(A, 1, 1000, 5), Optional.of(entry(id(1), 1000)), Optional.of(answered("warm-1", 9000))));
+      store.commit(new Write(0, record(A, 1, 1000, 5), Optional.of(entry(id(2), 1000)), Optional.of(answered("warm-2", 9000))));
+      store.commit(new Write(1, record(A, 2, 1000, 5), Optional.of(entry(id(3), 1000)), Optional.of(answered("warm-1", 9000))));
+      int erredInside = 0;
+      int inARow = 0;
+      int spare = 0;
+      for (; spare < 5_000 && inARow < 5; spare++) {
+        String id = id(1_000_000 + spare);
+        String call = "deep-" + spare;
+        Write write = new Write(0, record(id, 1, 1000, spare), Optional.of(entry(id, 1000)), Optional.of(answered(call, 9000)));
+        Overflow.Try<Outcome> attempt = Overflow.call(() -> store.commit(write), spare, Duration.ofSeconds(Fixtures.PATIENCE_SECONDS));
+        if (attempt.erredInside()) erredInside++;
+        inARow = attempt.returned() ? inARow + 1 : 0;
+        if (attempt.returned()) assertThat(attempt.result()).as("%d frames short of the end", spare).isEqualTo(Outcome.COMMITTED);
+
+        boolean answered = answer(store, call, 1000).isPresent();
+        assertThat(!answered || store.read(id).isPresent())
+            .as("%d frames short of the end: an answer recorded without its record (%s)", spare, attempt)
+            .isTrue();
+      }
+      assertThat(inARow).as("commits land once they have the stack they need").isEqualTo(5);
+      assertThat(erredInside).as("commits cut short by the error once inside the store").isGreaterThanOrEqualTo(3);
+
+      int tries = spare;
+      Awaitility.await("every commit tried, in its store in full or not at all")
+          .atMost(Duration.ofSeconds(Fixtures.PATIENCE_SECONDS))
+          .pollInterval(Duration.ofMillis(100))
+          .untilAsserted(
+              () -> {
+                long written = 0;
+                for (int n = 0; n < tries; n++) {
+                  boolean record = store.read(id(1_000_000 + n)).isPresent();
+                  assertThat(answer(store, "deep-" + n, 1000).isPresent()).as("%d frames short of the end: the answer with the record", n).isEqualTo(record);
+                  if (record) written++;
+                }
+                assertThat(store.unpublishedCount()).as("an outbox entry per record written").isEqualTo(written + 1);
+                assertThat(inboxSize(store)).as("an inbox entry per record written").isEqualTo(written + 1);
+              });
+
+      assertThat(store.commit(new Write(0, record(B, 1, 1000, 1), Optional.of(entry(id(4), 1000)), Optional.of(answered("after", 9000)))))
+          .isEqualTo(Outcome.COMMITTED);
+      try (Storage other = open()) {
+        Store again = wallets(other);
+        assertThat(again.commit(new Write(1, record(B, 2, 2000, 2), Optional.of(entry(id(5), 2000)), Optional.of(answered("other", 9000)))))
+            .as("another storage over the same data writes: nothing was left locked")
+            .isEqualTo(Outcome.COMMITTED);
+      }
+      assertThat(store.read(B).orElseThrow().version()).isEqualTo(2);
     }
   }
 
