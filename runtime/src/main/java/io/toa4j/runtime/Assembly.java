@@ -22,13 +22,16 @@ import java.util.stream.Collectors;
  * @param receptions every receiver of the context
  * @param observed the labels of events published though no receiver of the context consumes them,
  *     for an observer of the bus (see {@link ToaBuilder#announceAll()})
+ * @param codes the components' classes, whose loaders {@link #close()} closes
  */
 record Assembly(
     List<ComponentManifest> manifests,
     Map<String, Map<String, Operation>> operations,
     Map<String, Announcements> announcements,
     List<Reception> receptions,
-    Set<String> observed) {
+    Set<String> observed,
+    List<ComponentCode> codes)
+    implements AutoCloseable {
 
   /**
    * Compiles (or finds on the class path) and binds every component.
@@ -38,27 +41,39 @@ record Assembly(
    */
   static Assembly bind(List<ComponentManifest> manifests, Path classes) {
     Map<String, ComponentCode> codes = new LinkedHashMap<>();
-    Map<String, Map<String, Operation>> operations = new LinkedHashMap<>();
-    Map<String, Announcements> announcements = new LinkedHashMap<>();
-    for (ComponentManifest manifest : manifests) {
-      ComponentCode code = ComponentCode.load(manifest, classes);
-      codes.put(manifest.label(), code);
-      operations.put(manifest.label(), Components.bind(manifest, code));
-      announcements.put(manifest.label(), Announcements.bind(manifest, code));
+    try {
+      Map<String, Map<String, Operation>> operations = new LinkedHashMap<>();
+      Map<String, Announcements> announcements = new LinkedHashMap<>();
+      for (ComponentManifest manifest : manifests) {
+        ComponentCode code = ComponentCode.load(manifest, classes);
+        codes.put(manifest.label(), code);
+        operations.put(manifest.label(), Components.bind(manifest, code));
+        announcements.put(manifest.label(), Announcements.bind(manifest, code));
+      }
+      announcements.put(SystemMessages.LABEL, SystemMessages.announcements()); // received like any component's
+      List<Reception> receptions = new ArrayList<>();
+      for (ComponentManifest manifest : manifests) {
+        receptions.addAll(Reception.bind(manifest, codes.get(manifest.label()), announcements));
+      }
+      return new Assembly(
+          List.copyOf(manifests), Map.copyOf(operations), Map.copyOf(announcements), List.copyOf(receptions), Set.of(), List.copyOf(codes.values()));
+    } catch (RuntimeException | Error e) {
+      codes.values().forEach(ComponentCode::close); // a context that does not fit keeps no loader open
+      throw e;
     }
-    announcements.put(SystemMessages.LABEL, SystemMessages.announcements()); // received like any component's
-    List<Reception> receptions = new ArrayList<>();
-    for (ComponentManifest manifest : manifests) {
-      receptions.addAll(Reception.bind(manifest, codes.get(manifest.label()), announcements));
-    }
-    return new Assembly(List.copyOf(manifests), Map.copyOf(operations), Map.copyOf(announcements), List.copyOf(receptions), Set.of());
+  }
+
+  /** Closes every component's class loader; for the context's close, once nothing runs their code. */
+  @Override
+  public void close() {
+    codes.forEach(ComponentCode::close);
   }
 
   /** The same components, publishing every event each of them announces, consumed or not. */
   Assembly announcingAll() {
     Set<String> all = new HashSet<>();
     announcements.forEach((label, announced) -> announced.names().forEach(name -> all.add(label + "." + name)));
-    return new Assembly(manifests, operations, announcements, receptions, Set.copyOf(all));
+    return new Assembly(manifests, operations, announcements, receptions, Set.copyOf(all), codes);
   }
 
   /** The labels of the events published: those some receiver of the context consumes, and the observed ones. */

@@ -52,11 +52,12 @@ import org.slf4j.LoggerFactory;
  *
  * <p>Compiled output is cached under {@code .toa/classes/<label>/<hash>/}, where the hash covers
  * every source's path and content and the compiler's version, so an edit recompiles and an
- * unchanged component starts without compiling. Each component gets a class loader of its own.
+ * unchanged component starts without compiling. Each component gets a class loader of its own,
+ * closed with the context ({@link #close()}).
  * Every folder of the cache is made 0700 and every file in it 0600, with that mode from the start
  * ({@link OwnerOnly}): the compiled code is the context's own, and so is what it reveals.
  */
-final class ComponentCode {
+final class ComponentCode implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(ComponentCode.class);
   private final ComponentManifest manifest;
   private final ClassLoader loader;
@@ -67,6 +68,22 @@ final class ComponentCode {
     this.manifest = manifest;
     this.loader = loader;
     this.classes = classes;
+  }
+
+  /**
+   * Closes the component's own class loader, if it has one (a precompiled component's classes are
+   * the class path's): its open class files are released, and no class is loaded from it again.
+   * Classes already loaded stay usable.
+   */
+  @Override
+  public void close() {
+    if (loader instanceof URLClassLoader own) {
+      try {
+        own.close();
+      } catch (IOException e) {
+        LOG.warn("The class loader of component {} did not close: {}", manifest.label(), e.toString());
+      }
+    }
   }
 
   /** The conventional package of precompiled component classes: {@code billing.wallets}. */

@@ -62,7 +62,7 @@ public final class Toa implements AutoCloseable {
   private final Tracing tracing;
 
   /** What a context that hosts components runs: its calls, its deliveries, its outbox, its inbox. */
-  private record Running(Routing routing, Messaging messaging, Publisher publisher, Janitor janitor) {}
+  private record Running(Routing routing, Messaging messaging, Publisher publisher, Janitor janitor, Assembly code) {}
 
   private Toa(
       ContextManifest context,
@@ -182,7 +182,7 @@ public final class Toa implements AutoCloseable {
     Toa toa =
         new Toa(
             context, options, state, hosted, metrics, Opened.now(storage), Opened.now(bus),
-            Optional.of(new Running(routing, messaging, publisher, janitor)), admin, tracing);
+            Optional.of(new Running(routing, messaging, publisher, janitor, assembly)), admin, tracing);
     messaging.start();
     publisher.start();
     janitor.start();
@@ -416,7 +416,11 @@ public final class Toa implements AutoCloseable {
     try {
       bus.close();
     } finally {
-      storage.close();
+      try {
+        storage.close();
+      } finally {
+        running.ifPresent(r -> r.code().close()); // the components' loaders, once none of their code runs
+      }
     }
   }
 }

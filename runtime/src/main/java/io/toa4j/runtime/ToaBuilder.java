@@ -370,6 +370,7 @@ public final class ToaBuilder {
     } catch (RuntimeException | Error e) {
       Opening.close(parts.bus(), e);
       Opening.close(parts.storage(), e);
+      Opening.close(parts.assembly(), e);
       throw e;
     }
   }
@@ -407,12 +408,14 @@ public final class ToaBuilder {
       opened = storage.get();
     } catch (RuntimeException | Error e) {
       bus.abandon(e);
+      Opening.close(assembly, e);
       throw e;
     }
     try {
       return new Parts(assembly, opened, bus.get(), bindingMillis, storage.millis(), bus.millis());
     } catch (RuntimeException | Error e) {
       Opening.close(opened, e);
+      Opening.close(assembly, e);
       throw e;
     }
   }

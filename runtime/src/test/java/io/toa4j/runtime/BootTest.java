@@ -7,6 +7,7 @@ import io.toa4j.api.Failure;
 import io.toa4j.api.Reply;
 import io.toa4j.api.Request;
 import io.toa4j.manifest.ManifestException;
+import io.toa4j.manifest.Manifests;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -207,6 +208,18 @@ class BootTest {
           TransitionTest.output(shop.call("billing.wallets.credit", Request.of(TransitionTest.WALLET, TransitionTest.credit(5, "x"))));
       assertThat(record).containsEntry("balance", 10L);
     }
+  }
+
+  @Test
+  void componentCode_closed_loadsNoClassAgain_andKeepsThoseLoaded() throws Exception {
+    Path context = shop();
+    ComponentCode code = ComponentCode.load(Manifests.loadComponent(context.resolve(WALLETS)), directory.resolve("classes"));
+    Class<?> credit = code.find("operations", "Credit").orElseThrow();
+
+    code.close();
+
+    assertThat(code.find("operations", "Debit")).as("a class not loaded before the close").isEmpty();
+    assertThat(credit.getDeclaredConstructor().newInstance()).as("a class loaded before it").isNotNull();
   }
 
   private static List<Path> cached(Path context) throws IOException {
