@@ -3,6 +3,7 @@ package io.toa4j.sql;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.sql.SQLTransientConnectionException;
+import java.util.concurrent.Executor;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.ThreadPoolExecutor;
@@ -33,6 +34,7 @@ public final class Connections {
   private final DataSource pool;
   private final Pool shape;
   private final Semaphore gate;
+  private final Executor discards;
   /**
    * How many works the server answered: ended, or failed with an answer of the server's (not a
    * lost connection). A wait at the gate that saw none answered met a server that answers nothing.
@@ -54,9 +56,15 @@ public final class Connections {
 
   /** @param pool opened, as {@code shape} describes it */
   public Connections(DataSource pool, Pool shape) {
+    this(pool, shape, DISCARDS);
+  }
+
+  /** As {@link #Connections(DataSource, Pool)}, discarding on the executor given (for tests). */
+  Connections(DataSource pool, Pool shape, Executor discards) {
     this.pool = pool;
     this.shape = shape;
     this.gate = new Semaphore(shape.size(), true);
+    this.discards = discards;
   }
 
   /**
@@ -94,7 +102,7 @@ public final class Connections {
         throw e;
       } finally {
         if (known) c.close();
-        else DISCARDS.execute(new Discard(shape.discard(), c));
+        else discards.execute(new Discard(shape.discard(), c));
       }
     } finally {
       gate.release();
@@ -154,6 +162,11 @@ public final class Connections {
     public void run() {
       discard.accept(connection);
     }
+  }
+
+  /** How many of the gate's permits are free (for tests). */
+  int free() {
+    return gate.availablePermits();
   }
 
   /** How many threads wait at the gate for a connection (for tests). */
