@@ -83,8 +83,11 @@ final class ConciseSchemas {
 
   /** Whether a mapping is concise, by the rule above. */
   static boolean isConcise(JsonNode node) {
-    if (!node.isObject() || node.isEmpty()) {
+    if (!node.isObject()) {
       return false;
+    }
+    if (node.isEmpty()) {
+      return true; // {}: an object with no property, as Toa reads it
     }
     boolean marked = false;
     boolean keyword = false;
@@ -192,6 +195,7 @@ final class ConciseSchemas {
         return;
       }
     }
+    if (mapping.names().isEmpty()) return;
     String first = mapping.names().get(0);
     Declared key = mapping.child(first);
     throw key.refuse("'" + first + "' is a JSON Schema annotation, so this"

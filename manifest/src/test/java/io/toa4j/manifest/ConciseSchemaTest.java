@@ -34,6 +34,24 @@ class ConciseSchemaTest {
   }
 
   @Test
+  void emptyMapping_isAnObjectWithNoProperty_asToaReadsIt() {
+    Schema schema = input("{}");
+
+    assertThat(schema.source()).isEqualTo(json("{\"type\":\"object\",\"properties\":{},\"additionalProperties\":false}"));
+    assertThat(fits(schema, "{}")).isTrue();
+    assertThat(fits(schema, "{\"amount\":5}")).as("no property is declared").isFalse();
+    assertThat(fits(schema, "5")).isFalse();
+  }
+
+  @Test
+  void emptyMapping_asAPropertysSchema_isAnObjectWithNoProperty() {
+    Schema schema = input("{ meta: {}, owner: string }");
+
+    assertThat(fits(schema, "{\"meta\":{},\"owner\":\"x\"}")).isTrue();
+    assertThat(fits(schema, "{\"meta\":{\"a\":1}}")).isFalse();
+  }
+
+  @Test
   void typeName_isThatType() {
     Schema schema = input("string");
 
