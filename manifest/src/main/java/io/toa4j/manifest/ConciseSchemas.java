@@ -70,6 +70,9 @@ final class ConciseSchemas {
     if (node.isArray()) {
       return array(schema, references);
     }
+    if (node.isNumber() || node.isBoolean()) {
+      return literal(node);
+    }
     if (node.isObject() && isConcise(node)) {
       return object(schema, references);
     }
@@ -96,11 +99,22 @@ final class ConciseSchemas {
       marked |= !unmarked(key).equals(key);
       keyword |= SchemaKeywords.isKeyword(unmarked(key));
       JsonNode value = entry.getValue();
-      if (!(value.isString() || value.isArray() || isConcise(value))) {
+      if (!(value.isString() || value.isArray() || value.isNumber() || value.isBoolean() || isConcise(value))) {
         return false;
       }
     }
     return marked || !keyword;
+  }
+
+  /**
+   * A number or a boolean written as the schema: its type, with the value as its default, as Toa's
+   * concise library reads it ({@code times: 1} is a number that is 1 when not given). Any number is
+   * of type number there, 1 as much as 1.5.
+   */
+  private static JsonNode literal(JsonNode value) {
+    ObjectNode schema = NODES.objectNode().put("type", value.isBoolean() ? "boolean" : "number");
+    schema.set("default", value.deepCopy());
+    return schema;
   }
 
   private static JsonNode type(Declared at, String name, References references) {

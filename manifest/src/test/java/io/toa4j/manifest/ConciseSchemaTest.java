@@ -34,6 +34,18 @@ class ConciseSchemaTest {
   }
 
   @Test
+  void literalNumbersAndBooleans_areTheirTypeWithThemAsDefault_asToaReadsThem() {
+    Schema schema = input("{ times: 1, ratio: 1.5, booked: false }");
+
+    assertThat(schema.source().get("properties")).isEqualTo(json(
+        "{\"times\":{\"type\":\"number\",\"default\":1},\"ratio\":{\"type\":\"number\",\"default\":1.5},"
+            + "\"booked\":{\"type\":\"boolean\",\"default\":false}}"));
+    assertThat(fits(schema, "{\"times\":3,\"booked\":true}")).isTrue();
+    assertThat(fits(schema, "{\"times\":\"3\"}")).isFalse();
+    assertThat(input("5").source()).isEqualTo(json("{\"type\":\"number\",\"default\":5}"));
+  }
+
+  @Test
   void emptyMapping_isAnObjectWithNoProperty_asToaReadsIt() {
     Schema schema = input("{}");
 
