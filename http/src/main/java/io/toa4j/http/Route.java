@@ -9,7 +9,7 @@ import java.util.Optional;
  * variable written {@code :name}), what each method calls, and the directives in force.
  *
  * @param component the component's label
- * @param mount {@code /namespace/name}
+ * @param mount {@code /namespace/name}, or {@code /name} for a component of the default namespace
  * @param segments the path under the mount; empty for the mount itself
  * @param methods HTTP method to what it calls
  * @param directives the route's own directives, inherited from the routes above it

@@ -39,7 +39,8 @@ final class Routes {
     List<Route> routes = new ArrayList<>();
     for (ComponentManifest manifest : application.context().components()) {
       if (manifest.exposition().isEmpty()) continue;
-      String mount = "/" + manifest.namespace() + "/" + manifest.name();
+      // as in Toa: a component of the default namespace is served at /<name>
+      String mount = manifest.namespace().equals("default") ? "/" + manifest.name() : "/" + manifest.namespace() + "/" + manifest.name();
       walk(manifest, mount, List.of(), manifest.exposition().get(), Route.Directives.NONE, routes, application);
     }
     routes.sort(Comparator.comparingInt(Route::literals).reversed());

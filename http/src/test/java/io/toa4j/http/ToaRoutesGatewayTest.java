@@ -103,6 +103,17 @@ class ToaRoutesGatewayTest {
               io:output: true
               query: { parameters: [name] }
         """);
+    Notes.write(directory, "components/plants/manifest.toa.yaml", """
+        entity:
+          associated: true
+          properties:
+            name: string
+        exposition:
+          auth:anonymous: true
+          /:id:
+            io:output: [id]
+            GET: observe
+        """);
     Notes.write(directory, "components/test.pots/operations/Greet.java", """
         package test.pots.operations;
         public class Greet implements io.toa4j.api.Computation<Greet.Input> {
@@ -178,6 +189,15 @@ class ToaRoutesGatewayTest {
     refused("GET", "/test/pots/?sort=rank", null, 400, "'rank'");
     refused("GET", "/test/pots/?criteria=" + q("state=="), null, 400, "not RSQL");
     refused("GET", "/test/pots/?version=1&criteria=" + q("name==x") + "&criteria=" + q("name==y"), null, 400, "twice");
+  }
+
+  @Test
+  void aComponentOfTheDefaultNamespace_isServedAtItsName_asInToa() throws Exception {
+    String id = "0123456789abcdef0123456789abcdef";
+    HttpResponse<String> read = send("GET", "/plants/" + id + "/", null);
+    assertThat(read.statusCode()).as(read.body()).isEqualTo(200);
+    assertThat(JSON.readTree(read.body()).path("id").asString()).isEqualTo(id);
+    assertThat(send("GET", "/default/plants/" + id + "/", null).statusCode()).isEqualTo(404);
   }
 
   @Test
