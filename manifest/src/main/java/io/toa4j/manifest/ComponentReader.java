@@ -57,6 +57,15 @@ final class ComponentReader {
    *     hold operations it does not declare
    */
   private static ComponentManifest read(Declared whole, Path labelling, Path folder, Path file, boolean inFolder) {
+    if (whole.node().isObject()) {
+      for (Map.Entry<String, Declared> entry : whole.entries()) {
+        if (KEYS.contains(entry.getKey())) continue;
+        Declared at = entry.getValue();
+        ToaComponentKeys.refusal(entry.getKey(), at.line()).ifPresent(problem -> {
+          throw at.refuse(problem);
+        });
+      }
+    }
     Declared root = whole.mapping(KEYS, ROOT_FIX);
     ComponentLabel label = ComponentLabel.of(root, labelling);
     Optional<EntityDeclaration> entity = root.get("entity").map(EntityReader::read);

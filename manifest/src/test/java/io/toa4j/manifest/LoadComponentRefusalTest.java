@@ -35,6 +35,20 @@ class LoadComponentRefusalTest {
   }
 
   @Test
+  void loadComponent_toaKeysNotRead_areRefusedSayingWhatToaHasInstead() {
+    assertThat(refused("name: wallets\nconfiguration:\n  limit: 10\n", "configuration"))
+        .hasMessageContainingAll("Toa's 'configuration' is not read (line 2)", "environment");
+    assertThat(refused("name: wallets\norigins:\n  bank: https://bank.example\n", "origins"))
+        .hasMessageContainingAll("Toa's 'origins' is not read", "under that system's id");
+    assertThat(refused("name: wallets\nprototype: null\n", "prototype"))
+        .hasMessageContaining("each manifest declares its own operations");
+    assertThat(refused("name: wallets\nbridge: node\n", "bridge")).hasMessageContaining("Java classes under operations/");
+    for (String key : java.util.List.of("extensions", "state", "storages", "stash", "realtime", "queues", "build")) {
+      assertThat(refused("name: wallets\n" + key + ": {}\n", key)).hasMessageContaining("Toa's '" + key + "' is not read");
+    }
+  }
+
+  @Test
   void loadComponent_unknownOperationKey_isRefusedListingTheAllowedKeys() {
     ManifestException e =
         refusedWallets("once: true", "once: true\n    retries: 3", "operations.credit.retries");
