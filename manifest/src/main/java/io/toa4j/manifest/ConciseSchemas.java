@@ -5,6 +5,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.node.ArrayNode;
 import tools.jackson.databind.node.JsonNodeFactory;
@@ -17,19 +19,25 @@ import tools.jackson.databind.node.ObjectNode;
  *   <li>a type name: {@code string} is {@code { type: string }}; the same for number, integer,
  *       boolean, array and object;
  *   <li>{@code id}: a record's id, {@code { type: string, pattern: ^[0-9a-fA-F]{32}$ }};
- *   <li>{@code .balance}: the schema of the entity's property {@code balance};
+ *   <li>{@code .balance}: the schema of the entity's property {@code balance}, and a bare {@code .}
+ *       as a property's schema, that of the entity's property of the same name ({@code { balance: . }});
  *   <li>a one-item list: {@code [number]} is {@code { type: array, items: { type: number } }};
  *   <li>a concise mapping: {@code { limit: number }} is an object of those properties and no
  *       others; a name ending in {@code *} is required, and once any name ends in {@code ?} the
  *       names without a mark are required too.
  * </ul>
  *
- * <p>A mapping is concise when it has at least one key, every value is concise (a string, a list,
- * or a concise mapping), and either a key carries a mark ({@code title*}: no keyword ends in one)
- * or none of its keys is a JSON Schema keyword. Any other mapping is JSON Schema, and is checked as
- * such: an unknown keyword in it is refused.
+ * <p>A mapping one of whose keys carries a mark ({@code title*}: no keyword ends in one) is concise.
+ * Otherwise, as in Toa, a mapping with {@code type}, {@code oneOf} or {@code $ref} is JSON Schema,
+ * checked as such (an unknown keyword in it is refused); and any other mapping is concise when it is
+ * empty or one of its keys is no JSON Schema keyword ({@code { title: string, body: string }} cannot be a valid schema): each of its values is
+ * then read as a schema, concise or JSON Schema ({@code { foo: { type: integer, default: 0 } }}). A
+ * mapping of keywords alone ({@code { minimum: 0 }}) is JSON Schema.
  */
 final class ConciseSchemas {
+  /** Toa's {@code string(n)}: a string of at most n characters. */
+  private static final Pattern BOUNDED_STRING = Pattern.compile("string\\((\\d{1,9})\\)");
+
   static final List<String> TYPES =
       List.of("string", "number", "integer", "boolean", "array", "object");
 
@@ -92,18 +100,20 @@ final class ConciseSchemas {
     if (node.isEmpty()) {
       return true; // {}: an object with no property, as Toa reads it
     }
-    boolean marked = false;
-    boolean keyword = false;
-    for (Map.Entry<String, JsonNode> entry : node.properties()) {
-      String key = entry.getKey();
-      marked |= !unmarked(key).equals(key);
-      keyword |= SchemaKeywords.isKeyword(unmarked(key));
-      JsonNode value = entry.getValue();
-      if (!(value.isString() || value.isArray() || value.isNumber() || value.isBoolean() || isConcise(value))) {
-        return false;
+    for (String key : node.propertyNames()) {
+      if (!unmarked(key).equals(key)) {
+        return true; // a marked key: no keyword ends in * or ?
       }
     }
-    return marked || !keyword;
+    if (node.has("type") || node.has("oneOf") || node.has("$ref")) {
+      return false; // JSON Schema, as Toa tells them apart
+    }
+    for (String key : node.propertyNames()) {
+      if (!SchemaKeywords.isKeyword(key)) {
+        return true;
+      }
+    }
+    return false;
   }
 
   /**
@@ -120,6 +130,10 @@ final class ConciseSchemas {
   private static JsonNode type(Declared at, String name, References references) {
     if (TYPES.contains(name)) {
       return NODES.objectNode().put("type", name);
+    }
+    Matcher bounded = BOUNDED_STRING.matcher(name);
+    if (bounded.matches()) { // Toa's string(32): a string of at most 32 characters
+      return NODES.objectNode().put("type", "string").put("maxLength", Integer.parseInt(bounded.group(1)));
     }
     if (name.equals("id")) {
       return NODES.objectNode().put("type", "string").put("pattern", ID_PATTERN);
@@ -183,7 +197,9 @@ final class ConciseSchemas {
       if (properties.has(name)) {
         throw entry.getValue().refuse("the property '" + name + "' is declared twice; keep one");
       }
-      properties.set(name, expand(entry.getValue(), references));
+      JsonNode value = entry.getValue().node();
+      boolean same = value.isString() && value.stringValue().equals("."); // Toa's bare '.': the entity's property of this name
+      properties.set(name, same ? reference(entry.getValue(), name, references) : expand(entry.getValue(), references));
       if (key.endsWith("*") || (optionalMarked && !key.endsWith("?"))) {
         required.add(name);
       }

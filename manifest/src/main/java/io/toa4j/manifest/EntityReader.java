@@ -12,7 +12,7 @@ import tools.jackson.databind.node.ObjectNode;
 
 /** Reads a component's {@code entity}. */
 final class EntityReader {
-  static final List<String> KEYS = List.of("properties", "required", "blank", "associated");
+  static final List<String> KEYS = List.of("properties", "required", "blank", "associated", "schema", "storage");
 
   private static final String PROPERTIES_FIX =
       "declare the entity's properties by name, such as properties: { balance: { type: integer } }";
@@ -22,8 +22,26 @@ final class EntityReader {
   /** The entity, with its record and changeset schemas compiled. */
   static EntityDeclaration read(Declared entity) {
     entity.mapping(KEYS, "declare the entity as a mapping with properties");
-    ObjectNode properties = properties(entity.require("properties", PROPERTIES_FIX));
-    List<String> required = required(entity.get("required"), properties);
+    entity.get("storage").filter(storage -> !storage.node().isNull())
+        .ifPresent(storage -> storage.text("write the name of Toa's storage, such as storage: sql, or nothing"));
+    ObjectNode properties;
+    List<String> required;
+    Optional<Declared> schema = entity.get("schema");
+    if (schema.isPresent()) {
+      for (String key : List.of("properties", "required")) {
+        entity.get(key).ifPresent(both -> {
+          throw both.refuse("the entity is declared by schema (Toa's older form) and by " + key + "; keep one of them");
+        });
+      }
+      ObjectNode expanded = schema(schema.get());
+      properties = (ObjectNode) expanded.path("properties");
+      List<String> listed = new ArrayList<>();
+      expanded.path("required").forEach(name -> listed.add(name.asString()));
+      required = List.copyOf(listed);
+    } else {
+      properties = properties(entity.require("properties", PROPERTIES_FIX));
+      required = required(entity.get("required"), properties);
+    }
     ObjectNode recordSource = objectSchema(properties, required);
     ObjectNode changesetSource = recordSource.deepCopy();
     changesetSource.remove("required");
@@ -34,6 +52,34 @@ final class EntityReader {
         entity.get("associated").map(a -> a.bool("write associated: true or false")).orElse(false);
     return new EntityDeclaration(
         properties, required, blank, associated, JsonSchemas.compile(recordSource, at), changeset);
+  }
+
+  /**
+   * Toa's older {@code entity.schema}: the entity's schema whole, concise ({@code { name*: string }})
+   * or JSON Schema of an object; its properties and required names become the entity's.
+   */
+  private static ObjectNode schema(Declared declared) {
+    ConciseSchemas.References none =
+        ConciseSchemas.References.none("an entity's properties cannot refer to one another");
+    JsonNode expanded = JsonSchemas.expand(declared, none);
+    if (!expanded.path("type").asString("").equals("object") || !expanded.path("properties").isObject()) {
+      throw declared.refuse("an entity's schema is an object with properties, such as schema: { balance*: integer }");
+    }
+    for (String keyword : expanded.propertyNames()) {
+      if (!List.of("type", "properties", "required", "additionalProperties").contains(keyword)) {
+        throw declared.refuse("'" + keyword + "' of an entity's schema has no place in toa4j's entity, which is its"
+            + " properties and required names; declare those only");
+      }
+    }
+    ObjectNode properties = (ObjectNode) expanded.path("properties");
+    for (Map.Entry<String, JsonNode> property : properties.properties()) {
+      Location at = declared.get("properties").flatMap(p -> p.get(property.getKey())).or(() -> declared.get(property.getKey()))
+          .or(() -> declared.get(property.getKey() + "*")).or(() -> declared.get(property.getKey() + "?"))
+          .map(Declared::location).orElse(declared.location());
+      checkName(property.getKey(), at);
+      JsonSchemas.compile(property.getValue(), at);
+    }
+    return (ObjectNode) expanded;
   }
 
   /** The properties' schemas, concise ones translated to JSON Schema. */

@@ -34,6 +34,26 @@ class ConciseSchemaTest {
   }
 
   @Test
+  void conciseMappingWithJsonSchemaValues_readsEachValueAsJsonSchema_asToaDoes() {
+    Schema schema = input("{ limit: { type: number }, foo: { type: integer, default: 0 }, bar: string }");
+
+    assertThat(schema.source().at("/properties/limit")).isEqualTo(json("{\"type\":\"number\"}"));
+    assertThat(schema.source().at("/properties/foo")).isEqualTo(json("{\"type\":\"integer\",\"default\":0}"));
+    assertThat(fits(schema, "{\"limit\":1.5,\"foo\":2,\"bar\":\"x\"}")).isTrue();
+    assertThat(fits(schema, "{\"limit\":\"many\"}")).isFalse();
+    assertThat(fits(schema, "{\"other\":1}")).as("an object of those properties and no others").isFalse();
+  }
+
+  @Test
+  void boundedString_isAStringOfAtMostThatLength_asToaReadsIt() {
+    Schema schema = input("string(3)");
+
+    assertThat(schema.source()).isEqualTo(json("{\"type\":\"string\",\"maxLength\":3}"));
+    assertThat(fits(schema, "\"abc\"")).isTrue();
+    assertThat(fits(schema, "\"abcd\"")).isFalse();
+  }
+
+  @Test
   void literalNumbersAndBooleans_areTheirTypeWithThemAsDefault_asToaReadsThem() {
     Schema schema = input("{ times: 1, ratio: 1.5, booked: false }");
 

@@ -92,15 +92,6 @@ class SchemaRefusalTest {
   }
 
   @Test
-  void conciseMappingWithAJsonSchemaValue_isRefusedNotAcceptingAnything() {
-    ManifestException e =
-        refusedInput("      limit: { type: number }\n", "operations.look.input.limit");
-
-    assertThat(e).hasMessageContainingAll(
-        "'limit' is not a JSON Schema keyword (line 5)", "{ limit: string }");
-  }
-
-  @Test
   void conciseMappingWithAnUnknownTypeName_isRefusedListingTheForms() {
     ManifestException e = refusedInput("      limit: numbr\n", "operations.look.input.limit");
 
