@@ -12,6 +12,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import tools.jackson.databind.node.ObjectNode;
 import java.util.stream.Stream;
 import tools.jackson.databind.JsonNode;
 
@@ -60,13 +61,15 @@ final class ComponentReader {
     if (whole.node().isObject()) {
       for (Map.Entry<String, Declared> entry : whole.entries()) {
         if (KEYS.contains(entry.getKey())) continue;
+        if (entry.getKey().equals("prototype") && entry.getValue().node().isNull()) continue; // none, as toa4j has
         Declared at = entry.getValue();
         ToaComponentKeys.refusal(entry.getKey(), at.line()).ifPresent(problem -> {
           throw at.refuse(problem);
         });
       }
     }
-    Declared root = whole.mapping(KEYS, ROOT_FIX);
+    Declared root = whole.node().isObject() && whole.node().has("prototype") ? without(whole, "prototype") : whole;
+    root = root.mapping(KEYS, ROOT_FIX);
     ComponentLabel label = ComponentLabel.of(root, labelling);
     Optional<EntityDeclaration> entity = root.get("entity").map(EntityReader::read);
     Map<String, OperationDeclaration> operations =
@@ -178,9 +181,19 @@ final class ComponentReader {
     Declared operation = value;
     if (value.node().isObject()) {
       String fix = "write { operation: <name> }, or just the operation's name";
-      operation = value.mapping(List.of("operation"), fix).require("operation", fix);
+      Declared declared = value.mapping(List.of("operation", "binding"), fix);
+      // Toa's binding names the transport (amqp); a toa4j receiver consumes from its context's bus
+      declared.get("binding").ifPresent(binding -> binding.text("write the name of Toa's binding, such as binding: amqp"));
+      operation = declared.require("operation", fix);
     }
     return new ReceiverDeclaration(label, names.require(operation), value.location());
+  }
+
+  /** The mapping without one of its keys, read as the rest of it is, at the same places. */
+  private static Declared without(Declared mapping, String key) {
+    ObjectNode copy = ((ObjectNode) mapping.node()).deepCopy();
+    copy.remove(key);
+    return new Declared(copy, mapping.location());
   }
 
   /** {@code namespace.name.event}, from {@code namespace.name.event} or {@code name.event}. */

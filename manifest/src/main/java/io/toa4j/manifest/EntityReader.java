@@ -62,7 +62,8 @@ final class EntityReader {
     ConciseSchemas.References none =
         ConciseSchemas.References.none("an entity's properties cannot refer to one another");
     JsonNode expanded = JsonSchemas.expand(declared, none);
-    if (!expanded.path("type").asString("").equals("object") || !expanded.path("properties").isObject()) {
+    // as Toa reads it, a schema with properties is an object's, whether it says type: object or not
+    if (!expanded.path("type").asString("object").equals("object") || !expanded.path("properties").isObject()) {
       throw declared.refuse("an entity's schema is an object with properties, such as schema: { balance*: integer }");
     }
     for (String keyword : expanded.propertyNames()) {

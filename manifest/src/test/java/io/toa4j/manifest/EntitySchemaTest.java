@@ -54,10 +54,27 @@ class EntitySchemaTest {
   }
 
   @Test
-  void jsonSchema_givesTheSame() {
+  void noPrototype_andAReceiversBinding_areRead() {
+    ComponentManifest manifest = component(dir, "chat.messages", """
+        prototype: null
+        entity:
+          schema: { text: string }
+        operations:
+          transit:
+            input: { text: . }
+        receivers:
+          chat.rooms.opened:
+            binding: amqp
+            operation: transit
+        """);
+
+    assertThat(manifest.receivers()).hasSize(1);
+  }
+
+  @Test
+  void jsonSchema_givesTheSame_withTypeObjectOrWithout() {
     EntityDeclaration entity = entity("""
           schema:
-            type: object
             properties:
               sender: { type: string, maxLength: 32 }
               read: { type: boolean }

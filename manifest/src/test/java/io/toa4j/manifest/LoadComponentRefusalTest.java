@@ -40,7 +40,7 @@ class LoadComponentRefusalTest {
         .hasMessageContainingAll("Toa's 'configuration' is not read (line 2)", "environment");
     assertThat(refused("name: wallets\norigins:\n  bank: https://bank.example\n", "origins"))
         .hasMessageContainingAll("Toa's 'origins' is not read", "under that system's id");
-    assertThat(refused("name: wallets\nprototype: null\n", "prototype"))
+    assertThat(refused("name: wallets\nprototype: ../base\n", "prototype"))
         .hasMessageContaining("each manifest declares its own operations");
     assertThat(refused("name: wallets\nbridge: node\n", "bridge")).hasMessageContaining("Java classes under operations/");
     for (String key : java.util.List.of("extensions", "state", "storages", "stash", "realtime", "queues", "build")) {
