@@ -4,9 +4,8 @@ import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.time.Duration;
-import java.util.ArrayDeque;
 import java.util.ArrayList;
-import java.util.Deque;
+import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Supplier;
@@ -23,7 +22,12 @@ import java.util.function.Supplier;
  * #close}, which then waits at most the close wait for the taken ones to come back (each is closed
  * as it does, also after {@code close} returned). A read waiting when the pool closes fails at once.
  * Nothing is held between {@code take} and {@code give} but the connection itself, so a read that
- * throws, {@code Error} included, gives it back in its {@code finally}. Thread-safe.
+ * throws, {@code Error} included, gives it back in its {@code finally}. The idle connections are
+ * an array and a count, moved with field reads and writes alone: a {@code StackOverflowError} is
+ * thrown only on entering a method, so a connection is never half taken or half given back (an
+ * {@code ArrayDeque} calls methods between removing an element and answering it: a publish run out
+ * of stack there lost a reader of the embedded bus for good, and the next reads waited for it).
+ * Thread-safe.
  */
 public final class Readers {
   private final Path file;
@@ -31,7 +35,9 @@ public final class Readers {
   private final long waitNanos;
   private final long closeNanos;
   private final Supplier<? extends RuntimeException> closedFailure;
-  private final Deque<Connection> idle = new ArrayDeque<>();
+  /** The idle connections, {@code idle[0..free)}; guarded by this. */
+  private final Connection[] idle;
+  private int free;
   private int taken;
   private int waiting;
   private boolean closed;
@@ -49,7 +55,8 @@ public final class Readers {
     this.size = connections.size();
     this.waitNanos = wait.toNanos();
     this.closeNanos = closeWait.toNanos();
-    idle.addAll(connections);
+    this.idle = connections.toArray(new Connection[0]);
+    this.free = idle.length;
   }
 
   /**
@@ -62,7 +69,7 @@ public final class Readers {
     long deadline = System.nanoTime() + waitNanos;
     waiting++;
     try {
-      while (idle.isEmpty() && !closed) {
+      while (free == 0 && !closed) {
         long left = deadline - System.nanoTime();
         if (left <= 0) throw exhausted();
         TimeUnit.NANOSECONDS.timedWait(this, left);
@@ -74,8 +81,10 @@ public final class Readers {
       waiting--;
     }
     if (closed) throw closedFailure.get();
+    Connection c = idle[--free];
+    idle[free] = null;
     taken++;
-    return idle.pop();
+    return c;
   }
 
   private IllegalStateException exhausted() {
@@ -89,8 +98,8 @@ public final class Readers {
   public void give(Connection c) {
     synchronized (this) {
       if (!closed) {
+        idle[free++] = c;
         taken--;
-        idle.push(c);
         notify(); // one connection: one waiting read
         return;
       }
@@ -109,14 +118,15 @@ public final class Readers {
    * @return how many were still taken when the wait ended: each is closed when its read ends
    */
   public int close() {
-    List<Connection> free;
+    List<Connection> idleNow;
     synchronized (this) {
       closed = true;
-      free = new ArrayList<>(idle);
-      idle.clear();
+      idleNow = new ArrayList<>(Arrays.asList(idle).subList(0, free));
+      Arrays.fill(idle, null);
+      free = 0;
       notifyAll();
     }
-    free.forEach(Readers::closeQuietly);
+    idleNow.forEach(Readers::closeQuietly);
     return awaitGivenBack();
   }
 

@@ -1,7 +1,5 @@
 package io.toa4j.testkit.stack;
 
-import static org.assertj.core.api.Assertions.assertThat;
-
 import java.time.Duration;
 import java.util.concurrent.Callable;
 import java.util.concurrent.atomic.AtomicReference;
@@ -71,8 +69,27 @@ public final class Overflow {
     thread.setDaemon(true);
     thread.start();
     thread.join(patience.toMillis());
-    assertThat(thread.isAlive()).as("an action %d frames short of the end of its stack did not end: something it waits for was left held", spare).isFalse();
+    if (thread.isAlive()) {
+      StringBuilder where = new StringBuilder();
+      for (StackTraceElement frame : thread.getStackTrace()) {
+        if (frame.getMethodName().equals("descend")) break;
+        where.append("\n\tat ").append(frame);
+      }
+      throw new AssertionError("an action " + spare + " frames short of the end of its stack did not end: something it waits for was left held; it waits" + where);
+    }
     return result.get();
+  }
+
+  /** What a try threw, with where, for a failure's message: its first frames and its causes'. */
+  public static String describe(Throwable error) {
+    if (error == null) return "none";
+    StringBuilder text = new StringBuilder();
+    for (Throwable t = error; t != null; t = t.getCause() == t ? null : t.getCause()) {
+      text.append(text.length() == 0 ? "" : "\ncaused by ").append(t);
+      StackTraceElement[] frames = t.getStackTrace();
+      for (int i = 0; i < Math.min(8, frames.length); i++) text.append("\n\tat ").append(frames[i]);
+    }
+    return text.toString();
   }
 
   /** Goes down {@code frames} frames of its own, counting them, then runs the action. */
