@@ -123,6 +123,7 @@ public final class FaultRun {
       if (!ledger.lacking().isEmpty() && servers.isEmpty()) {
         out.println("what became of the credits wallets lack:");
         Shortfall.explain(out, logs.resolve("facts.tsv"), shop.resolve(".toa").resolve("storage"), ledger.lacking());
+        Shortfall.reobserve(out, caller, hosts, ledger.lacking());
       }
       report(out, faults, load, progress, hosts, floor, loaded, ledger, servers.map(s -> new Held(s.database(0), logs, progress)));
       return ledger.clean() ? 0 : 1;

@@ -1,5 +1,7 @@
 package io.toa4j.faults;
 
+import io.toa4j.api.Request;
+import io.toa4j.runtime.Toa;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.file.Files;
@@ -16,6 +18,7 @@ import java.util.HexFormat;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.TreeMap;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.sqlite.SQLiteConfig;
@@ -62,6 +65,43 @@ final class Shortfall {
     } catch (IOException | SQLException | RuntimeException e) {
       out.println("  the shortfall could not be explained: " + e);
     }
+  }
+
+  /**
+   * Reads each wallet of {@code observed} (at most {@value #MOST}) {@value #AGAIN} times more
+   * through the process that answered it, then once more after that process was killed and started
+   * again, and says what each read answered: a version the process keeps answering while a new
+   * process answers the file's is state held in the first process (a reader's snapshot kept open,
+   * a page cached past a change), not in the file.
+   */
+  static void reobserve(PrintStream out, Caller caller, Hosts hosts, Map<String, long[]> observed) throws InterruptedException {
+    List<String> wallets = observed.keySet().stream().limit(MOST).toList();
+    for (String wallet : wallets) out.printf("  wallet %s read %d times more: %s%n", wallet, AGAIN, versions(caller, wallet, AGAIN));
+    for (Hosts.Host host : hosts.hosts()) {
+      hosts.kill(host);
+      if (!hosts.launchAndAwait(host, 120)) {
+        out.println("  the process did not serve again within 120 s: the wallets were not read after a restart");
+        return;
+      }
+    }
+    for (String wallet : wallets) out.printf("  wallet %s read by a new process: %s%n", wallet, versions(caller, wallet, 3));
+  }
+
+  private static final int AGAIN = 20;
+
+  /** The versions {@code times} reads of the wallet answered, each with how many answered it. */
+  private static Map<String, Integer> versions(Caller caller, String wallet, int times) {
+    Map<String, Integer> answered = new TreeMap<>();
+    for (int i = 0; i < times; i++) {
+      String version;
+      try {
+        version = String.valueOf(version(caller.call("billing.wallets.observe", Request.id(wallet), Toa.newIdentity())));
+      } catch (Caller.Unanswered e) {
+        version = "unanswered";
+      }
+      answered.merge("version " + version, 1, Integer::sum);
+    }
+    return answered;
   }
 
   private static void explain(PrintStream out, String wallet, long[] observed, List<Fact> facts, Connection wallets, Connection topups)
