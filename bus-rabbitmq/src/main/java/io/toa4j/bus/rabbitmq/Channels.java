@@ -30,6 +30,10 @@ import java.util.concurrent.atomic.AtomicLong;
  * began fails after its confirm: recovery gives the channels back before it has declared the
  * topology again, and a broker that lost its definitions would confirm a message it routed
  * nowhere. The caller publishes it again (the outbox does), once the topology is back.
+ *
+ * <p>Every work on a channel of the pool runs on one of the bus's {@link Runners}, never on its
+ * caller's thread, which may be at any depth of its stack: a {@link StackOverflowError} inside the
+ * client would stop the connection for good.
  * Thread-safe.
  */
 final class Channels implements AutoCloseable {
@@ -46,7 +50,11 @@ final class Channels implements AutoCloseable {
   private final BlockingQueue<Channel> idle = new LinkedBlockingQueue<>(KEEP);
   private final AtomicLong recoveries = new AtomicLong();
   private final AtomicLong opened = new AtomicLong();
+  private final Runners runners = new Runners("toa4j-rabbitmq-publisher", KEEP, RUNNER_IDLE);
   private volatile boolean recovering;
+
+  /** How long a runner with nothing to do waits for work before it ends. */
+  private static final Duration RUNNER_IDLE = Duration.ofSeconds(60);
 
   Channels(Connection connection, Duration confirmTimeout) {
     this.connection = connection;
@@ -102,7 +110,12 @@ final class Channels implements AutoCloseable {
     return recovering || !connection.isOpen();
   }
 
+  /** Runs the work on a channel of the pool, on one of the bus's runners. */
   <T> T with(Work<T> work) throws IOException, InterruptedException, TimeoutException {
+    return runners.run(() -> borrowed(work));
+  }
+
+  private <T> T borrowed(Work<T> work) throws IOException, InterruptedException, TimeoutException {
     Channel channel = borrow();
     boolean healthy = false;
     try {
@@ -134,6 +147,7 @@ final class Channels implements AutoCloseable {
 
   @Override
   public void close() {
+    runners.close();
     Channel channel;
     while ((channel = idle.poll()) != null) closeQuietly(channel);
   }

@@ -1,7 +1,7 @@
 package io.toa4j.bus.rabbitmq;
 
 import io.toa4j.spi.Bus;
-import io.toa4j.testkit.bus.BusContract;
+import io.toa4j.testkit.bus.ErrorAtAnyDepthContract;
 import io.toa4j.testkit.servers.Needs;
 import io.toa4j.testkit.servers.Server;
 import java.time.Clock;
@@ -9,9 +9,9 @@ import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import org.junit.jupiter.api.AfterEach;
 
-/** The bus contract against the real broker, with queue names of its own per test. */
+/** The bus contract, an Error at any depth included, against the real broker, with queue names of its own per test. */
 @Needs(Server.RABBITMQ)
-class RabbitBusContractTest implements BusContract {
+class RabbitBusContractTest implements ErrorAtAnyDepthContract {
   private final String prefix = Broker.uniquePrefix();
   private final Set<String> queues = ConcurrentHashMap.newKeySet();
 
@@ -27,7 +27,7 @@ class RabbitBusContractTest implements BusContract {
 
   @Override
   public String queue(String name) {
-    String queue = BusContract.super.queue(name);
+    String queue = ErrorAtAnyDepthContract.super.queue(name);
     queues.add(queue);
     return queue;
   }

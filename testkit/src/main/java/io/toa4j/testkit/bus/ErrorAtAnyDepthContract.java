@@ -15,9 +15,10 @@ import org.junit.jupiter.api.Test;
 
 /**
  * What a bus keeps when an {@link Error} meets its calls at any depth, beside {@link BusContract}.
- * A bus whose driver's own locks do not survive such an error cannot keep it: RabbitMQ's client
- * writes to a JDK socket whose write lock, left held by a thread that a {@link StackOverflowError}
- * ended inside it, stops every later write of the connection (docs/protocols.md).
+ * A bus whose driver takes locks on its caller's thread cannot keep it unless it keeps its callers
+ * out of the driver: RabbitMQ's client writes under locks that a {@link StackOverflowError} on the
+ * way out of them leaves held, which stops every later write of the connection, so the RabbitMQ bus
+ * runs its work with the broker on threads of its own (docs/protocols.md).
  */
 public interface ErrorAtAnyDepthContract extends BusContract {
   /**
