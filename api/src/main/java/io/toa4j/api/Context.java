@@ -1,8 +1,8 @@
 package io.toa4j.api;
 
 /**
- * What an operation may reach while it runs: other components, and the identity of the call it
- * is serving.
+ * What an operation may reach while it runs: other components, the identity of the call it is
+ * serving, and its component's configuration.
  *
  * <p>A context belongs to one run of one operation; it is not to be kept or shared.
  */
@@ -25,4 +25,15 @@ public interface Context {
   default java.util.Optional<Attempt> previous() {
     return java.util.Optional.empty();
   }
+
+  /**
+   * The component's configuration, bound to {@code type} (a record, or any class that maps to the
+   * values' schema): the manifest's defaults, under the context's {@code configuration} values,
+   * under the environment's {@code TOA_CONFIGURATION_<NAMESPACE>_<NAME>}, with its secrets read —
+   * as checked against the schema when the context started.
+   *
+   * @throws IllegalStateException when the component declares no configuration, or the values do
+   *     not bind to {@code type}
+   */
+  <T> T configuration(Class<T> type);
 }

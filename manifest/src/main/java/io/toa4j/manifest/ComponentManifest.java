@@ -18,6 +18,7 @@ import tools.jackson.databind.JsonNode;
  * @param events the declared event names ({@code events} key), in declared order
  * @param receivers the declared receivers, in declared order
  * @param exposition the {@code exposition} tree as declared (validated structurally), if any
+ * @param configuration the schema and defaults of the values its operations read, if it declares them
  */
 public record ComponentManifest(
     Path directory,
@@ -28,7 +29,8 @@ public record ComponentManifest(
     Map<String, OperationDeclaration> operations,
     List<String> events,
     List<ReceiverDeclaration> receivers,
-    Optional<JsonNode> exposition) {
+    Optional<JsonNode> exposition,
+    Optional<ConfigurationDeclaration> configuration) {
 
   /** The operations every component with an entity has without declaring them. */
   public static final List<String> GENERIC_OPERATIONS = List.of("observe", "enumerate", "assign");

@@ -15,12 +15,13 @@ import java.util.Set;
 import tools.jackson.databind.node.ObjectNode;
 import java.util.stream.Stream;
 import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.node.JsonNodeFactory;
 
 /** Reads a component's folder: its {@code manifest.toa.yaml}, validated and frozen. */
 final class ComponentReader {
   static final String FILE = "manifest.toa.yaml";
   static final List<String> KEYS =
-      List.of("namespace", "name", "entity", "operations", "events", "receivers", "exposition");
+      List.of("namespace", "name", "entity", "operations", "events", "receivers", "exposition", "configuration");
   static final String DEFAULT_NAMESPACE = "default";
   static final String RESERVED_NAMESPACE = "system";
 
@@ -88,7 +89,35 @@ final class ComponentReader {
         operations,
         events(root.get("events")),
         receivers(root.get("receivers"), names),
-        root.get("exposition").map(e -> ExpositionReader.read(e, names)));
+        root.get("exposition").map(e -> ExpositionReader.read(e, names)),
+        root.get("configuration").map(ComponentReader::configuration));
+  }
+
+  private static final String CONFIGURATION_FIX = "declare the values' schema, such as configuration: { limit: 100 } (a"
+      + " number, 100 unless set), or configuration: { schema: { limit: number }, defaults: { limit: 100 } }";
+
+  /**
+   * {@code configuration}, in Toa's two forms: a mapping with a {@code schema} key is the schema
+   * and its {@code defaults}; any other mapping is the schema itself, concise or JSON Schema.
+   */
+  private static ConfigurationDeclaration configuration(Declared declared) {
+    Declared mapping = declared.mapping(CONFIGURATION_FIX);
+    Declared schema = mapping;
+    ObjectNode defaults = JsonNodeFactory.instance.objectNode();
+    if (mapping.node().has("schema")) {
+      Declared parts = mapping.mapping(List.of("schema", "defaults"), CONFIGURATION_FIX);
+      schema = parts.require("schema", CONFIGURATION_FIX);
+      Optional<Declared> given = parts.get("defaults");
+      if (given.isPresent()) {
+        defaults = (ObjectNode) given.get().mapping("write the defaults as a mapping of values, such as defaults: { limit: 100 }").node();
+      }
+    }
+    JsonNode expanded = JsonSchemas.expand(schema, ConciseSchemas.References.none("a configuration refers to no entity"));
+    boolean object = expanded.path("type").asString("").equals("object") || (!expanded.has("type") && expanded.has("properties"));
+    if (!object) {
+      throw schema.refuse("a configuration is a mapping of values, and this schema is not an object's; " + CONFIGURATION_FIX);
+    }
+    return new ConfigurationDeclaration(JsonSchemas.compile(expanded, schema.location()), defaults, declared.location());
   }
 
   /**

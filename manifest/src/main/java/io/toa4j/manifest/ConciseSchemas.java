@@ -117,7 +117,8 @@ final class ConciseSchemas {
   }
 
   /**
-   * A number or a boolean written as the schema: its type, with the value as its default, as Toa's
+   * A number or a boolean written as the schema (and any text that is not a type, in {@link #type}):
+   * its type, with the value as its default, as Toa's
    * concise library reads it ({@code times: 1} is a number that is 1 when not given). Any number is
    * of type number there, 1 as much as 1.5.
    */
@@ -141,7 +142,18 @@ final class ConciseSchemas {
     if (name.startsWith(".")) {
       return reference(at, name.substring(1), references);
     }
-    throw at.refuse("'" + name + "' is not a concise type" + at.line() + "; " + FORMS);
+    if (name.length() > 2 && name.startsWith("/") && name.endsWith("/")) { // Toa's /^foo_/: a string of that pattern
+      return NODES.objectNode().put("type", "string").put("pattern", name.substring(1, name.length() - 1));
+    }
+    for (String type : TYPES) {
+      if (type.equalsIgnoreCase(name)) { // String: the type meant, not a default of that text
+        throw at.refuse("'" + name + "' is not a concise type" + at.line() + "; write " + type + ", in lower case, or"
+            + " { type: string, default: " + name + " } for a text that is " + name + " when not given");
+      }
+    }
+    ObjectNode text = NODES.objectNode().put("type", "string"); // any other text: a string that is it when not given, as Toa reads it
+    text.put("default", name);
+    return text;
   }
 
   private static JsonNode reference(Declared at, String property, References references) {

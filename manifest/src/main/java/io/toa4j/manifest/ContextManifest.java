@@ -2,6 +2,9 @@ package io.toa4j.manifest;
 
 import java.nio.file.Path;
 import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import tools.jackson.databind.node.ObjectNode;
 
 /**
  * The application's {@code context.toa.yaml}, validated, with its components.
@@ -25,6 +28,8 @@ import java.util.List;
  *     kept before they are removed (unpublished ones are never removed)
  * @param components the components found by the context's {@code components} patterns (default
  *     {@code components/*}), sorted by label
+ * @param configuration {@code configuration}: the values the context gives each component that
+ *     declares a configuration, by label; a secret is still its {@code $NAME} here
  */
 public record ContextManifest(
     Path directory,
@@ -36,7 +41,19 @@ public record ContextManifest(
     long inboxRememberSeconds,
     List<Long> retryDelaysSeconds,
     long outboxRetentionSeconds,
-    List<ComponentManifest> components) {
+    List<ComponentManifest> components,
+    Map<String, ObjectNode> configuration) {
+
+  public ContextManifest {
+    Map<String, ObjectNode> copied = new TreeMap<>();
+    configuration.forEach((label, values) -> copied.put(label, values.deepCopy()));
+    configuration = java.util.Collections.unmodifiableMap(copied);
+  }
+
+  /** The values the context gives the component, a copy of the caller's own; empty when none. */
+  public java.util.Optional<ObjectNode> configuration(String label) {
+    return java.util.Optional.ofNullable(configuration.get(label)).map(ObjectNode::deepCopy);
+  }
 
   /** The default {@code inbox.retention}, in seconds. */
   public static final long DEFAULT_INBOX_RETENTION_SECONDS = 3600;

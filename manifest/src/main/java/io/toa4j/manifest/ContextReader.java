@@ -3,6 +3,7 @@ package io.toa4j.manifest;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.Comparator;
 import java.util.HashMap;
 import java.util.List;
@@ -11,13 +12,14 @@ import java.util.Optional;
 import java.util.TreeMap;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.node.JsonNodeFactory;
+import tools.jackson.databind.node.ObjectNode;
 
 /** Reads a context's folder: its {@code context.toa.yaml} and every component it finds. */
 final class ContextReader {
   static final String FILE = "context.toa.yaml";
   static final List<String> KEYS =
       List.of("name", "description", "version", "components", "storage", "bus", "inbox", "outbox",
-          "delivery");
+          "delivery", "configuration");
   static final String DEFAULT_COMPONENTS = "components/*";
   private static final String FIX = "write the context's settings as a mapping";
 
@@ -42,6 +44,7 @@ final class ContextReader {
         });
     EngineDeclaration storage = engine(root, "storage", ContextManifest.DEFAULT_STORAGE, "postgres");
     EngineDeclaration bus = engine(root, "bus", ContextManifest.DEFAULT_BUS, "rabbitmq");
+    List<ComponentManifest> components = components(folder, patterns(root));
     return new ContextManifest(
         folder,
         file,
@@ -52,7 +55,40 @@ final class ContextReader {
         inbox(root.get("inbox"), "remember", ContextManifest.DEFAULT_INBOX_REMEMBER_SECONDS),
         delays(root.get("delivery")),
         outboxRetention(root.get("outbox")),
-        components(folder, patterns(root)));
+        components,
+        configuration(root.get("configuration"), components));
+  }
+
+  private static final String CONFIGURATION_FIX = "give each component's values under its label, such as"
+      + " configuration: { billing.wallets: { limit: 100 } }";
+
+  /**
+   * {@code configuration}: the values of each component that declares a configuration, under its
+   * label ({@code namespace.name}, or {@code name} in the default namespace), checked against its
+   * schema at start, when secrets ({@code $NAME}) are read from the environment.
+   */
+  private static Map<String, ObjectNode> configuration(Optional<Declared> declared, List<ComponentManifest> components) {
+    if (declared.isEmpty()) {
+      return Map.of();
+    }
+    Map<String, ComponentManifest> byLabel = new HashMap<>();
+    components.forEach(c -> byLabel.put(c.label(), c));
+    Map<String, ObjectNode> values = new TreeMap<>();
+    for (Map.Entry<String, Declared> entry : declared.get().mapping(CONFIGURATION_FIX).entries()) {
+      String key = entry.getKey();
+      String label = key.contains(".") ? key : ComponentReader.DEFAULT_NAMESPACE + "." + key;
+      ComponentManifest component = byLabel.get(label);
+      if (component == null || component.configuration().isEmpty()) {
+        throw entry.getValue().refuse("'" + key + "' names no component of this context that declares a configuration"
+            + (component == null ? " (there is no component " + label + ")" : " (" + label + " declares none)")
+            + "; " + CONFIGURATION_FIX);
+      }
+      if (values.containsKey(label)) {
+        throw entry.getValue().refuse("the values of " + label + " are given twice; keep one of them");
+      }
+      values.put(label, (ObjectNode) entry.getValue().mapping("write the values of " + key + " as a mapping, such as { limit: 100 }").node().deepCopy());
+    }
+    return Collections.unmodifiableMap(values);
   }
 
   /**

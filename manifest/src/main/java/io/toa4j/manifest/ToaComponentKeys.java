@@ -14,8 +14,6 @@ final class ToaComponentKeys {
   private static final Map<String, String> EQUIVALENTS = new LinkedHashMap<>();
 
   static {
-    EQUIVALENTS.put("configuration", "values an operation reads from its context; " + NONE
-        + " yet: read them from the process's environment in the operation");
     EQUIVALENTS.put("origins", "governed outbound HTTP; " + NONE + ": an operation that reaches"
         + " another system calls it with a client of its own and records the fact under that"
         + " system's id (docs/delivery.md)");

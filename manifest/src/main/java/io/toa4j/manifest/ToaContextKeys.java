@@ -51,7 +51,6 @@ final class ToaContextKeys {
         + " under exposition:");
     EQUIVALENTS.put("identity", "identities are kept in the context's storage and managed with"
         + " toa identity; the token key is TOA_TOKEN_SECRET or TOA_TOKEN_SECRET_FILE");
-    EQUIVALENTS.put("configuration", "values components read as context.configuration; " + NONE);
     EQUIVALENTS.put("origins", "governed outbound HTTP; " + NONE);
     EQUIVALENTS.put("fetch", EQUIVALENTS.get("origins"));
     EQUIVALENTS.put("realtime", "realtime streams; " + NONE);

@@ -66,6 +66,18 @@ class ConciseSchemaTest {
   }
 
   @Test
+  void anyOtherText_isAStringWithItAsDefault_andASlashedText_aPattern_asToaReadsThem() {
+    Schema schema = input("{ greeting: hello, pepper: '', code: '/^[A-Z]+$/' }");
+
+    assertThat(schema.source().get("properties")).isEqualTo(json(
+        "{\"greeting\":{\"type\":\"string\",\"default\":\"hello\"},\"pepper\":{\"type\":\"string\",\"default\":\"\"},"
+            + "\"code\":{\"type\":\"string\",\"pattern\":\"^[A-Z]+$\"}}"));
+    assertThat(fits(schema, "{\"greeting\":\"hi\",\"code\":\"AB\"}")).isTrue();
+    assertThat(fits(schema, "{\"code\":\"ab\"}")).isFalse();
+    assertThat(fits(schema, "{\"greeting\":5}")).isFalse();
+  }
+
+  @Test
   void emptyMapping_isAnObjectWithNoProperty_asToaReadsIt() {
     Schema schema = input("{}");
 

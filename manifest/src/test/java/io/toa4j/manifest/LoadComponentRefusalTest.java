@@ -36,8 +36,6 @@ class LoadComponentRefusalTest {
 
   @Test
   void loadComponent_toaKeysNotRead_areRefusedSayingWhatToaHasInstead() {
-    assertThat(refused("name: wallets\nconfiguration:\n  limit: 10\n", "configuration"))
-        .hasMessageContainingAll("Toa's 'configuration' is not read (line 2)", "environment");
     assertThat(refused("name: wallets\norigins:\n  bank: https://bank.example\n", "origins"))
         .hasMessageContainingAll("Toa's 'origins' is not read", "under that system's id");
     assertThat(refused("name: wallets\nprototype: ../base\n", "prototype"))

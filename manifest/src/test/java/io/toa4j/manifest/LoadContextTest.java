@@ -280,4 +280,30 @@ class LoadContextTest {
     assertThat(refusedContext("name: shop\nstorage: { engine: postgres, pool: 5 }\n", "storage.pool"))
         .hasMessageContaining("pool");
   }
+
+  @Test
+  void configuration_givesEachConfiguredComponentItsValues_underItsLabelOrItsNameInTheDefaultNamespace() {
+    write(dir, "components/limits/manifest.toa.yaml", "configuration:\n  rounds: 10\n");
+    write(dir, "components/billing.wallets/manifest.toa.yaml", "configuration:\n  limit: number\n");
+    write(dir, FILE, "name: shop\nconfiguration:\n  limits: { rounds: 3 }\n  billing.wallets: { limit: $LIMIT }\n");
+
+    ContextManifest shop = Manifests.loadContext(dir);
+
+    assertThat(shop.configuration().keySet()).containsExactly("billing.wallets", "default.limits");
+    assertThat(shop.configuration("default.limits").orElseThrow()).isEqualTo(Fixtures.json("{\"rounds\":3}"));
+    assertThat(shop.configuration("billing.wallets").orElseThrow()).isEqualTo(Fixtures.json("{\"limit\":\"$LIMIT\"}"));
+    assertThat(shop.configuration("billing.topups")).isEmpty();
+  }
+
+  @Test
+  void configuration_givenTwice_orNotAMapping_isRefusedWhereWritten() {
+    write(dir, "components/limits/manifest.toa.yaml", "configuration:\n  rounds: 10\n");
+
+    assertThat(refusedContext("name: shop\nconfiguration:\n  limits: { rounds: 3 }\n  default.limits: { rounds: 4 }\n",
+        "configuration.default.limits")).hasMessageContaining("the values of default.limits are given twice");
+    assertThat(refusedContext("name: shop\nconfiguration:\n  limits: 3\n", "configuration.limits"))
+        .hasMessageContaining("write the values of limits as a mapping");
+    assertThat(refusedContext("name: shop\nconfiguration:\n  limits:\n    rounds@staging: 4\n", "configuration.limits.rounds@staging"))
+        .hasMessageContaining("@staging");
+  }
 }

@@ -93,7 +93,6 @@ class ToaContextTest {
           'events: [store.orders.created]'                           | events              | Toa's 'events' is not read            | Toa.builder().announceAll() publishes every event
           'exposition: { authorities: { main: localhost:8000 } }'    | exposition          | Toa's 'exposition' is not read        | toa run --http <host>:<port>
           'identity: { tokens: { lifetime: 3600 } }'                 | identity            | Toa's 'identity' is not read          | managed with toa identity; the token key is TOA_TOKEN_SECRET or TOA_TOKEN_SECRET_FILE
-          'configuration: { orders: { limit: 100 } }'                | configuration       | Toa's 'configuration' is not read     | context.configuration; there is none in toa4j
           'origins: { api: https://example.com }'                    | origins             | Toa's 'origins' is not read           | governed outbound HTTP; there is none in toa4j
           'introspection: { halt: true }'                            | introspection       | Toa's 'introspection' is not read     | halts and introspection; there is none in toa4j
           'telemetry: { otlp: http://localhost:4318 }'               | telemetry           | Toa's 'telemetry' is not read         | Toa.builder().meterRegistry(...)

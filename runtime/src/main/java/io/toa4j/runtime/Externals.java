@@ -58,5 +58,10 @@ final class Externals {
     public Optional<Attempt> previous() {
       return Optional.of(attempt);
     }
+
+    @Override
+    public <T> T configuration(Class<T> type) {
+      return context.configuration(type);
+    }
   }
 }

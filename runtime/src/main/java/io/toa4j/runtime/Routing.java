@@ -32,6 +32,7 @@ final class Routing {
   private final Options options;
   private final Tracing tracing;
   private final Admission admission;
+  private final Map<String, JsonNode> configurations;
 
   Routing(
       String context,
@@ -41,7 +42,9 @@ final class Routing {
       Bus bus,
       Options options,
       Tracing tracing,
-      Admission admission) {
+      Admission admission,
+      Map<String, JsonNode> configurations) {
+    this.configurations = configurations;
     this.tracing = tracing;
     this.admission = admission;
     this.context = context;
@@ -160,6 +163,21 @@ final class Routing {
       this.operation = operation;
       this.identity = identity;
       this.outgoing = outgoing;
+    }
+
+    @Override
+    public <T> T configuration(Class<T> type) {
+      JsonNode values = configurations.get(serving.label());
+      if (values == null) {
+        throw new IllegalStateException(serving.label() + " declares no configuration, so " + operation.name() + " has none to read;"
+            + " declare the values' schema under configuration: in its manifest.toa.yaml");
+      }
+      try {
+        return Binding.VALUES.treeToValue(values, type);
+      } catch (tools.jackson.core.JacksonException | IllegalArgumentException e) {
+        throw new IllegalStateException("The configuration of " + serving.label() + " cannot be read as " + type.getName() + ": "
+            + InputErrors.describe(values, e) + "; give " + type.getSimpleName() + " the properties of the configuration's schema", e);
+      }
     }
 
     @Override

@@ -19,9 +19,11 @@ import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.TreeSet;
+import tools.jackson.databind.JsonNode;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -105,7 +107,8 @@ public final class Toa implements AutoCloseable {
       Storage storage,
       Bus bus,
       List<MeterRegistry> registries,
-      Tracing tracing) {
+      Tracing tracing,
+      Map<String, JsonNode> configurations) {
     CompositeMeterRegistry metrics = registry(registries);
     var components = assembly.components(storage, hosted);
     Progress progress = new Progress();
@@ -131,7 +134,7 @@ public final class Toa implements AutoCloseable {
         new Engine(options, publisher, metrics, tracing, context.inboxRetentionSeconds(), context.inboxRememberSeconds(), attempts);
     Admission admission = new Admission(bus, assembly.receptions(), publisher::unpublished, options.backlog(), options.backlogWait(), options.clock(), metrics, Admission.ASKING);
     progress.listen(admission::progressed); // held calls go as soon as the line is short enough
-    Routing routing = new Routing(context.name(), components, hosted, engine, bus, options, tracing, admission);
+    Routing routing = new Routing(context.name(), components, hosted, engine, bus, options, tracing, admission, configurations);
     Janitor janitor =
         new Janitor(
             components.values().stream()

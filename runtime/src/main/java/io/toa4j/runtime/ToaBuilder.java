@@ -27,6 +27,7 @@ import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import tools.jackson.databind.JsonNode;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
@@ -357,6 +358,7 @@ public final class ToaBuilder {
     long read = System.nanoTime();
     Path home = home(context);
     Set<String> hosted = Hosting.of(context, hosting);
+    Map<String, JsonNode> configurations = Configurations.resolve(context, hosted, options.environment()); // refused before anything opens
     EngineRegistry registry = EngineRegistry.of(ToaBuilder.class.getClassLoader(), storageProviders, busProviders);
     StorageProvider storageProvider = registry.storage(context.storage());
     BusProvider busProvider = registry.bus(context.bus());
@@ -366,7 +368,7 @@ public final class ToaBuilder {
         "Context {}: manifests read in {} ms; components bound in {} ms while the storage opened in {} ms and the bus in {} ms",
         context.name(), (read - started) / 1_000_000, parts.bindingMillis(), parts.storageMillis(), parts.busMillis());
     try {
-      return Toa.start(context, options, home, hosted, parts.assembly(), parts.storage(), parts.bus(), List.copyOf(registries), tracing());
+      return Toa.start(context, options, home, hosted, parts.assembly(), parts.storage(), parts.bus(), List.copyOf(registries), tracing(), configurations);
     } catch (RuntimeException | Error e) {
       Opening.close(parts.bus(), e);
       Opening.close(parts.storage(), e);
@@ -495,7 +497,8 @@ public final class ToaBuilder {
             .orElse(ContextManifest.DEFAULT_RETRY_DELAYS_SECONDS),
         outboxRetentionSeconds.or(() -> folder.map(ContextManifest::outboxRetentionSeconds))
             .orElse(ContextManifest.DEFAULT_OUTBOX_RETENTION_SECONDS),
-        List.copyOf(sorted));
+        List.copyOf(sorted),
+        folder.map(ContextManifest::configuration).orElse(Map.of()));
   }
 
   /**
