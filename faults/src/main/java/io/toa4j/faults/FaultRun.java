@@ -118,7 +118,7 @@ public final class FaultRun {
       load.stop(PATIENCE);
       long loaded = System.nanoTime() - began;
       long draining = System.nanoTime();
-      Ledger.Result ledger = new Ledger(caller, client, bus).check(load, max(DRAIN, Duration.ofSeconds(10L * minutes)));
+      Ledger.Result ledger = new Ledger(caller, client, bus).check(load, max(DRAIN, Duration.ofSeconds(10L * minutes)), out);
       out.printf("drained and checked in %.1f s%n", (System.nanoTime() - draining) / 1e9);
       if (!ledger.lacking().isEmpty() && servers.isEmpty()) {
         out.println("what became of the credits wallets lack:");

@@ -5,6 +5,7 @@ import io.toa4j.manifest.ComponentManifest;
 import io.toa4j.manifest.ReceiverDeclaration;
 import io.toa4j.runtime.Toa;
 import io.toa4j.spi.Bus;
+import java.io.PrintStream;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -41,14 +42,24 @@ final class Ledger {
     this.bus = bus;
   }
 
-  /** Checks until all is settled or {@code drain} has passed, and answers the last check. */
-  Result check(Load load, Duration drain) throws InterruptedException {
+  /**
+   * Checks until all is settled or {@code drain} has passed, and answers the last check; says on
+   * {@code out} what each check that was not settled found, so that a shortfall that settles later
+   * (a read that answered older state for a while) shows in the report.
+   */
+  Result check(Load load, Duration drain, PrintStream out) throws InterruptedException {
     Map<String, long[]> expected = load.expected();
-    long deadline = System.nanoTime() + drain.toNanos();
+    long began = System.nanoTime();
+    long deadline = began + drain.toNanos();
     Result result;
+    int checks = 0;
     do {
       result = once(expected, load);
+      checks++;
       if (result.clean()) return result;
+      out.printf("  check %d at %.0f s: lost %d, doubled %d, wrong %d, parked %d%s%n", checks, (System.nanoTime() - began) / 1e9,
+          result.lost(), result.doubled(), result.wrong(), result.parked(),
+          result.lacking().isEmpty() ? "" : "; short: " + String.join(", ", result.lacking().keySet().stream().limit(5).toList()));
       Thread.sleep(1000);
     } while (System.nanoTime() < deadline);
     return result;
