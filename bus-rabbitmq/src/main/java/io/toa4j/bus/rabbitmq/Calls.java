@@ -95,12 +95,17 @@ final class Calls implements AutoCloseable {
               .correlationId(correlation)
               .replyTo(address)
               .build();
-      channels.publish("", queue, properties, Codec.body(call));
+      // the caller waits for the answer, and a runner for the call's confirm: a call not confirmed fails its answer
+      channels.send("", queue, properties, Codec.body(call), answer::completeExceptionally);
       return new Response.Answered(answer.get(timeout.toMillis(), TimeUnit.MILLISECONDS));
     } catch (TimeoutException e) { // no answer, or no confirm of the call: it may have been sent
       return new Response.Unanswered(timeout);
     } catch (ExecutionException e) {
-      throw new IllegalStateException("Stopped waiting for the answer to call " + call.id() + " on " + queue + ": " + e.getCause().getMessage(), e.getCause());
+      Throwable cause = e.getCause();
+      if (cause instanceof TimeoutException) return new Response.Unanswered(timeout); // not confirmed in time: it may have been sent
+      if (cause instanceof IOException io) throw io;
+      if (cause instanceof InterruptedException interrupted) throw interrupted;
+      throw new IllegalStateException("Stopped waiting for the answer to call " + call.id() + " on " + queue + ": " + cause.getMessage(), cause);
     } finally {
       waiting.remove(correlation);
     }
@@ -141,7 +146,7 @@ final class Calls implements AutoCloseable {
       if (reply == null) return;
       AMQP.BasicProperties answer =
           Codec.properties(reply, 1).builder().deliveryMode(1).correlationId(correlation).build();
-      channels.publish("", replyTo, answer, Codec.body(reply));
+      channels.publishFromBus("", replyTo, answer, Codec.body(reply)); // the responder returned: at the bottom of the handler's stack
     };
   }
 

@@ -13,6 +13,7 @@ import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.Consumer;
 
 /**
  * The publishing connection's channels, each in confirm mode, lent to one thread at a time.
@@ -84,6 +85,22 @@ final class Channels implements AutoCloseable {
     publish(List.of(new Outgoing(exchange, routingKey, properties, body)));
   }
 
+  /**
+   * Publishes as {@link #publish(String, String, AMQP.BasicProperties, byte[])} does, on this very
+   * thread when it is one the bus started ({@link BusThread}): for what a handler's thread sends
+   * once its handler returned (an answer, a retry's copy), at the bottom of a stack the bus knows,
+   * which a hand-over would only make slower. Any other thread hands it over.
+   */
+  void publishFromBus(String exchange, String routingKey, AMQP.BasicProperties properties, byte[] body)
+      throws IOException, InterruptedException, TimeoutException {
+    List<Outgoing> messages = List.of(new Outgoing(exchange, routingKey, properties, body));
+    if (BusThread.current()) {
+      publish(messages, this::borrowed);
+    } else {
+      publish(messages, this::with);
+    }
+  }
+
   /** One message to publish: where to, its properties and its body. */
   record Outgoing(String exchange, String routingKey, AMQP.BasicProperties properties, byte[] body) {}
 
@@ -92,9 +109,35 @@ final class Channels implements AutoCloseable {
    * has them all: a window of confirms rather than a wait per message.
    */
   void publish(List<Outgoing> messages) throws IOException, InterruptedException, TimeoutException {
+    publish(messages, this::with);
+  }
+
+  /**
+   * Hands the publish to a runner and returns at once, for a caller that waits for something else
+   * the broker sends after it (a call's answer): what the publish throws — not confirmed in time,
+   * the connection lost or recovering — goes to {@code failed}, on the runner.
+   *
+   * @throws IOException when the bus is closed, before anything is handed over
+   */
+  void send(String exchange, String routingKey, AMQP.BasicProperties properties, byte[] body, Consumer<Throwable> failed)
+      throws IOException {
+    List<Outgoing> messages = List.of(new Outgoing(exchange, routingKey, properties, body));
+    runners.send(() -> {
+      publish(messages, this::borrowed);
+      return null;
+    }, failed);
+  }
+
+  /** How a publish reaches a channel: handed over to a runner, or on the thread it is on. */
+  @FunctionalInterface
+  private interface Lending {
+    Object lend(Work<Object> work) throws IOException, InterruptedException, TimeoutException;
+  }
+
+  private void publish(List<Outgoing> messages, Lending lending) throws IOException, InterruptedException, TimeoutException {
     long recovered = recoveries.get();
     if (recovering) throw new IOException("the connection to the broker is recovering; publish again once it is back");
-    with(
+    lending.lend(
         channel -> {
           for (Outgoing message : messages) channel.basicPublish(message.exchange(), message.routingKey(), message.properties(), message.body());
           channel.waitForConfirmsOrDie(confirmTimeout.toMillis());

@@ -391,9 +391,7 @@ final class RabbitBus implements Bus {
   private static ThreadFactory daemons() {
     AtomicInteger count = new AtomicInteger();
     return runnable -> {
-      Thread thread = new Thread(runnable, "toa-rabbitmq-handler-" + count.incrementAndGet());
-      thread.setDaemon(true);
-      return thread;
+      return new BusThread(runnable, "toa-rabbitmq-handler-" + count.incrementAndGet());
     };
   }
 

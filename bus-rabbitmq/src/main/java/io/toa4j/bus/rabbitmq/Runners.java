@@ -4,6 +4,7 @@ import java.io.IOException;
 import java.time.Duration;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import java.util.function.Consumer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -72,18 +73,36 @@ final class Runners implements AutoCloseable {
    */
   <T> T run(Task<T> task) throws IOException, InterruptedException, TimeoutException {
     if (Thread.currentThread() instanceof Runner) return task.run();
-    Work<T> work = new Work<>(task);
-    synchronized (this) {
-      if (closed) throw new IOException("the bus is closed");
-      notify(); // an idle runner, which takes the work once this monitor is left; before the link, so an Error here links nothing
-      if (tail == null) {
-        head = work;
-      } else {
-        tail.next = work;
-      }
-      tail = work;
-    }
+    Work<T> work = new Work<>(task, null);
+    link(work);
     return work.answer();
+  }
+
+  /**
+   * Hands the task to a runner and returns at once, without its answer: what it throws goes to
+   * {@code failed}, on the runner. On a runner already, runs it at once.
+   *
+   * @throws IOException when the runners are closed, before anything is handed over
+   */
+  void send(Task<?> task, Consumer<Throwable> failed) throws IOException {
+    Work<?> work = new Work<>(task, failed);
+    if (Thread.currentThread() instanceof Runner) {
+      work.run();
+      return;
+    }
+    link(work);
+  }
+
+  /** Links the work at the queue's tail and wakes an idle runner for it. */
+  private synchronized void link(Work<?> work) throws IOException {
+    if (closed) throw new IOException("the bus is closed");
+    notify(); // an idle runner, which takes the work once this monitor is left; before the link, so an Error here links nothing
+    if (tail == null) {
+      head = work;
+    } else {
+      tail.next = work;
+    }
+    tail = work;
   }
 
   private void runOn() {
@@ -133,9 +152,7 @@ final class Runners implements AutoCloseable {
       n = ++started;
     }
     try {
-      Runner runner = new Runner(this::runOn, name + "-" + n);
-      runner.setDaemon(true);
-      runner.start();
+      new Runner(this::runOn, name + "-" + n).start();
     } catch (RuntimeException | OutOfMemoryError e) { // no thread to be had: the works wait for the runners there are
       synchronized (this) {
         runners--;
@@ -169,22 +186,27 @@ final class Runners implements AutoCloseable {
   }
 
   /** A runner's thread: a work handed over on it runs there, not on another runner. */
-  private static final class Runner extends Thread {
+  private static final class Runner extends BusThread {
     Runner(Runnable body, String name) {
       super(body, name);
     }
   }
 
-  /** One task handed over, and its answer once a runner ran it. */
+  /**
+   * One task handed over, and its answer once a runner ran it (or the close failed it); a task
+   * sent without waiting tells its failure to {@code told}, once, on the thread that settles it.
+   */
   private static final class Work<T> {
     final Task<T> task;
+    private final Consumer<Throwable> told;
     Work<?> next; // guarded by the Runners' monitor
     private boolean done; // guarded by this
     private T result;
     private Throwable failure;
 
-    Work(Task<T> task) {
+    Work(Task<T> task, Consumer<Throwable> told) {
       this.task = task;
+      this.told = told;
     }
 
     void run() {
@@ -202,11 +224,19 @@ final class Runners implements AutoCloseable {
       settle(null, thrown);
     }
 
-    private synchronized void settle(T answered, Throwable thrown) {
-      result = answered;
-      failure = thrown;
-      done = true;
-      notifyAll();
+    private void settle(T answered, Throwable thrown) {
+      synchronized (this) {
+        result = answered;
+        failure = thrown;
+        done = true;
+        notifyAll();
+      }
+      if (thrown == null || told == null) return;
+      try {
+        told.accept(thrown);
+      } catch (Throwable t) { // the runner goes on whatever the telling throws
+        LOG.warn("Telling a failure to the sender of a work threw; the runner goes on", t);
+      }
     }
 
     synchronized T answer() throws IOException, InterruptedException, TimeoutException {

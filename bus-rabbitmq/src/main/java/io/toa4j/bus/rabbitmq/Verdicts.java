@@ -15,7 +15,9 @@ import java.util.concurrent.TimeoutException;
  * next attempt number, on the queue itself when due now or on its retry queue with the delay as
  * the copy's expiration; a park is a confirmed copy on the parked queue with the code, reason,
  * attempts, queue and time as headers. Every failing verdict's copy carries when the message first
- * failed ({@value Codec#FIRST_FAILED}), kept from the delivery's copy or set now. {@code Done} needs nothing. Thread-safe.
+ * failed ({@value Codec#FIRST_FAILED}), kept from the delivery's copy or set now. {@code Done} needs nothing.
+ * A verdict is settled on the handler's thread once the handler returned, so its copy is published
+ * there ({@link Channels#publishFromBus}). Thread-safe.
  */
 final class Verdicts {
   /** The delay after a handler throws or answers nothing. */
@@ -35,10 +37,10 @@ final class Verdicts {
     byte[] body = Codec.body(message);
     long now = clock.millis();
     if (verdict instanceof Verdict.Retry retry && retry.delay().toMillis() == 0) {
-      channels.publish(
+      channels.publishFromBus(
           "", delivery.queue(), Codec.properties(message, delivery.attempt() + 1, Codec.failed(delivery, now), null), body);
     } else if (verdict instanceof Verdict.Retry retry) {
-      channels.publish(
+      channels.publishFromBus(
           "",
           Topology.retryQueue(delivery.queue()),
           Codec.properties(
@@ -54,7 +56,7 @@ final class Verdicts {
               Codec.ATTEMPTS, delivery.attempt(),
               Codec.PARKED_AT, now,
               Codec.FIRST_FAILED, delivery.firstFailed().orElse(now));
-      channels.publish(
+      channels.publishFromBus(
           "", Topology.PARKED, Codec.properties(message, delivery.attempt(), facts, null), body);
     }
   }

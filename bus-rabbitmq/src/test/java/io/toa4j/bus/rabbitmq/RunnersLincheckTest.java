@@ -91,6 +91,31 @@ class RunnersLincheckTest {
     if (!holds) throw new AssertionError(what);
   }
 
+  @Test
+  void sentTasks_eachRunOrToldTheClose_andAFailureReachesItsSenderOnce() {
+    Lincheck.runConcurrentTest(SCHEDULES, () -> {
+      Runners runners = new Runners("explored", 2, Duration.ZERO);
+      AtomicInteger ran = new AtomicInteger();
+      AtomicInteger closedOn = new AtomicInteger();
+      AtomicInteger failed = new AtomicInteger();
+      AtomicReferenceArray<Object> answers = new AtomicReferenceArray<>(1);
+      Thread sender = caller(() -> {
+        runners.send(() -> ran.incrementAndGet(), failure -> closedOn.incrementAndGet());
+        runners.send(() -> {
+          throw new IOException("not confirmed");
+        }, failure -> failed.incrementAndGet());
+      });
+      Thread waiting = caller(() -> answers.set(0, runners.run(() -> "answered")));
+      join(sender, waiting);
+      runners.close();
+      awaitEnded(runners);
+      check("answered".equals(answers.get(0)), "the caller answered: " + answers.get(0));
+      check(ran.get() + closedOn.get() == 1, "the first sent task ran, or was told the close, once: " + ran.get() + " runs, "
+          + closedOn.get() + " told");
+      check(failed.get() == 1, "the failing sent task's failure told once: " + failed.get());
+    });
+  }
+
   /** A caller's body, which may throw what a call to the runners throws. */
   @FunctionalInterface
   private interface Body {

@@ -157,7 +157,9 @@ class TwoProcessesTest {
       }
       for (var r : running) r.get(2, TimeUnit.MINUTES);
 
-      assertThat(caller.channelsOpened()).as("channels the caller opened for " + callers * each + " calls").isLessThanOrEqualTo(callers);
+      // a call's publish waits for its confirm on a runner while its caller already has the answer and
+      // calls again, so up to two publishes per caller hold a channel at once: never one per call
+      assertThat(caller.channelsOpened()).as("channels the caller opened for " + callers * each + " calls").isLessThanOrEqualTo(2L * callers);
       assertThat(host.channelsOpened()).as("channels the host opened for its answers").isLessThanOrEqualTo(16);
     } finally {
       pool.shutdownNow();
