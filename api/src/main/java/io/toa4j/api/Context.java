@@ -36,4 +36,14 @@ public interface Context {
    *     not bind to {@code type}
    */
   <T> T configuration(Class<T> type);
+
+  /**
+   * The in-memory map a component that declares {@code state: ~} shares among its operations in
+   * this process, as Toa's state extension gives a component's instance: empty when the process
+   * starts, never written to the storage, not seen by other processes, lost with the process.
+   * Never a place for what a repeated call must find: that is the entity's, or the inbox's.
+   *
+   * @throws IllegalStateException when the component declares no state
+   */
+  java.util.concurrent.ConcurrentMap<String, Object> state();
 }

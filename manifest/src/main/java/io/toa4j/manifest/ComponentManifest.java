@@ -19,6 +19,8 @@ import tools.jackson.databind.JsonNode;
  * @param receivers the declared receivers, in declared order
  * @param exposition the {@code exposition} tree as declared (validated structurally), if any
  * @param configuration the schema and defaults of the values its operations read, if it declares them
+ * @param state whether it declares {@code state: ~}: an in-memory map its operations share in each
+ *     process, as Toa's state extension gives a component's instance
  */
 public record ComponentManifest(
     Path directory,
@@ -30,7 +32,8 @@ public record ComponentManifest(
     List<String> events,
     List<ReceiverDeclaration> receivers,
     Optional<JsonNode> exposition,
-    Optional<ConfigurationDeclaration> configuration) {
+    Optional<ConfigurationDeclaration> configuration,
+    boolean state) {
 
   /** The operations every component with an entity has without declaring them. */
   public static final List<String> GENERIC_OPERATIONS = List.of("observe", "enumerate", "assign");

@@ -21,7 +21,7 @@ import tools.jackson.databind.node.JsonNodeFactory;
 final class ComponentReader {
   static final String FILE = "manifest.toa.yaml";
   static final List<String> KEYS =
-      List.of("namespace", "name", "entity", "operations", "events", "receivers", "exposition", "configuration");
+      List.of("namespace", "name", "entity", "operations", "events", "receivers", "exposition", "configuration", "state");
   static final String DEFAULT_NAMESPACE = "default";
   static final String RESERVED_NAMESPACE = "system";
 
@@ -90,7 +90,17 @@ final class ComponentReader {
         events(root.get("events")),
         receivers(root.get("receivers"), names),
         root.get("exposition").map(e -> ExpositionReader.read(e, names)),
-        root.get("configuration").map(ComponentReader::configuration));
+        root.get("configuration").map(ComponentReader::configuration),
+        root.get("state").map(ComponentReader::state).orElse(false));
+  }
+
+  /** {@code state: ~}, Toa's in-memory state of a component's instance: nothing else is written after it. */
+  private static boolean state(Declared declared) {
+    if (!declared.node().isNull()) {
+      throw declared.refuse("state takes no settings; write state: ~ for an in-memory map the component's operations share in"
+          + " each process (Context.state())");
+    }
+    return true;
   }
 
   private static final String CONFIGURATION_FIX = "declare the values' schema, such as configuration: { limit: 100 } (a"

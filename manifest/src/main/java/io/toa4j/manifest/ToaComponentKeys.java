@@ -20,7 +20,6 @@ final class ToaComponentKeys {
     EQUIVALENTS.put("prototype", "a prototype whose declarations the component inherits; " + NONE
         + ": each manifest declares its own operations (prototype: null, no prototype, is read)");
     EQUIVALENTS.put("extensions", "the settings of Toa's extensions; toa4j reads none of them");
-    EQUIVALENTS.put("state", "a state extension; " + NONE);
     EQUIVALENTS.put("storages", "BLOB storages; " + NONE + " (entity: is what the component"
         + " keeps)");
     EQUIVALENTS.put("stash", "a shared cache; " + NONE);

@@ -10,7 +10,7 @@ import java.nio.file.Path;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-/** A component's {@code configuration} in Toa's two forms, and what is refused in it. */
+/** A component's {@code configuration} in Toa's two forms, and what is refused in it; and its {@code state}. */
 class ConfigurationManifestTest {
   @TempDir Path dir;
 
@@ -58,5 +58,11 @@ class ConfigurationManifestTest {
     assertThatThrownBy(() -> component(dir, "a.four", "configuration:\n  limit: .balance\n"))
         .isInstanceOf(ManifestException.class)
         .hasMessageContaining("a configuration refers to no entity");
+  }
+
+  @Test
+  void state_isReadAsToaWritesIt_andAbsentIsNone() {
+    assertThat(component(dir, "a.kept", "state: ~\n").state()).isTrue();
+    assertThat(component(dir, "a.plain", "name: plain\n").state()).isFalse();
   }
 }

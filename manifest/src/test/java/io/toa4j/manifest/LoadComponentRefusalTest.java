@@ -41,9 +41,10 @@ class LoadComponentRefusalTest {
     assertThat(refused("name: wallets\nprototype: ../base\n", "prototype"))
         .hasMessageContaining("each manifest declares its own operations");
     assertThat(refused("name: wallets\nbridge: node\n", "bridge")).hasMessageContaining("Java classes under operations/");
-    for (String key : java.util.List.of("extensions", "state", "storages", "stash", "realtime", "queues", "build")) {
+    for (String key : java.util.List.of("extensions", "storages", "stash", "realtime", "queues", "build")) {
       assertThat(refused("name: wallets\n" + key + ": {}\n", key)).hasMessageContaining("Toa's '" + key + "' is not read");
     }
+    assertThat(refused("name: wallets\nstate: { a: 1 }\n", "state")).hasMessageContainingAll("state takes no settings", "state: ~");
   }
 
   @Test

@@ -63,5 +63,10 @@ final class Externals {
     public <T> T configuration(Class<T> type) {
       return context.configuration(type);
     }
+
+    @Override
+    public java.util.concurrent.ConcurrentMap<String, Object> state() {
+      return context.state();
+    }
   }
 }

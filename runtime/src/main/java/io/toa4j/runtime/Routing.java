@@ -33,6 +33,8 @@ final class Routing {
   private final Tracing tracing;
   private final Admission admission;
   private final Map<String, JsonNode> configurations;
+  /** The in-memory state of each component that declares state: ~, for this process's life. */
+  private final Map<String, java.util.concurrent.ConcurrentMap<String, Object>> states = new java.util.HashMap<>();
 
   Routing(
       String context,
@@ -45,6 +47,8 @@ final class Routing {
       Admission admission,
       Map<String, JsonNode> configurations) {
     this.configurations = configurations;
+    components.values().stream().filter(c -> c.manifest().state())
+        .forEach(c -> states.put(c.label(), new java.util.concurrent.ConcurrentHashMap<>()));
     this.tracing = tracing;
     this.admission = admission;
     this.context = context;
@@ -163,6 +167,16 @@ final class Routing {
       this.operation = operation;
       this.identity = identity;
       this.outgoing = outgoing;
+    }
+
+    @Override
+    public java.util.concurrent.ConcurrentMap<String, Object> state() {
+      java.util.concurrent.ConcurrentMap<String, Object> state = states.get(serving.label());
+      if (state == null) {
+        throw new IllegalStateException(serving.label() + " declares no state, so " + operation.name() + " has none to share;"
+            + " write state: ~ in its manifest.toa.yaml");
+      }
+      return state;
     }
 
     @Override

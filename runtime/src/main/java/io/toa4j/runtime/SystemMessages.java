@@ -99,7 +99,7 @@ final class SystemMessages {
   /** {@code system.messages} as the publisher sweeps it, over its store. */
   static Component component(Store store, Set<String> consumed) {
     ComponentManifest manifest =
-        new ComponentManifest(Path.of(LABEL), Path.of("(built in)"), "system", "messages", Optional.empty(), Map.of(), List.of(), List.of(), Optional.empty(), Optional.empty());
+        new ComponentManifest(Path.of(LABEL), Path.of("(built in)"), "system", "messages", Optional.empty(), Map.of(), List.of(), List.of(), Optional.empty(), Optional.empty(), false);
     return new Component(manifest, Map.of(), Optional.of(store), announcements(), mine(consumed));
   }
 

@@ -179,4 +179,53 @@ class ConfigurationTest {
     assertThat(Configurations.variable("billing.wallets")).isEqualTo("TOA_CONFIGURATION_BILLING_WALLETS");
     assertThat(Configurations.variable("default.top-ups")).isEqualTo("TOA_CONFIGURATION_DEFAULT_TOP_UPS");
   }
+
+  @Test
+  void state_isOneMapTheComponentsOperationsShare_andAComponentWithoutIt_isToldSo() {
+    Fixtures.write(directory, "context.toa.yaml", "name: test\n");
+    Fixtures.write(directory, "components/test.counter/manifest.toa.yaml", """
+        state: ~
+        operations:
+          count: { type: effect }
+          read: { type: computation }
+        """);
+    Fixtures.write(directory, "components/test.counter/operations/Count.java", """
+        package test.counter.operations;
+        import io.toa4j.api.*;
+        public class Count implements Effect<Void> {
+          public Object effect(Void input, Context context) {
+            return context.state().merge("counted", 1L, (a, b) -> (Long) a + (Long) b);
+          }
+        }
+        """);
+    Fixtures.write(directory, "components/test.counter/operations/Read.java", """
+        package test.counter.operations;
+        import io.toa4j.api.*;
+        public class Read implements Computation<Void> {
+          public Object computation(Void input, Context context) {
+            return context.state().getOrDefault("counted", 0L);
+          }
+        }
+        """);
+    Fixtures.write(directory, "components/test.bare/manifest.toa.yaml", "operations:\n  read:\n    type: computation\n");
+    Fixtures.write(directory, "components/test.bare/operations/Read.java", """
+        package test.bare.operations;
+        import io.toa4j.api.*;
+        public class Read implements Computation<Void> {
+          public Object computation(Void input, Context context) {
+            return context.state().size();
+          }
+        }
+        """);
+    try (Toa app = Toa.builder().directory(directory).build()) {
+      app.call("test.counter.count", Request.empty());
+      app.call("test.counter.count", Request.empty());
+      assertThat(((io.toa4j.api.Reply.Output) app.call("test.counter.read", Request.empty())).value()).contains(2L);
+      assertThatThrownBy(() -> app.call("test.bare.read", Request.empty())).hasMessageContaining("test.bare declares no state");
+    }
+    try (Toa again = Toa.builder().directory(directory).build()) {
+      assertThat(((io.toa4j.api.Reply.Output) again.call("test.counter.read", Request.empty())).value())
+          .as("in memory: a new start begins empty").contains(0L);
+    }
+  }
 }

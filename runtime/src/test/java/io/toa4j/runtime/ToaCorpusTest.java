@@ -20,7 +20,7 @@ import org.junit.jupiter.api.Test;
 class ToaCorpusTest {
   private static final Path CORPUS = Path.of("src/test/resources/toa");
   /** How many of the corpus's component manifests load unchanged today (15 at first); issue 42 asks 90 %. */
-  private static final int LOADING_AT_LEAST = 42;
+  private static final int LOADING_AT_LEAST = 46;
 
   @Test
   void everyManifest_loadsOrIsRefusedNamingItsFile_andNoFewerLoadThanBefore() throws IOException {
