@@ -96,6 +96,7 @@ final class Runners implements AutoCloseable {
   /** Links the work at the queue's tail and wakes an idle runner for it. */
   private synchronized void link(Work<?> work) throws IOException {
     if (closed) throw new IOException("the bus is closed");
+    if (runners == 0) throw new IOException("the bus has no thread left to talk to the broker: none could be started");
     notify(); // an idle runner, which takes the work once this monitor is left; before the link, so an Error here links nothing
     if (tail == null) {
       head = work;
