@@ -107,14 +107,21 @@ final class Shortfall {
   private static void explain(PrintStream out, String wallet, long[] observed, List<Fact> facts, Connection wallets, Connection topups)
       throws SQLException {
     long[] stored = {0, 0};
-    try (PreparedStatement s = wallets.prepareStatement("SELECT version, json_extract(state, '$.balance') FROM records WHERE id = ?")) {
+    long updated = 0;
+    try (PreparedStatement s = wallets.prepareStatement("SELECT version, json_extract(state, '$.balance'), updated FROM records WHERE id = ?")) {
       s.setString(1, wallet);
       try (ResultSet r = s.executeQuery()) {
-        if (r.next()) stored = new long[] {r.getLong(2), r.getLong(1)};
+        if (r.next()) {
+          stored = new long[] {r.getLong(2), r.getLong(1)};
+          updated = r.getLong(3);
+        }
       }
     }
-    out.printf("  wallet %s: observed balance %d at version %d; its file holds %d at version %d%s%n", wallet, observed[0], observed[1],
-        stored[0], stored[1], stored[0] == observed[0] && stored[1] == observed[1] ? "" : " — a read answered other state than the file holds");
+    boolean differs = stored[0] != observed[0] || stored[1] != observed[1];
+    String when = observed.length < 3 ? "" : "; read at " + java.time.Instant.ofEpochMilli(observed[2]) + ", the record last written at "
+        + java.time.Instant.ofEpochMilli(updated) + (updated > observed[2] ? ", after the read: a credit that landed late" : ", before the read");
+    out.printf("  wallet %s: observed balance %d at version %d; its file holds %d at version %d%s%s%n", wallet, observed[0], observed[1],
+        stored[0], stored[1], differs ? " — a read answered other state than the file holds" : "", differs ? when : "");
     Map<String, Long> inbox = new LinkedHashMap<>(); // identity → the wallet's version its answer gave
     try (PreparedStatement s = wallets.prepareStatement("SELECT identity, reply FROM inbox WHERE record = ?")) {
       s.setString(1, wallet);
