@@ -34,7 +34,9 @@ import java.util.function.Consumer;
  *
  * <p>Every work on a channel of the pool runs on one of the bus's {@link Runners}, never on its
  * caller's thread, which may be at any depth of its stack: a {@link StackOverflowError} inside the
- * client would stop the connection for good.
+ * client would stop the connection for good. Two exceptions, each at a depth the bus knows: what a
+ * thread the bus started sends once its handler returned ({@link #publishFromBus}), and the
+ * channel {@link #open} gives an operator's browsing of the parked queue.
  * Thread-safe.
  */
 final class Channels implements AutoCloseable {
