@@ -3,15 +3,22 @@ package io.toa4j.sql;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.sql.SQLTransientConnectionException;
+import java.time.Duration;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Executor;
+import java.util.concurrent.FutureTask;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.Semaphore;
+import java.util.concurrent.SynchronousQueue;
 import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Consumer;
 import java.util.function.Predicate;
 import javax.sql.DataSource;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * A server storage's connections: its pool (HikariCP's, in both server storages) behind a fair
@@ -25,9 +32,21 @@ import javax.sql.DataSource;
  * thread finds a connection idle, or one being replaced after a loss. Thread-safe.
  */
 public final class Connections {
+  private static final Logger LOG = LoggerFactory.getLogger(Connections.class);
   /**
-   * The thread that discards connections left in an unknown state, with a stack of its own: one for
-   * the process, started with the first storage, a daemon.
+   * The threads that discard connections, one per connection at once, daemons that end a minute
+   * after their last: a discard that never ends holds up no other. One may never end — an {@code
+   * Error} that left the JDK socket's read or write lock held by a thread that is gone leaves every
+   * later read or write of that socket waiting for it, closing included (MariaDB's close reads the
+   * server's last bytes; PostgreSQL's writes its goodbye) — and with one thread for every discard,
+   * the next connection to discard waited behind it for good, still lent, until the pool had none.
+   */
+  private static final ThreadPoolExecutor APART = apart();
+
+  /**
+   * The thread connections left in an unknown state are handed to, with a stack of its own: one for
+   * the process, started with the first storage, a daemon. It never enters a driver: it hands each
+   * connection on to a thread of {@link #APART}.
    */
   private static final ThreadPoolExecutor DISCARDS = discards();
 
@@ -56,7 +75,7 @@ public final class Connections {
 
   /** @param pool opened, as {@code shape} describes it */
   public Connections(DataSource pool, Pool shape) {
-    this(pool, shape, DISCARDS);
+    this(pool, shape, Connections::discardApart);
   }
 
   /** As {@link #Connections(DataSource, Pool)}, discarding on the executor given (for tests). */
@@ -138,6 +157,57 @@ public final class Connections {
     }
   }
 
+  /** Hands a discard to {@link #DISCARDS}, which hands it on to a thread of {@link #APART}. */
+  private static void discardApart(Runnable discard) {
+    DISCARDS.execute(new Apart(discard));
+  }
+
+  /**
+   * Closes a pool within the time given, on a thread of its own: a pool closing a connection that
+   * never ends (see {@link #APART}) would hold its closer for good. Past the time, it is left to end
+   * on that thread, and a warning says so.
+   *
+   * @return whether it closed within the time
+   */
+  public static boolean close(AutoCloseable pool, String name, Duration within) {
+    FutureTask<Void> closing = new FutureTask<>(() -> {
+      pool.close();
+      return null;
+    });
+    Thread thread = new Thread(closing, "toa4j-sql-close-" + name);
+    thread.setDaemon(true);
+    thread.start();
+    try {
+      closing.get(within.toMillis(), TimeUnit.MILLISECONDS);
+      return true;
+    } catch (TimeoutException e) {
+      LOG.warn("{} did not close within {} ms: a connection of it does not end (an Error left its socket locked?). It is left to close on {}", name, within.toMillis(), thread.getName());
+      return false;
+    } catch (ExecutionException e) {
+      LOG.warn("{} failed to close", name, e.getCause());
+      return false;
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      LOG.warn("Interrupted while {} closed; it is left to close on {}", name, thread.getName());
+      return false;
+    }
+  }
+
+  private static ThreadPoolExecutor apart() {
+    AtomicLong threads = new AtomicLong();
+    return new ThreadPoolExecutor(
+        0,
+        Integer.MAX_VALUE,
+        60,
+        TimeUnit.SECONDS,
+        new SynchronousQueue<>(),
+        runnable -> {
+          Thread thread = new Thread(runnable, "toa4j-sql-discard-" + threads.incrementAndGet());
+          thread.setDaemon(true);
+          return thread;
+        });
+  }
+
   private static ThreadPoolExecutor discards() {
     ThreadPoolExecutor executor =
         new ThreadPoolExecutor(
@@ -152,8 +222,24 @@ public final class Connections {
               return thread;
             });
     executor.prestartCoreThread();
-    executor.execute(new Discard(connection -> {}, null)); // the hand-over's classes, loaded and linked now
+    // the hand-overs' classes, loaded and linked now, not when first needed deep in a stack
+    executor.execute(new Apart(new Discard(connection -> {}, null)));
     return executor;
+  }
+
+  /**
+   * A discard handed on to a thread of {@link #APART}; where no thread can be started, it runs
+   * here, the next waiting meanwhile.
+   */
+  private record Apart(Runnable discard) implements Runnable {
+    @Override
+    public void run() {
+      try {
+        APART.execute(discard);
+      } catch (RuntimeException | OutOfMemoryError e) { // no thread to be had: rejected, or none can be made
+        discard.run();
+      }
+    }
   }
 
   /** A connection to discard, and how; its class loaded with this one's, not when first needed deep in a stack. */

@@ -100,7 +100,9 @@ class TopologyRecoveryTest {
         bus.close();
       }
       assertThat(log.lines("recovering topology")).as("automatic recovery declared everything again").isEmpty();
-      assertThat(log.lines("already closed")).isEmpty();
+      // what recovery met when the topology lived on channels the pool closes; a consumer's own
+      // outage may say "connection is already closed", which is its one WARN, counted below
+      assertThat(log.lines("channel is already closed")).as("recovery met no closed channel").isEmpty();
       assertThat(log.lines("The consumer of queue " + queue, " WARN ")).as("the lost consumer: one WARN").hasSize(1);
       assertThat(log.lines("The consumer of queue " + queue, " INFO ", "is back after")).as("and one INFO").hasSize(1);
       assertThat(log.stackTraces()).as("an outage logs no stack trace").isEmpty();

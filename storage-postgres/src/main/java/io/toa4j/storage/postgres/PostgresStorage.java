@@ -7,6 +7,7 @@ import io.toa4j.spi.Storage;
 import io.toa4j.spi.Store;
 import io.toa4j.sql.Connections;
 import java.sql.SQLException;
+import java.time.Duration;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentMap;
 import org.slf4j.Logger;
@@ -20,6 +21,12 @@ final class PostgresStorage implements Storage {
   private static final Logger LOG = LoggerFactory.getLogger(PostgresStorage.class);
 
   /** Connections per storage: enough for a process's dispatchers and requests, few enough for many processes. */
+
+  /**
+   * How long closing waits for the pool: more than HikariCP's own waits (ten seconds for its closer
+   * to end), less than for good (see {@link Connections#close}).
+   */
+  private static final Duration CLOSING = Duration.ofSeconds(30);
 
   private final Server server;
   private final Failures failures;
@@ -106,6 +113,6 @@ final class PostgresStorage implements Storage {
   public void close() {
     closed = true;
     stores.clear();
-    pool.close();
+    Connections.close(pool, pool.getPoolName(), CLOSING);
   }
 }

@@ -107,6 +107,41 @@ class ConnectionsTest {
     }
   }
 
+  /**
+   * A connection whose discard never ends — as when an {@code Error} left its socket's lock held, so
+   * that closing it waits for good — holds up no other: the connections of later works cut short
+   * leave the pool, new ones take their place, and the gate goes on lending.
+   */
+  @Test
+  void aDiscardThatNeverEnds_holdsUpNoOther_andTheGateGoesOnLending() throws Exception {
+    try (HikariDataSource pool = pool(2, Duration.ofSeconds(10))) {
+      CountDownLatch never = new CountDownLatch(1);
+      AtomicInteger discarded = new AtomicInteger();
+      Connections connections =
+          new Connections(
+              pool,
+              new Connections.Pool("stuck", 2, 10_000, "PostgreSQL", Failures::isUnreachable, c -> {
+                pool.evictConnection(c);
+                discarded.incrementAndGet();
+                if (discarded.get() == 1) held(never); // the first: its close never ends
+              }));
+      try {
+        for (int i = 0; i < 4; i++) {
+          assertThatThrownBy(() -> connections.run(c -> {
+            throw new IllegalStateException("cut short in the middle of the exchange");
+          })).isInstanceOf(IllegalStateException.class);
+        }
+        await("every connection cut short discarded, the first still closing")
+            .atMost(Duration.ofSeconds(30))
+            .until(() -> discarded.get() == 4 && pool.getHikariPoolMXBean().getActiveConnections() == 0);
+        for (int i = 0; i < 20; i++) assertThat((long) connections.run(c -> single(c, "SELECT 7"))).isEqualTo(7L);
+        assertThat(never.getCount()).as("the first discard still had not ended").isEqualTo(1);
+      } finally {
+        never.countDown();
+      }
+    }
+  }
+
   @Test
   void everyConnectionInUsePastTheTimeout_someAnsweredAndGivenBackToCallsThatWaitedBefore_isAnOverload_notAnOutage() throws Exception {
     SQLTransientConnectionException busy = thirdCallsFailure_afterTheFirstEndsAndTheSecondTakesItsConnection(false);
