@@ -118,7 +118,7 @@ final class Ledger {
     Map<String, long[]> lacking = new TreeMap<>();
     if (lost > 0) notes.add(lost + " calls unanswered at the end");
     long waiting = waiting(notes);
-    int parked = bus.parked().size();
+    int parked = bus.parking().orElseThrow(() -> new IllegalStateException(bus.describe() + " lists no parked messages: the ledger cannot count them")).parked().size();
     if (parked > 0) notes.add(parked + " messages parked");
     List<String> wrongs = load.wrongs();
     notes.addAll(wrongs);

@@ -83,7 +83,19 @@ public final class Admin {
 
   /** The parked messages of the context's bus, oldest first. */
   public List<Parked> parked() {
-    return bus.get().parked();
+    return parking().parked();
+  }
+
+  /**
+   * The bus's parked messages, reached.
+   *
+   * @throws UnsupportedOperationException when the bus keeps them where they cannot be reached
+   */
+  private Bus.Parking parking() {
+    Bus opened = bus.get();
+    return opened
+        .parking()
+        .orElseThrow(() -> new UnsupportedOperationException(opened.describe() + " keeps its parked messages where they cannot be listed, replayed or discarded from here"));
   }
 
   /** The parked messages that match the filter, oldest first, at most its limit. */
@@ -138,13 +150,13 @@ public final class Admin {
   private boolean replay(Parked parked) {
     if (SystemMessages.own(parked.message())) LOG.info("Replaying message {} of {} (not announced)", parked.message().id(), parked.queue());
     else announced.replayed(parked);
-    return bus.get().replay(parked.id());
+    return parking().replay(parked.id());
   }
 
   private boolean discard(Parked parked, String reason) {
     if (SystemMessages.own(parked.message())) LOG.info("Discarding message {} of {} (not announced): {}", parked.message().id(), parked.queue(), reason);
     else announced.discarded(parked, reason);
-    return bus.get().discard(parked.id(), reason);
+    return parking().discard(parked.id(), reason);
   }
 
   private static void requireReason(String reason) {

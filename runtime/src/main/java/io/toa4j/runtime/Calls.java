@@ -62,12 +62,18 @@ final class Calls {
     }
   }
 
+  private static Failure carriesNoCalls(Bus bus, String component, String endpoint) {
+    return new Failure(
+        Failure.Code.UNAVAILABLE, endpoint + " cannot be called from a process that does not host " + component + ": " + bus.describe() + " carries no calls");
+  }
+
   private static Result request(
       Bus bus, String component, String endpoint, Request request, String identity, Duration timeout, Context context) {
     Message call = Tracing.withContext(new Message(identity, endpoint, Binding.json(Requests.tree(request)), Map.of()), context);
+    Bus.Calls calls = bus.calls().orElseThrow(() -> carriesNoCalls(bus, component, endpoint));
     Response response;
     try {
-      response = bus.request(queue(component), call, timeout);
+      response = calls.request(queue(component), call, timeout);
     } catch (RuntimeException e) {
       throw new Failure(Failure.Code.SYSTEM, "cannot send the call of " + endpoint + " to " + component + ": " + e.getMessage(), e);
     }

@@ -10,6 +10,7 @@ import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import java.util.SortedMap;
 import java.util.TreeMap;
@@ -94,7 +95,8 @@ final class Messaging implements AutoCloseable {
     for (String component : components) {
       if (!hosted.contains(component)) continue;
       subscriptions.add(bus.consume(tasks(component), d -> deliveries.handle(d, this::runTask)));
-      subscriptions.add(bus.serve(Calls.queue(component), Calls.responder(invoker, tracing, component, callsInFlight, callWaits)));
+      Optional<Bus.Calls> calls = bus.calls(); // without them, every caller is in this process (Hosting.requireCalls)
+      if (calls.isPresent()) subscriptions.add(calls.get().serve(Calls.queue(component), Calls.responder(invoker, tracing, component, callsInFlight, callWaits)));
     }
   }
 

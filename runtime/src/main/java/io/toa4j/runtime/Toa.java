@@ -225,8 +225,10 @@ public final class Toa implements AutoCloseable {
             .register(metrics);
       });
     }
-    Sampled parked = new Sampled("the parked messages", bus::parkedCount);
-    Gauge.builder(PARKED_GAUGE, parked::value).description("messages parked after failing, over all queues").register(metrics);
+    bus.parking().ifPresent(parking -> {
+      Sampled parked = new Sampled("the parked messages", parking::parkedCount);
+      Gauge.builder(PARKED_GAUGE, parked::value).description("messages parked after failing, over all queues").register(metrics);
+    });
   }
 
   /** The gauge of a component's outbox entries not yet published, by {@code component}. */
@@ -345,7 +347,7 @@ public final class Toa implements AutoCloseable {
    * this process hosts every component.
    */
   public boolean distributed() {
-    return bus.get().distributed();
+    return bus.get().can(Bus.Capability.DISTRIBUTED);
   }
 
   /** The labels of the components this process hosts; empty for a context that hosts nothing. */

@@ -350,7 +350,7 @@ public final class ToaBuilder {
    *
    * @throws io.toa4j.manifest.ManifestException when a manifest does not fit
    * @throws StartupException when code does not compile or fit, an engine is missing or refuses its
-   *     options, or a subset is hosted on a bus that one process consumes
+   *     options, or a subset is hosted on a bus that one process consumes or that carries no calls
    */
   public Toa build() {
     long started = System.nanoTime();
@@ -368,6 +368,7 @@ public final class ToaBuilder {
         "Context {}: manifests read in {} ms; components bound in {} ms while the storage opened in {} ms and the bus in {} ms",
         context.name(), (read - started) / 1_000_000, parts.bindingMillis(), parts.storageMillis(), parts.busMillis());
     try {
+      Hosting.requireCalls(context, hosted, parts.bus());
       return Toa.start(context, options, home, hosted, parts.assembly(), parts.storage(), parts.bus(), List.copyOf(registries), tracing(), configurations);
     } catch (RuntimeException | Error e) {
       Opening.close(parts.bus(), e);
@@ -455,7 +456,10 @@ public final class ToaBuilder {
    */
   public boolean distributed() {
     ContextManifest context = context();
-    return EngineRegistry.of(ToaBuilder.class.getClassLoader(), storageProviders, busProviders).bus(context.bus()).distributed();
+    return EngineRegistry.of(ToaBuilder.class.getClassLoader(), storageProviders, busProviders)
+        .bus(context.bus())
+        .capabilities()
+        .contains(Bus.Capability.DISTRIBUTED);
   }
 
   private Path home(ContextManifest context) {

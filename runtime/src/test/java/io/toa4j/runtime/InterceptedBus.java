@@ -7,6 +7,7 @@ import io.toa4j.spi.Message;
 import java.lang.reflect.InvocationTargetException;
 import java.lang.reflect.Proxy;
 import java.util.List;
+import java.util.Optional;
 import java.util.OptionalLong;
 import java.util.ServiceLoader;
 import java.util.function.BiFunction;
@@ -31,6 +32,7 @@ final class InterceptedBus implements BusProvider {
   private final Interceptor interceptor;
   private final BiFunction<String, Bus.Handler, Bus.Handler> consuming;
   private volatile Function<String, OptionalLong> backlogs;
+  private volatile boolean coreOnly;
 
   InterceptedBus(String name, String real, Interceptor interceptor) {
     this(name, real, interceptor, (queue, handler) -> handler);
@@ -46,6 +48,15 @@ final class InterceptedBus implements BusProvider {
     this.interceptor = interceptor;
   }
 
+  /**
+   * Leaves the bus the roles every bus has, publishing and consuming: no {@link Bus#calls()}, no
+   * {@link Bus#parking()}, as a bus that has only those would.
+   */
+  InterceptedBus withoutRoles() {
+    this.coreOnly = true;
+    return this;
+  }
+
   /** Answers {@link Bus#backlog(String)} as {@code backlogs} does, instead of the real bus. */
   InterceptedBus backlogs(Function<String, OptionalLong> backlogs) {
     this.backlogs = backlogs;
@@ -58,8 +69,8 @@ final class InterceptedBus implements BusProvider {
   }
 
   @Override
-  public boolean distributed() {
-    return real.distributed();
+  public java.util.Set<Bus.Capability> capabilities() {
+    return real.capabilities();
   }
 
   @Override
@@ -72,6 +83,7 @@ final class InterceptedBus implements BusProvider {
         interceptor.publish(events, method.getName().equals("republish") ? bus::republish : bus::publish);
         return null;
       }
+      if (coreOnly && (method.getName().equals("calls") || method.getName().equals("parking"))) return Optional.empty();
       if (method.getName().equals("backlog") && backlogs != null) return backlogs.apply((String) args[0]);
       if (method.getName().equals("consume")) return bus.consume((String) args[0], consuming.apply((String) args[0], (Bus.Handler) args[1]));
       try {

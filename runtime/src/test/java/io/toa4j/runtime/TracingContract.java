@@ -166,8 +166,8 @@ abstract class TracingContract {
       }
 
       @Override
-      public boolean distributed() {
-        return real.distributed();
+      public java.util.Set<Bus.Capability> capabilities() {
+        return real.capabilities();
       }
 
       @Override

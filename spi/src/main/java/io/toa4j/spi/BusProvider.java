@@ -1,5 +1,7 @@
 package io.toa4j.spi;
 
+import java.util.Set;
+
 /**
  * Opens buses of one kind. Found with {@link java.util.ServiceLoader}; register an implementation
  * in {@code META-INF/services/io.toa4j.spi.BusProvider}.
@@ -9,11 +11,11 @@ public interface BusProvider {
   String name();
 
   /**
-   * Whether processes other than the one that opens a bus of this kind can consume and serve its
-   * queues: a fact of the kind, known without opening one. Equal to {@link Bus#distributed()} of
-   * every bus it opens.
+   * What every bus of this kind does, known without opening one: {@link Bus.Capability#DISTRIBUTED},
+   * above all, which decides where a context's components may run before its bus is opened. A bus
+   * it opens has these, and may have more that its options give it ({@link Bus#capabilities()}).
    */
-  boolean distributed();
+  Set<Bus.Capability> capabilities();
 
   Bus open(BusSettings settings);
 }

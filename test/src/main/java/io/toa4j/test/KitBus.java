@@ -6,8 +6,6 @@ import io.toa4j.spi.BusProvider;
 import io.toa4j.spi.BusSettings;
 import io.toa4j.spi.Delivery;
 import io.toa4j.spi.Message;
-import io.toa4j.spi.Parked;
-import io.toa4j.spi.Response;
 import io.toa4j.spi.Verdict;
 import java.time.Clock;
 import java.time.Duration;
@@ -71,8 +69,8 @@ final class KitBus implements BusProvider {
   }
 
   @Override
-  public boolean distributed() {
-    return false;
+  public Set<Bus.Capability> capabilities() {
+    return embedded.capabilities();
   }
 
   @Override
@@ -173,38 +171,19 @@ final class KitBus implements BusProvider {
     }
 
     @Override
-    public Response request(String queue, Message call, Duration timeout) {
-      return bus.request(queue, call, timeout);
+    public Set<Capability> capabilities() {
+      return bus.capabilities();
+    }
+
+    /** The embedded bus's own: calls and parked messages are not observed. */
+    @Override
+    public Optional<Calls> calls() {
+      return bus.calls();
     }
 
     @Override
-    public Subscription serve(String queue, Responder responder) {
-      return bus.serve(queue, responder);
-    }
-
-    @Override
-    public boolean distributed() {
-      return bus.distributed();
-    }
-
-    @Override
-    public List<Parked> parked() {
-      return bus.parked();
-    }
-
-    @Override
-    public long parkedCount() {
-      return bus.parkedCount();
-    }
-
-    @Override
-    public boolean replay(String parkedId) {
-      return bus.replay(parkedId);
-    }
-
-    @Override
-    public boolean discard(String parkedId, String reason) {
-      return bus.discard(parkedId, reason);
+    public Optional<Parking> parking() {
+      return bus.parking();
     }
 
     @Override

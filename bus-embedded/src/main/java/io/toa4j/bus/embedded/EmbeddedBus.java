@@ -32,7 +32,7 @@ import org.slf4j.LoggerFactory;
  * The embedded bus over {@code <stateDirectory>/bus.db}: see {@link Deliveries} for claiming and
  * the module's README for the design. Thread-safe.
  */
-final class EmbeddedBus implements Bus {
+final class EmbeddedBus implements Bus, Bus.Calls, Bus.Parking {
   private static final Logger LOG = LoggerFactory.getLogger(EmbeddedBus.class);
   static final String FILE = "bus.db";
   static final String CONSUMER_LOCK = "bus.consumer.lock";
@@ -300,10 +300,23 @@ final class EmbeddedBus implements Bus {
     return responders.serve(queue, responder);
   }
 
-  /** {@inheritDoc} No: one process consumes the file and hosts every component. */
+  /**
+   * {@inheritDoc} Hands first ({@link #publish(List)}) unless its hand-off wait is zero; not
+   * distributed: one process consumes the file and hosts every component.
+   */
   @Override
-  public boolean distributed() {
-    return false;
+  public Set<Capability> capabilities() {
+    return tuning.handOffWait().isZero() ? Set.of() : Set.of(Capability.HANDS_FIRST);
+  }
+
+  @Override
+  public Optional<Calls> calls() {
+    return Optional.of(this);
+  }
+
+  @Override
+  public Optional<Parking> parking() {
+    return Optional.of(this);
   }
 
   @Override

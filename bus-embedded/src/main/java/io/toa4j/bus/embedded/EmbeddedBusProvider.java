@@ -3,6 +3,7 @@ package io.toa4j.bus.embedded;
 import io.toa4j.spi.Bus;
 import io.toa4j.spi.BusProvider;
 import io.toa4j.spi.BusSettings;
+import java.util.Set;
 
 /**
  * Opens the embedded bus, {@code bus: embedded} in a context: durable queues in the SQLite file
@@ -26,10 +27,13 @@ public final class EmbeddedBusProvider implements BusProvider {
     return "embedded";
   }
 
-  /** One process consumes an embedded bus. */
+  /**
+   * None: one process consumes an embedded bus. One with a hand-off wait (the default) also {@link
+   * Bus.Capability#HANDS_FIRST hands first}.
+   */
   @Override
-  public boolean distributed() {
-    return false;
+  public Set<Bus.Capability> capabilities() {
+    return Set.of();
   }
 
   @Override

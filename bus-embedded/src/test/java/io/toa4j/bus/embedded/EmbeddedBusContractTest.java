@@ -2,14 +2,16 @@ package io.toa4j.bus.embedded;
 
 import io.toa4j.spi.Bus;
 import io.toa4j.spi.BusSettings;
+import io.toa4j.testkit.bus.CallsContract;
 import io.toa4j.testkit.bus.ErrorAtAnyDepthContract;
+import io.toa4j.testkit.bus.ParkingContract;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.util.Map;
 import org.junit.jupiter.api.io.TempDir;
 
 /** The bus contract, and what it keeps when an Error meets a publish at any depth, on a file of its own per test. */
-class EmbeddedBusContractTest implements ErrorAtAnyDepthContract {
+class EmbeddedBusContractTest implements ErrorAtAnyDepthContract, CallsContract, ParkingContract {
   @TempDir Path dir;
 
   @Override

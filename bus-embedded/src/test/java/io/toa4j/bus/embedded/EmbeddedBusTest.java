@@ -24,7 +24,7 @@ class EmbeddedBusTest {
 
   @TempDir Path dir;
   private final TestClock clock = new TestClock(Fixtures.START);
-  private Bus bus;
+  private EmbeddedBus bus;
 
   @BeforeEach
   void open() {

@@ -22,12 +22,13 @@ final class Fixtures {
 
   private Fixtures() {}
 
-  static Bus open(Path dir, TestClock clock) {
+  static EmbeddedBus open(Path dir, TestClock clock) {
     return open(dir, clock, Map.of());
   }
 
-  static Bus open(Path dir, TestClock clock, Map<String, String> options) {
-    return new EmbeddedBusProvider().open(new BusSettings(dir, options, clock));
+  /** The embedded bus itself, with every role of it at hand. */
+  static EmbeddedBus open(Path dir, TestClock clock, Map<String, String> options) {
+    return (EmbeddedBus) new EmbeddedBusProvider().open(new BusSettings(dir, options, clock));
   }
 
   static Message message(String id, String label) {

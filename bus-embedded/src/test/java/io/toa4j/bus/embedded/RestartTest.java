@@ -28,13 +28,13 @@ class RestartTest {
 
   @Test
   void pendingMessage_busClosedBeforeAnyConsumer_isDeliveredAfterReopening() {
-    try (Bus bus = Fixtures.open(dir, clock)) {
+    try (EmbeddedBus bus = Fixtures.open(dir, clock)) {
       bus.declare("a", Set.of("x.y.created"));
       bus.publish(message("e1", "x.y.created"));
       bus.send("q", message("t1", "x.y.op"));
     }
 
-    try (Bus bus = Fixtures.open(dir, clock)) {
+    try (EmbeddedBus bus = Fixtures.open(dir, clock)) {
       Recorder events = new Recorder();
       Recorder tasks = new Recorder();
       bus.consume("a", events);
@@ -47,11 +47,11 @@ class RestartTest {
 
   @Test
   void bindings_busReopened_stillRouteEvents() {
-    try (Bus bus = Fixtures.open(dir, clock)) {
+    try (EmbeddedBus bus = Fixtures.open(dir, clock)) {
       bus.declare("a", Set.of("x.y.created"));
     }
 
-    try (Bus bus = Fixtures.open(dir, clock)) {
+    try (EmbeddedBus bus = Fixtures.open(dir, clock)) {
       bus.publish(message("e1", "x.y.created"));
       assertThat(bus.depth("a")).isEqualTo(1);
     }
@@ -61,7 +61,7 @@ class RestartTest {
   void claimedMessage_busClosedWhileHandling_isDeliveredAgainAfterReopeningWithHigherAttempt() {
     CountDownLatch never = new CountDownLatch(1);
     CountDownLatch handling = new CountDownLatch(1);
-    Bus first = Fixtures.open(dir, clock, SHORT_CLOSE);
+    EmbeddedBus first = Fixtures.open(dir, clock, SHORT_CLOSE);
     first.send("q", message("t1", "x.y.op"));
     first.consume(
         "q",
@@ -78,7 +78,7 @@ class RestartTest {
 
     first.close();
 
-    try (Bus second = Fixtures.open(dir, clock)) {
+    try (EmbeddedBus second = Fixtures.open(dir, clock)) {
       assertThat(second.depth("q")).isEqualTo(1);
       Recorder recorder = new Recorder();
       second.consume("q", recorder);
@@ -89,14 +89,14 @@ class RestartTest {
 
   @Test
   void parked_busReopened_isStillListedAndReplayable() {
-    try (Bus bus = Fixtures.open(dir, clock)) {
+    try (EmbeddedBus bus = Fixtures.open(dir, clock)) {
       bus.send("q", message("t1", "x.y.op"));
       bus.consume("q", d -> new Verdict.Park("SYSTEM", "the database is gone"));
       await().atMost(Duration.ofSeconds(5)).until(() -> bus.parked().size() == 1);
     }
 
     Parked parked;
-    try (Bus bus = Fixtures.open(dir, clock)) {
+    try (EmbeddedBus bus = Fixtures.open(dir, clock)) {
       assertThat(bus.parked()).hasSize(1);
       parked = bus.parked().get(0);
       assertThat(parked.code()).isEqualTo("SYSTEM");
@@ -105,7 +105,7 @@ class RestartTest {
       assertThat(bus.replay(parked.id())).isTrue();
     }
 
-    try (Bus bus = Fixtures.open(dir, clock)) {
+    try (EmbeddedBus bus = Fixtures.open(dir, clock)) {
       assertThat(bus.parked()).isEmpty();
       assertThat(bus.replay(parked.id())).as("already replayed").isFalse();
       Recorder recorder = new Recorder();
@@ -118,7 +118,7 @@ class RestartTest {
 
   @Test
   void retry_busReopened_keepsItsDueTime() {
-    try (Bus bus = Fixtures.open(dir, clock)) {
+    try (EmbeddedBus bus = Fixtures.open(dir, clock)) {
       bus.send("q", message("t1", "x.y.op"));
       bus.consume("q", d -> new Verdict.Retry(Duration.ofMinutes(1)));
       await()
@@ -126,7 +126,7 @@ class RestartTest {
           .until(() -> Fixtures.column(dir, "q", "t1", "not_before") == Fixtures.START + 60_000);
     }
 
-    try (Bus bus = Fixtures.open(dir, clock)) {
+    try (EmbeddedBus bus = Fixtures.open(dir, clock)) {
       Recorder recorder = new Recorder();
       bus.consume("q", recorder);
       await()
@@ -143,7 +143,7 @@ class RestartTest {
   void subscriptionClose_handlerInProgress_waitsForItAndRecordsItsVerdict() {
     CountDownLatch release = new CountDownLatch(1);
     CountDownLatch handling = new CountDownLatch(1);
-    try (Bus bus = Fixtures.open(dir, clock)) {
+    try (EmbeddedBus bus = Fixtures.open(dir, clock)) {
       bus.send("q", message("t1", "x.y.op"));
       Bus.Subscription subscription =
           bus.consume(
@@ -170,7 +170,7 @@ class RestartTest {
   void subscriptionClose_fromItsOwnHandler_doesNotWaitForItselfAndRecordsTheVerdict() {
     AtomicReference<Bus.Subscription> subscription = new AtomicReference<>();
     CountDownLatch closedInside = new CountDownLatch(1);
-    try (Bus bus = Fixtures.open(dir, clock)) { // the close timeout is the default, 10 s
+    try (EmbeddedBus bus = Fixtures.open(dir, clock)) { // the close timeout is the default, 10 s
       subscription.set(
           bus.consume(
               "q",
@@ -188,7 +188,7 @@ class RestartTest {
 
   @Test
   void subscriptionClosed_laterMessages_stayQueued() {
-    try (Bus bus = Fixtures.open(dir, clock)) {
+    try (EmbeddedBus bus = Fixtures.open(dir, clock)) {
       Recorder recorder = new Recorder();
       Bus.Subscription subscription = bus.consume("q", recorder);
       subscription.close();

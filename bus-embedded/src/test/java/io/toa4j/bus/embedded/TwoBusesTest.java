@@ -26,8 +26,8 @@ import org.junit.jupiter.api.io.TempDir;
 class TwoBusesTest {
   @TempDir Path dir;
   private final TestClock clock = new TestClock(Fixtures.START);
-  private Bus first;
-  private Bus second;
+  private EmbeddedBus first;
+  private EmbeddedBus second;
 
   @BeforeEach
   void open() {
@@ -112,8 +112,8 @@ class TwoBusesTest {
 
   @Test
   void pollInterval_isHowOftenAnIdleConsumerLooksForMessagesNobodyToldItAbout() throws Exception {
-    try (Bus often = Fixtures.open(Files.createDirectories(dir.resolve("often")), clock, Map.of("poll-interval-ms", "10"));
-        Bus seldom = Fixtures.open(Files.createDirectories(dir.resolve("seldom")), clock, Map.of("poll-interval-ms", "60000"))) {
+    try (EmbeddedBus often = Fixtures.open(Files.createDirectories(dir.resolve("often")), clock, Map.of("poll-interval-ms", "10"));
+        EmbeddedBus seldom = Fixtures.open(Files.createDirectories(dir.resolve("seldom")), clock, Map.of("poll-interval-ms", "60000"))) {
       seldom.consume("q", new Recorder());
       often.consume("q", new Recorder());
 
@@ -137,7 +137,7 @@ class TwoBusesTest {
     await().atMost(Duration.ofSeconds(5)).until(() -> first.depth("a") == 0);
   }
 
-  private static void publish(Bus bus, String prefix, int count) {
+  private static void publish(EmbeddedBus bus, String prefix, int count) {
     for (int i = 0; i < count; i++) bus.publish(message(prefix + i, "x.y.created"));
   }
 }

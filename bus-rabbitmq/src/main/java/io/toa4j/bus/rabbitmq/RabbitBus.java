@@ -38,7 +38,7 @@ import org.slf4j.LoggerFactory;
  * never holds back acknowledgements. Both recover automatically; while one is down, calls that
  * need it fail with an {@link IllegalStateException} saying so. Thread-safe.
  */
-final class RabbitBus implements Bus {
+final class RabbitBus implements Bus, Bus.Calls, Bus.Parking {
   private static final Logger LOG = LoggerFactory.getLogger(RabbitBus.class);
   private final Tuning tuning;
   private final Connection publishing;
@@ -49,7 +49,7 @@ final class RabbitBus implements Bus {
   private final Declarations consumingTopology;
   private final Verdicts verdicts;
   private final ParkedQueue parked;
-  private final Calls calls;
+  private final io.toa4j.bus.rabbitmq.Calls calls; // the broker's side of the calls role (Bus.Calls, this)
   private final Set<String> declared = ConcurrentHashMap.newKeySet();
   private final List<Subscriber> subscribers = new CopyOnWriteArrayList<>();
   private final ExecutorService handlers = Executors.newCachedThreadPool(daemons());
@@ -83,7 +83,7 @@ final class RabbitBus implements Bus {
     this.consumingTopology = new Declarations(consuming);
     this.verdicts = new Verdicts(channels, clock);
     this.parked = new ParkedQueue(channels, publishingTopology, tuning.confirmTimeout());
-    this.calls = new Calls(consuming, channels);
+    this.calls = new io.toa4j.bus.rabbitmq.Calls(consuming, channels);
     try {
       publishingTopology.declare("shared", Topology::declareShared);
     } catch (IOException | RuntimeException e) {
@@ -165,9 +165,10 @@ final class RabbitBus implements Bus {
   /**
    * {@inheritDoc}
    *
-   * <p>Counts the call queue's consumers first, unless a count within {@link Calls#SERVED_FOR}
-   * found some (see {@link Calls}); the call carries the timeout as its expiration, so the broker
-   * drops it when nobody took it in time.
+   * <p>Counts the call queue's consumers first, unless a count within {@link
+   * io.toa4j.bus.rabbitmq.Calls#SERVED_FOR} found some (see {@link io.toa4j.bus.rabbitmq.Calls});
+   * the call carries the timeout as its expiration, so the broker drops it when nobody took it in
+   * time.
    */
   @Override
   public Response request(String queue, Message call, Duration timeout) {
@@ -195,10 +196,20 @@ final class RabbitBus implements Bus {
     return subscribe(queue, calls.answering(queue, responder), "serve queue " + queue, () -> calls.forget(queue));
   }
 
-  /** {@inheritDoc} Yes: any number of processes consume and serve the broker's queues. */
+  /** {@inheritDoc} Distributed: any number of processes consume and serve the broker's queues. */
   @Override
-  public boolean distributed() {
-    return true;
+  public Set<Capability> capabilities() {
+    return RabbitBusProvider.CAPABILITIES;
+  }
+
+  @Override
+  public Optional<Bus.Calls> calls() {
+    return Optional.of(this);
+  }
+
+  @Override
+  public Optional<Parking> parking() {
+    return Optional.of(this);
   }
 
   private Subscription subscribe(String queue, Subscriber.Work work, String what, Runnable onClose) {

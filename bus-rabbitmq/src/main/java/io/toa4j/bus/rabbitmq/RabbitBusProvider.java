@@ -5,6 +5,7 @@ import io.toa4j.spi.Bus;
 import io.toa4j.spi.BusProvider;
 import io.toa4j.spi.BusSettings;
 import java.util.Map;
+import java.util.Set;
 
 /**
  * Opens the RabbitMQ bus, {@code bus: rabbitmq} in a context: durable queues on a broker, with
@@ -39,10 +40,12 @@ public final class RabbitBusProvider implements BusProvider {
     return "rabbitmq";
   }
 
-  /** Any number of processes consume one broker's queues. */
+  /** Distributed: any number of processes consume one broker's queues. */
+  static final Set<Bus.Capability> CAPABILITIES = Set.of(Bus.Capability.DISTRIBUTED);
+
   @Override
-  public boolean distributed() {
-    return true;
+  public Set<Bus.Capability> capabilities() {
+    return CAPABILITIES;
   }
 
   @Override

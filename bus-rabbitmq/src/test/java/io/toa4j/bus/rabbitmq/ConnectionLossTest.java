@@ -50,7 +50,7 @@ class ConnectionLossTest {
   void request_connectionLostJustAfterACountFoundTheHost_failsRatherThanWaiting() {
     RabbitBus bus = (RabbitBus) Broker.open(Clock.systemUTC());
     try (var host = Broker.open(Clock.systemUTC())) {
-      host.serve(queue, d -> d.message());
+      host.calls().orElseThrow().serve(queue, d -> d.message());
       assertThat(bus.request(queue, BusContract.message("c1", "a.b.op"), Duration.ofSeconds(30)))
           .isInstanceOf(Response.Answered.class); // the count that found the host holds a while
 

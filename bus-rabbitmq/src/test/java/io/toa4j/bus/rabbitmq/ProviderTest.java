@@ -120,7 +120,7 @@ class ProviderTest {
     Bus bus = new RabbitBusProvider().open(NO_OPTIONS);
     bus.close();
 
-    assertThatThrownBy(bus::parked)
+    assertThatThrownBy(() -> bus.parking().orElseThrow().parked())
         .isInstanceOf(IllegalStateException.class)
         .hasMessageContaining("closed");
     assertThatThrownBy(() -> bus.send("q", BusContract.message("t1", "a.b.op")))

@@ -1,7 +1,9 @@
 package io.toa4j.bus.rabbitmq;
 
 import io.toa4j.spi.Bus;
+import io.toa4j.testkit.bus.CallsContract;
 import io.toa4j.testkit.bus.ErrorAtAnyDepthContract;
+import io.toa4j.testkit.bus.ParkingContract;
 import io.toa4j.testkit.servers.Needs;
 import io.toa4j.testkit.servers.Server;
 import java.time.Clock;
@@ -11,7 +13,7 @@ import org.junit.jupiter.api.AfterEach;
 
 /** The bus contract, an Error at any depth included, against the real broker, with queue names of its own per test. */
 @Needs(Server.RABBITMQ)
-class RabbitBusContractTest implements ErrorAtAnyDepthContract {
+class RabbitBusContractTest implements ErrorAtAnyDepthContract, CallsContract, ParkingContract {
   private final String prefix = Broker.uniquePrefix();
   private final Set<String> queues = ConcurrentHashMap.newKeySet();
 

@@ -66,8 +66,8 @@ class RabbitBusTest {
     try (Bus second = Broker.open(Clock.systemUTC())) {
       Parked parked = parkedHere(second).get(0);
       assertThat(parked.message()).isEqualTo(BusContract.message("t1", "a.b.op"));
-      assertThat(second.replay(parked.id())).isTrue();
-      assertThat(second.replay(parked.id())).as("already replayed").isFalse();
+      assertThat(second.parking().orElseThrow().replay(parked.id())).isTrue();
+      assertThat(second.parking().orElseThrow().replay(parked.id())).as("already replayed").isFalse();
       AtomicReference<Integer> attempt = new AtomicReference<>();
       second.consume(
           queue,
@@ -169,6 +169,6 @@ class RabbitBusTest {
   }
 
   private List<Parked> parkedHere(Bus bus) {
-    return bus.parked().stream().filter(p -> p.queue().equals(queue)).toList();
+    return bus.parking().orElseThrow().parked().stream().filter(p -> p.queue().equals(queue)).toList();
   }
 }

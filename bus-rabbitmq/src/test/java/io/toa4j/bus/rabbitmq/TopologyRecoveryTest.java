@@ -77,7 +77,7 @@ class TopologyRecoveryTest {
           received.add(delivery.message().id());
           return Verdict.DONE;
         });
-        bus.serve(calls, delivery -> new Message(delivery.message().id(), "q.answer", delivery.message().body(), Map.of()));
+        bus.calls().orElseThrow().serve(calls, delivery -> new Message(delivery.message().id(), "q.answer", delivery.message().body(), Map.of()));
 
         List<String> before = publishConcurrently(bus, "before-", 20 * THREADS);
         await().atMost(BOUND).until(() -> received.containsAll(before));
@@ -138,7 +138,7 @@ class TopologyRecoveryTest {
 
   private boolean answered(Bus bus, String id) {
     try {
-      return bus.request(calls, BusContract.message(id, "q.ask"), Duration.ofSeconds(5)) instanceof Response.Answered;
+      return bus.calls().orElseThrow().request(calls, BusContract.message(id, "q.ask"), Duration.ofSeconds(5)) instanceof Response.Answered;
     } catch (IllegalStateException e) { // the bus is not back yet
       return false;
     }

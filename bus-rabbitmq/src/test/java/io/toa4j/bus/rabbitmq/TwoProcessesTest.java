@@ -127,9 +127,9 @@ class TwoProcessesTest {
   void request_servedByAnotherBus_isAnsweredThere() {
     try (Bus caller = Broker.open(Clock.systemUTC());
         Bus host = Broker.open(Clock.systemUTC())) {
-      host.serve(queue, d -> new Message(d.message().id(), "answer", new io.toa4j.spi.Json("\"from host\""), Map.of()));
+      host.calls().orElseThrow().serve(queue, d -> new Message(d.message().id(), "answer", new io.toa4j.spi.Json("\"from host\""), Map.of()));
 
-      Response response = caller.request(queue, message("c1"), PATIENCE);
+      Response response = caller.calls().orElseThrow().request(queue, message("c1"), PATIENCE);
 
       assertThat(response).isInstanceOf(Response.Answered.class);
       assertThat(((Response.Answered) response).reply().body().text()).isEqualTo("\"from host\"");
@@ -175,17 +175,17 @@ class TwoProcessesTest {
     List<String> ran = new CopyOnWriteArrayList<>();
     try (Bus caller = Broker.open(Clock.systemUTC());
         Bus host = Broker.open(Clock.systemUTC())) {
-      Bus.Subscription serving = host.serve(queue, d -> {
+      Bus.Subscription serving = host.calls().orElseThrow().serve(queue, d -> {
         ran.add(d.message().id());
         return d.message();
       });
-      assertThat(caller.request(queue, message("c0"), PATIENCE)).isInstanceOf(Response.Answered.class);
+      assertThat(caller.calls().orElseThrow().request(queue, message("c0"), PATIENCE)).isInstanceOf(Response.Answered.class);
 
       serving.close();
 
       // a call within Calls.SERVED_FOR of the count is sent and waits; the next count finds nobody
       AtomicInteger sent = new AtomicInteger();
-      await().atMost(PATIENCE).until(() -> caller.request(queue, message("c" + sent.incrementAndGet()), wait) instanceof Response.Unserved);
+      await().atMost(PATIENCE).until(() -> caller.calls().orElseThrow().request(queue, message("c" + sent.incrementAndGet()), wait) instanceof Response.Unserved);
       assertThat(ran).as("calls run").containsExactly("c0");
     }
   }
@@ -194,12 +194,12 @@ class TwoProcessesTest {
   void request_unservedThenAHostStarts_isAnsweredAtOnce() {
     try (Bus caller = Broker.open(Clock.systemUTC());
         Bus host = Broker.open(Clock.systemUTC())) {
-      host.serve(queue, d -> d.message()).close();
-      assertThat(caller.request(queue, message("c0"), PATIENCE)).isEqualTo(new Response.Unserved(queue));
+      host.calls().orElseThrow().serve(queue, d -> d.message()).close();
+      assertThat(caller.calls().orElseThrow().request(queue, message("c0"), PATIENCE)).isEqualTo(new Response.Unserved(queue));
 
-      host.serve(queue, d -> d.message());
+      host.calls().orElseThrow().serve(queue, d -> d.message());
 
-      assertThat(caller.request(queue, message("c1"), PATIENCE)).as("a count that found nobody is not kept").isInstanceOf(Response.Answered.class);
+      assertThat(caller.calls().orElseThrow().request(queue, message("c1"), PATIENCE)).as("a count that found nobody is not kept").isInstanceOf(Response.Answered.class);
     }
   }
 
@@ -218,9 +218,9 @@ class TwoProcessesTest {
             awaitQuietly(never); // interrupted by the crash; no answer is sent
             return d.message();
           });
-      var waiting = java.util.concurrent.CompletableFuture.supplyAsync(() -> caller.request(queue, message("c1"), PATIENCE));
+      var waiting = java.util.concurrent.CompletableFuture.supplyAsync(() -> caller.calls().orElseThrow().request(queue, message("c1"), PATIENCE));
       await().atMost(PATIENCE).until(() -> holding.getCount() == 0);
-      second.serve(
+      second.calls().orElseThrow().serve(
           queue,
           d -> {
             seenBySecond.add(d);
@@ -246,17 +246,17 @@ class TwoProcessesTest {
     List<Delivery> seen = new CopyOnWriteArrayList<>();
     try (Bus caller = Broker.open(Clock.systemUTC());
         Bus host = Broker.open(Clock.systemUTC(), Map.of("prefetch", "1"))) {
-      host.serve(
+      host.calls().orElseThrow().serve(
           queue,
           d -> {
             seen.add(d);
             awaitQuietly(release); // holds the only slot, so the second call waits in the queue
             return d.message();
           });
-      var first = java.util.concurrent.CompletableFuture.supplyAsync(() -> caller.request(queue, message("held"), PATIENCE));
+      var first = java.util.concurrent.CompletableFuture.supplyAsync(() -> caller.calls().orElseThrow().request(queue, message("held"), PATIENCE));
       await().atMost(PATIENCE).until(() -> seen.size() == 1);
 
-      Response second = caller.request(queue, message("late"), Duration.ofMillis(300));
+      Response second = caller.calls().orElseThrow().request(queue, message("late"), Duration.ofMillis(300));
       release.countDown();
 
       assertThat(second).isInstanceOf(Response.Unanswered.class);
