@@ -41,14 +41,29 @@ class Billing {
   record Topup(String checkout, String customer, Long amount) {}
 
   @PostMapping("/topups")
-  Map<String, Object> record(@RequestBody Topup topup, @IdempotencyKeyRequired IdempotentCall call) {
-    if (topup.checkout() == null || topup.checkout().isBlank()) throw badRequest("checkout is required: the provider's id of the checkout");
+  Map<String, Object> record(
+      @RequestBody Topup topup, @IdempotencyKeyRequired IdempotentCall call) {
+    if (topup.checkout() == null || topup.checkout().isBlank())
+      throw badRequest("checkout is required: the provider's id of the checkout");
     if (topup.customer() == null || !ID.matcher(topup.customer()).matches()) {
-      throw badRequest("customer must be 32 lowercase hexadecimal characters, the id of the customer's wallet; got " + topup.customer());
+      throw badRequest(
+          "customer must be 32 lowercase hexadecimal characters, the id of the customer's wallet; got "
+              + topup.customer());
     }
-    if (topup.amount() == null || topup.amount() < 1) throw badRequest("amount must be a whole number of cents, 1 or more; got " + topup.amount());
-    Map<String, Object> input = Map.of("checkout", topup.checkout(), "customer", topup.customer(), "amount", topup.amount(), "currency", "USD");
-    Reply reply = call.call("billing.topups.record", Request.of(Query.id(idOf(topup.checkout())), input));
+    if (topup.amount() == null || topup.amount() < 1)
+      throw badRequest("amount must be a whole number of cents, 1 or more; got " + topup.amount());
+    Map<String, Object> input =
+        Map.of(
+            "checkout",
+            topup.checkout(),
+            "customer",
+            topup.customer(),
+            "amount",
+            topup.amount(),
+            "currency",
+            "USD");
+    Reply reply =
+        call.call("billing.topups.record", Request.of(Query.id(idOf(topup.checkout())), input));
     return shown(output(reply), "id", "checkout", "customer", "amount");
   }
 
@@ -63,7 +78,8 @@ class Billing {
    */
   static String idOf(String checkout) {
     try {
-      byte[] digest = MessageDigest.getInstance("SHA-256").digest(checkout.getBytes(StandardCharsets.UTF_8));
+      byte[] digest =
+          MessageDigest.getInstance("SHA-256").digest(checkout.getBytes(StandardCharsets.UTF_8));
       return HexFormat.of().formatHex(digest, 0, 16);
     } catch (NoSuchAlgorithmException e) {
       throw new IllegalStateException("SHA-256 is required of every JVM", e);
@@ -80,7 +96,8 @@ class Billing {
   @SuppressWarnings("unchecked")
   private static Map<String, Object> output(Reply reply) {
     if (reply instanceof Reply.Refused refused) {
-      throw new ResponseStatusException(HttpStatus.UNPROCESSABLE_CONTENT, "refused: " + refused.refusal().code());
+      throw new ResponseStatusException(
+          HttpStatus.UNPROCESSABLE_CONTENT, "refused: " + refused.refusal().code());
     }
     return (Map<String, Object>) ((Reply.Output) reply).value().orElseThrow();
   }

@@ -20,7 +20,8 @@ import tools.jackson.databind.json.JsonMapper;
  */
 final class Shop {
   static final String CUSTOMER = "8d1f0c2e5a7b4c3d9e6f1a2b3c4d5e6f";
-  static final String TOPUP = "{\"checkout\": \"co_1\", \"customer\": \"" + CUSTOMER + "\", \"amount\": 5000}";
+  static final String TOPUP =
+      "{\"checkout\": \"co_1\", \"customer\": \"" + CUSTOMER + "\", \"amount\": 5000}";
   static final String KEY = "3f1c8a2e-6d0b-4c1f-9a57-0e2b7c9d4a11";
   private static final JsonMapper JSON = JsonMapper.builder().build();
 
@@ -32,7 +33,9 @@ final class Shop {
     this.toa = toa;
   }
 
-  /** Sends a request with a JSON body (none when null) and header pairs; any status is an answer. */
+  /**
+   * Sends a request with a JSON body (none when null) and header pairs; any status is an answer.
+   */
   ResponseEntity<String> send(String method, String path, String body, String... headers) {
     RestClient.RequestBodySpec request = client.method(HttpMethod.valueOf(method)).uri(path);
     for (int i = 0; i < headers.length; i += 2) request.header(headers[i], headers[i + 1]);
@@ -58,7 +61,11 @@ final class Shop {
     ResponseEntity<String> wallet = send("GET", "/wallets/" + CUSTOMER, null);
     assertThat(wallet.getStatusCode().value()).as(wallet.getBody()).isEqualTo(200);
     assertThat(json(wallet).path("balance").asLong()).isEqualTo(5000);
-    Map<?, ?> record = (Map<?, ?>) ((Reply.Output) toa.call("billing.wallets.observe", Request.id(CUSTOMER))).value().orElseThrow();
+    Map<?, ?> record =
+        (Map<?, ?>)
+            ((Reply.Output) toa.call("billing.wallets.observe", Request.id(CUSTOMER)))
+                .value()
+                .orElseThrow();
     assertThat(record.get("VERSION")).as("written once").isEqualTo(1L);
   }
 
@@ -70,21 +77,30 @@ final class Shop {
     assertThat(json(health).path("status").asText()).isEqualTo("UP");
   }
 
-  /** Actuator's metrics, with the runtime's meters in them: the call that recorded a top-up, timed. */
+  /**
+   * Actuator's metrics, with the runtime's meters in them: the call that recorded a top-up, timed.
+   */
   void metrics_showTheRuntimesMeters() {
     String customer = "0000000000000000000000000000a11e";
     String topup = TOPUP.replace("co_1", "co_metrics").replace(CUSTOMER, customer);
-    ResponseEntity<String> recorded = send("POST", "/topups", topup, "idempotency-key", "k-metrics");
+    ResponseEntity<String> recorded =
+        send("POST", "/topups", topup, "idempotency-key", "k-metrics");
     assertThat(recorded.getStatusCode().value()).as(recorded.getBody()).isEqualTo(200);
 
     ResponseEntity<String> names = send("GET", "/actuator/metrics", null);
     assertThat(names.getStatusCode().value()).as(names.getBody()).isEqualTo(200);
     assertThat(json(names).path("names").valueStream().map(JsonNode::asText))
         .contains("toa.call", "toa.commit", "toa.outbox.backlog", "toa.parked");
-    ResponseEntity<String> calls = send("GET", "/actuator/metrics/toa.call?tag=operation:billing.topups.record", null);
+    ResponseEntity<String> calls =
+        send("GET", "/actuator/metrics/toa.call?tag=operation:billing.topups.record", null);
     assertThat(calls.getStatusCode().value()).as(calls.getBody()).isEqualTo(200);
-    JsonNode count = json(calls).path("measurements").valueStream()
-        .filter(measurement -> measurement.path("statistic").asText().equals("COUNT")).findFirst().orElseThrow();
+    JsonNode count =
+        json(calls)
+            .path("measurements")
+            .valueStream()
+            .filter(measurement -> measurement.path("statistic").asText().equals("COUNT"))
+            .findFirst()
+            .orElseThrow();
     assertThat(count.path("value").asDouble()).as(calls.getBody()).isGreaterThanOrEqualTo(1);
   }
 }

@@ -37,7 +37,12 @@ class ShopApplicationTest implements ShopContract {
   @Test
   void topupWithoutAKey_is400_andCreditsNothing() {
     String other = "0123456789abcdef0123456789abcdef";
-    ResponseEntity<String> response = shop().send("POST", "/topups", Shop.TOPUP.replace("co_1", "co_nokey").replace(Shop.CUSTOMER, other));
+    ResponseEntity<String> response =
+        shop()
+            .send(
+                "POST",
+                "/topups",
+                Shop.TOPUP.replace("co_1", "co_nokey").replace(Shop.CUSTOMER, other));
 
     assertThat(response.getStatusCode().value()).isEqualTo(400);
     assertThat(Shop.json(response).path("code").asText()).isEqualTo("IDEMPOTENCY_KEY_REQUIRED");
@@ -57,10 +62,18 @@ class ShopApplicationTest implements ShopContract {
 
   @Test
   void aCustomerThatIsNotAWalletId_is400NamingIt() {
-    ResponseEntity<String> response = shop().send("POST", "/topups", Shop.TOPUP.replace(Shop.CUSTOMER, "alice"), "idempotency-key", "k-4");
+    ResponseEntity<String> response =
+        shop()
+            .send(
+                "POST",
+                "/topups",
+                Shop.TOPUP.replace(Shop.CUSTOMER, "alice"),
+                "idempotency-key",
+                "k-4");
 
     assertThat(response.getStatusCode().value()).isEqualTo(400);
     assertThat(response.getHeaders().getContentType()).hasToString("application/problem+json");
-    assertThat(Shop.json(response).path("detail").asText()).contains("customer must be 32 lowercase hexadecimal characters");
+    assertThat(Shop.json(response).path("detail").asText())
+        .contains("customer must be 32 lowercase hexadecimal characters");
   }
 }

@@ -19,9 +19,9 @@ import org.springframework.test.context.DynamicPropertySource;
 /**
  * The example unchanged but for its engines: PostgreSQL (a database of the test's own) and RabbitMQ
  * (a virtual host of its own), chosen by {@code toa.storage.*} and {@code toa.bus.*} properties;
- * the guide's flow ({@link ShopContract}) as on the embedded engine.
- * The application is closed after the class ({@link DirtiesContext}), then both are dropped: {@link
- * DropEngines} is registered before Spring's extension, so it runs after it.
+ * the guide's flow ({@link ShopContract}) as on the embedded engine. The application is closed
+ * after the class ({@link DirtiesContext}), then both are dropped: {@link DropEngines} is
+ * registered before Spring's extension, so it runs after it.
  */
 @Needs({Server.POSTGRES, Server.RABBITMQ, Server.RABBITMQ_CONTROL})
 @ExtendWith(ShopOnServersTest.DropEngines.class)

@@ -14,7 +14,8 @@ import java.util.Map;
  */
 public interface Assignment<I> {
   default Object assignment(I input, Map<String, Object> changeset) {
-    throw new UnsupportedOperationException(getClass().getName() + " implements no assignment method");
+    throw new UnsupportedOperationException(
+        getClass().getName() + " implements no assignment method");
   }
 
   default Object assignment(I input, Map<String, Object> changeset, Context context) {

@@ -5,8 +5,8 @@ import java.util.Objects;
 
 /**
  * What an operation declared {@code external} learns of the attempts of its call before this one:
- * an attempt started and never ended, because its process died between calling the outside
- * provider and finishing, so whether the provider acted is unknown.
+ * an attempt started and never ended, because its process died between calling the outside provider
+ * and finishing, so whether the provider acted is unknown.
  *
  * @param key the stable key to reconcile with: the call's identity, the same on every delivery,
  *     which the attempt that died may have given the provider
@@ -20,6 +20,8 @@ public record Attempt(String key, int unknown, Instant first, Instant last) {
     Objects.requireNonNull(key, "key");
     Objects.requireNonNull(first, "first");
     Objects.requireNonNull(last, "last");
-    if (unknown < 1) throw new IllegalArgumentException("an attempt whose outcome is unknown counts at least one; got " + unknown);
+    if (unknown < 1)
+      throw new IllegalArgumentException(
+          "an attempt whose outcome is unknown counts at least one; got " + unknown);
   }
 }

@@ -10,7 +10,8 @@ package io.toa4j.api;
  */
 public interface Computation<I> {
   default Object computation(I input) {
-    throw new UnsupportedOperationException(getClass().getName() + " implements no computation method");
+    throw new UnsupportedOperationException(
+        getClass().getName() + " implements no computation method");
   }
 
   default Object computation(I input, Context context) {

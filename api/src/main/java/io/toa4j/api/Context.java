@@ -40,8 +40,8 @@ public interface Context {
   /**
    * The in-memory map a component that declares {@code state: ~} shares among its operations in
    * this process, as Toa's state extension gives a component's instance: empty when the process
-   * starts, never written to the storage, not seen by other processes, lost with the process.
-   * Never a place for what a repeated call must find: that is the entity's, or the inbox's.
+   * starts, never written to the storage, not seen by other processes, lost with the process. Never
+   * a place for what a repeated call must find: that is the entity's, or the inbox's.
    *
    * @throws IllegalStateException when the component declares no state
    */

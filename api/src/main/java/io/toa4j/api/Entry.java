@@ -7,13 +7,13 @@ import java.util.Map;
  * The base of every entity class: the declared properties are the subclass's fields, the system
  * properties are kept here and owned by the runtime.
  *
- * <p>A subclass declares one public field per entity property, named and typed like the
- * manifest's schema ({@code long}, {@code String}, {@code Map}, {@code List}, ...), and a no-argument
+ * <p>A subclass declares one public field per entity property, named and typed like the manifest's
+ * schema ({@code long}, {@code String}, {@code Map}, {@code List}, ...), and a no-argument
  * constructor. The runtime fills the fields from the stored record before the operation runs and
  * reads them back after it returns.
  *
- * <p>{@code DISCARD} and {@code TRAILERS} are transient: they are never stored with the record.
- * Not thread-safe; an entry belongs to one run of one operation.
+ * <p>{@code DISCARD} and {@code TRAILERS} are transient: they are never stored with the record. Not
+ * thread-safe; an entry belongs to one run of one operation.
  */
 public abstract class Entry {
   // Field names are the record's property names; the runtime binds them by reflection.

@@ -5,8 +5,8 @@ package io.toa4j.api;
  * ({@code events/Paid.java} for {@code paid}). For every committed write of the component, the
  * event occurs when {@link #condition} holds, and carries {@link #payload}.
  *
- * <p>Both run after the commit, possibly more than once for one write (a re-swept outbox entry),
- * so they must depend on the change alone.
+ * <p>Both run after the commit, possibly more than once for one write (a re-swept outbox entry), so
+ * they must depend on the change alone.
  *
  * @param <E> the component's entity class
  */

@@ -36,8 +36,8 @@ public class Failure extends RuntimeException {
     /** The operation replied with something outside its contract (an undeclared refusal code). */
     RESPONSE_CONTRACT(false, 500),
     /**
-     * A call's identity, answered before, came again with a different request (an
-     * {@code Idempotency-Key} reused with another body): a repeat must repeat its request.
+     * A call's identity, answered before, came again with a different request (an {@code
+     * Idempotency-Key} reused with another body): a repeat must repeat its request.
      */
     IDENTITY_REUSED(false, 422),
     /**
@@ -48,8 +48,8 @@ public class Failure extends RuntimeException {
     ALREADY_ANSWERED(false, 410),
     /**
      * An operation declared {@code external} was delivered again after more attempts with their
-     * outcome unknown than it allows (their process died between starting and finishing): it is
-     * not run again, and the message is parked for an operator to reconcile with the provider. Its
+     * outcome unknown than it allows (their process died between starting and finishing): it is not
+     * run again, and the message is parked for an operator to reconcile with the provider. Its
      * {@link #details()} say the key, how many attempts, and when they started.
      */
     OUTCOME_UNKNOWN(false, 502),

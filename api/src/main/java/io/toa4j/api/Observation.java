@@ -1,8 +1,8 @@
 package io.toa4j.api;
 
 /**
- * An operation that reads one record and answers from it, changing nothing. When the query finds
- * no record, the caller gets an empty output and the operation does not run.
+ * An operation that reads one record and answers from it, changing nothing. When the query finds no
+ * record, the caller gets an empty output and the operation does not run.
  *
  * <p>Implement one of the two methods: the one with a {@link Context} when the operation calls
  * other operations.
@@ -12,7 +12,8 @@ package io.toa4j.api;
  */
 public interface Observation<I, E extends Entry> {
   default Object observation(I input, E entry) {
-    throw new UnsupportedOperationException(getClass().getName() + " implements no observation method");
+    throw new UnsupportedOperationException(
+        getClass().getName() + " implements no observation method");
   }
 
   default Object observation(I input, E entry, Context context) {

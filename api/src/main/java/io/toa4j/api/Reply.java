@@ -3,8 +3,8 @@ package io.toa4j.api;
 import java.util.Optional;
 
 /**
- * What a call answers when it does not fail: an output, or a refusal. Failures are thrown as
- * {@link Failure}.
+ * What a call answers when it does not fail: an output, or a refusal. Failures are thrown as {@link
+ * Failure}.
  */
 public sealed interface Reply {
   /**

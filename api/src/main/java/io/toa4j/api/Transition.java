@@ -1,9 +1,9 @@
 package io.toa4j.api;
 
 /**
- * An operation that changes one record: the runtime reads it (or makes a blank one when the
- * request has no query), runs the operation, and commits the changed entry with a
- * compare-and-swap on its version.
+ * An operation that changes one record: the runtime reads it (or makes a blank one when the request
+ * has no query), runs the operation, and commits the changed entry with a compare-and-swap on its
+ * version.
  *
  * <p>Implement one of the two methods: the one with a {@link Context} when the operation calls
  * other operations. Return the entry (the caller gets the record), another value, or a {@link
@@ -14,7 +14,8 @@ package io.toa4j.api;
  */
 public interface Transition<I, E extends Entry> {
   default Object transition(I input, E entry) {
-    throw new UnsupportedOperationException(getClass().getName() + " implements no transition method");
+    throw new UnsupportedOperationException(
+        getClass().getName() + " implements no transition method");
   }
 
   default Object transition(I input, E entry, Context context) {

@@ -7,7 +7,7 @@
  * subclass of {@link Entry}. It changes the entry as if it ran once, and returns the entry, a
  * value, or a {@link Refusal}. A refusal is returned, never thrown; anything thrown is a failure.
  *
- * <p>This package has no third-party dependencies, so an operation can be unit-tested by calling
- * it directly with an input and an entity built by hand.
+ * <p>This package has no third-party dependencies, so an operation can be unit-tested by calling it
+ * directly with an input and an entity built by hand.
  */
 package io.toa4j.api;

@@ -99,7 +99,15 @@ final class ByHandRelay implements AutoCloseable {
       while (failure == null && (handled < handed || marked < handed)) {
         long left = deadline - System.nanoTime();
         if (left <= 0) {
-          throw new IllegalStateException("by hand: of " + handed + " event(s), " + handled + " handled and " + marked + " marked published within " + within);
+          throw new IllegalStateException(
+              "by hand: of "
+                  + handed
+                  + " event(s), "
+                  + handled
+                  + " handled and "
+                  + marked
+                  + " marked published within "
+                  + within);
         }
         try {
           TimeUnit.NANOSECONDS.timedWait(lock, left);
@@ -108,7 +116,8 @@ final class ByHandRelay implements AutoCloseable {
           throw new IllegalStateException("interrupted while settling", e);
         }
       }
-      if (failure != null) throw new IllegalStateException("by hand: the relay or its consumer failed", failure);
+      if (failure != null)
+        throw new IllegalStateException("by hand: the relay or its consumer failed", failure);
     }
   }
 
@@ -122,17 +131,22 @@ final class ByHandRelay implements AutoCloseable {
         batch.add(first);
         committed.drainTo(batch, BATCH - 1);
         for (Entry entry : batch) {
-          AMQP.BasicProperties properties = new AMQP.BasicProperties.Builder()
-              .messageId(entry.id())
-              .type(LABEL)
-              .contentType("application/json")
-              .deliveryMode(2) // persistent
-              .build();
+          AMQP.BasicProperties properties =
+              new AMQP.BasicProperties.Builder()
+                  .messageId(entry.id())
+                  .type(LABEL)
+                  .contentType("application/json")
+                  .deliveryMode(2) // persistent
+                  .build();
           channel.basicPublish(EXCHANGE, LABEL, properties, entry.body());
         }
         channel.waitForConfirmsOrDie(CONFIRMS.toMillis());
         try (Connection c = pool.getConnection();
-            PreparedStatement s = c.prepareStatement("UPDATE " + schema + ".outbox SET published = ? WHERE id = ANY (?) AND published IS NULL")) {
+            PreparedStatement s =
+                c.prepareStatement(
+                    "UPDATE "
+                        + schema
+                        + ".outbox SET published = ? WHERE id = ANY (?) AND published IS NULL")) {
           s.setLong(1, System.currentTimeMillis());
           s.setArray(2, c.createArrayOf("text", batch.stream().map(Entry::id).toArray()));
           s.executeUpdate();
@@ -164,10 +178,18 @@ final class ByHandRelay implements AutoCloseable {
     }
 
     @Override
-    public void handleDelivery(String tag, Envelope envelope, AMQP.BasicProperties properties, byte[] body) throws IOException {
+    public void handleDelivery(
+        String tag, Envelope envelope, AMQP.BasicProperties properties, byte[] body)
+        throws IOException {
       long balance = JSON.readTree(body).path("balance").asLong();
       if (balance < 1) {
-        failed(new IllegalStateException("a credited wallet holds " + balance + " (message " + properties.getMessageId() + ")"));
+        failed(
+            new IllegalStateException(
+                "a credited wallet holds "
+                    + balance
+                    + " (message "
+                    + properties.getMessageId()
+                    + ")"));
         return;
       }
       getChannel().basicAck(envelope.getDeliveryTag(), false);

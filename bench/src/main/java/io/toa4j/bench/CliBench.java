@@ -22,8 +22,8 @@ import java.util.stream.Stream;
  * </ul>
  *
  * <p>Each command is {@code bin/toa} as a user runs it, so the class-data archives it keeps next to
- * the jar count: the first command of each kind after a build writes its archive (a call relayed
- * to {@code toa run}, any other short command, a run once it serves), and is left out.
+ * the jar count: the first command of each kind after a build writes its archive (a call relayed to
+ * {@code toa run}, any other short command, a run once it serves), and is left out.
  *
  * <p>Usage: {@code bench/run cli [--rounds N]} (default 10).
  */
@@ -40,7 +40,12 @@ public final class CliBench {
     Path shop = Files.createTempDirectory("toa-cli-bench");
     try {
       copy(root.resolve("examples/shop"), shop);
-      run(shop, toa.toString(), "call", OBSERVE, REQUEST); // writes the archive, compiles the components
+      run(
+          shop,
+          toa.toString(),
+          "call",
+          OBSERVE,
+          REQUEST); // writes the archive, compiles the components
       List<Double> floor = new ArrayList<>();
       List<Double> cold = new ArrayList<>();
       for (int i = 0; i < rounds; i++) {
@@ -55,25 +60,35 @@ public final class CliBench {
       // every run counts its start; the first measured one also answers the rounds of calls
       for (int i = -1; i < rounds; i++) {
         long start = System.nanoTime();
-        Process run = new ProcessBuilder(toa.toString(), "run").directory(shop.toFile()).redirectErrorStream(true)
-            .redirectOutput(shop.resolve("run.log").toFile()).start();
+        Process run =
+            new ProcessBuilder(toa.toString(), "run")
+                .directory(shop.toFile())
+                .redirectErrorStream(true)
+                .redirectOutput(shop.resolve("run.log").toFile())
+                .start();
         try {
           // toa run writes run.json once its channel accepts calls
           Path file = shop.resolve(".toa/run.json");
           while (!Files.exists(file)) {
-            if (!run.isAlive()) throw new IllegalStateException("toa run ended: see " + shop.resolve("run.log"));
+            if (!run.isAlive())
+              throw new IllegalStateException("toa run ended: see " + shop.resolve("run.log"));
             Thread.sleep(2);
           }
           if (i < 0) {
             long deadline = System.nanoTime() + 120_000_000_000L;
-            while (!(Files.exists(archive) && Files.getLastModifiedTime(archive).compareTo(Files.getLastModifiedTime(jar)) > 0)) {
-              if (!run.isAlive() || System.nanoTime() > deadline) throw new IllegalStateException("toa run wrote no archive: see " + shop.resolve("run.log"));
+            while (!(Files.exists(archive)
+                && Files.getLastModifiedTime(archive).compareTo(Files.getLastModifiedTime(jar))
+                    > 0)) {
+              if (!run.isAlive() || System.nanoTime() > deadline)
+                throw new IllegalStateException(
+                    "toa run wrote no archive: see " + shop.resolve("run.log"));
               Thread.sleep(20);
             }
             continue;
           }
           serving.add((System.nanoTime() - start) / 1e6);
-          if (run(shop, toa.toString(), "call", OBSERVE, REQUEST) < 0) throw new IllegalStateException("toa run does not answer a call");
+          if (run(shop, toa.toString(), "call", OBSERVE, REQUEST) < 0)
+            throw new IllegalStateException("toa run does not answer a call");
           for (int j = 0; j < (i == 0 ? rounds : 0); j++) {
             floor.add(run(shop, "java", "-version"));
             warm.add(run(shop, toa.toString(), "call", OBSERVE, REQUEST));
@@ -96,14 +111,21 @@ public final class CliBench {
   private static void report(String what, List<Double> millis, double floor, int target) {
     double median = Figures.median(millis);
     double worst = millis.stream().mapToDouble(Double::doubleValue).max().orElse(0);
-    System.out.printf("%-36s median %6.0f ms, worst %6.0f ms, %4.1fx java -version (target %d ms)%n", what + ":", median, worst, median / floor, target);
+    System.out.printf(
+        "%-36s median %6.0f ms, worst %6.0f ms, %4.1fx java -version (target %d ms)%n",
+        what + ":", median, worst, median / floor, target);
   }
 
   /** Runs a command to its end: its wall time in milliseconds, or -1 when it exits other than 0. */
-  private static double run(Path directory, String... command) throws IOException, InterruptedException {
+  private static double run(Path directory, String... command)
+      throws IOException, InterruptedException {
     long start = System.nanoTime();
-    Process process = new ProcessBuilder(command).directory(directory.toFile())
-        .redirectOutput(ProcessBuilder.Redirect.DISCARD).redirectError(ProcessBuilder.Redirect.DISCARD).start();
+    Process process =
+        new ProcessBuilder(command)
+            .directory(directory.toFile())
+            .redirectOutput(ProcessBuilder.Redirect.DISCARD)
+            .redirectError(ProcessBuilder.Redirect.DISCARD)
+            .start();
     int status = process.waitFor();
     double millis = (System.nanoTime() - start) / 1e6;
     return status == 0 ? millis : -1;
@@ -123,13 +145,16 @@ public final class CliBench {
 
   private static void delete(Path folder) throws IOException {
     try (Stream<Path> files = Files.walk(folder)) {
-      files.sorted(Comparator.reverseOrder()).forEach(p -> {
-        try {
-          Files.delete(p);
-        } catch (IOException e) {
-          throw new UncheckedIOException(e);
-        }
-      });
+      files
+          .sorted(Comparator.reverseOrder())
+          .forEach(
+              p -> {
+                try {
+                  Files.delete(p);
+                } catch (IOException e) {
+                  throw new UncheckedIOException(e);
+                }
+              });
     }
   }
 }

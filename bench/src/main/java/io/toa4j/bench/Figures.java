@@ -27,9 +27,12 @@ final class Figures {
     return copy;
   }
 
-  /** The CPU time this JVM has used, all its threads (the JIT compiler's and the collector's too). */
+  /**
+   * The CPU time this JVM has used, all its threads (the JIT compiler's and the collector's too).
+   */
   static long cpuNanos() {
-    return ((com.sun.management.OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean()).getProcessCpuTime();
+    return ((com.sun.management.OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean())
+        .getProcessCpuTime();
   }
 
   /** The CPU time the calling thread has spent, user and system. */
@@ -39,13 +42,19 @@ final class Figures {
 
   /**
    * The CPU time the whole machine has spent busy (every process, the database's and the broker's
-   * too), from {@code /proc/stat}; -1 where there is none. Ticks of 10 ms, so only for whole rounds.
+   * too), from {@code /proc/stat}; -1 where there is none. Ticks of 10 ms, so only for whole
+   * rounds.
    */
   static long machineCpuNanos() {
     try {
-      String[] f = java.nio.file.Files.readAllLines(java.nio.file.Path.of("/proc/stat")).get(0).trim().split("\\s+");
+      String[] f =
+          java.nio.file.Files.readAllLines(java.nio.file.Path.of("/proc/stat"))
+              .get(0)
+              .trim()
+              .split("\\s+");
       long busy = 0;
-      for (int i = 1; i < f.length && i <= 8; i++) if (i != 4 && i != 5) busy += Long.parseLong(f[i]); // not idle, not iowait
+      for (int i = 1; i < f.length && i <= 8; i++)
+        if (i != 4 && i != 5) busy += Long.parseLong(f[i]); // not idle, not iowait
       return busy * 10_000_000L; // USER_HZ is 100 on Linux
     } catch (java.io.IOException | RuntimeException e) {
       return -1;
@@ -53,7 +62,8 @@ final class Figures {
   }
 
   static int intArg(String[] args, String name, int fallback) {
-    for (int i = 0; i + 1 < args.length; i++) if (args[i].equals(name)) return Integer.parseInt(args[i + 1]);
+    for (int i = 0; i + 1 < args.length; i++)
+      if (args[i].equals(name)) return Integer.parseInt(args[i + 1]);
     return fallback;
   }
 

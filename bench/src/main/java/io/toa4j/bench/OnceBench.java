@@ -34,12 +34,13 @@ import tools.jackson.databind.node.ObjectNode;
 
 /**
  * What {@code once} costs: the same credit operation, declared with and without {@code once}, in
- * one run; then a repeat of each {@code once} call, answered from the inbox, against its first call.
+ * one run; then a repeat of each {@code once} call, answered from the inbox, against its first
+ * call.
  *
  * <p>The floor is measured in the same rounds: the storage alone, through its SPI with no runtime
- * around it, committing the same new records with and without an inbox entry beside each. What
- * that entry costs the engine is the least {@code once} can cost; what the runtime adds on top of
- * it is the look-up before running, the fingerprint and the answer's text.
+ * around it, committing the same new records with and without an inbox entry beside each. What that
+ * entry costs the engine is the least {@code once} can cost; what the runtime adds on top of it is
+ * the look-up before running, the fingerprint and the answer's text.
  *
  * <p>Each round runs every program once, in an order that rotates from round to round, and the
  * median of the rounds' ratios is reported, so drift of the machine between rounds hits all alike.
@@ -58,11 +59,17 @@ public final class OnceBench {
     int rounds = Figures.intArg(args, "--rounds", 15);
     int warmup = Figures.intArg(args, "--warmup", 10000);
     String engine = Figures.stringArg(args, "--engine", "sqlite");
-    String url = Figures.stringArg(args, "--url", System.getenv().getOrDefault("TOA_POSTGRES_URL", "jdbc:postgresql://127.0.0.1:5432/test"));
+    String url =
+        Figures.stringArg(
+            args,
+            "--url",
+            System.getenv()
+                .getOrDefault("TOA_POSTGRES_URL", "jdbc:postgresql://127.0.0.1:5432/test"));
     if (!engine.equals("sqlite") && !engine.equals("postgres")) {
       throw new IllegalArgumentException("--engine is sqlite or postgres, not '" + engine + "'");
     }
-    String storage = engine.equals("sqlite") ? "" : "storage:\n  engine: postgres\n  url: " + url + "\n";
+    String storage =
+        engine.equals("sqlite") ? "" : "storage:\n  engine: postgres\n  url: " + url + "\n";
     byte[] random = new byte[4];
     new SecureRandom().nextBytes(random);
     String suffix = HexFormat.of().formatHex(random);
@@ -76,14 +83,28 @@ public final class OnceBench {
       try {
         Store bare = alone.store(aloneNs + ".plain");
         Store inboxed = alone.store(aloneNs + ".inboxed");
-        List<Program> programs = List.of(
-            new Program("runtime, without once", (record, identity) ->
-                plain.call(plainNs + ".wallets.credit", Request.of(record, Map.of("amount", 1)), identity)),
-            new Program("runtime, with once", (record, identity) ->
-                once.call(onceNs + ".wallets.credit", Request.of(record, Map.of("amount", 1)), identity)),
-            new Program("storage alone, record", (record, identity) -> commit(bare, record, Optional.empty())),
-            new Program("storage alone, record + inbox entry", (record, identity) ->
-                commit(inboxed, record, Optional.of(identity))));
+        List<Program> programs =
+            List.of(
+                new Program(
+                    "runtime, without once",
+                    (record, identity) ->
+                        plain.call(
+                            plainNs + ".wallets.credit",
+                            Request.of(record, Map.of("amount", 1)),
+                            identity)),
+                new Program(
+                    "runtime, with once",
+                    (record, identity) ->
+                        once.call(
+                            onceNs + ".wallets.credit",
+                            Request.of(record, Map.of("amount", 1)),
+                            identity)),
+                new Program(
+                    "storage alone, record",
+                    (record, identity) -> commit(bare, record, Optional.empty())),
+                new Program(
+                    "storage alone, record + inbox entry",
+                    (record, identity) -> commit(inboxed, record, Optional.of(identity))));
         // warm-up: the JIT compiles every path before the rounds measure them; the caches fill
         for (int done = 0, chunk = 0; done < warmup; done += calls, chunk++) {
           for (Program p : programs) run(p.load(), calls, threads, "warm" + chunk);
@@ -103,25 +124,47 @@ public final class OnceBench {
           }
           runtimeRatios.add(r[1].rate() / r[0].rate());
           aloneRatios.add(r[3].rate() / r[2].rate());
-          repeatMicros.add(run(programs.get(1).load(), calls, threads, "r" + round).meanMicros()); // the same identities again
+          repeatMicros.add(
+              run(programs.get(1).load(), calls, threads, "r" + round)
+                  .meanMicros()); // the same identities again
         }
-        System.out.printf("%s, credit on distinct records: median of %d rounds of %d calls, %d threads, after %d calls each to warm up%n",
-            engine.equals("sqlite") ? "SQLite (embedded)" : "PostgreSQL " + url, rounds, calls, threads, warmup);
+        System.out.printf(
+            "%s, credit on distinct records: median of %d rounds of %d calls, %d threads, after %d calls each to warm up%n",
+            engine.equals("sqlite") ? "SQLite (embedded)" : "PostgreSQL " + url,
+            rounds,
+            calls,
+            threads,
+            warmup);
         for (int p = 0; p < programs.size(); p++) {
           List<Result> rs = results.get(p);
-          System.out.printf("  %-36s %7.0f calls/s  %6.0f µs mean latency  JVM CPU %4.0f µs per call%n", programs.get(p).name(),
-              Figures.median(rs.stream().map(Result::rate).toList()), Figures.median(rs.stream().map(Result::meanMicros).toList()),
+          System.out.printf(
+              "  %-36s %7.0f calls/s  %6.0f µs mean latency  JVM CPU %4.0f µs per call%n",
+              programs.get(p).name(),
+              Figures.median(rs.stream().map(Result::rate).toList()),
+              Figures.median(rs.stream().map(Result::meanMicros).toList()),
               Figures.median(rs.stream().map(Result::cpuMicros).toList()));
         }
         double runtimeRatio = Figures.median(runtimeRatios);
         double aloneRatio = Figures.median(aloneRatios);
-        double firstMicros = Figures.median(results.get(1).stream().map(Result::meanMicros).toList());
-        System.out.printf("once / without, through the runtime: %.3f  (cost %.1f %%; target: at most 5 %%)%n", runtimeRatio, 100 * (1 - runtimeRatio));
-        System.out.printf("the inbox entry, storage alone:      %.3f  (cost %.1f %%: the least once can cost on this engine)%n", aloneRatio, 100 * (1 - aloneRatio));
-        System.out.printf("repeat from inbox:   %.0f µs mean latency (%.3f of the first; target: below 1)%n",
+        double firstMicros =
+            Figures.median(results.get(1).stream().map(Result::meanMicros).toList());
+        System.out.printf(
+            "once / without, through the runtime: %.3f  (cost %.1f %%; target: at most 5 %%)%n",
+            runtimeRatio, 100 * (1 - runtimeRatio));
+        System.out.printf(
+            "the inbox entry, storage alone:      %.3f  (cost %.1f %%: the least once can cost on this engine)%n",
+            aloneRatio, 100 * (1 - aloneRatio));
+        System.out.printf(
+            "repeat from inbox:   %.0f µs mean latency (%.3f of the first; target: below 1)%n",
             Figures.median(repeatMicros), Figures.median(repeatMicros) / firstMicros);
       } finally {
-        if (engine.equals("postgres")) drop(url, plainNs + "_wallets", onceNs + "_wallets", aloneNs + "_plain", aloneNs + "_inboxed");
+        if (engine.equals("postgres"))
+          drop(
+              url,
+              plainNs + "_wallets",
+              onceNs + "_wallets",
+              aloneNs + "_plain",
+              aloneNs + "_inboxed");
       }
     }
   }
@@ -146,20 +189,23 @@ public final class OnceBench {
     List<Future<?>> done = new ArrayList<>();
     for (int t = 0; t < threads; t++) {
       int thread = t;
-      done.add(pool.submit(() -> {
-        for (int i = thread; i < calls; i += threads) {
-          String record = String.format("%08x%024x", prefix.hashCode(), i);
-          long s = System.nanoTime();
-          load.credit(record, prefix + "-" + i);
-          nanos.addAndGet(System.nanoTime() - s);
-        }
-        return null;
-      }));
+      done.add(
+          pool.submit(
+              () -> {
+                for (int i = thread; i < calls; i += threads) {
+                  String record = String.format("%08x%024x", prefix.hashCode(), i);
+                  long s = System.nanoTime();
+                  load.credit(record, prefix + "-" + i);
+                  nanos.addAndGet(System.nanoTime() - s);
+                }
+                return null;
+              }));
     }
     for (Future<?> f : done) f.get(30, TimeUnit.MINUTES);
     pool.shutdown();
     double seconds = (System.nanoTime() - start) / 1e9;
-    return new Result(calls / seconds, nanos.get() / 1e3 / calls, (Figures.cpuNanos() - cpu) / 1e3 / calls);
+    return new Result(
+        calls / seconds, nanos.get() / 1e3 / calls, (Figures.cpuNanos() - cpu) / 1e3 / calls);
   }
 
   /**
@@ -171,12 +217,29 @@ public final class OnceBench {
     long now = System.currentTimeMillis();
     // the JSON text is written here, as the runtime writes it before the storage is called
     Json state = json(JSON.createObjectNode().put("balance", 1));
-    // as the runtime writes one: the answer for an hour, the record that it was answered for 30 days
-    Optional<InboxEntry> inbox = identity.map(id -> new InboxEntry(id,
-        Optional.of(json(JSON.createObjectNode().put("id", record).put("VERSION", 1).put("balance", 1))), now + 3_600_000,
-        Optional.of(HexFormat.of().formatHex(new byte[32])), now, now + 30L * 86_400_000, Optional.of(record)));
-    Outcome outcome = store.commit(new Write(0, new StoredRecord(record, 1, now, now, state), Optional.empty(), inbox));
-    if (outcome != Outcome.COMMITTED) throw new IllegalStateException("record " + record + " not committed: " + outcome);
+    // as the runtime writes one: the answer for an hour, the record that it was answered for 30
+    // days
+    Optional<InboxEntry> inbox =
+        identity.map(
+            id ->
+                new InboxEntry(
+                    id,
+                    Optional.of(
+                        json(
+                            JSON.createObjectNode()
+                                .put("id", record)
+                                .put("VERSION", 1)
+                                .put("balance", 1))),
+                    now + 3_600_000,
+                    Optional.of(HexFormat.of().formatHex(new byte[32])),
+                    now,
+                    now + 30L * 86_400_000,
+                    Optional.of(record)));
+    Outcome outcome =
+        store.commit(
+            new Write(0, new StoredRecord(record, 1, now, now, state), Optional.empty(), inbox));
+    if (outcome != Outcome.COMMITTED)
+      throw new IllegalStateException("record " + record + " not committed: " + outcome);
   }
 
   private static Storage open(String engine, Path state, Map<String, String> options) {
@@ -194,7 +257,8 @@ public final class OnceBench {
   }
 
   private static void drop(String url, String... schemas) throws Exception {
-    try (Connection c = DriverManager.getConnection(url); Statement s = c.createStatement()) {
+    try (Connection c = DriverManager.getConnection(url);
+        Statement s = c.createStatement()) {
       for (String schema : schemas) s.execute("DROP SCHEMA IF EXISTS \"" + schema + "\" CASCADE");
     }
   }

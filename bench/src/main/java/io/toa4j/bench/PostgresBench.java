@@ -34,10 +34,10 @@ import tools.jackson.databind.node.ObjectNode;
 
 /**
  * {@code credit} with {@code once} on PostgreSQL through the runtime, against a program on plain
- * JDBC that issues the statements the runtime issues for it — the read joined to the inbox
- * look-up, then in one transaction the compare-and-swap and the inbox insert sent together —
- * through a HikariCP pool of the same size, with the same concurrency, in the same run, on tables
- * made alike ({@code LIKE ... INCLUDING ALL}).
+ * JDBC that issues the statements the runtime issues for it — the read joined to the inbox look-up,
+ * then in one transaction the compare-and-swap and the inbox insert sent together — through a
+ * HikariCP pool of the same size, with the same concurrency, in the same run, on tables made alike
+ * ({@code LIKE ... INCLUDING ALL}).
  *
  * <p>By default each thread credits its own wallet, so the compare-and-swap never conflicts and
  * what is measured is the path itself. With {@code --wallets N} each call credits one of N wallets,
@@ -46,14 +46,14 @@ import tools.jackson.databind.node.ObjectNode;
  *
  * <p>With {@code --event} every credit announces an event that a receiver of another component of
  * the context handles (an effect, {@link Wallets}): the runtime commits an outbox row with the
- * record and the inbox row, publishes it on the context's bus after the commit, marks it
- * published, and delivers it. A round of the runtime ends only when every event of the round was
- * published and handled ({@code admin().settle} empty after the last call, its quiet period
- * included). The program by hand inserts the same outbox row in the same transaction and does
- * nothing after the commit: the baseline of toa4j issue 21. With {@code --bus rabbitmq} a third
- * program runs in the same rounds: the program by hand followed by a relay and a receiver of its own
- * on the same broker ({@link ByHandRelay}), so that what the broker itself costs an event is
- * measured beside the runtime, as the floor under it on that bus.
+ * record and the inbox row, publishes it on the context's bus after the commit, marks it published,
+ * and delivers it. A round of the runtime ends only when every event of the round was published and
+ * handled ({@code admin().settle} empty after the last call, its quiet period included). The
+ * program by hand inserts the same outbox row in the same transaction and does nothing after the
+ * commit: the baseline of toa4j issue 21. With {@code --bus rabbitmq} a third program runs in the
+ * same rounds: the program by hand followed by a relay and a receiver of its own on the same broker
+ * ({@link ByHandRelay}), so that what the broker itself costs an event is measured beside the
+ * runtime, as the floor under it on that bus.
  *
  * <p>Rounds rotate which program runs first; the median of the rounds' throughput ratios is
  * reported, with the latency percentiles of all rounds together.
@@ -75,13 +75,19 @@ public final class PostgresBench {
     boolean turns = !Figures.flag(args, "--no-turns");
     long backlog = Figures.intArg(args, "--backlog", (int) Options.BACKLOG);
     String bus = Figures.stringArg(args, "--bus", "embedded");
-    String url = Figures.stringArg(args, "--url", System.getenv().getOrDefault("TOA_POSTGRES_URL", "jdbc:postgresql://127.0.0.1:5432/test"));
+    String url =
+        Figures.stringArg(
+            args,
+            "--url",
+            System.getenv()
+                .getOrDefault("TOA_POSTGRES_URL", "jdbc:postgresql://127.0.0.1:5432/test"));
     String user = Figures.stringArg(args, "--user", "postgres");
     String amqp = Figures.stringArg(args, "--amqp", "amqp://guest:guest@127.0.0.1:5672");
     if (!bus.equals("embedded") && !bus.equals("rabbitmq")) {
       throw new IllegalArgumentException("--bus " + bus + ": the bus is embedded or rabbitmq");
     }
-    if (walletCount < 0) throw new IllegalArgumentException("--wallets " + walletCount + ": at least 1");
+    if (walletCount < 0)
+      throw new IllegalArgumentException("--wallets " + walletCount + ": at least 1");
     Spread spread = walletCount == 0 ? new Spread(threads, false) : new Spread(walletCount, true);
     byte[] random = new byte[4];
     new SecureRandom().nextBytes(random);
@@ -102,32 +108,60 @@ public final class PostgresBench {
     config.setMaximumPoolSize(POOL);
     String runtimeSchema = "\"" + namespace + "_wallets\"";
     String rawSchema = "\"" + namespace + "_raw\"";
-    try (HikariDataSource pool = new HikariDataSource(config); Toa app = Toa.builder().directory(dir).options(options(turns).withBacklog(backlog, Options.BACKLOG_WAIT)).build()) {
+    try (HikariDataSource pool = new HikariDataSource(config);
+        Toa app =
+            Toa.builder()
+                .directory(dir)
+                .options(options(turns).withBacklog(backlog, Options.BACKLOG_WAIT))
+                .build()) {
       boolean relayed = event && bus.equals("rabbitmq");
       String relayedSchema = "\"" + namespace + "_relayed\"";
       ByHandRelay relay = null;
       try {
-        Program runtime = new Program() {
-          @Override
-          public void credit(String wallet, String identity) {
-            app.call(namespace + ".wallets.credit", Request.of(wallet, Map.of("amount", 1)), identity);
-          }
+        Program runtime =
+            new Program() {
+              @Override
+              public void credit(String wallet, String identity) {
+                app.call(
+                    namespace + ".wallets.credit",
+                    Request.of(wallet, Map.of("amount", 1)),
+                    identity);
+              }
 
-          @Override
-          public void settle() {
-            if (event) app.admin().settle(SETTLE).ifPresent(pending -> {
-              throw new IllegalStateException("the runtime's events did not settle within " + SETTLE + ": " + pending);
-            });
-          }
-        };
+              @Override
+              public void settle() {
+                if (event)
+                  app.admin()
+                      .settle(SETTLE)
+                      .ifPresent(
+                          pending -> {
+                            throw new IllegalStateException(
+                                "the runtime's events did not settle within "
+                                    + SETTLE
+                                    + ": "
+                                    + pending);
+                          });
+              }
+            };
         int first = Math.max(threads, spread.wallets());
         run(runtime, first, threads, spread, "warm-runtime"); // creates the schema and the wallets
         List<String> schemas = relayed ? List.of(rawSchema, relayedSchema) : List.of(rawSchema);
-        try (Connection c = pool.getConnection(); Statement s = c.createStatement()) {
+        try (Connection c = pool.getConnection();
+            Statement s = c.createStatement()) {
           for (String schema : schemas) {
             s.execute("CREATE SCHEMA " + schema);
-            for (String table : event ? List.of("records", "inbox", "outbox") : List.of("records", "inbox")) {
-              s.execute("CREATE TABLE " + schema + "." + table + " (LIKE " + runtimeSchema + "." + table + " INCLUDING ALL)");
+            for (String table :
+                event ? List.of("records", "inbox", "outbox") : List.of("records", "inbox")) {
+              s.execute(
+                  "CREATE TABLE "
+                      + schema
+                      + "."
+                      + table
+                      + " (LIKE "
+                      + runtimeSchema
+                      + "."
+                      + table
+                      + " INCLUDING ALL)");
             }
           }
         }
@@ -137,17 +171,21 @@ public final class PostgresBench {
         if (relayed) {
           ByHandRelay by = relay = new ByHandRelay(pool, relayedSchema, amqp + "/" + virtualHost);
           Raw relaying = new Raw(pool, relayedSchema, event, by);
-          contenders.add(new Contender("raw + relay", "h", new Program() {
-            @Override
-            public void credit(String wallet, String identity) throws Exception {
-              relaying.credit(wallet, identity);
-            }
+          contenders.add(
+              new Contender(
+                  "raw + relay",
+                  "h",
+                  new Program() {
+                    @Override
+                    public void credit(String wallet, String identity) throws Exception {
+                      relaying.credit(wallet, identity);
+                    }
 
-            @Override
-            public void settle() {
-              by.settle(SETTLE);
-            }
-          }));
+                    @Override
+                    public void settle() {
+                      by.settle(SETTLE);
+                    }
+                  }));
         }
         for (Contender contender : contenders.subList(1, contenders.size())) {
           run(contender.program(), first, threads, spread, "warm-" + contender.prefix());
@@ -155,78 +193,127 @@ public final class PostgresBench {
         // Until the JIT has compiled both paths, the compiler's own work is most of the CPU a call
         // costs, and it costs the longer path more: the rounds measure every program warm.
         for (int done = 0, chunk = 0; done < warmup; done += calls, chunk++) {
-          for (Contender contender : contenders) run(contender.program(), calls, threads, spread, "warm-" + contender.prefix() + "-" + chunk);
+          for (Contender contender : contenders)
+            run(
+                contender.program(),
+                calls,
+                threads,
+                spread,
+                "warm-" + contender.prefix() + "-" + chunk);
         }
 
         for (int round = 0; round < rounds; round++) {
-          for (int turn = 0; turn < contenders.size(); turn++) { // each round another program goes first
+          for (int turn = 0;
+              turn < contenders.size();
+              turn++) { // each round another program goes first
             Contender contender = contenders.get((round + turn) % contenders.size());
-            contender.results().add(run(contender.program(), calls, threads, spread, contender.prefix() + round));
+            contender
+                .results()
+                .add(run(contender.program(), calls, threads, spread, contender.prefix() + round));
           }
         }
         if (event) {
           if (!app.admin().parked().isEmpty()) {
-            throw new IllegalStateException(app.admin().parked().size() + " event(s) parked: not every event was handled");
+            throw new IllegalStateException(
+                app.admin().parked().size() + " event(s) parked: not every event was handled");
           }
-          if (app.admin().backlog() != 0) throw new IllegalStateException(app.admin().backlog() + " outbox entries left unpublished");
+          if (app.admin().backlog() != 0)
+            throw new IllegalStateException(
+                app.admin().backlog() + " outbox entries left unpublished");
         }
         if (relayed) {
-          try (Connection c = pool.getConnection(); Statement s = c.createStatement();
-              ResultSet left = s.executeQuery("SELECT count(*) FROM " + relayedSchema + ".outbox WHERE published IS NULL")) {
+          try (Connection c = pool.getConnection();
+              Statement s = c.createStatement();
+              ResultSet left =
+                  s.executeQuery(
+                      "SELECT count(*) FROM "
+                          + relayedSchema
+                          + ".outbox WHERE published IS NULL")) {
             left.next();
-            if (left.getLong(1) != 0) throw new IllegalStateException("by hand: " + left.getLong(1) + " outbox entries left unpublished");
+            if (left.getLong(1) != 0)
+              throw new IllegalStateException(
+                  "by hand: " + left.getLong(1) + " outbox entries left unpublished");
           }
         }
-        System.out.printf("PostgreSQL %s, %d threads over %s, %d calls per round, %d rounds after %d calls each to warm up%n",
+        System.out.printf(
+            "PostgreSQL %s, %d threads over %s, %d calls per round, %d rounds after %d calls each to warm up%n",
             url, threads, spread.describe(), calls, rounds, warmup);
-        System.out.println(turns ? "calls of the runtime on one record take turns" : "calls of the runtime on one record race (--no-turns)");
-        System.out.println(event
-            ? "credit with once and an event delivered to a receiver (an effect) over the " + bus + " bus;"
-                + " a round of the runtime ends when every event is published and handled,"
-                + " the program by hand commits the outbox row and stops there"
-            : "credit with once, no event");
+        System.out.println(
+            turns
+                ? "calls of the runtime on one record take turns"
+                : "calls of the runtime on one record race (--no-turns)");
+        System.out.println(
+            event
+                ? "credit with once and an event delivered to a receiver (an effect) over the "
+                    + bus
+                    + " bus;"
+                    + " a round of the runtime ends when every event is published and handled,"
+                    + " the program by hand commits the outbox row and stops there"
+                : "credit with once, no event");
         if (relayed) {
-          System.out.println("raw + relay: the program by hand, then its own relay and receiver on the same broker (publish"
-              + " persistent in batches, one wait for confirms and one published mark per batch, ack per message):"
-              + " the broker's price, the floor under the runtime on this bus");
+          System.out.println(
+              "raw + relay: the program by hand, then its own relay and receiver on the same broker (publish"
+                  + " persistent in batches, one wait for confirms and one published mark per batch, ack per message):"
+                  + " the broker's price, the floor under the runtime on this bus");
         }
         Contender viaRuntime = contenders.get(0);
         Contender viaRaw = contenders.get(1);
-        List<Contender> reported = new ArrayList<>(List.of(viaRaw, viaRuntime)); // the baseline first, as before
+        List<Contender> reported =
+            new ArrayList<>(List.of(viaRaw, viaRuntime)); // the baseline first, as before
         reported.addAll(contenders.subList(2, contenders.size()));
         for (Contender contender : reported) {
-          long[] nanos = Figures.sorted(concat(contender.results().stream().map(Result::nanos).toList()));
-          System.out.printf("%-13s %6.0f calls/s  p50 %5.2f ms  p99 %5.2f ms  p99.9 %5.2f ms  JVM CPU %4.0f µs per call, %4.0f on the callers' threads%n",
-              contender.name() + ":", contender.median(Result::rate), ms(nanos, 0.5), ms(nanos, 0.99), ms(nanos, 0.999),
-              contender.median(Result::cpuMicros), contender.median(Result::callerCpuMicros));
+          long[] nanos =
+              Figures.sorted(concat(contender.results().stream().map(Result::nanos).toList()));
+          System.out.printf(
+              "%-13s %6.0f calls/s  p50 %5.2f ms  p99 %5.2f ms  p99.9 %5.2f ms  JVM CPU %4.0f µs per call, %4.0f on the callers' threads%n",
+              contender.name() + ":",
+              contender.median(Result::rate),
+              ms(nanos, 0.5),
+              ms(nanos, 0.99),
+              ms(nanos, 0.999),
+              contender.median(Result::cpuMicros),
+              contender.median(Result::callerCpuMicros));
         }
-        System.out.printf("JVM CPU per call, runtime / raw: %.2f× in all, %.2f× on the callers' threads (target 6: at most 1.5×)%n",
+        System.out.printf(
+            "JVM CPU per call, runtime / raw: %.2f× in all, %.2f× on the callers' threads (target 6: at most 1.5×)%n",
             viaRuntime.median(Result::cpuMicros) / viaRaw.median(Result::cpuMicros),
             viaRuntime.median(Result::callerCpuMicros) / viaRaw.median(Result::callerCpuMicros));
         if (event) {
-          System.out.printf("runtime settled %.0f ms after its last call (median of the rounds; settle's quiet period included)%n",
+          System.out.printf(
+              "runtime settled %.0f ms after its last call (median of the rounds; settle's quiet period included)%n",
               viaRuntime.median(Result::drainMillis));
         }
         if (Figures.machineCpuNanos() >= 0) {
-          System.out.printf("machine CPU (every process: this JVM, the database, the broker) per call: raw JDBC %.0f µs, runtime %.0f µs (%.2f×)%n",
-              viaRaw.median(Result::machineMicros), viaRuntime.median(Result::machineMicros),
+          System.out.printf(
+              "machine CPU (every process: this JVM, the database, the broker) per call: raw JDBC %.0f µs, runtime %.0f µs (%.2f×)%n",
+              viaRaw.median(Result::machineMicros),
+              viaRuntime.median(Result::machineMicros),
               viaRuntime.median(Result::machineMicros) / viaRaw.median(Result::machineMicros));
           if (relayed) {
-            System.out.printf("machine CPU per call, raw + relay: %.0f µs (%.2f× raw JDBC)%n",
-                contenders.get(2).median(Result::machineMicros), contenders.get(2).median(Result::machineMicros) / viaRaw.median(Result::machineMicros));
+            System.out.printf(
+                "machine CPU per call, raw + relay: %.0f µs (%.2f× raw JDBC)%n",
+                contenders.get(2).median(Result::machineMicros),
+                contenders.get(2).median(Result::machineMicros)
+                    / viaRaw.median(Result::machineMicros));
           }
         }
-        System.out.printf("runtime / raw: %.3f  (median of the rounds' throughput ratios; target: at least 0.8)%n", viaRuntime.ratio(viaRaw));
+        System.out.printf(
+            "runtime / raw: %.3f  (median of the rounds' throughput ratios; target: at least 0.8)%n",
+            viaRuntime.ratio(viaRaw));
         if (relayed) {
-          System.out.printf("raw + relay / raw: %.3f  (what the broker leaves of the program by hand)%n", contenders.get(2).ratio(viaRaw));
+          System.out.printf(
+              "raw + relay / raw: %.3f  (what the broker leaves of the program by hand)%n",
+              contenders.get(2).ratio(viaRaw));
           System.out.printf("runtime / raw + relay: %.3f%n", viaRuntime.ratio(contenders.get(2)));
         }
-        long[] r = Figures.sorted(concat(viaRuntime.results().stream().map(Result::nanos).toList()));
+        long[] r =
+            Figures.sorted(concat(viaRuntime.results().stream().map(Result::nanos).toList()));
         long[] j = Figures.sorted(concat(viaRaw.results().stream().map(Result::nanos).toList()));
         System.out.printf("p99 runtime / raw: %.2f%n", ms(r, 0.99) / ms(j, 0.99));
       } finally {
         if (relay != null) relay.close();
-        try (Connection c = pool.getConnection(); Statement s = c.createStatement()) {
+        try (Connection c = pool.getConnection();
+            Statement s = c.createStatement()) {
           s.execute("DROP SCHEMA IF EXISTS " + rawSchema + " CASCADE");
           s.execute("DROP SCHEMA IF EXISTS " + relayedSchema + " CASCADE");
           s.execute("DROP SCHEMA IF EXISTS " + runtimeSchema + " CASCADE");
@@ -237,7 +324,9 @@ public final class PostgresBench {
     }
   }
 
-  /** One of the two programs: credits one wallet under one identity, and says when its work is done. */
+  /**
+   * One of the two programs: credits one wallet under one identity, and says when its work is done.
+   */
   @FunctionalInterface
   interface Program {
     void credit(String wallet, String identity) throws Exception;
@@ -246,7 +335,10 @@ public final class PostgresBench {
     default void settle() {}
   }
 
-  /** A program in the race, its name in the report, the prefix of its identities and its rounds' results. */
+  /**
+   * A program in the race, its name in the report, the prefix of its identities and its rounds'
+   * results.
+   */
   record Contender(String name, String prefix, Program program, List<Result> results) {
     Contender(String name, String prefix, Program program) {
       this(name, prefix, program, new ArrayList<>());
@@ -256,10 +348,13 @@ public final class PostgresBench {
       return Figures.median(results.stream().map(figure::applyAsDouble).toList());
     }
 
-    /** The median of the rounds' ratios of this program's throughput to another's, round by round. */
+    /**
+     * The median of the rounds' ratios of this program's throughput to another's, round by round.
+     */
     double ratio(Contender other) {
       List<Double> ratios = new ArrayList<>();
-      for (int i = 0; i < results.size(); i++) ratios.add(results.get(i).rate() / other.results.get(i).rate());
+      for (int i = 0; i < results.size(); i++)
+        ratios.add(results.get(i).rate() / other.results.get(i).rate());
       return Figures.median(ratios);
     }
   }
@@ -271,7 +366,10 @@ public final class PostgresBench {
   record Spread(int wallets, boolean shared) {
     int wallet(int thread, int call) {
       if (!shared) return thread;
-      long z = (call + 1) * 0x9E3779B97F4A7C15L; // SplitMix64's finaliser: calls scatter, the same way every run
+      long z =
+          (call + 1)
+              * 0x9E3779B97F4A7C15L; // SplitMix64's finaliser: calls scatter, the same way every
+      // run
       z = (z ^ (z >>> 30)) * 0xBF58476D1CE4E5B9L;
       z = (z ^ (z >>> 27)) * 0x94D049BB133111EBL;
       return (int) Long.remainderUnsigned(z ^ (z >>> 31), wallets);
@@ -288,15 +386,28 @@ public final class PostgresBench {
    * delivering of its event on threads of its own, the JIT and the collector), and how long the
    * program took to settle after its last call.
    */
-  record Result(double rate, long[] nanos, double cpuMicros, double callerCpuMicros, double drainMillis, double machineMicros) {}
+  record Result(
+      double rate,
+      long[] nanos,
+      double cpuMicros,
+      double callerCpuMicros,
+      double drainMillis,
+      double machineMicros) {}
 
-  /** The runtime's options: calls on one record take turns unless {@code --no-turns} (they race as two processes' do). */
+  /**
+   * The runtime's options: calls on one record take turns unless {@code --no-turns} (they race as
+   * two processes' do).
+   */
   private static Options options(boolean turns) {
     return turns ? Options.defaults() : Options.defaults().withTurnWait(Duration.ZERO);
   }
 
-  /** {@code calls} credits over {@code threads} threads, then the program's settling, timed together. */
-  static Result run(Program program, int calls, int threads, Spread spread, String prefix) throws Exception {
+  /**
+   * {@code calls} credits over {@code threads} threads, then the program's settling, timed
+   * together.
+   */
+  static Result run(Program program, int calls, int threads, Spread spread, String prefix)
+      throws Exception {
     ExecutorService pool = Executors.newFixedThreadPool(threads);
     long[] nanos = new long[calls];
     String[] wallets = new String[spread.wallets()];
@@ -308,24 +419,31 @@ public final class PostgresBench {
     AtomicLong callerCpu = new AtomicLong();
     for (int t = 0; t < threads; t++) {
       int thread = t;
-      done.add(pool.submit(() -> {
-        long mine = Figures.threadCpuNanos();
-        for (int i = thread; i < calls; i += threads) {
-          String wallet = wallets[spread.wallet(thread, i)];
-          long s = System.nanoTime();
-          program.credit(wallet, prefix + "-" + i);
-          nanos[i] = System.nanoTime() - s;
-        }
-        callerCpu.addAndGet(Figures.threadCpuNanos() - mine);
-        return null;
-      }));
+      done.add(
+          pool.submit(
+              () -> {
+                long mine = Figures.threadCpuNanos();
+                for (int i = thread; i < calls; i += threads) {
+                  String wallet = wallets[spread.wallet(thread, i)];
+                  long s = System.nanoTime();
+                  program.credit(wallet, prefix + "-" + i);
+                  nanos[i] = System.nanoTime() - s;
+                }
+                callerCpu.addAndGet(Figures.threadCpuNanos() - mine);
+                return null;
+              }));
     }
     for (Future<?> f : done) f.get(30, TimeUnit.MINUTES);
     long called = System.nanoTime();
     program.settle();
     long end = System.nanoTime();
     pool.shutdown();
-    return new Result(calls / ((end - start) / 1e9), nanos, (Figures.cpuNanos() - cpu) / 1e3 / calls, callerCpu.get() / 1e3 / calls, (end - called) / 1e6,
+    return new Result(
+        calls / ((end - start) / 1e9),
+        nanos,
+        (Figures.cpuNanos() - cpu) / 1e3 / calls,
+        callerCpu.get() / 1e3 / calls,
+        (end - called) / 1e6,
         (Figures.machineCpuNanos() - machine) / 1e3 / calls);
   }
 
@@ -353,8 +471,14 @@ public final class PostgresBench {
         long updated = now;
         ObjectNode state = JSON.createObjectNode().put("balance", 0);
         try (Connection c = pool.getConnection();
-            PreparedStatement s = c.prepareStatement("SELECT r.version, r.created, r.state, i.reply, r.updated FROM (VALUES (1)) AS one"
-                + " LEFT JOIN " + schema + ".records r ON r.id = ? LEFT JOIN " + schema + ".inbox i ON i.identity = ? AND i.forgotten > ?")) {
+            PreparedStatement s =
+                c.prepareStatement(
+                    "SELECT r.version, r.created, r.state, i.reply, r.updated FROM (VALUES (1)) AS one"
+                        + " LEFT JOIN "
+                        + schema
+                        + ".records r ON r.id = ? LEFT JOIN "
+                        + schema
+                        + ".inbox i ON i.identity = ? AND i.forgotten > ?")) {
           s.setString(1, wallet);
           s.setString(2, identity);
           s.setLong(3, now);
@@ -370,24 +494,40 @@ public final class PostgresBench {
           }
         }
         ObjectNode next = state.deepCopy().put("balance", state.path("balance").asLong() + 1);
-        ObjectNode reply = JSON.createObjectNode().put("id", wallet).put("VERSION", version + 1).put("balance", next.get("balance").asLong());
+        ObjectNode reply =
+            JSON.createObjectNode()
+                .put("id", wallet)
+                .put("VERSION", version + 1)
+                .put("balance", next.get("balance").asLong());
         String answer = JSON.writeValueAsString(reply);
-        String record = version == 0
-            ? "INSERT INTO " + schema + ".records (id, version, created, updated, state) VALUES (?, ?, ?, ?, ?::jsonb) ON CONFLICT (id) DO NOTHING"
-            : "UPDATE " + schema + ".records SET version = ?, updated = ?, state = ?::jsonb WHERE id = ? AND version = ?";
-        String remember = "INSERT INTO " + schema + ".inbox AS inbox (identity, reply, expires, fingerprint, answered, forgotten, record, due)"
-            + " VALUES (?, ?::jsonb, ?, ?, ?, ?, ?, ?)"
-            + " ON CONFLICT (identity) DO UPDATE SET reply = excluded.reply, expires = excluded.expires,"
-            + " fingerprint = excluded.fingerprint, answered = excluded.answered, forgotten = excluded.forgotten,"
-            + " record = excluded.record, due = excluded.due"
-            + " WHERE inbox.forgotten <= ?";
-        String enqueue = "INSERT INTO " + schema + ".outbox (id, created, change, claimed_until, tasks, trace)"
-            + " VALUES (?, ?, ?::jsonb, ?, ?::jsonb, ?::jsonb)";
+        String record =
+            version == 0
+                ? "INSERT INTO "
+                    + schema
+                    + ".records (id, version, created, updated, state) VALUES (?, ?, ?, ?, ?::jsonb) ON CONFLICT (id) DO NOTHING"
+                : "UPDATE "
+                    + schema
+                    + ".records SET version = ?, updated = ?, state = ?::jsonb WHERE id = ? AND version = ?";
+        String remember =
+            "INSERT INTO "
+                + schema
+                + ".inbox AS inbox (identity, reply, expires, fingerprint, answered, forgotten, record, due)"
+                + " VALUES (?, ?::jsonb, ?, ?, ?, ?, ?, ?)"
+                + " ON CONFLICT (identity) DO UPDATE SET reply = excluded.reply, expires = excluded.expires,"
+                + " fingerprint = excluded.fingerprint, answered = excluded.answered, forgotten = excluded.forgotten,"
+                + " record = excluded.record, due = excluded.due"
+                + " WHERE inbox.forgotten <= ?";
+        String enqueue =
+            "INSERT INTO "
+                + schema
+                + ".outbox (id, created, change, claimed_until, tasks, trace)"
+                + " VALUES (?, ?, ?::jsonb, ?, ?::jsonb, ?::jsonb)";
         String entry = null;
         ObjectNode announced = null;
         try (Connection c = pool.getConnection()) {
           c.setAutoCommit(false);
-          try (PreparedStatement s = c.prepareStatement(record + "; " + remember + (event ? "; " + enqueue : ""))) {
+          try (PreparedStatement s =
+              c.prepareStatement(record + "; " + remember + (event ? "; " + enqueue : ""))) {
             int p = 1;
             if (version == 0) {
               s.setString(p++, wallet);
@@ -413,7 +553,10 @@ public final class PostgresBench {
             s.setLong(p++, expires);
             s.setLong(p++, now);
             if (event) {
-              JsonNode origin = version == 0 ? NullNode.getInstance() : view(wallet, version, created, updated, state);
+              JsonNode origin =
+                  version == 0
+                      ? NullNode.getInstance()
+                      : view(wallet, version, created, updated, state);
               ObjectNode change = JSON.createObjectNode();
               change.set("origin", origin);
               announced = view(wallet, version + 1, created, now, next);
@@ -439,7 +582,8 @@ public final class PostgresBench {
               return answer;
             }
             c.rollback();
-            // moved, the inbox row not inserted: a twin answered first, and the read finds its answer
+            // moved, the inbox row not inserted: a twin answered first, and the read finds its
+            // answer
           } catch (SQLException e) {
             c.rollback();
             throw e;
@@ -451,8 +595,14 @@ public final class PostgresBench {
     }
 
     /** A wallet as an event carries it: its fields and its system fields. */
-    private static ObjectNode view(String wallet, long version, long created, long updated, ObjectNode state) {
-      ObjectNode view = JSON.createObjectNode().put("id", wallet).put("VERSION", version).put("CREATED", created).put("UPDATED", updated);
+    private static ObjectNode view(
+        String wallet, long version, long created, long updated, ObjectNode state) {
+      ObjectNode view =
+          JSON.createObjectNode()
+              .put("id", wallet)
+              .put("VERSION", version)
+              .put("CREATED", created)
+              .put("UPDATED", updated);
       view.setAll(state);
       return view;
     }
@@ -461,7 +611,10 @@ public final class PostgresBench {
     private static String fingerprint() {
       try {
         MessageDigest sha = MessageDigest.getInstance("SHA-256");
-        return HEX.formatHex(sha.digest("{\"operation\":\"credit\",\"query\":null,\"input\":{\"amount\":1}}".getBytes(StandardCharsets.UTF_8)));
+        return HEX.formatHex(
+            sha.digest(
+                "{\"operation\":\"credit\",\"query\":null,\"input\":{\"amount\":1}}"
+                    .getBytes(StandardCharsets.UTF_8)));
       } catch (NoSuchAlgorithmException e) {
         throw new IllegalStateException("SHA-256 is required of every JVM", e);
       }

@@ -19,9 +19,13 @@ final class Wallets {
     write(context, namespace, once, false);
   }
 
-  static void write(Path context, String namespace, boolean once, boolean event) throws IOException {
-    Path component = Files.createDirectories(context.resolve("components/" + namespace + ".wallets/operations"));
-    Files.writeString(component.getParent().resolve("manifest.toa.yaml"), """
+  static void write(Path context, String namespace, boolean once, boolean event)
+      throws IOException {
+    Path component =
+        Files.createDirectories(context.resolve("components/" + namespace + ".wallets/operations"));
+    Files.writeString(
+        component.getParent().resolve("manifest.toa.yaml"),
+        """
         entity:
           associated: true
           properties:
@@ -37,14 +41,20 @@ final class Wallets {
                 amount: { type: integer, minimum: 1 }
               required: [amount]
         %s
-        """.formatted(once ? "once: true" : "", event ? "events:\n  credited:\n" : ""));
-    Files.writeString(component.getParent().resolve("Wallet.java"), """
+        """
+            .formatted(once ? "once: true" : "", event ? "events:\n  credited:\n" : ""));
+    Files.writeString(
+        component.getParent().resolve("Wallet.java"),
+        """
         package %s.wallets;
         public class Wallet extends io.toa4j.api.Entry {
           public long balance;
         }
-        """.formatted(namespace));
-    Files.writeString(component.resolve("Credit.java"), """
+        """
+            .formatted(namespace));
+    Files.writeString(
+        component.resolve("Credit.java"),
+        """
         package %1$s.wallets.operations;
         public class Credit implements io.toa4j.api.Transition<Credit.Input, %1$s.wallets.Wallet> {
           public record Input(long amount) {}
@@ -53,20 +63,27 @@ final class Wallets {
             return entry;
           }
         }
-        """.formatted(namespace));
+        """
+            .formatted(namespace));
     if (event) writeLedger(context, namespace);
   }
 
   private static void writeLedger(Path context, String namespace) throws IOException {
-    Path component = Files.createDirectories(context.resolve("components/" + namespace + ".ledger/operations"));
-    Files.writeString(component.getParent().resolve("manifest.toa.yaml"), """
+    Path component =
+        Files.createDirectories(context.resolve("components/" + namespace + ".ledger/operations"));
+    Files.writeString(
+        component.getParent().resolve("manifest.toa.yaml"),
+        """
         operations:
           note:
             input: { type: object, properties: { balance: { type: integer } }, required: [balance] }
         receivers:
           %s.wallets.credited: note
-        """.formatted(namespace));
-    Files.writeString(component.resolve("Note.java"), """
+        """
+            .formatted(namespace));
+    Files.writeString(
+        component.resolve("Note.java"),
+        """
         package %s.ledger.operations;
         public class Note implements io.toa4j.api.Effect<Note.Input> {
           public record Input(long balance) {}
@@ -75,6 +92,7 @@ final class Wallets {
             return null;
           }
         }
-        """.formatted(namespace));
+        """
+            .formatted(namespace));
   }
 }

@@ -44,17 +44,25 @@ final class CallCommand implements Callable<Integer> {
 
   @Spec private CommandSpec spec;
 
-  @Parameters(index = "0", paramLabel = "<endpoint>", description = "namespace.name.operation, such as billing.wallets.credit")
+  @Parameters(
+      index = "0",
+      paramLabel = "<endpoint>",
+      description = "namespace.name.operation, such as billing.wallets.credit")
   private String endpoint;
 
   @Parameters(
       index = "1",
       arity = "0..1",
       paramLabel = "<request>",
-      description = "The request in YAML: { query: { id, version }, input: { ... } }. Absent: the empty request.")
+      description =
+          "The request in YAML: { query: { id, version }, input: { ... } }. Absent: the empty request.")
   private String request = "";
 
-  @Option(names = "--id", paramLabel = "<identity>", description = "The call's identity: the same identity is the same call. Default: a fresh one.")
+  @Option(
+      names = "--id",
+      paramLabel = "<identity>",
+      description =
+          "The call's identity: the same identity is the same call. Default: a fresh one.")
   private String identity;
 
   @Option(
@@ -71,7 +79,8 @@ final class CallCommand implements Callable<Integer> {
     Path context = toa.context();
     Request parsed = YamlText.request(request);
     Optional<Served> served = toa.served();
-    if (served.isEmpty()) { // this process's own logs: a relayed call leaves the serving process's alone
+    if (served
+        .isEmpty()) { // this process's own logs: a relayed call leaves the serving process's alone
       if (!verbose) Toa.quietLogs();
       Toa.quietDeliveries();
     }
@@ -81,7 +90,10 @@ final class CallCommand implements Callable<Integer> {
     // Minted here, not by the application, so --verbose can tell it and the call can be made again.
     String id = identity != null ? identity : io.toa4j.runtime.Toa.newIdentity();
     Wire.Call call = new Wire.Call(endpoint, parsed, Optional.of(id));
-    Reply reply = served.isPresent() ? served.get().call(context, call, notes) : Dispatch.call(context, call, notes, stderr);
+    Reply reply =
+        served.isPresent()
+            ? served.get().call(context, call, notes)
+            : Dispatch.call(context, call, notes, stderr);
     return print(reply, spec.commandLine().getOut(), err);
   }
 

@@ -67,13 +67,24 @@ final class CallLock implements AutoCloseable {
           return taken;
         }
         if (!waited) {
-          notes.accept("toa: " + holder(file) + " has booted " + context + " for a call; waiting for it to end (at most "
-              + wait.toSeconds() + " s)");
+          notes.accept(
+              "toa: "
+                  + holder(file)
+                  + " has booted "
+                  + context
+                  + " for a call; waiting for it to end (at most "
+                  + wait.toSeconds()
+                  + " s)");
           waited = true;
         }
         if (System.nanoTime() - deadline >= 0) {
           throw new CliProblem(
-              "toa: " + holder(file) + " has kept " + context + " booted for a call for over " + wait.toSeconds()
+              "toa: "
+                  + holder(file)
+                  + " has kept "
+                  + context
+                  + " booted for a call for over "
+                  + wait.toSeconds()
                   + " s; wait for it to end, or serve the context with toa run so that calls share one process",
               Toa.FAILED);
         }
@@ -82,7 +93,8 @@ final class CallLock implements AutoCloseable {
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
       close(channel);
-      throw new CliProblem("toa: interrupted while waiting for another call on " + context, Toa.FAILED);
+      throw new CliProblem(
+          "toa: interrupted while waiting for another call on " + context, Toa.FAILED);
     } catch (RuntimeException e) {
       close(channel);
       throw e;
@@ -103,7 +115,10 @@ final class CallLock implements AutoCloseable {
   private static FileChannel open(Path file) {
     try {
       OwnerOnly.check(file, LOG::warn);
-      return FileChannel.open(file, Set.of(StandardOpenOption.CREATE, StandardOpenOption.READ, StandardOpenOption.WRITE), OwnerOnly.fileAttributes(file));
+      return FileChannel.open(
+          file,
+          Set.of(StandardOpenOption.CREATE, StandardOpenOption.READ, StandardOpenOption.WRITE),
+          OwnerOnly.fileAttributes(file));
     } catch (IOException e) {
       throw new UncheckedIOException("Cannot open " + file + " to call in-process", e);
     }
@@ -123,7 +138,10 @@ final class CallLock implements AutoCloseable {
   private void sign() {
     try {
       channel.truncate(0);
-      channel.write(ByteBuffer.wrap(Long.toString(ProcessHandle.current().pid()).getBytes(StandardCharsets.US_ASCII)), 0);
+      channel.write(
+          ByteBuffer.wrap(
+              Long.toString(ProcessHandle.current().pid()).getBytes(StandardCharsets.US_ASCII)),
+          0);
     } catch (IOException e) {
       LOG.debug("Cannot write the pid into the call lock", e); // only a waiter's message misses it
     }

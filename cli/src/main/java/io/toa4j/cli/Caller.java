@@ -18,6 +18,8 @@ interface Caller {
   /** Calls into a booted application. */
   static Caller of(io.toa4j.runtime.Toa application) {
     return (endpoint, request, identity) ->
-        identity.isPresent() ? application.call(endpoint, request, identity.get()) : application.call(endpoint, request);
+        identity.isPresent()
+            ? application.call(endpoint, request, identity.get())
+            : application.call(endpoint, request);
   }
 }

@@ -14,9 +14,9 @@ import java.time.Duration;
  * never sent anywhere else: if the answer is lost, the call may have run, and only the caller can
  * decide to repeat it.
  *
- * <p>Plain HTTP/1.1 on the loopback interface through {@link HttpURLConnection}: the JDK's
- * {@code java.net.http} client sets up TLS and its selector threads even for a plain local call,
- * which is most of what a short command would wait for.
+ * <p>Plain HTTP/1.1 on the loopback interface through {@link HttpURLConnection}: the JDK's {@code
+ * java.net.http} client sets up TLS and its selector threads even for a plain local call, which is
+ * most of what a short command would wait for.
  */
 final class ChannelClient {
   private static final Duration CONNECT_TIMEOUT = Duration.ofSeconds(5);
@@ -48,7 +48,11 @@ final class ChannelClient {
     byte[] body = Wire.call(call);
     HttpURLConnection http;
     try {
-      http = (HttpURLConnection) URI.create("http://" + ControlChannel.HOST + ":" + running.port() + Wire.PATH).toURL().openConnection();
+      http =
+          (HttpURLConnection)
+              URI.create("http://" + ControlChannel.HOST + ":" + running.port() + Wire.PATH)
+                  .toURL()
+                  .openConnection();
       http.setConnectTimeout((int) CONNECT_TIMEOUT.toMillis());
       http.setRequestMethod("POST");
       http.setDoOutput(true);
@@ -68,7 +72,8 @@ final class ChannelClient {
         return reply(call, status, in == null ? new byte[0] : in.readAllBytes());
       }
     } catch (IOException e) {
-      throw new CliProblem(Relay.brokeOff(running.pid(), "the call of " + call.endpoint(), e), Toa.FAILED);
+      throw new CliProblem(
+          Relay.brokeOff(running.pid(), "the call of " + call.endpoint(), e), Toa.FAILED);
     } finally {
       http.disconnect();
     }
@@ -77,18 +82,31 @@ final class ChannelClient {
   private Reply reply(Wire.Call call, int status, byte[] body) {
     if (status == 403) {
       throw new CliProblem(
-          "toa: the running context (pid " + running.pid() + ") refused the token in .toa/run.json; restart toa run", Toa.FAILED);
+          "toa: the running context (pid "
+              + running.pid()
+              + ") refused the token in .toa/run.json; restart toa run",
+          Toa.FAILED);
     }
     if (status != 200 && status != 400) {
       throw new CliProblem(
-          "toa: port " + running.port() + " answered HTTP " + status + " to the call of " + call.endpoint()
+          "toa: port "
+              + running.port()
+              + " answered HTTP "
+              + status
+              + " to the call of "
+              + call.endpoint()
               + ", which is not what toa run's control channel answers; remove .toa/run.json if no toa run serves this context",
           Toa.FAILED);
     }
     try {
       return Replies.read(body);
     } catch (Replies.Malformed e) {
-      throw new CliProblem("toa: the running context (pid " + running.pid() + ") answered something unreadable: " + e.getMessage(), Toa.FAILED);
+      throw new CliProblem(
+          "toa: the running context (pid "
+              + running.pid()
+              + ") answered something unreadable: "
+              + e.getMessage(),
+          Toa.FAILED);
     }
   }
 }

@@ -10,7 +10,10 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.ParentCommand;
 import picocli.CommandLine.Spec;
 
-/** {@code toa check}: each operation a repeat reaches, run once and twice on drawn inputs, and what ends differently. */
+/**
+ * {@code toa check}: each operation a repeat reaches, run once and twice on drawn inputs, and what
+ * ends differently.
+ */
 @Command(
     name = "check",
     mixinStandardHelpOptions = true,
@@ -25,7 +28,11 @@ import picocli.CommandLine.Spec;
       "touched. What a finding means and what to do about it: docs/testing.md."
     },
     exitCodeListHeading = "%nExit codes:%n",
-    exitCodeList = {" 0:no finding", " 1:a finding, or the context could not be checked", "64:bad usage"},
+    exitCodeList = {
+      " 0:no finding",
+      " 1:a finding, or the context could not be checked",
+      "64:bad usage"
+    },
     footerHeading = "%nExamples:%n",
     footer = {"  toa check", "  toa check --seed 42 --tries 50"})
 final class CheckCommand implements Callable<Integer> {
@@ -33,15 +40,24 @@ final class CheckCommand implements Callable<Integer> {
 
   @Spec private CommandSpec spec;
 
-  @Option(names = "--seed", paramLabel = "<seed>", description = "The seed every input, id and identity is drawn from; the same seed repeats a run. Default: a random one, printed.")
+  @Option(
+      names = "--seed",
+      paramLabel = "<seed>",
+      description =
+          "The seed every input, id and identity is drawn from; the same seed repeats a run. Default: a random one, printed.")
   private Long seed;
 
-  @Option(names = "--tries", paramLabel = "<n>", description = "How many inputs each operation is tried with, at most. Default: ${DEFAULT-VALUE}.")
+  @Option(
+      names = "--tries",
+      paramLabel = "<n>",
+      description =
+          "How many inputs each operation is tried with, at most. Default: ${DEFAULT-VALUE}.")
   private int tries = Check.TRIES;
 
   @Override
   public Integer call() {
-    if (tries < 1) throw new CliProblem("toa check: --tries " + tries + ": give at least 1", Toa.USAGE);
+    if (tries < 1)
+      throw new CliProblem("toa check: --tries " + tries + ": give at least 1", Toa.USAGE);
     Toa.quietLogs();
     Toa.quietDeliveries();
     Check check = Check.folder(toa.context()).tries(tries);
@@ -54,19 +70,36 @@ final class CheckCommand implements Callable<Integer> {
     }
     PrintWriter out = spec.commandLine().getOut();
     report.findings().forEach(f -> out.println(f.line()));
-    report.untried().forEach(u -> spec.commandLine().getErr().println("toa check: not tried: " + u));
+    report
+        .untried()
+        .forEach(u -> spec.commandLine().getErr().println("toa check: not tried: " + u));
     out.println(summary(report));
     out.flush();
     spec.commandLine().getErr().flush();
     return report.findings().isEmpty() ? Toa.OUTPUT : Toa.FAILED;
   }
 
-  /** {@code toa check: 1 finding in 2 operation(s) reached by a repeat (a.b.c, d.e.f), 10 tries each, seed 42}. */
+  /**
+   * {@code toa check: 1 finding in 2 operation(s) reached by a repeat (a.b.c, d.e.f), 10 tries
+   * each, seed 42}.
+   */
   private static String summary(Check.Report report) {
     List<String> checked = report.checked();
-    String findings = report.findings().isEmpty() ? "no finding" : report.findings().size() + " finding(s)";
-    String operations = checked.size() + " operation(s) reached by a repeat" + (checked.isEmpty() ? "" : " (" + String.join(", ", checked) + ")");
+    String findings =
+        report.findings().isEmpty() ? "no finding" : report.findings().size() + " finding(s)";
+    String operations =
+        checked.size()
+            + " operation(s) reached by a repeat"
+            + (checked.isEmpty() ? "" : " (" + String.join(", ", checked) + ")");
     String again = report.findings().isEmpty() ? "" : "; repeat it with --seed " + report.seed();
-    return "toa check: " + findings + " in " + operations + ", " + report.tries() + " tries each, seed " + report.seed() + again;
+    return "toa check: "
+        + findings
+        + " in "
+        + operations
+        + ", "
+        + report.tries()
+        + " tries each, seed "
+        + report.seed()
+        + again;
   }
 }

@@ -27,23 +27,45 @@ final class Consequences {
    * then queues with retries that parked nothing.
    */
   static List<String> of(io.toa4j.runtime.Toa application, long booted) {
-    List<Parked> parked = application.admin().parked().stream().filter(p -> p.at() >= booted).toList();
+    List<Parked> parked =
+        application.admin().parked().stream().filter(p -> p.at() >= booted).toList();
     List<String> lines = new ArrayList<>();
     for (Parked p : parked) {
-      lines.add("toa: parked a message of " + p.queue() + " after " + attempts(p.attempts()) + ": " + p.code() + ": " + oneLine(p.reason())
-          + "; toa parked lists it, toa replay " + p.id() + " delivers it again");
+      lines.add(
+          "toa: parked a message of "
+              + p.queue()
+              + " after "
+              + attempts(p.attempts())
+              + ": "
+              + p.code()
+              + ": "
+              + oneLine(p.reason())
+              + "; toa parked lists it, toa replay "
+              + p.id()
+              + " delivers it again");
     }
     Set<String> parkedQueues = parked.stream().map(Parked::queue).collect(Collectors.toSet());
-    retried(application).forEach((queue, count) -> {
-      if (!parkedQueues.contains(queue)) lines.add("toa: " + count + " failed " + (count == 1 ? "delivery" : "deliveries") + " of " + queue + " retried");
-    });
+    retried(application)
+        .forEach(
+            (queue, count) -> {
+              if (!parkedQueues.contains(queue))
+                lines.add(
+                    "toa: "
+                        + count
+                        + " failed "
+                        + (count == 1 ? "delivery" : "deliveries")
+                        + " of "
+                        + queue
+                        + " retried");
+            });
     return lines;
   }
 
   /** How many deliveries were retried, by queue, as the context's metrics counted them. */
   private static Map<String, Long> retried(io.toa4j.runtime.Toa application) {
     Map<String, Long> retried = new TreeMap<>();
-    for (Counter counter : application.metrics().find("toa.messages").tag("outcome", "retried").counters()) {
+    for (Counter counter :
+        application.metrics().find("toa.messages").tag("outcome", "retried").counters()) {
       long count = (long) counter.count();
       String queue = counter.getId().getTag("queue");
       if (count > 0 && queue != null) retried.merge(queue, count, Long::sum);

@@ -23,17 +23,36 @@ final class ContextFolder {
       if (Files.isRegularFile(folder.resolve(FILE))) return folder;
     }
     throw new CliProblem(
-        "toa: found no " + FILE + " in " + start + " or any folder above it; run toa inside a context's folder,"
+        "toa: found no "
+            + FILE
+            + " in "
+            + start
+            + " or any folder above it; run toa inside a context's folder,"
             + " or name one with --context DIR",
         Toa.USAGE);
   }
 
   private static Path checked(Path given, Path folder) {
     if (!Files.isDirectory(folder)) {
-      throw new CliProblem("toa: --context " + given + ": there is no folder " + folder + "; give the folder that holds " + FILE, Toa.USAGE);
+      throw new CliProblem(
+          "toa: --context "
+              + given
+              + ": there is no folder "
+              + folder
+              + "; give the folder that holds "
+              + FILE,
+          Toa.USAGE);
     }
     if (!Files.isRegularFile(folder.resolve(FILE))) {
-      throw new CliProblem("toa: --context " + given + ": " + folder + " has no " + FILE + "; give the folder that holds it", Toa.USAGE);
+      throw new CliProblem(
+          "toa: --context "
+              + given
+              + ": "
+              + folder
+              + " has no "
+              + FILE
+              + "; give the folder that holds it",
+          Toa.USAGE);
     }
     return folder;
   }

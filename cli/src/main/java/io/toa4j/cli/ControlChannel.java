@@ -8,8 +8,8 @@ import io.toa4j.runtime.Replies;
 import java.io.IOException;
 import java.io.InputStream;
 import java.net.InetSocketAddress;
-import java.nio.file.Path;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
 import java.security.MessageDigest;
 import java.time.Duration;
 import java.util.Optional;
@@ -20,9 +20,9 @@ import org.slf4j.LoggerFactory;
 
 /**
  * The control channel of a running context: an HTTP server on 127.0.0.1, on a port the system
- * picks, that takes calls in the {@link Wire} format and answers them in the form of {@link Replies}, and
- * runs {@code toa call} command lines relayed in the {@link RelayedCommand} format, from whoever
- * presents the secret token.
+ * picks, that takes calls in the {@link Wire} format and answers them in the form of {@link
+ * Replies}, and runs {@code toa call} command lines relayed in the {@link RelayedCommand} format,
+ * from whoever presents the secret token.
  *
  * <p>It is not the application's HTTP gateway: it has two routes, is bound to the loopback address
  * only, and exists so that {@code toa call} reaches the process that owns the context instead of
@@ -32,11 +32,16 @@ import org.slf4j.LoggerFactory;
 final class ControlChannel implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(ControlChannel.class);
   static final String HOST = "127.0.0.1";
+
   /** Far above any request typed in a shell; a bound on what one exchange can make us hold. */
   static final int MAX_BODY = 16 * 1024 * 1024;
+
   /** How long closing waits for calls in flight. */
   private static final Duration STOP_WAIT = Duration.ofSeconds(2);
-  /** How long a call waits for its twin (the same identity, a retried toa call) being answered here. */
+
+  /**
+   * How long a call waits for its twin (the same identity, a retried toa call) being answered here.
+   */
   static final Duration ATTACH = Duration.ofSeconds(5);
 
   private final HttpServer server;
@@ -49,22 +54,37 @@ final class ControlChannel implements AutoCloseable {
     this.inFlight = inFlight;
   }
 
-  /** Starts serving calls to the caller, and command lines on the context, for anyone presenting the token. */
+  /**
+   * Starts serving calls to the caller, and command lines on the context, for anyone presenting the
+   * token.
+   */
   static ControlChannel start(Caller caller, String token, Path context) throws IOException {
     return start(caller, token, context, () -> {});
   }
 
-  /** @param waiting told when a call starts to wait for its twin being answered here */
-  static ControlChannel start(Caller caller, String token, Path context, Runnable waiting) throws IOException {
+  /**
+   * @param waiting told when a call starts to wait for its twin being answered here
+   */
+  static ControlChannel start(Caller caller, String token, Path context, Runnable waiting)
+      throws IOException {
     byte[] secret = token.getBytes(StandardCharsets.UTF_8);
     HttpServer server = HttpServer.create(new InetSocketAddress(HOST, 0), 0);
     ExecutorService threads = HandlerThreads.create();
     Exchanges inFlight = new Exchanges();
     Caller guarded = guarded(caller, new InFlight(), waiting);
-    Served served = new Served(context, ProcessHandle.current().pid(), server.getAddress().getPort(), guarded);
+    Served served =
+        new Served(context, ProcessHandle.current().pid(), server.getAddress().getPort(), guarded);
     server.setExecutor(threads);
-    server.createContext(Wire.PATH, exchange -> inFlight.run(() -> serve(exchange, Wire.PATH, secret, body -> call(exchange, guarded, body))));
-    server.createContext(Relay.PATH, exchange -> inFlight.run(() -> serve(exchange, Relay.PATH, secret, body -> relay(exchange, served, body))));
+    server.createContext(
+        Wire.PATH,
+        exchange ->
+            inFlight.run(
+                () -> serve(exchange, Wire.PATH, secret, body -> call(exchange, guarded, body))));
+    server.createContext(
+        Relay.PATH,
+        exchange ->
+            inFlight.run(
+                () -> serve(exchange, Relay.PATH, secret, body -> relay(exchange, served, body))));
     server.start();
     return new ControlChannel(server, threads, inFlight);
   }
@@ -75,7 +95,8 @@ final class ControlChannel implements AutoCloseable {
 
   /**
    * Stops taking calls: waits up to two seconds for the calls in flight to be answered, then closes
-   * the socket. (Not {@code HttpServer.stop(2)}, which before Java 21 always waits the two seconds.)
+   * the socket. (Not {@code HttpServer.stop(2)}, which before Java 21 always waits the two
+   * seconds.)
    */
   @Override
   public void close() {
@@ -98,9 +119,13 @@ final class ControlChannel implements AutoCloseable {
     try (exchange) {
       String token = exchange.getRequestHeaders().getFirst(Wire.TOKEN_HEADER);
       if (token == null || !MessageDigest.isEqual(secret, token.getBytes(StandardCharsets.UTF_8))) {
-        answer(exchange, 403, "the token is missing or wrong; toa call reads it from .toa/run.json");
+        answer(
+            exchange, 403, "the token is missing or wrong; toa call reads it from .toa/run.json");
       } else if (!path.equals(exchange.getRequestURI().getPath())) {
-        answer(exchange, 404, "the control channel has two routes: POST " + Wire.PATH + " and POST " + Relay.PATH);
+        answer(
+            exchange,
+            404,
+            "the control channel has two routes: POST " + Wire.PATH + " and POST " + Relay.PATH);
       } else if (!"POST".equals(exchange.getRequestMethod())) {
         answer(exchange, 405, "the control channel takes POST " + path);
       } else {
@@ -135,7 +160,9 @@ final class ControlChannel implements AutoCloseable {
 
     synchronized void awaitNone(Duration limit) throws InterruptedException {
       long deadline = System.nanoTime() + limit.toNanos();
-      for (long left = limit.toNanos(); count > 0 && left > 0; left = deadline - System.nanoTime()) {
+      for (long left = limit.toNanos();
+          count > 0 && left > 0;
+          left = deadline - System.nanoTime()) {
         TimeUnit.NANOSECONDS.timedWait(this, left);
       }
     }
@@ -144,8 +171,8 @@ final class ControlChannel implements AutoCloseable {
   /**
    * The caller as both routes call it. A call whose identity is being answered here already (a toa
    * call retried while the first still runs) waits for that answer, at most {@link #ATTACH}, and is
-   * then answered as a retry after it would be: from the inbox, so the operation runs once; past the
-   * wait it runs all the same, and the store lets one of the two commit. Anything but a {@link
+   * then answered as a retry after it would be: from the inbox, so the operation runs once; past
+   * the wait it runs all the same, and the store lets one of the two commit. Anything but a {@link
    * Failure} that the call throws is logged here and becomes a failure of code SYSTEM.
    */
   private static Caller guarded(Caller caller, InFlight calls, Runnable waiting) {
@@ -193,7 +220,10 @@ final class ControlChannel implements AutoCloseable {
       return;
     }
     if (!Relay.relayable(command.args())) {
-      answer(exchange, 400, "the control channel runs toa call with call's own options only; run other command lines where they were typed");
+      answer(
+          exchange,
+          400,
+          "the control channel runs toa call with call's own options only; run other command lines where they were typed");
       return;
     }
     send(exchange, 200, RelayedCommand.MEDIA_TYPE, Toa.relayed(command, served).bytes());
@@ -210,7 +240,8 @@ final class ControlChannel implements AutoCloseable {
     send(exchange, status, Wire.MEDIA_TYPE, Replies.failure(Failure.Code.CONTRACT, problem));
   }
 
-  private static void send(HttpExchange exchange, int status, String mediaType, byte[] body) throws IOException {
+  private static void send(HttpExchange exchange, int status, String mediaType, byte[] body)
+      throws IOException {
     exchange.getResponseHeaders().set("Content-Type", mediaType);
     exchange.sendResponseHeaders(status, body.length);
     exchange.getResponseBody().write(body);

@@ -14,10 +14,12 @@ final class HandlerThreads {
 
   static ExecutorService create() {
     try {
-      return (ExecutorService) Executors.class.getMethod("newVirtualThreadPerTaskExecutor").invoke(null);
+      return (ExecutorService)
+          Executors.class.getMethod("newVirtualThreadPerTaskExecutor").invoke(null);
     } catch (ReflectiveOperationException | RuntimeException e) {
       // Java 17 and 18 have no such method; 19 and 20 have it only with --enable-preview
-      return Executors.newFixedThreadPool(Math.max(2, Runtime.getRuntime().availableProcessors()), daemons());
+      return Executors.newFixedThreadPool(
+          Math.max(2, Runtime.getRuntime().availableProcessors()), daemons());
     }
   }
 

@@ -43,7 +43,11 @@ import picocli.CommandLine.Spec;
       "They are kept in the context's storage, in the runtime's store system.identities, and work with no toa run"
           + " running, or beside one."
     },
-    subcommands = {IdentityCommand.Create.class, IdentityCommand.Token.class, IdentityCommand.Roles.class})
+    subcommands = {
+      IdentityCommand.Create.class,
+      IdentityCommand.Token.class,
+      IdentityCommand.Roles.class
+    })
 final class IdentityCommand implements Callable<Integer> {
   private static final String EXIT_CODES_HEADING = "%nExit codes:%n";
   private static final int MAX_STDIN = 4096;
@@ -60,11 +64,16 @@ final class IdentityCommand implements Callable<Integer> {
     return Toa.USAGE;
   }
 
-  /** Runs an action on the context's identities, turning what it refuses into a message and an exit code. */
+  /**
+   * Runs an action on the context's identities, turning what it refuses into a message and an exit
+   * code.
+   */
   private static <T> T on(IdentityCommand parent, Function<Identities, T> action) {
     Toa.quietLogs();
-    try (io.toa4j.runtime.Toa stores = io.toa4j.runtime.Toa.builder().directory(parent.toa.context()).connect()) {
-      return action.apply(new Identities(stores.systemStore(Identities.STORE), stores.state(), Clock.systemUTC()));
+    try (io.toa4j.runtime.Toa stores =
+        io.toa4j.runtime.Toa.builder().directory(parent.toa.context()).connect()) {
+      return action.apply(
+          new Identities(stores.systemStore(Identities.STORE), stores.state(), Clock.systemUTC()));
     } catch (IdentityException e) {
       throw problem(e);
     }
@@ -78,7 +87,10 @@ final class IdentityCommand implements Callable<Integer> {
 
   private static void print(CommandSpec spec, Object value) {
     PrintWriter out = spec.commandLine().getOut();
-    out.print(value instanceof List<?> list && list.isEmpty() ? "[]\n" : YamlText.print(Optional.of(value)));
+    out.print(
+        value instanceof List<?> list && list.isEmpty()
+            ? "[]\n"
+            : YamlText.print(Optional.of(value)));
     out.flush();
   }
 
@@ -102,16 +114,26 @@ final class IdentityCommand implements Callable<Integer> {
             + " it is asked for without echo. It is stored as a PBKDF2-HMAC-SHA256 hash."
       },
       exitCodeListHeading = EXIT_CODES_HEADING,
-      exitCodeList = {" 0:created", " 1:failure", " 2:the name is taken", "64:bad usage: a malformed name or scope, an empty password"})
+      exitCodeList = {
+        " 0:created",
+        " 1:failure",
+        " 2:the name is taken",
+        "64:bad usage: a malformed name or scope, an empty password"
+      })
   static final class Create implements Callable<Integer> {
     @ParentCommand private IdentityCommand parent;
 
     @Spec private CommandSpec spec;
 
-    @Parameters(paramLabel = "<name>", description = "1 to 128 letters, digits, '.', '_', '@', '+' or '-'.")
+    @Parameters(
+        paramLabel = "<name>",
+        description = "1 to 128 letters, digits, '.', '_', '@', '+' or '-'.")
     private String name;
 
-    @Option(names = "--role", paramLabel = "<scope>", description = "A role it holds, such as store:wallets; repeat for more.")
+    @Option(
+        names = "--role",
+        paramLabel = "<scope>",
+        description = "A role it holds, such as store:wallets; repeat for more.")
     private List<String> roles = new ArrayList<>();
 
     @Override
@@ -122,7 +144,8 @@ final class IdentityCommand implements Callable<Integer> {
         throw problem(e);
       }
       char[] password = password(parent.toa, "Password for " + name + ": ");
-      Identities.Identity created = on(parent, identities -> identities.create(name, password, roles));
+      Identities.Identity created =
+          on(parent, identities -> identities.create(name, password, roles));
       print(spec, describe(created));
       return Toa.OUTPUT;
     }
@@ -143,7 +166,12 @@ final class IdentityCommand implements Callable<Integer> {
             + " secret and restarting toa run invalidates every token issued before."
       },
       exitCodeListHeading = EXIT_CODES_HEADING,
-      exitCodeList = {" 0:printed", " 1:failure", " 2:no identity has the name", "64:bad usage: a lifetime out of range"})
+      exitCodeList = {
+        " 0:printed",
+        " 1:failure",
+        " 2:no identity has the name",
+        "64:bad usage: a lifetime out of range"
+      })
   static final class Token implements Callable<Integer> {
     @ParentCommand private IdentityCommand parent;
 
@@ -161,7 +189,8 @@ final class IdentityCommand implements Callable<Integer> {
 
     @Override
     public Integer call() {
-      Identities.Token token = on(parent, identities -> identities.issue(name, Duration.ofSeconds(ttl)));
+      Identities.Token token =
+          on(parent, identities -> identities.issue(name, Duration.ofSeconds(ttl)));
       spec.commandLine().getOut().println(token.token());
       spec.commandLine().getOut().flush();
       return Toa.OUTPUT;
@@ -179,7 +208,12 @@ final class IdentityCommand implements Callable<Integer> {
             + " change on the next request."
       },
       exitCodeListHeading = EXIT_CODES_HEADING,
-      exitCodeList = {" 0:printed", " 1:failure", " 2:no identity has the name", "64:bad usage: a malformed scope"})
+      exitCodeList = {
+        " 0:printed",
+        " 1:failure",
+        " 2:no identity has the name",
+        "64:bad usage: a malformed scope"
+      })
   static final class Roles implements Callable<Integer> {
     @ParentCommand private IdentityCommand parent;
 
@@ -188,18 +222,35 @@ final class IdentityCommand implements Callable<Integer> {
     @Parameters(paramLabel = "<name>", description = "The identity's name.")
     private String name;
 
-    @Option(names = "--add", paramLabel = "<scope>", description = "A role to add; repeat for more.")
+    @Option(
+        names = "--add",
+        paramLabel = "<scope>",
+        description = "A role to add; repeat for more.")
     private List<String> add = new ArrayList<>();
 
-    @Option(names = "--remove", paramLabel = "<scope>", description = "A role to remove (after adding); repeat for more.")
+    @Option(
+        names = "--remove",
+        paramLabel = "<scope>",
+        description = "A role to remove (after adding); repeat for more.")
     private List<String> remove = new ArrayList<>();
 
     @Override
     public Integer call() {
-      Identities.Identity identity = on(parent, identities -> add.isEmpty() && remove.isEmpty()
-          ? identities.find(name).orElseThrow(() -> new CliProblem(
-              "toa identity: there is no identity named '" + name + "'; create it with toa identity create", Toa.REFUSED))
-          : identities.changeRoles(name, add, remove));
+      Identities.Identity identity =
+          on(
+              parent,
+              identities ->
+                  add.isEmpty() && remove.isEmpty()
+                      ? identities
+                          .find(name)
+                          .orElseThrow(
+                              () ->
+                                  new CliProblem(
+                                      "toa identity: there is no identity named '"
+                                          + name
+                                          + "'; create it with toa identity create",
+                                      Toa.REFUSED))
+                      : identities.changeRoles(name, add, remove));
       print(spec, identity.roles());
       return Toa.OUTPUT;
     }
@@ -221,7 +272,9 @@ final class IdentityCommand implements Callable<Integer> {
       password = firstLine(toa.input());
     }
     if (password.length == 0) {
-      throw new CliProblem("toa identity: the password is empty; write it to stdin, such as printf '%s\\n' \"$PASSWORD\" | toa identity create <name>", Toa.USAGE);
+      throw new CliProblem(
+          "toa identity: the password is empty; write it to stdin, such as printf '%s\\n' \"$PASSWORD\" | toa identity create <name>",
+          Toa.USAGE);
     }
     return password;
   }
@@ -230,7 +283,10 @@ final class IdentityCommand implements Callable<Integer> {
     ByteArrayOutputStream bytes = new ByteArrayOutputStream();
     try {
       for (int b = in.read(); b != -1 && b != '\n'; b = in.read()) {
-        if (bytes.size() == MAX_STDIN) throw new CliProblem("toa identity: the password on stdin is longer than " + MAX_STDIN + " bytes", Toa.USAGE);
+        if (bytes.size() == MAX_STDIN)
+          throw new CliProblem(
+              "toa identity: the password on stdin is longer than " + MAX_STDIN + " bytes",
+              Toa.USAGE);
         bytes.write(b);
       }
     } catch (IOException e) {

@@ -14,7 +14,8 @@ public final class Main {
 
   /** Runs the command line and exits with its code. */
   public static void main(String... args) {
-    OptionalInt relayed = Relay.attempt(List.of(args), Path.of("").toAbsolutePath(), System.out, System.err);
+    OptionalInt relayed =
+        Relay.attempt(List.of(args), Path.of("").toAbsolutePath(), System.out, System.err);
     if (relayed.isPresent()) System.exit(relayed.getAsInt());
     Toa.main(args);
   }

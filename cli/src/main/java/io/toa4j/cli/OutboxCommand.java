@@ -30,19 +30,28 @@ final class OutboxCommand implements Callable<Integer> {
 
   @Spec private CommandSpec spec;
 
-  @Option(names = "--component", paramLabel = "NAMESPACE.NAME", description = "Only this component's entries.")
+  @Option(
+      names = "--component",
+      paramLabel = "NAMESPACE.NAME",
+      description = "Only this component's entries.")
   private Optional<String> component = Optional.empty();
 
-  @Option(names = "--last", paramLabel = "N", description = "At most this many entries, from 1 to 1000. Default: ${DEFAULT-VALUE}.")
+  @Option(
+      names = "--last",
+      paramLabel = "N",
+      description = "At most this many entries, from 1 to 1000. Default: ${DEFAULT-VALUE}.")
   private int last = 20;
 
   @Override
   public Integer call() {
     Toa.quietLogs();
     RedeliverCommand.requireCount(last);
-    try (io.toa4j.runtime.Toa context = io.toa4j.runtime.Toa.builder().directory(toa.context()).connect()) {
+    try (io.toa4j.runtime.Toa context =
+        io.toa4j.runtime.Toa.builder().directory(toa.context()).connect()) {
       List<Object> listed = new ArrayList<>();
-      for (Outboxed entry : RedeliverCommand.admitted(() -> context.admin().outbox(component, last))) listed.add(describe(entry));
+      for (Outboxed entry :
+          RedeliverCommand.admitted(() -> context.admin().outbox(component, last)))
+        listed.add(describe(entry));
       PrintWriter out = spec.commandLine().getOut();
       out.print(listed.isEmpty() ? "[]\n" : YamlText.print(Optional.of(listed)));
       out.flush();

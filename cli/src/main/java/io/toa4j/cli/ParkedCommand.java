@@ -36,9 +36,11 @@ final class ParkedCommand implements Callable<Integer> {
   @Override
   public Integer call() {
     Toa.quietLogs();
-    try (io.toa4j.runtime.Toa context = io.toa4j.runtime.Toa.builder().directory(toa.context()).connect()) {
+    try (io.toa4j.runtime.Toa context =
+        io.toa4j.runtime.Toa.builder().directory(toa.context()).connect()) {
       List<Object> listed = new ArrayList<>();
-      for (Parked p : context.admin().parked(filters.filter(context.clock()))) listed.add(describe(p));
+      for (Parked p : context.admin().parked(filters.filter(context.clock())))
+        listed.add(describe(p));
       PrintWriter out = spec.commandLine().getOut();
       out.print(listed.isEmpty() ? "[]\n" : YamlText.print(Optional.of(listed)));
       out.flush();

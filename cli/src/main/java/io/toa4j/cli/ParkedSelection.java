@@ -22,26 +22,45 @@ import picocli.CommandLine.Parameters;
  * person gives before more than {@value #CONFIRM_ABOVE} of them are acted on.
  */
 final class ParkedSelection {
-  /** Acting on more messages than this asks first: at a terminal, a yes; elsewhere, {@code --yes}. */
+  /**
+   * Acting on more messages than this asks first: at a terminal, a yes; elsewhere, {@code --yes}.
+   */
   static final int CONFIRM_ABOVE = 10;
 
-  @Parameters(index = "0", arity = "0..1", paramLabel = "<id>", description = "The parked message's id, as toa parked lists it.")
+  @Parameters(
+      index = "0",
+      arity = "0..1",
+      paramLabel = "<id>",
+      description = "The parked message's id, as toa parked lists it.")
   String id;
 
-  @Option(names = "--all", description = "Every parked message (that matches the filters, when some are given).")
+  @Option(
+      names = "--all",
+      description = "Every parked message (that matches the filters, when some are given).")
   boolean all;
 
   @Mixin ParkedFilters filters;
 
-  @Option(names = "--yes", description = "Do not ask before acting on more than " + CONFIRM_ABOVE + " messages.")
+  @Option(
+      names = "--yes",
+      description = "Do not ask before acting on more than " + CONFIRM_ABOVE + " messages.")
   boolean yes;
 
-  /** Whether one message is named by its id; refuses an id beside filters, and neither, as bad usage. */
+  /**
+   * Whether one message is named by its id; refuses an id beside filters, and neither, as bad
+   * usage.
+   */
   boolean single(String command) {
     boolean filtered = all || filters.given();
-    if (id != null && filtered) throw new CliProblem("toa " + command + ": name one message by its id, or filter them, not both", Toa.USAGE);
+    if (id != null && filtered)
+      throw new CliProblem(
+          "toa " + command + ": name one message by its id, or filter them, not both", Toa.USAGE);
     if (id == null && !filtered) {
-      throw new CliProblem("toa " + command + ": name a parked message by its id, or choose them with --all or filters (--component, --operation, --code, --since, --limit)", Toa.USAGE);
+      throw new CliProblem(
+          "toa "
+              + command
+              + ": name a parked message by its id, or choose them with --all or filters (--component, --operation, --code, --since, --limit)",
+          Toa.USAGE);
     }
     return id != null;
   }
@@ -58,14 +77,27 @@ final class ParkedSelection {
    * @param verb what is done to them, such as "replay"
    * @throws CliProblem when more need a confirmation that was not given; nothing was done
    */
-  List<Parked> confirmed(Admin admin, ParkedFilter filter, String verb, InputStream in, PrintWriter err) {
+  List<Parked> confirmed(
+      Admin admin, ParkedFilter filter, String verb, InputStream in, PrintWriter err) {
     List<Parked> matching = admin.parked(filter);
     if (matching.size() <= CONFIRM_ABOVE || yes) return matching;
-    String question = verb.substring(0, 1).toUpperCase(Locale.ROOT) + verb.substring(1) + " " + matching.size() + " parked messages?";
+    String question =
+        verb.substring(0, 1).toUpperCase(Locale.ROOT)
+            + verb.substring(1)
+            + " "
+            + matching.size()
+            + " parked messages?";
     if (System.console() == null) {
       throw new CliProblem(
-          "failed: " + matching.size() + " parked messages match, more than " + CONFIRM_ABOVE + " to " + verb
-              + " without asking, and there is no terminal to ask at; nothing was done. Give --yes to " + verb + " them, or narrow the filters",
+          "failed: "
+              + matching.size()
+              + " parked messages match, more than "
+              + CONFIRM_ABOVE
+              + " to "
+              + verb
+              + " without asking, and there is no terminal to ask at; nothing was done. Give --yes to "
+              + verb
+              + " them, or narrow the filters",
           Toa.FAILED);
     }
     err.print(question + " [y/N] ");
@@ -76,7 +108,8 @@ final class ParkedSelection {
     } catch (IOException e) {
       answer = null;
     }
-    if (answer == null || !answer.trim().toLowerCase(Locale.ROOT).startsWith("y")) throw new CliProblem("not confirmed: nothing was done", Toa.FAILED);
+    if (answer == null || !answer.trim().toLowerCase(Locale.ROOT).startsWith("y"))
+      throw new CliProblem("not confirmed: nothing was done", Toa.FAILED);
     return matching;
   }
 }

@@ -43,10 +43,18 @@ final class RedeliverCommand implements Callable<Integer> {
   }
 
   static final class Last {
-    @Option(names = "--component", paramLabel = "NAMESPACE.NAME", required = true, description = "The component whose entries go again.")
+    @Option(
+        names = "--component",
+        paramLabel = "NAMESPACE.NAME",
+        required = true,
+        description = "The component whose entries go again.")
     String component;
 
-    @Option(names = "--last", paramLabel = "N", required = true, description = "How many of its newest entries, from 1 to 1000.")
+    @Option(
+        names = "--last",
+        paramLabel = "N",
+        required = true,
+        description = "How many of its newest entries, from 1 to 1000.")
     int count;
   }
 
@@ -55,17 +63,21 @@ final class RedeliverCommand implements Callable<Integer> {
     Toa.quietLogs();
     if (which.last != null) requireCount(which.last.count);
     PrintWriter out = spec.commandLine().getOut();
-    try (io.toa4j.runtime.Toa context = io.toa4j.runtime.Toa.builder().directory(toa.context()).connect()) {
+    try (io.toa4j.runtime.Toa context =
+        io.toa4j.runtime.Toa.builder().directory(toa.context()).connect()) {
       Admin admin = context.admin();
       if (which.last != null) {
-        List<String> ids = admitted(() -> admin.redeliverLast(which.last.component, which.last.count));
+        List<String> ids =
+            admitted(() -> admin.redeliverLast(which.last.component, which.last.count));
         out.println("redelivered: " + ids.size());
         out.flush();
         return Toa.OUTPUT;
       }
       Optional<String> component = admin.redeliver(which.id);
       if (component.isEmpty()) {
-        throw new CliProblem("failed: no outbox entry has the id " + which.id + "; toa outbox lists them", Toa.FAILED);
+        throw new CliProblem(
+            "failed: no outbox entry has the id " + which.id + "; toa outbox lists them",
+            Toa.FAILED);
       }
       out.println("redelivered: 1 (" + component.get() + ")");
       out.flush();
@@ -75,10 +87,14 @@ final class RedeliverCommand implements Callable<Integer> {
 
   /** Refuses a count of entries outside 1 to 1000 as bad usage. */
   static void requireCount(int count) {
-    if (count < 1 || count > 1000) throw new CliProblem("toa: --last is from 1 to 1000; got " + count, Toa.USAGE);
+    if (count < 1 || count > 1000)
+      throw new CliProblem("toa: --last is from 1 to 1000; got " + count, Toa.USAGE);
   }
 
-  /** What the admin answers; a component it does not know, or that keeps no state, is a failure in words. */
+  /**
+   * What the admin answers; a component it does not know, or that keeps no state, is a failure in
+   * words.
+   */
   static <T> T admitted(Supplier<T> asked) {
     try {
       return asked.get();

@@ -20,18 +20,18 @@ import java.util.OptionalInt;
 /**
  * {@code toa call} relayed to the {@code toa run} serving the context: the command line goes as it
  * was typed, {@code toa run} parses it, makes the call and prints the reply exactly as this process
- * would, and this process writes what came back and exits with its code. The common case of a
- * short command, done without picocli, Jackson or SLF4J, which are most of what such a command
- * would otherwise load and run once.
+ * would, and this process writes what came back and exits with its code. The common case of a short
+ * command, done without picocli, Jackson or SLF4J, which are most of what such a command would
+ * otherwise load and run once.
  *
  * <p>Only java.base is used here: a class of a library touched on the way (a static field, a
  * signature) would be loaded, and the point lost. A test loads this class without them.
  *
  * <p>Everything else runs in this process as before ({@link Main}): a command line that is not a
- * plain {@code toa call} (help, version, {@code @file}s, options call does not have), no
- * {@code .toa/run.json} or one whose process is gone, a channel that takes no connection or
- * answers anything but a relayed command's result. None of these ran anything there. Once the
- * command line is sent, it is never run here as well: an exchange that breaks off may have run it.
+ * plain {@code toa call} (help, version, {@code @file}s, options call does not have), no {@code
+ * .toa/run.json} or one whose process is gone, a channel that takes no connection or answers
+ * anything but a relayed command's result. None of these ran anything there. Once the command line
+ * is sent, it is never run here as well: an exchange that breaks off may have run it.
  */
 final class Relay {
   /** The control channel's route for relayed command lines. */
@@ -61,7 +61,9 @@ final class Relay {
     byte[] command = new RelayedCommand(args, directory, Charset.defaultCharset(), ansi()).bytes();
     try (Socket socket = new Socket()) {
       try {
-        socket.connect(new InetSocketAddress(ControlChannel.HOST, running.get().port()), CONNECT_TIMEOUT_MILLIS);
+        socket.connect(
+            new InetSocketAddress(ControlChannel.HOST, running.get().port()),
+            CONNECT_TIMEOUT_MILLIS);
       } catch (IOException e) {
         return OptionalInt.empty(); // nothing was sent
       }
@@ -74,7 +76,11 @@ final class Relay {
         out.flush();
         return OptionalInt.of(answer.get().exitCode());
       } catch (IOException | Wire.Malformed e) {
-        err.println(brokeOff(running.get().pid(), "the call of " + positional(args, 1).orElse("(no endpoint)"), e));
+        err.println(
+            brokeOff(
+                running.get().pid(),
+                "the call of " + positional(args, 1).orElse("(no endpoint)"),
+                e));
         return OptionalInt.of(Toa.FAILED);
       }
     } catch (IOException e) {
@@ -83,11 +89,11 @@ final class Relay {
   }
 
   /**
-   * Whether the channel runs this command line: {@code toa call} with call's options and
-   * {@code --context} only. Anything else is left to this process, which says what is wrong with it
-   * or prints what was asked for: help and version, {@code --} and options unknown to call,
-   * an argument that starts with {@code @} (picocli reads it as a file of arguments, relative to
-   * this process's working directory).
+   * Whether the channel runs this command line: {@code toa call} with call's options and {@code
+   * --context} only. Anything else is left to this process, which says what is wrong with it or
+   * prints what was asked for: help and version, {@code --} and options unknown to call, an
+   * argument that starts with {@code @} (picocli reads it as a file of arguments, relative to this
+   * process's working directory).
    */
   static boolean relayable(List<String> args) {
     boolean named = false;
@@ -95,7 +101,9 @@ final class Relay {
       String arg = args.get(i);
       if (arg.equals("--context") || arg.equals("--id")) {
         if (++i == args.size()) return false;
-      } else if (arg.startsWith("--context=") || arg.startsWith("--id=") || arg.equals("--verbose")) {
+      } else if (arg.startsWith("--context=")
+          || arg.startsWith("--id=")
+          || arg.equals("--verbose")) {
         continue;
       } else if (arg.startsWith("-") || arg.startsWith("@")) {
         return false;
@@ -111,12 +119,15 @@ final class Relay {
   private static Optional<String> option(List<String> args, String name) {
     for (int i = 0; i < args.size(); i++) {
       if (args.get(i).equals(name) && i + 1 < args.size()) return Optional.of(args.get(i + 1));
-      if (args.get(i).startsWith(name + "=")) return Optional.of(args.get(i).substring(name.length() + 1));
+      if (args.get(i).startsWith(name + "="))
+        return Optional.of(args.get(i).substring(name.length() + 1));
     }
     return Optional.empty();
   }
 
-  /** The n-th argument that is neither an option nor an option's value, the command being the 0th. */
+  /**
+   * The n-th argument that is neither an option nor an option's value, the command being the 0th.
+   */
   private static Optional<String> positional(List<String> args, int n) {
     int seen = 0;
     for (int i = 0; i < args.size(); i++) {
@@ -128,42 +139,62 @@ final class Relay {
   }
 
   /**
-   * Whether picocli would colour the usage help here: on a terminal, unless {@code NO_COLOR} is
-   * set (picocli's {@code Ansi.AUTO}, its main cases).
+   * Whether picocli would colour the usage help here: on a terminal, unless {@code NO_COLOR} is set
+   * (picocli's {@code Ansi.AUTO}, its main cases).
    */
   private static boolean ansi() {
-    return System.console() != null && System.getenv("NO_COLOR") == null && !"0".equals(System.getenv("CLICOLOR"));
+    return System.console() != null
+        && System.getenv("NO_COLOR") == null
+        && !"0".equals(System.getenv("CLICOLOR"));
   }
 
   /**
    * Sends the command line in one HTTP/1.1 request and reads the answer. By hand on a socket, not
    * through {@code HttpURLConnection}: finding the handler of an {@code http:} URL looks for
-   * providers in every jar on the class path, which costs a short command more than the rest of
-   * the exchange.
+   * providers in every jar on the class path, which costs a short command more than the rest of the
+   * exchange.
    *
    * @return the answer; empty when the channel refused the command line, so nothing ran there
    * @throws IOException when the exchange broke off after the command line was sent
    * @throws Wire.Malformed when what came back is not an answer
    */
-  private static Optional<RelayedCommand.Answer> exchange(Socket socket, RunFile running, byte[] command)
-      throws IOException {
+  private static Optional<RelayedCommand.Answer> exchange(
+      Socket socket, RunFile running, byte[] command) throws IOException {
     OutputStream request = new BufferedOutputStream(socket.getOutputStream());
-    String head = "POST " + PATH + " HTTP/1.1\r\nHost: " + ControlChannel.HOST + ":" + running.port() + "\r\n"
-        + Wire.TOKEN_HEADER + ": " + running.token() + "\r\nContent-Type: " + RelayedCommand.MEDIA_TYPE
-        + "\r\nContent-Length: " + command.length + "\r\nConnection: close\r\n\r\n";
+    String head =
+        "POST "
+            + PATH
+            + " HTTP/1.1\r\nHost: "
+            + ControlChannel.HOST
+            + ":"
+            + running.port()
+            + "\r\n"
+            + Wire.TOKEN_HEADER
+            + ": "
+            + running.token()
+            + "\r\nContent-Type: "
+            + RelayedCommand.MEDIA_TYPE
+            + "\r\nContent-Length: "
+            + command.length
+            + "\r\nConnection: close\r\n\r\n";
     request.write(head.getBytes(StandardCharsets.US_ASCII));
     request.write(command);
     request.flush();
-    DataInputStream response = new DataInputStream(new BufferedInputStream(socket.getInputStream()));
+    DataInputStream response =
+        new DataInputStream(new BufferedInputStream(socket.getInputStream()));
     String status = line(response);
-    if (!status.startsWith("HTTP/1.1 ") || status.length() < 12) throw new Wire.Malformed("not an HTTP answer: " + status);
+    if (!status.startsWith("HTTP/1.1 ") || status.length() < 12)
+      throw new Wire.Malformed("not an HTTP answer: " + status);
     if (!status.startsWith("200", 9)) return Optional.empty();
     int length = -1;
     for (String header = line(response); !header.isEmpty(); header = line(response)) {
-      if (header.regionMatches(true, 0, "Content-Length:", 0, 15)) length = length(header.substring(15).strip());
+      if (header.regionMatches(true, 0, "Content-Length:", 0, 15))
+        length = length(header.substring(15).strip());
     }
     if (length < 0) throw new Wire.Malformed("the answer states no Content-Length");
-    if (length > ControlChannel.MAX_BODY) throw new Wire.Malformed("the answer is " + length + " bytes, more than " + ControlChannel.MAX_BODY);
+    if (length > ControlChannel.MAX_BODY)
+      throw new Wire.Malformed(
+          "the answer is " + length + " bytes, more than " + ControlChannel.MAX_BODY);
     byte[] body = new byte[length];
     response.readFully(body);
     return Optional.of(RelayedCommand.Answer.read(body));
@@ -182,7 +213,8 @@ final class Relay {
     StringBuilder line = new StringBuilder();
     for (int c = in.read(); c != '\n'; c = in.read()) {
       if (c < 0) throw new java.io.EOFException("the answer ends inside its head");
-      if (line.length() == MAX_LINE) throw new Wire.Malformed("a line of the answer's head is longer than " + MAX_LINE);
+      if (line.length() == MAX_LINE)
+        throw new Wire.Malformed("a line of the answer's head is longer than " + MAX_LINE);
       if (c != '\r') line.append((char) c);
     }
     return line.toString();
@@ -190,7 +222,12 @@ final class Relay {
 
   /** What is said when an exchange with the running context broke off after the call was sent. */
   static String brokeOff(long pid, String what, Exception e) {
-    return "toa: the running context (pid " + pid + ") broke off " + what + " (" + e
+    return "toa: the running context (pid "
+        + pid
+        + ") broke off "
+        + what
+        + " ("
+        + e
         + "); it may or may not have run: observe the record before calling again";
   }
 }

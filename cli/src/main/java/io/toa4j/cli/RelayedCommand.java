@@ -39,7 +39,9 @@ import java.util.Objects;
  * @param ansi whether the usage help is printed with ANSI colours
  */
 record RelayedCommand(List<String> args, Path directory, Charset charset, boolean ansi) {
-  /** Far more than a call's command line has; a bound on what one exchange makes the channel hold. */
+  /**
+   * Far more than a call's command line has; a bound on what one exchange makes the channel hold.
+   */
   static final int MAX_ARGS = 64;
 
   static final String MEDIA_TYPE = "application/octet-stream";
@@ -88,23 +90,26 @@ record RelayedCommand(List<String> args, Path directory, Charset charset, boolea
   }
 
   /**
-   * Reads a relayed command line.
-   *
-   * @ when the body is not one, names a relative directory or an unknown charset,
-   *     or holds more than {@link #MAX_ARGS} arguments
+   * Reads a relayed command line. @ when the body is not one, names a relative directory or an
+   * unknown charset, or holds more than {@link #MAX_ARGS} arguments
    */
   static RelayedCommand read(byte[] body) {
     try (DataInputStream data = new DataInputStream(new ByteArrayInputStream(body))) {
       Path directory = Path.of(readText(data));
-      if (!directory.isAbsolute()) throw new Wire.Malformed("the working directory " + directory + " is not absolute");
+      if (!directory.isAbsolute())
+        throw new Wire.Malformed("the working directory " + directory + " is not absolute");
       String charset = readText(data);
-      if (!Charset.isSupported(charset)) throw new Wire.Malformed("this process has no charset " + charset);
+      if (!Charset.isSupported(charset))
+        throw new Wire.Malformed("this process has no charset " + charset);
       boolean ansi = data.readBoolean();
       int count = data.readInt();
-      if (count < 0 || count > MAX_ARGS) throw new Wire.Malformed("a command line has at most " + MAX_ARGS + " arguments; got " + count);
+      if (count < 0 || count > MAX_ARGS)
+        throw new Wire.Malformed(
+            "a command line has at most " + MAX_ARGS + " arguments; got " + count);
       List<String> args = new ArrayList<>(count);
       for (int i = 0; i < count; i++) args.add(readText(data));
-      if (data.available() > 0) throw new Wire.Malformed(data.available() + " bytes follow the command line");
+      if (data.available() > 0)
+        throw new Wire.Malformed(data.available() + " bytes follow the command line");
       return new RelayedCommand(args, directory, Charset.forName(charset), ansi);
     } catch (IOException e) {
       throw new Wire.Malformed("the body is cut short");

@@ -22,7 +22,8 @@ import picocli.CommandLine.Spec;
           + " and announces each as system.messages.replayed.",
       "",
       "It is handled by the toa run serving the context, or when the context next runs. More than "
-          + ParkedSelection.CONFIRM_ABOVE + " messages are replayed only once confirmed (or with --yes)."
+          + ParkedSelection.CONFIRM_ABOVE
+          + " messages are replayed only once confirmed (or with --yes)."
     })
 final class ReplayCommand implements Callable<Integer> {
   @ParentCommand private Toa toa;
@@ -36,17 +37,23 @@ final class ReplayCommand implements Callable<Integer> {
     Toa.quietLogs();
     boolean single = which.single("replay");
     PrintWriter out = spec.commandLine().getOut();
-    try (io.toa4j.runtime.Toa context = io.toa4j.runtime.Toa.builder().directory(toa.context()).connect()) {
+    try (io.toa4j.runtime.Toa context =
+        io.toa4j.runtime.Toa.builder().directory(toa.context()).connect()) {
       Admin admin = context.admin();
       if (single) {
-        if (!admin.replay(which.id)) throw new CliProblem("failed: no parked message has the id " + which.id + "; toa parked lists them", Toa.FAILED);
+        if (!admin.replay(which.id))
+          throw new CliProblem(
+              "failed: no parked message has the id " + which.id + "; toa parked lists them",
+              Toa.FAILED);
         out.println("replayed: 1");
         out.flush();
         return Toa.OUTPUT;
       }
       ParkedFilter filter = which.filter(context.clock());
-      List<Parked> confirmed = which.confirmed(admin, filter, "replay", toa.input(), spec.commandLine().getErr());
-      int replayed = confirmed.isEmpty() ? 0 : admin.replay(limited(filter, confirmed.size())).size();
+      List<Parked> confirmed =
+          which.confirmed(admin, filter, "replay", toa.input(), spec.commandLine().getErr());
+      int replayed =
+          confirmed.isEmpty() ? 0 : admin.replay(limited(filter, confirmed.size())).size();
       out.println("replayed: " + replayed);
       out.flush();
       return Toa.OUTPUT;
@@ -55,6 +62,11 @@ final class ReplayCommand implements Callable<Integer> {
 
   /** The filter, taking no more than the messages confirmed. */
   static ParkedFilter limited(ParkedFilter filter, int confirmed) {
-    return new ParkedFilter(filter.component(), filter.operation(), filter.code(), filter.since(), Math.min(filter.limit(), confirmed));
+    return new ParkedFilter(
+        filter.component(),
+        filter.operation(),
+        filter.code(),
+        filter.since(),
+        Math.min(filter.limit(), confirmed));
   }
 }

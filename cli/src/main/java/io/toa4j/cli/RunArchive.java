@@ -46,7 +46,8 @@ final class RunArchive {
   static void writeWhenAsked(Logger log) {
     String named = System.getProperty(PROPERTY);
     if (named == null || named.isBlank()) return;
-    Thread writer = new Thread(() -> write(Path.of(named).toAbsolutePath(), log), "toa-run-archive");
+    Thread writer =
+        new Thread(() -> write(Path.of(named).toAbsolutePath(), log), "toa-run-archive");
     writer.setDaemon(true);
     writer.setPriority(Thread.MIN_PRIORITY);
     writer.start();
@@ -68,15 +69,16 @@ final class RunArchive {
   /**
    * Links every class of the list that is not linked yet. Java 17's dump on demand leaves out the
    * classes loaded but not linked yet (most of them loaded to verify another), which a later run
-   * would then load from their jars again; the dump at exit links them itself. Asking for a
-   * class's constructors links it without initializing it. A class that cannot be found or linked
-   * is left out of the archive, as it would have been anyway.
+   * would then load from their jars again; the dump at exit links them itself. Asking for a class's
+   * constructors links it without initializing it. A class that cannot be found or linked is left
+   * out of the archive, as it would have been anyway.
    */
   private static void link(Path list, Logger log) throws IOException {
     ClassLoader loader = ClassLoader.getSystemClassLoader();
     int linked = 0;
     for (String line : Files.readAllLines(list)) {
-      if (line.isEmpty() || line.charAt(0) == '#' || line.charAt(0) == '@') continue; // notes, lambdas
+      if (line.isEmpty() || line.charAt(0) == '#' || line.charAt(0) == '@')
+        continue; // notes, lambdas
       int end = line.indexOf(' ');
       String name = (end < 0 ? line : line.substring(0, end)).replace('/', '.');
       try {
@@ -91,8 +93,10 @@ final class RunArchive {
 
   private static void write(Path archive, Logger log) {
     Path lock = archive.resolveSibling(archive.getFileName() + ".lock");
-    Path written = archive.resolveSibling(archive.getFileName() + "." + ProcessHandle.current().pid());
-    try (FileChannel channel = FileChannel.open(lock, StandardOpenOption.CREATE, StandardOpenOption.WRITE);
+    Path written =
+        archive.resolveSibling(archive.getFileName() + "." + ProcessHandle.current().pid());
+    try (FileChannel channel =
+            FileChannel.open(lock, StandardOpenOption.CREATE, StandardOpenOption.WRITE);
         FileLock held = channel.tryLock()) {
       if (held == null) return; // another run is writing it
       long started = System.nanoTime();
@@ -114,8 +118,12 @@ final class RunArchive {
         log.debug("No class-data archive was written to {}", written);
         return;
       }
-      Files.move(written, archive, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
-      log.debug("Class-data archive of toa run written to {} in {} ms", archive, (System.nanoTime() - started) / 1_000_000);
+      Files.move(
+          written, archive, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+      log.debug(
+          "Class-data archive of toa run written to {} in {} ms",
+          archive,
+          (System.nanoTime() - started) / 1_000_000);
     } catch (Exception | LinkageError e) {
       // Start time only: the next run after this one starts as this one did, and tries again.
       log.debug("No class-data archive for toa run at {}: {}", archive, e.toString());

@@ -5,8 +5,8 @@ import io.toa4j.manifest.Manifests;
 import io.toa4j.runtime.Options;
 import java.net.InetSocketAddress;
 import java.nio.file.Path;
-import java.time.Duration;
 import java.security.SecureRandom;
+import java.time.Duration;
 import java.util.List;
 import java.util.TreeSet;
 import java.util.concurrent.Callable;
@@ -49,7 +49,8 @@ final class RunCommand implements Callable<Integer> {
   @Parameters(
       arity = "0..*",
       paramLabel = "<component>",
-      description = "The components this process hosts, such as billing.wallets (a distributed bus only). Default: all of them.")
+      description =
+          "The components this process hosts, such as billing.wallets (a distributed bus only). Default: all of them.")
   private List<String> components = List.of();
 
   @Option(
@@ -89,11 +90,17 @@ final class RunCommand implements Callable<Integer> {
     if (serving.run().isPresent()) {
       log.info(
           "Context {} is served by pid {}: toa call reaches it on {}:{} through {}; stop it with Ctrl-C or SIGTERM",
-          serving.name(), serving.run().get().pid(), ControlChannel.HOST, serving.run().get().port(), serving.file());
+          serving.name(),
+          serving.run().get().pid(),
+          ControlChannel.HOST,
+          serving.run().get().port(),
+          serving.file());
     } else {
       log.info(
           "Context {}: pid {} hosts {}; toa call reaches them over the bus; stop it with Ctrl-C or SIGTERM",
-          serving.name(), ProcessHandle.current().pid(), String.join(", ", new TreeSet<>(serving.hosted())));
+          serving.name(),
+          ProcessHandle.current().pid(),
+          String.join(", ", new TreeSet<>(serving.hosted())));
     }
     RunArchive.writeWhenAsked(log);
     stopped.await(); // the JVM ends in the shutdown hook; this thread only has to stay
@@ -117,12 +124,19 @@ final class RunCommand implements Callable<Integer> {
   private static void requireKnown(Path context, List<String> labels) {
     if (labels.isEmpty()) return;
     TreeSet<String> known = new TreeSet<>();
-    Manifests.loadContext(context).components().stream().map(ComponentManifest::label).forEach(known::add);
+    Manifests.loadContext(context).components().stream()
+        .map(ComponentManifest::label)
+        .forEach(known::add);
     for (String label : labels) {
       String full = label.indexOf('.') < 0 ? "default." + label : label;
       if (!known.contains(full)) {
         throw new CliProblem(
-            "toa: the context in " + context + " has no component '" + label + "'; it has " + String.join(", ", known)
+            "toa: the context in "
+                + context
+                + " has no component '"
+                + label
+                + "'; it has "
+                + String.join(", ", known)
                 + "\nUsage: toa run [<component>...]",
             Toa.USAGE);
       }
@@ -136,7 +150,9 @@ final class RunCommand implements Callable<Integer> {
       if (seconds < 0) throw new NumberFormatException();
       return Duration.ofSeconds(seconds);
     } catch (NumberFormatException e) {
-      throw new CliProblem("toa: --wait takes a number of seconds (0 or more) or 'forever'; got '" + wait + "'", Toa.USAGE);
+      throw new CliProblem(
+          "toa: --wait takes a number of seconds (0 or more) or 'forever'; got '" + wait + "'",
+          Toa.USAGE);
     }
   }
 
@@ -148,7 +164,8 @@ final class RunCommand implements Callable<Integer> {
       if (port < 0 || port > 65535) throw new NumberFormatException();
       return new InetSocketAddress(hostPort.substring(0, colon), port);
     } catch (NumberFormatException e) {
-      throw new CliProblem("toa: --http takes HOST:PORT, such as 127.0.0.1:8000; got '" + hostPort + "'", Toa.USAGE);
+      throw new CliProblem(
+          "toa: --http takes HOST:PORT, such as 127.0.0.1:8000; got '" + hostPort + "'", Toa.USAGE);
     }
   }
 }

@@ -34,7 +34,8 @@ record RunFile(long pid, int port, String token) {
   RunFile {
     Objects.requireNonNull(token, "token");
     if (!token.matches("[!#-\\[\\]-~]+")) {
-      throw new IllegalArgumentException("A run file's token is printable ASCII without quote or backslash");
+      throw new IllegalArgumentException(
+          "A run file's token is printable ASCII without quote or backslash");
     }
   }
 
@@ -48,8 +49,8 @@ record RunFile(long pid, int port, String token) {
   }
 
   /**
-   * The run file, if there is one that can be read. One that cannot (written by hand, cut short)
-   * is as good as none: the call runs in-process and the next {@code toa run} replaces it.
+   * The run file, if there is one that can be read. One that cannot (written by hand, cut short) is
+   * as good as none: the call runs in-process and the next {@code toa run} replaces it.
    */
   static Optional<RunFile> read(Path file) {
     String text;
@@ -61,10 +62,15 @@ record RunFile(long pid, int port, String token) {
     Matcher pid = PID.matcher(text);
     Matcher port = PORT.matcher(text);
     Matcher token = TOKEN.matcher(text);
-    if (!text.strip().endsWith("}") || !pid.find() || !port.find() || !token.find() || Integer.parseInt(port.group(1)) > 65535) {
+    if (!text.strip().endsWith("}")
+        || !pid.find()
+        || !port.find()
+        || !token.find()
+        || Integer.parseInt(port.group(1)) > 65535) {
       return Optional.empty();
     }
-    return Optional.of(new RunFile(Long.parseLong(pid.group(1)), Integer.parseInt(port.group(1)), token.group(1)));
+    return Optional.of(
+        new RunFile(Long.parseLong(pid.group(1)), Integer.parseInt(port.group(1)), token.group(1)));
   }
 
   /** Whether the process that wrote it still runs (its channel may still not answer). */
@@ -77,9 +83,11 @@ record RunFile(long pid, int port, String token) {
     String json = "{\"pid\":" + pid + ",\"port\":" + port + ",\"token\":\"" + token + "\"}";
     try {
       OwnerOnly.folder(file.getParent(), LoggerFactory.getLogger(RunFile.class)::warn);
-      Path staging = Files.createTempFile(file.getParent(), ".run-", ".json", OwnerOnly.fileAttributes(file));
+      Path staging =
+          Files.createTempFile(file.getParent(), ".run-", ".json", OwnerOnly.fileAttributes(file));
       Files.writeString(staging, json, StandardCharsets.UTF_8);
-      Files.move(staging, file, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+      Files.move(
+          staging, file, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
     } catch (IOException e) {
       throw new UncheckedIOException("Cannot write " + file, e);
     }

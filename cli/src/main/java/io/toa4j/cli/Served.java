@@ -32,15 +32,25 @@ record Served(Path context, long pid, int port, Caller caller) {
   Reply call(Path named, Wire.Call call, Consumer<String> notes) {
     if (!serves(named)) {
       throw new CliProblem(
-          "toa: the command line names the context in " + named + ", but it was relayed to pid " + pid + ", which serves " + context
+          "toa: the command line names the context in "
+              + named
+              + ", but it was relayed to pid "
+              + pid
+              + ", which serves "
+              + context
               + "; call again from inside the context's folder, or name it with --context DIR",
           Toa.FAILED);
     }
-    notes.accept(Dispatch.inRunning(call, pid, port) + ", which read the command line; " + Dispatch.identity(call));
+    notes.accept(
+        Dispatch.inRunning(call, pid, port)
+            + ", which read the command line; "
+            + Dispatch.identity(call));
     return caller.call(call.endpoint(), call.request(), call.identity());
   }
 
-  /** Whether the folder is the context served here, under this name or another (a symbolic link). */
+  /**
+   * Whether the folder is the context served here, under this name or another (a symbolic link).
+   */
   private boolean serves(Path named) {
     try {
       return named.equals(context) || Files.isSameFile(named, context);

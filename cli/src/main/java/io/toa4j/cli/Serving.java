@@ -14,8 +14,8 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * A context served by {@code toa run}: the booted application, its control channel, and the
- * {@code .toa/run.json} that points {@code toa call} at the channel.
+ * A context served by {@code toa run}: the booted application, its control channel, and the {@code
+ * .toa/run.json} that points {@code toa call} at the channel.
  *
  * <p>Started in that order and closed in the reverse one, so run.json never names a channel that is
  * not yet up, and a call that arrives while stopping either reaches a live application or finds no
@@ -36,7 +36,11 @@ final class Serving implements AutoCloseable {
   private boolean closed;
 
   private Serving(
-      io.toa4j.runtime.Toa application, Optional<Gateway> gateway, Optional<ControlChannel> channel, Optional<RunFile> run, Path file) {
+      io.toa4j.runtime.Toa application,
+      Optional<Gateway> gateway,
+      Optional<ControlChannel> channel,
+      Optional<RunFile> run,
+      Path file) {
     this.application = application;
     this.gateway = gateway;
     this.channel = channel;
@@ -54,25 +58,40 @@ final class Serving implements AutoCloseable {
    * @throws CliProblem when a live process already serves the context
    */
   static Serving start(
-      Path context, RandomGenerator random, InetSocketAddress http, Duration startupWait, java.util.List<String> components) {
+      Path context,
+      RandomGenerator random,
+      InetSocketAddress http,
+      Duration startupWait,
+      java.util.List<String> components) {
     Path file = RunFile.path(context);
-    RunFile.read(file).filter(RunFile::alive).ifPresent(other -> {
-      throw new CliProblem(
-          "toa: pid " + other.pid() + " already serves the context in " + context + "; call it with toa call, or stop that process first",
-          Toa.FAILED);
-    });
-    io.toa4j.runtime.Toa application = io.toa4j.runtime.Toa.builder()
-        .directory(context)
-        .options(Options.defaults().withStartupWait(startupWait))
-        .host(components)
-        .meterRegistry(Gateway.metricsRegistry()) // before the boot, so /.toa/metrics counts what recovery delivers
-        .build();
+    RunFile.read(file)
+        .filter(RunFile::alive)
+        .ifPresent(
+            other -> {
+              throw new CliProblem(
+                  "toa: pid "
+                      + other.pid()
+                      + " already serves the context in "
+                      + context
+                      + "; call it with toa call, or stop that process first",
+                  Toa.FAILED);
+            });
+    io.toa4j.runtime.Toa application =
+        io.toa4j.runtime.Toa.builder()
+            .directory(context)
+            .options(Options.defaults().withStartupWait(startupWait))
+            .host(components)
+            .meterRegistry(
+                Gateway.metricsRegistry()) // before the boot, so /.toa/metrics counts what recovery
+            // delivers
+            .build();
     Optional<Gateway> gateway = Optional.empty();
     try {
       if (application.context().components().stream().anyMatch(c -> c.exposition().isPresent())) {
         gateway = Optional.of(startGateway(application, http));
       }
-      if (application.distributed()) return new Serving(application, gateway, Optional.empty(), Optional.empty(), file);
+      if (application.distributed())
+        return new Serving(application, gateway, Optional.empty(), Optional.empty(), file);
       String token = token(random);
       ControlChannel channel = ControlChannel.start(Caller.of(application), token, context);
       RunFile run = new RunFile(ProcessHandle.current().pid(), channel.port(), token);
@@ -86,7 +105,8 @@ final class Serving implements AutoCloseable {
     } catch (IOException e) {
       gateway.ifPresent(Gateway::close);
       application.close();
-      throw new UncheckedIOException("Cannot open the control channel on " + ControlChannel.HOST, e);
+      throw new UncheckedIOException(
+          "Cannot open the control channel on " + ControlChannel.HOST, e);
     } catch (RuntimeException e) {
       gateway.ifPresent(Gateway::close);
       application.close();
@@ -101,7 +121,10 @@ final class Serving implements AutoCloseable {
     } catch (UncheckedIOException e) {
       String what = e.getMessage(); // "The HTTP gateway cannot listen on <address>: <reason>"
       throw new CliProblem(
-          "toa: " + Character.toLowerCase(what.charAt(0)) + what.substring(1) + ". Another process holds the address (another toa run?): stop it, or give this one"
+          "toa: "
+              + Character.toLowerCase(what.charAt(0))
+              + what.substring(1)
+              + ". Another process holds the address (another toa run?): stop it, or give this one"
               + " another with --http HOST:PORT (--http 127.0.0.1:0 picks a free port)",
           Toa.FAILED);
     }

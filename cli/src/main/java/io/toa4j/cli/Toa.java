@@ -21,8 +21,8 @@ import picocli.CommandLine.ScopeType;
 import picocli.CommandLine.Spec;
 
 /**
- * The {@code toa} command: serves a context ({@code toa run}), calls its operations from the
- * shell ({@code toa call}) and manages the identities its gateway admits ({@code toa identity}).
+ * The {@code toa} command: serves a context ({@code toa run}), calls its operations from the shell
+ * ({@code toa call}) and manages the identities its gateway admits ({@code toa identity}).
  *
  * <p>Exit codes: {@value #OUTPUT} for an output, {@value #FAILED} for a failure (a manifest or
  * compile error at boot included), {@value #REFUSED} for a refusal, {@value #USAGE} for bad usage
@@ -67,14 +67,18 @@ public final class Toa implements Callable<Integer> {
       names = "--context",
       paramLabel = "DIR",
       scope = ScopeType.INHERIT,
-      description = "The context's folder, holding context.toa.yaml. Default: the nearest such folder from the current directory upwards.")
+      description =
+          "The context's folder, holding context.toa.yaml. Default: the nearest such folder from the current directory upwards.")
   private Path context;
 
   @Spec private CommandSpec spec;
 
   private InputStream input = System.in;
 
-  /** Where {@code --context} and the search for the context start: this process's directory, or a relaying one's. */
+  /**
+   * Where {@code --context} and the search for the context start: this process's directory, or a
+   * relaying one's.
+   */
   private Path directory = Path.of("");
 
   /** The toa run this command line was relayed to, when it was. */
@@ -94,7 +98,8 @@ public final class Toa implements Callable<Integer> {
   static Collection<Class<?>> needed(String... args) {
     for (int i = 0; i < args.length; i++) {
       if (args[i].equals("--context")) i++; // its value is the next argument
-      else if (!args[i].startsWith("-")) return COMMANDS.containsKey(args[i]) ? List.of(COMMANDS.get(args[i])) : COMMANDS.values();
+      else if (!args[i].startsWith("-"))
+        return COMMANDS.containsKey(args[i]) ? List.of(COMMANDS.get(args[i])) : COMMANDS.values();
     }
     return COMMANDS.values();
   }
@@ -109,7 +114,8 @@ public final class Toa implements Callable<Integer> {
     return commandLine(out, err, in, COMMANDS.values());
   }
 
-  private static CommandLine commandLine(PrintWriter out, PrintWriter err, InputStream in, Collection<Class<?>> commands) {
+  private static CommandLine commandLine(
+      PrintWriter out, PrintWriter err, InputStream in, Collection<Class<?>> commands) {
     Toa toa = new Toa();
     toa.input = in;
     CommandLine line = new CommandLine(toa);
@@ -122,8 +128,8 @@ public final class Toa implements Callable<Integer> {
   }
 
   /**
-   * Runs a command line relayed from another process ({@link Relay}) in this one, the toa run
-   * that serves its context: parsed, called and printed as it would be there, the output kept in the
+   * Runs a command line relayed from another process ({@link Relay}) in this one, the toa run that
+   * serves its context: parsed, called and printed as it would be there, the output kept in the
    * relaying process's charset. Thread-safe: each command line gets its own command objects.
    */
   static RelayedCommand.Answer relayed(RelayedCommand command, Served served) {
@@ -132,8 +138,11 @@ public final class Toa implements Callable<Integer> {
     PrintWriter outWriter = new PrintWriter(new OutputStreamWriter(out, command.charset()), true);
     PrintWriter errWriter = new PrintWriter(new OutputStreamWriter(err, command.charset()), true);
     String[] args = command.args().toArray(String[]::new);
-    CommandLine line = commandLine(outWriter, errWriter, InputStream.nullInputStream(), needed(args));
-    line.setColorScheme(CommandLine.Help.defaultColorScheme(command.ansi() ? CommandLine.Help.Ansi.ON : CommandLine.Help.Ansi.OFF));
+    CommandLine line =
+        commandLine(outWriter, errWriter, InputStream.nullInputStream(), needed(args));
+    line.setColorScheme(
+        CommandLine.Help.defaultColorScheme(
+            command.ansi() ? CommandLine.Help.Ansi.ON : CommandLine.Help.Ansi.OFF));
     Toa toa = line.getCommand();
     toa.directory = command.directory();
     toa.served = Optional.of(served);
@@ -179,8 +188,8 @@ public final class Toa implements Callable<Integer> {
 
   /**
    * Turns off the runtime's log of message verdicts (a parked message logs its failure's stack
-   * trace): a command that hosts a context for a moment reports them itself, one line each
-   * ({@link Consequences}). Works for the reason {@link #quietLogs()} does.
+   * trace): a command that hosts a context for a moment reports them itself, one line each ({@link
+   * Consequences}). Works for the reason {@link #quietLogs()} does.
    */
   static void quietDeliveries() {
     String logger = "org.slf4j.simpleLogger.log.io.toa4j.runtime.Deliveries";
@@ -193,7 +202,10 @@ public final class Toa implements Callable<Integer> {
     public String[] getVersion() {
       String version = Toa.class.getPackage().getImplementationVersion();
       return new String[] {
-        "toa " + (version == null ? "(development build)" : version) + ", on Java " + Runtime.version()
+        "toa "
+            + (version == null ? "(development build)" : version)
+            + ", on Java "
+            + Runtime.version()
       };
     }
   }

@@ -75,7 +75,8 @@ final class Wire {
   static Call readCall(byte[] body) {
     JsonNode tree = tree(body);
     JsonNode endpoint = tree.path("endpoint");
-    if (!endpoint.isString()) throw new Malformed("a call names its endpoint as text; got " + endpoint);
+    if (!endpoint.isString())
+      throw new Malformed("a call names its endpoint as text; got " + endpoint);
     JsonNode identity = tree.path("identity");
     if (!identity.isMissingNode() && !identity.isNull() && !identity.isString()) {
       throw new Malformed("a call's identity is text; got " + identity);
@@ -86,7 +87,10 @@ final class Wire {
     } catch (Failure e) {
       throw new Malformed(e.getMessage());
     }
-    return new Call(endpoint.asString(), request, identity.isString() ? Optional.of(identity.asString()) : Optional.empty());
+    return new Call(
+        endpoint.asString(),
+        request,
+        identity.isString() ? Optional.of(identity.asString()) : Optional.empty());
   }
 
   private static JsonNode tree(byte[] body) {

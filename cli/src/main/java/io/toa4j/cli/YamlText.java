@@ -15,15 +15,16 @@ import tools.jackson.dataformat.yaml.YAMLMapper;
 import tools.jackson.dataformat.yaml.YAMLWriteFeature;
 
 /**
- * YAML at the shell's edge: requests a person types, replies printed for a person to read (and
- * for a script to parse again). Thread-safe.
+ * YAML at the shell's edge: requests a person types, replies printed for a person to read (and for
+ * a script to parse again). Thread-safe.
  */
 final class YamlText {
   private static final YAMLMapper YAML =
       // YAML 1.2 as manifests read it: "{ input: 1, input: 2 }" is refused, a string of digits
       // printed (an id can be one) is quoted, so it stays a string when the output is read again
       YAMLMapper.builder(Yaml.factory().enable(YAMLWriteFeature.LITERAL_BLOCK_STYLE).build())
-          .disable(DeserializationFeature.FAIL_ON_TRAILING_TOKENS) // tree() says it in its own words
+          .disable(
+              DeserializationFeature.FAIL_ON_TRAILING_TOKENS) // tree() says it in its own words
           .build();
 
   private static final String SHAPE = "write it as { query: { id: ... }, input: { ... } }";
@@ -49,8 +50,12 @@ final class YamlText {
   private static String numericId(JsonNode id) {
     String digits = id.isIntegralNumber() ? id.bigIntegerValue().toString() : null;
     String example = digits != null && digits.length() == 32 ? "\"" + digits + "\"" : "\"...\"";
-    return "query.id must be 32 hexadecimal characters as text, but YAML read " + id.asString() + " as a number;"
-        + " quote the id as you typed it, such as { query: { id: " + example + " } }";
+    return "query.id must be 32 hexadecimal characters as text, but YAML read "
+        + id.asString()
+        + " as a number;"
+        + " quote the id as you typed it, such as { query: { id: "
+        + example
+        + " } }";
   }
 
   /** One YAML document as a tree; a missing node for blank text. */
@@ -59,14 +64,24 @@ final class YamlText {
       JsonNode tree = YAML.readTree(parser);
       if (tree == null) return MissingNode.getInstance();
       if (parser.nextToken() != null) {
-        throw new Failure(Failure.Code.CONTRACT, "the request holds more than one YAML document; " + SHAPE);
+        throw new Failure(
+            Failure.Code.CONTRACT, "the request holds more than one YAML document; " + SHAPE);
       }
       return tree;
     } catch (Yaml.ReadProblem e) {
-      throw new Failure(Failure.Code.CONTRACT, "the request is refused: " + e.problem() + " at line "
-          + e.getLocation().getLineNr() + ", column " + e.getLocation().getColumnNr() + "; " + e.advice());
+      throw new Failure(
+          Failure.Code.CONTRACT,
+          "the request is refused: "
+              + e.problem()
+              + " at line "
+              + e.getLocation().getLineNr()
+              + ", column "
+              + e.getLocation().getColumnNr()
+              + "; "
+              + e.advice());
     } catch (JacksonException e) {
-      throw new Failure(Failure.Code.CONTRACT, "the request is not YAML: " + problem(e) + "; " + SHAPE);
+      throw new Failure(
+          Failure.Code.CONTRACT, "the request is not YAML: " + problem(e) + "; " + SHAPE);
     }
   }
 
@@ -75,7 +90,8 @@ final class YamlText {
     try {
       return YAML.writeValueAsString(value.orElse(null));
     } catch (JacksonException e) {
-      throw new IllegalStateException("A reply of plain values cannot be written as YAML: " + e.getOriginalMessage(), e);
+      throw new IllegalStateException(
+          "A reply of plain values cannot be written as YAML: " + e.getOriginalMessage(), e);
     }
   }
 
@@ -85,6 +101,8 @@ final class YamlText {
     if (syntax.isPresent()) return syntax.get().toString();
     TokenStreamLocation at = e.getLocation();
     String message = e.getOriginalMessage().lines().findFirst().orElse("unreadable");
-    return at == null ? message : message + " at line " + at.getLineNr() + ", column " + at.getColumnNr();
+    return at == null
+        ? message
+        : message + " at line " + at.getLineNr() + ", column " + at.getColumnNr();
   }
 }

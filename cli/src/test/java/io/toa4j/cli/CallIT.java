@@ -40,10 +40,13 @@ class CallIT {
     ToaShell.Result credit = toa.run(shop, "call", "billing.wallets.credit", CREDIT_5000);
 
     assertThat(credit.exitCode()).as("%s", credit).isZero();
-    assertThat(credit.out()).doesNotStartWith("---").contains("id: " + WALLET, "balance: 5000", "VERSION: 1");
+    assertThat(credit.out())
+        .doesNotStartWith("---")
+        .contains("id: " + WALLET, "balance: 5000", "VERSION: 1");
     assertThat(credit.err()).as("without --verbose, an output leaves stderr empty").isEmpty();
 
-    ToaShell.Result observe = toa.run(shop, "call", "billing.wallets.observe", "{ query: { id: " + WALLET + " } }");
+    ToaShell.Result observe =
+        toa.run(shop, "call", "billing.wallets.observe", "{ query: { id: " + WALLET + " } }");
 
     assertThat(observe.exitCode()).as("%s", observe).isZero();
     assertThat(observe.yaml().path("id").asText()).isEqualTo(WALLET);
@@ -56,7 +59,11 @@ class CallIT {
     assertThat(toa.run(shop, "call", "billing.wallets.credit", CREDIT_5000).exitCode()).isZero();
 
     ToaShell.Result debit =
-        toa.run(shop, "call", "billing.wallets.debit", "{ query: { id: " + WALLET + " }, input: { amount: 6000, ref: order-1 } }");
+        toa.run(
+            shop,
+            "call",
+            "billing.wallets.debit",
+            "{ query: { id: " + WALLET + " }, input: { amount: 6000, ref: order-1 } }");
 
     assertThat(debit.exitCode()).as("%s", debit).isEqualTo(2);
     assertThat(debit.err()).contains("refused: INSUFFICIENT_FUNDS");
@@ -68,11 +75,17 @@ class CallIT {
   void badCalls_exit1NamingTheProblemAndChangeNothing() {
     assertThat(toa.run(shop, "call", "billing.wallets.credit", CREDIT_5000).exitCode()).isZero();
 
-    assertFails(toa.run(shop, "call", "billing.wallets.credit", "{ query: { id: " + WALLET), "failed (CONTRACT): the request is not YAML");
+    assertFails(
+        toa.run(shop, "call", "billing.wallets.credit", "{ query: { id: " + WALLET),
+        "failed (CONTRACT): the request is not YAML");
     assertFails(toa.run(shop, "call", "billing.purses.credit", CREDIT_5000), "billing.purses");
     assertFails(toa.run(shop, "call", "billing.wallets.refund", CREDIT_5000), "refund");
     ToaShell.Result schema =
-        toa.run(shop, "call", "billing.wallets.credit", "{ query: { id: " + WALLET + " }, input: { amount: -5, type: topup, ref: c2 } }");
+        toa.run(
+            shop,
+            "call",
+            "billing.wallets.credit",
+            "{ query: { id: " + WALLET + " }, input: { amount: -5, type: topup, ref: c2 } }");
     assertFails(schema, "failed (CONTRACT)");
     assertThat(schema.err()).contains("schema", "amount");
 
@@ -104,7 +117,12 @@ class CallIT {
             "}",
             ""));
 
-    ToaShell.Result credit = toa.run(shop, "call", "billing.wallets.credit", CREDIT_5000.replace("checkout-1", "checkout-2"));
+    ToaShell.Result credit =
+        toa.run(
+            shop,
+            "call",
+            "billing.wallets.credit",
+            CREDIT_5000.replace("checkout-1", "checkout-2"));
 
     assertThat(credit.exitCode()).as("%s", credit).isEqualTo(1);
     assertThat(credit.err()).contains("Debit.java:11").doesNotContain("\tat ");
@@ -116,7 +134,8 @@ class CallIT {
 
   @Test
   void topupRecordedInProcess_creditsTheWalletBeforeTheCallExits() {
-    ToaShell.Result record = toa.run(shop, "call", "billing.topups.record", ToaShell.topup("chk-1", 300));
+    ToaShell.Result record =
+        toa.run(shop, "call", "billing.topups.record", ToaShell.topup("chk-1", 300));
 
     assertThat(record.exitCode()).as("%s", record).isZero();
     assertThat(record.err()).as("everything it caused was handled within the call").isEmpty();
@@ -135,7 +154,15 @@ class CallIT {
 
   @Test
   void call_withStatedIdentityAndVerbose_saysItRanInProcessUnderThatIdentity() {
-    ToaShell.Result credit = toa.run(shop, "call", "--verbose", "--id", "checkout-1-credit", "billing.wallets.credit", CREDIT_5000);
+    ToaShell.Result credit =
+        toa.run(
+            shop,
+            "call",
+            "--verbose",
+            "--id",
+            "checkout-1-credit",
+            "billing.wallets.credit",
+            CREDIT_5000);
 
     assertThat(credit.exitCode()).as("%s", credit).isZero();
     assertThat(credit.err()).contains("in-process", "identity checkout-1-credit");
@@ -144,12 +171,31 @@ class CallIT {
   @Test
   void twoCallsAtOnce_withoutToaRun_bothAnswer_andTheWalletHoldsBothCredits() throws Exception {
     Path logs = temp.resolve("logs");
-    String second = CREDIT_5000.replace("amount: 5000", "amount: 700").replace("checkout-1", "checkout-2");
-    Process one = toa.start(shop, logs.resolve("one.out"), logs.resolve("one.err"), "call", "--verbose", "billing.wallets.credit", CREDIT_5000);
-    Process two = toa.start(shop, logs.resolve("two.out"), logs.resolve("two.err"), "call", "--verbose", "billing.wallets.credit", second);
+    String second =
+        CREDIT_5000.replace("amount: 5000", "amount: 700").replace("checkout-1", "checkout-2");
+    Process one =
+        toa.start(
+            shop,
+            logs.resolve("one.out"),
+            logs.resolve("one.err"),
+            "call",
+            "--verbose",
+            "billing.wallets.credit",
+            CREDIT_5000);
+    Process two =
+        toa.start(
+            shop,
+            logs.resolve("two.out"),
+            logs.resolve("two.err"),
+            "call",
+            "--verbose",
+            "billing.wallets.credit",
+            second);
 
     for (Process process : List.of(one, two)) {
-      assertThat(process.waitFor(ToaShell.DEADLINE.toSeconds(), TimeUnit.SECONDS)).as("the call ends").isTrue();
+      assertThat(process.waitFor(ToaShell.DEADLINE.toSeconds(), TimeUnit.SECONDS))
+          .as("the call ends")
+          .isTrue();
     }
 
     String told = ToaShell.read(logs.resolve("one.err")) + ToaShell.read(logs.resolve("two.err"));
@@ -164,14 +210,27 @@ class CallIT {
     Path logs = temp.resolve("logs");
     Process call;
     try (CallLock held = CallLock.take(shop, Duration.ZERO, note -> {})) {
-      call = toa.start(shop, logs.resolve("call.out"), logs.resolve("call.err"), "call", "--verbose", "billing.wallets.credit", CREDIT_5000);
+      call =
+          toa.start(
+              shop,
+              logs.resolve("call.out"),
+              logs.resolve("call.err"),
+              "call",
+              "--verbose",
+              "billing.wallets.credit",
+              CREDIT_5000);
 
-      await().atMost(ToaShell.DEADLINE).until(() -> ToaShell.read(logs.resolve("call.err")).contains("waiting for it to end"));
-      assertThat(ToaShell.read(logs.resolve("call.err"))).contains("another toa call (pid " + ProcessHandle.current().pid() + ")");
+      await()
+          .atMost(ToaShell.DEADLINE)
+          .until(() -> ToaShell.read(logs.resolve("call.err")).contains("waiting for it to end"));
+      assertThat(ToaShell.read(logs.resolve("call.err")))
+          .contains("another toa call (pid " + ProcessHandle.current().pid() + ")");
       assertThat(call.isAlive()).as("it waits while the context is held").isTrue();
     }
 
-    assertThat(call.waitFor(ToaShell.DEADLINE.toSeconds(), TimeUnit.SECONDS)).as("the call ends").isTrue();
+    assertThat(call.waitFor(ToaShell.DEADLINE.toSeconds(), TimeUnit.SECONDS))
+        .as("the call ends")
+        .isTrue();
     assertThat(call.exitValue()).as("%s", ToaShell.read(logs.resolve("call.err"))).isZero();
     toa.assertWallet(shop, 5000, 1);
   }
@@ -180,20 +239,35 @@ class CallIT {
   void call_whoseEventIsParked_answers_andTellsTheParkedMessageInOneLine() throws IOException {
     Path receiver = shop.resolve("components/billing.wallets/receivers/BillingTopupsPaid.java");
     String reads = "public record Topup(String checkout, String customer, long amount) {}";
-    Files.writeString(receiver, Files.readString(receiver).replace(reads, reads.replace("long amount)", "long amount, long currency)")));
+    Files.writeString(
+        receiver,
+        Files.readString(receiver)
+            .replace(reads, reads.replace("long amount)", "long amount, long currency)")));
 
-    ToaShell.Result record = toa.run(shop, "call", "billing.topups.record", ToaShell.topup("chk-1", 300));
+    ToaShell.Result record =
+        toa.run(shop, "call", "billing.topups.record", ToaShell.topup("chk-1", 300));
 
     assertThat(record.exitCode()).as("%s", record).isZero();
-    assertThat(record.err().lines()).as("%s", record).singleElement().satisfies(line -> assertThat(line)
-        .startsWith("toa: parked a message of billing.topups.paid..billing.wallets after 1 attempt: CONTRACT: ")
-        .contains("/currency", "toa replay "));
+    assertThat(record.err().lines())
+        .as("%s", record)
+        .singleElement()
+        .satisfies(
+            line ->
+                assertThat(line)
+                    .startsWith(
+                        "toa: parked a message of billing.topups.paid..billing.wallets after 1 attempt: CONTRACT: ")
+                    .contains("/currency", "toa replay "));
     toa.assertWallet(shop, 0, 0);
   }
 
   @Test
   void call_idOfDigitsUnquoted_exits1WithAHintToQuoteIt() {
-    ToaShell.Result observe = toa.run(shop, "call", "billing.wallets.observe", "{ query: { id: 12345678901234567890123456789012 } }");
+    ToaShell.Result observe =
+        toa.run(
+            shop,
+            "call",
+            "billing.wallets.observe",
+            "{ query: { id: 12345678901234567890123456789012 } }");
 
     assertFails(observe, "quote the id");
     assertThat(observe.err()).contains("{ query: { id: \"12345678901234567890123456789012\" } }");

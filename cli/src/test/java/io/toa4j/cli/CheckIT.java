@@ -39,12 +39,14 @@ class CheckIT {
     assertThat(check.exitCode()).as("%s", check).isZero();
     assertThat(check.out())
         .as("no finding line, only the summary")
-        .isEqualTo("toa check: no finding in 1 operation(s) reached by a repeat (billing.wallets.credit), 10 tries each, seed 42\n");
+        .isEqualTo(
+            "toa check: no finding in 1 operation(s) reached by a repeat (billing.wallets.credit), 10 tries each, seed 42\n");
     assertThat(shop.resolve(".toa")).as("the context's own state is never touched").doesNotExist();
   }
 
   @Test
-  void aReceiverThatAddsOneWithoutOnce_isAFinding_namingTheOperationAndCount_exits1() throws URISyntaxException {
+  void aReceiverThatAddsOneWithoutOnce_isAFinding_namingTheOperationAndCount_exits1()
+      throws URISyntaxException {
     ToaShell.Result check = toa.run(planted(), "check", "--seed", "7");
 
     assertThat(check.exitCode()).as("%s", check).isEqualTo(1);
@@ -53,9 +55,12 @@ class CheckIT {
     assertThat(lines[0])
         .as("one finding: the operation, the property, both values and the request")
         .startsWith("plant.tally.bump: record plant.tally ")
-        .containsPattern("has count = (\\d+), and (\\d+) when delivered once; request \\{\"query\":\\{\"id\":\"[0-9a-f]{32}\"},\"input\":\\{\"item\":");
-    assertThat(lines[1]).isEqualTo("toa check: 1 finding(s) in 1 operation(s) reached by a repeat (plant.tally.bump), 10 tries each, seed 7;"
-        + " repeat it with --seed 7");
+        .containsPattern(
+            "has count = (\\d+), and (\\d+) when delivered once; request \\{\"query\":\\{\"id\":\"[0-9a-f]{32}\"},\"input\":\\{\"item\":");
+    assertThat(lines[1])
+        .isEqualTo(
+            "toa check: 1 finding(s) in 1 operation(s) reached by a repeat (plant.tally.bump), 10 tries each, seed 7;"
+                + " repeat it with --seed 7");
   }
 
   @Test

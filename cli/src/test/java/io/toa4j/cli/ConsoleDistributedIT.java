@@ -39,39 +39,66 @@ class ConsoleDistributedIT {
     engines = OwnEngines.create();
     shop = ToaShell.copyOfShop(temp);
     ConsolePage.closableWallets(shop);
-    toa = new ToaShell(Files.createDirectories(temp.resolve("logs")), Map.of(
-        "TOA_STORAGE", "postgres", "TOA_STORAGE_URL", engines.storageUrl(), "TOA_BUS", "rabbitmq", "TOA_BUS_URL", engines.busUrl()));
-    ToaShell.Result created = toa.runWithInput(shop, PASSWORD + "\n", "identity", "create", "operator", "--role", "toa:operator");
+    toa =
+        new ToaShell(
+            Files.createDirectories(temp.resolve("logs")),
+            Map.of(
+                "TOA_STORAGE",
+                "postgres",
+                "TOA_STORAGE_URL",
+                engines.storageUrl(),
+                "TOA_BUS",
+                "rabbitmq",
+                "TOA_BUS_URL",
+                engines.busUrl()));
+    ToaShell.Result created =
+        toa.runWithInput(
+            shop, PASSWORD + "\n", "identity", "create", "operator", "--role", "toa:operator");
     assertThat(created.exitCode()).as("%s", created).isZero();
   }
 
   @AfterEach
   void stop() throws Exception {
     if (page != null) page.close();
-    if (toa != null) toa.close(); // every process this test started, before their database and virtual host go
+    if (toa != null)
+      toa.close(); // every process this test started, before their database and virtual host go
     if (engines != null) engines.close();
   }
 
   @Test
-  void consoleOfTheTopupsProcess_showsTheWalletsCreditParked_andItsReplayIsHandledByTheWalletsProcess() throws Exception {
+  void
+      consoleOfTheTopupsProcess_showsTheWalletsCreditParked_andItsReplayIsHandledByTheWalletsProcess()
+          throws Exception {
     int topups = toa.serve(shop, "topups", Map.of(), "billing.topups").port();
     toa.serve(shop, "wallets", Map.of(), "billing.wallets");
     page = new ConsolePage(Files.createDirectories(temp.resolve("chromium")));
     page.logIn(topups, "operator");
     page.wait.until(ExpectedConditions.visibilityOfElementLocated(By.id("no-parked")));
-    assertThat(page.browser.findElement(By.id("context")).getText()).isEqualTo("shop (distributed)");
-    assertThat(page.browser.findElement(By.cssSelector(".component[data-label='billing.wallets'] h3")).getText()).contains("hosted elsewhere");
+    assertThat(page.browser.findElement(By.id("context")).getText())
+        .isEqualTo("shop (distributed)");
+    assertThat(
+            page.browser
+                .findElement(By.cssSelector(".component[data-label='billing.wallets'] h3"))
+                .getText())
+        .contains("hosted elsewhere");
 
     Files.createFile(shop.resolve(CLOSED));
-    ToaShell.Result topup = toa.run(shop, "call", "billing.topups.record", ToaShell.topup("co_distributed", 5000));
+    ToaShell.Result topup =
+        toa.run(shop, "call", "billing.topups.record", ToaShell.topup("co_distributed", 5000));
     assertThat(topup.exitCode()).as("%s", topup).isZero();
 
     WebElement parked = page.parkedCredit("co_distributed");
-    page.wait.until(ExpectedConditions.textToBe(By.cssSelector("tr[data-queue='billing.topups.paid..billing.wallets'] td:nth-child(3)"), "1"));
+    page.wait.until(
+        ExpectedConditions.textToBe(
+            By.cssSelector("tr[data-queue='billing.topups.paid..billing.wallets'] td:nth-child(3)"),
+            "1"));
 
     Files.delete(shop.resolve(CLOSED));
     page.replay(parked);
 
-    await().atMost(ConsolePage.PATIENCE).pollInterval(Duration.ofMillis(500)).untilAsserted(() -> toa.assertWallet(shop, 5000, 1));
+    await()
+        .atMost(ConsolePage.PATIENCE)
+        .pollInterval(Duration.ofMillis(500))
+        .untilAsserted(() -> toa.assertWallet(shop, 5000, 1));
   }
 }

@@ -65,11 +65,14 @@ class ConsoleIT {
     page.wait.until(ExpectedConditions.visibilityOfElementLocated(By.id("no-parked")));
 
     Files.createFile(shop.resolve(CLOSED));
-    ToaShell.Result topup = toa.run(shop, "call", "billing.topups.record", ToaShell.topup("co_console", 5000));
+    ToaShell.Result topup =
+        toa.run(shop, "call", "billing.topups.record", ToaShell.topup("co_console", 5000));
     assertThat(topup.exitCode()).as("%s", topup).isZero();
 
     WebElement parked = page.parkedCredit("co_console");
-    assertThat(page.browser.findElement(By.cssSelector(CREDIT + " td:nth-child(2)")).getText()).as("no credit ran").isEqualTo("0");
+    assertThat(page.browser.findElement(By.cssSelector(CREDIT + " td:nth-child(2)")).getText())
+        .as("no credit ran")
+        .isEqualTo("0");
     page.screenshot();
 
     Files.delete(shop.resolve(CLOSED));
@@ -83,27 +86,36 @@ class ConsoleIT {
   void identityWithoutTheOperatorRole_getsNoData() throws Exception {
     HttpClient client = HttpClient.newHttpClient();
     assertThat(state(client, null).statusCode()).isEqualTo(401);
-    HttpResponse<String> clerk = state(client, "Basic " + Base64.getEncoder().encodeToString(("clerk:" + PASSWORD).getBytes(StandardCharsets.UTF_8)));
+    HttpResponse<String> clerk =
+        state(
+            client,
+            "Basic "
+                + Base64.getEncoder()
+                    .encodeToString(("clerk:" + PASSWORD).getBytes(StandardCharsets.UTF_8)));
     assertThat(clerk.statusCode()).isEqualTo(403);
     assertThat(clerk.body()).contains("toa:operator").doesNotContain("billing.wallets");
 
     page.logIn(port, "clerk");
 
-    WebElement denied = page.wait.until(ExpectedConditions.visibilityOfElementLocated(By.id("denied-reason")));
+    WebElement denied =
+        page.wait.until(ExpectedConditions.visibilityOfElementLocated(By.id("denied-reason")));
     assertThat(denied.getText()).contains("toa:operator", "'clerk' holds the roles [store]");
     assertThat(page.browser.findElement(By.id("console")).isDisplayed()).isFalse();
-    assertThat(page.browser.findElements(By.cssSelector(".component, tr.parked, tr.entry"))).isEmpty();
+    assertThat(page.browser.findElements(By.cssSelector(".component, tr.parked, tr.entry")))
+        .isEmpty();
     assertThat(page.browser.getPageSource()).doesNotContain("billing.wallets");
   }
 
   private HttpResponse<String> state(HttpClient client, String authorization) throws Exception {
-    HttpRequest.Builder request = HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + "/.toa/console/state"));
+    HttpRequest.Builder request =
+        HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + "/.toa/console/state"));
     if (authorization != null) request.header("authorization", authorization);
     return client.send(request.build(), HttpResponse.BodyHandlers.ofString());
   }
 
   private void identity(String name, String role) {
-    ToaShell.Result created = toa.runWithInput(shop, PASSWORD + "\n", "identity", "create", name, "--role", role);
+    ToaShell.Result created =
+        toa.runWithInput(shop, PASSWORD + "\n", "identity", "create", name, "--role", role);
     assertThat(created.exitCode()).as("%s", created).isZero();
   }
 }

@@ -21,12 +21,13 @@ import org.openqa.selenium.support.ui.WebDriverWait;
 /**
  * The console of a {@code toa run} in headless Chromium, as the console tests drive it: Debian's
  * browser through the chromedriver beside it (so Selenium never looks for either on the network),
- * with a profile of its own and nothing running in the background; and the shop's wallets'
- * receiver made to fail on demand.
+ * with a profile of its own and nothing running in the background; and the shop's wallets' receiver
+ * made to fail on demand.
  */
 final class ConsolePage implements AutoCloseable {
   static final String PASSWORD = "operator-password";
   static final Duration PATIENCE = Duration.ofSeconds(90);
+
   /** What the wallets' receiver checks: while this file is in the shop's folder, it fails. */
   static final String CLOSED = "wallets-closed";
 
@@ -34,12 +35,24 @@ final class ConsolePage implements AutoCloseable {
   final WebDriverWait wait;
 
   ConsolePage(Path profile) {
-    ChromeDriverService service = new ChromeDriverService.Builder().usingDriverExecutable(Server.chromedriver().toFile()).usingAnyFreePort().build();
+    ChromeDriverService service =
+        new ChromeDriverService.Builder()
+            .usingDriverExecutable(Server.chromedriver().toFile())
+            .usingAnyFreePort()
+            .build();
     ChromeOptions options = new ChromeOptions();
     options.setBinary(Server.chromium().toFile());
-    options.addArguments(List.of(
-        "--headless=new", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking",
-        "--disable-component-update", "--disable-sync", "--user-data-dir=" + profile));
+    options.addArguments(
+        List.of(
+            "--headless=new",
+            "--no-sandbox",
+            "--disable-gpu",
+            "--disable-quic",
+            "--no-first-run",
+            "--disable-background-networking",
+            "--disable-component-update",
+            "--disable-sync",
+            "--user-data-dir=" + profile));
     browser = new ChromeDriver(service, options);
     browser.manage().window().setSize(new Dimension(1360, 1900));
     wait = new WebDriverWait(browser, PATIENCE);
@@ -55,10 +68,16 @@ final class ConsolePage implements AutoCloseable {
     String code = Files.readString(receiver);
     String request = "  public Request request(Topup topup) {\n";
     assertThat(code).contains(request);
-    Files.writeString(receiver, code.replace(request, request
-        + "    if (java.nio.file.Files.exists(java.nio.file.Path.of(\"" + CLOSED + "\"))) {\n"
-        + "      throw new io.toa4j.api.Failure(io.toa4j.api.Failure.Code.CONTRACT, \"wallets are closed for maintenance\");\n"
-        + "    }\n"));
+    Files.writeString(
+        receiver,
+        code.replace(
+            request,
+            request
+                + "    if (java.nio.file.Files.exists(java.nio.file.Path.of(\""
+                + CLOSED
+                + "\"))) {\n"
+                + "      throw new io.toa4j.api.Failure(io.toa4j.api.Failure.Code.CONTRACT, \"wallets are closed for maintenance\");\n"
+                + "    }\n"));
   }
 
   /** Opens the console at the port and logs in with the name and {@link #PASSWORD}. */
@@ -72,13 +91,22 @@ final class ConsolePage implements AutoCloseable {
 
   /** Waits for the one parked message of the closed wallets, and checks what its row says. */
   WebElement parkedCredit(String checkout) {
-    WebElement parked = wait.until(ExpectedConditions.visibilityOfElementLocated(By.cssSelector("tr.parked")));
-    assertThat(parked.getText()).contains("billing.topups.paid..billing.wallets", "CONTRACT", "wallets are closed for maintenance", checkout);
+    WebElement parked =
+        wait.until(ExpectedConditions.visibilityOfElementLocated(By.cssSelector("tr.parked")));
+    assertThat(parked.getText())
+        .contains(
+            "billing.topups.paid..billing.wallets",
+            "CONTRACT",
+            "wallets are closed for maintenance",
+            checkout);
     assertThat(browser.findElements(By.cssSelector("tr.parked"))).hasSize(1);
     return parked;
   }
 
-  /** Replays the parked message of the row from its button, confirms, and waits until nothing is parked. */
+  /**
+   * Replays the parked message of the row from its button, confirms, and waits until nothing is
+   * parked.
+   */
   void replay(WebElement parked) {
     parked.findElement(By.cssSelector("button.replay")).click();
     wait.until(ExpectedConditions.visibilityOfElementLocated(By.id("confirm-text")));
@@ -87,7 +115,10 @@ final class ConsolePage implements AutoCloseable {
     wait.until(ExpectedConditions.visibilityOfElementLocated(By.id("no-parked")));
   }
 
-  /** What the page shows now, at {@code toa.console.screenshot} (by default {@code target/console.png}). */
+  /**
+   * What the page shows now, at {@code toa.console.screenshot} (by default {@code
+   * target/console.png}).
+   */
   void screenshot() throws IOException {
     Path target = Path.of(System.getProperty("toa.console.screenshot", "target/console.png"));
     Files.createDirectories(target.toAbsolutePath().getParent());

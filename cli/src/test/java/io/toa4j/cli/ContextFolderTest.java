@@ -28,7 +28,8 @@ class ContextFolderTest {
     Path nowhere = Files.createDirectories(temp.resolve("nowhere"));
 
     assertThatThrownBy(() -> ContextFolder.locate(Optional.empty(), nowhere))
-        .isInstanceOfSatisfying(CliProblem.class, p -> assertThat(p.exitCode()).isEqualTo(Toa.USAGE))
+        .isInstanceOfSatisfying(
+            CliProblem.class, p -> assertThat(p.exitCode()).isEqualTo(Toa.USAGE))
         .hasMessageContaining("no context.toa.yaml in " + nowhere.toAbsolutePath())
         .hasMessageContaining("--context DIR");
   }
@@ -38,7 +39,10 @@ class ContextFolderTest {
     Path shop = context(temp.resolve("shop"));
 
     assertThat(ContextFolder.locate(Optional.of(Path.of("shop")), temp)).isEqualTo(shop);
-    assertThat(ContextFolder.locate(Optional.of(Path.of("../shop")), Files.createDirectories(temp.resolve("x")))).isEqualTo(shop);
+    assertThat(
+            ContextFolder.locate(
+                Optional.of(Path.of("../shop")), Files.createDirectories(temp.resolve("x"))))
+        .isEqualTo(shop);
   }
 
   @Test

@@ -43,10 +43,14 @@ class ControlChannelTest {
   void call_answeredWithOutput_reachesTheClientAsOutput() throws Exception {
     start((endpoint, request, identity) -> new Reply.Output(Optional.of(Map.of("balance", 5000L))));
 
-    Reply reply = client(TOKEN).call(new Wire.Call("billing.wallets.observe", Request.empty(), Optional.of("id-1")));
+    Reply reply =
+        client(TOKEN)
+            .call(new Wire.Call("billing.wallets.observe", Request.empty(), Optional.of("id-1")));
 
     assertThat(reply).isEqualTo(new Reply.Output(Optional.of(Map.of("balance", 5000L))));
-    assertThat(received).containsExactly(new Wire.Call("billing.wallets.observe", Request.empty(), Optional.of("id-1")));
+    assertThat(received)
+        .containsExactly(
+            new Wire.Call("billing.wallets.observe", Request.empty(), Optional.of("id-1")));
   }
 
   @Test
@@ -61,32 +65,43 @@ class ControlChannelTest {
 
   @Test
   void call_refused_reachesTheClientAsRefusal() throws Exception {
-    start((endpoint, request, identity) -> new Reply.Refused(Refusal.of("INSUFFICIENT_FUNDS", Map.of("balance", 1L))));
+    start(
+        (endpoint, request, identity) ->
+            new Reply.Refused(Refusal.of("INSUFFICIENT_FUNDS", Map.of("balance", 1L))));
 
-    Reply reply = client(TOKEN).call(new Wire.Call("billing.wallets.debit", Request.empty(), Optional.empty()));
+    Reply reply =
+        client(TOKEN)
+            .call(new Wire.Call("billing.wallets.debit", Request.empty(), Optional.empty()));
 
-    assertThat(reply).isEqualTo(new Reply.Refused(Refusal.of("INSUFFICIENT_FUNDS", Map.of("balance", 1L))));
+    assertThat(reply)
+        .isEqualTo(new Reply.Refused(Refusal.of("INSUFFICIENT_FUNDS", Map.of("balance", 1L))));
   }
 
   @Test
   void call_failing_isThrownAtTheClientWithItsCode() throws Exception {
-    start((endpoint, request, identity) -> {
-      throw new Failure(Failure.Code.ENDPOINT, "no component 'x.y'");
-    });
+    start(
+        (endpoint, request, identity) -> {
+          throw new Failure(Failure.Code.ENDPOINT, "no component 'x.y'");
+        });
 
-    assertThatThrownBy(() -> client(TOKEN).call(new Wire.Call("x.y.z", Request.empty(), Optional.empty())))
-        .isInstanceOfSatisfying(Failure.class, f -> assertThat(f.code()).isEqualTo(Failure.Code.ENDPOINT))
+    assertThatThrownBy(
+            () -> client(TOKEN).call(new Wire.Call("x.y.z", Request.empty(), Optional.empty())))
+        .isInstanceOfSatisfying(
+            Failure.class, f -> assertThat(f.code()).isEqualTo(Failure.Code.ENDPOINT))
         .hasMessage("no component 'x.y'");
   }
 
   @Test
   void call_throwingSomethingElse_isASystemFailure() throws Exception {
-    start((endpoint, request, identity) -> {
-      throw new IllegalStateException("storage closed");
-    });
+    start(
+        (endpoint, request, identity) -> {
+          throw new IllegalStateException("storage closed");
+        });
 
-    assertThatThrownBy(() -> client(TOKEN).call(new Wire.Call("x.y.z", Request.empty(), Optional.empty())))
-        .isInstanceOfSatisfying(Failure.class, f -> assertThat(f.code()).isEqualTo(Failure.Code.SYSTEM))
+    assertThatThrownBy(
+            () -> client(TOKEN).call(new Wire.Call("x.y.z", Request.empty(), Optional.empty())))
+        .isInstanceOfSatisfying(
+            Failure.class, f -> assertThat(f.code()).isEqualTo(Failure.Code.SYSTEM))
         .hasMessageContaining("storage closed");
   }
 
@@ -95,8 +110,10 @@ class ControlChannelTest {
     start((endpoint, request, identity) -> new Reply.Output(Optional.empty()));
 
     assertThat(post("wrong", "{\"endpoint\":\"a.b.c\"}").statusCode()).isEqualTo(403);
-    assertThatThrownBy(() -> client("wrong").call(new Wire.Call("a.b.c", Request.empty(), Optional.empty())))
-        .isInstanceOfSatisfying(CliProblem.class, p -> assertThat(p.exitCode()).isEqualTo(Toa.FAILED))
+    assertThatThrownBy(
+            () -> client("wrong").call(new Wire.Call("a.b.c", Request.empty(), Optional.empty())))
+        .isInstanceOfSatisfying(
+            CliProblem.class, p -> assertThat(p.exitCode()).isEqualTo(Toa.FAILED))
         .hasMessageContaining("refused the token");
     assertThat(received).isEmpty();
   }
@@ -105,7 +122,8 @@ class ControlChannelTest {
   void call_withMalformedBody_isBadRequestNamingTheProblem() throws Exception {
     start((endpoint, request, identity) -> new Reply.Output(Optional.empty()));
 
-    HttpResponse<String> response = post(TOKEN, "{\"endpoint\":\"a.b.c\",\"request\":{\"inptu\":1}}");
+    HttpResponse<String> response =
+        post(TOKEN, "{\"endpoint\":\"a.b.c\",\"request\":{\"inptu\":1}}");
 
     assertThat(response.statusCode()).isEqualTo(400);
     assertThat(response.body()).contains("CONTRACT").contains("request.inptu");
@@ -119,7 +137,9 @@ class ControlChannelTest {
 
     HttpResponse<String> response =
         HttpClient.newHttpClient()
-            .send(HttpRequest.newBuilder(uri()).header(Wire.TOKEN_HEADER, TOKEN).GET().build(), HttpResponse.BodyHandlers.ofString());
+            .send(
+                HttpRequest.newBuilder(uri()).header(Wire.TOKEN_HEADER, TOKEN).GET().build(),
+                HttpResponse.BodyHandlers.ofString());
 
     assertThat(response.statusCode()).isEqualTo(405);
   }
@@ -150,18 +170,20 @@ class ControlChannelTest {
   private final CountDownLatch waits = new CountDownLatch(1);
 
   @Test
-  void call_whoseIdentityIsBeingAnswered_waitsForThatAnswer_beforeItReachesTheCaller() throws Exception {
+  void call_whoseIdentityIsBeingAnswered_waitsForThatAnswer_beforeItReachesTheCaller()
+      throws Exception {
     CountDownLatch entered = new CountDownLatch(1);
     CountDownLatch open = new CountDownLatch(1);
-    start((endpoint, request, identity) -> {
-      entered.countDown();
-      try {
-        if (!open.await(30, TimeUnit.SECONDS)) throw new IllegalStateException("never opened");
-      } catch (InterruptedException e) {
-        throw new IllegalStateException(e);
-      }
-      return new Reply.Output(Optional.of((long) received.size()));
-    });
+    start(
+        (endpoint, request, identity) -> {
+          entered.countDown();
+          try {
+            if (!open.await(30, TimeUnit.SECONDS)) throw new IllegalStateException("never opened");
+          } catch (InterruptedException e) {
+            throw new IllegalStateException(e);
+          }
+          return new Reply.Output(Optional.of((long) received.size()));
+        });
     Wire.Call call = new Wire.Call("test.slow.add", Request.empty(), Optional.of("retried"));
 
     CompletableFuture<Reply> first = CompletableFuture.supplyAsync(() -> call(call));
@@ -172,7 +194,9 @@ class ControlChannelTest {
     open.countDown();
 
     assertThat(first.get(30, TimeUnit.SECONDS)).isEqualTo(new Reply.Output(Optional.of(1L)));
-    assertThat(retry.get(30, TimeUnit.SECONDS)).as("reached the caller after the first answered").isEqualTo(new Reply.Output(Optional.of(2L)));
+    assertThat(retry.get(30, TimeUnit.SECONDS))
+        .as("reached the caller after the first answered")
+        .isEqualTo(new Reply.Output(Optional.of(2L)));
   }
 
   private Reply call(Wire.Call call) {

@@ -36,18 +36,31 @@ class IdentityCommandTest {
     assertThat(run("", "identity", "--help")).isZero();
     assertThat(out.toString()).contains("create", "token", "roles", "storage");
     assertThat(run("", "identity", "create", "--help")).isZero();
-    assertThat(out.toString()).contains("<name>", "--role=<scope>", "stdin", "printf '%s\\n'", "PBKDF2", "64");
+    assertThat(out.toString())
+        .contains("<name>", "--role=<scope>", "stdin", "printf '%s\\n'", "PBKDF2", "64");
     assertThat(run("", "identity", "token", "--help")).isZero();
     assertThat(out.toString()).contains("<name>", "--ttl=<seconds>", "Bearer", "3600");
     assertThat(run("", "identity", "roles", "--help")).isZero();
-    assertThat(out.toString()).contains("<name>", "--add=<scope>", "--remove=<scope>", "store:wallets");
+    assertThat(out.toString())
+        .contains("<name>", "--add=<scope>", "--remove=<scope>", "store:wallets");
     assertThat(run("", "--help")).isZero();
     assertThat(out.toString()).contains("identity");
   }
 
   @Test
   void create_readsThePasswordFromStdin_andPrintsTheIdentity() throws Exception {
-    assertThat(run("s3cret\n", "identity", "create", "alice", "--role", "store", "--role", "billing:read")).as(err.toString()).isZero();
+    assertThat(
+            run(
+                "s3cret\n",
+                "identity",
+                "create",
+                "alice",
+                "--role",
+                "store",
+                "--role",
+                "billing:read"))
+        .as(err.toString())
+        .isZero();
 
     JsonNode created = YAML.readTree(out.toString());
     assertThat(created.path("id").asString()).matches("[0-9a-f]{32}");
@@ -96,7 +109,8 @@ class IdentityCommandTest {
     String token = out.toString().strip();
     assertThat(token).matches("[A-Za-z0-9_-]+\\.[A-Za-z0-9_-]+\\.[A-Za-z0-9_-]{43}");
     String[] parts = token.split("\\.");
-    assertThat(new ObjectMapper().readTree(Base64.getUrlDecoder().decode(parts[0]))).isEqualTo(new ObjectMapper().readTree("{\"alg\":\"HS256\",\"typ\":\"JWT\"}"));
+    assertThat(new ObjectMapper().readTree(Base64.getUrlDecoder().decode(parts[0])))
+        .isEqualTo(new ObjectMapper().readTree("{\"alg\":\"HS256\",\"typ\":\"JWT\"}"));
     JsonNode payload = new ObjectMapper().readTree(Base64.getUrlDecoder().decode(parts[1]));
     assertThat(payload.path("sub").asString()).isEqualTo(id);
     assertThat(payload.path("name").asString()).isEqualTo("alice");
@@ -111,12 +125,17 @@ class IdentityCommandTest {
 
     Path file = context.resolve(".toa/secrets/token.key");
     assertThat(Files.getPosixFilePermissions(file)).isEqualTo(io.toa4j.spi.OwnerOnly.FILE);
-    assertThat(Files.getPosixFilePermissions(file.getParent())).isEqualTo(io.toa4j.spi.OwnerOnly.FOLDER);
+    assertThat(Files.getPosixFilePermissions(file.getParent()))
+        .isEqualTo(io.toa4j.spi.OwnerOnly.FOLDER);
     String secret = Files.readString(file).strip();
     try (var files = Files.list(context.resolve(".toa/storage"))) {
       for (Path stored : files.toList()) {
-        assertThat(new String(Files.readAllBytes(stored), StandardCharsets.ISO_8859_1)).as("%s", stored).doesNotContain(secret);
-        assertThat(Files.getPosixFilePermissions(stored)).as("%s", stored).isEqualTo(io.toa4j.spi.OwnerOnly.FILE);
+        assertThat(new String(Files.readAllBytes(stored), StandardCharsets.ISO_8859_1))
+            .as("%s", stored)
+            .doesNotContain(secret);
+        assertThat(Files.getPosixFilePermissions(stored))
+            .as("%s", stored)
+            .isEqualTo(io.toa4j.spi.OwnerOnly.FILE);
       }
     }
   }
@@ -137,9 +156,22 @@ class IdentityCommandTest {
   void roles_addsAndRemoves_andPrintsTheRoles() throws Exception {
     assertThat(run("pw\n", "identity", "create", "alice", "--role", "store")).isZero();
 
-    assertThat(run("", "identity", "roles", "alice", "--add", "billing", "--add", "store:x", "--remove", "store")).isZero();
+    assertThat(
+            run(
+                "",
+                "identity",
+                "roles",
+                "alice",
+                "--add",
+                "billing",
+                "--add",
+                "store:x",
+                "--remove",
+                "store"))
+        .isZero();
     assertThat(out.toString()).isEqualTo("- billing\n- store:x\n");
-    assertThat(run("", "identity", "roles", "alice", "--remove", "billing", "--remove", "store:x")).isZero();
+    assertThat(run("", "identity", "roles", "alice", "--remove", "billing", "--remove", "store:x"))
+        .isZero();
     assertThat(out.toString()).isEqualTo("[]\n");
     assertThat(run("", "identity", "roles", "alice", "--add", "a::b")).isEqualTo(64);
     assertThat(err.toString()).contains("'a::b' is not a role scope");
@@ -160,7 +192,10 @@ class IdentityCommandTest {
     all[0] = "--context";
     all[1] = context.toString();
     System.arraycopy(args, 0, all, 2, args.length);
-    return Toa.commandLine(new PrintWriter(out, true), new PrintWriter(err, true), new ByteArrayInputStream(stdin.getBytes(StandardCharsets.UTF_8)))
+    return Toa.commandLine(
+            new PrintWriter(out, true),
+            new PrintWriter(err, true),
+            new ByteArrayInputStream(stdin.getBytes(StandardCharsets.UTF_8)))
         .execute(all);
   }
 }

@@ -1,7 +1,6 @@
 package io.toa4j.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.awaitility.Awaitility.await;
 
 import java.io.IOException;
 import java.net.http.HttpResponse;
@@ -17,7 +16,8 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * {@code toa identity} as a person uses it: identities made and changed from the shell, then
- * admitted (or not) by the gateway of a {@code toa run} in another process, and changed while it runs.
+ * admitted (or not) by the gateway of a {@code toa run} in another process, and changed while it
+ * runs.
  */
 class IdentityIT {
   @TempDir Path temp;
@@ -38,8 +38,11 @@ class IdentityIT {
   }
 
   @Test
-  void identitiesMadeInTheShell_areAdmittedByARunningGateway_andRoleChangesReachItAtOnce() throws Exception {
-    ToaShell.Result created = toa.runWithInput(context, "pw-of-alice\n", "identity", "create", "alice", "--role", "store");
+  void identitiesMadeInTheShell_areAdmittedByARunningGateway_andRoleChangesReachItAtOnce()
+      throws Exception {
+    ToaShell.Result created =
+        toa.runWithInput(
+            context, "pw-of-alice\n", "identity", "create", "alice", "--role", "store");
     assertThat(created.exitCode()).as("%s", created).isZero();
     assertThat(created.yaml().path("roles").toString()).isEqualTo("[\"store\"]");
     ToaShell.Result token = toa.run(context, "identity", "token", "alice", "--ttl", "600");
@@ -52,17 +55,21 @@ class IdentityIT {
     assertThat(get(port, path, basic("alice", "pw-of-alice")).statusCode()).isEqualTo(200);
     assertThat(get(port, path, basic("alice", "pw-of-bob")).statusCode()).isEqualTo(401);
     assertThat(get(port, path, null).statusCode()).isEqualTo(401);
-    HttpResponse<String> issued = Shelf.send(port, "POST", "/.toa/token", basic("alice", "pw-of-alice"));
+    HttpResponse<String> issued =
+        Shelf.send(port, "POST", "/.toa/token", basic("alice", "pw-of-alice"));
     assertThat(issued.statusCode()).as(issued.body()).isEqualTo(200);
     assertThat(issued.body()).contains("\"token\"");
 
-    ToaShell.Result removed = toa.run(context, "identity", "roles", "alice", "--remove", "store", "--add", "store:other");
+    ToaShell.Result removed =
+        toa.run(context, "identity", "roles", "alice", "--remove", "store", "--add", "store:other");
     assertThat(removed.exitCode()).as("%s", removed).isZero();
     assertThat(removed.out()).isEqualTo("- store:other\n");
     assertThat(get(port, path, bearer).statusCode()).isEqualTo(403);
     assertThat(get(port, path, basic("alice", "pw-of-alice")).statusCode()).isEqualTo(403);
 
-    ToaShell.Result bob = toa.runWithInput(context, "pw-of-bob\n", "identity", "create", "bob", "--role", "store:items");
+    ToaShell.Result bob =
+        toa.runWithInput(
+            context, "pw-of-bob\n", "identity", "create", "bob", "--role", "store:items");
     assertThat(bob.exitCode()).as("%s", bob).isZero();
     assertThat(get(port, path, basic("bob", "pw-of-bob")).statusCode()).isEqualTo(200);
   }
@@ -79,10 +86,13 @@ class IdentityIT {
   }
 
   private static String basic(String name, String password) {
-    return "Basic " + Base64.getEncoder().encodeToString((name + ":" + password).getBytes(StandardCharsets.UTF_8));
+    return "Basic "
+        + Base64.getEncoder()
+            .encodeToString((name + ":" + password).getBytes(StandardCharsets.UTF_8));
   }
 
-  private static HttpResponse<String> get(int port, String path, String authorization) throws Exception {
+  private static HttpResponse<String> get(int port, String path, String authorization)
+      throws Exception {
     return Shelf.send(port, "GET", path, authorization);
   }
 }

@@ -20,9 +20,9 @@ import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.LongAdder;
 
 /**
- * Clients of the shop that credit wallets until stopped, each call with an identity of its own,
- * and each call that fails (a timeout, nobody hosting its component for a moment) repeated
- * unchanged under the same identity until it is answered, as a real client does.
+ * Clients of the shop that credit wallets until stopped, each call with an identity of its own, and
+ * each call that fails (a timeout, nobody hosting its component for a moment) repeated unchanged
+ * under the same identity until it is answered, as a real client does.
  *
  * <p>It keeps what it was answered: for each wallet, the sum and the count of the distinct credits
  * it asked for, which is what the wallet must hold once the events have been handled.
@@ -72,10 +72,13 @@ final class Load implements AutoCloseable {
   /** Waits until the clients were answered this many more calls than when it last returned. */
   void awaitProgress(long calls) {
     long target = mark + calls;
-    await().atMost(CALL_DEADLINE).until(() -> {
-      if (!errors.isEmpty()) throw new AssertionError("a client failed", errors.peek());
-      return answered.get() >= target;
-    });
+    await()
+        .atMost(CALL_DEADLINE)
+        .until(
+            () -> {
+              if (!errors.isEmpty()) throw new AssertionError("a client failed", errors.peek());
+              return answered.get() >= target;
+            });
     mark = answered.get();
   }
 
@@ -105,8 +108,8 @@ final class Load implements AutoCloseable {
   }
 
   /**
-   * Abandons the clients when the test ended before {@link #stop()} (it failed): they give up
-   * their calls rather than repeat them against hosts that are going away.
+   * Abandons the clients when the test ended before {@link #stop()} (it failed): they give up their
+   * calls rather than repeat them against hosts that are going away.
    */
   @Override
   public void close() {
@@ -120,16 +123,26 @@ final class Load implements AutoCloseable {
       for (long i = 0; !stopping.get(); i++) {
         long amount = ThreadLocalRandom.current().nextLong(1, 100);
         String key = String.format("%04x%012x", thread, i);
-        String wallet = wallets == 0 ? String.format("c0ffee%010x%s", 0, key) : String.format("%032x", 0xC0FFEE0000L + i % wallets);
+        String wallet =
+            wallets == 0
+                ? String.format("c0ffee%010x%s", 0, key)
+                : String.format("%032x", 0xC0FFEE0000L + i % wallets);
         if (mix == Mix.TOPUPS || i % 2 == 0) {
           String checkout = "chk-" + key;
-          Map<String, Object> input = Map.of("checkout", checkout, "customer", wallet, "amount", amount, "currency", "EUR");
-          callUntilAnswered("billing.topups.record", Request.of(Query.id(String.format("7070%012x%s", 0, key)), input), "record-" + key);
+          Map<String, Object> input =
+              Map.of("checkout", checkout, "customer", wallet, "amount", amount, "currency", "EUR");
+          callUntilAnswered(
+              "billing.topups.record",
+              Request.of(Query.id(String.format("7070%012x%s", 0, key)), input),
+              "record-" + key);
         } else {
-          Map<String, Object> input = Map.of("amount", amount, "type", "goodwill", "ref", "g-" + key);
-          callUntilAnswered("billing.wallets.credit", Request.of(Query.id(wallet), input), "credit-" + key);
+          Map<String, Object> input =
+              Map.of("amount", amount, "type", "goodwill", "ref", "g-" + key);
+          callUntilAnswered(
+              "billing.wallets.credit", Request.of(Query.id(wallet), input), "credit-" + key);
         }
-        expected.merge(wallet, new long[] {amount, 1}, (a, b) -> new long[] {a[0] + b[0], a[1] + b[1]});
+        expected.merge(
+            wallet, new long[] {amount, 1}, (a, b) -> new long[] {a[0] + b[0], a[1] + b[1]});
         answered.incrementAndGet();
       }
     } catch (Throwable e) {
@@ -151,7 +164,12 @@ final class Load implements AutoCloseable {
         pause();
       }
     }
-    throw new AssertionError(endpoint + " under " + identity + (abandoned ? " abandoned" : " unanswered for " + CALL_DEADLINE), last);
+    throw new AssertionError(
+        endpoint
+            + " under "
+            + identity
+            + (abandoned ? " abandoned" : " unanswered for " + CALL_DEADLINE),
+        last);
   }
 
   /** A client's pause before repeating, so a host's restart is not met with a storm of calls. */

@@ -13,19 +13,29 @@ import org.slf4j.LoggerFactory;
  */
 class LoggingConfigurationTest {
   @Test
-  void theDriversWarningsOfBrokenConnections_areBelowTheThreshold_theirErrorsAndTheRuntimesOutageLinesAreNot() {
-    for (String driver : new String[] {"com.zaxxer.hikari.pool.PoolBase", "com.zaxxer.hikari.pool.ProxyConnection"}) {
+  void
+      theDriversWarningsOfBrokenConnections_areBelowTheThreshold_theirErrorsAndTheRuntimesOutageLinesAreNot() {
+    for (String driver :
+        new String[] {
+          "com.zaxxer.hikari.pool.PoolBase", "com.zaxxer.hikari.pool.ProxyConnection"
+        }) {
       Logger logger = LoggerFactory.getLogger(driver);
       assertThat(logger.isWarnEnabled()).as(driver + " WARN").isFalse();
       assertThat(logger.isErrorEnabled()).as(driver + " ERROR").isTrue();
     }
-    assertThat(LoggerFactory.getLogger("com.zaxxer.hikari.HikariDataSource").isInfoEnabled()).as("the pool's start and stop").isTrue();
-    assertThat(LoggerFactory.getLogger("com.rabbitmq.client.impl.ForgivingExceptionHandler").isErrorEnabled())
+    assertThat(LoggerFactory.getLogger("com.zaxxer.hikari.HikariDataSource").isInfoEnabled())
+        .as("the pool's start and stop")
+        .isTrue();
+    assertThat(
+            LoggerFactory.getLogger("com.rabbitmq.client.impl.ForgivingExceptionHandler")
+                .isErrorEnabled())
         .as("the RabbitMQ client's errors that are no outage")
         .isTrue();
     Logger outages = LoggerFactory.getLogger("io.toa4j.runtime.Publisher");
     assertThat(outages.isInfoEnabled()).as("an outage's WARN and its INFO \"is back\"").isTrue();
     assertThat(outages.isDebugEnabled()).as("the failures in between").isFalse();
-    assertThat(LoggerFactory.getLogger("io.toa4j.bus.rabbitmq.ConnectionLog").isDebugEnabled()).as("a cut RabbitMQ connection").isFalse();
+    assertThat(LoggerFactory.getLogger("io.toa4j.bus.rabbitmq.ConnectionLog").isDebugEnabled())
+        .as("a cut RabbitMQ connection")
+        .isFalse();
   }
 }

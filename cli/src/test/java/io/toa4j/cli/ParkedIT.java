@@ -41,9 +41,11 @@ class ParkedIT {
     ToaShell.Result parked = toa.run(shop, "parked");
     assertThat(parked.exitCode()).as("%s", parked).isZero();
     assertThat(parked.yaml()).hasSize(1);
-    assertThat(parked.yaml().get(0).path("queue").asText()).isEqualTo("billing.topups.paid..billing.wallets");
+    assertThat(parked.yaml().get(0).path("queue").asText())
+        .isEqualTo("billing.topups.paid..billing.wallets");
     assertThat(parked.yaml().get(0).path("code").asText()).isEqualTo("CONTRACT");
-    assertThat(parked.yaml().get(0).path("reason").asText()).contains("query.id must be 32 hexadecimal characters");
+    assertThat(parked.yaml().get(0).path("reason").asText())
+        .contains("query.id must be 32 hexadecimal characters");
     assertThat(parked.yaml().get(0).path("attempts").asInt()).isEqualTo(1);
 
     ToaShell.Result unknown = toa.run(shop, "replay", "no-such-id");
@@ -55,7 +57,11 @@ class ParkedIT {
     assertThat(replay.out()).contains("replayed: 1");
 
     // Handled (and, failing the same way, parked again) when the context next runs.
-    toa.run(shop, "call", "billing.wallets.observe", "{ query: { id: 8d1f0c2e5a7b4c3d9e6f1a2b3c4d5e6f } }");
+    toa.run(
+        shop,
+        "call",
+        "billing.wallets.observe",
+        "{ query: { id: 8d1f0c2e5a7b4c3d9e6f1a2b3c4d5e6f } }");
     ToaShell.Result again = toa.run(shop, "parked");
     assertThat(again.yaml()).hasSize(1);
     assertThat(again.yaml().get(0).path("attempts").asInt()).isEqualTo(2);
@@ -66,8 +72,12 @@ class ParkedIT {
   @Test
   void replay_withoutAnIdOrAll_isBadUsage() {
     assertThat(toa.run(shop, "replay").exitCode()).isEqualTo(64);
-    assertThat(toa.run(shop, "replay", "12", "--all").exitCode()).as("an id and filters").isEqualTo(64);
-    assertThat(toa.run(shop, "discard", "--all").exitCode()).as("a discard without its reason").isEqualTo(64);
+    assertThat(toa.run(shop, "replay", "12", "--all").exitCode())
+        .as("an id and filters")
+        .isEqualTo(64);
+    assertThat(toa.run(shop, "discard", "--all").exitCode())
+        .as("a discard without its reason")
+        .isEqualTo(64);
     assertThat(toa.run(shop, "discard", "--all", "--reason", " ").exitCode()).isEqualTo(64);
     ToaShell.Result since = toa.run(shop, "replay", "--since", "yesterday");
     assertThat(since.exitCode()).isEqualTo(64);
@@ -78,21 +88,47 @@ class ParkedIT {
   void bulkReplayAndDiscard_takeFilters_andAskAboveTen() {
     parkTopups(12);
     assertThat(toa.run(shop, "parked").yaml()).hasSize(12);
-    assertThat(toa.run(shop, "parked", "--operation", "billing.wallets.credit", "--limit", "4").yaml()).hasSize(4);
-    assertThat(toa.run(shop, "parked", "--component", "fulfilment.shipments").out()).isEqualTo("[]\n");
+    assertThat(
+            toa.run(shop, "parked", "--operation", "billing.wallets.credit", "--limit", "4").yaml())
+        .hasSize(4);
+    assertThat(toa.run(shop, "parked", "--component", "fulfilment.shipments").out())
+        .isEqualTo("[]\n");
 
     ToaShell.Result unconfirmed = toa.run(shop, "replay", "--component", "billing.wallets");
     assertThat(unconfirmed.exitCode()).as("%s", unconfirmed).isEqualTo(1);
-    assertThat(unconfirmed.err()).contains("12 parked messages match").contains("--yes").contains("nothing was done");
+    assertThat(unconfirmed.err())
+        .contains("12 parked messages match")
+        .contains("--yes")
+        .contains("nothing was done");
     assertThat(toa.run(shop, "parked").yaml()).as("nothing replayed").hasSize(12);
 
-    ToaShell.Result three = toa.run(shop, "replay", "--code", "CONTRACT", "--operation", "credit", "--since", "1h", "--limit", "3");
+    ToaShell.Result three =
+        toa.run(
+            shop,
+            "replay",
+            "--code",
+            "CONTRACT",
+            "--operation",
+            "credit",
+            "--since",
+            "1h",
+            "--limit",
+            "3");
     assertThat(three.exitCode()).as("%s", three).isZero();
     assertThat(three.out()).isEqualTo("replayed: 3\n");
     assertThat(toa.run(shop, "parked").yaml()).as("three back on their queue").hasSize(9);
 
-    assertThat(toa.run(shop, "discard", "--code", "SYSTEM", "--reason", "none match").out()).isEqualTo("discarded: 0\n");
-    ToaShell.Result discard = toa.run(shop, "discard", "--component", "billing.wallets", "--reason", "test top-ups of nobody", "--yes");
+    assertThat(toa.run(shop, "discard", "--code", "SYSTEM", "--reason", "none match").out())
+        .isEqualTo("discarded: 0\n");
+    ToaShell.Result discard =
+        toa.run(
+            shop,
+            "discard",
+            "--component",
+            "billing.wallets",
+            "--reason",
+            "test top-ups of nobody",
+            "--yes");
     assertThat(discard.exitCode()).as("%s", discard).isZero();
     assertThat(discard.out()).isEqualTo("discarded: 9\n");
     assertThat(toa.run(shop, "parked").out()).isEqualTo("[]\n");
@@ -103,8 +139,11 @@ class ParkedIT {
       assertThat(records.stream().map(r -> r.state().text()))
           .filteredOn(text -> text.contains("\"state\":\"discarded\""))
           .hasSize(9)
-          .allSatisfy(text -> assertThat(text).contains("\"discardReason\":\"test top-ups of nobody\""));
-      assertThat(records.stream().map(r -> r.state().text())).filteredOn(text -> text.contains("\"state\":\"replayed\"")).hasSize(3);
+          .allSatisfy(
+              text -> assertThat(text).contains("\"discardReason\":\"test top-ups of nobody\""));
+      assertThat(records.stream().map(r -> r.state().text()))
+          .filteredOn(text -> text.contains("\"state\":\"replayed\""))
+          .hasSize(3);
     }
   }
 
@@ -116,9 +155,19 @@ class ParkedIT {
             "billing.topups.record",
             io.toa4j.api.Request.of(
                 String.format("%032x", n + 1),
-                java.util.Map.of("checkout", "co_" + n, "customer", "nobody", "amount", 5000, "currency", "USD")));
+                java.util.Map.of(
+                    "checkout",
+                    "co_" + n,
+                    "customer",
+                    "nobody",
+                    "amount",
+                    5000,
+                    "currency",
+                    "USD")));
       }
-      org.awaitility.Awaitility.await().atMost(java.time.Duration.ofMinutes(1)).until(() -> context.admin().parked().size() == count);
+      org.awaitility.Awaitility.await()
+          .atMost(java.time.Duration.ofMinutes(1))
+          .until(() -> context.admin().parked().size() == count);
     }
   }
 }

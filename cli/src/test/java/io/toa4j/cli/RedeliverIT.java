@@ -43,7 +43,8 @@ class RedeliverIT {
   @Test
   void handledTopup_isListed_redeliveredWhenTheContextNextRuns_andTheWalletsOnceAnswersIt() {
     assertThat(toa.run(shop, "outbox").out()).isEqualTo("[]\n");
-    ToaShell.Result record = toa.run(shop, "call", "billing.topups.record", ToaShell.topup("chk-1", 300));
+    ToaShell.Result record =
+        toa.run(shop, "call", "billing.topups.record", ToaShell.topup("chk-1", 300));
     assertThat(record.exitCode()).as("%s", record).isZero();
 
     JsonNode entry = onlyEntry();
@@ -63,7 +64,8 @@ class RedeliverIT {
     toa.assertWallet(shop, 300, 1);
     assertThat(onlyEntry().path("published").isNull()).as("published again").isFalse();
 
-    ToaShell.Result last = toa.run(shop, "redeliver", "--component", "billing.topups", "--last", "5");
+    ToaShell.Result last =
+        toa.run(shop, "redeliver", "--component", "billing.topups", "--last", "5");
     assertThat(last.exitCode()).as("%s", last).isZero();
     assertThat(last.out()).isEqualTo("redelivered: 1\n");
     assertThat(onlyEntry().path("published").isNull()).isTrue();
@@ -72,7 +74,8 @@ class RedeliverIT {
   @Test
   void redeliver_besideARunningContext_isPublishedByIt() throws InterruptedException {
     ToaShell.Served run = toa.serve(shop, "run", Map.of());
-    ToaShell.Result record = toa.run(shop, "call", "billing.topups.record", ToaShell.topup("chk-1", 300));
+    ToaShell.Result record =
+        toa.run(shop, "call", "billing.topups.record", ToaShell.topup("chk-1", 300));
     assertThat(record.exitCode()).as("%s", record).isZero();
     await().atMost(Duration.ofSeconds(30)).until(() -> !onlyEntry().path("published").isNull());
     JsonNode before = onlyEntry();
@@ -83,10 +86,11 @@ class RedeliverIT {
     Instant first = Instant.parse(before.path("published").asText());
     await()
         .atMost(Duration.ofSeconds(30))
-        .until(() -> {
-          JsonNode published = onlyEntry().path("published");
-          return !published.isNull() && Instant.parse(published.asText()).isAfter(first);
-        });
+        .until(
+            () -> {
+              JsonNode published = onlyEntry().path("published");
+              return !published.isNull() && Instant.parse(published.asText()).isAfter(first);
+            });
     toa.assertWallet(shop, 300, 1);
     run.stop();
   }
@@ -99,19 +103,30 @@ class RedeliverIT {
     ToaShell.Result unknown = toa.run(shop, "redeliver", "ffffffffffffffffffffffffffffffff");
 
     assertThat(unknown.exitCode()).isEqualTo(1);
-    assertThat(unknown.err()).isEqualTo("failed: no outbox entry has the id ffffffffffffffffffffffffffffffff; toa outbox lists them\n");
+    assertThat(unknown.err())
+        .isEqualTo(
+            "failed: no outbox entry has the id ffffffffffffffffffffffffffffffff; toa outbox lists them\n");
     assertThat(onlyEntry()).isEqualTo(before);
   }
 
   @Test
   void redeliver_ofAComponentNotInTheContext_fails_andBadCountsAreBadUsage() {
-    ToaShell.Result unknown = toa.run(shop, "redeliver", "--component", "billing.nothing", "--last", "1");
+    ToaShell.Result unknown =
+        toa.run(shop, "redeliver", "--component", "billing.nothing", "--last", "1");
     assertThat(unknown.exitCode()).isEqualTo(1);
-    assertThat(unknown.err()).startsWith("failed: Context shop has no component 'billing.nothing'; it has billing.topups,");
+    assertThat(unknown.err())
+        .startsWith(
+            "failed: Context shop has no component 'billing.nothing'; it has billing.topups,");
 
-    assertThat(toa.run(shop, "redeliver", "--component", "billing.topups", "--last", "0").exitCode()).isEqualTo(64);
+    assertThat(
+            toa.run(shop, "redeliver", "--component", "billing.topups", "--last", "0").exitCode())
+        .isEqualTo(64);
     assertThat(toa.run(shop, "outbox", "--last", "1001").exitCode()).isEqualTo(64);
-    assertThat(toa.run(shop, "redeliver").exitCode()).as("neither an id nor a component").isEqualTo(64);
-    assertThat(toa.run(shop, "redeliver", "--component", "billing.topups").exitCode()).as("a component without --last").isEqualTo(64);
+    assertThat(toa.run(shop, "redeliver").exitCode())
+        .as("neither an id nor a component")
+        .isEqualTo(64);
+    assertThat(toa.run(shop, "redeliver", "--component", "billing.topups").exitCode())
+        .as("a component without --last")
+        .isEqualTo(64);
   }
 }

@@ -22,7 +22,8 @@ import org.junit.jupiter.api.io.TempDir;
  */
 class RunArchiveIT {
   private static final Path JAR = ToaShell.REPOSITORY.resolve("cli/target/toa4j-cli.jar");
-  private static final String JAVA = Path.of(System.getProperty("java.home"), "bin", "java").toString();
+  private static final String JAVA =
+      Path.of(System.getProperty("java.home"), "bin", "java").toString();
 
   @TempDir Path temp;
   private final List<Process> started = new ArrayList<>();
@@ -36,44 +37,64 @@ class RunArchiveIT {
   }
 
   @Test
-  void aRunAskedForTheArchive_writesItOnceItServes_andTheNextRunMapsItsClassesFromIt() throws Exception {
+  void aRunAskedForTheArchive_writesItOnceItServes_andTheNextRunMapsItsClassesFromIt()
+      throws Exception {
     Path shop = ToaShell.copyOfShop(temp);
     Path archive = temp.resolve("archives/run.jsa");
     Files.createDirectories(archive.getParent());
 
     Path classes = temp.resolve("archives/run.jsa.classes");
-    Process first = start(shop, "first", "-XX:+RecordDynamicDumpInfo", "-XX:DumpLoadedClassList=" + classes,
-        "-D" + RunArchive.PROPERTY + "=" + archive, "-D" + RunArchive.CLASSES + "=" + classes);
+    Process first =
+        start(
+            shop,
+            "first",
+            "-XX:+RecordDynamicDumpInfo",
+            "-XX:DumpLoadedClassList=" + classes,
+            "-D" + RunArchive.PROPERTY + "=" + archive,
+            "-D" + RunArchive.CLASSES + "=" + classes);
     await().atMost(Duration.ofSeconds(90)).until(() -> serves(shop, first, "first"));
     await()
         .atMost(Duration.ofSeconds(90))
         .until(
             () -> {
-              if (!first.isAlive()) throw new AssertionError("the run ended:\n" + ToaShell.read(temp.resolve("first.err")));
+              if (!first.isAlive())
+                throw new AssertionError(
+                    "the run ended:\n" + ToaShell.read(temp.resolve("first.err")));
               return Files.isRegularFile(archive);
             });
     assertThat(Files.size(archive)).isPositive();
     first.destroy(); // SIGTERM: drained and stopped as always
     assertThat(first.waitFor(ToaShell.DEADLINE.toSeconds(), TimeUnit.SECONDS)).isTrue();
     assertThat(first.exitValue()).as("%s", ToaShell.read(temp.resolve("first.err"))).isZero();
-    assertThat(ToaShell.read(temp.resolve("first.out"))).as("the JDK's line about the dump stays off the run's output").isEmpty();
+    assertThat(ToaShell.read(temp.resolve("first.out")))
+        .as("the JDK's line about the dump stays off the run's output")
+        .isEmpty();
     try (Stream<Path> files = Files.list(archive.getParent())) {
       assertThat(files.map(p -> p.getFileName().toString()))
-          .as("the file the dump was written to is renamed into place, none left under a pid; the class list is removed")
+          .as(
+              "the file the dump was written to is renamed into place, none left under a pid; the class list is removed")
           .containsExactlyInAnyOrder("run.jsa", "run.jsa.lock");
     }
 
     // -Xshare:on: the JVM refuses to start rather than run without an archive it cannot map
-    Process second = start(shop, "second", "-XX:SharedArchiveFile=" + archive, "-Xshare:on", "-Xlog:class+load=info:file=" + temp.resolve("classes.log"));
+    Process second =
+        start(
+            shop,
+            "second",
+            "-XX:SharedArchiveFile=" + archive,
+            "-Xshare:on",
+            "-Xlog:class+load=info:file=" + temp.resolve("classes.log"));
     await().atMost(Duration.ofSeconds(90)).until(() -> serves(shop, second, "second"));
     List<String> loaded = Files.readAllLines(temp.resolve("classes.log"));
     assertThat(loaded)
-        .anyMatch(line -> line.contains("io.toa4j.cli.RunCommand source: shared objects file (top)"))
+        .anyMatch(
+            line -> line.contains("io.toa4j.cli.RunCommand source: shared objects file (top)"))
         .anyMatch(line -> line.contains("io.toa4j.runtime.Toa source: shared objects file (top)"));
     // Java 17's dump on demand leaves out what is loaded but not linked: about 190 of Jackson's
     // classes at a run's start, unless they are linked for it from the class list
     assertThat(loaded)
-        .as("Jackson's classes come from the archive, but for a few the first run had not loaded yet")
+        .as(
+            "Jackson's classes come from the archive, but for a few the first run had not loaded yet")
         .filteredOn(line -> line.contains("jackson-databind") && line.contains(".jar"))
         .hasSizeLessThan(20);
     second.destroy();
@@ -85,17 +106,23 @@ class RunArchiveIT {
     List<String> command = new ArrayList<>(List.of(JAVA, "-Xlog:cds=off", "-Xlog:cds+dynamic=off"));
     command.addAll(List.of(jvm));
     command.addAll(List.of("-jar", JAR.toString(), "run", "--http", "127.0.0.1:0"));
-    Process process = new ProcessBuilder(command)
-        .directory(shop.toFile())
-        .redirectOutput(temp.resolve(name + ".out").toFile())
-        .redirectError(temp.resolve(name + ".err").toFile())
-        .start();
+    Process process =
+        new ProcessBuilder(command)
+            .directory(shop.toFile())
+            .redirectOutput(temp.resolve(name + ".out").toFile())
+            .redirectError(temp.resolve(name + ".err").toFile())
+            .start();
     started.add(process);
     return process;
   }
 
   private boolean serves(Path shop, Process run, String name) {
-    if (!run.isAlive()) throw new AssertionError("toa run ended with " + run.exitValue() + ":\n" + ToaShell.read(temp.resolve(name + ".err")));
+    if (!run.isAlive())
+      throw new AssertionError(
+          "toa run ended with "
+              + run.exitValue()
+              + ":\n"
+              + ToaShell.read(temp.resolve(name + ".err")));
     return RunFile.read(RunFile.path(shop)).filter(r -> r.pid() == run.pid()).isPresent()
         && ToaShell.read(temp.resolve(name + ".err")).contains("is served by pid " + run.pid());
   }

@@ -32,7 +32,8 @@ class RunFileTest {
 
     new RunFile(1, 2, "secret").write(file);
 
-    assertThat(PosixFilePermissions.toString(Files.getPosixFilePermissions(file))).isEqualTo("rw-------");
+    assertThat(PosixFilePermissions.toString(Files.getPosixFilePermissions(file)))
+        .isEqualTo("rw-------");
     try (var left = Files.list(file.getParent())) {
       assertThat(left).containsExactly(file); // no staging file left behind
     }

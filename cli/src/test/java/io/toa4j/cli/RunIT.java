@@ -38,15 +38,23 @@ class RunIT {
   }
 
   @Test
-  void call_whileRunRuns_isAnsweredByIt_andAfterItIsKilledEveryCommittedWriteIsStillThere() throws Exception {
+  void call_whileRunRuns_isAnsweredByIt_andAfterItIsKilledEveryCommittedWriteIsStillThere()
+      throws Exception {
     Process run = startRun("run");
 
-    ToaShell.Result first = toa.run(shop, "call", "--verbose", "billing.wallets.credit", credit(5000, "c1"));
+    ToaShell.Result first =
+        toa.run(shop, "call", "--verbose", "billing.wallets.credit", credit(5000, "c1"));
     assertThat(first.exitCode()).as("%s", first).isZero();
     assertThat(first.err()).contains("in the running context, pid " + run.pid());
-    assertThat(toa.run(shop, "call", "billing.wallets.credit", credit(700, "c2")).exitCode()).isZero();
+    assertThat(toa.run(shop, "call", "billing.wallets.credit", credit(700, "c2")).exitCode())
+        .isZero();
     ToaShell.Result debit =
-        toa.run(shop, "call", "--verbose", "billing.wallets.debit", "{ query: { id: " + WALLET + " }, input: { amount: 200, ref: o1 } }");
+        toa.run(
+            shop,
+            "call",
+            "--verbose",
+            "billing.wallets.debit",
+            "{ query: { id: " + WALLET + " }, input: { amount: 200, ref: o1 } }");
     assertThat(debit.exitCode()).as("%s", debit).isZero();
     assertThat(debit.err()).contains("pid " + run.pid());
 
@@ -56,32 +64,56 @@ class RunIT {
     assertThat(RunFile.path(shop)).as("a killed run leaves run.json behind").exists();
 
     // the left-over run.json names no live process: the call is not relayed, and runs in full here
-    ToaShell.Result observe = toa.run(shop, "call", "--verbose", "billing.wallets.observe", "{ query: { id: " + WALLET + " } }");
+    ToaShell.Result observe =
+        toa.run(
+            shop,
+            "call",
+            "--verbose",
+            "billing.wallets.observe",
+            "{ query: { id: " + WALLET + " } }");
     assertThat(observe.exitCode()).as("%s", observe).isZero();
-    assertThat(observe.err()).contains("no longer runs", "in-process").doesNotContain("which read the command line");
+    assertThat(observe.err())
+        .contains("no longer runs", "in-process")
+        .doesNotContain("which read the command line");
     assertThat(observe.yaml().path("balance").asLong()).isEqualTo(5500);
     assertThat(observe.yaml().path("VERSION").asLong()).isEqualTo(3);
 
     Process again = startRun("run");
-    ToaShell.Result afterRestart = toa.run(shop, "call", "--verbose", "billing.wallets.observe", "{ query: { id: " + WALLET + " } }");
+    ToaShell.Result afterRestart =
+        toa.run(
+            shop,
+            "call",
+            "--verbose",
+            "billing.wallets.observe",
+            "{ query: { id: " + WALLET + " } }");
     assertThat(again.pid()).isNotEqualTo(run.pid());
-    assertThat(afterRestart.err()).as("a new run takes over the left-over run.json").contains("pid " + again.pid());
+    assertThat(afterRestart.err())
+        .as("a new run takes over the left-over run.json")
+        .contains("pid " + again.pid());
     assertThat(afterRestart.yaml().path("balance").asLong()).isEqualTo(5500);
   }
 
   @Test
   void call_whileRunRuns_isRelayedToIt_andPrintsWhatTheFullCommandLinePrints() throws IOException {
     Process run = startRun("run");
-    assertThat(toa.run(shop, "call", "billing.wallets.credit", credit(5000, "c1")).exitCode()).isZero();
+    assertThat(toa.run(shop, "call", "billing.wallets.credit", credit(5000, "c1")).exitCode())
+        .isZero();
     String observe = "{ query: { id: " + WALLET + " } }";
 
     ToaShell.Result told = toa.run(shop, "call", "--verbose", "billing.wallets.observe", observe);
-    assertThat(told.err()).as("%s", told).contains("in the running context, pid " + run.pid(), "which read the command line");
-    List<String[]> lines = List.of(
-        new String[] {"call", "billing.wallets.observe", observe},
-        new String[] {"call", "billing.wallets.debit", "{ query: { id: " + WALLET + " }, input: { amount: 6000, ref: o1 } }"},
-        new String[] {"call", "billing.wallets.observe", "{ query: { id: " + WALLET},
-        new String[] {"call", "billing.wallets.observe", observe, "surplus"});
+    assertThat(told.err())
+        .as("%s", told)
+        .contains("in the running context, pid " + run.pid(), "which read the command line");
+    List<String[]> lines =
+        List.of(
+            new String[] {"call", "billing.wallets.observe", observe},
+            new String[] {
+              "call",
+              "billing.wallets.debit",
+              "{ query: { id: " + WALLET + " }, input: { amount: 6000, ref: o1 } }"
+            },
+            new String[] {"call", "billing.wallets.observe", "{ query: { id: " + WALLET},
+            new String[] {"call", "billing.wallets.observe", observe, "surplus"});
     for (String[] line : lines) {
       ToaShell.Result relayed = toa.run(shop, line);
 
@@ -89,7 +121,8 @@ class RunIT {
     }
     assertThat(toa.run(shop, lines.get(0)).yaml().path("balance").asLong()).isEqualTo(5000);
     assertThat(toa.run(shop, lines.get(1)).exitCode()).as("a refusal").isEqualTo(Toa.REFUSED);
-    assertThat(toa.run(shop, lines.get(2)).err()).startsWith("failed (CONTRACT): the request is not YAML");
+    assertThat(toa.run(shop, lines.get(2)).err())
+        .startsWith("failed (CONTRACT): the request is not YAML");
     assertThat(toa.run(shop, lines.get(3)).exitCode()).as("bad usage").isEqualTo(Toa.USAGE);
 
     Path jar = ToaShell.REPOSITORY.resolve("cli/target/toa4j-cli.jar");
@@ -102,7 +135,8 @@ class RunIT {
   void topupRecordedThroughRun_isHandledByTheRunningProcess() {
     Process run = startRun("run");
 
-    ToaShell.Result record = toa.run(shop, "call", "--verbose", "billing.topups.record", ToaShell.topup("chk-1", 300));
+    ToaShell.Result record =
+        toa.run(shop, "call", "--verbose", "billing.topups.record", ToaShell.topup("chk-1", 300));
     assertThat(record.exitCode()).as("%s", record).isZero();
     assertThat(record.err()).contains("pid " + run.pid());
 
@@ -144,13 +178,16 @@ class RunIT {
       ToaShell.Result run = toa.run(shop, "run", "--http", address);
 
       assertThat(run.exitCode()).as("%s", run).isEqualTo(1);
-      assertThat(run.err()).contains("cannot listen on " + address, "--http HOST:PORT", "--http 127.0.0.1:0");
+      assertThat(run.err())
+          .contains("cannot listen on " + address, "--http HOST:PORT", "--http 127.0.0.1:0");
       assertThat(run.err()).as("a message, not a stack trace").doesNotContain("\tat ");
       assertThat(RunFile.path(shop)).as("nothing serves the context").doesNotExist();
     }
   }
 
-  /** The arguments with {@code --http 127.0.0.1:0}: the shop's gateway must not take a fixed port. */
+  /**
+   * The arguments with {@code --http 127.0.0.1:0}: the shop's gateway must not take a fixed port.
+   */
   private static String[] withFreeHttpPort(String... args) {
     String[] all = java.util.Arrays.copyOf(args, args.length + 2);
     all[args.length] = "--http";
@@ -167,7 +204,9 @@ class RunIT {
         .atMost(Duration.ofSeconds(90))
         .until(
             () -> {
-              if (!run.isAlive()) throw new AssertionError("toa run ended with " + run.exitValue() + ":\n" + ToaShell.read(err));
+              if (!run.isAlive())
+                throw new AssertionError(
+                    "toa run ended with " + run.exitValue() + ":\n" + ToaShell.read(err));
               return RunFile.read(RunFile.path(shop)).filter(r -> r.pid() == run.pid()).isPresent()
                   && ToaShell.read(err).contains("is served by pid " + run.pid());
             });
@@ -175,6 +214,12 @@ class RunIT {
   }
 
   private static String credit(long amount, String ref) {
-    return "{ query: { id: " + WALLET + " }, input: { amount: " + amount + ", type: topup, ref: " + ref + " } }";
+    return "{ query: { id: "
+        + WALLET
+        + " }, input: { amount: "
+        + amount
+        + ", type: topup, ref: "
+        + ref
+        + " } }";
   }
 }

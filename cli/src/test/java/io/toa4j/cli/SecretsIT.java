@@ -1,7 +1,6 @@
 package io.toa4j.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.awaitility.Awaitility.await;
 
 import io.toa4j.spi.OwnerOnly;
 import java.io.IOException;
@@ -47,17 +46,30 @@ class SecretsIT {
   }
 
   @Test
-  void toaRun_andTheShell_writeOnlyOwnerOnlyFiles_shareTheDefaultSecret_andDeletingItInvalidatesEveryToken() throws Exception {
-    assertThat(toa.runWithInput(context, "pw\n", "identity", "create", "alice", "--role", "store").exitCode()).isZero();
+  void
+      toaRun_andTheShell_writeOnlyOwnerOnlyFiles_shareTheDefaultSecret_andDeletingItInvalidatesEveryToken()
+          throws Exception {
+    assertThat(
+            toa.runWithInput(context, "pw\n", "identity", "create", "alice", "--role", "store")
+                .exitCode())
+        .isZero();
     String fromTheShell = token(Map.of());
     ToaShell.Served run = toa.serve(context, "first", Map.of());
     assertThat(get(run.port(), "Bearer " + fromTheShell).statusCode()).isEqualTo(200);
 
     Map<Path, Set<PosixFilePermission>> modes = modes(context.resolve(".toa"));
-    assertThat(modes).containsKeys(context.resolve(".toa/run.json"), context.resolve(".toa/secrets/token.key"),
-        context.resolve(".toa/storage/system.identities.db"), context.resolve(".toa/bus.db"));
+    assertThat(modes)
+        .containsKeys(
+            context.resolve(".toa/run.json"),
+            context.resolve(".toa/secrets/token.key"),
+            context.resolve(".toa/storage/system.identities.db"),
+            context.resolve(".toa/bus.db"));
     assertThat(modes.keySet()).anyMatch(p -> p.toString().endsWith(".class"));
-    modes.forEach((path, mode) -> assertThat(mode).as(path.toString()).isEqualTo(Files.isDirectory(path) ? OwnerOnly.FOLDER : OwnerOnly.FILE));
+    modes.forEach(
+        (path, mode) ->
+            assertThat(mode)
+                .as(path.toString())
+                .isEqualTo(Files.isDirectory(path) ? OwnerOnly.FOLDER : OwnerOnly.FILE));
 
     run.stop();
     Files.delete(context.resolve(".toa/secrets/token.key"));
@@ -70,16 +82,24 @@ class SecretsIT {
   }
 
   @Test
-  void secretFileNamedByTheOperator_signsForShellAndGateway_andReplacingItsSecretInvalidatesEveryToken() throws Exception {
-    Path file = Files.createFile(temp.resolve("token.key"), PosixFilePermissions.asFileAttribute(OwnerOnly.FILE));
+  void
+      secretFileNamedByTheOperator_signsForShellAndGateway_andReplacingItsSecretInvalidatesEveryToken()
+          throws Exception {
+    Path file =
+        Files.createFile(
+            temp.resolve("token.key"), PosixFilePermissions.asFileAttribute(OwnerOnly.FILE));
     Files.writeString(file, randomSecret());
     Map<String, String> env = Map.of("TOA_TOKEN_SECRET_FILE", file.toString());
-    assertThat(toa.runWithInput(context, "pw\n", "identity", "create", "alice", "--role", "store").exitCode()).isZero();
+    assertThat(
+            toa.runWithInput(context, "pw\n", "identity", "create", "alice", "--role", "store")
+                .exitCode())
+        .isZero();
     String before = token(env);
 
     ToaShell.Served run = toa.serve(context, "named", env);
     assertThat(get(run.port(), "Bearer " + before).statusCode()).isEqualTo(200);
-    assertThat(ToaShell.read(logs.resolve("named.err"))).contains("Bearer tokens are signed with the token secret in " + file);
+    assertThat(ToaShell.read(logs.resolve("named.err")))
+        .contains("Bearer tokens are signed with the token secret in " + file);
     assertThat(context.resolve(".toa/secrets")).doesNotExist();
     run.stop();
 
@@ -92,13 +112,21 @@ class SecretsIT {
   @Test
   void secretVariableTooShort_stopsToaRunAtStart_sayingWhy_withoutTheValue() throws Exception {
     String shortSecret = Base64.getEncoder().encodeToString(new byte[16]);
-    Process run = toa.start(context, logs.resolve("short.out"), logs.resolve("short.err"), Map.of("TOA_TOKEN_SECRET", shortSecret),
-        "run", "--http", "127.0.0.1:0");
+    Process run =
+        toa.start(
+            context,
+            logs.resolve("short.out"),
+            logs.resolve("short.err"),
+            Map.of("TOA_TOKEN_SECRET", shortSecret),
+            "run",
+            "--http",
+            "127.0.0.1:0");
 
     assertThat(run.waitFor(90, TimeUnit.SECONDS)).isTrue();
     assertThat(run.exitValue()).isNotZero();
     assertThat(ToaShell.read(logs.resolve("short.err")))
-        .contains("the variable TOA_TOKEN_SECRET holds a token secret of 128 bits; it needs at least 256")
+        .contains(
+            "the variable TOA_TOKEN_SECRET holds a token secret of 128 bits; it needs at least 256")
         .doesNotContain(shortSecret);
   }
 
@@ -124,7 +152,8 @@ class SecretsIT {
   private static Map<Path, Set<PosixFilePermission>> modes(Path root) throws IOException {
     Map<Path, Set<PosixFilePermission>> modes = new TreeMap<>();
     try (Stream<Path> paths = Files.walk(root)) {
-      for (Path path : (Iterable<Path>) paths::iterator) modes.put(path, Files.getPosixFilePermissions(path));
+      for (Path path : (Iterable<Path>) paths::iterator)
+        modes.put(path, Files.getPosixFilePermissions(path));
     }
     return modes;
   }

@@ -24,7 +24,8 @@ import org.junit.jupiter.api.io.TempDir;
  * header and body the README shows is asserted here, so the README stays true.
  */
 class ShopRouteIT {
-  private static final HttpClient CLIENT = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
+  private static final HttpClient CLIENT =
+      HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
   private static final String KEY = "3f1c8a2e-6d0b-4c1f-9a57-0e2b7c9d4a11";
   private static final String PASSWORD = "staff-password";
   private static final String ANSWER = "{\"id\":\"" + WALLET + "\",\"balance\":5000}";
@@ -47,8 +48,11 @@ class ShopRouteIT {
   }
 
   @Test
-  void creditSentTwiceWithOneKey_is200Twice_theSecondReplayed_creditedOnce_andAnotherAmountIs422_asTheReadmeShows() throws Exception {
-    ToaShell.Result created = toa.runWithInput(shop, PASSWORD + "\n", "identity", "create", "staff", "--role", "store");
+  void
+      creditSentTwiceWithOneKey_is200Twice_theSecondReplayed_creditedOnce_andAnotherAmountIs422_asTheReadmeShows()
+          throws Exception {
+    ToaShell.Result created =
+        toa.runWithInput(shop, PASSWORD + "\n", "identity", "create", "staff", "--role", "store");
     assertThat(created.exitCode()).as("%s", created).isZero();
     ToaShell.Result token = toa.run(shop, "identity", "token", "staff");
     assertThat(token.exitCode()).as("%s", token).isZero();
@@ -60,7 +64,8 @@ class ShopRouteIT {
 
     assertThat(first.statusCode()).as(first.body()).isEqualTo(200);
     assertThat(first.body()).isEqualTo(ANSWER);
-    assertThat(first.headers().firstValue("content-type")).contains("application/json; charset=utf-8");
+    assertThat(first.headers().firstValue("content-type"))
+        .contains("application/json; charset=utf-8");
     assertThat(first.headers().firstValue("etag")).contains("\"1\"");
     assertThat(first.headers().firstValue("idempotency-ttl")).contains("3600");
     assertThat(first.headers().firstValue("idempotent-replayed")).isEmpty();
@@ -75,20 +80,25 @@ class ShopRouteIT {
 
     assertThat(other.statusCode()).as(other.body()).isEqualTo(422);
     assertThat(other.headers().firstValue("content-type")).contains("application/problem+json");
-    assertThat(other.body()).isEqualTo(
-        "{\"type\":\"about:blank\",\"title\":\"Unprocessable Content\",\"status\":422,\"detail\":\"this idempotency-key was used"
-            + " before with a different request on PUT /billing/wallets/:id/credits/; a retry must repeat its request exactly, and a new"
-            + " request needs a new key\",\"code\":\"IDEMPOTENCY_KEY_REUSED\"}");
+    assertThat(other.body())
+        .isEqualTo(
+            "{\"type\":\"about:blank\",\"title\":\"Unprocessable Content\",\"status\":422,\"detail\":\"this idempotency-key was used"
+                + " before with a different request on PUT /billing/wallets/:id/credits/; a retry must repeat its request exactly, and a new"
+                + " request needs a new key\",\"code\":\"IDEMPOTENCY_KEY_REUSED\"}");
     assertThat(other.headers().firstValue("idempotent-replayed")).isEmpty();
 
     HttpResponse<String> keyless = credit(port, basic, null, 5000);
 
     assertThat(keyless.statusCode()).as(keyless.body()).isEqualTo(400);
-    assertThat(keyless.body()).contains("\"code\":\"IDEMPOTENCY_KEY_REQUIRED\"", "requires an idempotency-key header");
-    ToaShell.Result clerk = toa.runWithInput(shop, "clerk-password\n", "identity", "create", "clerk", "--role", "store:orders");
+    assertThat(keyless.body())
+        .contains("\"code\":\"IDEMPOTENCY_KEY_REQUIRED\"", "requires an idempotency-key header");
+    ToaShell.Result clerk =
+        toa.runWithInput(
+            shop, "clerk-password\n", "identity", "create", "clerk", "--role", "store:orders");
     assertThat(clerk.exitCode()).as("%s", clerk).isZero();
     HttpResponse<String> anonymous = credit(port, null, KEY, 5000);
-    HttpResponse<String> uncovered = credit(port, basic("clerk", "clerk-password"), UUID.randomUUID().toString(), 5000);
+    HttpResponse<String> uncovered =
+        credit(port, basic("clerk", "clerk-password"), UUID.randomUUID().toString(), 5000);
 
     assertThat(anonymous.statusCode()).as(anonymous.body()).isEqualTo(401);
     assertThat(uncovered.statusCode()).as(uncovered.body()).isEqualTo(403);
@@ -96,15 +106,22 @@ class ShopRouteIT {
   }
 
   private static String basic(String name, String password) {
-    return "Basic " + Base64.getEncoder().encodeToString((name + ":" + password).getBytes(StandardCharsets.UTF_8));
+    return "Basic "
+        + Base64.getEncoder()
+            .encodeToString((name + ":" + password).getBytes(StandardCharsets.UTF_8));
   }
 
   /** The README's curl: PUT, the YAML body, the key, credentials, and curl's accept. */
-  private static HttpResponse<String> credit(int port, String authorization, String key, long amount) throws Exception {
-    HttpRequest.Builder request = HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + "/billing/wallets/" + WALLET + "/credits/"))
-        .PUT(HttpRequest.BodyPublishers.ofString("amount: " + amount + "\ntype: goodwill\nref: welcome\n"))
-        .header("content-type", "application/yaml")
-        .header("accept", "*/*");
+  private static HttpResponse<String> credit(
+      int port, String authorization, String key, long amount) throws Exception {
+    HttpRequest.Builder request =
+        HttpRequest.newBuilder(
+                URI.create("http://127.0.0.1:" + port + "/billing/wallets/" + WALLET + "/credits/"))
+            .PUT(
+                HttpRequest.BodyPublishers.ofString(
+                    "amount: " + amount + "\ntype: goodwill\nref: welcome\n"))
+            .header("content-type", "application/yaml")
+            .header("accept", "*/*");
     if (authorization != null) request.header("authorization", authorization);
     if (key != null) request.header("idempotency-key", key);
     return CLIENT.send(request.build(), HttpResponse.BodyHandlers.ofString());

@@ -25,19 +25,26 @@ class ToaCommandLineTest {
 
   @Test
   void commands_areNamedAsTheirAnnotationsNameThem_andACommandLineNeedsOnlyTheOneItNames() {
-    Toa.COMMANDS.forEach((name, command) ->
-        assertThat(command.getAnnotation(picocli.CommandLine.Command.class).name()).isEqualTo(name));
+    Toa.COMMANDS.forEach(
+        (name, command) ->
+            assertThat(command.getAnnotation(picocli.CommandLine.Command.class).name())
+                .isEqualTo(name));
     assertThat(Toa.needed("call", "billing.wallets.observe")).containsExactly(CallCommand.class);
     assertThat(Toa.needed("--verbose", "replay", "--all")).containsExactly(ReplayCommand.class);
-    assertThat(Toa.needed("--context", "call", "run")).as("--context's value is no command").containsExactly(RunCommand.class);
+    assertThat(Toa.needed("--context", "call", "run"))
+        .as("--context's value is no command")
+        .containsExactly(RunCommand.class);
     assertThat(Toa.needed("--help")).containsExactlyElementsOf(Toa.COMMANDS.values());
-    assertThat(Toa.needed("cal")).as("a mistyped name gets picocli's suggestion").containsExactlyElementsOf(Toa.COMMANDS.values());
+    assertThat(Toa.needed("cal"))
+        .as("a mistyped name gets picocli's suggestion")
+        .containsExactlyElementsOf(Toa.COMMANDS.values());
   }
 
   @Test
   void callHelp_exitsZeroAndDescribesRequestIdentityAndExitCodes() {
     assertThat(run("call", "--help")).isZero();
-    assertThat(out.toString()).contains("<endpoint>", "<request>", "--id", "--verbose", "--context", "refused: CODE");
+    assertThat(out.toString())
+        .contains("<endpoint>", "<request>", "--id", "--verbose", "--context", "refused: CODE");
   }
 
   @Test
@@ -87,7 +94,14 @@ class ToaCommandLineTest {
   void call_requestNotYaml_failsBeforeBootingAnything() throws IOException {
     Files.writeString(temp.resolve("context.toa.yaml"), "name: test\n");
 
-    assertThat(run("--context", temp.toString(), "call", "billing.wallets.credit", "{ query: { id: 8d1f")).isEqualTo(1);
+    assertThat(
+            run(
+                "--context",
+                temp.toString(),
+                "call",
+                "billing.wallets.credit",
+                "{ query: { id: 8d1f"))
+        .isEqualTo(1);
     assertThat(err.toString()).startsWith("failed (CONTRACT): the request is not YAML");
     assertThat(out.toString()).isEmpty();
     assertThat(temp.resolve(".toa")).doesNotExist();

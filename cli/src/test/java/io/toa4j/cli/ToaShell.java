@@ -26,7 +26,8 @@ import tools.jackson.dataformat.yaml.YAMLMapper;
  */
 final class ToaShell {
   /** The repository, from the build (failsafe sets it); the cli module's parent otherwise. */
-  static final Path REPOSITORY = Path.of(System.getProperty("toa.repository", "..")).toAbsolutePath().normalize();
+  static final Path REPOSITORY =
+      Path.of(System.getProperty("toa.repository", "..")).toAbsolutePath().normalize();
 
   static final Path TOA = REPOSITORY.resolve("bin/toa");
   static final Duration DEADLINE = Duration.ofMinutes(2);
@@ -95,7 +96,10 @@ final class ToaShell {
     return run(script, folder, ProcessBuilder.Redirect.from(devNull()), args);
   }
 
-  /** Runs {@code toa} with the arguments in the folder, the text on its stdin, and waits for it to end. */
+  /**
+   * Runs {@code toa} with the arguments in the folder, the text on its stdin, and waits for it to
+   * end.
+   */
   Result runWithInput(Path folder, String stdin, String... args) {
     Path in = logs.resolve("in-" + count.get() + ".txt");
     try {
@@ -114,7 +118,8 @@ final class ToaShell {
     try {
       if (!process.waitFor(DEADLINE.toSeconds(), TimeUnit.SECONDS)) {
         process.destroyForcibly();
-        throw new AssertionError("toa " + String.join(" ", args) + " did not end within " + DEADLINE + "\n" + read(err));
+        throw new AssertionError(
+            "toa " + String.join(" ", args) + " did not end within " + DEADLINE + "\n" + read(err));
       }
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
@@ -133,24 +138,29 @@ final class ToaShell {
     java.io.StringWriter err = new java.io.StringWriter();
     List<String> line = new ArrayList<>(List.of(args));
     line.addAll(List.of("--context", context.toString()));
-    int code = Toa.commandLine(new java.io.PrintWriter(out, true), new java.io.PrintWriter(err, true)).execute(line.toArray(String[]::new));
+    int code =
+        Toa.commandLine(new java.io.PrintWriter(out, true), new java.io.PrintWriter(err, true))
+            .execute(line.toArray(String[]::new));
     return new Result(code, out.toString(), err.toString());
   }
 
   /** Starts {@code toa} in the background; {@link #close()} ends it if the test does not. */
   Process start(Path folder, Path out, Path err, String... args) {
-    return start(TOA, folder, out, err, ProcessBuilder.Redirect.from(devNull()), java.util.Map.of(), args);
+    return start(
+        TOA, folder, out, err, ProcessBuilder.Redirect.from(devNull()), java.util.Map.of(), args);
   }
 
   /** Starts {@code toa} in the background with more environment variables than the shell's. */
-  Process start(Path folder, Path out, Path err, java.util.Map<String, String> more, String... args) {
+  Process start(
+      Path folder, Path out, Path err, java.util.Map<String, String> more, String... args) {
     return start(TOA, folder, out, err, ProcessBuilder.Redirect.from(devNull()), more, args);
   }
 
   /** Kills every process this shell started that still runs, and waits for it to end. */
   void close() throws InterruptedException {
     for (Process process : started) {
-      if (process.isAlive()) process.destroyForcibly().waitFor(DEADLINE.toSeconds(), TimeUnit.SECONDS);
+      if (process.isAlive())
+        process.destroyForcibly().waitFor(DEADLINE.toSeconds(), TimeUnit.SECONDS);
     }
   }
 
@@ -164,9 +174,18 @@ final class ToaShell {
 
   /** A request to record a paid top-up of the wallet, under the id derived from its checkout. */
   static String topup(String checkout, long amount) {
-    String id = String.format("%032x", new java.math.BigInteger(1, checkout.getBytes(StandardCharsets.UTF_8)));
-    return "{ query: { id: " + id.substring(id.length() - 32) + " }, input: { checkout: " + checkout + ", customer: " + WALLET
-        + ", amount: " + amount + ", currency: EUR } }";
+    String id =
+        String.format(
+            "%032x", new java.math.BigInteger(1, checkout.getBytes(StandardCharsets.UTF_8)));
+    return "{ query: { id: "
+        + id.substring(id.length() - 32)
+        + " }, input: { checkout: "
+        + checkout
+        + ", customer: "
+        + WALLET
+        + ", amount: "
+        + amount
+        + ", currency: EUR } }";
   }
 
   /** A {@code toa run} that serves HTTP on {@code port}. */
@@ -180,20 +199,27 @@ final class ToaShell {
 
   /**
    * Starts {@code toa run} of the folder with its gateway on a free port and more options (such as
-   * {@code --host}), logging to {@code name.out} and {@code name.err}, and answers it once it serves.
+   * {@code --host}), logging to {@code name.out} and {@code name.err}, and answers it once it
+   * serves.
    */
   Served serve(Path folder, String name, java.util.Map<String, String> more, String... options) {
     Path err = logs.resolve(name + ".err");
     List<String> args = new ArrayList<>(List.of("run", "--http", "127.0.0.1:0"));
     args.addAll(List.of(options));
-    Process run = start(folder, logs.resolve(name + ".out"), err, more, args.toArray(String[]::new));
+    Process run =
+        start(folder, logs.resolve(name + ".out"), err, more, args.toArray(String[]::new));
     await()
         .atMost(Duration.ofSeconds(90))
-        .until(() -> {
-          if (!run.isAlive()) throw new AssertionError("toa run ended with " + run.exitValue() + ":\n" + read(err));
-          // alone on the embedded bus it is served through its control channel; on a distributed one it hosts
-          return read(err).contains("is served by pid " + run.pid()) || read(err).contains(": pid " + run.pid() + " hosts ");
-        });
+        .until(
+            () -> {
+              if (!run.isAlive())
+                throw new AssertionError(
+                    "toa run ended with " + run.exitValue() + ":\n" + read(err));
+              // alone on the embedded bus it is served through its control channel; on a
+              // distributed one it hosts
+              return read(err).contains("is served by pid " + run.pid())
+                  || read(err).contains(": pid " + run.pid() + " hosts ");
+            });
     Matcher port = GATEWAY.matcher(read(err));
     assertThat(port.find()).as(read(err)).isTrue();
     return new Served(run, Integer.parseInt(port.group(1)));
@@ -201,21 +227,29 @@ final class ToaShell {
 
   /** Observes the wallet and checks it holds the balance at the version. */
   void assertWallet(Path shop, long balance, long version) {
-    Result observe = run(shop, "call", "billing.wallets.observe", "{ query: { id: " + WALLET + " } }");
+    Result observe =
+        run(shop, "call", "billing.wallets.observe", "{ query: { id: " + WALLET + " } }");
     assertThat(observe.exitCode()).as("%s", observe).isZero();
     assertThat(observe.yaml().path("balance").asLong()).as("%s", observe).isEqualTo(balance);
     assertThat(observe.yaml().path("VERSION").asLong()).as("%s", observe).isEqualTo(version);
   }
 
   private Process start(
-      Path script, Path folder, Path out, Path err, ProcessBuilder.Redirect input, java.util.Map<String, String> more, String... args) {
+      Path script,
+      Path folder,
+      Path out,
+      Path err,
+      ProcessBuilder.Redirect input,
+      java.util.Map<String, String> more,
+      String... args) {
     List<String> command = new ArrayList<>();
     command.add(script.toString());
     command.addAll(List.of(args));
     ProcessBuilder builder = new ProcessBuilder(command).directory(folder.toFile());
     builder.redirectOutput(out.toFile()).redirectError(err.toFile()).redirectInput(input);
     builder.environment().put("JAVA_HOME", System.getProperty("java.home"));
-    // The build under test just made the jar: a rebuild in the middle of it would test something else.
+    // The build under test just made the jar: a rebuild in the middle of it would test something
+    // else.
     builder.environment().put("TOA_NO_BUILD", "1");
     builder.environment().putAll(environment);
     builder.environment().putAll(more);
@@ -229,6 +263,7 @@ final class ToaShell {
   }
 
   private static java.io.File devNull() {
-    return new java.io.File(System.getProperty("os.name").startsWith("Windows") ? "NUL" : "/dev/null");
+    return new java.io.File(
+        System.getProperty("os.name").startsWith("Windows") ? "NUL" : "/dev/null");
   }
 }

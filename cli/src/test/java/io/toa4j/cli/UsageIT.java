@@ -10,7 +10,9 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-/** bin/toa as a person first meets it: help, version, usage errors, and running it from anywhere. */
+/**
+ * bin/toa as a person first meets it: help, version, usage errors, and running it from anywhere.
+ */
 class UsageIT {
   @TempDir Path temp;
   private Path nowhere;
@@ -40,7 +42,8 @@ class UsageIT {
     ToaShell.Result help = toa.run(nowhere, "call", "--help");
 
     assertThat(help.exitCode()).as("%s", help).isZero();
-    assertThat(help.out()).contains("Usage: toa call", "<endpoint>", "<request>", "--id", "--verbose");
+    assertThat(help.out())
+        .contains("Usage: toa call", "<endpoint>", "<request>", "--id", "--verbose");
   }
 
   @Test

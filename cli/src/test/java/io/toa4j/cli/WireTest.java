@@ -20,8 +20,14 @@ class WireTest {
   void call_withQueryInputAndIdentity_readsBackTheSameCall() throws Exception {
     Request request =
         new Request(
-            Optional.of(new Query(Optional.of(ID), OptionalLong.of(3), OptionalLong.empty(), OptionalLong.empty())),
-            Optional.of(JSON.readTree("{\"amount\":5000,\"ref\":\"order-1\",\"tags\":[\"a\",\"b\"]}")));
+            Optional.of(
+                new Query(
+                    Optional.of(ID),
+                    OptionalLong.of(3),
+                    OptionalLong.empty(),
+                    OptionalLong.empty())),
+            Optional.of(
+                JSON.readTree("{\"amount\":5000,\"ref\":\"order-1\",\"tags\":[\"a\",\"b\"]}")));
     Wire.Call call = new Wire.Call("billing.wallets.debit", request, Optional.of("call-1"));
 
     assertThat(Wire.readCall(Wire.call(call))).isEqualTo(call);
@@ -41,7 +47,8 @@ class WireTest {
   void call_withPlainJavaInput_travelsAsTheSameTree() throws Exception {
     Wire.Call call = new Wire.Call("a.b.c", Request.input(Map.of("amount", 5)), Optional.empty());
 
-    assertThat(Wire.readCall(Wire.call(call)).request().input()).contains(JSON.readTree("{\"amount\":5}"));
+    assertThat(Wire.readCall(Wire.call(call)).request().input())
+        .contains(JSON.readTree("{\"amount\":5}"));
   }
 
   @Test
@@ -60,7 +67,8 @@ class WireTest {
 
   @Test
   void readCall_requestWithUnknownField_isMalformedNamingTheField() {
-    assertThatThrownBy(() -> Wire.readCall(bytes("{\"endpoint\":\"a.b.c\",\"request\":{\"inptu\":1}}")))
+    assertThatThrownBy(
+            () -> Wire.readCall(bytes("{\"endpoint\":\"a.b.c\",\"request\":{\"inptu\":1}}")))
         .isInstanceOf(Wire.Malformed.class)
         .hasMessageContaining("request.inptu");
   }

@@ -18,10 +18,12 @@ class YamlTextTest {
 
   @Test
   void request_flowStyle_readsQueryAndInput() throws Exception {
-    Request request = YamlText.request("{ query: { id: " + ID + " }, input: { amount: 5000, ref: order-1 } }");
+    Request request =
+        YamlText.request("{ query: { id: " + ID + " }, input: { amount: 5000, ref: order-1 } }");
 
     assertThat(request.query()).contains(Query.id(ID));
-    assertThat(request.input()).contains(JsonMapper.builder().build().readTree("{\"amount\":5000,\"ref\":\"order-1\"}"));
+    assertThat(request.input())
+        .contains(JsonMapper.builder().build().readTree("{\"amount\":5000,\"ref\":\"order-1\"}"));
   }
 
   @Test
@@ -38,7 +40,8 @@ class YamlTextTest {
   @Test
   void request_notYaml_failsWithContractNamingLineAndColumn() {
     assertThatThrownBy(() -> YamlText.request("{ query: { id: 8d1f"))
-        .isInstanceOfSatisfying(Failure.class, f -> assertThat(f.code()).isEqualTo(Failure.Code.CONTRACT))
+        .isInstanceOfSatisfying(
+            Failure.class, f -> assertThat(f.code()).isEqualTo(Failure.Code.CONTRACT))
         .hasMessageStartingWith("the request is not YAML: ")
         .hasMessageContaining("line 1, column 20")
         .hasMessageNotContaining("\n");
@@ -47,16 +50,20 @@ class YamlTextTest {
   @Test
   void request_textWithALoneSurrogateEscape_failsWithContractSayingWhatAndWhere() {
     assertThatThrownBy(() -> YamlText.request("{ input: { ref: \"x\\udc00y\" } }"))
-        .isInstanceOfSatisfying(Failure.class, f -> assertThat(f.code()).isEqualTo(Failure.Code.CONTRACT))
-        .hasMessage("the request is refused: a text holds \\udc00 as its character 2, a lone surrogate: half of a UTF-16 pair, which"
-            + " stands for no character at line 1, column 17; send the character itself, or escape both halves of its UTF-16 pair"
-            + " (\\ud83d\\ude00 for U+1F600)");
+        .isInstanceOfSatisfying(
+            Failure.class, f -> assertThat(f.code()).isEqualTo(Failure.Code.CONTRACT))
+        .hasMessage(
+            "the request is refused: a text holds \\udc00 as its character 2, a lone surrogate: half of a UTF-16 pair, which"
+                + " stands for no character at line 1, column 17; send the character itself, or escape both halves of its UTF-16 pair"
+                + " (\\ud83d\\ude00 for U+1F600)");
   }
 
   @Test
   void request_idOfDigitsUnquoted_failsWithAHintToQuoteIt() {
-    assertThatThrownBy(() -> YamlText.request("{ query: { id: 12345678901234567890123456789012 } }"))
-        .isInstanceOfSatisfying(Failure.class, f -> assertThat(f.code()).isEqualTo(Failure.Code.CONTRACT))
+    assertThatThrownBy(
+            () -> YamlText.request("{ query: { id: 12345678901234567890123456789012 } }"))
+        .isInstanceOfSatisfying(
+            Failure.class, f -> assertThat(f.code()).isEqualTo(Failure.Code.CONTRACT))
         .hasMessageContaining("YAML read 12345678901234567890123456789012 as a number")
         .hasMessageContaining("quote the id")
         .hasMessageContaining("{ query: { id: \"12345678901234567890123456789012\" } }");
@@ -74,22 +81,34 @@ class YamlTextTest {
 
   @Test
   void request_isYaml12_noIsAStringAndALeadingZeroIsDecimal() throws Exception {
-    Request request = YamlText.request("{ query: { id: " + ID + " }, input: { ref: no, mode: 0777, octal: 0o17, flag: ~, on: True } }");
+    Request request =
+        YamlText.request(
+            "{ query: { id: "
+                + ID
+                + " }, input: { ref: no, mode: 0777, octal: 0o17, flag: ~, on: True } }");
 
     assertThat(request.input())
-        .contains(JsonMapper.builder().build().readTree("{\"ref\":\"no\",\"mode\":777,\"octal\":15,\"flag\":null,\"on\":true}"));
+        .contains(
+            JsonMapper.builder()
+                .build()
+                .readTree("{\"ref\":\"no\",\"mode\":777,\"octal\":15,\"flag\":null,\"on\":true}"));
   }
 
   @Test
   void print_stringsThatYaml12ReadsAsOtherValues_readBackAsStrings() {
-    List<String> texts = List.of("no", "yes", "0777", "0o17", "0x1F", "~", "null", "True", "FALSE", ".inf", "-.5", "+12", "1e3");
+    List<String> texts =
+        List.of(
+            "no", "yes", "0777", "0o17", "0x1F", "~", "null", "True", "FALSE", ".inf", "-.5", "+12",
+            "1e3");
     Map<String, Object> value = new LinkedHashMap<>();
     for (int i = 0; i < texts.size(); i++) value.put("k" + i, texts.get(i));
 
     var tree = YamlText.tree(YamlText.print(Optional.of(value)));
 
     for (int i = 0; i < texts.size(); i++) {
-      assertThat(tree.get("k" + i).isString()).as("%s printed and read again", texts.get(i)).isTrue();
+      assertThat(tree.get("k" + i).isString())
+          .as("%s printed and read again", texts.get(i))
+          .isTrue();
       assertThat(tree.get("k" + i).asString()).isEqualTo(texts.get(i));
     }
   }
@@ -104,30 +123,43 @@ class YamlTextTest {
 
   @Test
   void request_aliasAndMergeKey_readAsTheValuesTheyStandFor() throws Exception {
-    Request request = YamlText.request("""
+    Request request =
+        YamlText.request(
+            """
         query: { id: &id %s }
         input:
           owner: *id
           <<: { amount: 1, ref: order-1 }
           amount: 5000
-        """.formatted(ID));
+        """
+                .formatted(ID));
 
     assertThat(request.query()).contains(Query.id(ID));
     assertThat(request.input())
-        .contains(JsonMapper.builder().build().readTree("{\"owner\":\"%s\",\"amount\":5000,\"ref\":\"order-1\"}".formatted(ID)));
+        .contains(
+            JsonMapper.builder()
+                .build()
+                .readTree("{\"owner\":\"%s\",\"amount\":5000,\"ref\":\"order-1\"}".formatted(ID)));
   }
 
   @Test
   void request_aliasesExpandingPastTheBound_failWithContractNamingTheBoundAndLine() {
     StringBuilder text = new StringBuilder("input:\n  l0: &l0 [x, x, x, x, x, x, x, x, x, x]\n");
     for (int level = 1; level < 9; level++) {
-      text.append("  l").append(level).append(": &l").append(level).append(" [")
-          .append(String.join(", ", java.util.Collections.nCopies(10, "*l" + (level - 1)))).append("]\n");
+      text.append("  l")
+          .append(level)
+          .append(": &l")
+          .append(level)
+          .append(" [")
+          .append(String.join(", ", java.util.Collections.nCopies(10, "*l" + (level - 1))))
+          .append("]\n");
     }
 
     assertThatThrownBy(() -> YamlText.request(text.toString()))
-        .isInstanceOfSatisfying(Failure.class, f -> assertThat(f.code()).isEqualTo(Failure.Code.CONTRACT))
-        .hasMessageStartingWith("the request is refused: the document expands past 100000 values through its aliases at line 6, column ")
+        .isInstanceOfSatisfying(
+            Failure.class, f -> assertThat(f.code()).isEqualTo(Failure.Code.CONTRACT))
+        .hasMessageStartingWith(
+            "the request is refused: the document expands past 100000 values through its aliases at line 6, column ")
         .hasMessageContaining("use fewer aliases")
         .hasMessageNotContaining("\n");
   }
@@ -135,9 +167,11 @@ class YamlTextTest {
   @Test
   void request_aliasToNoAnchor_failsWithContractNamingItAndItsLine() {
     assertThatThrownBy(() -> YamlText.request("input:\n  amount: *amount\n"))
-        .isInstanceOfSatisfying(Failure.class, f -> assertThat(f.code()).isEqualTo(Failure.Code.CONTRACT))
-        .hasMessage("the request is refused: the alias *amount names no anchor above it at line 2, column 11;"
-            + " put &amount on the value it stands for, before the alias");
+        .isInstanceOfSatisfying(
+            Failure.class, f -> assertThat(f.code()).isEqualTo(Failure.Code.CONTRACT))
+        .hasMessage(
+            "the request is refused: the alias *amount names no anchor above it at line 2, column 11;"
+                + " put &amount on the value it stands for, before the alias");
   }
 
   @Test
@@ -150,7 +184,8 @@ class YamlTextTest {
   @Test
   void request_aList_failsWithTheRequestShape() {
     assertThatThrownBy(() -> YamlText.request("[1, 2]"))
-        .isInstanceOfSatisfying(Failure.class, f -> assertThat(f.code()).isEqualTo(Failure.Code.CONTRACT))
+        .isInstanceOfSatisfying(
+            Failure.class, f -> assertThat(f.code()).isEqualTo(Failure.Code.CONTRACT))
         .hasMessageContaining("query and input");
   }
 
@@ -193,7 +228,8 @@ class YamlTextTest {
 
   @Test
   void print_thenRead_givesTheSameValues() {
-    Map<String, Object> value = Map.of("list", List.of(1, "two words", "a: b"), "text", "line one\nline two");
+    Map<String, Object> value =
+        Map.of("list", List.of(1, "two words", "a: b"), "text", "line one\nline two");
 
     String yaml = YamlText.print(Optional.of(value));
 

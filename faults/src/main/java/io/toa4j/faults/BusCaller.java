@@ -20,7 +20,8 @@ final class BusCaller implements Caller {
     } catch (Failure e) {
       throw new Unanswered(e.code() + ": " + e.getMessage(), e);
     } catch (UnreachableException e) {
-      // the client's bus is opened by its first call: a broker restarted just then is a call to repeat
+      // the client's bus is opened by its first call: a broker restarted just then is a call to
+      // repeat
       throw new Unanswered("UNREACHABLE: " + e.getMessage(), e);
     }
   }

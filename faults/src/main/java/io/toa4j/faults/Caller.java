@@ -7,14 +7,16 @@ import tools.jackson.databind.SerializationFeature;
 import tools.jackson.databind.json.JsonMapper;
 
 /**
- * How the load reaches the context: one call, under the identity given, answered or not. Thread-safe.
+ * How the load reaches the context: one call, under the identity given, answered or not.
+ * Thread-safe.
  *
  * <p>An answer is written as text, its members sorted, so that two answers are equal exactly when
  * they say the same: {@code output: {...}} or {@code refusal: CODE}. Whether the inbox replayed it
  * is not part of it.
  */
 interface Caller extends AutoCloseable {
-  JsonMapper JSON = JsonMapper.builder().enable(SerializationFeature.ORDER_MAP_ENTRIES_BY_KEYS).build();
+  JsonMapper JSON =
+      JsonMapper.builder().enable(SerializationFeature.ORDER_MAP_ENTRIES_BY_KEYS).build();
 
   /** The call found no answer: it failed, timed out or could not be sent. It may have run. */
   final class Unanswered extends Exception {

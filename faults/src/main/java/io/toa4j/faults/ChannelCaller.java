@@ -17,8 +17,9 @@ import tools.jackson.databind.node.ObjectNode;
 
 /**
  * Calls a {@code toa run} on the embedded engine through its control channel, as {@code toa call}
- * does: {@code POST /call} on 127.0.0.1 with the token of {@code .toa/run.json}, read again for each
- * call, since a restarted process writes a new one (docs/processes.md describes the wire format).
+ * does: {@code POST /call} on 127.0.0.1 with the token of {@code .toa/run.json}, read again for
+ * each call, since a restarted process writes a new one (docs/processes.md describes the wire
+ * format).
  */
 final class ChannelCaller implements Caller {
   private static final Pattern PORT = Pattern.compile("\"port\"\\s*:\\s*(\\d+)");
@@ -46,7 +47,9 @@ final class ChannelCaller implements Caller {
     body.set("request", Requests.tree(request));
     body.put("identity", identity);
     try {
-      return Caller.text(Replies.read(post(Integer.parseInt(port.group(1)), token.group(1), JSON.writeValueAsBytes(body))));
+      return Caller.text(
+          Replies.read(
+              post(Integer.parseInt(port.group(1)), token.group(1), JSON.writeValueAsBytes(body))));
     } catch (IOException | Replies.Malformed e) {
       throw new Unanswered("the channel on port " + port.group(1) + ": " + e, e);
     } catch (Failure e) {
@@ -55,7 +58,9 @@ final class ChannelCaller implements Caller {
   }
 
   private static byte[] post(int port, String token, byte[] body) throws IOException {
-    HttpURLConnection http = (HttpURLConnection) URI.create("http://127.0.0.1:" + port + "/call").toURL().openConnection();
+    HttpURLConnection http =
+        (HttpURLConnection)
+            URI.create("http://127.0.0.1:" + port + "/call").toURL().openConnection();
     try {
       http.setConnectTimeout(2_000);
       http.setReadTimeout(30_000);
@@ -68,7 +73,8 @@ final class ChannelCaller implements Caller {
         out.write(body);
       }
       int status = http.getResponseCode();
-      if (status == 403) throw new IOException("the token was refused: a new process took the run file's place");
+      if (status == 403)
+        throw new IOException("the token was refused: a new process took the run file's place");
       try (InputStream in = status >= 400 ? http.getErrorStream() : http.getInputStream()) {
         return in == null ? new byte[0] : in.readAllBytes();
       }

@@ -14,17 +14,18 @@ import java.util.concurrent.ThreadLocalRandom;
  * The faults, one after another on the run's own thread, in cycles until the run's time is up; the
  * first cycle always ends. A cycle on the distributed engine holds each kind once, in a random
  * order: a SIGKILL of every process, one more killed while it recovers from a SIGKILL, the broker
- * and the database each restarted fast and immediately, and a process cut off from the broker,
- * from the database and from both. On the embedded engine a cycle is a SIGKILL of its one process
- * and one while it recovers. After each fault the next waits until calls are answered again.
+ * and the database each restarted fast and immediately, and a process cut off from the broker, from
+ * the database and from both. On the embedded engine a cycle is a SIGKILL of its one process and
+ * one while it recovers. After each fault the next waits until calls are answered again.
  *
  * <p>A fault's window, which the longest stall beyond the faults leaves out, runs from its start
- * until what it took away is back: a killed process serving again, a restarted server listening,
- * a cut link healed.
+ * until what it took away is back: a killed process serving again, a restarted server listening, a
+ * cut link healed.
  */
 final class Faults {
   /** How long a process stays cut off; a longer run draws it between this and twice this. */
   static final Duration CUT = Duration.ofSeconds(8);
+
   /** How many calls must complete after a fault before the next. */
   private static final long CALLS_BETWEEN = 20;
 
@@ -36,7 +37,8 @@ final class Faults {
   private final long begun = System.nanoTime();
   private final Map<String, Integer> injected = new TreeMap<>();
 
-  Faults(Hosts hosts, Optional<Servers> servers, Progress progress, PrintStream out, boolean longRun) {
+  Faults(
+      Hosts hosts, Optional<Servers> servers, Progress progress, PrintStream out, boolean longRun) {
     this.hosts = hosts;
     this.servers = servers;
     this.progress = progress;
@@ -49,7 +51,10 @@ final class Faults {
     return new TreeMap<>(injected);
   }
 
-  /** Injects faults in cycles until {@code end} (System.nanoTime()) is past, finishing the first cycle whatever the time. */
+  /**
+   * Injects faults in cycles until {@code end} (System.nanoTime()) is past, finishing the first
+   * cycle whatever the time.
+   */
   void run(long end) throws Exception {
     boolean first = true;
     while (first || System.nanoTime() < end) {
@@ -75,10 +80,21 @@ final class Faults {
     faults.add(() -> sigkillRecovering(any(all)));
     if (servers.isPresent()) {
       for (String mode : List.of("fast", "immediate")) {
-        faults.add(() -> restart("broker restart " + mode, () -> servers.get().rabbitmq("stop", mode), () -> servers.get().rabbitmq("start")));
-        faults.add(() -> restart("database restart " + mode, () -> servers.get().postgres("stop", mode), () -> servers.get().postgres("start")));
+        faults.add(
+            () ->
+                restart(
+                    "broker restart " + mode,
+                    () -> servers.get().rabbitmq("stop", mode),
+                    () -> servers.get().rabbitmq("start")));
+        faults.add(
+            () ->
+                restart(
+                    "database restart " + mode,
+                    () -> servers.get().postgres("stop", mode),
+                    () -> servers.get().postgres("start")));
       }
-      for (String from : List.of("broker", "database", "both")) faults.add(() -> cut(any(all), from));
+      for (String from : List.of("broker", "database", "both"))
+        faults.add(() -> cut(any(all), from));
     }
     Collections.shuffle(faults);
     return faults;
@@ -98,9 +114,9 @@ final class Faults {
 
   /**
    * Killed, started again, and killed again before it serves, at a moment drawn over the host's
-   * last start (from a fifth of its time to serving to all of it, so that the second kill meets
-   * the start's own work — its stores opened, the outbox swept, the consumers begun — however fast
-   * the machine starts a JVM at the time); then started for good.
+   * last start (from a fifth of its time to serving to all of it, so that the second kill meets the
+   * start's own work — its stores opened, the outbox swept, the consumers begun — however fast the
+   * machine starts a JVM at the time); then started for good.
    */
   private void sigkillRecovering(Hosts.Host host) throws Exception {
     long at = System.nanoTime();
@@ -133,12 +149,17 @@ final class Faults {
   }
 
   private void cut(Hosts.Host host, String from) throws Exception {
-    Duration cut = longRun ? CUT.plusMillis(ThreadLocalRandom.current().nextLong(CUT.toMillis())) : CUT;
+    Duration cut =
+        longRun ? CUT.plusMillis(ThreadLocalRandom.current().nextLong(CUT.toMillis())) : CUT;
     long at = System.nanoTime();
     servers.orElseThrow().cut(host.number(), from);
     Thread.sleep(cut.toMillis());
     servers.orElseThrow().heal(host.number());
-    count("partition from " + from, at, System.nanoTime(), host.name() + ", " + cut.toSeconds() + " s");
+    count(
+        "partition from " + from,
+        at,
+        System.nanoTime(),
+        host.name() + ", " + cut.toSeconds() + " s");
   }
 
   private void count(String kind, long from, long to, String what) {

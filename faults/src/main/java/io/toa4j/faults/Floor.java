@@ -15,22 +15,28 @@ import java.util.regex.Pattern;
 /**
  * The floor of a start, measured in the run itself: a JVM on the toa command's class path and
  * class-data archive (the run's archive, which every start of the run maps) that only loads and
- * links, initializing none, the classes of that archive, the classes a start loads, and exits.
- * No start can serve sooner than this on the same machine at the same moment: loading the
- * libraries is the part of a start no code of the runtime runs before. Measured now and then
- * while the load and the faults go on, so that the starts' times and the floor share the
- * machine's state; the report gives them side by side.
+ * links, initializing none, the classes of that archive, the classes a start loads, and exits. No
+ * start can serve sooner than this on the same machine at the same moment: loading the libraries is
+ * the part of a start no code of the runtime runs before. Measured now and then while the load and
+ * the faults go on, so that the starts' times and the floor share the machine's state; the report
+ * gives them side by side.
  *
  * <p>Its {@link #main} is the floor's JVM: given the list of classes, it loads and links each.
  */
 final class Floor {
-  /** A class of the archive, as {@code -XX:+PrintSharedArchiveAndExit} lists it: number, name, loader. */
-  private static final Pattern LISTED = Pattern.compile("^\\s*\\d+: (\\S+) (?:boot|platform|app)_loader$");
+  /**
+   * A class of the archive, as {@code -XX:+PrintSharedArchiveAndExit} lists it: number, name,
+   * loader.
+   */
+  private static final Pattern LISTED =
+      Pattern.compile("^\\s*\\d+: (\\S+) (?:boot|platform|app)_loader$");
+
   /**
    * The Java compiler's packages: the start that wrote the archive may have compiled the context's
    * component sources, which later starts find compiled in the context's cache and do not load.
    */
-  private static final List<String> COMPILER = List.of("com.sun.tools.", "com.sun.source.", "javax.lang.model.", "javax.tools.");
+  private static final List<String> COMPILER =
+      List.of("com.sun.tools.", "com.sun.source.", "javax.lang.model.", "javax.tools.");
 
   private final Path java;
   private final Path jar;
@@ -59,12 +65,22 @@ final class Floor {
     if (!Files.isRegularFile(archive)) return;
     if (!Files.isRegularFile(classes)) list();
     long began = System.nanoTime();
-    Process p = new ProcessBuilder(java.toString(), "-Xshare:auto", "-Xlog:cds=off", "-Xlog:cds+dynamic=off",
-        "-XX:SharedArchiveFile=" + archive, "-cp", jar + File.pathSeparator + classPathOfThis(),
-        Floor.class.getName(), classes.toString())
-        .redirectErrorStream(true).start();
+    Process p =
+        new ProcessBuilder(
+                java.toString(),
+                "-Xshare:auto",
+                "-Xlog:cds=off",
+                "-Xlog:cds+dynamic=off",
+                "-XX:SharedArchiveFile=" + archive,
+                "-cp",
+                jar + File.pathSeparator + classPathOfThis(),
+                Floor.class.getName(),
+                classes.toString())
+            .redirectErrorStream(true)
+            .start();
     String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-    if (!p.waitFor(120, TimeUnit.SECONDS) || p.exitValue() != 0) throw new IOException("the floor's JVM failed: " + out.strip());
+    if (!p.waitFor(120, TimeUnit.SECONDS) || p.exitValue() != 0)
+      throw new IOException("the floor's JVM failed: " + out.strip());
     millis.add(TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - began));
   }
 
@@ -73,10 +89,18 @@ final class Floor {
    * time) and the compiler's.
    */
   private void list() throws IOException, InterruptedException {
-    Process p = new ProcessBuilder(java.toString(), "-XX:SharedArchiveFile=" + archive, "-XX:+PrintSharedArchiveAndExit", "-jar", jar.toString())
-        .redirectErrorStream(true).start();
+    Process p =
+        new ProcessBuilder(
+                java.toString(),
+                "-XX:SharedArchiveFile=" + archive,
+                "-XX:+PrintSharedArchiveAndExit",
+                "-jar",
+                jar.toString())
+            .redirectErrorStream(true)
+            .start();
     List<String> names = new ArrayList<>();
-    for (String line : new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8).split("\n")) {
+    for (String line :
+        new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8).split("\n")) {
       Matcher m = LISTED.matcher(line);
       if (!m.matches() || m.group(1).contains("$$Lambda")) continue;
       String name = m.group(1);
@@ -91,7 +115,8 @@ final class Floor {
   /** Where this class was loaded from: the floor's JVM runs its {@link #main}. */
   private static String classPathOfThis() {
     try {
-      return Path.of(Floor.class.getProtectionDomain().getCodeSource().getLocation().toURI()).toString();
+      return Path.of(Floor.class.getProtectionDomain().getCodeSource().getLocation().toURI())
+          .toString();
     } catch (java.net.URISyntaxException e) {
       throw new IllegalStateException(e);
     }
@@ -114,7 +139,8 @@ final class Floor {
       try {
         Class.forName(name, false, loader).getDeclaredConstructors(); // links it
       } catch (ReflectiveOperationException | LinkageError | SecurityException e) {
-        // a class of the JDK's archive this class path cannot reach, or one made at run time: a start does not load it by name either
+        // a class of the JDK's archive this class path cannot reach, or one made at run time: a
+        // start does not load it by name either
       }
     }
   }

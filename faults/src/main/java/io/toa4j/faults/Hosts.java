@@ -14,16 +14,24 @@ import java.util.concurrent.TimeUnit;
 
 /**
  * The {@code toa run} processes of the run, each started by {@code bin/toa} (which execs the JVM,
- * so a process's pid is its JVM's and SIGKILL reaches it at once), in its network namespace when
- * it has one. Each start is timed from the launch to the log line that says the process serves.
- * Thread-safe for the run's use: starts and kills come from the fault thread; the times are read
- * at the end.
+ * so a process's pid is its JVM's and SIGKILL reaches it at once), in its network namespace when it
+ * has one. Each start is timed from the launch to the log line that says the process serves.
+ * Thread-safe for the run's use: starts and kills come from the fault thread; the times are read at
+ * the end.
  */
 final class Hosts {
   /** A process of the run: what it hosts and where. */
-  record Host(int number, List<String> components, Optional<String> namespace, Map<String, String> environment) {
+  record Host(
+      int number,
+      List<String> components,
+      Optional<String> namespace,
+      Map<String, String> environment) {
     String name() {
-      return "host " + number + " (" + (components.isEmpty() ? "every component" : String.join(", ", components)) + ")";
+      return "host "
+          + number
+          + " ("
+          + (components.isEmpty() ? "every component" : String.join(", ", components))
+          + ")";
     }
   }
 
@@ -59,16 +67,28 @@ final class Hosts {
   synchronized Process launch(Host host) {
     List<String> command = new ArrayList<>();
     host.namespace().ifPresent(ns -> command.addAll(List.of("ip", "netns", "exec", ns)));
-    command.addAll(List.of(repository.resolve("bin/toa").toString(), "--context", context.toString(), "run", "--http", "127.0.0.1:0"));
+    command.addAll(
+        List.of(
+            repository.resolve("bin/toa").toString(),
+            "--context",
+            context.toString(),
+            "run",
+            "--http",
+            "127.0.0.1:0"));
     command.addAll(host.components());
     Path err = logs.resolve("host-" + host.number() + "-" + (launches++) + ".log");
-    ProcessBuilder builder = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(err.toFile());
+    ProcessBuilder builder =
+        new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(err.toFile());
     builder.environment().putAll(host.environment());
     builder.environment().put("TOA_NO_BUILD", "1");
     try {
       Process process = builder.start();
       running[hosts.indexOf(host)] = process;
-      Files.writeString(logs.resolve("pids"), process.pid() + "\n", StandardOpenOption.CREATE, StandardOpenOption.APPEND);
+      Files.writeString(
+          logs.resolve("pids"),
+          process.pid() + "\n",
+          StandardOpenOption.CREATE,
+          StandardOpenOption.APPEND);
       watch(host, process, err);
       return process;
     } catch (IOException e) {
@@ -88,7 +108,9 @@ final class Hosts {
     long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(seconds);
     while (System.nanoTime() < deadline) {
       for (Start start : starts) {
-        if (start.host() == host && start.pid() == process.pid() && start.millisToServing().isPresent()) return true;
+        if (start.host() == host
+            && start.pid() == process.pid()
+            && start.millisToServing().isPresent()) return true;
       }
       if (!process.isAlive()) return false;
       Thread.sleep(20);
@@ -129,23 +151,30 @@ final class Hosts {
     long launched = System.nanoTime();
     String distributed = "pid " + process.pid() + " hosts ";
     String embedded = "is served by pid " + process.pid();
-    Thread watcher = new Thread(() -> {
-      try {
-        while (process.isAlive()) {
-          String text = Files.exists(log) ? Files.readString(log) : "";
-          if (text.contains(distributed) || text.contains(embedded)) {
-            starts.add(new Start(host, process.pid(), Optional.of((System.nanoTime() - launched) / 1_000_000)));
-            return;
-          }
-          Thread.sleep(10);
-        }
-        starts.add(new Start(host, process.pid(), Optional.empty()));
-      } catch (IOException e) {
-        starts.add(new Start(host, process.pid(), Optional.empty()));
-      } catch (InterruptedException e) {
-        Thread.currentThread().interrupt();
-      }
-    }, "watch-" + process.pid());
+    Thread watcher =
+        new Thread(
+            () -> {
+              try {
+                while (process.isAlive()) {
+                  String text = Files.exists(log) ? Files.readString(log) : "";
+                  if (text.contains(distributed) || text.contains(embedded)) {
+                    starts.add(
+                        new Start(
+                            host,
+                            process.pid(),
+                            Optional.of((System.nanoTime() - launched) / 1_000_000)));
+                    return;
+                  }
+                  Thread.sleep(10);
+                }
+                starts.add(new Start(host, process.pid(), Optional.empty()));
+              } catch (IOException e) {
+                starts.add(new Start(host, process.pid(), Optional.empty()));
+              } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+              }
+            },
+            "watch-" + process.pid());
     watcher.setDaemon(true);
     watcher.start();
   }

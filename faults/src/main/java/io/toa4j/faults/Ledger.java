@@ -27,7 +27,13 @@ final class Ledger {
    * entries; {@code lacking}, each wallet that lacks credits, with its balance and version as
    * observed and when (epoch milliseconds).
    */
-  record Result(long lost, long doubled, long wrong, long parked, List<String> notes, Map<String, long[]> lacking) {
+  record Result(
+      long lost,
+      long doubled,
+      long wrong,
+      long parked,
+      List<String> notes,
+      Map<String, long[]> lacking) {
     boolean clean() {
       return lost == 0 && doubled == 0 && wrong == 0 && parked == 0;
     }
@@ -58,9 +64,18 @@ final class Ledger {
       result = once(expected, load);
       checks++;
       if (result.clean()) return result;
-      out.printf("  check %d at %.0f s: lost %d, doubled %d, wrong %d, parked %d%s%n", checks, (System.nanoTime() - began) / 1e9,
-          result.lost(), result.doubled(), result.wrong(), result.parked(),
-          result.lacking().isEmpty() ? "" : "; short: " + String.join(", ", result.lacking().keySet().stream().limit(5).toList()));
+      out.printf(
+          "  check %d at %.0f s: lost %d, doubled %d, wrong %d, parked %d%s%n",
+          checks,
+          (System.nanoTime() - began) / 1e9,
+          result.lost(),
+          result.doubled(),
+          result.wrong(),
+          result.parked(),
+          result.lacking().isEmpty()
+              ? ""
+              : "; short: "
+                  + String.join(", ", result.lacking().keySet().stream().limit(5).toList()));
       Thread.sleep(1000);
     } while (System.nanoTime() < deadline);
     return settled(result, expected, out);
@@ -77,7 +92,8 @@ final class Ledger {
    * #GRACE}: a pass over thousands of wallets outlasts the drain, and a credit that lands after its
    * wallet was read is late, not lost. Each wallet that became whole is said, with when.
    */
-  private Result settled(Result last, Map<String, long[]> expected, PrintStream out) throws InterruptedException {
+  private Result settled(Result last, Map<String, long[]> expected, PrintStream out)
+      throws InterruptedException {
     Map<String, long[]> lacking = new TreeMap<>(last.lacking());
     long lost = last.lost();
     long doubled = last.doubled();
@@ -92,12 +108,35 @@ final class Ledger {
         long[] early = lacking.remove(wallet);
         lost -= want[1] - early[1];
         notes.removeIf(n -> n.startsWith("wallet " + wallet + ": "));
-        String became = "wallet " + wallet + " was short when read at " + Instant.ofEpochMilli(early[2]) + " (version " + early[1] + " of "
-            + want[1] + ") and whole at " + Instant.ofEpochMilli(held[2]) + " (version " + held[1] + "): its credit landed late";
+        String became =
+            "wallet "
+                + wallet
+                + " was short when read at "
+                + Instant.ofEpochMilli(early[2])
+                + " (version "
+                + early[1]
+                + " of "
+                + want[1]
+                + ") and whole at "
+                + Instant.ofEpochMilli(held[2])
+                + " (version "
+                + held[1]
+                + "): its credit landed late";
         notes.add(became);
         out.println("  " + became);
-        if (held[1] > want[1] || held[0] != want[0]) { // whole, and more: counted as the checks count it
-          notes.add("wallet " + wallet + ": balance " + held[0] + " at version " + held[1] + ", expected " + want[0] + " at " + want[1]);
+        if (held[1] > want[1]
+            || held[0] != want[0]) { // whole, and more: counted as the checks count it
+          notes.add(
+              "wallet "
+                  + wallet
+                  + ": balance "
+                  + held[0]
+                  + " at version "
+                  + held[1]
+                  + ", expected "
+                  + want[0]
+                  + " at "
+                  + want[1]);
           doubled += Math.max(1, held[1] - want[1]);
         }
       }
@@ -107,8 +146,8 @@ final class Ledger {
 
   /**
    * One check. The wallets are read only once nothing waits to be published or consumed: a wallet
-   * read while its last credit is still on its way is not short, only early. A wallet found short is
-   * read once more at the end of the pass, and counted short only if it still is (the pass over
+   * read while its last credit is still on its way is not short, only early. A wallet found short
+   * is read once more at the end of the pass, and counted short only if it still is (the pass over
    * thousands of wallets is long, and a credit may land during it: that is said in a note).
    */
   private Result once(Map<String, long[]> expected, Load load) {
@@ -118,19 +157,43 @@ final class Ledger {
     Map<String, long[]> lacking = new TreeMap<>();
     if (lost > 0) notes.add(lost + " calls unanswered at the end");
     long waiting = waiting(notes);
-    int parked = bus.parking().orElseThrow(() -> new IllegalStateException(bus.describe() + " lists no parked messages: the ledger cannot count them")).parked().size();
+    int parked =
+        bus.parking()
+            .orElseThrow(
+                () ->
+                    new IllegalStateException(
+                        bus.describe() + " lists no parked messages: the ledger cannot count them"))
+            .parked()
+            .size();
     if (parked > 0) notes.add(parked + " messages parked");
     List<String> wrongs = load.wrongs();
     notes.addAll(wrongs);
-    if (waiting > 0) return new Result(lost, doubled, wrongs.size(), parked + waiting, notes, lacking); // not drained: read later
+    if (waiting > 0)
+      return new Result(
+          lost,
+          doubled,
+          wrongs.size(),
+          parked + waiting,
+          notes,
+          lacking); // not drained: read later
     for (Map.Entry<String, long[]> wallet : expected.entrySet()) {
       long[] held = observe(wallet.getKey());
       long[] want = wallet.getValue();
       if (held[1] < want[1]) {
         long[] again = observe(wallet.getKey());
         if (again[1] >= want[1]) {
-          notes.add("wallet " + wallet.getKey() + " was short when read at " + Instant.ofEpochMilli(held[2]) + " (version " + held[1]
-              + " of " + want[1] + ") and whole when read again at " + Instant.ofEpochMilli(again[2]) + ": a credit landed between");
+          notes.add(
+              "wallet "
+                  + wallet.getKey()
+                  + " was short when read at "
+                  + Instant.ofEpochMilli(held[2])
+                  + " (version "
+                  + held[1]
+                  + " of "
+                  + want[1]
+                  + ") and whole when read again at "
+                  + Instant.ofEpochMilli(again[2])
+                  + ": a credit landed between");
         }
         held = again;
       }
@@ -141,7 +204,17 @@ final class Ledger {
       if (held[1] > want[1]) doubled += held[1] - want[1];
       if (held[1] == want[1] && held[0] != want[0]) doubled++;
       if (held[0] != want[0] || held[1] != want[1]) {
-        notes.add("wallet " + wallet.getKey() + ": balance " + held[0] + " at version " + held[1] + ", expected " + want[0] + " at " + want[1]);
+        notes.add(
+            "wallet "
+                + wallet.getKey()
+                + ": balance "
+                + held[0]
+                + " at version "
+                + held[1]
+                + ", expected "
+                + want[0]
+                + " at "
+                + want[1]);
       }
     }
     return new Result(lost, doubled, wrongs.size(), parked + waiting(notes), notes, lacking);
@@ -151,7 +224,9 @@ final class Ledger {
   private long waiting(List<String> notes) {
     long waiting = 0;
     for (Map.Entry<String, Long> backlog : client.admin().backlogs().entrySet()) {
-      if (backlog.getValue() > 0) notes.add("outbox of " + backlog.getKey() + ": " + backlog.getValue() + " entries unpublished");
+      if (backlog.getValue() > 0)
+        notes.add(
+            "outbox of " + backlog.getKey() + ": " + backlog.getValue() + " entries unpublished");
       waiting += backlog.getValue();
     }
     for (String queue : queues()) {
@@ -162,11 +237,16 @@ final class Ledger {
     return waiting;
   }
 
-  /** A wallet's balance and version, and when it was read (epoch milliseconds); 0 and 0 when it does not answer as a wallet. */
+  /**
+   * A wallet's balance and version, and when it was read (epoch milliseconds); 0 and 0 when it does
+   * not answer as a wallet.
+   */
   private long[] observe(String wallet) {
     long at = System.currentTimeMillis();
     try {
-      JsonNode value = Caller.output(caller.call("billing.wallets.observe", Request.id(wallet), Toa.newIdentity()));
+      JsonNode value =
+          Caller.output(
+              caller.call("billing.wallets.observe", Request.id(wallet), Toa.newIdentity()));
       return new long[] {value.path("balance").asLong(), value.path("VERSION").asLong(), at};
     } catch (Caller.Unanswered e) {
       return new long[] {0, 0, at};
@@ -177,7 +257,8 @@ final class Ledger {
   private TreeSet<String> queues() {
     TreeSet<String> queues = new TreeSet<>();
     for (ComponentManifest component : client.context().components()) {
-      for (ReceiverDeclaration receiver : component.receivers()) queues.add(receiver.label() + ".." + component.label());
+      for (ReceiverDeclaration receiver : component.receivers())
+        queues.add(receiver.label() + ".." + component.label());
       queues.add(component.label() + "..tasks");
       queues.add(component.label() + "..calls");
     }

@@ -25,12 +25,12 @@ import java.util.concurrent.atomic.LongAdder;
 import java.util.concurrent.locks.LockSupport;
 
 /**
- * Clients of the shop until stopped. Each fact is asked for under an identity of its own: a
- * top-up reported paid ({@code billing.topups.record}, under the top-up's id, which crediting its
- * wallet through the {@code paid} event follows) or a goodwill credit ({@code
- * billing.wallets.credit}). A client repeats a call that got no answer (a failure, a timeout, no
- * process to take it) unchanged, under the same identity, until it is answered, as a real client
- * does; and besides, on purpose, it asks again:
+ * Clients of the shop until stopped. Each fact is asked for under an identity of its own: a top-up
+ * reported paid ({@code billing.topups.record}, under the top-up's id, which crediting its wallet
+ * through the {@code paid} event follows) or a goodwill credit ({@code billing.wallets.credit}). A
+ * client repeats a call that got no answer (a failure, a timeout, no process to take it) unchanged,
+ * under the same identity, until it is answered, as a real client does; and besides, on purpose, it
+ * asks again:
  *
  * <ul>
  *   <li><b>the same identity</b> at once, as a client whose answer was lost;
@@ -42,17 +42,20 @@ import java.util.concurrent.locks.LockSupport;
  *
  * <p>Every answer to a repeat must be the first answer; one that differs counts as wrong. What the
  * clients were answered gives the ledger: each wallet must hold the sum of its distinct credits, at
- * the version that counts them. Each fact answered is written down as a line of {@code
- * facts.tsv} in the run's logs (when it was answered, the endpoint, the identity, the wallet, the
- * amount, the first answer), so that a credit the ledger finds missing can be named. Thread-safe.
+ * the version that counts them. Each fact answered is written down as a line of {@code facts.tsv}
+ * in the run's logs (when it was answered, the endpoint, the identity, the wallet, the amount, the
+ * first answer), so that a credit the ledger finds missing can be named. Thread-safe.
  */
 final class Load {
   /** How old an answer must be before it is asked again as a late report. */
   static final Duration LATE = Duration.ofSeconds(20);
+
   /** A client's pause before repeating, so that a restarting host is not met with a storm. */
   static final Duration PAUSE = Duration.ofMillis(200);
+
   /** A call answered later than this after its first sending is counted as slow. */
   static final Duration SLOW = Duration.ofSeconds(10);
+
   private static final int WALLETS = 48;
   private static final int KEPT = 4096;
 
@@ -64,11 +67,13 @@ final class Load {
   private final String run = String.format("%08x", ThreadLocalRandom.current().nextInt());
   private final AtomicBoolean stopping = new AtomicBoolean();
   private final List<Thread> clients = new ArrayList<>();
-  private final ExecutorService twins = Executors.newCachedThreadPool(r -> {
-    Thread t = new Thread(r, "twin");
-    t.setDaemon(true);
-    return t;
-  });
+  private final ExecutorService twins =
+      Executors.newCachedThreadPool(
+          r -> {
+            Thread t = new Thread(r, "twin");
+            t.setDaemon(true);
+            return t;
+          });
   private final Map<String, long[]> expected = new ConcurrentHashMap<>();
   private final AtomicReferenceArray<Asked> kept = new AtomicReferenceArray<>(KEPT);
   private final AtomicLong written = new AtomicLong();
@@ -96,9 +101,17 @@ final class Load {
   }
 
   /** Writes down a fact answered, with its first answer. */
-  private void answered(String endpoint, String identity, String wallet, long amount, String first) {
-    String line = String.join("\t", String.valueOf(System.currentTimeMillis()), endpoint, identity, wallet, String.valueOf(amount),
-        first.replace('\t', ' ').replace('\n', ' '));
+  private void answered(
+      String endpoint, String identity, String wallet, long amount, String first) {
+    String line =
+        String.join(
+            "\t",
+            String.valueOf(System.currentTimeMillis()),
+            endpoint,
+            identity,
+            wallet,
+            String.valueOf(amount),
+            first.replace('\t', ' ').replace('\n', ' '));
     synchronized (answered) {
       try {
         answered.write(line);
@@ -159,7 +172,9 @@ final class Load {
     return unanswered.sum();
   }
 
-  /** The longest a call took from its first sending to its answer, repeats included, in nanoseconds. */
+  /**
+   * The longest a call took from its first sending to its answer, repeats included, in nanoseconds.
+   */
   long slowest() {
     return slowest.get();
   }
@@ -186,8 +201,12 @@ final class Load {
     return probes.sum();
   }
 
-  /** One probe's event: its top-up and wallet, when its report was answered, and how long until the credit. */
-  record ProbeEvent(String topup, String wallet, long answeredMillis, long answeredNanos, long nanos) {}
+  /**
+   * One probe's event: its top-up and wallet, when its report was answered, and how long until the
+   * credit.
+   */
+  record ProbeEvent(
+      String topup, String wallet, long answeredMillis, long answeredNanos, long nanos) {}
 
   /** The probe's events, in the order they were answered. */
   List<ProbeEvent> probeEvents() {
@@ -196,7 +215,10 @@ final class Load {
 
   /** The probe's slowest events, slowest first, at most {@code n}. */
   List<ProbeEvent> slowestProbes(int n) {
-    return probeEvents.stream().sorted(java.util.Comparator.comparingLong(ProbeEvent::nanos).reversed()).limit(n).toList();
+    return probeEvents.stream()
+        .sorted(java.util.Comparator.comparingLong(ProbeEvent::nanos).reversed())
+        .limit(n)
+        .toList();
   }
 
   List<String> wrongs() {
@@ -204,7 +226,8 @@ final class Load {
   }
 
   String askedAgain() {
-    return String.format("same identity %d, new identity for the same fact %d, concurrent twins %d, late reports %d",
+    return String.format(
+        "same identity %d, new identity for the same fact %d, concurrent twins %d, late reports %d",
         sameIdentity.sum(), newIdentity.sum(), twinCalls.sum(), late.sum());
   }
 
@@ -216,19 +239,39 @@ final class Load {
       long amount = random.nextLong(1, 1000);
       boolean topup = random.nextBoolean();
       String endpoint = topup ? "billing.topups.record" : "billing.wallets.credit";
-      Request request = topup
-          ? Request.of(Query.id(key + "00000000"), Map.of("checkout", "co_" + key, "customer", wallet, "amount", amount, "currency", "EUR"))
-          : Request.of(Query.id(wallet), Map.of("amount", amount, "type", "goodwill", "ref", "g-" + key));
+      Request request =
+          topup
+              ? Request.of(
+                  Query.id(key + "00000000"),
+                  Map.of(
+                      "checkout",
+                      "co_" + key,
+                      "customer",
+                      wallet,
+                      "amount",
+                      amount,
+                      "currency",
+                      "EUR"))
+              : Request.of(
+                  Query.id(wallet),
+                  Map.of("amount", amount, "type", "goodwill", "ref", "g-" + key));
       String identity = (topup ? "record-" : "credit-") + key;
       int roll = random.nextInt(100);
-      String first = roll < 10 ? twins(endpoint, request, identity) : untilAnswered(endpoint, request, identity);
+      String first =
+          roll < 10
+              ? twins(endpoint, request, identity)
+              : untilAnswered(endpoint, request, identity);
       if (first == null) return; // given up at the end: counted as unanswered
       answered(endpoint, identity, wallet, amount, first);
-      expected.merge(wallet, new long[] {amount, 1}, (a, b) -> new long[] {a[0] + b[0], a[1] + b[1]});
+      expected.merge(
+          wallet, new long[] {amount, 1}, (a, b) -> new long[] {a[0] + b[0], a[1] + b[1]});
       facts.increment();
-      kept.set((int) (written.getAndIncrement() % KEPT), new Asked(endpoint, request, identity, first, System.nanoTime()));
+      kept.set(
+          (int) (written.getAndIncrement() % KEPT),
+          new Asked(endpoint, request, identity, first, System.nanoTime()));
       if (roll >= 10 && roll < 30) again(endpoint, request, identity, first, sameIdentity);
-      if (topup && roll >= 30 && roll < 45) again(endpoint, request, "report-" + key, first, newIdentity);
+      if (topup && roll >= 30 && roll < 45)
+        again(endpoint, request, "report-" + key, first, newIdentity);
       if (roll >= 45 && roll < 52) lateReport(random);
     }
   }
@@ -242,15 +285,22 @@ final class Load {
       String key = String.format("%s%s%012x", run, "ffff", i);
       String wallet = key + "00000000";
       String identity = "probe-" + key;
-      Map<String, Object> input = Map.of("checkout", "co_" + key, "customer", wallet, "amount", 1L, "currency", "EUR");
-      String first = untilAnswered("billing.topups.record", Request.of(Query.id(key + "ffffffff"), input), identity);
+      Map<String, Object> input =
+          Map.of("checkout", "co_" + key, "customer", wallet, "amount", 1L, "currency", "EUR");
+      String first =
+          untilAnswered(
+              "billing.topups.record", Request.of(Query.id(key + "ffffffff"), input), identity);
       if (first == null) return;
       answered("billing.topups.record", identity, wallet, 1, first);
       expected.merge(wallet, new long[] {1, 1}, (a, b) -> new long[] {a[0] + b[0], a[1] + b[1]});
       long recorded = System.nanoTime();
       long recordedMillis = System.currentTimeMillis();
       while (!stopping.get()) {
-        String answer = untilAnswered("billing.wallets.observe", Request.id(wallet), "observe-" + key + "-" + System.nanoTime());
+        String answer =
+            untilAnswered(
+                "billing.wallets.observe",
+                Request.id(wallet),
+                "observe-" + key + "-" + System.nanoTime());
         if (answer != null && Caller.output(answer).path("balance").asLong() == 1) {
           long took = System.nanoTime() - recorded;
           if (lag.accumulateAndGet(took, Math::max) == took) lagFrom = recorded;
@@ -266,7 +316,8 @@ final class Load {
   /** The first call sent twice at the same moment; both answers must be the same. */
   private String twins(String endpoint, Request request, String identity) {
     twinCalls.increment();
-    CompletableFuture<String> twin = CompletableFuture.supplyAsync(() -> untilAnswered(endpoint, request, identity), twins);
+    CompletableFuture<String> twin =
+        CompletableFuture.supplyAsync(() -> untilAnswered(endpoint, request, identity), twins);
     String one = untilAnswered(endpoint, request, identity);
     String other = twin.join();
     if (one != null && other != null && !one.equals(other)) {
@@ -275,7 +326,8 @@ final class Load {
     return one == null ? other : one;
   }
 
-  private void again(String endpoint, Request request, String identity, String first, LongAdder count) {
+  private void again(
+      String endpoint, Request request, String identity, String first, LongAdder count) {
     count.increment();
     String answer = untilAnswered(endpoint, request, identity);
     if (answer != null && !answer.equals(first)) {
@@ -287,8 +339,10 @@ final class Load {
   private void lateReport(ThreadLocalRandom random) {
     long n = written.get();
     if (n == 0) return;
-    Asked asked = kept.get((int) ((n > KEPT ? n - KEPT + random.nextLong(KEPT) : random.nextLong(n)) % KEPT));
-    if (asked == null || System.nanoTime() - asked.at() < LATE.toNanos()) asked = kept.get((int) (n > KEPT ? n % KEPT : 0));
+    Asked asked =
+        kept.get((int) ((n > KEPT ? n - KEPT + random.nextLong(KEPT) : random.nextLong(n)) % KEPT));
+    if (asked == null || System.nanoTime() - asked.at() < LATE.toNanos())
+      asked = kept.get((int) (n > KEPT ? n % KEPT : 0));
     if (asked == null || System.nanoTime() - asked.at() < LATE.toNanos()) return;
     again(asked.endpoint(), asked.request(), asked.identity(), asked.answer(), late);
   }

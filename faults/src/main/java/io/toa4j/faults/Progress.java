@@ -6,14 +6,16 @@ import java.util.Optional;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
- * When calls completed, and when faults were on: enough to tell the longest stall, the longest
- * time no call completed, and how much of it lies beyond the faults themselves. Thread-safe.
+ * When calls completed, and when faults were on: enough to tell the longest stall, the longest time
+ * no call completed, and how much of it lies beyond the faults themselves. Thread-safe.
  */
 final class Progress {
   /** A time no call completed. */
   record Gap(long from, long to) {}
 
-  /** A fault, from its start until what it took away was back (a server listening, a link healed). */
+  /**
+   * A fault, from its start until what it took away was back (a server listening, a link healed).
+   */
   record Window(String fault, long from, long to) {}
 
   private static final long NOTED = 250_000_000L; // shorter gaps are just calls being made
@@ -95,7 +97,8 @@ final class Progress {
       Optional<String> after = Optional.empty();
       for (Window w : faults) {
         if (w.from() < gap.to()) after = Optional.of(w.fault());
-        if (beyondFaults) length -= Math.max(0, Math.min(gap.to(), w.to()) - Math.max(gap.from(), w.from()));
+        if (beyondFaults)
+          length -= Math.max(0, Math.min(gap.to(), w.to()) - Math.max(gap.from(), w.from()));
       }
       if (length > worst.nanos()) worst = new Stall(length, after);
     }

@@ -30,12 +30,20 @@ final class Servers {
     return Integer.parseInt(env.getProperty("hosts"));
   }
 
-  /** The JDBC URL of the run's database, from the root namespace or from host {@code n}'s (0: root). */
+  /**
+   * The JDBC URL of the run's database, from the root namespace or from host {@code n}'s (0: root).
+   */
   String database(int n) {
-    return "jdbc:postgresql://" + address(n, 1) + ":" + env.getProperty("pg_port") + "/shop?user=postgres";
+    return "jdbc:postgresql://"
+        + address(n, 1)
+        + ":"
+        + env.getProperty("pg_port")
+        + "/shop?user=postgres";
   }
 
-  /** The AMQP URL of the run's broker, from the root namespace or from host {@code n}'s (0: root). */
+  /**
+   * The AMQP URL of the run's broker, from the root namespace or from host {@code n}'s (0: root).
+   */
   String broker(int n) {
     return "amqp://guest:guest@" + address(n, 3) + ":" + env.getProperty("mq_port");
   }
@@ -49,9 +57,20 @@ final class Servers {
     return env.getProperty("namespace_" + n);
   }
 
-  /** The environment of a process that runs the shop on these servers, from host {@code n}'s namespace. */
+  /**
+   * The environment of a process that runs the shop on these servers, from host {@code n}'s
+   * namespace.
+   */
   Map<String, String> environment(int n) {
-    return Map.of("TOA_STORAGE", "postgres", "TOA_STORAGE_URL", database(n), "TOA_BUS", "rabbitmq", "TOA_BUS_URL", broker(n));
+    return Map.of(
+        "TOA_STORAGE",
+        "postgres",
+        "TOA_STORAGE_URL",
+        database(n),
+        "TOA_BUS",
+        "rabbitmq",
+        "TOA_BUS_URL",
+        broker(n));
   }
 
   void postgres(String... args) throws IOException, InterruptedException {

@@ -11,13 +11,13 @@ import java.security.GeneralSecurityException;
 import java.security.SecureRandom;
 import java.time.Clock;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Base64;
 import java.util.HexFormat;
-import java.util.ArrayList;
 import java.util.LinkedHashMap;
-import java.util.Locale;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import javax.crypto.Mac;
@@ -27,17 +27,17 @@ import org.eclipse.jetty.server.Request;
 import org.eclipse.jetty.server.Response;
 
 /**
- * Who may take a route: checks a request's credentials (HTTP Basic, or a bearer token this
- * gateway signed) and the route's {@code auth:*} directives, before anything reaches the
- * application; and issues tokens on {@code POST /.toa/token}.
+ * Who may take a route: checks a request's credentials (HTTP Basic, or a bearer token this gateway
+ * signed) and the route's {@code auth:*} directives, before anything reaches the application; and
+ * issues tokens on {@code POST /.toa/token}.
  *
  * <p>Decisions, in order: credentials that are sent are always checked, and wrong ones are 401 on
  * every route, anonymous ones included, so a confused client learns it at once. Then, as in Toa,
- * {@code auth:anonymous: true} admits a request that sends no credentials (any other route
- * answers it 401); {@code auth:anyone: true} admits every identity; {@code auth:id} admits the
- * identity whose id is the route variable's value; {@code auth:role} admits an identity holding a
- * covering scope ({@link Scopes}); anything else is 403. A route with no directive is closed: 401,
- * or 403 with credentials.
+ * {@code auth:anonymous: true} admits a request that sends no credentials (any other route answers
+ * it 401); {@code auth:anyone: true} admits every identity; {@code auth:id} admits the identity
+ * whose id is the route variable's value; {@code auth:role} admits an identity holding a covering
+ * scope ({@link Scopes}); anything else is 403. A route with no directive is closed: 401, or 403
+ * with credentials.
  *
  * <p>Basic verification runs the slow KDF; a success is cached for {@link #CACHE_TTL} (at most
  * {@link #CACHE_SIZE} entries, least recently used out first), keyed by an HMAC of the presented
@@ -59,12 +59,13 @@ final class Access {
   private final Guesses guesses;
   private final Clock clock;
   private final SecretKeySpec cacheKey;
-  private final Map<String, Cached> cache = new LinkedHashMap<>(64, 0.75f, true) {
-    @Override
-    protected boolean removeEldestEntry(Map.Entry<String, Cached> eldest) {
-      return size() > CACHE_SIZE;
-    }
-  };
+  private final Map<String, Cached> cache =
+      new LinkedHashMap<>(64, 0.75f, true) {
+        @Override
+        protected boolean removeEldestEntry(Map.Entry<String, Cached> eldest) {
+          return size() > CACHE_SIZE;
+        }
+      };
 
   private record Cached(String name, String hash, long until) {}
 
@@ -85,21 +86,30 @@ final class Access {
   }
 
   /**
-   * The access of an application: its identities in its system store, its clock; and a meter of
-   * the password derivations run, {@code toa.credentials.derivations}, which shows the KDF's load
-   * (and guessing) on the gateway. The token secret is loaded here, at start.
+   * The access of an application: its identities in its system store, its clock; and a meter of the
+   * password derivations run, {@code toa.credentials.derivations}, which shows the KDF's load (and
+   * guessing) on the gateway. The token secret is loaded here, at start.
    *
    * @throws io.toa4j.runtime.StartupException when the token secret's place holds none that can be
    *     used
    */
   static Access of(Toa application, GatewaySettings settings) {
-    Identities identities = new Identities(application.systemStore(Identities.STORE), application.state(), application.clock());
-    identities.tokens(); // at start, so a secret that cannot be used stops the gateway before it serves
+    Identities identities =
+        new Identities(
+            application.systemStore(Identities.STORE), application.state(), application.clock());
+    identities
+        .tokens(); // at start, so a secret that cannot be used stops the gateway before it serves
     LOG.info("Bearer tokens are signed with the token secret in {}", identities.secretSource());
-    FunctionCounter.builder("toa.credentials.derivations", identities.passwords(), Passwords::derivations)
+    FunctionCounter.builder(
+            "toa.credentials.derivations", identities.passwords(), Passwords::derivations)
         .description("password hash derivations run to verify Basic credentials")
         .register(application.metrics());
-    Guesses guesses = new Guesses(settings.nameGuesses(), settings.addressGuesses(), settings.guessWindow(), application.clock());
+    Guesses guesses =
+        new Guesses(
+            settings.nameGuesses(),
+            settings.addressGuesses(),
+            settings.guessWindow(),
+            application.clock());
     return new Access(identities, guesses, application.clock());
   }
 
@@ -110,28 +120,55 @@ final class Access {
    * @throws Problem 401 with challenges when credentials are missing or wrong, 403 when valid
    *     credentials are not granted the route, 429 when its name or address guessed too often
    */
-  Caller admit(Request request, Response response, String path, Route.Directives directives, Map<String, String> variables) {
+  Caller admit(
+      Request request,
+      Response response,
+      String path,
+      Route.Directives directives,
+      Map<String, String> variables) {
     Optional<Proven> proven = authenticate(request, response);
     if (directives.anonymous() && proven.isEmpty()) return Caller.ANONYMOUS;
     if (proven.isEmpty()) {
-      throw unauthorized(response, false, path + " is open to " + grantees(directives) + "; send credentials (Basic, or a bearer token from POST " + TOKEN_PATH + ")");
+      throw unauthorized(
+          response,
+          false,
+          path
+              + " is open to "
+              + grantees(directives)
+              + "; send credentials (Basic, or a bearer token from POST "
+              + TOKEN_PATH
+              + ")");
     }
     Identities.Identity identity = proven.get().identity();
     boolean self = directives.id().map(v -> identity.id().equals(variables.get(v))).orElse(false);
-    if (directives.anyone() || self || Scopes.grant(identity.roles(), directives.roles())) return proven.get().caller();
-    throw new Problem(403, "FORBIDDEN", path + " is open to " + grantees(directives) + "; '" + identity.name() + "' holds "
-        + (identity.roles().isEmpty() ? "no role" : "the roles " + identity.roles()) + ", which grant none of it");
+    if (directives.anyone() || self || Scopes.grant(identity.roles(), directives.roles()))
+      return proven.get().caller();
+    throw new Problem(
+        403,
+        "FORBIDDEN",
+        path
+            + " is open to "
+            + grantees(directives)
+            + "; '"
+            + identity.name()
+            + "' holds "
+            + (identity.roles().isEmpty() ? "no role" : "the roles " + identity.roles())
+            + ", which grant none of it");
   }
 
   /** {@code POST /.toa/token} with Basic credentials: a bearer token for the identity. */
   Map<String, Object> token(Request request, Response response) {
     if (!request.getMethod().equals("POST")) {
       response.getHeaders().put(HttpHeader.ALLOW, "POST");
-      throw new Problem(405, "METHOD_NOT_ALLOWED", TOKEN_PATH + " answers POST only, with Basic credentials");
+      throw new Problem(
+          405, "METHOD_NOT_ALLOWED", TOKEN_PATH + " answers POST only, with Basic credentials");
     }
     String header = request.getHeaders().get(HttpHeader.AUTHORIZATION);
     if (header == null || !scheme(header).equals("basic")) {
-      throw unauthorized(response, false, TOKEN_PATH + " issues tokens for Basic credentials; send name and password with Basic");
+      throw unauthorized(
+          response,
+          false,
+          TOKEN_PATH + " issues tokens for Basic credentials; send name and password with Basic");
     }
     Identities.Identity identity = basic(header, request, response).identity();
     Identities.Token token = identities.issue(identity, Identities.DEFAULT_TTL);
@@ -151,7 +188,13 @@ final class Access {
     return switch (scheme(header)) {
       case "basic" -> Optional.of(basic(header, request, response));
       case "bearer" -> Optional.of(bearer(header.substring(6).trim(), response));
-      default -> throw unauthorized(response, false, "the authorization scheme '" + header.split(" ", 2)[0] + "' is not accepted; use Basic or Bearer");
+      default ->
+          throw unauthorized(
+              response,
+              false,
+              "the authorization scheme '"
+                  + header.split(" ", 2)[0]
+                  + "' is not accepted; use Basic or Bearer");
     };
   }
 
@@ -164,29 +207,42 @@ final class Access {
     String encoded = header.substring(Math.min(header.length(), 6)).trim();
     String cacheKey = cacheKey(encoded);
     Optional<Proven> cached = cached(cacheKey);
-    if (cached.isPresent()) return cached.get(); // a proven header is no guess: served even while its name waits
+    if (cached.isPresent())
+      return cached.get(); // a proven header is no guess: served even while its name waits
     char[] decoded = decode(encoded, response);
     try {
       int colon = indexOf(decoded, ':');
-      if (colon < 0) throw unauthorized(response, false, "the Basic credentials are not name:password");
+      if (colon < 0)
+        throw unauthorized(response, false, "the Basic credentials are not name:password");
       String name = new String(decoded, 0, colon);
       String address = Guesses.address(request.getConnectionMetaData().getRemoteSocketAddress());
-      guesses.blocked(name, address).ifPresent(wait -> {
-        long seconds = Math.max(1, (wait.toMillis() + 999) / 1000);
-        response.getHeaders().put(HttpHeader.RETRY_AFTER, Long.toString(seconds));
-        throw new Problem(429, "TOO_MANY_GUESSES", "too many wrong passwords for this name or from this address; Basic credentials for it are"
-            + " not checked for " + seconds + " s (a bearer token already issued still works)");
-      });
+      guesses
+          .blocked(name, address)
+          .ifPresent(
+              wait -> {
+                long seconds = Math.max(1, (wait.toMillis() + 999) / 1000);
+                response.getHeaders().put(HttpHeader.RETRY_AFTER, Long.toString(seconds));
+                throw new Problem(
+                    429,
+                    "TOO_MANY_GUESSES",
+                    "too many wrong passwords for this name or from this address; Basic credentials for it are"
+                        + " not checked for "
+                        + seconds
+                        + " s (a bearer token already issued still works)");
+              });
       char[] password = Arrays.copyOfRange(decoded, colon + 1, decoded.length);
       try {
-        Optional<Identities.Verified> verified = guesses.derive(() -> identities.verify(name, password));
+        Optional<Identities.Verified> verified =
+            guesses.derive(() -> identities.verify(name, password));
         if (verified.isEmpty()) {
           Duration hold = guesses.failed(name, address);
           throw unauthorized(response, false, "the name or the password is wrong").held(hold);
         }
         guesses.succeeded(name);
         synchronized (cache) {
-          cache.put(cacheKey, new Cached(name, verified.get().hash(), clock.millis() + CACHE_TTL.toMillis()));
+          cache.put(
+              cacheKey,
+              new Cached(name, verified.get().hash(), clock.millis() + CACHE_TTL.toMillis()));
         }
         return new Proven(verified.get().identity());
       } finally {
@@ -209,7 +265,8 @@ final class Access {
     }
     if (hit == null) return Optional.empty();
     String matched = hit.hash();
-    Optional<Identities.Verified> now = identities.current(hit.name()).filter(v -> v.hash().equals(matched));
+    Optional<Identities.Verified> now =
+        identities.current(hit.name()).filter(v -> v.hash().equals(matched));
     if (now.isEmpty()) {
       synchronized (cache) {
         cache.remove(key);
@@ -220,12 +277,17 @@ final class Access {
 
   private Proven bearer(String token, Response response) {
     Tokens.Checked checked = identities.tokens().check(token);
-    if (checked instanceof Tokens.Checked.Invalid invalid) throw unauthorized(response, true, invalid.reason());
+    if (checked instanceof Tokens.Checked.Invalid invalid)
+      throw unauthorized(response, true, invalid.reason());
     Tokens.Checked.Valid valid = (Tokens.Checked.Valid) checked;
-    return identities.current(valid.name())
+    return identities
+        .current(valid.name())
         .filter(v -> v.identity().id().equals(valid.id()))
         .map(v -> new Proven(v.identity()))
-        .orElseThrow(() -> unauthorized(response, true, "the identity the bearer token names no longer exists"));
+        .orElseThrow(
+            () ->
+                unauthorized(
+                    response, true, "the identity the bearer token names no longer exists"));
   }
 
   private static char[] decode(String encoded, Response response) {
@@ -236,10 +298,12 @@ final class Access {
       throw unauthorized(response, false, "the Basic credentials are not base64");
     }
     try {
-      CharBuffer chars = StandardCharsets.UTF_8.newDecoder()
-          .onMalformedInput(CodingErrorAction.REPORT)
-          .onUnmappableCharacter(CodingErrorAction.REPORT)
-          .decode(ByteBuffer.wrap(bytes));
+      CharBuffer chars =
+          StandardCharsets.UTF_8
+              .newDecoder()
+              .onMalformedInput(CodingErrorAction.REPORT)
+              .onUnmappableCharacter(CodingErrorAction.REPORT)
+              .decode(ByteBuffer.wrap(bytes));
       char[] decoded = new char[chars.remaining()];
       chars.get(decoded);
       return decoded;
@@ -267,8 +331,14 @@ final class Access {
 
   /** 401 with both challenges; a rejected bearer token's says so (RFC 6750). */
   private static Problem unauthorized(Response response, boolean invalidToken, String message) {
-    response.getHeaders().put(HttpHeader.WWW_AUTHENTICATE, "Basic realm=\"" + REALM + "\", charset=\"UTF-8\"");
-    response.getHeaders().add(HttpHeader.WWW_AUTHENTICATE, "Bearer realm=\"" + REALM + "\"" + (invalidToken ? ", error=\"invalid_token\"" : ""));
+    response
+        .getHeaders()
+        .put(HttpHeader.WWW_AUTHENTICATE, "Basic realm=\"" + REALM + "\", charset=\"UTF-8\"");
+    response
+        .getHeaders()
+        .add(
+            HttpHeader.WWW_AUTHENTICATE,
+            "Bearer realm=\"" + REALM + "\"" + (invalidToken ? ", error=\"invalid_token\"" : ""));
     return new Problem(401, "UNAUTHORIZED", message);
   }
 
@@ -278,6 +348,8 @@ final class Access {
     if (directives.anyone()) grantees.add("every identity");
     if (!directives.roles().isEmpty()) grantees.add("the roles " + directives.roles());
     directives.id().ifPresent(v -> grantees.add("the identity whose id is :" + v));
-    return grantees.isEmpty() ? "nobody (it declares no auth directive)" : String.join(" and ", grantees);
+    return grantees.isEmpty()
+        ? "nobody (it declares no auth directive)"
+        : String.join(" and ", grantees);
   }
 }

@@ -26,7 +26,8 @@ import org.eclipse.jetty.util.thread.Scheduler;
  * <p>After a grace (the settings' {@code headerTimeout}), the body must have arrived at {@code
  * minBodyRate} bytes a second on average: {@code grace + received / rate} is its deadline, moved on
  * by every chunk. A body behind its deadline is answered 408, with {@code connection: close}.
- * Exactly one of {@code then} and {@code refused} is called, once. Not thread-safe: one per request.
+ * Exactly one of {@code then} and {@code refused} is called, once. Not thread-safe: one per
+ * request.
  */
 final class Body {
   /** How many times the body limit is read and dropped to answer 413 on a connection that stays. */
@@ -46,7 +47,12 @@ final class Body {
   private volatile long received;
   private Scheduler.Task deadline;
 
-  private Body(Request request, Response response, GatewaySettings settings, Consumer<byte[]> then, Consumer<Problem> refused) {
+  private Body(
+      Request request,
+      Response response,
+      GatewaySettings settings,
+      Consumer<byte[]> then,
+      Consumer<Problem> refused) {
     this.request = request;
     this.response = response;
     this.maxBody = settings.maxBody();
@@ -62,12 +68,18 @@ final class Body {
    * (400, 408 or 413) that answers the request. Either may run on this thread, when the body is
    * already in, or on one of Jetty's later.
    */
-  static void read(Request request, Response response, GatewaySettings settings, Consumer<byte[]> then, Consumer<Problem> refused) {
+  static void read(
+      Request request,
+      Response response,
+      GatewaySettings settings,
+      Consumer<byte[]> then,
+      Consumer<Problem> refused) {
     new Body(request, response, settings, then, refused).start();
   }
 
   private void start() {
-    long declared = request.getHeaders().getLongField(HttpHeader.CONTENT_LENGTH); // -1 when not declared
+    long declared =
+        request.getHeaders().getLongField(HttpHeader.CONTENT_LENGTH); // -1 when not declared
     if (declared > drainLimit) {
       response.getHeaders().put(HttpHeader.CONNECTION, "close");
       finish(null, tooLarge());
@@ -105,7 +117,9 @@ final class Body {
         return;
       }
       if (last) {
-        finish(received <= maxBody ? bytes.toByteArray() : null, received <= maxBody ? null : tooLarge());
+        finish(
+            received <= maxBody ? bytes.toByteArray() : null,
+            received <= maxBody ? null : tooLarge());
         return;
       }
     }
@@ -117,11 +131,20 @@ final class Body {
     long wait = due - System.nanoTime();
     if (wait <= 0) {
       response.getHeaders().put(HttpHeader.CONNECTION, "close");
-      finish(null, new Problem(408, "TOO_SLOW", "the body arrived slower than " + minRate + " bytes a second after the first "
-          + Duration.ofNanos(graceNanos).toMillis() + " ms; send it faster, or in a smaller request"));
+      finish(
+          null,
+          new Problem(
+              408,
+              "TOO_SLOW",
+              "the body arrived slower than "
+                  + minRate
+                  + " bytes a second after the first "
+                  + Duration.ofNanos(graceNanos).toMillis()
+                  + " ms; send it faster, or in a smaller request"));
       return;
     }
-    Scheduler.Task task = request.getComponents().getScheduler().schedule(this::schedule, wait, TimeUnit.NANOSECONDS);
+    Scheduler.Task task =
+        request.getComponents().getScheduler().schedule(this::schedule, wait, TimeUnit.NANOSECONDS);
     synchronized (this) {
       deadline = task;
     }
@@ -143,11 +166,19 @@ final class Body {
 
   private Problem unreadable(Throwable failure) {
     if (failure instanceof TimeoutException) {
-      return new Problem(408, "TOO_SLOW", "the body stopped arriving before its end; send as many bytes as content-length says, or end the chunks");
+      return new Problem(
+          408,
+          "TOO_SLOW",
+          "the body stopped arriving before its end; send as many bytes as content-length says, or end the chunks");
     }
     // Jetty's reason, such as "Early EOF": the connection ended before the body did
     String message = failure.getMessage();
     String reason = message == null || Problems.showsInternals(message) ? "" : " (" + message + ")";
-    return new Problem(400, "MALFORMED", "the body cannot be read to its end" + reason + "; send as many bytes as content-length says, or end the chunks");
+    return new Problem(
+        400,
+        "MALFORMED",
+        "the body cannot be read to its end"
+            + reason
+            + "; send as many bytes as content-length says, or end the chunks");
   }
 }

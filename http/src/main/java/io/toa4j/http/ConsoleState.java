@@ -35,7 +35,8 @@ final class ConsoleState {
   /** The longest payload shown, in characters; a longer one is cut and says so. */
   static final int PAYLOAD = 4096;
 
-  private static final List<String> CALL_OUTCOMES = List.of("output", "replayed", "refused", "failed");
+  private static final List<String> CALL_OUTCOMES =
+      List.of("output", "replayed", "refused", "failed");
   private static final List<String> VERDICTS = List.of("delivered", "refused", "retried", "parked");
 
   private ConsoleState() {}
@@ -59,7 +60,8 @@ final class ConsoleState {
       component.put("hosted", application.hosted().contains(label));
       component.put("backlog", Optional.ofNullable(backlogs.get(label)).orElse(0L));
       List<Object> operations = new ArrayList<>();
-      for (String operation : new TreeMap<>(manifest.operations()).keySet()) operations.add(operation(meters, label + "." + operation, operation));
+      for (String operation : new TreeMap<>(manifest.operations()).keySet())
+        operations.add(operation(meters, label + "." + operation, operation));
       component.put("operations", operations);
       List<Object> own = new ArrayList<>();
       for (Admin.Queue queue : queues.values()) {
@@ -70,7 +72,9 @@ final class ConsoleState {
     }
     state.put("components", components);
     state.put("parked", parked.stream().map(ConsoleState::parked).toList());
-    state.put("outbox", admin.outbox(Optional.empty(), OUTBOX).stream().map(ConsoleState::entry).toList());
+    state.put(
+        "outbox",
+        admin.outbox(Optional.empty(), OUTBOX).stream().map(ConsoleState::entry).toList());
     return state;
   }
 
@@ -100,13 +104,16 @@ final class ConsoleState {
     return operation;
   }
 
-  private static Map<String, Object> queue(MeterRegistry meters, Admin.Queue queue, List<Parked> parked) {
+  private static Map<String, Object> queue(
+      MeterRegistry meters, Admin.Queue queue, List<Parked> parked) {
     Map<String, Object> shown = new LinkedHashMap<>();
     shown.put("name", queue.name());
     shown.put("depth", queue.depth());
     shown.put("parked", parked.stream().filter(p -> p.queue().equals(queue.name())).count());
     Map<String, Object> verdicts = new LinkedHashMap<>();
-    for (String verdict : VERDICTS) verdicts.put(verdict, counted(meters, "toa.messages", "queue", queue.name(), "outcome", verdict));
+    for (String verdict : VERDICTS)
+      verdicts.put(
+          verdict, counted(meters, "toa.messages", "queue", queue.name(), "outcome", verdict));
     shown.put("verdicts", verdicts);
     Timer lag = meters.find("toa.delivery.lag").tags("queue", queue.name()).timer();
     shown.put("lagCount", lag == null ? 0 : lag.count());
@@ -132,7 +139,11 @@ final class ConsoleState {
     shown.put("firstFailed", Instant.ofEpochMilli(parked.firstFailed()).toString());
     shown.put("parked", Instant.ofEpochMilli(parked.at()).toString());
     String payload = parked.message().body().text();
-    shown.put("payload", payload.length() <= PAYLOAD ? payload : payload.substring(0, PAYLOAD) + " ... (" + payload.length() + " characters)");
+    shown.put(
+        "payload",
+        payload.length() <= PAYLOAD
+            ? payload
+            : payload.substring(0, PAYLOAD) + " ... (" + payload.length() + " characters)");
     return shown;
   }
 

@@ -58,15 +58,17 @@ public final class Gateway implements AutoCloseable {
    * Reads the routes of every component and starts serving them.
    *
    * <p>{@code /.toa/metrics} shows the first Prometheus registry the context was built with (from
-   * {@link #metricsRegistry()}); a context built without one gets one now, which counts from now on.
+   * {@link #metricsRegistry()}); a context built without one gets one now, which counts from now
+   * on.
    *
    * @param address where to listen; port 0 picks a free one
-   * @throws io.toa4j.runtime.StartupException when a route maps a method to an operation of
-   *     another kind, or names a variable the gateway cannot turn into a query
+   * @throws io.toa4j.runtime.StartupException when a route maps a method to an operation of another
+   *     kind, or names a variable the gateway cannot turn into a query
    * @throws UncheckedIOException when it cannot listen on the address (another process holds it),
    *     naming the address and the reason
    */
-  public static Gateway start(Toa application, InetSocketAddress address, GatewaySettings settings) {
+  public static Gateway start(
+      Toa application, InetSocketAddress address, GatewaySettings settings) {
     Routes routes = Routes.of(application);
     Server server = new Server();
     HttpConfiguration http = new HttpConfiguration();
@@ -87,14 +89,24 @@ public final class Gateway implements AutoCloseable {
       server.start();
     } catch (IOException e) {
       stop(server);
-      // Jetty says "Failed to bind to <address>"; the cause says why, such as "Address already in use"
-      String reason = e.getCause() != null && e.getCause().getMessage() != null ? e.getCause().getMessage() : e.getMessage();
-      throw new UncheckedIOException("The HTTP gateway cannot listen on " + where + ": " + reason, e);
+      // Jetty says "Failed to bind to <address>"; the cause says why, such as "Address already in
+      // use"
+      String reason =
+          e.getCause() != null && e.getCause().getMessage() != null
+              ? e.getCause().getMessage()
+              : e.getMessage();
+      throw new UncheckedIOException(
+          "The HTTP gateway cannot listen on " + where + ": " + reason, e);
     } catch (Exception e) {
       stop(server);
-      throw new IllegalStateException("The HTTP gateway cannot start on " + where + ": " + e.getMessage(), e);
+      throw new IllegalStateException(
+          "The HTTP gateway cannot start on " + where + ": " + e.getMessage(), e);
     }
-    LOG.info("HTTP gateway on {}:{} serves {} route(s)", address.getHostString(), connector.getLocalPort(), routes.all().size());
+    LOG.info(
+        "HTTP gateway on {}:{} serves {} route(s)",
+        address.getHostString(),
+        connector.getLocalPort(),
+        routes.all().size());
     return new Gateway(server, connector);
   }
 
@@ -105,8 +117,9 @@ public final class Gateway implements AutoCloseable {
         if (registry instanceof PrometheusMeterRegistry prometheus) return prometheus;
       }
     }
-    LOG.info("The context was built without a Prometheus registry: /.toa/metrics counts from now; hand Gateway.metricsRegistry() to"
-        + " its builder to count from its boot");
+    LOG.info(
+        "The context was built without a Prometheus registry: /.toa/metrics counts from now; hand Gateway.metricsRegistry() to"
+            + " its builder to count from its boot");
     PrometheusMeterRegistry prometheus = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
     application.publishMetricsTo(prometheus);
     return prometheus;

@@ -25,8 +25,8 @@ import java.util.concurrent.TimeUnit;
  * the n-th wrong password is answered after {@link #delay} (n−1) × 250 ms, at most 2 s, scheduled
  * without holding a thread; from the {@code limit}-th on, the key is {@link #blocked} until the
  * window ends, and no derivation runs for it. A right password closes its name's window (not its
- * address's: a client that knows one password must not clear the count of its guesses at
- * others). At most {@value #KEYS} keys per kind are kept, least recently used out first.
+ * address's: a client that knows one password must not clear the count of its guesses at others).
+ * At most {@value #KEYS} keys per kind are kept, least recently used out first.
  *
  * <p>Derivations are bounded server-wide too: at most one per core runs at once; a verification
  * that waits longer than {@link #QUEUE_WAIT} for its turn is answered 503. Thread-safe.
@@ -43,7 +43,8 @@ final class Guesses {
   private final Clock clock;
   private final Cache<String, Window> names;
   private final Cache<String, Window> addresses;
-  private final Semaphore derivations = new Semaphore(Math.max(1, Runtime.getRuntime().availableProcessors()), true);
+  private final Semaphore derivations =
+      new Semaphore(Math.max(1, Runtime.getRuntime().availableProcessors()), true);
 
   /** The failures of one key since its window opened. */
   private record Window(long opened, int failures) {}
@@ -62,22 +63,23 @@ final class Guesses {
     return Caffeine.newBuilder()
         .maximumSize(KEYS)
         .ticker(() -> TimeUnit.MILLISECONDS.toNanos(clock.millis()))
-        .expireAfter(new Expiry<String, Window>() {
-          @Override
-          public long expireAfterCreate(String key, Window value, long now) {
-            return windowNanos;
-          }
+        .expireAfter(
+            new Expiry<String, Window>() {
+              @Override
+              public long expireAfterCreate(String key, Window value, long now) {
+                return windowNanos;
+              }
 
-          @Override
-          public long expireAfterUpdate(String key, Window value, long now, long left) {
-            return left; // the window is counted from its first failure
-          }
+              @Override
+              public long expireAfterUpdate(String key, Window value, long now, long left) {
+                return left; // the window is counted from its first failure
+              }
 
-          @Override
-          public long expireAfterRead(String key, Window value, long now, long left) {
-            return left;
-          }
-        })
+              @Override
+              public long expireAfterRead(String key, Window value, long now, long left) {
+                return left;
+              }
+            })
         .build();
   }
 
@@ -87,15 +89,33 @@ final class Guesses {
     Window byName = names.getIfPresent(name);
     if (byName != null && byName.failures() >= nameLimit) wait = left(byName);
     Window byAddress = addresses.getIfPresent(address);
-    if (byAddress != null && byAddress.failures() >= addressLimit && left(byAddress).compareTo(wait) > 0) wait = left(byAddress);
+    if (byAddress != null
+        && byAddress.failures() >= addressLimit
+        && left(byAddress).compareTo(wait) > 0) wait = left(byAddress);
     return wait.isZero() ? Optional.empty() : Optional.of(wait);
   }
 
-  /** Counts a wrong password; how long to hold its 401, longer as the failures of either key grow. */
+  /**
+   * Counts a wrong password; how long to hold its 401, longer as the failures of either key grow.
+   */
   Duration failed(String name, String address) {
     long now = clock.millis();
-    int byName = names.asMap().merge(name, new Window(now, 1), (old, one) -> new Window(old.opened(), old.failures() + 1)).failures();
-    int byAddress = addresses.asMap().merge(address, new Window(now, 1), (old, one) -> new Window(old.opened(), old.failures() + 1)).failures();
+    int byName =
+        names
+            .asMap()
+            .merge(
+                name,
+                new Window(now, 1),
+                (old, one) -> new Window(old.opened(), old.failures() + 1))
+            .failures();
+    int byAddress =
+        addresses
+            .asMap()
+            .merge(
+                address,
+                new Window(now, 1),
+                (old, one) -> new Window(old.opened(), old.failures() + 1))
+            .failures();
     return delay(Math.max(byName, byAddress));
   }
 
@@ -104,7 +124,10 @@ final class Guesses {
     names.invalidate(name);
   }
 
-  /** The hold of the n-th wrong password in a window: (n−1) × {@link #STEP}, at most {@link #MAX_DELAY}. */
+  /**
+   * The hold of the n-th wrong password in a window: (n−1) × {@link #STEP}, at most {@link
+   * #MAX_DELAY}.
+   */
   static Duration delay(int failures) {
     Duration delay = STEP.multipliedBy(Math.max(0, failures - 1));
     return delay.compareTo(MAX_DELAY) > 0 ? MAX_DELAY : delay;
@@ -123,7 +146,11 @@ final class Guesses {
       Thread.currentThread().interrupt();
       acquired = false;
     }
-    if (!acquired) throw new Problem(503, "BUSY", "the gateway is verifying too many passwords at once; try again in a second, or use a bearer token");
+    if (!acquired)
+      throw new Problem(
+          503,
+          "BUSY",
+          "the gateway is verifying too many passwords at once; try again in a second, or use a bearer token");
     try {
       return verification.get();
     } finally {
@@ -133,9 +160,11 @@ final class Guesses {
 
   /** The key of a client's address: IPv4 whole, IPv6 by its first 64 bits. */
   static String address(SocketAddress remote) {
-    if (!(remote instanceof InetSocketAddress socket) || socket.getAddress() == null) return String.valueOf(remote);
+    if (!(remote instanceof InetSocketAddress socket) || socket.getAddress() == null)
+      return String.valueOf(remote);
     InetAddress address = socket.getAddress();
-    if (address instanceof Inet6Address) return HexFormat.of().formatHex(Arrays.copyOf(address.getAddress(), 8)) + "::/64";
+    if (address instanceof Inet6Address)
+      return HexFormat.of().formatHex(Arrays.copyOf(address.getAddress(), 8)) + "::/64";
     return address.getHostAddress();
   }
 

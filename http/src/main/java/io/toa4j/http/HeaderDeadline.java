@@ -11,9 +11,9 @@ import org.eclipse.jetty.util.component.AbstractLifeCycle;
 import org.eclipse.jetty.util.thread.Scheduler;
 
 /**
- * Closes a connection whose request line and headers are still arriving {@code timeout} after
- * their first byte: a client that trickles its headers a byte at a time (never silent long enough
- * for the idle timeout) is cut off within {@code timeout} plus one sweep.
+ * Closes a connection whose request line and headers are still arriving {@code timeout} after their
+ * first byte: a client that trickles its headers a byte at a time (never silent long enough for the
+ * idle timeout) is cut off within {@code timeout} plus one sweep.
  *
  * <p>Jetty 12 reads headers without holding a thread, so such clients cost connections only; this
  * bounds how long each keeps one. Jetty has no limit of its own on the time headers take, so every
@@ -21,8 +21,8 @@ import org.eclipse.jetty.util.thread.Scheduler;
  * second): a parser that has left its start state but not yet reached the body is in the headers;
  * the first sweep that sees a request there notes the time, and a later one that finds the same
  * request (by the connection's count of requests) still there past the timeout closes the
- * connection. The parser's state is read from the sweeping thread without a lock, so a sweep may see
- * it late by one sweep; the deadline is that much longer at most.
+ * connection. The parser's state is read from the sweeping thread without a lock, so a sweep may
+ * see it late by one sweep; the deadline is that much longer at most.
  *
  * <p>Added to a connector as a bean: Jetty hands its {@link Connection.Listener} every connection
  * the connector opens. Thread-safe.
@@ -70,7 +70,8 @@ final class HeaderDeadline extends AbstractLifeCycle implements Connection.Liste
   private void sweep() {
     long now = System.nanoTime();
     open.replaceAll((connection, started) -> check(connection, started, now));
-    if (isRunning()) next = scheduler.schedule(this::sweep, sweep.toMillis(), TimeUnit.MILLISECONDS);
+    if (isRunning())
+      next = scheduler.schedule(this::sweep, sweep.toMillis(), TimeUnit.MILLISECONDS);
   }
 
   private Started check(HttpConnection connection, Started started, long now) {

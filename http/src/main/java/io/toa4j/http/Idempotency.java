@@ -16,7 +16,9 @@ import org.eclipse.jetty.server.Response;
 final class Idempotency {
   private final IdempotentCalls calls;
 
-  /** @param attach how long a request waits for the request with its key that is being answered */
+  /**
+   * @param attach how long a request waits for the request with its key that is being answered
+   */
   Idempotency(Toa application, Duration attach) {
     this.calls = new IdempotentCalls(application, attach);
   }
@@ -28,13 +30,27 @@ final class Idempotency {
    * @param keyRequired whether the route's method requires the header
    * @param path the route's path as declared
    * @param caller the id of the identity the request is made by
-   * @throws Problem 400, 409 or 422 as {@link IdempotentCalls} says; nothing was called or committed
+   * @throws Problem 400, 409 or 422 as {@link IdempotentCalls} says; nothing was called or
+   *     committed
    */
   Reply call(
-      org.eclipse.jetty.server.Request request, Response response, boolean keyRequired, String path, String endpoint, String caller, Request call) {
+      org.eclipse.jetty.server.Request request,
+      Response response,
+      boolean keyRequired,
+      String path,
+      String endpoint,
+      String caller,
+      Request call) {
     try {
-      IdempotentCalls.Answered answered = calls.call(
-          request.getHeaders().getValuesList(IdempotentCalls.HEADER), keyRequired, caller, request.getMethod(), path, endpoint, call);
+      IdempotentCalls.Answered answered =
+          calls.call(
+              request.getHeaders().getValuesList(IdempotentCalls.HEADER),
+              keyRequired,
+              caller,
+              request.getMethod(),
+              path,
+              endpoint,
+              call);
       answered.headers().forEach(response.getHeaders()::put);
       return answered.reply();
     } catch (IdempotencyRefusal r) {

@@ -28,16 +28,16 @@ import tools.jackson.databind.node.JsonNodeFactory;
 import tools.jackson.databind.node.ObjectNode;
 
 /**
- * The identities the gateway admits and their password hashes and roles, kept by the runtime in
- * its own store {@code system.identities} on the context's storage (SQLite or PostgreSQL alike,
- * through the storage SPI), never in a file in plain text; and the tokens they are issued, signed
- * with a secret kept outside the records ({@link TokenSecret}), so that reading the store is not
- * enough to sign one.
+ * The identities the gateway admits and their password hashes and roles, kept by the runtime in its
+ * own store {@code system.identities} on the context's storage (SQLite or PostgreSQL alike, through
+ * the storage SPI), never in a file in plain text; and the tokens they are issued, signed with a
+ * secret kept outside the records ({@link TokenSecret}), so that reading the store is not enough to
+ * sign one.
  *
  * <p>Layout: one record per identity, whose record id is derived from the name (the first 32 hex
  * characters of SHA-256 of {@code "identity\n" + name}), so a name is found with one read and two
- * processes creating the same name collide on the store's compare-and-swap; its state is {@code
- * { kind: identity, id, name, password, roles }}, where {@code id} is the identity's own random id
+ * processes creating the same name collide on the store's compare-and-swap; its state is {@code {
+ * kind: identity, id, name, password, roles }}, where {@code id} is the identity's own random id
  * (what {@code auth:id} compares) and {@code password} a {@link Passwords} hash. Earlier versions
  * kept the token secret in one more record, derived from {@code "secret\ntokens"}; the first time
  * the secret is loaded, that record's key is overwritten ({@code {kind: secret, retired: true}}):
@@ -61,7 +61,8 @@ public final class Identities {
   static final int MAX_PASSWORD = 1024;
   private static final Pattern NAME = Pattern.compile("[A-Za-z0-9._@+-]{1," + MAX_NAME + "}");
   private static final JsonNodeFactory NODES = JsonNodeFactory.instance;
-  private static final tools.jackson.databind.ObjectMapper STATES = new tools.jackson.databind.ObjectMapper();
+  private static final tools.jackson.databind.ObjectMapper STATES =
+      new tools.jackson.databind.ObjectMapper();
   private static final int ATTEMPTS = 16;
   private static final Logger LOG = LoggerFactory.getLogger(Identities.class);
 
@@ -80,20 +81,25 @@ public final class Identities {
   public record Token(String token, Instant expires) {}
 
   /**
-   * The identities of a context, whose tokens are signed with the secret this process's
-   * environment names ({@code TOA_TOKEN_SECRET}, {@code TOA_TOKEN_SECRET_FILE}), else with the one
-   * kept in {@code <state>/secrets/token.key} ({@code .toa/secrets/token.key}), made on first need.
+   * The identities of a context, whose tokens are signed with the secret this process's environment
+   * names ({@code TOA_TOKEN_SECRET}, {@code TOA_TOKEN_SECRET_FILE}), else with the one kept in
+   * {@code <state>/secrets/token.key} ({@code .toa/secrets/token.key}), made on first need.
    *
    * @param store the runtime's store {@link #STORE}
    * @param state the context's own state folder ({@code .toa/}, {@code Toa.state()})
    * @param clock decides when tokens expire
    */
   public Identities(Store store, Path state, Clock clock) {
-    this(store, new TokenSecret(state, System.getenv(), new SecureRandom()), clock, new SecureRandom(),
+    this(
+        store,
+        new TokenSecret(state, System.getenv(), new SecureRandom()),
+        clock,
+        new SecureRandom(),
         new Passwords(new SecureRandom()));
   }
 
-  Identities(Store store, TokenSecret secret, Clock clock, SecureRandom random, Passwords passwords) {
+  Identities(
+      Store store, TokenSecret secret, Clock clock, SecureRandom random, Passwords passwords) {
     this.store = store;
     this.secret = secret;
     this.clock = clock;
@@ -111,16 +117,23 @@ public final class Identities {
   public Identity create(String name, char[] password, Collection<String> roles) {
     try {
       checkName(name);
-      if (password.length == 0) throw malformed("the password is empty; give one of at least one character");
-      if (password.length > MAX_PASSWORD) throw malformed("the password is longer than " + MAX_PASSWORD + " characters");
-      List<String> scopes = List.copyOf(new LinkedHashSet<>(roles.stream().map(Scopes::check).toList()));
+      if (password.length == 0)
+        throw malformed("the password is empty; give one of at least one character");
+      if (password.length > MAX_PASSWORD)
+        throw malformed("the password is longer than " + MAX_PASSWORD + " characters");
+      List<String> scopes =
+          List.copyOf(new LinkedHashSet<>(roles.stream().map(Scopes::check).toList()));
       byte[] bytes = new byte[16];
       random.nextBytes(bytes);
       Identity identity = new Identity(HexFormat.of().formatHex(bytes), name, scopes);
       ObjectNode state = state(identity, passwords.hash(password));
       long now = clock.millis();
-      if (store.commit(new Write(0, new StoredRecord(key("identity", name), 1, now, now, json(state)))) != Outcome.COMMITTED) {
-        throw new IdentityException(IdentityException.Reason.TAKEN, "an identity named '" + name + "' exists; choose another name");
+      if (store.commit(
+              new Write(0, new StoredRecord(key("identity", name), 1, now, now, json(state))))
+          != Outcome.COMMITTED) {
+        throw new IdentityException(
+            IdentityException.Reason.TAKEN,
+            "an identity named '" + name + "' exists; choose another name");
       }
       return identity;
     } finally {
@@ -149,10 +162,23 @@ public final class Identities {
       roles.removeAll(remove);
       ObjectNode state = object(record.state());
       strings(state, "roles", roles);
-      Write write = new Write(record.version(), new StoredRecord(record.id(), record.version() + 1, record.created(), clock.millis(), json(state)));
+      Write write =
+          new Write(
+              record.version(),
+              new StoredRecord(
+                  record.id(),
+                  record.version() + 1,
+                  record.created(),
+                  clock.millis(),
+                  json(state)));
       if (store.commit(write) == Outcome.COMMITTED) return identity(write.record());
     }
-    throw new IllegalStateException("The roles of '" + name + "' changed " + ATTEMPTS + " times while this change was made; try again");
+    throw new IllegalStateException(
+        "The roles of '"
+            + name
+            + "' changed "
+            + ATTEMPTS
+            + " times while this change was made; try again");
   }
 
   /**
@@ -163,7 +189,8 @@ public final class Identities {
    */
   public Token issue(String name, Duration ttl) {
     if (ttl.compareTo(Duration.ofSeconds(1)) < 0 || ttl.compareTo(MAX_TTL) > 0) {
-      throw malformed("a token lives 1 to " + MAX_TTL.toSeconds() + " seconds; got " + ttl.toSeconds());
+      throw malformed(
+          "a token lives 1 to " + MAX_TTL.toSeconds() + " seconds; got " + ttl.toSeconds());
     }
     Identity identity = find(name).orElseThrow(() -> unknown(name));
     return issue(identity, ttl);
@@ -171,7 +198,9 @@ public final class Identities {
 
   Token issue(Identity identity, Duration ttl) {
     Instant expires = clock.instant().plus(ttl);
-    return new Token(tokens().issue(identity.id(), identity.name(), expires), Instant.ofEpochSecond(expires.getEpochSecond()));
+    return new Token(
+        tokens().issue(identity.id(), identity.name(), expires),
+        Instant.ofEpochSecond(expires.getEpochSecond()));
   }
 
   /**
@@ -185,7 +214,9 @@ public final class Identities {
       return Optional.empty();
     }
     String hash = object(record.get().state()).path("password").asString();
-    return passwords.verify(password, hash) ? Optional.of(new Verified(identity(record.get()), hash)) : Optional.empty();
+    return passwords.verify(password, hash)
+        ? Optional.of(new Verified(identity(record.get()), hash))
+        : Optional.empty();
   }
 
   /** An identity whose password matched the stored hash. */
@@ -193,7 +224,8 @@ public final class Identities {
 
   /** The identity and its stored password hash, read now, if the name is held. */
   Optional<Verified> current(String name) {
-    return stored(name).map(r -> new Verified(identity(r), object(r.state()).path("password").asString()));
+    return stored(name)
+        .map(r -> new Verified(identity(r), object(r.state()).path("password").asString()));
   }
 
   /**
@@ -228,8 +260,8 @@ public final class Identities {
   }
 
   /**
-   * Overwrites the secret earlier versions kept in the store, if it is there: it was as readable
-   * as the records, so it is replaced, not moved, and the tokens it signed are refused.
+   * Overwrites the secret earlier versions kept in the store, if it is there: it was as readable as
+   * the records, so it is replaced, not moved, and the tokens it signed are refused.
    */
   private void retireStoredSecret(String replacement) {
     String id = key("secret", "tokens");
@@ -238,29 +270,49 @@ public final class Identities {
       if (stored.isEmpty() || !object(stored.get().state()).has("key")) return;
       StoredRecord old = stored.get();
       ObjectNode state = NODES.objectNode().put("kind", "secret").put("retired", true);
-      Write write = new Write(old.version(), new StoredRecord(id, old.version() + 1, old.created(), clock.millis(), json(state)));
+      Write write =
+          new Write(
+              old.version(),
+              new StoredRecord(id, old.version() + 1, old.created(), clock.millis(), json(state)));
       if (store.commit(write) == Outcome.COMMITTED) {
-        LOG.warn("The token secret earlier versions kept in system.{} is retired: tokens it signed are refused from now on;"
-            + " tokens are signed with the secret in {}", STORE, replacement);
+        LOG.warn(
+            "The token secret earlier versions kept in system.{} is retired: tokens it signed are refused from now on;"
+                + " tokens are signed with the secret in {}",
+            STORE,
+            replacement);
         return;
       }
     }
-    throw new IllegalStateException("The old token secret in system." + STORE + " changed " + ATTEMPTS + " times while it was retired; try again");
+    throw new IllegalStateException(
+        "The old token secret in system."
+            + STORE
+            + " changed "
+            + ATTEMPTS
+            + " times while it was retired; try again");
   }
 
   private Optional<StoredRecord> stored(String name) {
-    return store.read(key("identity", name)).filter(r -> object(r.state()).path("kind").asString().equals("identity"));
+    return store
+        .read(key("identity", name))
+        .filter(r -> object(r.state()).path("kind").asString().equals("identity"));
   }
 
   private static Identity identity(StoredRecord record) {
     JsonNode state = object(record.state());
     List<String> roles = new ArrayList<>();
     state.path("roles").forEach(r -> roles.add(r.asString()));
-    return new Identity(state.path("id").asString(), state.path("name").asString(), List.copyOf(roles));
+    return new Identity(
+        state.path("id").asString(), state.path("name").asString(), List.copyOf(roles));
   }
 
   private static ObjectNode state(Identity identity, String hash) {
-    ObjectNode state = NODES.objectNode().put("kind", "identity").put("id", identity.id()).put("name", identity.name()).put("password", hash);
+    ObjectNode state =
+        NODES
+            .objectNode()
+            .put("kind", "identity")
+            .put("id", identity.id())
+            .put("name", identity.name())
+            .put("password", hash);
     strings(state, "roles", identity.roles());
     return state;
   }
@@ -268,7 +320,9 @@ public final class Identities {
   /** The record id for a kind of record and its key: 32 hex characters of SHA-256. */
   static String key(String kind, String value) {
     try {
-      byte[] digest = MessageDigest.getInstance("SHA-256").digest((kind + "\n" + value).getBytes(StandardCharsets.UTF_8));
+      byte[] digest =
+          MessageDigest.getInstance("SHA-256")
+              .digest((kind + "\n" + value).getBytes(StandardCharsets.UTF_8));
       return HexFormat.of().formatHex(digest, 0, 16);
     } catch (NoSuchAlgorithmException e) {
       throw new IllegalStateException("The JDK has no SHA-256, which every Java 17 provides", e);
@@ -282,7 +336,12 @@ public final class Identities {
    */
   public static void checkName(String name) {
     if (!NAME.matcher(name).matches()) {
-      throw malformed("'" + name + "' is not an identity name; write 1 to " + MAX_NAME + " letters, digits, '.', '_', '@', '+' or '-'");
+      throw malformed(
+          "'"
+              + name
+              + "' is not an identity name; write 1 to "
+              + MAX_NAME
+              + " letters, digits, '.', '_', '@', '+' or '-'");
     }
   }
 
@@ -291,7 +350,9 @@ public final class Identities {
   }
 
   private static IdentityException unknown(String name) {
-    return new IdentityException(IdentityException.Reason.UNKNOWN, "there is no identity named '" + name + "'; create it with toa identity create");
+    return new IdentityException(
+        IdentityException.Reason.UNKNOWN,
+        "there is no identity named '" + name + "'; create it with toa identity create");
   }
 
   private static void strings(ObjectNode state, String field, Collection<String> values) {

@@ -40,10 +40,16 @@ enum Media {
   YAML(
       "application/yaml",
       // YAML 1.2, as manifests and the command line read it
-      YAMLMapper.builder(Yaml.factory().build()).disable(DeserializationFeature.FAIL_ON_TRAILING_TOKENS).build());
+      YAMLMapper.builder(Yaml.factory().build())
+          .disable(DeserializationFeature.FAIL_ON_TRAILING_TOKENS)
+          .build());
 
-  /** A parser's reference to its input, such as {@code (start marker at [Source: ...; line: 1, column: 1])}. */
-  private static final Pattern SOURCE = Pattern.compile("\\s*\\([^()]*\\[Source:.*?\\]\\)|\\s*at \\[Source:.*?\\]");
+  /**
+   * A parser's reference to its input, such as {@code (start marker at [Source: ...; line: 1,
+   * column: 1])}.
+   */
+  private static final Pattern SOURCE =
+      Pattern.compile("\\s*\\([^()]*\\[Source:.*?\\]\\)|\\s*at \\[Source:.*?\\]");
 
   final String type;
   private final ObjectMapper mapper;
@@ -62,7 +68,12 @@ enum Media {
       if (!parameter[0].trim().equalsIgnoreCase("charset")) continue;
       String charset = parameter.length < 2 ? "" : parameter[1].trim().replace("\"", "");
       if (!charset.equalsIgnoreCase("utf-8")) {
-        throw new Problem(415, "UNSUPPORTED_MEDIA_TYPE", "charset " + charset + " is not accepted; bodies are UTF-8 (send charset=utf-8, or none)");
+        throw new Problem(
+            415,
+            "UNSUPPORTED_MEDIA_TYPE",
+            "charset "
+                + charset
+                + " is not accepted; bodies are UTF-8 (send charset=utf-8, or none)");
       }
     }
     switch (bare) {
@@ -73,19 +84,33 @@ enum Media {
       case "text/yaml":
         return YAML;
       default:
-        throw new Problem(415, "UNSUPPORTED_MEDIA_TYPE", "content-type " + bare + " is not accepted; send application/json or application/yaml");
+        throw new Problem(
+            415,
+            "UNSUPPORTED_MEDIA_TYPE",
+            "content-type " + bare + " is not accepted; send application/json or application/yaml");
     }
   }
 
-  /** The format of the answer by {@code accept}, in the order it lists; JSON when absent; 406 when none fits. */
+  /**
+   * The format of the answer by {@code accept}, in the order it lists; JSON when absent; 406 when
+   * none fits.
+   */
   static Media ofAccept(String accept) {
     if (accept == null || accept.isBlank()) return JSON;
     for (String part : accept.split(",")) {
       String bare = part.split(";", -1)[0].trim().toLowerCase(Locale.ROOT);
-      if (bare.equals("application/json") || bare.equals("*/*") || bare.equals("application/*")) return JSON;
-      if (bare.equals("application/yaml") || bare.equals("application/x-yaml") || bare.equals("text/yaml")) return YAML;
+      if (bare.equals("application/json") || bare.equals("*/*") || bare.equals("application/*"))
+        return JSON;
+      if (bare.equals("application/yaml")
+          || bare.equals("application/x-yaml")
+          || bare.equals("text/yaml")) return YAML;
     }
-    throw new Problem(406, "NOT_ACCEPTABLE", "accept " + accept + " names nothing this gateway writes; accept application/json or application/yaml");
+    throw new Problem(
+        406,
+        "NOT_ACCEPTABLE",
+        "accept "
+            + accept
+            + " names nothing this gateway writes; accept application/json or application/yaml");
   }
 
   /**
@@ -97,20 +122,34 @@ enum Media {
   JsonNode read(byte[] body) {
     String text = utf8(body, "the body");
     // YAML's parser refuses a lone surrogate itself (Yaml.ReadProblem)
-    try (JsonParser parser = this == JSON ? new PairedSurrogates(mapper.createParser(text)) : mapper.createParser(text)) {
+    try (JsonParser parser =
+        this == JSON
+            ? new PairedSurrogates(mapper.createParser(text))
+            : mapper.createParser(text)) {
       JsonNode tree = mapper.readTree(parser);
       if (tree == null) return MissingNode.getInstance();
       TokenStreamLocation end = parser.currentLocation();
       if (more(parser)) {
-        throw new Problem(400, "MALFORMED", this == YAML
-            ? "the body holds more than one YAML document (another starts after line " + end.getLineNr() + "); send one"
-            : "the body has more after its JSON value, which ends at line " + end.getLineNr() + ", column " + end.getColumnNr() + "; send one value");
+        throw new Problem(
+            400,
+            "MALFORMED",
+            this == YAML
+                ? "the body holds more than one YAML document (another starts after line "
+                    + end.getLineNr()
+                    + "); send one"
+                : "the body has more after its JSON value, which ends at line "
+                    + end.getLineNr()
+                    + ", column "
+                    + end.getColumnNr()
+                    + "; send one value");
       }
       return tree;
     } catch (Yaml.ReadProblem | LoneSurrogate e) {
-      throw new Problem(400, "MALFORMED", "the body is refused" + where(e) + ": " + e.getOriginalMessage());
+      throw new Problem(
+          400, "MALFORMED", "the body is refused" + where(e) + ": " + e.getOriginalMessage());
     } catch (JacksonException e) {
-      throw new Problem(400, "MALFORMED", "the body is not " + name() + where(e) + ": " + reason(e));
+      throw new Problem(
+          400, "MALFORMED", "the body is not " + name() + where(e) + ": " + reason(e));
     }
   }
 
@@ -149,7 +188,10 @@ enum Media {
     private void check(String text) {
       OptionalInt at = Surrogates.lone(text);
       if (at.isPresent()) {
-        throw new LoneSurrogate(this, Surrogates.problem(text, at.getAsInt()) + "; " + Surrogates.ADVICE, currentTokenLocation());
+        throw new LoneSurrogate(
+            this,
+            Surrogates.problem(text, at.getAsInt()) + "; " + Surrogates.ADVICE,
+            currentTokenLocation());
       }
     }
   }
@@ -162,7 +204,10 @@ enum Media {
     }
   }
 
-  /** Whether anything but white space follows the value the parser has read: a token or text that is none. */
+  /**
+   * Whether anything but white space follows the value the parser has read: a token or text that is
+   * none.
+   */
   private static boolean more(JsonParser parser) {
     try {
       return parser.nextToken() != null;
@@ -177,26 +222,38 @@ enum Media {
    * @param what how the message names the text, such as "the body"
    */
   static String utf8(byte[] bytes, String what) {
-    CharsetDecoder decoder = StandardCharsets.UTF_8.newDecoder()
-        .onMalformedInput(CodingErrorAction.REPORT)
-        .onUnmappableCharacter(CodingErrorAction.REPORT);
+    CharsetDecoder decoder =
+        StandardCharsets.UTF_8
+            .newDecoder()
+            .onMalformedInput(CodingErrorAction.REPORT)
+            .onUnmappableCharacter(CodingErrorAction.REPORT);
     ByteBuffer in = ByteBuffer.wrap(bytes);
     CharBuffer out = CharBuffer.allocate(bytes.length);
     CoderResult result = decoder.decode(in, out, true);
     if (!result.isError()) result = decoder.flush(out);
     if (result.isError()) {
       int at = in.position();
-      throw new Problem(400, "MALFORMED", what + " is not UTF-8: byte " + at + " (0x" + HexFormat.of().toHexDigits(bytes[at])
-          + ") begins no valid UTF-8 sequence (overlong forms and surrogates are not UTF-8); send UTF-8");
+      throw new Problem(
+          400,
+          "MALFORMED",
+          what
+              + " is not UTF-8: byte "
+              + at
+              + " (0x"
+              + HexFormat.of().toHexDigits(bytes[at])
+              + ") begins no valid UTF-8 sequence (overlong forms and surrogates are not UTF-8); send UTF-8");
     }
     return out.flip().toString();
   }
 
   private static String where(JacksonException e) {
     Optional<Yaml.SyntaxError> syntax = Yaml.syntaxError(e);
-    if (syntax.isPresent()) return " at line " + syntax.get().line() + ", column " + syntax.get().column();
+    if (syntax.isPresent())
+      return " at line " + syntax.get().line() + ", column " + syntax.get().column();
     TokenStreamLocation at = e.getLocation();
-    return at == null || at.getLineNr() < 1 ? "" : " at line " + at.getLineNr() + ", column " + at.getColumnNr();
+    return at == null || at.getLineNr() < 1
+        ? ""
+        : " at line " + at.getLineNr() + ", column " + at.getColumnNr();
   }
 
   /** What the parser found wrong, without its location dumps and names of its settings. */
@@ -206,7 +263,10 @@ enum Media {
     if (syntax.isPresent()) {
       reason = syntax.get().problem();
     } else if (e instanceof StreamConstraintsException) {
-      reason = "it is larger or nested deeper than the gateway reads (" + e.getOriginalMessage().replaceAll(", from `[^`]*`", "") + ")";
+      reason =
+          "it is larger or nested deeper than the gateway reads ("
+              + e.getOriginalMessage().replaceAll(", from `[^`]*`", "")
+              + ")";
     } else {
       reason = String.valueOf(e.getOriginalMessage());
     }

@@ -13,9 +13,9 @@ import javax.crypto.spec.PBEKeySpec;
  * key, written with its parameters as {@code pbkdf2-sha256$<iterations>$<salt>$<key>} (salt and key
  * in base64), so the iteration count can rise later without breaking stored hashes.
  *
- * <p>{@value #ITERATIONS} iterations by default: OWASP's minimum for PBKDF2-HMAC-SHA256 (2023). Slow
- * on purpose: one derivation takes a fraction of a second, so verification is cached by the caller
- * ({@link Access}), not here. Comparison is constant-time ({@link MessageDigest#isEqual}).
+ * <p>{@value #ITERATIONS} iterations by default: OWASP's minimum for PBKDF2-HMAC-SHA256 (2023).
+ * Slow on purpose: one derivation takes a fraction of a second, so verification is cached by the
+ * caller ({@link Access}), not here. Comparison is constant-time ({@link MessageDigest#isEqual}).
  * Thread-safe.
  */
 final class Passwords {
@@ -36,7 +36,9 @@ final class Passwords {
 
   /** With another iteration count: for tests of the format, never below 1,000. */
   Passwords(SecureRandom random, int iterations) {
-    if (iterations < 1_000) throw new IllegalArgumentException("PBKDF2 needs at least 1,000 iterations; got " + iterations);
+    if (iterations < 1_000)
+      throw new IllegalArgumentException(
+          "PBKDF2 needs at least 1,000 iterations; got " + iterations);
     this.random = random;
     this.iterations = iterations;
   }
@@ -47,7 +49,13 @@ final class Passwords {
     random.nextBytes(salt);
     byte[] key = derive(password, salt, iterations);
     Base64.Encoder b64 = Base64.getEncoder().withoutPadding();
-    return SCHEME + "$" + iterations + "$" + b64.encodeToString(salt) + "$" + b64.encodeToString(key);
+    return SCHEME
+        + "$"
+        + iterations
+        + "$"
+        + b64.encodeToString(salt)
+        + "$"
+        + b64.encodeToString(key);
   }
 
   /**
@@ -58,14 +66,21 @@ final class Passwords {
   boolean verify(char[] password, String hash) {
     String[] parts = hash.split("\\$", -1);
     try {
-      if (parts.length != 4 || !parts[0].equals(SCHEME)) throw new IllegalArgumentException("not " + SCHEME);
+      if (parts.length != 4 || !parts[0].equals(SCHEME))
+        throw new IllegalArgumentException("not " + SCHEME);
       int count = Integer.parseInt(parts[1]);
       byte[] salt = Base64.getDecoder().decode(parts[2]);
       byte[] expected = Base64.getDecoder().decode(parts[3]);
-      if (count < 1 || salt.length == 0 || expected.length == 0) throw new IllegalArgumentException("empty parameters");
+      if (count < 1 || salt.length == 0 || expected.length == 0)
+        throw new IllegalArgumentException("empty parameters");
       return MessageDigest.isEqual(derive(password, salt, count), expected);
     } catch (IllegalArgumentException e) {
-      throw new IllegalStateException("A stored password hash is not " + SCHEME + "$<iterations>$<salt>$<key>: " + e.getMessage(), e);
+      throw new IllegalStateException(
+          "A stored password hash is not "
+              + SCHEME
+              + "$<iterations>$<salt>$<key>: "
+              + e.getMessage(),
+          e);
     }
   }
 
@@ -78,7 +93,9 @@ final class Passwords {
     verify(password, decoy);
   }
 
-  /** How many derivations ran, the decoy's included: what the verification cache saves is seen here. */
+  /**
+   * How many derivations ran, the decoy's included: what the verification cache saves is seen here.
+   */
   long derivations() {
     return derivations.sum();
   }
@@ -89,7 +106,8 @@ final class Passwords {
     try {
       return SecretKeyFactory.getInstance(ALGORITHM).generateSecret(spec).getEncoded();
     } catch (GeneralSecurityException e) {
-      throw new IllegalStateException("The JDK has no " + ALGORITHM + ", which every Java 17 provides", e);
+      throw new IllegalStateException(
+          "The JDK has no " + ALGORITHM + ", which every Java 17 provides", e);
     } finally {
       spec.clearPassword();
     }

@@ -20,14 +20,17 @@ import org.eclipse.jetty.util.Callback;
 final class Problems {
   static final String MEDIA_TYPE = "application/problem+json";
   static final String TYPE = "about:blank";
+
   /** What a detail must never show: a Java type, a stack's frame, a parser's location dump. */
   private static final Pattern INTERNALS =
-      Pattern.compile("\\[Source:|reference chain|Exception|\\$[A-Z]|\\bjava\\.|\\bio\\.toa4j\\.|\\borg\\.eclipse\\.|\\bcom\\.fasterxml\\.|\\btools\\.jackson\\.|DeserializationFeature|JsonToken");
+      Pattern.compile(
+          "\\[Source:|reference chain|Exception|\\$[A-Z]|\\bjava\\.|\\bio\\.toa4j\\.|\\borg\\.eclipse\\.|\\bcom\\.fasterxml\\.|\\btools\\.jackson\\.|DeserializationFeature|JsonToken");
 
   private Problems() {}
 
   /** The problem's members in order, {@code extra} after the standard ones. */
-  static Map<String, Object> body(int status, String code, String detail, Map<String, Object> extra) {
+  static Map<String, Object> body(
+      int status, String code, String detail, Map<String, Object> extra) {
     Map<String, Object> body = new LinkedHashMap<>();
     body.put("type", TYPE);
     body.put("title", title(status));
@@ -39,10 +42,17 @@ final class Problems {
   }
 
   /** Writes the problem as the whole answer, with its status. */
-  static void send(Response response, Callback callback, int status, String code, String detail, Map<String, Object> extra) {
+  static void send(
+      Response response,
+      Callback callback,
+      int status,
+      String code,
+      String detail,
+      Map<String, Object> extra) {
     response.setStatus(status);
     response.getHeaders().put(HttpHeader.CONTENT_TYPE, MEDIA_TYPE);
-    Content.Sink.write(response, true, Media.JSON.write(body(status, code, detail, extra)), callback);
+    Content.Sink.write(
+        response, true, Media.JSON.write(body(status, code, detail, extra)), callback);
   }
 
   static void send(Response response, Callback callback, int status, String code, String detail) {

@@ -8,8 +8,8 @@ import java.util.List;
 /**
  * A request's query string read strictly: {@code name=value} fields separated by {@code &}, each
  * percent-decoded ({@code +} is a space) to UTF-8. A {@code %} not followed by two hexadecimal
- * digits, or escapes that decode to bytes that are not UTF-8, are a 400 naming the field, where
- * a lenient decoder would guess. Stateless.
+ * digits, or escapes that decode to bytes that are not UTF-8, are a 400 naming the field, where a
+ * lenient decoder would guess. Stateless.
  */
 final class QueryString {
   /** One field, decoded; the value is empty when the field has no {@code =}. */
@@ -44,8 +44,14 @@ final class QueryString {
         int low = i + 2 < text.length() ? Character.digit(text.charAt(i + 2), 16) : -1;
         if (high < 0 || low < 0) {
           String escape = text.substring(i, Math.min(text.length(), i + 3));
-          throw new Problem(400, "MALFORMED", "the query string field '" + field + "' holds '" + escape
-              + "', which is not a percent-escape; write % as %25, and escape a byte as % and two hexadecimal digits");
+          throw new Problem(
+              400,
+              "MALFORMED",
+              "the query string field '"
+                  + field
+                  + "' holds '"
+                  + escape
+                  + "', which is not a percent-escape; write % as %25, and escape a byte as % and two hexadecimal digits");
         }
         bytes.write(high << 4 | low);
         i += 2;

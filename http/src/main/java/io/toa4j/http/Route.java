@@ -14,7 +14,12 @@ import java.util.Optional;
  * @param methods HTTP method to what it calls
  * @param directives the route's own directives, inherited from the routes above it
  */
-record Route(String component, String mount, List<String> segments, Map<String, Method> methods, Directives directives) {
+record Route(
+    String component,
+    String mount,
+    List<String> segments,
+    Map<String, Method> methods,
+    Directives directives) {
 
   /**
    * What a method calls: an operation, under the route's directives overridden by its own, with the
@@ -31,10 +36,17 @@ record Route(String component, String mount, List<String> segments, Map<String, 
    * @param limit {@code [default, low, high]}
    */
   record QueryBlock(
-      Optional<String> criteria, boolean criteriaOpen, Optional<String> sort, boolean sortOpen, long[] omit, long[] limit, List<String> selectors,
+      Optional<String> criteria,
+      boolean criteriaOpen,
+      Optional<String> sort,
+      boolean sortOpen,
+      long[] omit,
+      long[] limit,
+      List<String> selectors,
       List<String> parameters) {
     /** Toa's defaults: omit 0 in [0, 1000], limit 10 in [1, 1000]. */
     static final long[] OMIT = {0, 0, 1000};
+
     static final long[] LIMIT = {10, 1, 1000};
   }
 
@@ -61,11 +73,21 @@ record Route(String component, String mount, List<String> segments, Map<String, 
       boolean whole,
       Optional<List<String>> input,
       boolean keyRequired) {
-    static final Directives NONE = new Directives(false, false, List.of(), Optional.empty(), Optional.empty(), false, Optional.empty(), false);
+    static final Directives NONE =
+        new Directives(
+            false,
+            false,
+            List.of(),
+            Optional.empty(),
+            Optional.empty(),
+            false,
+            Optional.empty(),
+            false);
 
     /** Open to the identities holding one of the roles, and to no one else. */
     static Directives roles(List<String> roles) {
-      return new Directives(false, false, roles, Optional.empty(), Optional.empty(), false, Optional.empty(), false);
+      return new Directives(
+          false, false, roles, Optional.empty(), Optional.empty(), false, Optional.empty(), false);
     }
 
     /** Whether an answer has a body. */

@@ -30,15 +30,20 @@ final class Scopes {
     if (!valid(scope)) {
       throw new IdentityException(
           IdentityException.Reason.MALFORMED,
-          "'" + scope + "' is not a role scope; write levels of letters, digits, '_' or '-' separated by ':', such as"
-              + " store:wallets (at most " + MAX_LENGTH + " characters)");
+          "'"
+              + scope
+              + "' is not a role scope; write levels of letters, digits, '_' or '-' separated by ':', such as"
+              + " store:wallets (at most "
+              + MAX_LENGTH
+              + " characters)");
     }
     return scope;
   }
 
   /** Whether holding {@code held} grants {@code required}: the same scope, or one under it. */
   static boolean covers(String held, String required) {
-    return required.equals(held) || (required.startsWith(held) && required.charAt(held.length()) == ':');
+    return required.equals(held)
+        || (required.startsWith(held) && required.charAt(held.length()) == ':');
   }
 
   /** Whether any held scope covers any required one. */

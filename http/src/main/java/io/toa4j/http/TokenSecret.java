@@ -31,17 +31,18 @@ import org.slf4j.LoggerFactory;
  *       around it is ignored); it must exist;
  *   <li>{@code <context>/.toa/secrets/token.key}: made on first need, 32 bytes from {@link
  *       SecureRandom} in base64, in a file 0600 from its creation inside a folder 0700; the file
- *       appears whole or not at all (written aside, then linked into place), and when two
- *       processes make it at once, the first link wins and both use that one.
+ *       appears whole or not at all (written aside, then linked into place), and when two processes
+ *       make it at once, the first link wins and both use that one.
  * </ol>
  *
- * A secret shorter than 256 bits, or not base64, is refused with a message that names where it
- * was found (never its value). Replacing it (a new file, a new variable) and restarting invalidates
+ * A secret shorter than 256 bits, or not base64, is refused with a message that names where it was
+ * found (never its value). Replacing it (a new file, a new variable) and restarting invalidates
  * every token signed before. Thread-safe; every call reads afresh.
  */
 final class TokenSecret {
   static final String VARIABLE = "TOA_TOKEN_SECRET";
   static final String FILE_VARIABLE = "TOA_TOKEN_SECRET_FILE";
+
   /** The secret's length when it is made here, and the least accepted: 256 bits. */
   static final int BYTES = 32;
 
@@ -74,11 +75,13 @@ final class TokenSecret {
    */
   Loaded load() {
     String value = environment.get(VARIABLE);
-    if (value != null && !value.isBlank()) return new Loaded(decode(value, "the variable " + VARIABLE), "the variable " + VARIABLE);
+    if (value != null && !value.isBlank())
+      return new Loaded(decode(value, "the variable " + VARIABLE), "the variable " + VARIABLE);
     String named = environment.get(FILE_VARIABLE);
     if (named != null && !named.isBlank()) {
       Path file = Path.of(named.strip());
-      return new Loaded(read(file, "the file " + file + " (named by " + FILE_VARIABLE + ")"), file.toString());
+      return new Loaded(
+          read(file, "the file " + file + " (named by " + FILE_VARIABLE + ")"), file.toString());
     }
     Path file = defaultFile(stateDirectory);
     return new Loaded(made(file), file.toString());
@@ -92,17 +95,30 @@ final class TokenSecret {
     random.nextBytes(key);
     Path staging = null;
     try {
-      staging = Files.createTempFile(file.getParent(), ".token-", ".key", OwnerOnly.fileAttributes(file));
+      staging =
+          Files.createTempFile(file.getParent(), ".token-", ".key", OwnerOnly.fileAttributes(file));
       try (FileChannel out = FileChannel.open(staging, StandardOpenOption.WRITE)) {
-        out.write(ByteBuffer.wrap((Base64.getEncoder().encodeToString(key) + "\n").getBytes(StandardCharsets.US_ASCII)));
+        out.write(
+            ByteBuffer.wrap(
+                (Base64.getEncoder().encodeToString(key) + "\n")
+                    .getBytes(StandardCharsets.US_ASCII)));
         out.force(true);
       }
       link(staging, file);
     } catch (FileAlreadyExistsException e) {
       return read(file, "the file " + file); // another process made it first: theirs is the one
     } catch (IOException e) {
-      throw new StartupException("Cannot make the token secret " + file + ": " + e + "; check that the folder is writable, or name a"
-          + " secret with " + FILE_VARIABLE + " or " + VARIABLE, e);
+      throw new StartupException(
+          "Cannot make the token secret "
+              + file
+              + ": "
+              + e
+              + "; check that the folder is writable, or name a"
+              + " secret with "
+              + FILE_VARIABLE
+              + " or "
+              + VARIABLE,
+          e);
     } finally {
       deleteQuietly(staging);
     }
@@ -110,7 +126,10 @@ final class TokenSecret {
     return key;
   }
 
-  /** Puts the written file in place, failing if one is there already; a rename where links are not supported. */
+  /**
+   * Puts the written file in place, failing if one is there already; a rename where links are not
+   * supported.
+   */
   private static void link(Path staging, Path file) throws IOException {
     try {
       Files.createLink(file, staging);
@@ -125,8 +144,14 @@ final class TokenSecret {
     try {
       text = Files.readString(file, StandardCharsets.US_ASCII);
     } catch (NoSuchFileException e) {
-      throw new StartupException(where + " does not exist; make it with a secret of at least " + BYTES
-          + " random bytes in base64, such as: (umask 077; openssl rand -base64 32 > " + file + ")", e);
+      throw new StartupException(
+          where
+              + " does not exist; make it with a secret of at least "
+              + BYTES
+              + " random bytes in base64, such as: (umask 077; openssl rand -base64 32 > "
+              + file
+              + ")",
+          e);
     } catch (IOException | UncheckedIOException e) {
       throw new StartupException("Cannot read the token secret from " + where + ": " + e, e);
     }
@@ -137,14 +162,27 @@ final class TokenSecret {
     String trimmed = text.strip();
     byte[] key;
     try {
-      key = trimmed.indexOf('-') >= 0 || trimmed.indexOf('_') >= 0 ? Base64.getUrlDecoder().decode(trimmed) : Base64.getDecoder().decode(trimmed);
+      key =
+          trimmed.indexOf('-') >= 0 || trimmed.indexOf('_') >= 0
+              ? Base64.getUrlDecoder().decode(trimmed)
+              : Base64.getDecoder().decode(trimmed);
     } catch (IllegalArgumentException e) {
-      throw new StartupException(where + " does not hold a token secret in base64; write at least " + BYTES
-          + " random bytes in base64, such as openssl rand -base64 32 prints");
+      throw new StartupException(
+          where
+              + " does not hold a token secret in base64; write at least "
+              + BYTES
+              + " random bytes in base64, such as openssl rand -base64 32 prints");
     }
     if (key.length < BYTES) {
-      throw new StartupException(where + " holds a token secret of " + key.length * 8 + " bits; it needs at least " + BYTES * 8
-          + ": write at least " + BYTES + " random bytes in base64, such as openssl rand -base64 32 prints");
+      throw new StartupException(
+          where
+              + " holds a token secret of "
+              + key.length * 8
+              + " bits; it needs at least "
+              + BYTES * 8
+              + ": write at least "
+              + BYTES
+              + " random bytes in base64, such as openssl rand -base64 32 prints");
     }
     return key;
   }

@@ -35,9 +35,12 @@ import java.util.regex.Pattern;
  */
 final class Tokens {
   static final JWSAlgorithm ALGORITHM = JWSAlgorithm.HS256;
+
   /** Longer than any token this class issues for a name of {@link Identities}' maximum length. */
   private static final int MAX_LENGTH = 2048;
-  private static final Pattern COMPACT = Pattern.compile("[A-Za-z0-9_-]+\\.[A-Za-z0-9_-]+\\.[A-Za-z0-9_-]+");
+
+  private static final Pattern COMPACT =
+      Pattern.compile("[A-Za-z0-9_-]+\\.[A-Za-z0-9_-]+\\.[A-Za-z0-9_-]+");
   private static final Pattern ID = Pattern.compile("[0-9a-f]{32}");
   private static final Set<String> HEADER = Set.of("alg", "typ");
   private static final Set<String> CLAIMS = Set.of("sub", "name", "iat", "exp");
@@ -46,16 +49,20 @@ final class Tokens {
   private final JWSVerifier verifier;
   private final Clock clock;
 
-  /** @param secret at least 32 bytes */
+  /**
+   * @param secret at least 32 bytes
+   */
   Tokens(byte[] secret, Clock clock) {
     if (secret.length < TokenSecret.BYTES) {
-      throw new IllegalArgumentException("a token secret is at least 256 bits; got " + secret.length * 8);
+      throw new IllegalArgumentException(
+          "a token secret is at least 256 bits; got " + secret.length * 8);
     }
     try {
       this.signer = new MACSigner(secret);
       this.verifier = new MACVerifier(secret);
     } catch (JOSEException e) {
-      throw new IllegalArgumentException("The token secret cannot key HMAC-SHA256: " + e.getMessage(), e);
+      throw new IllegalArgumentException(
+          "The token secret cannot key HMAC-SHA256: " + e.getMessage(), e);
     }
     this.clock = clock;
   }
@@ -71,13 +78,15 @@ final class Tokens {
 
   /** A token for the identity, valid until {@code expires} (to the second, rounded down). */
   String issue(String id, String name, Instant expires) {
-    JWTClaimsSet claims = new JWTClaimsSet.Builder()
-        .subject(id)
-        .claim("name", name)
-        .issueTime(Date.from(Instant.ofEpochSecond(clock.instant().getEpochSecond())))
-        .expirationTime(Date.from(Instant.ofEpochSecond(expires.getEpochSecond())))
-        .build();
-    SignedJWT jwt = new SignedJWT(new JWSHeader.Builder(ALGORITHM).type(JOSEObjectType.JWT).build(), claims);
+    JWTClaimsSet claims =
+        new JWTClaimsSet.Builder()
+            .subject(id)
+            .claim("name", name)
+            .issueTime(Date.from(Instant.ofEpochSecond(clock.instant().getEpochSecond())))
+            .expirationTime(Date.from(Instant.ofEpochSecond(expires.getEpochSecond())))
+            .build();
+    SignedJWT jwt =
+        new SignedJWT(new JWSHeader.Builder(ALGORITHM).type(JOSEObjectType.JWT).build(), claims);
     try {
       jwt.sign(signer);
     } catch (JOSEException e) {
@@ -88,8 +97,11 @@ final class Tokens {
 
   /** Whether the token was signed with this secret, is well formed and has not expired. */
   Checked check(String token) {
-    if (token.length() > MAX_LENGTH) return new Checked.Invalid("the bearer token is longer than any this gateway issues");
-    if (!COMPACT.matcher(token).matches()) return new Checked.Invalid("the bearer token is not a JWT: header.payload.signature in base64url");
+    if (token.length() > MAX_LENGTH)
+      return new Checked.Invalid("the bearer token is longer than any this gateway issues");
+    if (!COMPACT.matcher(token).matches())
+      return new Checked.Invalid(
+          "the bearer token is not a JWT: header.payload.signature in base64url");
     SignedJWT jwt;
     try {
       Base64URL[] parts = SignedJWT.split(token);
@@ -99,22 +111,29 @@ final class Tokens {
         }
       }
       Header header = Header.parse(parts[0]);
-      if (!ALGORITHM.equals(header.getAlgorithm()) || !JOSEObjectType.JWT.equals(header.getType()) || !header.getIncludedParams().equals(HEADER)) {
-        return new Checked.Invalid("the bearer token's header is not {\"alg\":\"HS256\",\"typ\":\"JWT\"}, the only one this gateway accepts");
+      if (!ALGORITHM.equals(header.getAlgorithm())
+          || !JOSEObjectType.JWT.equals(header.getType())
+          || !header.getIncludedParams().equals(HEADER)) {
+        return new Checked.Invalid(
+            "the bearer token's header is not {\"alg\":\"HS256\",\"typ\":\"JWT\"}, the only one this gateway accepts");
       }
       jwt = new SignedJWT(parts[0], parts[1], parts[2]);
     } catch (ParseException e) {
       return new Checked.Invalid("the bearer token is not a JWT: its header is not JSON");
     }
     try {
-      if (!jwt.verify(verifier)) return new Checked.Invalid("the bearer token's signature does not match");
+      if (!jwt.verify(verifier))
+        return new Checked.Invalid("the bearer token's signature does not match");
     } catch (JOSEException | IllegalStateException e) {
       return new Checked.Invalid("the bearer token's signature does not match");
     }
     return claims(jwt);
   }
 
-  /** The claims of a token whose signature matched: still checked, since a secret may sign a bad one. */
+  /**
+   * The claims of a token whose signature matched: still checked, since a secret may sign a bad
+   * one.
+   */
   private Checked claims(SignedJWT jwt) {
     JWTClaimsSet claims;
     String name;
@@ -124,12 +143,16 @@ final class Tokens {
     } catch (ParseException e) {
       return new Checked.Invalid("the bearer token's claims are not sub, name, iat and exp");
     }
-    if (!CLAIMS.containsAll(claims.getClaims().keySet()) || claims.getSubject() == null || !ID.matcher(claims.getSubject()).matches()
-        || name == null || claims.getExpirationTime() == null) {
+    if (!CLAIMS.containsAll(claims.getClaims().keySet())
+        || claims.getSubject() == null
+        || !ID.matcher(claims.getSubject()).matches()
+        || name == null
+        || claims.getExpirationTime() == null) {
       return new Checked.Invalid("the bearer token's claims are not sub, name, iat and exp");
     }
     Instant expires = claims.getExpirationTime().toInstant();
-    if (!clock.instant().isBefore(expires)) return new Checked.Invalid("the bearer token expired at " + expires + "; get a new one");
+    if (!clock.instant().isBefore(expires))
+      return new Checked.Invalid("the bearer token expired at " + expires + "; get a new one");
     return new Checked.Valid(claims.getSubject(), name, expires);
   }
 }

@@ -24,7 +24,8 @@ final class Traces {
   static final AttributeKey<String> ROUTE = AttributeKey.stringKey("http.route");
   static final AttributeKey<Long> STATUS = AttributeKey.longKey("http.response.status_code");
 
-  private static final TextMapGetter<Request> HEADERS = (request, key) -> request == null ? null : request.getHeaders().get(key);
+  private static final TextMapGetter<Request> HEADERS =
+      (request, key) -> request == null ? null : request.getHeaders().get(key);
 
   private final Tracer tracer;
 
@@ -32,11 +33,15 @@ final class Traces {
     this.tracer = openTelemetry.getTracer("io.toa4j.http");
   }
 
-  /** The request's context: its span started, child of the client's trace context if it sent one. */
+  /**
+   * The request's context: its span started, child of the client's trace context if it sent one.
+   */
   Context start(Request request) {
-    Context parent = W3CTraceContextPropagator.getInstance().extract(Context.root(), request, HEADERS);
+    Context parent =
+        W3CTraceContextPropagator.getInstance().extract(Context.root(), request, HEADERS);
     Span span =
-        tracer.spanBuilder(request.getMethod())
+        tracer
+            .spanBuilder(request.getMethod())
             .setSpanKind(SpanKind.SERVER)
             .setParent(parent)
             .setAttribute(METHOD, request.getMethod())

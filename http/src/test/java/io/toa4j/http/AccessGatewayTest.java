@@ -51,13 +51,27 @@ class AccessGatewayTest {
 
   @BeforeAll
   void start() {
-    app = Toa.builder().directory(Shelf.context(directory)).options(Options.defaults().withClock(clock)).build();
-    // every wrong password here comes from one address: the limits on guessing are SlowClientsTest's
-    gateway = Gateway.start(app, new InetSocketAddress("127.0.0.1", 0), GatewaySettings.defaults().withGuesses(10_000, 10_000, Duration.ofMinutes(1)));
+    app =
+        Toa.builder()
+            .directory(Shelf.context(directory))
+            .options(Options.defaults().withClock(clock))
+            .build();
+    // every wrong password here comes from one address: the limits on guessing are
+    // SlowClientsTest's
+    gateway =
+        Gateway.start(
+            app,
+            new InetSocketAddress("127.0.0.1", 0),
+            GatewaySettings.defaults().withGuesses(10_000, 10_000, Duration.ofMinutes(1)));
     // the same store the gateway reads, through another instance: what the command line does
     identities = new Identities(app.systemStore(Identities.STORE), app.state(), clock);
-    keeper = identities.create("keeper", PASSWORD.toCharArray(), List.of("store", GatewaySettings.DEFAULT_METRICS_ROLE));
-    teller = identities.create("teller@example.com", PASSWORD.toCharArray(), List.of("store:wallets"));
+    keeper =
+        identities.create(
+            "keeper",
+            PASSWORD.toCharArray(),
+            List.of("store", GatewaySettings.DEFAULT_METRICS_ROLE));
+    teller =
+        identities.create("teller@example.com", PASSWORD.toCharArray(), List.of("store:wallets"));
     stranger = identities.create("stranger", PASSWORD.toCharArray(), List.of("store:wal", "other"));
     owner = identities.create("owner", PASSWORD.toCharArray(), List.of());
     expired = identities.issue("keeper", Duration.ofMinutes(1)).token();
@@ -71,17 +85,33 @@ class AccessGatewayTest {
   }
 
   /** The kinds of credentials a request may carry. */
-  enum Credentials { NONE, WRONG_PASSWORD, EXPIRED_TOKEN, WITHOUT_ROLE, COVERING }
+  enum Credentials {
+    NONE,
+    WRONG_PASSWORD,
+    EXPIRED_TOKEN,
+    WITHOUT_ROLE,
+    COVERING
+  }
 
   /** A route of the shelf with what each kind of credentials gets, as its directives declare. */
-  record Case(String route, String record, String coveringName, boolean bearer, int none, int wrong, int expired, int withoutRole, int covering) {}
+  record Case(
+      String route,
+      String record,
+      String coveringName,
+      boolean bearer,
+      int none,
+      int wrong,
+      int expired,
+      int withoutRole,
+      int covering) {}
 
   List<Case> cases() {
     String mine = owner.id();
     return List.of(
         new Case(Shelf.BY_ROLE, RECORD, "keeper", false, 401, 401, 401, 403, 200),
         new Case(Shelf.BY_NARROWER_ROLE, RECORD, "keeper", false, 401, 401, 401, 403, 200),
-        new Case(Shelf.BY_NARROWER_ROLE, RECORD, "teller@example.com", true, 401, 401, 401, 403, 200),
+        new Case(
+            Shelf.BY_NARROWER_ROLE, RECORD, "teller@example.com", true, 401, 401, 401, 403, 200),
         new Case(Shelf.BY_ID, mine, "owner", false, 401, 401, 401, 403, 200),
         new Case(Shelf.BY_ID, mine, "owner", true, 401, 401, 401, 403, 200),
         new Case(Shelf.BY_ID, RECORD, "keeper", true, 401, 401, 401, 403, 200),
@@ -98,26 +128,49 @@ class AccessGatewayTest {
     List<DynamicTest> tests = new ArrayList<>();
     for (Case c : cases()) {
       String path = "/test/shelf/" + c.record() + "/" + c.route();
-      Map<Credentials, Integer> expected = Map.of(
-          Credentials.NONE, c.none(), Credentials.WRONG_PASSWORD, c.wrong(), Credentials.EXPIRED_TOKEN, c.expired(),
-          Credentials.WITHOUT_ROLE, c.withoutRole(), Credentials.COVERING, c.covering());
+      Map<Credentials, Integer> expected =
+          Map.of(
+              Credentials.NONE,
+              c.none(),
+              Credentials.WRONG_PASSWORD,
+              c.wrong(),
+              Credentials.EXPIRED_TOKEN,
+              c.expired(),
+              Credentials.WITHOUT_ROLE,
+              c.withoutRole(),
+              Credentials.COVERING,
+              c.covering());
       for (Credentials credentials : Credentials.values()) {
         String covering = c.bearer() ? bearer(c.coveringName()) : basic(c.coveringName(), PASSWORD);
-        String header = switch (credentials) {
-          case NONE -> null;
-          case WRONG_PASSWORD -> basic(c.coveringName(), PASSWORD + "!");
-          case EXPIRED_TOKEN -> "Bearer " + expired;
-          case WITHOUT_ROLE -> basic("stranger", PASSWORD);
-          case COVERING -> covering;
-        };
-        tests.add(DynamicTest.dynamicTest("GET " + path + " " + credentials + " as " + c.coveringName() + (c.bearer() ? " (bearer)" : ""), () -> {
-          HttpResponse<String> response = get(path, header);
-          int status = expected.get(credentials);
-          assertThat(response.statusCode()).as(response.body()).isEqualTo(status);
-          if (status == 200) assertThat(JSON.readTree(response.body()).path("id").asString()).isEqualTo(c.record());
-          if (status == 401) assertChallenges(response);
-          if (status >= 400) assertThat(JSON.readTree(response.body()).path("detail").asString()).isNotBlank();
-        }));
+        String header =
+            switch (credentials) {
+              case NONE -> null;
+              case WRONG_PASSWORD -> basic(c.coveringName(), PASSWORD + "!");
+              case EXPIRED_TOKEN -> "Bearer " + expired;
+              case WITHOUT_ROLE -> basic("stranger", PASSWORD);
+              case COVERING -> covering;
+            };
+        tests.add(
+            DynamicTest.dynamicTest(
+                "GET "
+                    + path
+                    + " "
+                    + credentials
+                    + " as "
+                    + c.coveringName()
+                    + (c.bearer() ? " (bearer)" : ""),
+                () -> {
+                  HttpResponse<String> response = get(path, header);
+                  int status = expected.get(credentials);
+                  assertThat(response.statusCode()).as(response.body()).isEqualTo(status);
+                  if (status == 200)
+                    assertThat(JSON.readTree(response.body()).path("id").asString())
+                        .isEqualTo(c.record());
+                  if (status == 401) assertChallenges(response);
+                  if (status >= 400)
+                    assertThat(JSON.readTree(response.body()).path("detail").asString())
+                        .isNotBlank();
+                }));
       }
     }
     return tests;
@@ -125,7 +178,8 @@ class AccessGatewayTest {
 
   @Test
   void byId_anotherIdentitysRecord_is403_evenForTheOwnerOfAnother() throws Exception {
-    HttpResponse<String> response = get("/test/shelf/" + RECORD + "/" + Shelf.BY_ID, basic("owner", PASSWORD));
+    HttpResponse<String> response =
+        get("/test/shelf/" + RECORD + "/" + Shelf.BY_ID, basic("owner", PASSWORD));
 
     assertThat(response.statusCode()).isEqualTo(403);
     assertThat(JSON.readTree(response.body()).path("detail").asString())
@@ -134,21 +188,27 @@ class AccessGatewayTest {
 
   @Test
   void aNarrowerRole_doesNotCoverTheWiderRoute() throws Exception {
-    HttpResponse<String> response = get("/test/shelf/" + RECORD + "/", bearer("teller@example.com"));
+    HttpResponse<String> response =
+        get("/test/shelf/" + RECORD + "/", bearer("teller@example.com"));
 
     assertThat(response.statusCode()).isEqualTo(403);
-    assertThat(JSON.readTree(response.body()).path("detail").asString()).contains("the roles [store]", "[store:wallets]");
+    assertThat(JSON.readTree(response.body()).path("detail").asString())
+        .contains("the roles [store]", "[store:wallets]");
   }
 
   @Test
-  void unauthorized_carriesBasicAndBearerChallenges_andARejectedTokenSaysInvalidToken() throws Exception {
+  void unauthorized_carriesBasicAndBearerChallenges_andARejectedTokenSaysInvalidToken()
+      throws Exception {
     HttpResponse<String> none = get("/test/shelf/" + RECORD + "/", null);
     HttpResponse<String> badToken = get("/test/shelf/" + RECORD + "/", "Bearer " + expired);
 
-    assertThat(none.headers().allValues("www-authenticate")).containsExactlyInAnyOrder(
-        "Basic realm=\"toa\", charset=\"UTF-8\"", "Bearer realm=\"toa\"");
-    assertThat(JSON.readTree(none.body()).path("detail").asString()).contains("the roles [store]", "send credentials");
-    assertThat(badToken.headers().allValues("www-authenticate")).contains("Bearer realm=\"toa\", error=\"invalid_token\"");
+    assertThat(none.headers().allValues("www-authenticate"))
+        .containsExactlyInAnyOrder(
+            "Basic realm=\"toa\", charset=\"UTF-8\"", "Bearer realm=\"toa\"");
+    assertThat(JSON.readTree(none.body()).path("detail").asString())
+        .contains("the roles [store]", "send credentials");
+    assertThat(badToken.headers().allValues("www-authenticate"))
+        .contains("Bearer realm=\"toa\", error=\"invalid_token\"");
     assertThat(JSON.readTree(badToken.body()).path("detail").asString()).contains("expired at");
   }
 
@@ -156,14 +216,25 @@ class AccessGatewayTest {
   void malformedCredentials_are401SayingWhatIsWrong() throws Exception {
     String path = "/test/shelf/" + RECORD + "/";
     expect401(get(path, "Basic !!!"), "not base64");
-    expect401(get(path, "Basic " + Base64.getEncoder().encodeToString("keeper".getBytes(StandardCharsets.UTF_8))), "name:password");
-    expect401(get(path, "Basic " + Base64.getEncoder().encodeToString(new byte[] {(byte) 0xff, ':', 'x'})), "not UTF-8");
+    expect401(
+        get(
+            path,
+            "Basic "
+                + Base64.getEncoder().encodeToString("keeper".getBytes(StandardCharsets.UTF_8))),
+        "name:password");
+    expect401(
+        get(
+            path,
+            "Basic " + Base64.getEncoder().encodeToString(new byte[] {(byte) 0xff, ':', 'x'})),
+        "not UTF-8");
     expect401(get(path, basic("nobody", PASSWORD)), "the name or the password is wrong");
     expect401(get(path, basic("keeper", "")), "the name or the password is wrong");
     expect401(get(path, "Bearer"), "not a JWT");
     expect401(get(path, "Bearer abc.def"), "not a JWT");
     String real = bearer("keeper");
-    expect401(get(path, real.substring(0, real.lastIndexOf('.') + 1) + "A".repeat(43)), "signature does not match");
+    expect401(
+        get(path, real.substring(0, real.lastIndexOf('.') + 1) + "A".repeat(43)),
+        "signature does not match");
     expect401(get(path, "Digest username=keeper"), "'Digest' is not accepted");
   }
 
@@ -171,31 +242,39 @@ class AccessGatewayTest {
   void credentials_areCheckedBeforeTheBodyIsParsed_andNothingChanges() throws Exception {
     String path = "/test/shelf/" + RECORD + "/";
     HttpResponse<String> anonymous = send("PUT", path, null, "application/json", "{\"text\": ");
-    HttpResponse<String> stranger = send("PUT", path, basic("stranger", PASSWORD), "application/json", "{\"text\": ");
-    HttpResponse<String> strangerWithGoodBody = send("PUT", path, basic("stranger", PASSWORD), "application/json", "{\"text\": \"x\"}");
-    HttpResponse<String> keeperWithBadBody = send("PUT", path, basic("keeper", PASSWORD), "application/json", "{\"text\": ");
+    HttpResponse<String> stranger =
+        send("PUT", path, basic("stranger", PASSWORD), "application/json", "{\"text\": ");
+    HttpResponse<String> strangerWithGoodBody =
+        send("PUT", path, basic("stranger", PASSWORD), "application/json", "{\"text\": \"x\"}");
+    HttpResponse<String> keeperWithBadBody =
+        send("PUT", path, basic("keeper", PASSWORD), "application/json", "{\"text\": ");
 
     assertThat(anonymous.statusCode()).as(anonymous.body()).isEqualTo(401);
     assertThat(stranger.statusCode()).as(stranger.body()).isEqualTo(403);
     assertThat(strangerWithGoodBody.statusCode()).as(strangerWithGoodBody.body()).isEqualTo(403);
-    assertThat(keeperWithBadBody.statusCode()).as("granted, the body is read: %s", keeperWithBadBody.body()).isEqualTo(400);
+    assertThat(keeperWithBadBody.statusCode())
+        .as("granted, the body is read: %s", keeperWithBadBody.body())
+        .isEqualTo(400);
     JsonNode record = JSON.readTree(get(path, basic("keeper", PASSWORD)).body());
     assertThat(record.has("text")).as("nothing was written: %s", record).isFalse();
   }
 
   @Test
   void token_forBasicCredentials_isIssued_andOpensWhatTheIdentityMayTake() throws Exception {
-    HttpResponse<String> issued = send("POST", "/.toa/token", basic("keeper", PASSWORD), null, null);
+    HttpResponse<String> issued =
+        send("POST", "/.toa/token", basic("keeper", PASSWORD), null, null);
 
     assertThat(issued.statusCode()).as(issued.body()).isEqualTo(200);
     assertThat(issued.headers().firstValue("cache-control")).contains("no-store");
     JsonNode body = JSON.readTree(issued.body());
     assertThat(body.path("type").asString()).isEqualTo("Bearer");
     assertThat(body.path("id").asString()).isEqualTo(keeper.id());
-    assertThat(body.path("expires").asString()).isEqualTo(clock.instant().plus(Identities.DEFAULT_TTL).toString());
+    assertThat(body.path("expires").asString())
+        .isEqualTo(clock.instant().plus(Identities.DEFAULT_TTL).toString());
     String token = "Bearer " + body.path("token").asString();
     assertThat(get("/test/shelf/" + RECORD + "/", token).statusCode()).isEqualTo(200);
-    assertThat(get("/test/shelf/" + RECORD + "/" + Shelf.CLOSED, token).statusCode()).isEqualTo(403);
+    assertThat(get("/test/shelf/" + RECORD + "/" + Shelf.CLOSED, token).statusCode())
+        .isEqualTo(403);
   }
 
   @Test
@@ -229,7 +308,8 @@ class AccessGatewayTest {
   }
 
   @Test
-  void basicVerification_isCachedBriefly_soRepeatedRequestsRunTheKdfOnceUntilTheCacheEntryEnds() throws Exception {
+  void basicVerification_isCachedBriefly_soRepeatedRequestsRunTheKdfOnceUntilTheCacheEntryEnds()
+      throws Exception {
     String path = "/test/shelf/" + RECORD + "/";
     String credentials = basic("keeper", PASSWORD);
     assertThat(get(path, credentials).statusCode()).isEqualTo(200);
@@ -245,7 +325,8 @@ class AccessGatewayTest {
     clock.advance(Access.CACHE_TTL);
     assertThat(get(path, credentials).statusCode()).isEqualTo(200);
     assertThat(derivations()).as("verified again once the entry ended").isEqualTo(before + 3);
-    assertThat(get("/.toa/metrics", credentials).body()).contains("toa_credentials_derivations_total");
+    assertThat(get("/.toa/metrics", credentials).body())
+        .contains("toa_credentials_derivations_total");
   }
 
   private double derivations() {
@@ -253,7 +334,9 @@ class AccessGatewayTest {
   }
 
   private String basic(String name, String password) {
-    return "Basic " + Base64.getEncoder().encodeToString((name + ":" + password).getBytes(StandardCharsets.UTF_8));
+    return "Basic "
+        + Base64.getEncoder()
+            .encodeToString((name + ":" + password).getBytes(StandardCharsets.UTF_8));
   }
 
   private String bearer(String name) {
@@ -261,8 +344,10 @@ class AccessGatewayTest {
   }
 
   private static void assertChallenges(HttpResponse<String> response) {
-    assertThat(response.headers().allValues("www-authenticate")).anySatisfy(v -> assertThat(v).startsWith("Basic realm="));
-    assertThat(response.headers().allValues("www-authenticate")).anySatisfy(v -> assertThat(v).startsWith("Bearer realm="));
+    assertThat(response.headers().allValues("www-authenticate"))
+        .anySatisfy(v -> assertThat(v).startsWith("Basic realm="));
+    assertThat(response.headers().allValues("www-authenticate"))
+        .anySatisfy(v -> assertThat(v).startsWith("Bearer realm="));
   }
 
   private static void expect401(HttpResponse<String> response, String message) throws Exception {
@@ -275,9 +360,16 @@ class AccessGatewayTest {
     return send("GET", path, authorization, null, null);
   }
 
-  private HttpResponse<String> send(String method, String path, String authorization, String contentType, String body) throws Exception {
-    HttpRequest.Builder request = HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + gateway.port() + path))
-        .method(method, body == null ? HttpRequest.BodyPublishers.noBody() : HttpRequest.BodyPublishers.ofString(body));
+  private HttpResponse<String> send(
+      String method, String path, String authorization, String contentType, String body)
+      throws Exception {
+    HttpRequest.Builder request =
+        HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + gateway.port() + path))
+            .method(
+                method,
+                body == null
+                    ? HttpRequest.BodyPublishers.noBody()
+                    : HttpRequest.BodyPublishers.ofString(body));
     if (authorization != null) request.header("authorization", authorization);
     if (contentType != null) request.header("content-type", contentType);
     return CLIENT.send(request.build(), HttpResponse.BodyHandlers.ofString());

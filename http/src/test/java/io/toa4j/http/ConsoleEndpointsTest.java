@@ -1,13 +1,13 @@
 package io.toa4j.http;
 
-import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static io.toa4j.http.OperationsEndpointsTest.CLIENT;
 import static io.toa4j.http.OperationsEndpointsTest.JSON;
 import static io.toa4j.http.OperationsEndpointsTest.PASSWORD;
 import static io.toa4j.http.OperationsEndpointsTest.PATIENCE;
 import static io.toa4j.http.OperationsEndpointsTest.QUEUE;
 import static io.toa4j.http.OperationsEndpointsTest.SOURCE;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
 import io.toa4j.api.Request;
@@ -41,10 +41,12 @@ class ConsoleEndpointsTest {
 
   @BeforeEach
   void start() {
-    SourcesAndSinks.write(directory, failing, "[]"); // no retries: a failing delivery is parked at once
+    SourcesAndSinks.write(
+        directory, failing, "[]"); // no retries: a failing delivery is parked at once
     app = Toa.builder().directory(directory).build();
     gateway = Gateway.start(app, new InetSocketAddress("127.0.0.1", 0), GatewaySettings.defaults());
-    Identities identities = new Identities(app.systemStore(Identities.STORE), app.state(), app.clock());
+    Identities identities =
+        new Identities(app.systemStore(Identities.STORE), app.state(), app.clock());
     identities.create("operator", PASSWORD.toCharArray(), List.of("toa:operator"));
     identities.create("admin", PASSWORD.toCharArray(), List.of("toa"));
     identities.create("clerk", PASSWORD.toCharArray(), List.of("staff", "toa:metrics"));
@@ -65,19 +67,27 @@ class ConsoleEndpointsTest {
 
     assertThat(page.statusCode()).isEqualTo(200);
     assertThat(page.headers().firstValue("content-type")).hasValue("text/html; charset=utf-8");
-    assertThat(page.headers().firstValue("content-security-policy")).hasValueSatisfying(policy ->
-        assertThat(policy).contains("script-src 'self'", "frame-ancestors 'none'").doesNotContain("unsafe"));
+    assertThat(page.headers().firstValue("content-security-policy"))
+        .hasValueSatisfying(
+            policy ->
+                assertThat(policy)
+                    .contains("script-src 'self'", "frame-ancestors 'none'")
+                    .doesNotContain("unsafe"));
     assertThat(page.headers().firstValue("x-frame-options")).hasValue("DENY");
-    assertThat(page.body()).contains("console.js", "login-form").doesNotContain("test.sinks", "test.sources");
+    assertThat(page.body())
+        .contains("console.js", "login-form")
+        .doesNotContain("test.sinks", "test.sources");
     assertThat(script.statusCode()).isEqualTo(200);
-    assertThat(script.headers().firstValue("content-type")).hasValue("text/javascript; charset=utf-8");
+    assertThat(script.headers().firstValue("content-type"))
+        .hasValue("text/javascript; charset=utf-8");
     assertThat(style.statusCode()).isEqualTo(200);
     assertThat(send("GET", Console.ROOT + "nothing.js", null, false).statusCode()).isEqualTo(404);
     assertThat(send("POST", Console.ROOT, null, false).statusCode()).isEqualTo(405);
   }
 
   @Test
-  void state_withoutCredentials401_withoutTheRole403_withTheRoleOrACoveringOne200() throws Exception {
+  void state_withoutCredentials401_withoutTheRole403_withTheRoleOrACoveringOne200()
+      throws Exception {
     app.call("test.sources.emit", Request.of(SOURCE, Map.of("n", 7)));
 
     HttpResponse<String> anonymous = send("GET", Console.STATE, null, false);
@@ -89,7 +99,9 @@ class ConsoleEndpointsTest {
     assertThat(anonymous.headers().allValues("www-authenticate")).hasSize(2);
     assertThat(clerk.statusCode()).isEqualTo(403);
     for (HttpResponse<String> refused : List.of(anonymous, clerk)) {
-      assertThat(refused.body()).contains("toa:operator").doesNotContain("test.sinks", "test.sources", QUEUE);
+      assertThat(refused.body())
+          .contains("toa:operator")
+          .doesNotContain("test.sinks", "test.sources", QUEUE);
     }
     assertThat(admin.statusCode()).isEqualTo(200);
     assertThat(operator.statusCode()).isEqualTo(200);
@@ -99,24 +111,30 @@ class ConsoleEndpointsTest {
     JsonNode sources = component(state, "test.sources");
     assertThat(sources.path("hosted").asBoolean()).isTrue();
     assertThat(sources.path("operations").get(0).path("name").asText()).isEqualTo("emit");
-    assertThat(sources.path("operations").get(0).path("outcomes").path("output").asLong()).isEqualTo(1);
+    assertThat(sources.path("operations").get(0).path("outcomes").path("output").asLong())
+        .isEqualTo(1);
     assertThat(sources.path("operations").get(0).path("errors").asLong()).isZero();
-    assertThat(sources.path("queues").get(0).path("name").asText()).isEqualTo("test.sources..tasks");
-    assertThat(component(state, "test.sinks").path("queues").findValuesAsString("name")).contains(QUEUE);
+    assertThat(sources.path("queues").get(0).path("name").asText())
+        .isEqualTo("test.sources..tasks");
+    assertThat(component(state, "test.sinks").path("queues").findValuesAsString("name"))
+        .contains(QUEUE);
     assertThat(state.path("outbox").get(0).path("component").asText()).isEqualTo("test.sources");
   }
 
   @Test
-  void replay_parkedMessage_onlyWithTheRoleAndTheHeader_thenHandledOnceTheReceiverIsFixed() throws Exception {
+  void replay_parkedMessage_onlyWithTheRoleAndTheHeader_thenHandledOnceTheReceiverIsFixed()
+      throws Exception {
     System.setProperty(failing, "true");
     app.call("test.sources.emit", Request.of(SOURCE, Map.of("n", 7)));
-    JsonNode parked = await().atMost(PATIENCE).until(() -> state().path("parked"), p -> p.size() == 1).get(0);
+    JsonNode parked =
+        await().atMost(PATIENCE).until(() -> state().path("parked"), p -> p.size() == 1).get(0);
     assertThat(parked.path("queue").asText()).isEqualTo(QUEUE);
     assertThat(parked.path("code").asText()).isEqualTo("SYSTEM");
     assertThat(parked.path("reason").asText()).contains("failing, as the test asks");
     assertThat(parked.path("attempts").asInt()).isEqualTo(1);
     // parked at its first failure: it first failed when it was parked
-    assertThat(java.time.Instant.parse(parked.path("firstFailed").asText())).isEqualTo(java.time.Instant.parse(parked.path("parked").asText()));
+    assertThat(java.time.Instant.parse(parked.path("firstFailed").asText()))
+        .isEqualTo(java.time.Instant.parse(parked.path("parked").asText()));
     assertThat(parked.path("payload").asText()).contains("\"n\":7");
     String replay = Console.REPLAY + "?id=" + parked.path("id").asText();
 
@@ -132,7 +150,12 @@ class ConsoleEndpointsTest {
     HttpResponse<String> replayed = send("POST", replay, basic("operator"), true);
     assertThat(replayed.statusCode()).as(replayed.body()).isEqualTo(200);
     assertThat(JSON.readTree(replayed.body()).path("replayed").asInt()).isEqualTo(1);
-    JsonNode sink = await().atMost(PATIENCE).until(() -> operation(state(), "test.sinks"), o -> o.path("outcomes").path("output").asLong() == 1);
+    JsonNode sink =
+        await()
+            .atMost(PATIENCE)
+            .until(
+                () -> operation(state(), "test.sinks"),
+                o -> o.path("outcomes").path("output").asLong() == 1);
     assertThat(sink.path("errors").asLong()).isEqualTo(1);
     assertThat(state().path("parked").size()).isZero();
     HttpResponse<String> again = send("POST", replay, basic("operator"), true);
@@ -141,29 +164,54 @@ class ConsoleEndpointsTest {
   }
 
   @Test
-  void redeliver_anEntry_deliversItAgain_andUnknownOrMalformedRequestsAreRefused() throws Exception {
+  void redeliver_anEntry_deliversItAgain_andUnknownOrMalformedRequestsAreRefused()
+      throws Exception {
     app.call("test.sources.emit", Request.of(SOURCE, Map.of("n", 7)));
-    await().atMost(PATIENCE).until(() -> operation(state(), "test.sinks").path("outcomes").path("output").asLong() == 1);
+    await()
+        .atMost(PATIENCE)
+        .until(
+            () -> operation(state(), "test.sinks").path("outcomes").path("output").asLong() == 1);
     String entry = state().path("outbox").get(0).path("id").asText();
 
-    HttpResponse<String> redelivered = send("POST", Console.REDELIVER + "?id=" + entry, basic("operator"), true);
+    HttpResponse<String> redelivered =
+        send("POST", Console.REDELIVER + "?id=" + entry, basic("operator"), true);
 
     assertThat(redelivered.statusCode()).as(redelivered.body()).isEqualTo(200);
-    assertThat(JSON.readTree(redelivered.body()).path("component").asText()).isEqualTo("test.sources");
-    await().atMost(PATIENCE).until(() -> operation(state(), "test.sinks").path("outcomes").path("output").asLong() == 2);
-    assertThat(send("POST", Console.REDELIVER + "?id=ffffffffffffffffffffffffffffffff", basic("operator"), true).statusCode()).isEqualTo(404);
-    assertThat(send("POST", Console.REDELIVER, basic("operator"), true).statusCode()).isEqualTo(400);
-    assertThat(send("POST", Console.REPLAY + "?id=x&all=true", basic("operator"), true).statusCode()).isEqualTo(400);
-    assertThat(send("POST", Console.REPLAY + "?colour=red", basic("operator"), true).statusCode()).isEqualTo(400);
+    assertThat(JSON.readTree(redelivered.body()).path("component").asText())
+        .isEqualTo("test.sources");
+    await()
+        .atMost(PATIENCE)
+        .until(
+            () -> operation(state(), "test.sinks").path("outcomes").path("output").asLong() == 2);
+    assertThat(
+            send(
+                    "POST",
+                    Console.REDELIVER + "?id=ffffffffffffffffffffffffffffffff",
+                    basic("operator"),
+                    true)
+                .statusCode())
+        .isEqualTo(404);
+    assertThat(send("POST", Console.REDELIVER, basic("operator"), true).statusCode())
+        .isEqualTo(400);
+    assertThat(
+            send("POST", Console.REPLAY + "?id=x&all=true", basic("operator"), true).statusCode())
+        .isEqualTo(400);
+    assertThat(send("POST", Console.REPLAY + "?colour=red", basic("operator"), true).statusCode())
+        .isEqualTo(400);
     HttpResponse<String> all = send("POST", Console.REPLAY + "?all=true", basic("operator"), true);
     assertThat(JSON.readTree(all.body()).path("replayed").asInt()).isZero();
   }
 
   @Test
   void operatorRole_isChecked_andAnotherOneIsHonoured() throws Exception {
-    assertThatThrownBy(() -> GatewaySettings.defaults().withOperatorRole("ops role")).hasMessageContaining("operatorRole 'ops role' is not a role scope");
+    assertThatThrownBy(() -> GatewaySettings.defaults().withOperatorRole("ops role"))
+        .hasMessageContaining("operatorRole 'ops role' is not a role scope");
     gateway.close();
-    gateway = Gateway.start(app, new InetSocketAddress("127.0.0.1", 0), GatewaySettings.defaults().withOperatorRole("staff"));
+    gateway =
+        Gateway.start(
+            app,
+            new InetSocketAddress("127.0.0.1", 0),
+            GatewaySettings.defaults().withOperatorRole("staff"));
 
     assertThat(send("GET", Console.STATE, basic("clerk"), false).statusCode()).isEqualTo(200);
     assertThat(send("GET", Console.STATE, basic("operator"), false).statusCode()).isEqualTo(403);
@@ -176,7 +224,8 @@ class ConsoleEndpointsTest {
   }
 
   private static JsonNode component(JsonNode state, String label) {
-    for (JsonNode component : state.path("components")) if (component.path("label").asText().equals(label)) return component;
+    for (JsonNode component : state.path("components"))
+      if (component.path("label").asText().equals(label)) return component;
     throw new AssertionError("no component " + label + " in " + state);
   }
 
@@ -184,15 +233,19 @@ class ConsoleEndpointsTest {
     return component(state, label).path("operations").get(0);
   }
 
-  private HttpResponse<String> send(String method, String path, String authorization, boolean header) throws Exception {
-    HttpRequest.Builder request = HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + gateway.port() + path))
-        .method(method, HttpRequest.BodyPublishers.noBody());
+  private HttpResponse<String> send(
+      String method, String path, String authorization, boolean header) throws Exception {
+    HttpRequest.Builder request =
+        HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + gateway.port() + path))
+            .method(method, HttpRequest.BodyPublishers.noBody());
     if (authorization != null) request.header("authorization", authorization);
     if (header) request.header(Console.HEADER, "1");
     return CLIENT.send(request.build(), HttpResponse.BodyHandlers.ofString());
   }
 
   private static String basic(String name) {
-    return "Basic " + Base64.getEncoder().encodeToString((name + ":" + PASSWORD).getBytes(StandardCharsets.UTF_8));
+    return "Basic "
+        + Base64.getEncoder()
+            .encodeToString((name + ":" + PASSWORD).getBytes(StandardCharsets.UTF_8));
   }
 }

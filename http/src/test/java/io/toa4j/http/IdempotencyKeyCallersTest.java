@@ -24,12 +24,13 @@ import tools.jackson.databind.ObjectMapper;
 
 /**
  * One Idempotency-Key sent by two real identities on one route of a real gateway: the caller is
- * part of the call's identity, so they are two calls, and neither is ever answered with the
- * other's answer.
+ * part of the call's identity, so they are two calls, and neither is ever answered with the other's
+ * answer.
  */
 class IdempotencyKeyCallersTest {
   static final ObjectMapper JSON = new ObjectMapper();
-  static final HttpClient CLIENT = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
+  static final HttpClient CLIENT =
+      HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
   static final String WALLET = "0123456789abcdef0123456789abcdef";
   static final String STAFF_CREDITS = "/test/wallets/" + WALLET + "/staff-credits/";
   static final String PASSWORD = "correct horse battery staple";
@@ -43,13 +44,20 @@ class IdempotencyKeyCallersTest {
 
   @BeforeEach
   void start() {
-    app = Toa.builder().directory(Wallets.context(directory, "toa4j.test.gate." + UUID.randomUUID())).build();
+    app =
+        Toa.builder()
+            .directory(Wallets.context(directory, "toa4j.test.gate." + UUID.randomUUID()))
+            .build();
     gateway = Gateway.start(app, new InetSocketAddress("127.0.0.1", 0), Gateway.DEFAULT_MAX_BODY);
     // the store the gateway reads, through another instance, as the command line writes it
-    Identities identities = new Identities(app.systemStore(Identities.STORE), app.state(), Clock.systemUTC());
+    Identities identities =
+        new Identities(app.systemStore(Identities.STORE), app.state(), Clock.systemUTC());
     identities.create("alice", PASSWORD.toCharArray(), List.of("store:wallets"));
     identities.create("bob", PASSWORD.toCharArray(), List.of("store"));
-    aliceBasic = "Basic " + Base64.getEncoder().encodeToString(("alice:" + PASSWORD).getBytes(StandardCharsets.UTF_8));
+    aliceBasic =
+        "Basic "
+            + Base64.getEncoder()
+                .encodeToString(("alice:" + PASSWORD).getBytes(StandardCharsets.UTF_8));
     aliceBearer = "Bearer " + identities.issue("alice", Duration.ofMinutes(10)).token();
     bobBearer = "Bearer " + identities.issue("bob", Duration.ofMinutes(10)).token();
   }
@@ -61,7 +69,8 @@ class IdempotencyKeyCallersTest {
   }
 
   @Test
-  void twoIdentities_sameKeySameRoute_areTwoCredits_andEachRetryIsAnsweredWithItsOwnFirstAnswer() throws Exception {
+  void twoIdentities_sameKeySameRoute_areTwoCredits_andEachRetryIsAnsweredWithItsOwnFirstAnswer()
+      throws Exception {
     String key = UUID.randomUUID().toString();
 
     HttpResponse<String> alice = credit(aliceBasic, key, 5);
@@ -70,7 +79,9 @@ class IdempotencyKeyCallersTest {
     assertThat(alice.statusCode()).as(alice.body()).isEqualTo(200);
     assertThat(bob.statusCode()).as(bob.body()).isEqualTo(200);
     assertThat(replayed(alice)).isFalse();
-    assertThat(replayed(bob)).as("bob's first request is his own call, not a replay of alice's").isFalse();
+    assertThat(replayed(bob))
+        .as("bob's first request is his own call, not a replay of alice's")
+        .isFalse();
     assertThat(balance(alice)).isEqualTo(5);
     assertThat(balance(bob)).as("two credits").isEqualTo(10);
     assertThat(bob.headers().firstValue("etag")).contains("\"2\"");
@@ -94,30 +105,37 @@ class IdempotencyKeyCallersTest {
     String key = UUID.randomUUID().toString();
     assertThat(credit(aliceBasic, key, 5).statusCode()).isEqualTo(200);
 
-    HttpResponse<String> bob = credit(bobBearer, key, 7); // alice's key, another amount: bob's own first call
-    HttpResponse<String> aliceOther = credit(aliceBearer, key, 7); // alice's own key, another amount
+    HttpResponse<String> bob =
+        credit(bobBearer, key, 7); // alice's key, another amount: bob's own first call
+    HttpResponse<String> aliceOther =
+        credit(aliceBearer, key, 7); // alice's own key, another amount
 
     assertThat(bob.statusCode()).as(bob.body()).isEqualTo(200);
     assertThat(replayed(bob)).isFalse();
     assertThat(balance(bob)).isEqualTo(12);
     assertThat(aliceOther.statusCode()).as(aliceOther.body()).isEqualTo(422);
-    assertThat(JSON.readTree(aliceOther.body()).path("code").asString()).isEqualTo("IDEMPOTENCY_KEY_REUSED");
+    assertThat(JSON.readTree(aliceOther.body()).path("code").asString())
+        .isEqualTo("IDEMPOTENCY_KEY_REUSED");
     assertThat(stored()).isEqualTo(12);
   }
 
   HttpResponse<String> credit(String authorization, String key, long amount) throws Exception {
-    HttpRequest request = HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + gateway.port() + STAFF_CREDITS))
-        .PUT(HttpRequest.BodyPublishers.ofString("{\"amount\": " + amount + "}"))
-        .header("content-type", "application/json")
-        .header("authorization", authorization)
-        .header("idempotency-key", key)
-        .build();
+    HttpRequest request =
+        HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + gateway.port() + STAFF_CREDITS))
+            .PUT(HttpRequest.BodyPublishers.ofString("{\"amount\": " + amount + "}"))
+            .header("content-type", "application/json")
+            .header("authorization", authorization)
+            .header("idempotency-key", key)
+            .build();
     return CLIENT.send(request, HttpResponse.BodyHandlers.ofString());
   }
 
   /** The balance the wallet holds now, read over the anonymous route. */
   long stored() throws Exception {
-    HttpRequest request = HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + gateway.port() + "/test/wallets/" + WALLET + "/")).build();
+    HttpRequest request =
+        HttpRequest.newBuilder(
+                URI.create("http://127.0.0.1:" + gateway.port() + "/test/wallets/" + WALLET + "/"))
+            .build();
     HttpResponse<String> read = CLIENT.send(request, HttpResponse.BodyHandlers.ofString());
     assertThat(read.statusCode()).as(read.body()).isEqualTo(200);
     return JSON.readTree(read.body()).path("balance").asLong();

@@ -45,8 +45,12 @@ class IdentitiesPostgresTest {
 
   @BeforeEach
   void open() {
-    StorageProvider postgres = ServiceLoader.load(StorageProvider.class).stream()
-        .map(ServiceLoader.Provider::get).filter(p -> p.name().equals("postgres")).findFirst().orElseThrow();
+    StorageProvider postgres =
+        ServiceLoader.load(StorageProvider.class).stream()
+            .map(ServiceLoader.Provider::get)
+            .filter(p -> p.name().equals("postgres"))
+            .findFirst()
+            .orElseThrow();
     storage = postgres.open(new StorageSettings(directory, Map.of()));
     store = storage.store(namespace + ".identities");
   }
@@ -54,7 +58,8 @@ class IdentitiesPostgresTest {
   @AfterEach
   void drop() throws Exception {
     storage.close();
-    try (Connection c = DriverManager.getConnection(Server.POSTGRES.url()); Statement s = c.createStatement()) {
+    try (Connection c = DriverManager.getConnection(Server.POSTGRES.url());
+        Statement s = c.createStatement()) {
       s.execute("DROP SCHEMA IF EXISTS \"" + namespace + "_identities\" CASCADE");
     }
   }
@@ -64,64 +69,107 @@ class IdentitiesPostgresTest {
     Identities identities = new Identities(store, directory.resolve(".toa"), clock);
     Identities.Identity alice = identities.create("alice", "pw".toCharArray(), List.of("store"));
 
-    assertThat(new Identities(store, directory.resolve(".toa"), clock).verify("alice", "pw".toCharArray()))
+    assertThat(
+            new Identities(store, directory.resolve(".toa"), clock)
+                .verify("alice", "pw".toCharArray()))
         .hasValueSatisfying(v -> assertThat(v.identity()).isEqualTo(alice));
     assertThat(identities.verify("alice", "pw!".toCharArray())).isEmpty();
-    assertThat(catchReason(() -> new Identities(store, directory.resolve(".toa"), clock).create("alice", "x".toCharArray(), List.of()))).isEqualTo(IdentityException.Reason.TAKEN);
+    assertThat(
+            catchReason(
+                () ->
+                    new Identities(store, directory.resolve(".toa"), clock)
+                        .create("alice", "x".toCharArray(), List.of())))
+        .isEqualTo(IdentityException.Reason.TAKEN);
   }
 
   @Test
   void concurrentRoleChangesFromSeveralInstances_loseNone() throws Exception {
-    new Identities(store, directory.resolve(".toa"), clock).create("alice", "pw".toCharArray(), List.of());
+    new Identities(store, directory.resolve(".toa"), clock)
+        .create("alice", "pw".toCharArray(), List.of());
     ExecutorService pool = Executors.newFixedThreadPool(4);
     try {
       List<Future<?>> changes = new ArrayList<>();
       for (int i = 0; i < 12; i++) {
         String role = "r" + i;
-        changes.add(pool.submit(() -> new Identities(store, directory.resolve(".toa"), clock).changeRoles("alice", List.of(role), List.of())));
+        changes.add(
+            pool.submit(
+                () ->
+                    new Identities(store, directory.resolve(".toa"), clock)
+                        .changeRoles("alice", List.of(role), List.of())));
       }
       for (Future<?> change : changes) change.get(60, TimeUnit.SECONDS);
     } finally {
       pool.shutdownNow();
     }
 
-    assertThat(new Identities(store, directory.resolve(".toa"), clock).find("alice").orElseThrow().roles()).hasSize(12);
+    assertThat(
+            new Identities(store, directory.resolve(".toa"), clock)
+                .find("alice")
+                .orElseThrow()
+                .roles())
+        .hasSize(12);
   }
 
   @Test
-  void issuingTokens_writesNothingSecretToPostgres_andALegacyStoredSecretIsRetired() throws Exception {
+  void issuingTokens_writesNothingSecretToPostgres_andALegacyStoredSecretIsRetired()
+      throws Exception {
     Identities identities = new Identities(store, directory.resolve(".toa"), clock);
     identities.create("alice", "pw".toCharArray(), List.of());
     String id = Identities.key("secret", "tokens");
-    var legacy = tools.jackson.databind.node.JsonNodeFactory.instance.objectNode()
-        .put("kind", "secret").put("key", java.util.Base64.getEncoder().encodeToString(new byte[32]));
-    store.commit(new io.toa4j.spi.Write(0, new io.toa4j.spi.StoredRecord(id, 1, 1, 1, new io.toa4j.spi.Json(legacy.toString()))));
+    var legacy =
+        tools.jackson.databind.node.JsonNodeFactory.instance
+            .objectNode()
+            .put("kind", "secret")
+            .put("key", java.util.Base64.getEncoder().encodeToString(new byte[32]));
+    store.commit(
+        new io.toa4j.spi.Write(
+            0,
+            new io.toa4j.spi.StoredRecord(id, 1, 1, 1, new io.toa4j.spi.Json(legacy.toString()))));
 
     identities.issue("alice", Duration.ofMinutes(5));
 
-    String secret = java.nio.file.Files.readString(directory.resolve(".toa/secrets/token.key")).strip();
+    String secret =
+        java.nio.file.Files.readString(directory.resolve(".toa/secrets/token.key")).strip();
     String schema = namespace + "_identities";
     List<String> rows = new ArrayList<>();
-    try (Connection c = DriverManager.getConnection(Server.POSTGRES.url()); Statement s = c.createStatement()) {
+    try (Connection c = DriverManager.getConnection(Server.POSTGRES.url());
+        Statement s = c.createStatement()) {
       List<String> tables = new ArrayList<>();
-      try (var r = s.executeQuery("SELECT table_name FROM information_schema.tables WHERE table_schema = '" + schema + "'")) {
+      try (var r =
+          s.executeQuery(
+              "SELECT table_name FROM information_schema.tables WHERE table_schema = '"
+                  + schema
+                  + "'")) {
         while (r.next()) tables.add(r.getString(1));
       }
       assertThat(tables).isNotEmpty();
       for (String table : tables) {
-        try (var r = s.executeQuery("SELECT row_to_json(t)::text FROM \"" + schema + "\".\"" + table + "\" t")) {
+        try (var r =
+            s.executeQuery(
+                "SELECT row_to_json(t)::text FROM \"" + schema + "\".\"" + table + "\" t")) {
           while (r.next()) rows.add(r.getString(1));
         }
       }
     }
     assertThat(rows).anyMatch(r -> r.contains("alice"));
-    assertThat(rows).allSatisfy(r -> assertThat(r).doesNotContain(secret).doesNotContain("key\\\"").doesNotContain("\"key\"").doesNotContain("AAAAAAAAAAAAAAAAAAAA"));
-    assertThat(store.read(id).orElseThrow().state().text().replace(" ", "")).as("the same value, as jsonb writes it").isEqualTo("{\"kind\":\"secret\",\"retired\":true}");
+    assertThat(rows)
+        .allSatisfy(
+            r ->
+                assertThat(r)
+                    .doesNotContain(secret)
+                    .doesNotContain("key\\\"")
+                    .doesNotContain("\"key\"")
+                    .doesNotContain("AAAAAAAAAAAAAAAAAAAA"));
+    assertThat(store.read(id).orElseThrow().state().text().replace(" ", ""))
+        .as("the same value, as jsonb writes it")
+        .isEqualTo("{\"kind\":\"secret\",\"retired\":true}");
   }
 
   @Test
-  void instancesRacingToMakeTheTokenSecretFile_endWithOne_soEachAcceptsTheOthersTokens() throws Exception {
-    new Identities(store, directory.resolve(".toa"), clock).create("alice", "pw".toCharArray(), List.of());
+  void instancesRacingToMakeTheTokenSecretFile_endWithOne_soEachAcceptsTheOthersTokens()
+      throws Exception {
+    new Identities(store, directory.resolve(".toa"), clock)
+        .create("alice", "pw".toCharArray(), List.of());
     ExecutorService pool = Executors.newFixedThreadPool(4);
     List<String> tokens = new ArrayList<>();
     List<Identities> racers = new ArrayList<>();
@@ -141,7 +189,8 @@ class IdentitiesPostgresTest {
     // the same payload at the same moment: one secret signs it the same way in every instance
     assertThat(Set.copyOf(tokens)).hasSize(1);
     for (Identities racer : racers) {
-      for (String token : tokens) assertThat(racer.tokens().check(token)).isInstanceOf(Tokens.Checked.Valid.class);
+      for (String token : tokens)
+        assertThat(racer.tokens().check(token)).isInstanceOf(Tokens.Checked.Valid.class);
     }
   }
 

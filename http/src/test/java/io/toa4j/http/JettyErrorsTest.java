@@ -29,13 +29,15 @@ class JettyErrorsTest {
     connector.setHost("127.0.0.1");
     connector.setPort(0);
     server.addConnector(connector);
-    server.setHandler(new Handler.Abstract() {
-      @Override
-      public boolean handle(Request request, Response response, Callback callback) {
-        if (request.getHttpURI().getPath().startsWith("/throws")) throw new IllegalStateException("secret internals of io.toa4j.Thing");
-        return false; // nobody answers: Jetty's own 404
-      }
-    });
+    server.setHandler(
+        new Handler.Abstract() {
+          @Override
+          public boolean handle(Request request, Response response, Callback callback) {
+            if (request.getHttpURI().getPath().startsWith("/throws"))
+              throw new IllegalStateException("secret internals of io.toa4j.Thing");
+            return false; // nobody answers: Jetty's own 404
+          }
+        });
     server.setErrorHandler(new JettyErrors(8192));
     server.start();
   }
@@ -48,18 +50,26 @@ class JettyErrorsTest {
   @Test
   void noHandlerAnswers_isJettysOwn404_asAProblem_forEveryMethod() {
     for (String method : List.of("GET", "POST", "PUT", "DELETE", "OPTIONS")) {
-      RawHttp.Answer answer = RawHttp.send(connector.getLocalPort(), method + " /anything HTTP/1.1\r\nhost: x\r\ncontent-length: 0\r\n\r\n");
-      assertThat(assertProblem(404, answer).path("code").asText()).as(method).isEqualTo("NOT_FOUND");
+      RawHttp.Answer answer =
+          RawHttp.send(
+              connector.getLocalPort(),
+              method + " /anything HTTP/1.1\r\nhost: x\r\ncontent-length: 0\r\n\r\n");
+      assertThat(assertProblem(404, answer).path("code").asText())
+          .as(method)
+          .isEqualTo("NOT_FOUND");
     }
-    RawHttp.Answer head = RawHttp.send(connector.getLocalPort(), "HEAD /anything HTTP/1.1\r\nhost: x\r\n\r\n");
+    RawHttp.Answer head =
+        RawHttp.send(connector.getLocalPort(), "HEAD /anything HTTP/1.1\r\nhost: x\r\n\r\n");
     assertThat(head.status()).isEqualTo(404);
     assertThat(head.header("content-type")).contains(Problems.MEDIA_TYPE);
   }
 
   @Test
   void handlerThrows_is500Problem_withoutTheExceptionsText() {
-    RawHttp.Answer answer = RawHttp.send(connector.getLocalPort(), "GET /throws HTTP/1.1\r\nhost: x\r\n\r\n");
+    RawHttp.Answer answer =
+        RawHttp.send(connector.getLocalPort(), "GET /throws HTTP/1.1\r\nhost: x\r\n\r\n");
 
-    assertThat(assertProblem(500, answer).path("detail").asText()).doesNotContain("secret", "IllegalState");
+    assertThat(assertProblem(500, answer).path("detail").asText())
+        .doesNotContain("secret", "IllegalState");
   }
 }

@@ -28,7 +28,8 @@ import tools.jackson.databind.ObjectMapper;
  */
 class LateRepeatGatewayTest {
   static final ObjectMapper JSON = new ObjectMapper();
-  static final HttpClient CLIENT = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
+  static final HttpClient CLIENT =
+      HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
   static final String WALLET = "0123456789abcdef0123456789abcdef";
 
   @TempDir Path directory;
@@ -39,7 +40,11 @@ class LateRepeatGatewayTest {
 
   @BeforeEach
   void start() {
-    app = Toa.builder().directory(Wallets.context(directory, gate)).options(Options.defaults().withClock(clock)).build();
+    app =
+        Toa.builder()
+            .directory(Wallets.context(directory, gate))
+            .options(Options.defaults().withClock(clock))
+            .build();
     gateway = Gateway.start(app, new InetSocketAddress("127.0.0.1", 0), Gateway.DEFAULT_MAX_BODY);
   }
 
@@ -50,9 +55,15 @@ class LateRepeatGatewayTest {
     app.close();
   }
 
-  HttpResponse<String> send(String method, String path, String body, String... headers) throws Exception {
-    HttpRequest.Builder request = HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + gateway.port() + path))
-        .method(method, body == null ? HttpRequest.BodyPublishers.noBody() : HttpRequest.BodyPublishers.ofString(body));
+  HttpResponse<String> send(String method, String path, String body, String... headers)
+      throws Exception {
+    HttpRequest.Builder request =
+        HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + gateway.port() + path))
+            .method(
+                method,
+                body == null
+                    ? HttpRequest.BodyPublishers.noBody()
+                    : HttpRequest.BodyPublishers.ofString(body));
     if (body != null) request.header("content-type", "application/json");
     for (int i = 0; i < headers.length; i += 2) request.header(headers[i], headers[i + 1]);
     return CLIENT.send(request.build(), HttpResponse.BodyHandlers.ofString());
@@ -63,7 +74,8 @@ class LateRepeatGatewayTest {
     String key = UUID.randomUUID().toString();
     String credits = "/test/wallets/" + WALLET + "/credits/";
     Instant answered = clock.instant();
-    assertThat(send("PUT", credits, "{\"amount\": 5}", "idempotency-key", key).statusCode()).isEqualTo(200);
+    assertThat(send("PUT", credits, "{\"amount\": 5}", "idempotency-key", key).statusCode())
+        .isEqualTo(200);
 
     clock.advance(Duration.ofHours(2));
     HttpResponse<String> late = send("PUT", credits, "{\"amount\": 5}", "idempotency-key", key);
@@ -76,7 +88,9 @@ class LateRepeatGatewayTest {
     assertThat(problem.path("answered").asString()).isEqualTo(answered.toString());
     assertThat(problem.path("component").asString()).isEqualTo("test.wallets");
     assertThat(problem.path("record").asString()).isEqualTo(WALLET);
-    assertThat(problem.path("detail").asString()).contains(answered.toString()).contains("record " + WALLET);
+    assertThat(problem.path("detail").asString())
+        .contains(answered.toString())
+        .contains("record " + WALLET);
 
     HttpResponse<String> other = send("PUT", credits, "{\"amount\": 6}", "idempotency-key", key);
     assertThat(other.statusCode()).as("another body under the key is still a reuse").isEqualTo(422);

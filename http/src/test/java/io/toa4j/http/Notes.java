@@ -11,7 +11,10 @@ final class Notes {
 
   static Path context(Path directory) {
     write(directory, "context.toa.yaml", "name: test\n");
-    write(directory, "components/test.notes/manifest.toa.yaml", """
+    write(
+        directory,
+        "components/test.notes/manifest.toa.yaml",
+        """
         entity:
           properties:
             text: { type: string, maxLength: 100 }
@@ -43,11 +46,17 @@ final class Notes {
             auth:role: staff
             GET: observe
         """);
-    write(directory, "components/test.notes/Note.java", """
+    write(
+        directory,
+        "components/test.notes/Note.java",
+        """
         package test.notes;
         public class Note extends io.toa4j.api.Entry { public String text; }
         """);
-    write(directory, "components/test.notes/operations/Create.java", """
+    write(
+        directory,
+        "components/test.notes/operations/Create.java",
+        """
         package test.notes.operations;
         public class Create implements io.toa4j.api.Transition<Create.Input, test.notes.Note> {
           public record Input(String text) {}
@@ -57,7 +66,10 @@ final class Notes {
           }
         }
         """);
-    write(directory, "components/test.notes/operations/Write.java", """
+    write(
+        directory,
+        "components/test.notes/operations/Write.java",
+        """
         package test.notes.operations;
         import io.toa4j.api.Refusal;
         public class Write implements io.toa4j.api.Transition<Write.Input, test.notes.Note> {

@@ -51,10 +51,12 @@ class OperationsEndpointsTest {
   }
 
   @Test
-  void metrics_withoutCredentials401_withoutTheRole403_withTheRoleOrACoveringOne200() throws Exception {
+  void metrics_withoutCredentials401_withoutTheRole403_withTheRoleOrACoveringOne200()
+      throws Exception {
     app = Toa.builder().directory(Notes.context(directory)).build();
     serve(GatewaySettings.defaults());
-    Identities identities = new Identities(app.systemStore(Identities.STORE), app.state(), app.clock());
+    Identities identities =
+        new Identities(app.systemStore(Identities.STORE), app.state(), app.clock());
     identities.create("scraper", PASSWORD.toCharArray(), List.of("toa:metrics"));
     identities.create("operator", PASSWORD.toCharArray(), List.of("toa"));
     identities.create("clerk", PASSWORD.toCharArray(), List.of("staff", "toa:metricsx"));
@@ -63,17 +65,27 @@ class OperationsEndpointsTest {
     HttpResponse<String> anonymous = get("/.toa/metrics", null);
     HttpResponse<String> clerk = get("/.toa/metrics", basic("clerk"));
     HttpResponse<String> scraper = get("/.toa/metrics", basic("scraper"));
-    HttpResponse<String> operator = get("/.toa/metrics", "Bearer " + identities.issue("operator", Duration.ofMinutes(5)).token());
+    HttpResponse<String> operator =
+        get(
+            "/.toa/metrics",
+            "Bearer " + identities.issue("operator", Duration.ofMinutes(5)).token());
 
     assertThat(anonymous.statusCode()).isEqualTo(401);
     assertThat(anonymous.headers().allValues("www-authenticate")).hasSize(2);
     assertThat(clerk.statusCode()).isEqualTo(403);
     for (HttpResponse<String> refused : List.of(anonymous, clerk)) {
-      assertThat(refused.body()).contains("toa:metrics").doesNotContain("toa_", "derivations", "test.notes");
+      assertThat(refused.body())
+          .contains("toa:metrics")
+          .doesNotContain("toa_", "derivations", "test.notes");
     }
     assertThat(scraper.statusCode()).isEqualTo(200);
-    assertThat(scraper.headers().firstValue("content-type")).hasValueSatisfying(t -> assertThat(t).startsWith("text/plain"));
-    assertThat(scraper.body()).contains("toa_outbox_backlog{component=\"test.notes\"}", "toa_parked", "toa_credentials_derivations_total");
+    assertThat(scraper.headers().firstValue("content-type"))
+        .hasValueSatisfying(t -> assertThat(t).startsWith("text/plain"));
+    assertThat(scraper.body())
+        .contains(
+            "toa_outbox_backlog{component=\"test.notes\"}",
+            "toa_parked",
+            "toa_credentials_derivations_total");
     assertThat(scraper.body())
         .as("the call's timer, with the buckets percentiles are taken from")
         .contains("toa_call_seconds_count{operation=\"test.notes.create\",outcome=\"output\"} 1")
@@ -86,7 +98,8 @@ class OperationsEndpointsTest {
   void metrics_withAnotherConfiguredRole_admitsOnlyThatRole() throws Exception {
     app = Toa.builder().directory(Notes.context(directory)).build();
     serve(GatewaySettings.defaults().withMetricsRole("ops:scrape"));
-    Identities identities = new Identities(app.systemStore(Identities.STORE), app.state(), app.clock());
+    Identities identities =
+        new Identities(app.systemStore(Identities.STORE), app.state(), app.clock());
     identities.create("scraper", PASSWORD.toCharArray(), List.of("toa:metrics"));
     identities.create("ops", PASSWORD.toCharArray(), List.of("ops:scrape"));
 
@@ -116,7 +129,17 @@ class OperationsEndpointsTest {
     System.setProperty(failing, "true");
     try (Toa first = Toa.builder().directory(directory).build()) {
       first.call("test.sources.emit", Request.of(SOURCE, Map.of("n", 7)));
-      await().atMost(PATIENCE).until(() -> count(first.metrics().find("toa.messages").tags("queue", QUEUE, "outcome", "retried").counter()) >= 1);
+      await()
+          .atMost(PATIENCE)
+          .until(
+              () ->
+                  count(
+                          first
+                              .metrics()
+                              .find("toa.messages")
+                              .tags("queue", QUEUE, "outcome", "retried")
+                              .counter())
+                      >= 1);
     }
     System.getProperties().remove(failing);
 
@@ -124,11 +147,16 @@ class OperationsEndpointsTest {
     app = Toa.builder().directory(directory).meterRegistry(Gateway.metricsRegistry()).build();
     assertThat(app.admin().settle(PATIENCE)).isEmpty();
     serve(GatewaySettings.defaults());
-    new Identities(app.systemStore(Identities.STORE), app.state(), app.clock()).create("scraper", PASSWORD.toCharArray(), List.of("toa:metrics"));
+    new Identities(app.systemStore(Identities.STORE), app.state(), app.clock())
+        .create("scraper", PASSWORD.toCharArray(), List.of("toa:metrics"));
 
     String metrics = get("/.toa/metrics", basic("scraper")).body();
 
-    assertThat(metrics).containsPattern("toa_messages_total\\{[^}]*outcome=\"delivered\"[^}]*queue=\"" + QUEUE.replace(".", "\\.") + "\"[^}]*\\} 1\\.0");
+    assertThat(metrics)
+        .containsPattern(
+            "toa_messages_total\\{[^}]*outcome=\"delivered\"[^}]*queue=\""
+                + QUEUE.replace(".", "\\.")
+                + "\"[^}]*\\} 1\\.0");
   }
 
   private static double count(io.micrometer.core.instrument.Counter counter) {
@@ -136,12 +164,15 @@ class OperationsEndpointsTest {
   }
 
   private HttpResponse<String> get(String path, String authorization) throws Exception {
-    HttpRequest.Builder request = HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + gateway.port() + path));
+    HttpRequest.Builder request =
+        HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + gateway.port() + path));
     if (authorization != null) request.header("authorization", authorization);
     return CLIENT.send(request.build(), HttpResponse.BodyHandlers.ofString());
   }
 
   private static String basic(String name) {
-    return "Basic " + Base64.getEncoder().encodeToString((name + ":" + PASSWORD).getBytes(StandardCharsets.UTF_8));
+    return "Basic "
+        + Base64.getEncoder()
+            .encodeToString((name + ":" + PASSWORD).getBytes(StandardCharsets.UTF_8));
   }
 }

@@ -46,7 +46,9 @@ class PasswordsTest {
   void verify_readsTheIterationCountStoredWithTheHash() {
     String hash = new Passwords(RANDOM, 2_000).hash("pw".toCharArray());
 
-    assertThat(fast.verify("pw".toCharArray(), hash)).as("a verifier set to 1,000 verifies a 2,000 hash").isTrue();
+    assertThat(fast.verify("pw".toCharArray(), hash))
+        .as("a verifier set to 1,000 verifies a 2,000 hash")
+        .isTrue();
   }
 
   @Test
@@ -70,6 +72,7 @@ class PasswordsTest {
 
   @Test
   void fewerThan1000Iterations_areRefused() {
-    assertThatThrownBy(() -> new Passwords(RANDOM, 999)).isInstanceOf(IllegalArgumentException.class);
+    assertThatThrownBy(() -> new Passwords(RANDOM, 999))
+        .isInstanceOf(IllegalArgumentException.class);
   }
 }

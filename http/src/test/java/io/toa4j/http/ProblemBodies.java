@@ -9,12 +9,29 @@ import tools.jackson.core.JacksonException;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.ObjectMapper;
 
-/** What every refusal's body must be: an RFC 9457 problem with the gateway's code, and no internals. */
+/**
+ * What every refusal's body must be: an RFC 9457 problem with the gateway's code, and no internals.
+ */
 final class ProblemBodies {
   static final ObjectMapper JSON = new ObjectMapper();
-  /** Texts that would show a Java type, a stack or a parser's location dump (and a nested class: {@code $} and a capital). */
+
+  /**
+   * Texts that would show a Java type, a stack or a parser's location dump (and a nested class:
+   * {@code $} and a capital).
+   */
   static final List<String> INTERNALS =
-      List.of("Exception", "[Source:", "reference chain", "java.", "io.toa4j", "com.fasterxml", "tools.jackson", "org.eclipse", "line: ", "byte offset", "StreamRead");
+      List.of(
+          "Exception",
+          "[Source:",
+          "reference chain",
+          "java.",
+          "io.toa4j",
+          "com.fasterxml",
+          "tools.jackson",
+          "org.eclipse",
+          "line: ",
+          "byte offset",
+          "StreamRead");
 
   private ProblemBodies() {}
 
@@ -34,7 +51,10 @@ final class ProblemBodies {
     assertThat(problem.path("status").asInt()).as(text).isEqualTo(status);
     assertThat(problem.path("detail").asString()).as(text).isNotBlank();
     assertThat(problem.path("code").asString()).as(text).matches("[A-Z][A-Z0-9_]*");
-    assertThat(problem.path("detail").asString()).as(text).doesNotContain(INTERNALS).doesNotContainPattern("\\$[A-Z]");
+    assertThat(problem.path("detail").asString())
+        .as(text)
+        .doesNotContain(INTERNALS)
+        .doesNotContainPattern("\\$[A-Z]");
     return problem;
   }
 

@@ -63,11 +63,15 @@ final class RawHttp {
 
   /** The same, from a local address of the loopback range, such as 127.0.0.2: another client's. */
   static Answer from(java.net.InetAddress local, int port, String request) {
-    return send(local, port, request.getBytes(StandardCharsets.ISO_8859_1), request.startsWith("HEAD "));
+    return send(
+        local, port, request.getBytes(StandardCharsets.ISO_8859_1), request.startsWith("HEAD "));
   }
 
   private static Answer send(java.net.InetAddress local, int port, byte[] request, boolean head) {
-    try (Socket socket = local == null ? new Socket("127.0.0.1", port) : new Socket(java.net.InetAddress.getByName("127.0.0.1"), port, local, 0)) {
+    try (Socket socket =
+        local == null
+            ? new Socket("127.0.0.1", port)
+            : new Socket(java.net.InetAddress.getByName("127.0.0.1"), port, local, 0)) {
       socket.setSoTimeout(20_000);
       OutputStream out = socket.getOutputStream();
       try {
@@ -99,15 +103,21 @@ final class RawHttp {
     int at = 0;
     while (true) {
       int end = indexOf(bytes, "\r\n\r\n".getBytes(StandardCharsets.ISO_8859_1), at);
-      if (end < 0) throw new AssertionError("no complete answer in: " + new String(bytes, StandardCharsets.ISO_8859_1));
+      if (end < 0)
+        throw new AssertionError(
+            "no complete answer in: " + new String(bytes, StandardCharsets.ISO_8859_1));
       String[] lines = new String(bytes, at, end - at, StandardCharsets.ISO_8859_1).split("\r\n");
       String[] statusLine = lines[0].split(" ", 3);
-      if (statusLine.length < 2 || !statusLine[0].startsWith("HTTP/1.")) throw new AssertionError("not a status line: " + lines[0]);
+      if (statusLine.length < 2 || !statusLine[0].startsWith("HTTP/1."))
+        throw new AssertionError("not a status line: " + lines[0]);
       int status = Integer.parseInt(statusLine[1]);
       Map<String, List<String>> headers = new LinkedHashMap<>();
       for (String line : Arrays.copyOfRange(lines, 1, lines.length)) {
         int colon = line.indexOf(':');
-        headers.computeIfAbsent(line.substring(0, colon).trim().toLowerCase(Locale.ROOT), k -> new ArrayList<>()).add(line.substring(colon + 1).trim());
+        headers
+            .computeIfAbsent(
+                line.substring(0, colon).trim().toLowerCase(Locale.ROOT), k -> new ArrayList<>())
+            .add(line.substring(colon + 1).trim());
       }
       at = end + 4;
       if (status >= 100 && status < 200) continue;
@@ -130,7 +140,10 @@ final class RawHttp {
     ByteArrayOutputStream body = new ByteArrayOutputStream();
     while (true) {
       int eol = indexOf(bytes, new byte[] {'\r', '\n'}, at);
-      int size = Integer.parseInt(new String(bytes, at, eol - at, StandardCharsets.ISO_8859_1).split(";")[0].trim(), 16);
+      int size =
+          Integer.parseInt(
+              new String(bytes, at, eol - at, StandardCharsets.ISO_8859_1).split(";")[0].trim(),
+              16);
       if (size == 0) return body.toByteArray();
       body.write(bytes, eol + 2, size);
       at = eol + 2 + size + 2;

@@ -16,11 +16,18 @@ class ScopesPropertyTest {
 
   @Provide
   Arbitrary<List<String>> levels() {
-    return Arbitraries.strings().withChars("abcAB09_-").ofMinLength(1).ofMaxLength(6).list().ofMinSize(1).ofMaxSize(5);
+    return Arbitraries.strings()
+        .withChars("abcAB09_-")
+        .ofMinLength(1)
+        .ofMaxLength(6)
+        .list()
+        .ofMinSize(1)
+        .ofMaxSize(5);
   }
 
   @Property
-  void aScope_coversItselfAndEveryScopeUnderIt(@ForAll("levels") List<String> held, @ForAll("levels") List<String> below) {
+  void aScope_coversItselfAndEveryScopeUnderIt(
+      @ForAll("levels") List<String> held, @ForAll("levels") List<String> below) {
     String scope = String.join(":", held);
     String narrower = scope + ":" + String.join(":", below);
 
@@ -29,7 +36,8 @@ class ScopesPropertyTest {
   }
 
   @Property
-  void aNarrowerScope_neverCoversAWiderOne(@ForAll("levels") List<String> held, @ForAll("levels") List<String> below) {
+  void aNarrowerScope_neverCoversAWiderOne(
+      @ForAll("levels") List<String> held, @ForAll("levels") List<String> below) {
     String scope = String.join(":", held);
 
     assertThat(Scopes.covers(scope + ":" + String.join(":", below), scope)).isFalse();
@@ -39,14 +47,18 @@ class ScopesPropertyTest {
   void aScopeThatIsAPrefixWithinALevel_coversNothingOfTheLongerLevel(
       @ForAll("levels") List<String> held, @ForAll("levels") List<String> rest) {
     // store:wal against store:wallets...: the last level is cut inside, not at a ':'
-    String full = String.join(":", held) + "x" + (rest.isEmpty() ? "" : ":" + String.join(":", rest));
+    String full =
+        String.join(":", held) + "x" + (rest.isEmpty() ? "" : ":" + String.join(":", rest));
     String cut = String.join(":", held);
 
     assertThat(Scopes.covers(cut, full)).isFalse();
   }
 
   @Property
-  void covering_isTransitive(@ForAll("levels") List<String> a, @ForAll("levels") List<String> b, @ForAll("levels") List<String> c) {
+  void covering_isTransitive(
+      @ForAll("levels") List<String> a,
+      @ForAll("levels") List<String> b,
+      @ForAll("levels") List<String> c) {
     String wide = String.join(":", a);
     String middle = wide + ":" + String.join(":", b);
     String narrow = middle + ":" + String.join(":", c);
@@ -74,7 +86,16 @@ class ScopesPropertyTest {
 
   @Example
   void malformedScopes_areRefusedSayingTheRule() {
-    for (String bad : List.of("", ":", "store:", ":store", "store::wallets", "store wallets", "store/wallets", "x".repeat(256))) {
+    for (String bad :
+        List.of(
+            "",
+            ":",
+            "store:",
+            ":store",
+            "store::wallets",
+            "store wallets",
+            "store/wallets",
+            "x".repeat(256))) {
       assertThat(Scopes.valid(bad)).as(bad).isFalse();
       assertThatThrownBy(() -> Scopes.check(bad))
           .isInstanceOf(IdentityException.class)

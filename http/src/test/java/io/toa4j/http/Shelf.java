@@ -5,12 +5,13 @@ import java.nio.file.Path;
 /**
  * A context with one exposed component whose routes declare every kind of access: a role, a
  * narrower role, auth:id, anonymous (no credentials), anyone (any identity), both, and nothing at
- * all (closed). Its entity is associated, so any
- * id reads as a blank record and every granted GET is 200.
+ * all (closed). Its entity is associated, so any id reads as a blank record and every granted GET
+ * is 200.
  */
 final class Shelf {
   /** Each route the exposition declares, under the record {@code :id}. */
   static final String BY_ROLE = "";
+
   static final String BY_NARROWER_ROLE = "wallets/";
   static final String BY_ID = "mine/";
   static final String OPEN = "open/";
@@ -22,7 +23,10 @@ final class Shelf {
 
   static Path context(Path directory) {
     Notes.write(directory, "context.toa.yaml", "name: test\n");
-    Notes.write(directory, "components/test.shelf/manifest.toa.yaml", """
+    Notes.write(
+        directory,
+        "components/test.shelf/manifest.toa.yaml",
+        """
         entity:
           associated: true
           properties:
@@ -57,11 +61,17 @@ final class Shelf {
             io:output: [id]
             GET: observe
         """);
-    Notes.write(directory, "components/test.shelf/Item.java", """
+    Notes.write(
+        directory,
+        "components/test.shelf/Item.java",
+        """
         package test.shelf;
         public class Item extends io.toa4j.api.Entry { public String text; }
         """);
-    Notes.write(directory, "components/test.shelf/operations/Write.java", """
+    Notes.write(
+        directory,
+        "components/test.shelf/operations/Write.java",
+        """
         package test.shelf.operations;
         public class Write implements io.toa4j.api.Transition<Write.Input, test.shelf.Item> {
           public record Input(String text) {}

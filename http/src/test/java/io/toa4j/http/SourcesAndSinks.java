@@ -2,19 +2,25 @@ package io.toa4j.http;
 
 import java.nio.file.Path;
 
-/** A context of two components, one receiving the other's events, whose receiver fails on demand. */
+/**
+ * A context of two components, one receiving the other's events, whose receiver fails on demand.
+ */
 final class SourcesAndSinks {
   private SourcesAndSinks() {}
 
   /**
-   * {@code test.sources}, whose {@code emit} writes {@code n}, and {@code test.sinks}, which receives
-   * its {@code created} and fails (a transient failure, retried after each of the {@code retries}
-   * delays, a YAML list of seconds, then parked) while the system property named {@code failing} is
-   * set.
+   * {@code test.sources}, whose {@code emit} writes {@code n}, and {@code test.sinks}, which
+   * receives its {@code created} and fails (a transient failure, retried after each of the {@code
+   * retries} delays, a YAML list of seconds, then parked) while the system property named {@code
+   * failing} is set.
    */
   static void write(Path directory, String failing, String retries) {
-    Notes.write(directory, "context.toa.yaml", "name: test\ndelivery: { retries: " + retries + " }\n");
-    Notes.write(directory, "components/test.sources/manifest.toa.yaml", """
+    Notes.write(
+        directory, "context.toa.yaml", "name: test\ndelivery: { retries: " + retries + " }\n");
+    Notes.write(
+        directory,
+        "components/test.sources/manifest.toa.yaml",
+        """
         entity:
           associated: true
           properties:
@@ -24,11 +30,17 @@ final class SourcesAndSinks {
             query: true
             input: { type: object, properties: { n: { type: integer } }, required: [n] }
         """);
-    Notes.write(directory, "components/test.sources/Source.java", """
+    Notes.write(
+        directory,
+        "components/test.sources/Source.java",
+        """
         package test.sources;
         public class Source extends io.toa4j.api.Entry { public Long n; }
         """);
-    Notes.write(directory, "components/test.sources/operations/Emit.java", """
+    Notes.write(
+        directory,
+        "components/test.sources/operations/Emit.java",
+        """
         package test.sources.operations;
         public class Emit implements io.toa4j.api.Transition<Emit.Input, test.sources.Source> {
           public record Input(long n) {}
@@ -38,7 +50,10 @@ final class SourcesAndSinks {
           }
         }
         """);
-    Notes.write(directory, "components/test.sinks/manifest.toa.yaml", """
+    Notes.write(
+        directory,
+        "components/test.sinks/manifest.toa.yaml",
+        """
         entity:
           associated: true
           properties:
@@ -50,11 +65,17 @@ final class SourcesAndSinks {
         receivers:
           test.sources.created: absorb
         """);
-    Notes.write(directory, "components/test.sinks/Sink.java", """
+    Notes.write(
+        directory,
+        "components/test.sinks/Sink.java",
+        """
         package test.sinks;
         public class Sink extends io.toa4j.api.Entry { public Long n; }
         """);
-    Notes.write(directory, "components/test.sinks/operations/Absorb.java", """
+    Notes.write(
+        directory,
+        "components/test.sinks/operations/Absorb.java",
+        """
         package test.sinks.operations;
         public class Absorb implements io.toa4j.api.Transition<Absorb.Input, test.sinks.Sink> {
           public record Input(long n) {}
@@ -64,8 +85,12 @@ final class SourcesAndSinks {
             return entry;
           }
         }
-        """.formatted(failing));
-    Notes.write(directory, "components/test.sinks/receivers/TestSourcesCreated.java", """
+        """
+            .formatted(failing));
+    Notes.write(
+        directory,
+        "components/test.sinks/receivers/TestSourcesCreated.java",
+        """
         package test.sinks.receivers;
         import io.toa4j.api.*;
         import java.util.Map;

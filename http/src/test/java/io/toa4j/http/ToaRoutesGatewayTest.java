@@ -25,8 +25,8 @@ import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.ObjectMapper;
 
 /**
- * Routes as Toa writes them, at a real gateway over a real SQLite context: a method mapped to {@code
- * { endpoint, query }} (open and closed criteria and sort, the window's defaults and ranges,
+ * Routes as Toa writes them, at a real gateway over a real SQLite context: a method mapped to
+ * {@code { endpoint, query }} (open and closed criteria and sort, the window's defaults and ranges,
  * selectors), route variables other than {@code :id} (criteria on GET and PUT, input on POST), and
  * {@code io:output: true|false}.
  */
@@ -41,7 +41,10 @@ class ToaRoutesGatewayTest {
 
   static Path context(Path directory) {
     Notes.write(directory, "context.toa.yaml", "name: test\n");
-    Notes.write(directory, "components/test.pots/manifest.toa.yaml", """
+    Notes.write(
+        directory,
+        "components/test.pots/manifest.toa.yaml",
+        """
         entity:
           properties:
             name: string
@@ -103,7 +106,10 @@ class ToaRoutesGatewayTest {
               io:output: true
               query: { parameters: [name] }
         """);
-    Notes.write(directory, "components/plants/manifest.toa.yaml", """
+    Notes.write(
+        directory,
+        "components/plants/manifest.toa.yaml",
+        """
         entity:
           associated: true
           properties:
@@ -114,14 +120,20 @@ class ToaRoutesGatewayTest {
             io:output: [id]
             GET: observe
         """);
-    Notes.write(directory, "components/test.pots/operations/Greet.java", """
+    Notes.write(
+        directory,
+        "components/test.pots/operations/Greet.java",
+        """
         package test.pots.operations;
         public class Greet implements io.toa4j.api.Computation<Greet.Input> {
           public record Input(String name) {}
           public Object computation(Input input) { return "hello " + input.name(); }
         }
         """);
-    Notes.write(directory, "components/test.pots/operations/Total.java", """
+    Notes.write(
+        directory,
+        "components/test.pots/operations/Total.java",
+        """
         package test.pots.operations;
         public class Total implements io.toa4j.api.Computation<Void> {
           public Object computation(Void input) { return 42; }
@@ -151,8 +163,13 @@ class ToaRoutesGatewayTest {
   }
 
   HttpResponse<String> send(String method, String path, String body) throws Exception {
-    HttpRequest.Builder request = HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + gateway.port() + path))
-        .method(method, body == null ? HttpRequest.BodyPublishers.noBody() : HttpRequest.BodyPublishers.ofString(body));
+    HttpRequest.Builder request =
+        HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + gateway.port() + path))
+            .method(
+                method,
+                body == null
+                    ? HttpRequest.BodyPublishers.noBody()
+                    : HttpRequest.BodyPublishers.ofString(body));
     if (body != null) request.header("content-type", "application/json");
     return CLIENT.send(request.build(), HttpResponse.BodyHandlers.ofString());
   }
@@ -169,26 +186,35 @@ class ToaRoutesGatewayTest {
     return URLEncoder.encode(value, StandardCharsets.UTF_8);
   }
 
-  private void refused(String method, String path, String body, int status, String... detail) throws Exception {
+  private void refused(String method, String path, String body, int status, String... detail)
+      throws Exception {
     HttpResponse<String> response = send(method, path, body);
     assertThat(response.statusCode()).as(response.body()).isEqualTo(status);
     assertThat(JSON.readTree(response.body()).path("detail").asString()).contains(detail);
   }
 
   @Test
-  void aQueryBlock_appliesItsCriteriaSortAndWindow_openToTheRequestsWithinItsSelectorsAndRanges() throws Exception {
+  void aQueryBlock_appliesItsCriteriaSortAndWindow_openToTheRequestsWithinItsSelectorsAndRanges()
+      throws Exception {
     // rank>0 and rank:desc are the block's; limit 2 its default
     assertThat(names("/test/pots/")).containsExactly("birch", "cedar");
     assertThat(names("/test/pots/?limit=3")).containsExactly("birch", "cedar", "ash");
-    assertThat(names("/test/pots/?limit=3&criteria=" + q("state==hot"))).containsExactly("cedar", "ash");
+    assertThat(names("/test/pots/?limit=3&criteria=" + q("state==hot")))
+        .containsExactly("cedar", "ash");
     assertThat(names("/test/pots/?limit=3&omit=1&sort=name:desc")).containsExactly("cedar", "ash");
-    assertThat(names("/test/pots/?limit=3&criteria=" + q("state==cold,name==ash") + "&sort=name")).containsExactly("birch", "ash");
+    assertThat(names("/test/pots/?limit=3&criteria=" + q("state==cold,name==ash") + "&sort=name"))
+        .containsExactly("birch", "ash");
 
     refused("GET", "/test/pots/?limit=4", null, 400, "limit must be from 1 to 3");
     refused("GET", "/test/pots/?criteria=" + q("rank>1"), null, 400, "'rank'", "[state, name]");
     refused("GET", "/test/pots/?sort=rank", null, 400, "'rank'");
     refused("GET", "/test/pots/?criteria=" + q("state=="), null, 400, "not RSQL");
-    refused("GET", "/test/pots/?version=1&criteria=" + q("name==x") + "&criteria=" + q("name==y"), null, 400, "twice");
+    refused(
+        "GET",
+        "/test/pots/?version=1&criteria=" + q("name==x") + "&criteria=" + q("name==y"),
+        null,
+        400,
+        "twice");
   }
 
   @Test
@@ -208,7 +234,8 @@ class ToaRoutesGatewayTest {
   }
 
   @Test
-  void anObservationWithASort_answersTheFirstRecord_andTakesNoWindowFromTheRequest() throws Exception {
+  void anObservationWithASort_answersTheFirstRecord_andTakesNoWindowFromTheRequest()
+      throws Exception {
     HttpResponse<String> top = send("GET", "/test/pots/top/", null);
     assertThat(top.statusCode()).as(top.body()).isEqualTo(200);
     assertThat(JSON.readTree(top.body()).path("name").asString()).isEqualTo("birch");
@@ -217,14 +244,21 @@ class ToaRoutesGatewayTest {
 
   @Test
   void routeVariables_selectOnGetAndPut_andAreInputOnPost() throws Exception {
-    assertThat(send("POST", "/test/pots/checkouts/co_1/", "{\"name\": \"elm\", \"rank\": 0, \"checkout\": \"ignored\"}").statusCode()).isEqualTo(201);
+    assertThat(
+            send(
+                    "POST",
+                    "/test/pots/checkouts/co_1/",
+                    "{\"name\": \"elm\", \"rank\": 0, \"checkout\": \"ignored\"}")
+                .statusCode())
+        .isEqualTo(201);
     HttpResponse<String> read = send("GET", "/test/pots/checkouts/co_1/", null);
     assertThat(read.statusCode()).as(read.body()).isEqualTo(200);
     JsonNode elm = JSON.readTree(read.body());
     assertThat(elm.path("name").asString()).isEqualTo("elm");
     assertThat(elm.path("checkout").asString()).isEqualTo("co_1");
 
-    HttpResponse<String> heated = send("PUT", "/test/pots/checkouts/co_1/", "{\"state\": \"cold\"}");
+    HttpResponse<String> heated =
+        send("PUT", "/test/pots/checkouts/co_1/", "{\"state\": \"cold\"}");
     assertThat(heated.statusCode()).as(heated.body()).isEqualTo(200);
     assertThat(JSON.readTree(heated.body()).path("state").asString()).isEqualTo("cold");
     assertThat(heated.headers().firstValue("etag")).contains("\"2\"");
@@ -232,7 +266,8 @@ class ToaRoutesGatewayTest {
     assertThat(send("GET", "/test/pots/checkouts/co_2/", null).statusCode()).isEqualTo(404);
     refused("PUT", "/test/pots/checkouts/co_2/", "{\"state\": \"hot\"}", 404, "checkout");
     // a value with RSQL's reserved characters is one value, not more criteria
-    assertThat(send("GET", "/test/pots/checkouts/" + q("x';name=='elm") + "/", null).statusCode()).isEqualTo(404);
+    assertThat(send("GET", "/test/pots/checkouts/" + q("x';name=='elm") + "/", null).statusCode())
+        .isEqualTo(404);
     refused("POST", "/test/pots/checkouts/co_3/", "[1]", 400, "object");
   }
 
@@ -242,7 +277,8 @@ class ToaRoutesGatewayTest {
     assertThat(total.statusCode()).as(total.body()).isEqualTo(200);
     assertThat(total.body()).isEqualTo("42");
 
-    HttpResponse<String> quiet = send("POST", "/test/pots/quiet/", "{\"name\": \"fir\", \"rank\": 0}");
+    HttpResponse<String> quiet =
+        send("POST", "/test/pots/quiet/", "{\"name\": \"fir\", \"rank\": 0}");
     assertThat(quiet.statusCode()).isEqualTo(201);
     assertThat(quiet.body()).isEmpty();
   }
@@ -257,18 +293,31 @@ class ToaRoutesGatewayTest {
   }
 
   @Test
-  void aBlockOrAVariableThatDoesNotFitTheEntity_stopsTheGatewayNamingTheRoute(@TempDir Path other) throws Exception {
+  void aBlockOrAVariableThatDoesNotFitTheEntity_stopsTheGatewayNamingTheRoute(@TempDir Path other)
+      throws Exception {
     Path broken = context(other);
     Path manifest = broken.resolve("components/test.pots/manifest.toa.yaml");
-    Files.writeString(manifest, Files.readString(manifest).replace("criteria: state==hot", "criteria: colour==hot"));
+    Files.writeString(
+        manifest,
+        Files.readString(manifest).replace("criteria: state==hot", "criteria: colour==hot"));
     try (Toa wrong = Toa.builder().directory(broken).build()) {
-      assertThatThrownBy(() -> Gateway.start(wrong, new InetSocketAddress("127.0.0.1", 0), GatewaySettings.defaults()))
+      assertThatThrownBy(
+              () ->
+                  Gateway.start(
+                      wrong, new InetSocketAddress("127.0.0.1", 0), GatewaySettings.defaults()))
           .isInstanceOf(StartupException.class)
           .hasMessageContainingAll("GET /test/pots/hot", "no property 'colour'");
     }
-    Files.writeString(manifest, Files.readString(manifest).replace("criteria: colour==hot", "criteria: state==hot").replace("/checkouts/:checkout", "/checkouts/:basket"));
+    Files.writeString(
+        manifest,
+        Files.readString(manifest)
+            .replace("criteria: colour==hot", "criteria: state==hot")
+            .replace("/checkouts/:checkout", "/checkouts/:basket"));
     try (Toa wrong = Toa.builder().directory(broken).build()) {
-      assertThatThrownBy(() -> Gateway.start(wrong, new InetSocketAddress("127.0.0.1", 0), GatewaySettings.defaults()))
+      assertThatThrownBy(
+              () ->
+                  Gateway.start(
+                      wrong, new InetSocketAddress("127.0.0.1", 0), GatewaySettings.defaults()))
           .isInstanceOf(StartupException.class)
           .hasMessageContainingAll(":basket", "no property 'basket'");
     }

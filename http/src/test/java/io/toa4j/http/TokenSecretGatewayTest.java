@@ -49,7 +49,11 @@ class TokenSecretGatewayTest {
 
   @BeforeEach
   void start() {
-    app = Toa.builder().directory(Shelf.context(directory)).options(Options.defaults().withClock(clock)).build();
+    app =
+        Toa.builder()
+            .directory(Shelf.context(directory))
+            .options(Options.defaults().withClock(clock))
+            .build();
     identities = new Identities(app.systemStore(Identities.STORE), app.state(), clock);
     keeper = identities.create("keeper", PASSWORD.toCharArray(), List.of("store"));
   }
@@ -82,8 +86,14 @@ class TokenSecretGatewayTest {
       if (c == '.') continue;
       // the next character of the alphabet: at the last one, a change in the unused bits only
       char other = TokensTest.ALPHABET.charAt((TokensTest.ALPHABET.indexOf(c) + 1) % 64);
-      HttpResponse<String> response = get(PATH, "Bearer " + token.substring(0, i) + other + token.substring(i + 1));
-      if (response.statusCode() != 401 || !response.headers().allValues("www-authenticate").toString().contains("invalid_token")) {
+      HttpResponse<String> response =
+          get(PATH, "Bearer " + token.substring(0, i) + other + token.substring(i + 1));
+      if (response.statusCode() != 401
+          || !response
+              .headers()
+              .allValues("www-authenticate")
+              .toString()
+              .contains("invalid_token")) {
         answered.add(i + ": " + response.statusCode() + " " + response.body());
       }
     }
@@ -92,7 +102,9 @@ class TokenSecretGatewayTest {
   }
 
   @Test
-  void rotation_theSecretFileDeleted_andTheGatewayRestarted_refusesEarlierTokens_andIssuesAcceptedNewOnes() throws Exception {
+  void
+      rotation_theSecretFileDeleted_andTheGatewayRestarted_refusesEarlierTokens_andIssuesAcceptedNewOnes()
+          throws Exception {
     gateway = Gateway.start(app, new InetSocketAddress("127.0.0.1", 0), Gateway.DEFAULT_MAX_BODY);
     String before = issued();
     String fromTheCommandLine = identities.issue("keeper", Duration.ofDays(1)).token();
@@ -106,31 +118,54 @@ class TokenSecretGatewayTest {
     for (String old : List.of(before, fromTheCommandLine)) {
       HttpResponse<String> refused = get(PATH, "Bearer " + old);
       assertThat(refused.statusCode()).isEqualTo(401);
-      assertThat(JSON.readTree(refused.body()).path("detail").asString()).isEqualTo("the bearer token's signature does not match");
+      assertThat(JSON.readTree(refused.body()).path("detail").asString())
+          .isEqualTo("the bearer token's signature does not match");
     }
     assertThat(get(PATH, "Bearer " + issued()).statusCode()).isEqualTo(200);
   }
 
   @Test
-  void start_withASecretKeptInTheStoreByEarlierVersions_retiresIt_andRefusesTheTokensItSigned() throws Exception {
+  void start_withASecretKeptInTheStoreByEarlierVersions_retiresIt_andRefusesTheTokensItSigned()
+      throws Exception {
     byte[] old = new byte[32];
     new SecureRandom().nextBytes(old);
     String id = Identities.key("secret", "tokens");
-    app.systemStore(Identities.STORE).commit(new Write(0, new StoredRecord(id, 1, 1, 1,
-        new io.toa4j.spi.Json(JsonNodeFactory.instance.objectNode().put("kind", "secret").put("key", Base64.getEncoder().encodeToString(old)).toString()))));
-    String signedWithTheOld = new Tokens(old, clock).issue(keeper.id(), "keeper", clock.instant().plus(Duration.ofHours(1)));
+    app.systemStore(Identities.STORE)
+        .commit(
+            new Write(
+                0,
+                new StoredRecord(
+                    id,
+                    1,
+                    1,
+                    1,
+                    new io.toa4j.spi.Json(
+                        JsonNodeFactory.instance
+                            .objectNode()
+                            .put("kind", "secret")
+                            .put("key", Base64.getEncoder().encodeToString(old))
+                            .toString()))));
+    String signedWithTheOld =
+        new Tokens(old, clock)
+            .issue(keeper.id(), "keeper", clock.instant().plus(Duration.ofHours(1)));
 
     gateway = Gateway.start(app, new InetSocketAddress("127.0.0.1", 0), Gateway.DEFAULT_MAX_BODY);
 
-    assertThat(app.systemStore(Identities.STORE).read(id).orElseThrow().state().text()).doesNotContain("\"key\"");
+    assertThat(app.systemStore(Identities.STORE).read(id).orElseThrow().state().text())
+        .doesNotContain("\"key\"");
     assertThat(get(PATH, "Bearer " + signedWithTheOld).statusCode()).isEqualTo(401);
     assertThat(get(PATH, "Bearer " + issued()).statusCode()).isEqualTo(200);
   }
 
   /** A token from {@code POST /.toa/token} for the keeper. */
   private String issued() throws Exception {
-    HttpResponse<String> response = send("POST", "/.toa/token",
-        "Basic " + Base64.getEncoder().encodeToString(("keeper:" + PASSWORD).getBytes(StandardCharsets.UTF_8)));
+    HttpResponse<String> response =
+        send(
+            "POST",
+            "/.toa/token",
+            "Basic "
+                + Base64.getEncoder()
+                    .encodeToString(("keeper:" + PASSWORD).getBytes(StandardCharsets.UTF_8)));
     assertThat(response.statusCode()).as(response.body()).isEqualTo(200);
     return JSON.readTree(response.body()).path("token").asString();
   }
@@ -139,9 +174,11 @@ class TokenSecretGatewayTest {
     return send("GET", path, authorization);
   }
 
-  private HttpResponse<String> send(String method, String path, String authorization) throws Exception {
-    HttpRequest.Builder request = HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + gateway.port() + path))
-        .method(method, HttpRequest.BodyPublishers.noBody());
+  private HttpResponse<String> send(String method, String path, String authorization)
+      throws Exception {
+    HttpRequest.Builder request =
+        HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + gateway.port() + path))
+            .method(method, HttpRequest.BodyPublishers.noBody());
     if (authorization != null) request.header("authorization", authorization);
     return CLIENT.send(request.build(), HttpResponse.BodyHandlers.ofString());
   }

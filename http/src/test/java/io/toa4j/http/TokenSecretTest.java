@@ -24,7 +24,10 @@ import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-/** Where the token secret comes from, on real files: the variable, the named file, or the one made under .toa/. */
+/**
+ * Where the token secret comes from, on real files: the variable, the named file, or the one made
+ * under .toa/.
+ */
 class TokenSecretTest {
   @TempDir Path dir;
 
@@ -33,7 +36,8 @@ class TokenSecretTest {
   }
 
   @Test
-  void default_firstLoad_makes256RandomBits_inAFile0600_inAFolder0700_andReadsTheSameAfterwards() throws Exception {
+  void default_firstLoad_makes256RandomBits_inAFile0600_inAFolder0700_andReadsTheSameAfterwards()
+      throws Exception {
     TokenSecret.Loaded made = secret(Map.of()).load();
 
     Path file = dir.resolve(".toa/secrets/token.key");
@@ -58,17 +62,21 @@ class TokenSecretTest {
     try {
       for (int i = 0; i < racers; i++) {
         TokenSecret each = secret(Map.of());
-        Callable<byte[]> load = () -> {
-          go.await();
-          return each.load().key();
-        };
+        Callable<byte[]> load =
+            () -> {
+              go.await();
+              return each.load().key();
+            };
         loaded.add(pool.submit(load));
       }
       go.countDown();
       byte[] onDisk = null;
       for (Future<byte[]> key : loaded) {
         byte[] k = key.get(30, TimeUnit.SECONDS);
-        if (onDisk == null) onDisk = Base64.getDecoder().decode(Files.readString(dir.resolve(".toa/secrets/token.key")).strip());
+        if (onDisk == null)
+          onDisk =
+              Base64.getDecoder()
+                  .decode(Files.readString(dir.resolve(".toa/secrets/token.key")).strip());
         assertThat(k).isEqualTo(onDisk);
       }
     } finally {
@@ -81,7 +89,14 @@ class TokenSecretTest {
     byte[] key = new byte[48];
     new SecureRandom().nextBytes(key);
 
-    TokenSecret.Loaded loaded = secret(Map.of(TokenSecret.VARIABLE, Base64.getEncoder().encodeToString(key), TokenSecret.FILE_VARIABLE, "/nowhere")).load();
+    TokenSecret.Loaded loaded =
+        secret(
+                Map.of(
+                    TokenSecret.VARIABLE,
+                    Base64.getEncoder().encodeToString(key),
+                    TokenSecret.FILE_VARIABLE,
+                    "/nowhere"))
+            .load();
 
     assertThat(loaded.key()).isEqualTo(key);
     assertThat(loaded.where()).isEqualTo("the variable TOA_TOKEN_SECRET");
@@ -92,7 +107,9 @@ class TokenSecretTest {
   void fileVariable_namingAnOperatorsFile_usesItsSecret_andMakesNoOther() throws Exception {
     byte[] key = new byte[32];
     new SecureRandom().nextBytes(key);
-    Path file = Files.createFile(dir.resolve("ops.key"), PosixFilePermissions.asFileAttribute(OwnerOnly.FILE));
+    Path file =
+        Files.createFile(
+            dir.resolve("ops.key"), PosixFilePermissions.asFileAttribute(OwnerOnly.FILE));
     Files.writeString(file, "  " + Base64.getEncoder().encodeToString(key) + "\n\n");
 
     TokenSecret.Loaded loaded = secret(Map.of(TokenSecret.FILE_VARIABLE, file.toString())).load();
@@ -116,19 +133,25 @@ class TokenSecretTest {
 
   @Test
   void aShortOrNonBase64Secret_isRefused_namingWhere_neverTheValue() throws Exception {
-    String shortKey = Base64.getEncoder().encodeToString("sixteen bytes!!!".getBytes(StandardCharsets.US_ASCII));
+    String shortKey =
+        Base64.getEncoder().encodeToString("sixteen bytes!!!".getBytes(StandardCharsets.US_ASCII));
     assertThatThrownBy(() -> secret(Map.of(TokenSecret.VARIABLE, shortKey)).load())
         .isInstanceOf(StartupException.class)
-        .hasMessageContaining("the variable TOA_TOKEN_SECRET holds a token secret of 128 bits; it needs at least 256")
+        .hasMessageContaining(
+            "the variable TOA_TOKEN_SECRET holds a token secret of 128 bits; it needs at least 256")
         .hasMessageNotContaining(shortKey);
     assertThatThrownBy(() -> secret(Map.of(TokenSecret.VARIABLE, "not base64 at all!")).load())
         .isInstanceOf(StartupException.class)
-        .hasMessageContaining("the variable TOA_TOKEN_SECRET does not hold a token secret in base64")
+        .hasMessageContaining(
+            "the variable TOA_TOKEN_SECRET does not hold a token secret in base64")
         .hasMessageNotContaining("not base64 at all!");
     Path file = Files.writeString(dir.resolve("short.key"), shortKey);
     assertThatThrownBy(() -> secret(Map.of(TokenSecret.FILE_VARIABLE, file.toString())).load())
         .isInstanceOf(StartupException.class)
-        .hasMessageContaining("the file " + file + " (named by TOA_TOKEN_SECRET_FILE) holds a token secret of 128 bits");
+        .hasMessageContaining(
+            "the file "
+                + file
+                + " (named by TOA_TOKEN_SECRET_FILE) holds a token secret of 128 bits");
   }
 
   @Test
@@ -136,10 +159,14 @@ class TokenSecretTest {
     Path folder = OwnerOnly.folder(dir.resolve(".toa/secrets"), w -> {});
     byte[] key = new byte[32];
     new SecureRandom().nextBytes(key);
-    Path file = Files.createFile(folder.resolve("token.key"), PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rw-r--r--")));
+    Path file =
+        Files.createFile(
+            folder.resolve("token.key"),
+            PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rw-r--r--")));
     Files.writeString(file, Base64.getEncoder().encodeToString(key));
 
     assertThat(secret(Map.of()).load().key()).isEqualTo(key);
-    assertThat(Files.getPosixFilePermissions(file)).isEqualTo(PosixFilePermissions.fromString("rw-r--r--"));
+    assertThat(Files.getPosixFilePermissions(file))
+        .isEqualTo(PosixFilePermissions.fromString("rw-r--r--"));
   }
 }

@@ -27,7 +27,8 @@ class TokensTest {
   private static final ObjectMapper JSON = new ObjectMapper();
   private static final Base64.Encoder B64 = Base64.getUrlEncoder().withoutPadding();
   private final TestClock clock = new TestClock();
-  private final byte[] secret = "0123456789abcdef0123456789abcdef".getBytes(StandardCharsets.US_ASCII);
+  private final byte[] secret =
+      "0123456789abcdef0123456789abcdef".getBytes(StandardCharsets.US_ASCII);
   private final Tokens tokens = new Tokens(secret, clock);
 
   private String token() {
@@ -40,7 +41,8 @@ class TokensTest {
 
   @Test
   void issued_isValid_withItsIdentityAndExpiry() {
-    assertThat(tokens.check(token())).isEqualTo(new Tokens.Checked.Valid(ID, "alice", inTenMinutes()));
+    assertThat(tokens.check(token()))
+        .isEqualTo(new Tokens.Checked.Valid(ID, "alice", inTenMinutes()));
   }
 
   @Test
@@ -48,13 +50,15 @@ class TokensTest {
     String[] parts = token().split("\\.", -1);
 
     assertThat(parts).hasSize(3);
-    assertThat(JSON.readTree(Base64.getUrlDecoder().decode(parts[0]))).isEqualTo(JSON.readTree("{\"alg\":\"HS256\",\"typ\":\"JWT\"}"));
+    assertThat(JSON.readTree(Base64.getUrlDecoder().decode(parts[0])))
+        .isEqualTo(JSON.readTree("{\"alg\":\"HS256\",\"typ\":\"JWT\"}"));
     JsonNode claims = JSON.readTree(Base64.getUrlDecoder().decode(parts[1]));
     assertThat(claims.path("sub").asString()).isEqualTo(ID);
     assertThat(claims.path("name").asString()).isEqualTo("alice");
     assertThat(claims.path("iat").asLong()).isEqualTo(clock.instant().getEpochSecond());
     assertThat(claims.path("exp").asLong()).isEqualTo(inTenMinutes().getEpochSecond());
-    assertThat(parts[2]).isEqualTo(B64.encodeToString(hmac("HmacSHA256", secret, parts[0] + "." + parts[1])));
+    assertThat(parts[2])
+        .isEqualTo(B64.encodeToString(hmac("HmacSHA256", secret, parts[0] + "." + parts[1])));
   }
 
   @Test
@@ -64,7 +68,10 @@ class TokensTest {
     clock.advance(Duration.ofMinutes(10).minusSeconds(1));
     assertThat(tokens.check(token)).isInstanceOf(Tokens.Checked.Valid.class);
     clock.advance(Duration.ofSeconds(1));
-    assertThat(tokens.check(token)).isEqualTo(new Tokens.Checked.Invalid("the bearer token expired at " + clock.instant() + "; get a new one"));
+    assertThat(tokens.check(token))
+        .isEqualTo(
+            new Tokens.Checked.Invalid(
+                "the bearer token expired at " + clock.instant() + "; get a new one"));
   }
 
   @Test
@@ -90,13 +97,16 @@ class TokensTest {
   void signature_whoseLastCharacterDiffersOnlyInUnusedBits_isInvalid() {
     String token = token();
     char last = token.charAt(token.length() - 1);
-    // 32 bytes are 43 characters: the last one carries 4 bits and 2 unused ones, which decoding ignores
+    // 32 bytes are 43 characters: the last one carries 4 bits and 2 unused ones, which decoding
+    // ignores
     char twin = ALPHABET.charAt(ALPHABET.indexOf(last) ^ 1);
     String changed = token.substring(0, token.length() - 1) + twin;
 
     assertThat(Base64.getUrlDecoder().decode(changed.substring(changed.lastIndexOf('.') + 1)))
-        .as("the same signature bytes").isEqualTo(Base64.getUrlDecoder().decode(token.substring(token.lastIndexOf('.') + 1)));
-    assertThat(tokens.check(changed)).isEqualTo(new Tokens.Checked.Invalid("the bearer token is not in canonical base64url"));
+        .as("the same signature bytes")
+        .isEqualTo(Base64.getUrlDecoder().decode(token.substring(token.lastIndexOf('.') + 1)));
+    assertThat(tokens.check(changed))
+        .isEqualTo(new Tokens.Checked.Invalid("the bearer token is not in canonical base64url"));
   }
 
   @Test
@@ -104,29 +114,54 @@ class TokensTest {
     String token = token();
     String header = token.substring(0, token.indexOf('.'));
     String signature = token.substring(token.lastIndexOf('.') + 1);
-    String longer = encode("{\"sub\":\"" + ID + "\",\"name\":\"alice\",\"iat\":1,\"exp\":99999999999}");
-    String other = encode("{\"sub\":\"" + ID.replace('0', 'f') + "\",\"name\":\"root\",\"iat\":1,\"exp\":1900000000}");
+    String longer =
+        encode("{\"sub\":\"" + ID + "\",\"name\":\"alice\",\"iat\":1,\"exp\":99999999999}");
+    String other =
+        encode(
+            "{\"sub\":\""
+                + ID.replace('0', 'f')
+                + "\",\"name\":\"root\",\"iat\":1,\"exp\":1900000000}");
 
-    assertThat(tokens.check(header + "." + longer + "." + signature)).isEqualTo(new Tokens.Checked.Invalid("the bearer token's signature does not match"));
-    assertThat(tokens.check(header + "." + other + "." + signature)).isEqualTo(new Tokens.Checked.Invalid("the bearer token's signature does not match"));
+    assertThat(tokens.check(header + "." + longer + "." + signature))
+        .isEqualTo(new Tokens.Checked.Invalid("the bearer token's signature does not match"));
+    assertThat(tokens.check(header + "." + other + "." + signature))
+        .isEqualTo(new Tokens.Checked.Invalid("the bearer token's signature does not match"));
   }
 
   @Test
   void algorithmNone_orAnotherAlgorithmWithTheSameSecret_orAnExtraHeaderParameter_isInvalid() {
     String claims = "{\"sub\":\"" + ID + "\",\"name\":\"alice\",\"iat\":1,\"exp\":99999999999}";
-    String headerRefused = "the bearer token's header is not {\"alg\":\"HS256\",\"typ\":\"JWT\"}, the only one this gateway accepts";
+    String headerRefused =
+        "the bearer token's header is not {\"alg\":\"HS256\",\"typ\":\"JWT\"}, the only one this gateway accepts";
 
-    assertThat(tokens.check(encode("{\"alg\":\"none\",\"typ\":\"JWT\"}") + "." + encode(claims) + "."))
-        .isEqualTo(new Tokens.Checked.Invalid("the bearer token is not a JWT: header.payload.signature in base64url"));
-    assertThat(tokens.check(signed("{\"alg\":\"none\",\"typ\":\"JWT\"}", claims, "HmacSHA256"))).isEqualTo(new Tokens.Checked.Invalid(headerRefused));
-    assertThat(tokens.check(signed("{\"alg\":\"HS384\",\"typ\":\"JWT\"}", claims, "HmacSHA384"))).isEqualTo(new Tokens.Checked.Invalid(headerRefused));
-    assertThat(tokens.check(signed("{\"alg\":\"HS512\",\"typ\":\"JWT\"}", claims, "HmacSHA512"))).isEqualTo(new Tokens.Checked.Invalid(headerRefused));
-    assertThat(tokens.check(signed("{\"alg\":\"HS256\",\"typ\":\"JWT\",\"kid\":\"other\"}", claims, "HmacSHA256"))).isEqualTo(new Tokens.Checked.Invalid(headerRefused));
-    assertThat(tokens.check(signed("{\"alg\":\"HS256\"}", claims, "HmacSHA256"))).isEqualTo(new Tokens.Checked.Invalid(headerRefused));
-    assertThat(tokens.check(signed("{\"alg\":\"HS256\",\"typ\":\"JWT\",\"crit\":[\"b64\"],\"b64\":false}", claims, "HmacSHA256")))
+    assertThat(
+            tokens.check(encode("{\"alg\":\"none\",\"typ\":\"JWT\"}") + "." + encode(claims) + "."))
+        .isEqualTo(
+            new Tokens.Checked.Invalid(
+                "the bearer token is not a JWT: header.payload.signature in base64url"));
+    assertThat(tokens.check(signed("{\"alg\":\"none\",\"typ\":\"JWT\"}", claims, "HmacSHA256")))
+        .isEqualTo(new Tokens.Checked.Invalid(headerRefused));
+    assertThat(tokens.check(signed("{\"alg\":\"HS384\",\"typ\":\"JWT\"}", claims, "HmacSHA384")))
+        .isEqualTo(new Tokens.Checked.Invalid(headerRefused));
+    assertThat(tokens.check(signed("{\"alg\":\"HS512\",\"typ\":\"JWT\"}", claims, "HmacSHA512")))
+        .isEqualTo(new Tokens.Checked.Invalid(headerRefused));
+    assertThat(
+            tokens.check(
+                signed(
+                    "{\"alg\":\"HS256\",\"typ\":\"JWT\",\"kid\":\"other\"}", claims, "HmacSHA256")))
+        .isEqualTo(new Tokens.Checked.Invalid(headerRefused));
+    assertThat(tokens.check(signed("{\"alg\":\"HS256\"}", claims, "HmacSHA256")))
+        .isEqualTo(new Tokens.Checked.Invalid(headerRefused));
+    assertThat(
+            tokens.check(
+                signed(
+                    "{\"alg\":\"HS256\",\"typ\":\"JWT\",\"crit\":[\"b64\"],\"b64\":false}",
+                    claims,
+                    "HmacSHA256")))
         .isEqualTo(new Tokens.Checked.Invalid(headerRefused));
     // the control: the same claims under the expected header and the secret are accepted
-    assertThat(tokens.check(signed("{\"alg\":\"HS256\",\"typ\":\"JWT\"}", claims, "HmacSHA256"))).isInstanceOf(Tokens.Checked.Valid.class);
+    assertThat(tokens.check(signed("{\"alg\":\"HS256\",\"typ\":\"JWT\"}", claims, "HmacSHA256")))
+        .isInstanceOf(Tokens.Checked.Valid.class);
   }
 
   @Test
@@ -134,7 +169,8 @@ class TokensTest {
     byte[] another = secret.clone();
     another[0] ^= 1;
 
-    assertThat(new Tokens(another, clock).check(token())).isEqualTo(new Tokens.Checked.Invalid("the bearer token's signature does not match"));
+    assertThat(new Tokens(another, clock).check(token()))
+        .isEqualTo(new Tokens.Checked.Invalid("the bearer token's signature does not match"));
   }
 
   @Test
@@ -149,8 +185,12 @@ class TokensTest {
     assertThat(tokens.check(token + "=")).isEqualTo(new Tokens.Checked.Invalid(notJwt));
     assertThat(tokens.check(token.replace('.', ' '))).isEqualTo(new Tokens.Checked.Invalid(notJwt));
     assertThat(tokens.check("a*b.c$d.e")).isEqualTo(new Tokens.Checked.Invalid(notJwt));
-    assertThat(tokens.check(encode("not json") + "." + encode("{}") + ".AAAA")).isEqualTo(new Tokens.Checked.Invalid("the bearer token is not a JWT: its header is not JSON"));
-    assertThat(tokens.check("x".repeat(5000))).isEqualTo(new Tokens.Checked.Invalid("the bearer token is longer than any this gateway issues"));
+    assertThat(tokens.check(encode("not json") + "." + encode("{}") + ".AAAA"))
+        .isEqualTo(
+            new Tokens.Checked.Invalid("the bearer token is not a JWT: its header is not JSON"));
+    assertThat(tokens.check("x".repeat(5000)))
+        .isEqualTo(
+            new Tokens.Checked.Invalid("the bearer token is longer than any this gateway issues"));
   }
 
   @Test
@@ -159,18 +199,44 @@ class TokensTest {
     String header = "{\"alg\":\"HS256\",\"typ\":\"JWT\"}";
     String refused = "the bearer token's claims are not sub, name, iat and exp";
 
-    assertThat(tokens.check(signed(header, "[1,2,3]", "HmacSHA256"))).isEqualTo(new Tokens.Checked.Invalid(refused));
-    assertThat(tokens.check(signed(header, "{\"sub\":\"" + ID + "\",\"name\":\"alice\"}", "HmacSHA256"))).isEqualTo(new Tokens.Checked.Invalid(refused));
-    assertThat(tokens.check(signed(header, "{\"sub\":\"ALICE\",\"name\":\"alice\",\"exp\":1900000000}", "HmacSHA256"))).isEqualTo(new Tokens.Checked.Invalid(refused));
-    assertThat(tokens.check(signed(header, "{\"sub\":\"" + ID + "\",\"name\":7,\"exp\":1900000000}", "HmacSHA256"))).isEqualTo(new Tokens.Checked.Invalid(refused));
-    assertThat(tokens.check(signed(header, "{\"sub\":\"" + ID + "\",\"name\":\"alice\",\"exp\":1900000000,\"role\":\"root\"}", "HmacSHA256")))
+    assertThat(tokens.check(signed(header, "[1,2,3]", "HmacSHA256")))
         .isEqualTo(new Tokens.Checked.Invalid(refused));
-    assertThat(tokens.check(signed(header, "not json", "HmacSHA256"))).isEqualTo(new Tokens.Checked.Invalid(refused));
+    assertThat(
+            tokens.check(
+                signed(header, "{\"sub\":\"" + ID + "\",\"name\":\"alice\"}", "HmacSHA256")))
+        .isEqualTo(new Tokens.Checked.Invalid(refused));
+    assertThat(
+            tokens.check(
+                signed(
+                    header,
+                    "{\"sub\":\"ALICE\",\"name\":\"alice\",\"exp\":1900000000}",
+                    "HmacSHA256")))
+        .isEqualTo(new Tokens.Checked.Invalid(refused));
+    assertThat(
+            tokens.check(
+                signed(
+                    header,
+                    "{\"sub\":\"" + ID + "\",\"name\":7,\"exp\":1900000000}",
+                    "HmacSHA256")))
+        .isEqualTo(new Tokens.Checked.Invalid(refused));
+    assertThat(
+            tokens.check(
+                signed(
+                    header,
+                    "{\"sub\":\""
+                        + ID
+                        + "\",\"name\":\"alice\",\"exp\":1900000000,\"role\":\"root\"}",
+                    "HmacSHA256")))
+        .isEqualTo(new Tokens.Checked.Invalid(refused));
+    assertThat(tokens.check(signed(header, "not json", "HmacSHA256")))
+        .isEqualTo(new Tokens.Checked.Invalid(refused));
   }
 
   @Test
   void aSecretShorterThan256Bits_isRefused() {
-    assertThatThrownBy(() -> new Tokens(new byte[31], clock)).isInstanceOf(IllegalArgumentException.class).hasMessageContaining("256 bits");
+    assertThatThrownBy(() -> new Tokens(new byte[31], clock))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("256 bits");
   }
 
   private static String encode(String text) {

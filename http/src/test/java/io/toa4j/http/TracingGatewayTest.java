@@ -33,7 +33,8 @@ import org.junit.jupiter.api.io.TempDir;
  * client's {@code traceparent}, then the call, the paid event and the wallets' credit.
  */
 class TracingGatewayTest {
-  static final Path SHOP = Path.of(System.getProperty("toa.examples", "../examples")).resolve("shop");
+  static final Path SHOP =
+      Path.of(System.getProperty("toa.examples", "../examples")).resolve("shop");
   static final String TOPUP = "4af147e8801b824e7bd03b000e1d4b64";
   static final String CUSTOMER = "8d1f0c2e5a7b4c3d9e6f1a2b3c4d5e6f";
   static final String CLIENT_TRACE = "4bf92f3577b34da6a3ce929d0e0e4736";
@@ -50,9 +51,17 @@ class TracingGatewayTest {
   void start() throws IOException {
     copy(SHOP, directory);
     Path topups = directory.resolve("components/billing.topups/manifest.toa.yaml");
-    Files.writeString(topups, Files.readString(topups) + "\nexposition:\n  auth:anonymous: true\n  /:id:\n    PUT: record\n");
-    provider = SdkTracerProvider.builder().addSpanProcessor(SimpleSpanProcessor.create(exporter)).build();
-    app = Toa.builder().directory(directory).openTelemetry(OpenTelemetrySdk.builder().setTracerProvider(provider).build()).build();
+    Files.writeString(
+        topups,
+        Files.readString(topups)
+            + "\nexposition:\n  auth:anonymous: true\n  /:id:\n    PUT: record\n");
+    provider =
+        SdkTracerProvider.builder().addSpanProcessor(SimpleSpanProcessor.create(exporter)).build();
+    app =
+        Toa.builder()
+            .directory(directory)
+            .openTelemetry(OpenTelemetrySdk.builder().setTracerProvider(provider).build())
+            .build();
     gateway = Gateway.start(app, new InetSocketAddress("127.0.0.1", 0), Gateway.DEFAULT_MAX_BODY);
   }
 
@@ -64,24 +73,36 @@ class TracingGatewayTest {
   }
 
   private HttpResponse<String> record(String... headers) throws Exception {
-    HttpRequest.Builder request = HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + gateway.port() + "/billing/topups/" + TOPUP + "/"))
-        .PUT(HttpRequest.BodyPublishers.ofString(
-            "{\"checkout\": \"co_1\", \"customer\": \"" + CUSTOMER + "\", \"amount\": 5000, \"currency\": \"USD\"}"))
-        .header("content-type", "application/json");
+    HttpRequest.Builder request =
+        HttpRequest.newBuilder(
+                URI.create("http://127.0.0.1:" + gateway.port() + "/billing/topups/" + TOPUP + "/"))
+            .PUT(
+                HttpRequest.BodyPublishers.ofString(
+                    "{\"checkout\": \"co_1\", \"customer\": \""
+                        + CUSTOMER
+                        + "\", \"amount\": 5000, \"currency\": \"USD\"}"))
+            .header("content-type", "application/json");
     for (int i = 0; i < headers.length; i += 2) request.header(headers[i], headers[i + 1]);
     return HttpClient.newHttpClient().send(request.build(), HttpResponse.BodyHandlers.ofString());
   }
 
   private SpanData span(String name) {
-    return await().atMost(PATIENCE).until(
-            () -> exporter.getFinishedSpanItems().stream().filter(s -> s.getName().equals(name)).findFirst(),
+    return await()
+        .atMost(PATIENCE)
+        .until(
+            () ->
+                exporter.getFinishedSpanItems().stream()
+                    .filter(s -> s.getName().equals(name))
+                    .findFirst(),
             found -> found.isPresent())
         .orElseThrow();
   }
 
   @Test
-  void aTopUpOverHttp_withTheClientsTraceparent_isOneTraceFromTheRequestToTheWalletsCredit() throws Exception {
-    HttpResponse<String> answered = record("traceparent", "00-" + CLIENT_TRACE + "-" + CLIENT_SPAN + "-01");
+  void aTopUpOverHttp_withTheClientsTraceparent_isOneTraceFromTheRequestToTheWalletsCredit()
+      throws Exception {
+    HttpResponse<String> answered =
+        record("traceparent", "00-" + CLIENT_TRACE + "-" + CLIENT_SPAN + "-01");
     assertThat(answered.statusCode()).as(answered.body()).isBetween(200, 204);
 
     SpanData credit = span("call billing.wallets.credit");
@@ -90,21 +111,30 @@ class TracingGatewayTest {
 
     assertThat(request.getKind()).isEqualTo(SpanKind.SERVER);
     assertThat(request.getTraceId()).isEqualTo(CLIENT_TRACE);
-    assertThat(request.getParentSpanId()).as("the client's span is the request's parent").isEqualTo(CLIENT_SPAN);
+    assertThat(request.getParentSpanId())
+        .as("the client's span is the request's parent")
+        .isEqualTo(CLIENT_SPAN);
     assertThat(request.getAttributes().get(Traces.ROUTE)).isEqualTo("/billing/topups/:id/");
     assertThat(request.getAttributes().get(Traces.STATUS)).isEqualTo((long) answered.statusCode());
     assertThat(call.getParentSpanId()).isEqualTo(request.getSpanId());
     assertThat(call.getTraceId()).isEqualTo(CLIENT_TRACE);
-    assertThat(credit.getTraceId()).as("the event's delivery and the credit join the request's trace").isEqualTo(CLIENT_TRACE);
+    assertThat(credit.getTraceId())
+        .as("the event's delivery and the credit join the request's trace")
+        .isEqualTo(CLIENT_TRACE);
   }
 
   @Test
-  void aRequestWithoutTraceparent_startsATraceOfItsOwn_andARefusalIsRecordedWithItsStatus() throws Exception {
+  void aRequestWithoutTraceparent_startsATraceOfItsOwn_andARefusalIsRecordedWithItsStatus()
+      throws Exception {
     HttpResponse<String> answered = record();
     HttpResponse<String> unrouted =
-        HttpClient.newHttpClient().send(
-            HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + gateway.port() + "/billing/nothing/")).GET().build(),
-            HttpResponse.BodyHandlers.ofString());
+        HttpClient.newHttpClient()
+            .send(
+                HttpRequest.newBuilder(
+                        URI.create("http://127.0.0.1:" + gateway.port() + "/billing/nothing/"))
+                    .GET()
+                    .build(),
+                HttpResponse.BodyHandlers.ofString());
 
     SpanData request = span("PUT /billing/topups/:id/");
     SpanData credit = span("call billing.wallets.credit");

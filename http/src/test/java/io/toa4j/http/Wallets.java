@@ -16,7 +16,10 @@ final class Wallets {
 
   static Path context(Path directory, String gate) {
     Notes.write(directory, "context.toa.yaml", "name: test\n");
-    Notes.write(directory, "components/test.wallets/manifest.toa.yaml", """
+    Notes.write(
+        directory,
+        "components/test.wallets/manifest.toa.yaml",
+        """
         entity:
           associated: true
           properties:
@@ -61,11 +64,17 @@ final class Wallets {
           /relays:
             POST: relay
         """);
-    Notes.write(directory, "components/test.wallets/Wallet.java", """
+    Notes.write(
+        directory,
+        "components/test.wallets/Wallet.java",
+        """
         package test.wallets;
         public class Wallet extends io.toa4j.api.Entry { public long balance; public String name; }
         """);
-    Notes.write(directory, "components/test.wallets/operations/Credit.java", """
+    Notes.write(
+        directory,
+        "components/test.wallets/operations/Credit.java",
+        """
         package test.wallets.operations;
         import java.util.concurrent.CountDownLatch;
         import java.util.concurrent.TimeUnit;
@@ -84,8 +93,12 @@ final class Wallets {
             return entry;
           }
         }
-        """.formatted(gate));
-    Notes.write(directory, "components/test.wallets/operations/Rename.java", """
+        """
+            .formatted(gate));
+    Notes.write(
+        directory,
+        "components/test.wallets/operations/Rename.java",
+        """
         package test.wallets.operations;
         public class Rename implements io.toa4j.api.Transition<Rename.Input, test.wallets.Wallet> {
           public record Input(String name) {}
@@ -95,7 +108,10 @@ final class Wallets {
           }
         }
         """);
-    Notes.write(directory, "components/test.wallets/operations/Relay.java", """
+    Notes.write(
+        directory,
+        "components/test.wallets/operations/Relay.java",
+        """
         package test.wallets.operations;
         import io.toa4j.api.Context;
         import io.toa4j.api.Request;

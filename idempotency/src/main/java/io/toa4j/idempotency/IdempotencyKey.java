@@ -23,6 +23,7 @@ public record IdempotencyKey(String value) {
   static final String HEADER = "idempotency-key";
   static final int MAX_LENGTH = 255;
   private static final HexFormat HEX = HexFormat.of();
+
   /** Names the encoding below, so that a change of it never meets identities made by this one. */
   private static final String DOMAIN = "toa4j/idempotency-key/1";
 
@@ -34,12 +35,18 @@ public record IdempotencyKey(String value) {
    */
   public static Optional<IdempotencyKey> of(List<String> fields) {
     if (fields.isEmpty()) return Optional.empty();
-    if (fields.size() > 1) throw malformed("send one idempotency-key header; this request has " + fields.size());
+    if (fields.size() > 1)
+      throw malformed("send one idempotency-key header; this request has " + fields.size());
     String field = fields.get(0).strip();
     String value = field.startsWith("\"") ? quoted(field) : bare(field);
-    if (value.isEmpty()) throw malformed("the idempotency-key is empty; send a unique key, such as a random UUID");
+    if (value.isEmpty())
+      throw malformed("the idempotency-key is empty; send a unique key, such as a random UUID");
     if (value.length() > MAX_LENGTH) {
-      throw malformed("the idempotency-key is " + value.length() + " characters long; a key is at most " + MAX_LENGTH);
+      throw malformed(
+          "the idempotency-key is "
+              + value.length()
+              + " characters long; a key is at most "
+              + MAX_LENGTH);
     }
     return Optional.of(new IdempotencyKey(value));
   }
@@ -51,24 +58,38 @@ public record IdempotencyKey(String value) {
       char c = field.charAt(i);
       if (c == '"') {
         if (i != field.length() - 1) {
-          throw malformed("the idempotency-key has '" + field.substring(i + 1) + "' after its closing quote; send one quoted string");
+          throw malformed(
+              "the idempotency-key has '"
+                  + field.substring(i + 1)
+                  + "' after its closing quote; send one quoted string");
         }
         return value.toString();
       }
       if (c == '\\') {
         char next = i + 1 < field.length() ? field.charAt(i + 1) : ' ';
         if (next != '"' && next != '\\') {
-          throw malformed("the idempotency-key escapes '" + next + "' at position " + (i + 1) + "; in a quoted key only \\\" and \\\\ are escapes");
+          throw malformed(
+              "the idempotency-key escapes '"
+                  + next
+                  + "' at position "
+                  + (i + 1)
+                  + "; in a quoted key only \\\" and \\\\ are escapes");
         }
         value.append(next);
         i++;
       } else if (c < 0x20 || c > 0x7e) {
-        throw malformed("the idempotency-key holds " + describe(c) + " at position " + (i + 1) + "; a key is printable ASCII");
+        throw malformed(
+            "the idempotency-key holds "
+                + describe(c)
+                + " at position "
+                + (i + 1)
+                + "; a key is printable ASCII");
       } else {
         value.append(c);
       }
     }
-    throw malformed("the idempotency-key opens a quote it does not close; send \"<key>\" or the key bare");
+    throw malformed(
+        "the idempotency-key opens a quote it does not close; send \"<key>\" or the key bare");
   }
 
   /** A key sent without quotes: visible ASCII, no spaces, quotes or backslashes. */
@@ -76,9 +97,13 @@ public record IdempotencyKey(String value) {
     for (int i = 0; i < field.length(); i++) {
       char c = field.charAt(i);
       if (c <= 0x20 || c > 0x7e || c == '"' || c == '\\') {
-        throw malformed("the idempotency-key holds " + describe(c) + " at position " + (i + 1)
-            + "; send the key as a quoted string (\"...\", printable ASCII, \\\" and \\\\ escaped),"
-            + " or bare when it is visible ASCII without spaces, quotes or backslashes");
+        throw malformed(
+            "the idempotency-key holds "
+                + describe(c)
+                + " at position "
+                + (i + 1)
+                + "; send the key as a quoted string (\"...\", printable ASCII, \\\" and \\\\ escaped),"
+                + " or bare when it is visible ASCII without spaces, quotes or backslashes");
       }
     }
     return field;
@@ -96,9 +121,9 @@ public record IdempotencyKey(String value) {
   }
 
   /**
-   * The call identity of a request carrying this key: 32 hexadecimal characters of SHA-256 over
-   * the caller's id, the method, the route as declared and the key, each prefixed by its length, so
-   * no two different quadruples are one text, and one caller's key never names another's call.
+   * The call identity of a request carrying this key: 32 hexadecimal characters of SHA-256 over the
+   * caller's id, the method, the route as declared and the key, each prefixed by its length, so no
+   * two different quadruples are one text, and one caller's key never names another's call.
    *
    * @param caller the id of the identity the request is made by
    * @param route the route's declared path, such as {@code /billing/wallets/:id/credits/}

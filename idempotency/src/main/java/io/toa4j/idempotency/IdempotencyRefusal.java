@@ -2,8 +2,8 @@ package io.toa4j.idempotency;
 
 /**
  * A request the {@code Idempotency-Key} contract refuses, before anything is called or after the
- * engine found the key used for another request: the HTTP status to answer, toa4j's stable code
- * and a message that says what to do. Each edge answers it as its own problem body.
+ * engine found the key used for another request: the HTTP status to answer, toa4j's stable code and
+ * a message that says what to do. Each edge answers it as its own problem body.
  *
  * <ul>
  *   <li>400 {@code IDEMPOTENCY_KEY}: a malformed key, or two fields;

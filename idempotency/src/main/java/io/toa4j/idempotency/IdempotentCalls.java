@@ -26,8 +26,8 @@ import java.util.Optional;
  *       retry after it would be: with the first answer, replayed, when the operation declares
  *       {@code once}. Still not answered when the wait is over: 409, retry it unchanged.
  *   <li>A key used before with a different request (body, query, record) is 422.
- *   <li>An answer from the operation's inbox carries {@code idempotent-replayed: true}; an answer of
- *       an operation that remembers its calls carries {@code idempotency-ttl: <seconds>}, its
+ *   <li>An answer from the operation's inbox carries {@code idempotent-replayed: true}; an answer
+ *       of an operation that remembers its calls carries {@code idempotency-ttl: <seconds>}, its
  *       retention, counted from the first answer.
  * </ul>
  *
@@ -37,8 +37,10 @@ import java.util.Optional;
 public final class IdempotentCalls {
   /** The request header that carries the key. */
   public static final String HEADER = IdempotencyKey.HEADER;
+
   /** The response header that marks a replayed answer. */
   public static final String REPLAYED = "idempotent-replayed";
+
   /** The response header that tells the retention of the route's operation, in seconds. */
   public static final String TTL = "idempotency-ttl";
 
@@ -65,7 +67,9 @@ public final class IdempotentCalls {
    */
   public IdempotentCalls(Toa application, Duration attach) {
     this.application = application;
-    if (attach.isNegative()) throw new IllegalArgumentException("a wait for a key in flight is zero or more; got " + attach);
+    if (attach.isNegative())
+      throw new IllegalArgumentException(
+          "a wait for a key in flight is zero or more; got " + attach);
     this.attach = attach;
   }
 
@@ -95,19 +99,34 @@ public final class IdempotentCalls {
    * @throws Failure when the call fails otherwise
    */
   public Answered call(
-      List<String> keyFields, boolean keyRequired, String caller, String method, String route, String endpoint, Request call) {
+      List<String> keyFields,
+      boolean keyRequired,
+      String caller,
+      String method,
+      String route,
+      String endpoint,
+      Request call) {
     Optional<IdempotencyKey> key = IdempotencyKey.of(keyFields);
     if (key.isEmpty()) {
       if (keyRequired && !method.equals("GET") && !method.equals("HEAD")) {
-        throw new IdempotencyRefusal(400, "IDEMPOTENCY_KEY_REQUIRED", method + " " + route
-            + " requires an idempotency-key header; send a unique key, such as a random UUID, and the same key when retrying");
+        throw new IdempotencyRefusal(
+            400,
+            "IDEMPOTENCY_KEY_REQUIRED",
+            method
+                + " "
+                + route
+                + " requires an idempotency-key header; send a unique key, such as a random UUID, and the same key when retrying");
       }
       return new Answered(application.call(endpoint, call), Map.of());
     }
     String identity = key.get().identity(caller, method, route);
     if (!inFlight.take(identity, attach, () -> application.metrics().counter(WAITS).increment())) {
-      throw new IdempotencyRefusal(409, "IDEMPOTENCY_KEY_IN_USE",
-          "a request with this idempotency-key is still being answered after " + attach.toMillis() + " ms;"
+      throw new IdempotencyRefusal(
+          409,
+          "IDEMPOTENCY_KEY_IN_USE",
+          "a request with this idempotency-key is still being answered after "
+              + attach.toMillis()
+              + " ms;"
               + " retry this one unchanged once it is");
     }
     try {
@@ -120,8 +139,14 @@ public final class IdempotentCalls {
       return new Answered(answer.reply(), headers);
     } catch (Failure f) {
       if (f.code() != Failure.Code.IDENTITY_REUSED) throw f;
-      throw new IdempotencyRefusal(422, "IDEMPOTENCY_KEY_REUSED", "this idempotency-key was used before with a different request on "
-          + method + " " + route + "; a retry must repeat its request exactly, and a new request needs a new key");
+      throw new IdempotencyRefusal(
+          422,
+          "IDEMPOTENCY_KEY_REUSED",
+          "this idempotency-key was used before with a different request on "
+              + method
+              + " "
+              + route
+              + "; a retry must repeat its request exactly, and a new request needs a new key");
     } finally {
       inFlight.release(identity);
     }

@@ -18,10 +18,12 @@ class IdempotencyKeyParsingTest {
   private static void refused(String field, String message) {
     assertThatThrownBy(() -> IdempotencyKey.of(List.of(field)))
         .as(field)
-        .isInstanceOfSatisfying(IdempotencyRefusal.class, r -> {
-          assertThat(r.status()).isEqualTo(400);
-          assertThat(r.code()).isEqualTo("IDEMPOTENCY_KEY");
-        })
+        .isInstanceOfSatisfying(
+            IdempotencyRefusal.class,
+            r -> {
+              assertThat(r.status()).isEqualTo(400);
+              assertThat(r.code()).isEqualTo("IDEMPOTENCY_KEY");
+            })
         .hasMessageContaining(message);
   }
 
@@ -68,14 +70,18 @@ class IdempotencyKeyParsingTest {
 
   @Test
   void of_twoFields_isRefused() {
-    assertThatThrownBy(() -> IdempotencyKey.of(List.of("a", "b"))).isInstanceOf(IdempotencyRefusal.class).hasMessageContaining("send one idempotency-key header");
+    assertThatThrownBy(() -> IdempotencyKey.of(List.of("a", "b")))
+        .isInstanceOf(IdempotencyRefusal.class)
+        .hasMessageContaining("send one idempotency-key header");
   }
 
   @Test
   void identity_isDeterministic_32Hex() {
     String identity = key(UUID).identity("anonymous", "PUT", "/billing/wallets/:id/credits/");
 
-    assertThat(identity).matches("[0-9a-f]{32}").isEqualTo(key(UUID).identity("anonymous", "PUT", "/billing/wallets/:id/credits/"));
+    assertThat(identity)
+        .matches("[0-9a-f]{32}")
+        .isEqualTo(key(UUID).identity("anonymous", "PUT", "/billing/wallets/:id/credits/"));
   }
 
   @Test
@@ -85,13 +91,16 @@ class IdempotencyKeyParsingTest {
 
     assertThat(key(UUID).identity("bob", "PUT", route)).isNotEqualTo(base);
     assertThat(key(UUID).identity("alice", "POST", route)).isNotEqualTo(base);
-    assertThat(key(UUID).identity("alice", "PUT", "/billing/wallets/:id/debits/")).isNotEqualTo(base);
+    assertThat(key(UUID).identity("alice", "PUT", "/billing/wallets/:id/debits/"))
+        .isNotEqualTo(base);
     assertThat(key("another").identity("alice", "PUT", route)).isNotEqualTo(base);
   }
 
   @Test
   void identity_partsCannotBeShiftedIntoOneAnother() {
-    assertThat(key("b").identity("a", "PUT", "/r/")).isNotEqualTo(key("b").identity("", "aPUT", "/r/"));
-    assertThat(key("xy").identity("a", "PUT", "/r/")).isNotEqualTo(key("y").identity("a", "PUT", "/r/x"));
+    assertThat(key("b").identity("a", "PUT", "/r/"))
+        .isNotEqualTo(key("b").identity("", "aPUT", "/r/"));
+    assertThat(key("xy").identity("a", "PUT", "/r/"))
+        .isNotEqualTo(key("y").identity("a", "PUT", "/r/x"));
   }
 }

@@ -5,15 +5,15 @@ import java.io.InputStream;
 import java.io.Reader;
 import tools.jackson.core.ObjectReadContext;
 import tools.jackson.core.io.IOContext;
+import tools.jackson.dataformat.yaml.UTF8Reader;
 import tools.jackson.dataformat.yaml.YAMLFactory;
 import tools.jackson.dataformat.yaml.YAMLFactoryBuilder;
 import tools.jackson.dataformat.yaml.YAMLParser;
-import tools.jackson.dataformat.yaml.UTF8Reader;
 
 /**
  * A YAML factory whose parsers resolve aliases and merge keys ({@link AliasingYamlParser}). A
- * copied or rebuilt factory stays one: the library's own {@code build()}, {@code copy()} and
- * {@code rebuild()} make a plain {@code YAMLFactory}.
+ * copied or rebuilt factory stays one: the library's own {@code build()}, {@code copy()} and {@code
+ * rebuild()} make a plain {@code YAMLFactory}.
  */
 final class AliasingYamlFactory extends YAMLFactory {
   private static final long serialVersionUID = 1L;
@@ -47,34 +47,50 @@ final class AliasingYamlFactory extends YAMLFactory {
   }
 
   @Override
-  protected YAMLParser _createParser(ObjectReadContext readContext, IOContext ioContext, InputStream in) {
-    Reader reader = _createReader(in, null, ioContext, readContext.getStreamReadFeatures(_streamReadFeatures));
+  protected YAMLParser _createParser(
+      ObjectReadContext readContext, IOContext ioContext, InputStream in) {
+    Reader reader =
+        _createReader(in, null, ioContext, readContext.getStreamReadFeatures(_streamReadFeatures));
     return parser(readContext, ioContext, reader, reader instanceof UTF8Reader);
   }
 
   @Override
-  protected YAMLParser _createParser(ObjectReadContext readContext, IOContext ioContext, Reader reader) {
-    return parser(readContext, ioContext, reader, false); // the caller's reader: the caller closes it
+  protected YAMLParser _createParser(
+      ObjectReadContext readContext, IOContext ioContext, Reader reader) {
+    return parser(
+        readContext, ioContext, reader, false); // the caller's reader: the caller closes it
   }
 
   @Override
-  protected YAMLParser _createParser(ObjectReadContext readContext, IOContext ioContext,
-      char[] data, int offset, int length, boolean recyclable) {
+  protected YAMLParser _createParser(
+      ObjectReadContext readContext,
+      IOContext ioContext,
+      char[] data,
+      int offset,
+      int length,
+      boolean recyclable) {
     return parser(readContext, ioContext, new CharArrayReader(data, offset, length), true);
   }
 
   @Override
-  protected YAMLParser _createParser(ObjectReadContext readContext, IOContext ioContext,
-      byte[] data, int offset, int length) {
-    return parser(readContext, ioContext, _createReader(data, offset, length, null, ioContext), true);
+  protected YAMLParser _createParser(
+      ObjectReadContext readContext, IOContext ioContext, byte[] data, int offset, int length) {
+    return parser(
+        readContext, ioContext, _createReader(data, offset, length, null, ioContext), true);
   }
 
   /** A parser as the library's own factory makes it; {@code owns}: whether it closes the reader. */
-  private YAMLParser parser(ObjectReadContext readContext, IOContext ioContext, Reader reader, boolean owns) {
-    return new AliasingYamlParser(readContext, ioContext, _getBufferRecycler(),
+  private YAMLParser parser(
+      ObjectReadContext readContext, IOContext ioContext, Reader reader, boolean owns) {
+    return new AliasingYamlParser(
+        readContext,
+        ioContext,
+        _getBufferRecycler(),
         readContext.getStreamReadFeatures(_streamReadFeatures),
         readContext.getFormatReadFeatures(_formatReadFeatures),
-        _loadSettings, reader, owns);
+        _loadSettings,
+        reader,
+        owns);
   }
 
   private static final class Builder extends YAMLFactoryBuilder {

@@ -27,37 +27,60 @@ import tools.jackson.core.util.BufferRecycler;
 import tools.jackson.dataformat.yaml.YAMLParser;
 
 /**
- * A YAML parser that reads an alias as the value its anchor stands for, and a merge key
- * ({@code <<: *base}, {@code <<: [*a, *b]}) as the merged mapping's keys, at the level of the
- * YAML engine's events, so the rest of Jackson sees plain values.
+ * A YAML parser that reads an alias as the value its anchor stands for, and a merge key ({@code <<:
+ * *base}, {@code <<: [*a, *b]}) as the merged mapping's keys, at the level of the YAML engine's
+ * events, so the rest of Jackson sees plain values.
  *
- * <p>An alias repeats the events recorded for its anchor (the latest one above it in the
- * document); the values it repeats count toward {@link Yaml#MAX_ALIASED_VALUES}, and a document
- * whose aliases repeat more is refused. A merge key's value is read whole; its keys come out at the
- * end of the mapping, each unless the mapping writes it itself or an earlier merged mapping brought
- * it. Every event passes on once resolved: a recorded anchor holds no aliases and no merge keys.
+ * <p>An alias repeats the events recorded for its anchor (the latest one above it in the document);
+ * the values it repeats count toward {@link Yaml#MAX_ALIASED_VALUES}, and a document whose aliases
+ * repeat more is refused. A merge key's value is read whole; its keys come out at the end of the
+ * mapping, each unless the mapping writes it itself or an earlier merged mapping brought it. Every
+ * event passes on once resolved: a recorded anchor holds no aliases and no merge keys.
  *
  * <p>A scalar whose escapes write a lone surrogate is refused where it starts ({@link Surrogates}).
  */
 final class AliasingYamlParser extends YAMLParser {
-  /** Events waiting to pass on: an alias's replay, a mapping's merged keys; all resolved already. */
+  /**
+   * Events waiting to pass on: an alias's replay, a mapping's merged keys; all resolved already.
+   */
   private final Deque<Event> pending = new ArrayDeque<>();
+
   /** The events of each anchor, the latest definition of each name. */
   private final Map<String, List<Event>> anchors = new HashMap<>();
+
   /** Anchored collections still open, outermost first. */
   private final List<Recording> recordings = new ArrayList<>();
+
   /** Open collections of the events passed on, innermost first. */
   private final Deque<Frame> frames = new ArrayDeque<>();
+
   /** Recordings below this index are not recording: a merge key's value is being read aside. */
   private int floor;
+
   /** How many merge keys' values are being read aside, one within another. */
   private int aside;
+
   /** The values aliases have repeated so far. */
   private long repeated;
 
-  AliasingYamlParser(ObjectReadContext readContext, IOContext ioContext, BufferRecycler recycler,
-      int streamReadFeatures, int formatReadFeatures, LoadSettings settings, Reader reader, boolean ownsReader) {
-    super(readContext, ioContext, recycler, streamReadFeatures, formatReadFeatures, settings, reader, ownsReader);
+  AliasingYamlParser(
+      ObjectReadContext readContext,
+      IOContext ioContext,
+      BufferRecycler recycler,
+      int streamReadFeatures,
+      int formatReadFeatures,
+      LoadSettings settings,
+      Reader reader,
+      boolean ownsReader) {
+    super(
+        readContext,
+        ioContext,
+        recycler,
+        streamReadFeatures,
+        formatReadFeatures,
+        settings,
+        reader,
+        ownsReader);
   }
 
   @Override
@@ -116,16 +139,26 @@ final class AliasingYamlParser extends YAMLParser {
     if (events == null) {
       boolean inside = recordings.stream().anyMatch(r -> r.anchor.equals(name));
       throw inside
-          ? refusal(alias, "the alias *" + name + " is inside the value anchored &" + name
-              + ", which cannot contain itself", "write that part out")
-          : refusal(alias, "the alias *" + name + " names no anchor above it",
+          ? refusal(
+              alias,
+              "the alias *"
+                  + name
+                  + " is inside the value anchored &"
+                  + name
+                  + ", which cannot contain itself",
+              "write that part out")
+          : refusal(
+              alias,
+              "the alias *" + name + " names no anchor above it",
               "put &" + name + " on the value it stands for, before the alias");
     }
     repeated += events.stream().filter(e -> e instanceof NodeEvent).count();
     if (repeated > Yaml.MAX_ALIASED_VALUES) {
-      throw refusal(alias, "the document expands past " + Yaml.MAX_ALIASED_VALUES
-          + " values through its aliases", "each alias repeats its anchored value, every key, scalar,"
-          + " list and mapping in it; use fewer aliases or smaller anchored values");
+      throw refusal(
+          alias,
+          "the document expands past " + Yaml.MAX_ALIASED_VALUES + " values through its aliases",
+          "each alias repeats its anchored value, every key, scalar,"
+              + " list and mapping in it; use fewer aliases or smaller anchored values");
     }
     return events;
   }
@@ -142,7 +175,9 @@ final class AliasingYamlParser extends YAMLParser {
   /** Reads the merge key's value aside and keeps the mappings it names for the mapping's end. */
   private void merge(Frame frame, Event key) {
     if (frame.mergeKeys++ > 0) {
-      throw refusal(key, "the merge key << appears twice in one mapping",
+      throw refusal(
+          key,
+          "the merge key << appears twice in one mapping",
           "merge a list instead, such as <<: [*a, *b]");
     }
     List<Event> value = readAside();
@@ -159,8 +194,11 @@ final class AliasingYamlParser extends YAMLParser {
     }
     for (List<Event> mapping : mappings) {
       if (!(mapping.get(0) instanceof MappingStartEvent)) {
-        throw refusal(key, "the merge key << takes a mapping, an alias of one or a list of them,"
-            + " and this value is " + (value == mapping ? "not a mapping" : "a list holding something else"),
+        throw refusal(
+            key,
+            "the merge key << takes a mapping, an alias of one or a list of them,"
+                + " and this value is "
+                + (value == mapping ? "not a mapping" : "a list holding something else"),
             "write the keys out, or anchor a mapping and merge its alias");
       }
       frame.merged.add(mapping);
@@ -255,11 +293,15 @@ final class AliasingYamlParser extends YAMLParser {
     }
   }
 
-  /** A scalar's escapes may write a surrogate that is half of no pair: no character, nothing to store. */
+  /**
+   * A scalar's escapes may write a surrogate that is half of no pair: no character, nothing to
+   * store.
+   */
   private void refuseLoneSurrogate(ScalarEvent scalar) {
     OptionalInt at = Surrogates.lone(scalar.getValue());
     if (at.isPresent()) {
-      throw refusal(scalar, Surrogates.problem(scalar.getValue(), at.getAsInt()), Surrogates.ADVICE);
+      throw refusal(
+          scalar, Surrogates.problem(scalar.getValue(), at.getAsInt()), Surrogates.ADVICE);
     }
   }
 

@@ -18,8 +18,8 @@ import java.util.regex.PatternSyntaxException;
 
 /**
  * Finds a context's component folders: every folder matched by one of the {@code components} glob
- * patterns, relative to the context's folder. Hidden folders (a name starting with '.') are
- * neither matched nor searched, and a matched folder is not searched for more components.
+ * patterns, relative to the context's folder. Hidden folders (a name starting with '.') are neither
+ * matched nor searched, and a matched folder is not searched for more components.
  */
 final class ComponentFinder {
   private ComponentFinder() {}
@@ -44,8 +44,10 @@ final class ComponentFinder {
       Files.walkFileTree(
           root, EnumSet.of(FileVisitOption.FOLLOW_LINKS), depth, new Visitor(root, matcher, found));
     } catch (IOException e) {
-      throw new ManifestException(pattern.location(),
-          "cannot search " + root + " (" + e + "); check that its folders are readable", e);
+      throw new ManifestException(
+          pattern.location(),
+          "cannot search " + root + " (" + e + "); check that its folders are readable",
+          e);
     }
     return found;
   }
@@ -66,8 +68,12 @@ final class ComponentFinder {
     try {
       return root.getFileSystem().getPathMatcher("glob:" + glob);
     } catch (PatternSyntaxException e) {
-      throw pattern.refuse("'" + glob + "' is not a glob pattern (" + e.getDescription()
-          + "); write a pattern such as components/* or services/*/components/*");
+      throw pattern.refuse(
+          "'"
+              + glob
+              + "' is not a glob pattern ("
+              + e.getDescription()
+              + "); write a pattern such as components/* or services/*/components/*");
     }
   }
 

@@ -18,8 +18,12 @@ record ComponentLabel(String namespace, String name) {
     String namespace = part(root, "namespace", folderNamespace, folderName);
     if (namespace.equalsIgnoreCase(ComponentReader.RESERVED_NAMESPACE)) {
       Location at = root.get("namespace").map(Declared::location).orElse(root.location());
-      throw new ManifestException(at, "'" + namespace + "' is a namespace reserved for the"
-          + " runtime; declare another namespace, or rename the folder");
+      throw new ManifestException(
+          at,
+          "'"
+              + namespace
+              + "' is a namespace reserved for the"
+              + " runtime; declare another namespace, or rename the folder");
     }
     return new ComponentLabel(namespace, part(root, "name", folderOwnName, folderName));
   }
@@ -31,9 +35,20 @@ record ComponentLabel(String namespace, String name) {
       return declared.get().token(Token.COMPONENT_NAME);
     }
     if (!Token.COMPONENT_NAME.fits(fromFolder)) {
-      throw root.refuse("no " + key + " is declared and the folder '" + folderName
-          + "' gives none ('" + fromFolder + "' is not " + Token.COMPONENT_NAME.rule()
-          + "); declare " + key + ": <" + key + ">, or name the folder namespace.name");
+      throw root.refuse(
+          "no "
+              + key
+              + " is declared and the folder '"
+              + folderName
+              + "' gives none ('"
+              + fromFolder
+              + "' is not "
+              + Token.COMPONENT_NAME.rule()
+              + "); declare "
+              + key
+              + ": <"
+              + key
+              + ">, or name the folder namespace.name");
     }
     return fromFolder;
   }

@@ -18,7 +18,8 @@ import tools.jackson.databind.JsonNode;
  * @param events the declared event names ({@code events} key), in declared order
  * @param receivers the declared receivers, in declared order
  * @param exposition the {@code exposition} tree as declared (validated structurally), if any
- * @param configuration the schema and defaults of the values its operations read, if it declares them
+ * @param configuration the schema and defaults of the values its operations read, if it declares
+ *     them
  * @param state whether it declares {@code state: ~}: an in-memory map its operations share in each
  *     process, as Toa's state extension gives a component's instance
  */

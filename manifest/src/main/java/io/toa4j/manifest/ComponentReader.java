@@ -12,16 +12,25 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
-import tools.jackson.databind.node.ObjectNode;
 import java.util.stream.Stream;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.node.JsonNodeFactory;
+import tools.jackson.databind.node.ObjectNode;
 
 /** Reads a component's folder: its {@code manifest.toa.yaml}, validated and frozen. */
 final class ComponentReader {
   static final String FILE = "manifest.toa.yaml";
   static final List<String> KEYS =
-      List.of("namespace", "name", "entity", "operations", "events", "receivers", "exposition", "configuration", "state");
+      List.of(
+          "namespace",
+          "name",
+          "entity",
+          "operations",
+          "events",
+          "receivers",
+          "exposition",
+          "configuration",
+          "state");
   static final String DEFAULT_NAMESPACE = "default";
   static final String RESERVED_NAMESPACE = "system";
 
@@ -44,7 +53,8 @@ final class ComponentReader {
    * class path, or given in code.
    *
    * @param label the component's label when the text declares none, {@code namespace.name}
-   * @param origin names the text in messages, such as {@code classpath:billing/wallets/manifest.toa.yaml}
+   * @param origin names the text in messages, such as {@code
+   *     classpath:billing/wallets/manifest.toa.yaml}
    */
   static ComponentManifest read(String text, String label, String origin) {
     Path named = Path.of(origin);
@@ -58,23 +68,29 @@ final class ComponentReader {
    * @param inFolder whether the manifest was read from the folder, whose {@code operations/} may
    *     hold operations it does not declare
    */
-  private static ComponentManifest read(Declared whole, Path labelling, Path folder, Path file, boolean inFolder) {
+  private static ComponentManifest read(
+      Declared whole, Path labelling, Path folder, Path file, boolean inFolder) {
     if (whole.node().isObject()) {
       for (Map.Entry<String, Declared> entry : whole.entries()) {
         if (KEYS.contains(entry.getKey())) continue;
-        if (entry.getKey().equals("prototype") && entry.getValue().node().isNull()) continue; // none, as toa4j has
+        if (entry.getKey().equals("prototype") && entry.getValue().node().isNull())
+          continue; // none, as toa4j has
         Declared at = entry.getValue();
-        ToaComponentKeys.refusal(entry.getKey(), at.line()).ifPresent(problem -> {
-          throw at.refuse(problem);
-        });
+        ToaComponentKeys.refusal(entry.getKey(), at.line())
+            .ifPresent(
+                problem -> {
+                  throw at.refuse(problem);
+                });
       }
     }
-    Declared root = whole.node().isObject() && whole.node().has("prototype") ? without(whole, "prototype") : whole;
+    Declared root =
+        whole.node().isObject() && whole.node().has("prototype")
+            ? without(whole, "prototype")
+            : whole;
     root = root.mapping(KEYS, ROOT_FIX);
     ComponentLabel label = ComponentLabel.of(root, labelling);
     Optional<EntityDeclaration> entity = root.get("entity").map(EntityReader::read);
-    Map<String, OperationDeclaration> operations =
-        operations(root.get("operations"), entity);
+    Map<String, OperationDeclaration> operations = operations(root.get("operations"), entity);
     Set<String> named = new LinkedHashSet<>(operations.keySet());
     if (inFolder) {
       named.addAll(classOnly(folder));
@@ -94,17 +110,22 @@ final class ComponentReader {
         root.get("state").map(ComponentReader::state).orElse(false));
   }
 
-  /** {@code state: ~}, Toa's in-memory state of a component's instance: nothing else is written after it. */
+  /**
+   * {@code state: ~}, Toa's in-memory state of a component's instance: nothing else is written
+   * after it.
+   */
   private static boolean state(Declared declared) {
     if (!declared.node().isNull()) {
-      throw declared.refuse("state takes no settings; write state: ~ for an in-memory map the component's operations share in"
-          + " each process (Context.state())");
+      throw declared.refuse(
+          "state takes no settings; write state: ~ for an in-memory map the component's operations share in"
+              + " each process (Context.state())");
     }
     return true;
   }
 
-  private static final String CONFIGURATION_FIX = "declare the values' schema, such as configuration: { limit: 100 } (a"
-      + " number, 100 unless set), or configuration: { schema: { limit: number }, defaults: { limit: 100 } }";
+  private static final String CONFIGURATION_FIX =
+      "declare the values' schema, such as configuration: { limit: 100 } (a"
+          + " number, 100 unless set), or configuration: { schema: { limit: number }, defaults: { limit: 100 } }";
 
   /**
    * {@code configuration}, in Toa's two forms: a mapping with a {@code schema} key is the schema
@@ -119,15 +140,28 @@ final class ComponentReader {
       schema = parts.require("schema", CONFIGURATION_FIX);
       Optional<Declared> given = parts.get("defaults");
       if (given.isPresent()) {
-        defaults = (ObjectNode) given.get().mapping("write the defaults as a mapping of values, such as defaults: { limit: 100 }").node();
+        defaults =
+            (ObjectNode)
+                given
+                    .get()
+                    .mapping(
+                        "write the defaults as a mapping of values, such as defaults: { limit: 100 }")
+                    .node();
       }
     }
-    JsonNode expanded = JsonSchemas.expand(schema, ConciseSchemas.References.none("a configuration refers to no entity"));
-    boolean object = expanded.path("type").asString("").equals("object") || (!expanded.has("type") && expanded.has("properties"));
+    JsonNode expanded =
+        JsonSchemas.expand(
+            schema, ConciseSchemas.References.none("a configuration refers to no entity"));
+    boolean object =
+        expanded.path("type").asString("").equals("object")
+            || (!expanded.has("type") && expanded.has("properties"));
     if (!object) {
-      throw schema.refuse("a configuration is a mapping of values, and this schema is not an object's; " + CONFIGURATION_FIX);
+      throw schema.refuse(
+          "a configuration is a mapping of values, and this schema is not an object's; "
+              + CONFIGURATION_FIX);
     }
-    return new ConfigurationDeclaration(JsonSchemas.compile(expanded, schema.location()), defaults, declared.location());
+    return new ConfigurationDeclaration(
+        JsonSchemas.compile(expanded, schema.location()), defaults, declared.location());
   }
 
   /**
@@ -144,7 +178,10 @@ final class ComponentReader {
       return files
           .map(f -> f.getFileName().toString())
           .filter(f -> f.endsWith(".java") && f.length() > ".java".length())
-          .map(f -> Character.toLowerCase(f.charAt(0)) + f.substring(1, f.length() - ".java".length()))
+          .map(
+              f ->
+                  Character.toLowerCase(f.charAt(0))
+                      + f.substring(1, f.length() - ".java".length()))
           .sorted()
           .toList();
     } catch (IOException e) {
@@ -156,11 +193,15 @@ final class ComponentReader {
     Location at = new Location(file, "");
     if (!Files.isDirectory(folder)) {
       return new ManifestException(
-          at, "there is no folder " + folder + "; name the folder of a component, which holds its"
+          at,
+          "there is no folder "
+              + folder
+              + "; name the folder of a component, which holds its"
               + " manifest.toa.yaml");
     }
     return new ManifestException(
-        at, "a component folder needs a manifest.toa.yaml; create it, declaring the component's"
+        at,
+        "a component folder needs a manifest.toa.yaml; create it, declaring the component's"
             + " entity, operations, events, receivers or exposition");
   }
 
@@ -188,8 +229,13 @@ final class ComponentReader {
       String name = Token.EVENT_NAME.check(entry.getKey(), entry.getValue().location());
       JsonNode settings = entry.getValue().node();
       if (!settings.isNull() && !(settings.isObject() && settings.isEmpty())) {
-        throw entry.getValue().refuse("an event takes no settings here (its condition and payload"
-            + " are in its class under events/); write " + name + ": with nothing after it");
+        throw entry
+            .getValue()
+            .refuse(
+                "an event takes no settings here (its condition and payload"
+                    + " are in its class under events/); write "
+                    + name
+                    + ": with nothing after it");
       }
       names.add(name);
     }
@@ -201,15 +247,21 @@ final class ComponentReader {
     if (declared.isEmpty()) {
       return List.of();
     }
-    Declared receivers = declared.get().mapping(
-        "map events to operations, such as { billing.topups.paid: credit }");
+    Declared receivers =
+        declared.get().mapping("map events to operations, such as { billing.topups.paid: credit }");
     Map<String, ReceiverDeclaration> byLabel = new LinkedHashMap<>();
     for (Map.Entry<String, Declared> entry : receivers.entries()) {
       ReceiverDeclaration receiver = receiver(entry.getKey(), entry.getValue(), names);
       ReceiverDeclaration twin = byLabel.putIfAbsent(receiver.label(), receiver);
       if (twin != null) {
-        throw entry.getValue().refuse("receives " + receiver.label() + " as "
-            + twin.path().yamlPath() + " does; keep one of them");
+        throw entry
+            .getValue()
+            .refuse(
+                "receives "
+                    + receiver.label()
+                    + " as "
+                    + twin.path().yamlPath()
+                    + " does; keep one of them");
       }
     }
     return List.copyOf(byLabel.values());
@@ -222,7 +274,10 @@ final class ComponentReader {
       String fix = "write { operation: <name> }, or just the operation's name";
       Declared declared = value.mapping(List.of("operation", "binding"), fix);
       // Toa's binding names the transport (amqp); a toa4j receiver consumes from its context's bus
-      declared.get("binding").ifPresent(binding -> binding.text("write the name of Toa's binding, such as binding: amqp"));
+      declared
+          .get("binding")
+          .ifPresent(
+              binding -> binding.text("write the name of Toa's binding, such as binding: amqp"));
       operation = declared.require("operation", fix);
     }
     return new ReceiverDeclaration(label, names.require(operation), value.location());
@@ -241,8 +296,12 @@ final class ComponentReader {
     if (parts.length == 2) {
       parts = new String[] {DEFAULT_NAMESPACE, parts[0], parts[1]};
     } else if (parts.length != 3) {
-      throw new ManifestException(at, "'" + key + "' is not an event's label; write"
-          + " namespace.name.event, or name.event for a component in the default namespace");
+      throw new ManifestException(
+          at,
+          "'"
+              + key
+              + "' is not an event's label; write"
+              + " namespace.name.event, or name.event for a component in the default namespace");
     }
     Token.COMPONENT_NAME.check(parts[0], at);
     Token.COMPONENT_NAME.check(parts[1], at);

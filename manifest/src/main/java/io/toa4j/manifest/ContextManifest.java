@@ -15,13 +15,12 @@ import tools.jackson.databind.node.ObjectNode;
  * @param storage the storage engine and its options ({@code sqlite} unless the context says
  *     otherwise)
  * @param bus the bus and its options ({@code embedded} unless the context says otherwise)
- * @param inboxRetentionSeconds {@code inbox.retention}: how long a {@code once} call is
- *     remembered when its operation states no time (3600 unless the context says otherwise; at
- *     least 600)
- * @param inboxRememberSeconds {@code inbox.remember}: how long the record that a {@code once}
- *     call was answered is kept when its operation states no time, so that a repeat after its
- *     answer's window is told so rather than run (30 days unless the context says otherwise; at
- *     least 600; never shorter than the answer's window)
+ * @param inboxRetentionSeconds {@code inbox.retention}: how long a {@code once} call is remembered
+ *     when its operation states no time (3600 unless the context says otherwise; at least 600)
+ * @param inboxRememberSeconds {@code inbox.remember}: how long the record that a {@code once} call
+ *     was answered is kept when its operation states no time, so that a repeat after its answer's
+ *     window is told so rather than run (30 days unless the context says otherwise; at least 600;
+ *     never shorter than the answer's window)
  * @param retryDelaysSeconds {@code delivery.retries}: the waits before each retry of a message
  *     whose handling failed; a message is parked after one attempt more than there are delays
  * @param outboxRetentionSeconds {@code outbox.retention}: how long published outbox entries are

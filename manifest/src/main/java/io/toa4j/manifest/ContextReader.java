@@ -18,8 +18,17 @@ import tools.jackson.databind.node.ObjectNode;
 final class ContextReader {
   static final String FILE = "context.toa.yaml";
   static final List<String> KEYS =
-      List.of("name", "description", "version", "components", "storage", "bus", "inbox", "outbox",
-          "delivery", "configuration");
+      List.of(
+          "name",
+          "description",
+          "version",
+          "components",
+          "storage",
+          "bus",
+          "inbox",
+          "outbox",
+          "delivery",
+          "configuration");
   static final String DEFAULT_COMPONENTS = "components/*";
   private static final String FIX = "write the context's settings as a mapping";
 
@@ -30,19 +39,29 @@ final class ContextReader {
     Path folder = directory.toAbsolutePath().normalize();
     Path file = folder.resolve(FILE);
     if (!Files.isRegularFile(file)) {
-      throw new ManifestException(new Location(file, ""), "there is no " + FILE + " in " + folder
-          + "; a " + FILE + " with name: <app> there starts a context");
+      throw new ManifestException(
+          new Location(file, ""),
+          "there is no "
+              + FILE
+              + " in "
+              + folder
+              + "; a "
+              + FILE
+              + " with name: <app> there starts a context");
     }
-    Declared root = toaKeysRefused(YamlFiles.read(file).mapping(FIX))
-        .mapping(KEYS, FIX);
-    String name = root.require("name", "name the application, such as name: shop")
-        .token(Token.CONTEXT_NAME);
+    Declared root = toaKeysRefused(YamlFiles.read(file).mapping(FIX)).mapping(KEYS, FIX);
+    String name =
+        root.require("name", "name the application, such as name: shop").token(Token.CONTEXT_NAME);
     root.get("description").ifPresent(d -> d.text("describe the application in words"));
-    root.get("version").filter(v -> !v.node().isString() && !v.node().isNumber())
-        .ifPresent(v -> {
-          throw v.refuse("expected a version such as 1.2.0, found " + Declared.describe(v.node()));
-        });
-    EngineDeclaration storage = engine(root, "storage", ContextManifest.DEFAULT_STORAGE, "postgres");
+    root.get("version")
+        .filter(v -> !v.node().isString() && !v.node().isNumber())
+        .ifPresent(
+            v -> {
+              throw v.refuse(
+                  "expected a version such as 1.2.0, found " + Declared.describe(v.node()));
+            });
+    EngineDeclaration storage =
+        engine(root, "storage", ContextManifest.DEFAULT_STORAGE, "postgres");
     EngineDeclaration bus = engine(root, "bus", ContextManifest.DEFAULT_BUS, "rabbitmq");
     List<ComponentManifest> components = components(folder, patterns(root));
     return new ContextManifest(
@@ -59,15 +78,17 @@ final class ContextReader {
         configuration(root.get("configuration"), components));
   }
 
-  private static final String CONFIGURATION_FIX = "give each component's values under its label, such as"
-      + " configuration: { billing.wallets: { limit: 100 } }";
+  private static final String CONFIGURATION_FIX =
+      "give each component's values under its label, such as"
+          + " configuration: { billing.wallets: { limit: 100 } }";
 
   /**
    * {@code configuration}: the values of each component that declares a configuration, under its
    * label ({@code namespace.name}, or {@code name} in the default namespace), checked against its
    * schema at start, when secrets ({@code $NAME}) are read from the environment.
    */
-  private static Map<String, ObjectNode> configuration(Optional<Declared> declared, List<ComponentManifest> components) {
+  private static Map<String, ObjectNode> configuration(
+      Optional<Declared> declared, List<ComponentManifest> components) {
     if (declared.isEmpty()) {
       return Map.of();
     }
@@ -79,14 +100,31 @@ final class ContextReader {
       String label = key.contains(".") ? key : ComponentReader.DEFAULT_NAMESPACE + "." + key;
       ComponentManifest component = byLabel.get(label);
       if (component == null || component.configuration().isEmpty()) {
-        throw entry.getValue().refuse("'" + key + "' names no component of this context that declares a configuration"
-            + (component == null ? " (there is no component " + label + ")" : " (" + label + " declares none)")
-            + "; " + CONFIGURATION_FIX);
+        throw entry
+            .getValue()
+            .refuse(
+                "'"
+                    + key
+                    + "' names no component of this context that declares a configuration"
+                    + (component == null
+                        ? " (there is no component " + label + ")"
+                        : " (" + label + " declares none)")
+                    + "; "
+                    + CONFIGURATION_FIX);
       }
       if (values.containsKey(label)) {
-        throw entry.getValue().refuse("the values of " + label + " are given twice; keep one of them");
+        throw entry
+            .getValue()
+            .refuse("the values of " + label + " are given twice; keep one of them");
       }
-      values.put(label, (ObjectNode) entry.getValue().mapping("write the values of " + key + " as a mapping, such as { limit: 100 }").node().deepCopy());
+      values.put(
+          label,
+          (ObjectNode)
+              entry
+                  .getValue()
+                  .mapping("write the values of " + key + " as a mapping, such as { limit: 100 }")
+                  .node()
+                  .deepCopy());
     }
     return Collections.unmodifiableMap(values);
   }
@@ -100,9 +138,11 @@ final class ContextReader {
       String key = entry.getKey();
       if (!KEYS.contains(key)) {
         Declared at = entry.getValue();
-        ToaContextKeys.refusal(key, at.line()).ifPresent(problem -> {
-          throw at.refuse(problem);
-        });
+        ToaContextKeys.refusal(key, at.line())
+            .ifPresent(
+                problem -> {
+                  throw at.refuse(problem);
+                });
       }
     }
     variantsRefused(root);
@@ -113,8 +153,9 @@ final class ContextReader {
     if (node.node().isObject()) {
       for (Map.Entry<String, Declared> entry : node.entries()) {
         if (ToaContextKeys.isVariant(entry.getKey())) {
-          throw entry.getValue().refuse(
-              ToaContextKeys.variant(entry.getKey(), entry.getValue().line()));
+          throw entry
+              .getValue()
+              .refuse(ToaContextKeys.variant(entry.getKey(), entry.getValue().line()));
         }
         variantsRefused(entry.getValue());
       }
@@ -126,14 +167,23 @@ final class ContextReader {
    * fallback} when absent. Which engines exist and which options each takes is not known here: the
    * runtime finds the engine by name and the engine checks its options.
    */
-  private static EngineDeclaration engine(Declared root, String key, String fallback, String example) {
+  private static EngineDeclaration engine(
+      Declared root, String key, String fallback, String example) {
     Optional<Declared> declared = root.get(key);
     Location at = root.location().child(key);
     if (declared.isEmpty()) {
       return new EngineDeclaration(fallback, Map.of(), at);
     }
-    String fix = "write " + key + ": " + fallback + " (the default) or " + key + ": { engine: "
-        + example + ", url: <its URL>, options: { <name>: <value> } }";
+    String fix =
+        "write "
+            + key
+            + ": "
+            + fallback
+            + " (the default) or "
+            + key
+            + ": { engine: "
+            + example
+            + ", url: <its URL>, options: { <name>: <value> } }";
     Declared node = declared.get();
     if (!node.node().isObject()) {
       return new EngineDeclaration(node.token(Token.ENGINE_NAME), Map.of(), at);
@@ -145,17 +195,24 @@ final class ContextReader {
     url.ifPresent(u -> options.put("url", u.text(fix)));
     Optional<Declared> more = settings.get("options");
     if (more.isPresent()) {
-      String optionsFix = "write the engine's options as a mapping of names to values, such as"
-          + " options: { prefetch: 32 }";
+      String optionsFix =
+          "write the engine's options as a mapping of names to values, such as"
+              + " options: { prefetch: 32 }";
       for (Map.Entry<String, Declared> option : more.get().mapping(optionsFix).entries()) {
         JsonNode value = option.getValue().node();
         if (!value.isValueNode() || value.isNull()) {
-          throw option.getValue().refuse("expected a value (text, number or true/false), found "
-              + Declared.describe(value) + "; " + optionsFix);
+          throw option
+              .getValue()
+              .refuse(
+                  "expected a value (text, number or true/false), found "
+                      + Declared.describe(value)
+                      + "; "
+                      + optionsFix);
         }
         if (url.isPresent() && option.getKey().equals("url")) {
-          throw option.getValue().refuse("the url is given twice, here and at " + key
-              + ".url; keep one of them");
+          throw option
+              .getValue()
+              .refuse("the url is given twice, here and at " + key + ".url; keep one of them");
         }
         options.put(option.getKey(), value.asString());
       }
@@ -164,9 +221,11 @@ final class ContextReader {
   }
 
   private static List<Long> delays(Optional<Declared> delivery) {
-    Optional<Declared> declared = delivery.flatMap(d -> d
-        .mapping(List.of("retries"), "write delivery: { retries: [1, 10, 30, 90] }")
-        .get("retries"));
+    Optional<Declared> declared =
+        delivery.flatMap(
+            d ->
+                d.mapping(List.of("retries"), "write delivery: { retries: [1, 10, 30, 90] }")
+                    .get("retries"));
     if (declared.isEmpty()) {
       return ContextManifest.DEFAULT_RETRY_DELAYS_SECONDS;
     }
@@ -184,20 +243,32 @@ final class ContextReader {
 
   private static long outboxRetention(Optional<Declared> outbox) {
     String fix = "write outbox: { retention: <seconds> }";
-    outbox.map(o -> o.mapping(fix)).ifPresent(o -> {
-      o.get("redis").ifPresent(redis -> {
-        throw redis.refuse("Toa's outbox.redis is not read" + redis.line() + ": toa4j's outbox"
-            + " claims its entries in the storage and needs no Redis; there is none in toa4j");
-      });
-      o.get("interval").ifPresent(interval -> {
-        throw interval.refuse("Toa's outbox.interval is not read" + interval.line() + ": toa4j"
-            + " publishes an entry when it commits and sweeps what is left every second; there is"
-            + " none in toa4j");
-      });
-    });
-    Optional<Declared> declared = outbox.flatMap(o -> o
-        .mapping(List.of("retention"), fix)
-        .get("retention"));
+    outbox
+        .map(o -> o.mapping(fix))
+        .ifPresent(
+            o -> {
+              o.get("redis")
+                  .ifPresent(
+                      redis -> {
+                        throw redis.refuse(
+                            "Toa's outbox.redis is not read"
+                                + redis.line()
+                                + ": toa4j's outbox"
+                                + " claims its entries in the storage and needs no Redis; there is none in toa4j");
+                      });
+              o.get("interval")
+                  .ifPresent(
+                      interval -> {
+                        throw interval.refuse(
+                            "Toa's outbox.interval is not read"
+                                + interval.line()
+                                + ": toa4j"
+                                + " publishes an entry when it commits and sweeps what is left every second; there is"
+                                + " none in toa4j");
+                      });
+            });
+    Optional<Declared> declared =
+        outbox.flatMap(o -> o.mapping(List.of("retention"), fix).get("retention"));
     if (declared.isEmpty()) {
       return ContextManifest.DEFAULT_OUTBOX_RETENTION_SECONDS;
     }
@@ -214,17 +285,28 @@ final class ContextReader {
     if (inbox.isEmpty()) {
       return fallback;
     }
-    Optional<Declared> declared = inbox.get()
-        .mapping(List.of("retention", "remember"), "write inbox: { retention: <seconds>, remember: <seconds> }")
-        .get(key);
+    Optional<Declared> declared =
+        inbox
+            .get()
+            .mapping(
+                List.of("retention", "remember"),
+                "write inbox: { retention: <seconds>, remember: <seconds> }")
+            .get(key);
     if (declared.isEmpty()) {
       return fallback;
     }
-    String fix = "state " + Once.MINIMUM_SECONDS + " seconds or more, or leave " + key + " out for " + fallback;
+    String fix =
+        "state "
+            + Once.MINIMUM_SECONDS
+            + " seconds or more, or leave "
+            + key
+            + " out for "
+            + fallback;
     long seconds = declared.get().integer(fix);
     if (seconds < Once.MINIMUM_SECONDS) {
-      throw declared.get().refuse(
-          seconds + " is under " + Once.MINIMUM_SECONDS + " seconds; " + fix);
+      throw declared
+          .get()
+          .refuse(seconds + " is under " + Once.MINIMUM_SECONDS + " seconds; " + fix);
     }
     return seconds;
   }
@@ -244,15 +326,29 @@ final class ContextReader {
     for (Map.Entry<Path, Declared> found : ComponentFinder.find(folder, patterns).entrySet()) {
       Path component = found.getKey();
       if (!Files.isRegularFile(component.resolve(ComponentReader.FILE))) {
-        throw found.getValue().refuse("the folder " + component + " matches this pattern but holds"
-            + " no " + ComponentReader.FILE + "; add one, or move the folder out of the pattern");
+        throw found
+            .getValue()
+            .refuse(
+                "the folder "
+                    + component
+                    + " matches this pattern but holds"
+                    + " no "
+                    + ComponentReader.FILE
+                    + "; add one, or move the folder out of the pattern");
       }
       ComponentManifest manifest = ComponentReader.read(component);
       ComponentManifest twin = byLabel.putIfAbsent(manifest.label(), manifest);
       if (twin != null) {
-        throw new ManifestException(new Location(manifest.file(), ""), "two components are"
-            + " labelled " + manifest.label() + ": " + twin.file() + " and " + manifest.file()
-            + "; give one of them another namespace or name");
+        throw new ManifestException(
+            new Location(manifest.file(), ""),
+            "two components are"
+                + " labelled "
+                + manifest.label()
+                + ": "
+                + twin.file()
+                + " and "
+                + manifest.file()
+                + "; give one of them another namespace or name");
       }
       components.add(manifest);
     }

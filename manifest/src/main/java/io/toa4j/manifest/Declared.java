@@ -10,9 +10,9 @@ import tools.jackson.databind.JsonNode;
 /**
  * A node of a manifest's tree and where it is declared.
  *
- * <p>Every accessor answers the value in the shape asked for, or throws a {@link
- * ManifestException} at this node's location saying what was found and what to write instead. The
- * {@code fix} arguments are that second half: what the user should write.
+ * <p>Every accessor answers the value in the shape asked for, or throws a {@link ManifestException}
+ * at this node's location saying what was found and what to write instead. The {@code fix}
+ * arguments are that second half: what the user should write.
  */
 final class Declared {
   private final JsonNode node;
@@ -38,7 +38,9 @@ final class Declared {
 
   /** {@code " (line 12)"} where this node is written in its file; empty when that is unknown. */
   String line() {
-    return YamlFiles.line(location).stream().mapToObj(n -> " (line " + n + ")").findFirst()
+    return YamlFiles.line(location).stream()
+        .mapToObj(n -> " (line " + n + ")")
+        .findFirst()
         .orElse("");
   }
 

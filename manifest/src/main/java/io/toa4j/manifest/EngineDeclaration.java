@@ -6,8 +6,8 @@ import java.util.TreeMap;
 
 /**
  * An engine as a context names it: the engine's name, and the options handed to it as they are
- * written. The manifest does not know which engines exist or what they take: the runtime finds
- * the engine by name and the engine checks its own options.
+ * written. The manifest does not know which engines exist or what they take: the runtime finds the
+ * engine by name and the engine checks its own options.
  *
  * @param name the engine's name, such as {@code sqlite}, {@code postgres}, {@code rabbitmq}
  * @param options the engine's options by name, values as text ({@code url} among them when the

@@ -11,8 +11,8 @@ import tools.jackson.databind.node.ObjectNode;
  * @param blank what a record holds before its first write (may be incomplete; each value fits)
  * @param associated whether ids come from outside: reading an id never written answers a blank
  *     record with that id, and the first write creates it
- * @param schema the record's declared properties as one object schema: {@code properties},
- *     {@code required}, and no other properties; system properties are not part of it
+ * @param schema the record's declared properties as one object schema: {@code properties}, {@code
+ *     required}, and no other properties; system properties are not part of it
  * @param changeset the same with nothing required, for assignments' changesets
  */
 public record EntityDeclaration(

@@ -12,7 +12,8 @@ import tools.jackson.databind.node.ObjectNode;
 
 /** Reads a component's {@code entity}. */
 final class EntityReader {
-  static final List<String> KEYS = List.of("properties", "required", "blank", "associated", "schema", "storage");
+  static final List<String> KEYS =
+      List.of("properties", "required", "blank", "associated", "schema", "storage");
 
   private static final String PROPERTIES_FIX =
       "declare the entity's properties by name, such as properties: { balance: { type: integer } }";
@@ -22,16 +23,26 @@ final class EntityReader {
   /** The entity, with its record and changeset schemas compiled. */
   static EntityDeclaration read(Declared entity) {
     entity.mapping(KEYS, "declare the entity as a mapping with properties");
-    entity.get("storage").filter(storage -> !storage.node().isNull())
-        .ifPresent(storage -> storage.text("write the name of Toa's storage, such as storage: sql, or nothing"));
+    entity
+        .get("storage")
+        .filter(storage -> !storage.node().isNull())
+        .ifPresent(
+            storage ->
+                storage.text("write the name of Toa's storage, such as storage: sql, or nothing"));
     ObjectNode properties;
     List<String> required;
     Optional<Declared> schema = entity.get("schema");
     if (schema.isPresent()) {
       for (String key : List.of("properties", "required")) {
-        entity.get(key).ifPresent(both -> {
-          throw both.refuse("the entity is declared by schema (Toa's older form) and by " + key + "; keep one of them");
-        });
+        entity
+            .get(key)
+            .ifPresent(
+                both -> {
+                  throw both.refuse(
+                      "the entity is declared by schema (Toa's older form) and by "
+                          + key
+                          + "; keep one of them");
+                });
       }
       ObjectNode expanded = schema(schema.get());
       properties = (ObjectNode) expanded.path("properties");
@@ -55,28 +66,39 @@ final class EntityReader {
   }
 
   /**
-   * Toa's older {@code entity.schema}: the entity's schema whole, concise ({@code { name*: string }})
-   * or JSON Schema of an object; its properties and required names become the entity's.
+   * Toa's older {@code entity.schema}: the entity's schema whole, concise ({@code { name*: string
+   * }}) or JSON Schema of an object; its properties and required names become the entity's.
    */
   private static ObjectNode schema(Declared declared) {
     ConciseSchemas.References none =
         ConciseSchemas.References.none("an entity's properties cannot refer to one another");
     JsonNode expanded = JsonSchemas.expand(declared, none);
     // as Toa reads it, a schema with properties is an object's, whether it says type: object or not
-    if (!expanded.path("type").asString("object").equals("object") || !expanded.path("properties").isObject()) {
-      throw declared.refuse("an entity's schema is an object with properties, such as schema: { balance*: integer }");
+    if (!expanded.path("type").asString("object").equals("object")
+        || !expanded.path("properties").isObject()) {
+      throw declared.refuse(
+          "an entity's schema is an object with properties, such as schema: { balance*: integer }");
     }
     for (String keyword : expanded.propertyNames()) {
       if (!List.of("type", "properties", "required", "additionalProperties").contains(keyword)) {
-        throw declared.refuse("'" + keyword + "' of an entity's schema has no place in toa4j's entity, which is its"
-            + " properties and required names; declare those only");
+        throw declared.refuse(
+            "'"
+                + keyword
+                + "' of an entity's schema has no place in toa4j's entity, which is its"
+                + " properties and required names; declare those only");
       }
     }
     ObjectNode properties = (ObjectNode) expanded.path("properties");
     for (Map.Entry<String, JsonNode> property : properties.properties()) {
-      Location at = declared.get("properties").flatMap(p -> p.get(property.getKey())).or(() -> declared.get(property.getKey()))
-          .or(() -> declared.get(property.getKey() + "*")).or(() -> declared.get(property.getKey() + "?"))
-          .map(Declared::location).orElse(declared.location());
+      Location at =
+          declared
+              .get("properties")
+              .flatMap(p -> p.get(property.getKey()))
+              .or(() -> declared.get(property.getKey()))
+              .or(() -> declared.get(property.getKey() + "*"))
+              .or(() -> declared.get(property.getKey() + "?"))
+              .map(Declared::location)
+              .orElse(declared.location());
       checkName(property.getKey(), at);
       JsonSchemas.compile(property.getValue(), at);
     }
@@ -102,7 +124,9 @@ final class EntityReader {
     if (EntityDeclaration.SYSTEM_PROPERTIES.contains(name)) {
       throw new ManifestException(
           at,
-          "System property '" + name + "' cannot be declared; it is owned by the runtime:"
+          "System property '"
+              + name
+              + "' cannot be declared; it is owned by the runtime:"
               + " remove it, or give the property another name");
     }
     Token.PROPERTY_NAME.check(name, at);
@@ -146,7 +170,8 @@ final class EntityReader {
       Violation first = violations.get(0);
       throw new ManifestException(
           blank.at(first.path()),
-          "the blank value does not fit the property's schema: " + first.message()
+          "the blank value does not fit the property's schema: "
+              + first.message()
               + "; write a value the schema accepts");
     }
     return (ObjectNode) blank.node().deepCopy();
@@ -166,7 +191,10 @@ final class EntityReader {
   private static String notDeclared(String name, ObjectNode properties) {
     List<String> names = new ArrayList<>();
     properties.propertyNames().forEach(names::add);
-    return "'" + name + "' is not a declared property; name one of " + String.join(", ", names)
+    return "'"
+        + name
+        + "' is not a declared property; name one of "
+        + String.join(", ", names)
         + ", or declare it under entity.properties";
   }
 }

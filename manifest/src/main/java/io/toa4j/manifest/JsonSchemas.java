@@ -15,10 +15,10 @@ import tools.jackson.databind.JsonNode;
 
 /**
  * JSON Schema draft 2020-12 over networknt: translates a manifest's concise schemas, refuses
- * keywords outside draft 2020-12 (networknt would only log them and accept anything), checks
- * schema fragments against the meta-schema and compiles them once, at load. Nothing is fetched over the network: the
- * meta-schema ships with the library, and a {@code $ref} to a remote document is refused. Thread-
- * safe.
+ * keywords outside draft 2020-12 (networknt would only log them and accept anything), checks schema
+ * fragments against the meta-schema and compiles them once, at load. Nothing is fetched over the
+ * network: the meta-schema ships with the library, and a {@code $ref} to a remote document is
+ * refused. Thread- safe.
  */
 final class JsonSchemas {
   private static final SpecificationVersion DRAFT = SpecificationVersion.DRAFT_2020_12;
@@ -53,9 +53,10 @@ final class JsonSchemas {
   /** The fragment as JSON Schema, refused where it is neither concise nor valid JSON Schema. */
   static JsonNode expand(Declared fragment, ConciseSchemas.References references) {
     if (fragment.node().isNull()) {
-      throw fragment.refuse("expected a schema, found nothing; write a type name such as string,"
-          + " a concise mapping such as { limit: number }, or a JSON Schema mapping such as"
-          + " { type: string }");
+      throw fragment.refuse(
+          "expected a schema, found nothing; write a type name such as string,"
+              + " a concise mapping such as { limit: number }, or a JSON Schema mapping such as"
+              + " { type: string }");
     }
     return ConciseSchemas.expand(fragment, references);
   }
@@ -97,11 +98,15 @@ final class JsonSchemas {
   /** Why networknt could not compile a schema, with the way out. */
   private static String reason(SchemaException e) {
     if (e.getCause() instanceof PatternSyntaxException pattern) {
-      return "'" + pattern.getPattern() + "' is not a regular expression ("
-          + pattern.getDescription() + "); write a valid one";
+      return "'"
+          + pattern.getPattern()
+          + "' is not a regular expression ("
+          + pattern.getDescription()
+          + "); write a valid one";
     }
     if (e.getCause() instanceof IOException missing) {
-      return missing.getMessage() + " cannot be loaded; refer only to definitions inside the"
+      return missing.getMessage()
+          + " cannot be loaded; refer only to definitions inside the"
           + " fragment, such as $ref: '#/$defs/amount'";
     }
     String message = e.getMessage() == null ? e.toString() : e.getMessage();
@@ -110,8 +115,7 @@ final class JsonSchemas {
   }
 
   private static com.networknt.schema.Schema metaSchema() {
-    com.networknt.schema.Schema meta =
-        REGISTRY.getSchema(SchemaLocation.of(DRAFT.getDialectId()));
+    com.networknt.schema.Schema meta = REGISTRY.getSchema(SchemaLocation.of(DRAFT.getDialectId()));
     meta.initializeValidators();
     return meta;
   }

@@ -35,14 +35,15 @@ public final class Manifests {
   }
 
   /**
-   * Reads a component's manifest from its text, for a component that has no folder: its manifest
-   * is on the class path, or written in code. Its classes are found on the class path under the
+   * Reads a component's manifest from its text, for a component that has no folder: its manifest is
+   * on the class path, or written in code. Its classes are found on the class path under the
    * package {@code namespace.name}.
    *
    * @param text the manifest, as {@code manifest.toa.yaml} would hold it
    * @param label {@code namespace.name} (or {@code name} in {@code default}), used when the text
    *     declares no namespace or name
-   * @param origin names the text in messages, such as {@code classpath:billing/wallets/manifest.toa.yaml}
+   * @param origin names the text in messages, such as {@code
+   *     classpath:billing/wallets/manifest.toa.yaml}
    * @throws ManifestException when the text is not YAML or does not fit
    */
   public static ComponentManifest readComponent(String text, String label, String origin) {
@@ -73,8 +74,12 @@ public final class Manifests {
             declared -> {
               throw new ManifestException(
                   decl.path(),
-                  "the manifest declares type: " + declared.yamlName() + ", but the class of "
-                      + decl.name() + " is " + OperationRules.withArticle(inferred)
+                  "the manifest declares type: "
+                      + declared.yamlName()
+                      + ", but the class of "
+                      + decl.name()
+                      + " is "
+                      + OperationRules.withArticle(inferred)
                       + "; make the two agree, or leave type out to infer it from the class");
             });
     OperationRules.check(decl, hasEntity, inferred, true);

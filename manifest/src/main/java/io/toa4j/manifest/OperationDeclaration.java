@@ -41,8 +41,27 @@ public record OperationDeclaration(
 
   /** A declaration of an operation that is not declared external. */
   public OperationDeclaration(
-      String name, Location path, Optional<OperationType> type, Concurrency concurrency, QueryRule query, Optional<Once> once,
-      Optional<Schema> input, Optional<Schema> output, Set<String> errors, Optional<String> forward) {
-    this(name, path, type, concurrency, query, once, input, output, errors, forward, OptionalInt.empty());
+      String name,
+      Location path,
+      Optional<OperationType> type,
+      Concurrency concurrency,
+      QueryRule query,
+      Optional<Once> once,
+      Optional<Schema> input,
+      Optional<Schema> output,
+      Set<String> errors,
+      Optional<String> forward) {
+    this(
+        name,
+        path,
+        type,
+        concurrency,
+        query,
+        once,
+        input,
+        output,
+        errors,
+        forward,
+        OptionalInt.empty());
   }
 }

@@ -23,7 +23,9 @@ final class OperationNames {
     if (!names.contains(name)) {
       String others = names.isEmpty() ? "" : ", or name one of " + String.join(", ", names);
       throw value.refuse(
-          "'" + name + "' is not an operation of this component; declare it under operations"
+          "'"
+              + name
+              + "' is not an operation of this component; declare it under operations"
               + others);
     }
     return name;

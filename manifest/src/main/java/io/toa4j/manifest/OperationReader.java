@@ -16,7 +16,17 @@ import tools.jackson.databind.node.JsonNodeFactory;
 /** Reads one entry of a component's {@code operations}. */
 final class OperationReader {
   static final List<String> KEYS =
-      List.of("type", "concurrency", "query", "once", "input", "output", "errors", "description", "forward", "external");
+      List.of(
+          "type",
+          "concurrency",
+          "query",
+          "once",
+          "input",
+          "output",
+          "errors",
+          "description",
+          "forward",
+          "external");
 
   /** What re-declaring {@code observe} or {@code enumerate} may state: its contract's schemas. */
   static final List<String> REDECLARED_KEYS = List.of("input", "output", "description");
@@ -33,8 +43,7 @@ final class OperationReader {
   private OperationReader() {}
 
   /** The declaration of operation {@code name}; its type's rules applied when it is declared. */
-  static OperationDeclaration read(
-      String name, Declared body, Optional<EntityDeclaration> entity) {
+  static OperationDeclaration read(String name, Declared body, Optional<EntityDeclaration> entity) {
     boolean hasEntity = entity.isPresent();
     ConciseSchemas.References references =
         entity
@@ -49,34 +58,55 @@ final class OperationReader {
             "'assign' is given to every entity, with the entity's properties as its input; choose another"
                 + " name for this operation (forward: assign gives it assign's implementation)");
       }
-      String fix = "re-declaring " + name + " gives it an input or an output schema; write { input, output }";
+      String fix =
+          "re-declaring "
+              + name
+              + " gives it an input or an output schema; write { input, output }";
       keys.mapping(fix);
       for (String key : keys.names()) {
         if (!REDECLARED_KEYS.contains(key)) {
-          throw keys.child(key).refuse(
-              "unknown key '" + key + "' for " + name + ", which runs as every entity's " + name + " does; " + fix
-                  + ", or give an operation of your own another name");
+          throw keys.child(key)
+              .refuse(
+                  "unknown key '"
+                      + key
+                      + "' for "
+                      + name
+                      + ", which runs as every entity's "
+                      + name
+                      + " does; "
+                      + fix
+                      + ", or give an operation of your own another name");
         }
       }
     } else {
-      keys.mapping(KEYS, "write the operation's settings, such as { type: transition }, or nothing");
+      keys.mapping(
+          KEYS, "write the operation's settings, such as { type: transition }, or nothing");
     }
     Optional<String> forward = forward(name, keys, hasEntity);
     Optional<OperationType> type = type(keys);
     if (forward.isPresent()) {
       OperationType forwarded = ComponentManifest.FORWARDABLE.get(forward.get());
       if (type.isPresent() && type.get() != forwarded) {
-        throw keys.get("type").orElseThrow().refuse(
-            forward.get() + " is " + OperationRules.withArticle(forwarded) + ", not " + OperationRules.withArticle(type.get())
-                + "; leave type out, or write type: " + forwarded.yamlName());
+        throw keys.get("type")
+            .orElseThrow()
+            .refuse(
+                forward.get()
+                    + " is "
+                    + OperationRules.withArticle(forwarded)
+                    + ", not "
+                    + OperationRules.withArticle(type.get())
+                    + "; leave type out, or write type: "
+                    + forwarded.yamlName());
       }
       type = Optional.of(forwarded);
     }
     Optional<Schema> input = keys.get("input").map(s -> JsonSchemas.compile(s, references));
-    if (input.isEmpty() && forward.filter(f -> f.equals("transit") || f.equals("assign")).isPresent()) {
+    if (input.isEmpty()
+        && forward.filter(f -> f.equals("transit") || f.equals("assign")).isPresent()) {
       input = Optional.of(entity.orElseThrow().changeset());
     }
-    keys.get("input").filter(i -> forward.filter(f -> f.equals("transit") || f.equals("assign")).isPresent())
+    keys.get("input")
+        .filter(i -> forward.filter(f -> f.equals("transit") || f.equals("assign")).isPresent())
         .ifPresent(i -> merged(i, entity.orElseThrow(), forward.get()));
     OperationDeclaration decl =
         new OperationDeclaration(
@@ -84,7 +114,9 @@ final class OperationReader {
             path,
             type,
             concurrency(keys),
-            keys.get("query").isEmpty() && forward.isPresent() ? genericQuery(forward.get()) : query(keys),
+            keys.get("query").isEmpty() && forward.isPresent()
+                ? genericQuery(forward.get())
+                : query(keys),
             once(keys),
             input,
             keys.get("output").map(s -> JsonSchemas.compile(s, references)),
@@ -103,28 +135,45 @@ final class OperationReader {
   private static Optional<String> forward(String name, Declared keys, boolean hasEntity) {
     Optional<Declared> declared = keys.get("forward");
     if (declared.isEmpty()) {
-      boolean generic = name.equals("transit") || name.equals("observe") || name.equals("enumerate");
+      boolean generic =
+          name.equals("transit") || name.equals("observe") || name.equals("enumerate");
       return hasEntity && generic ? Optional.of(name) : Optional.empty();
     }
     String fix = "write forward: one of " + String.join(", ", FORWARD_ORDER);
     String target = declared.get().text(fix);
     if (!ComponentManifest.FORWARDABLE.containsKey(target)) {
-      throw declared.get().refuse("'" + target + "' is not a generic operation; " + fix + ", or write a class for " + name);
+      throw declared
+          .get()
+          .refuse(
+              "'"
+                  + target
+                  + "' is not a generic operation; "
+                  + fix
+                  + ", or write a class for "
+                  + name);
     }
     if (!hasEntity) {
-      throw declared.get().refuse(target + " works on the entity, and this component declares none; declare an entity, or write a class for " + name);
+      throw declared
+          .get()
+          .refuse(
+              target
+                  + " works on the entity, and this component declares none; declare an entity, or write a class for "
+                  + name);
     }
     return Optional.of(target);
   }
 
-  private static final List<String> FORWARD_ORDER = List.of("transit", "observe", "enumerate", "assign");
+  private static final List<String> FORWARD_ORDER =
+      List.of("transit", "observe", "enumerate", "assign");
 
   /**
    * The query rule of a generic implementation where the declaration states none: {@code observe}
    * and {@code assign} name a record, {@code enumerate} may page, {@code transit} may create.
    */
   private static QueryRule genericQuery(String forward) {
-    return forward.equals("observe") || forward.equals("assign") ? QueryRule.REQUIRED : QueryRule.OPTIONAL;
+    return forward.equals("observe") || forward.equals("assign")
+        ? QueryRule.REQUIRED
+        : QueryRule.OPTIONAL;
   }
 
   /**
@@ -139,9 +188,16 @@ final class OperationReader {
     JsonNode properties = schema.path("properties");
     for (String property : properties.isObject() ? properties.propertyNames() : Set.<String>of()) {
       if (!entity.properties().has(property)) {
-        throw input.child("properties").child(property).refuse(
-            "'" + property + "' is not a property of the entity, and " + forward + " merges its input into the record;"
-                + " declare it under entity.properties, or remove it");
+        throw input
+            .child("properties")
+            .child(property)
+            .refuse(
+                "'"
+                    + property
+                    + "' is not a property of the entity, and "
+                    + forward
+                    + " merges its input into the record;"
+                    + " declare it under entity.properties, or remove it");
       }
     }
   }
@@ -181,17 +237,25 @@ final class OperationReader {
         .orElse(QueryRule.OPTIONAL);
   }
 
-  /** {@code external: true} (the default allowance of unknown outcomes), {@code false}, or {@code { unknown: <n> }}. */
+  /**
+   * {@code external: true} (the default allowance of unknown outcomes), {@code false}, or {@code {
+   * unknown: <n> }}.
+   */
   private static OptionalInt external(Declared keys) {
     Optional<Declared> declared = keys.get("external");
     if (declared.isEmpty()) return OptionalInt.empty();
-    String fix = "write external: true for an effect that calls an outside provider, or external: { unknown: <n> } with n from 1 to 100:"
-        + " how many attempts may end with their outcome unknown before a delivery is parked";
+    String fix =
+        "write external: true for an effect that calls an outside provider, or external: { unknown: <n> } with n from 1 to 100:"
+            + " how many attempts may end with their outcome unknown before a delivery is parked";
     JsonNode value = declared.get().node();
-    if (value.isBoolean()) return value.booleanValue() ? OptionalInt.of(OperationDeclaration.UNKNOWN_OUTCOMES) : OptionalInt.empty();
+    if (value.isBoolean())
+      return value.booleanValue()
+          ? OptionalInt.of(OperationDeclaration.UNKNOWN_OUTCOMES)
+          : OptionalInt.empty();
     Declared settings = declared.get().mapping(List.of("unknown"), fix);
     long unknown = settings.require("unknown", fix).integer(fix);
-    if (unknown < 1 || unknown > 100) throw settings.get("unknown").orElseThrow().refuse(unknown + " is out of range; " + fix);
+    if (unknown < 1 || unknown > 100)
+      throw settings.get("unknown").orElseThrow().refuse(unknown + " is out of range; " + fix);
     return OptionalInt.of((int) unknown);
   }
 
@@ -206,19 +270,38 @@ final class OperationReader {
     }
     if (value.isObject()) {
       Declared windows = declared.get().mapping(List.of("retention", "remember"), ONCE_FIX);
-      OptionalLong retention = seconds(windows.get("retention"), "or leave retention out to use the context's inbox.retention");
-      OptionalLong remember = seconds(windows.get("remember"), "or leave remember out to use the context's inbox.remember");
-      if (retention.isPresent() && remember.isPresent() && remember.getAsLong() < retention.getAsLong()) {
-        throw windows.get("remember").get().refuse(
-            remember.getAsLong() + " is shorter than retention (" + retention.getAsLong() + "); a call is"
-                + " remembered at least as long as its answer is given: state " + retention.getAsLong() + " or more");
+      OptionalLong retention =
+          seconds(
+              windows.get("retention"),
+              "or leave retention out to use the context's inbox.retention");
+      OptionalLong remember =
+          seconds(
+              windows.get("remember"), "or leave remember out to use the context's inbox.remember");
+      if (retention.isPresent()
+          && remember.isPresent()
+          && remember.getAsLong() < retention.getAsLong()) {
+        throw windows
+            .get("remember")
+            .get()
+            .refuse(
+                remember.getAsLong()
+                    + " is shorter than retention ("
+                    + retention.getAsLong()
+                    + "); a call is"
+                    + " remembered at least as long as its answer is given: state "
+                    + retention.getAsLong()
+                    + " or more");
       }
       return Optional.of(new Once(retention, remember));
     }
     if (!value.isIntegralNumber() || !value.canConvertToLong()) {
-      throw declared.get().refuse(
-          "expected true, a number of seconds or a mapping, found " + Declared.describe(value) + "; "
-              + ONCE_FIX);
+      throw declared
+          .get()
+          .refuse(
+              "expected true, a number of seconds or a mapping, found "
+                  + Declared.describe(value)
+                  + "; "
+                  + ONCE_FIX);
     }
     return Optional.of(new Once(seconds(declared, "or true to use the context's inbox.retention")));
   }
@@ -231,7 +314,9 @@ final class OperationReader {
     String fix = "state " + Once.MINIMUM_SECONDS + " or more, " + otherwise;
     long seconds = declared.get().integer(fix);
     if (seconds < Once.MINIMUM_SECONDS) {
-      throw declared.get().refuse(seconds + " is under " + Once.MINIMUM_SECONDS + " seconds; " + fix);
+      throw declared
+          .get()
+          .refuse(seconds + " is under " + Once.MINIMUM_SECONDS + " seconds; " + fix);
     }
     return OptionalLong.of(seconds);
   }

@@ -25,29 +25,57 @@ final class OperationRules {
         decl.name() + " is " + withArticle(type) + (inferred ? " (inferred from its class)" : "");
     String make = "or make " + decl.name() + " ";
     if (STATEFUL.contains(type) && !hasEntity) {
-      throw refuse(decl, "type", inferred,
-          is + ", which needs an entity, and this component declares none; declare an entity, "
-              + make + "an effect or a computation");
+      throw refuse(
+          decl,
+          "type",
+          inferred,
+          is
+              + ", which needs an entity, and this component declares none; declare an entity, "
+              + make
+              + "an effect or a computation");
     }
     if (decl.concurrency() != Concurrency.NONE && type != OperationType.TRANSITION) {
-      throw refuse(decl, "concurrency", inferred,
-          "concurrency applies to transitions only, and " + is + "; remove concurrency, "
-              + make + "a transition");
+      throw refuse(
+          decl,
+          "concurrency",
+          inferred,
+          "concurrency applies to transitions only, and "
+              + is
+              + "; remove concurrency, "
+              + make
+              + "a transition");
     }
     if (decl.once().isPresent() && !ONCE.contains(type)) {
-      throw refuse(decl, "once", inferred,
-          "once applies to transitions and assignments only, and " + is + "; remove once, "
-              + make + "a transition or an assignment");
+      throw refuse(
+          decl,
+          "once",
+          inferred,
+          "once applies to transitions and assignments only, and "
+              + is
+              + "; remove once, "
+              + make
+              + "a transition or an assignment");
     }
     if (decl.external().isPresent() && type != OperationType.EFFECT) {
-      throw refuse(decl, "external", inferred,
-          "external applies to effects only (an effect calls the outside provider and commits nothing), and " + is
-              + "; remove external, " + make + "an effect");
+      throw refuse(
+          decl,
+          "external",
+          inferred,
+          "external applies to effects only (an effect calls the outside provider and commits nothing), and "
+              + is
+              + "; remove external, "
+              + make
+              + "an effect");
     }
     if (decl.query() == QueryRule.REQUIRED && type == OperationType.COMPUTATION) {
-      throw refuse(decl, "query", inferred,
-          is + ", which reads no record, so query: true cannot be met; remove query, "
-              + make + "an observation, a transition or an effect");
+      throw refuse(
+          decl,
+          "query",
+          inferred,
+          is
+              + ", which reads no record, so query: true cannot be met; remove query, "
+              + make
+              + "an observation, a transition or an effect");
     }
   }
 

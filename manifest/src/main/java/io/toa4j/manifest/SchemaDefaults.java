@@ -45,10 +45,17 @@ final class SchemaDefaults {
     }
     List<Violation> violations = compiled.validate(fallback.node());
     if (!violations.isEmpty()) {
-      throw fallback.refuse("the default " + Declared.describe(fallback.node())
-          + " does not fit its own schema" + fallback.line() + ": "
-          + violations.stream().map(Violation::toString).reduce((a, b) -> a + "; " + b).orElse("")
-          + "; write a default the schema accepts, or remove it");
+      throw fallback.refuse(
+          "the default "
+              + Declared.describe(fallback.node())
+              + " does not fit its own schema"
+              + fallback.line()
+              + ": "
+              + violations.stream()
+                  .map(Violation::toString)
+                  .reduce((a, b) -> a + "; " + b)
+                  .orElse("")
+              + "; write a default the schema accepts, or remove it");
     }
   }
 
@@ -69,7 +76,9 @@ final class SchemaDefaults {
     }
     for (Map.Entry<String, JsonNode> entry : properties.properties()) {
       JsonNode present = value.get(entry.getKey());
-      if (present == null ? entry.getValue().has("default") : needsDefaults(entry.getValue(), present)) {
+      if (present == null
+          ? entry.getValue().has("default")
+          : needsDefaults(entry.getValue(), present)) {
         return true;
       }
     }

@@ -28,8 +28,17 @@ final class SchemaKeywords {
   /** Keywords whose value is one schema. */
   private static final Set<String> ONE_SCHEMA =
       Set.of(
-          "additionalProperties", "unevaluatedProperties", "items", "unevaluatedItems", "contains",
-          "propertyNames", "not", "if", "then", "else", "contentSchema");
+          "additionalProperties",
+          "unevaluatedProperties",
+          "items",
+          "unevaluatedItems",
+          "contains",
+          "propertyNames",
+          "not",
+          "if",
+          "then",
+          "else",
+          "contentSchema");
 
   /** Keywords whose value is a mapping of names to schemas. */
   private static final Set<String> SCHEMA_BY_NAME =
@@ -41,25 +50,58 @@ final class SchemaKeywords {
   /** Every other keyword of draft 2020-12's vocabularies. */
   private static final Set<String> OTHER =
       Set.of(
-          "$schema", "$id", "$ref", "$anchor", "$dynamicRef", "$dynamicAnchor", "$vocabulary",
+          "$schema",
+          "$id",
+          "$ref",
+          "$anchor",
+          "$dynamicRef",
+          "$dynamicAnchor",
+          "$vocabulary",
           "$comment",
-          "type", "const", "enum", "multipleOf", "maximum", "exclusiveMaximum", "minimum",
-          "exclusiveMinimum", "maxLength", "minLength", "pattern", "maxItems", "minItems",
-          "uniqueItems", "maxContains", "minContains", "maxProperties", "minProperties", "required",
+          "type",
+          "const",
+          "enum",
+          "multipleOf",
+          "maximum",
+          "exclusiveMaximum",
+          "minimum",
+          "exclusiveMinimum",
+          "maxLength",
+          "minLength",
+          "pattern",
+          "maxItems",
+          "minItems",
+          "uniqueItems",
+          "maxContains",
+          "minContains",
+          "maxProperties",
+          "minProperties",
+          "required",
           "dependentRequired",
-          "title", "description", "default", "deprecated", "readOnly", "writeOnly", "examples",
-          "format", "contentEncoding", "contentMediaType",
+          "title",
+          "description",
+          "default",
+          "deprecated",
+          "readOnly",
+          "writeOnly",
+          "examples",
+          "format",
+          "contentEncoding",
+          "contentMediaType",
           NULLABLE);
 
   /** Keywords of other drafts and dialects, with what to write instead. */
   private static final Map<String, String> REPLACED =
       Map.of(
-          "definitions", "it is draft-07's; write $defs, and refer to its entries as"
-              + " $ref: '#/$defs/<name>'",
-          "dependencies", "it is draft-07's; write dependentRequired for a list of names, or"
-              + " dependentSchemas for a schema",
-          "additionalItems", "it is draft-07's; write prefixItems for the leading items and items"
-              + " for the rest");
+          "definitions",
+              "it is draft-07's; write $defs, and refer to its entries as"
+                  + " $ref: '#/$defs/<name>'",
+          "dependencies",
+              "it is draft-07's; write dependentRequired for a list of names, or"
+                  + " dependentSchemas for a schema",
+          "additionalItems",
+              "it is draft-07's; write prefixItems for the leading items and items"
+                  + " for the rest");
 
   /** All keywords known here, sorted, for suggestions. */
   private static final List<String> KNOWN =
@@ -86,15 +128,18 @@ final class SchemaKeywords {
       String key = entry.getKey();
       Declared value = entry.getValue();
       if (REPLACED.containsKey(key)) {
-        throw value.refuse("'" + key + "' is not supported" + value.line() + "; "
-            + REPLACED.get(key));
+        throw value.refuse(
+            "'" + key + "' is not supported" + value.line() + "; " + REPLACED.get(key));
       }
       if (!KNOWN.contains(key)) {
         throw value.refuse(unknown(key, value.line()));
       }
       if (key.equals(NULLABLE) && !value.node().isBoolean()) {
-        throw value.refuse("'nullable' is true or false, found " + Declared.describe(value.node())
-            + value.line() + "; write nullable: true to accept null as well");
+        throw value.refuse(
+            "'nullable' is true or false, found "
+                + Declared.describe(value.node())
+                + value.line()
+                + "; write nullable: true to accept null as well");
       }
     }
     subschemas(schema).forEach(SchemaKeywords::check);
@@ -123,9 +168,10 @@ final class SchemaKeywords {
   /**
    * The schema with {@code nullable} translated to draft 2020-12, all the way down: {@code
    * nullable: true} adds "null" to {@code type}, or, when there is no {@code type} or an {@code
-   * enum} or {@code const} would still refuse null, wraps the schema as {@code anyOf: [schema,
-   * { type: "null" }]} (its {@code default}, {@code $defs}, {@code $schema} and {@code $id} stay outside); {@code
-   * nullable: false} is dropped. The schema must have passed {@link #check(Declared)}.
+   * enum} or {@code const} would still refuse null, wraps the schema as {@code anyOf: [schema, {
+   * type: "null" }]} (its {@code default}, {@code $defs}, {@code $schema} and {@code $id} stay
+   * outside); {@code nullable: false} is dropped. The schema must have passed {@link
+   * #check(Declared)}.
    */
   static JsonNode nullable(JsonNode schema) {
     if (!schema.isObject()) {
@@ -179,10 +225,15 @@ final class SchemaKeywords {
   /** The problem with an unknown key, naming the keyword probably meant. */
   static String unknown(String key, String line) {
     String problem = "'" + key + "' is not a JSON Schema keyword" + line;
-    return problem + nearest(key).map(k -> "; did you mean '" + k + "'?").orElse(
-        "; write draft 2020-12 keywords only, such as type, properties, required, minimum,"
-            + " maxLength, pattern, enum, items, or write the schema in the concise form, such as"
-            + " { " + key + ": string }, to declare a property of that name");
+    return problem
+        + nearest(key)
+            .map(k -> "; did you mean '" + k + "'?")
+            .orElse(
+                "; write draft 2020-12 keywords only, such as type, properties, required, minimum,"
+                    + " maxLength, pattern, enum, items, or write the schema in the concise form, such as"
+                    + " { "
+                    + key
+                    + ": string }, to declare a property of that name");
   }
 
   /** The keyword within a third of the key's length in edits (at least one, at most three). */
@@ -206,7 +257,9 @@ final class SchemaKeywords {
       for (int j = 1; j <= b.length(); j++) {
         int cost = a.charAt(i - 1) == b.charAt(j - 1) ? 0 : 1;
         d[i][j] = Math.min(Math.min(d[i - 1][j] + 1, d[i][j - 1] + 1), d[i - 1][j - 1] + cost);
-        if (i > 1 && j > 1 && a.charAt(i - 1) == b.charAt(j - 2)
+        if (i > 1
+            && j > 1
+            && a.charAt(i - 1) == b.charAt(j - 2)
             && a.charAt(i - 2) == b.charAt(j - 1)) {
           d[i][j] = Math.min(d[i][j], d[i - 2][j - 2] + 1);
         }

@@ -6,9 +6,9 @@ import org.snakeyaml.engine.v2.exceptions.Mark;
 import org.snakeyaml.engine.v2.exceptions.MarkedYamlEngineException;
 import tools.jackson.core.JacksonException;
 import tools.jackson.core.JsonParser;
+import tools.jackson.core.StreamReadFeature;
 import tools.jackson.core.TokenStreamLocation;
 import tools.jackson.core.exc.StreamReadException;
-import tools.jackson.core.StreamReadFeature;
 import tools.jackson.dataformat.yaml.YAMLFactoryBuilder;
 import tools.jackson.dataformat.yaml.YAMLReadFeature;
 import tools.jackson.dataformat.yaml.YAMLSchema;
@@ -17,10 +17,10 @@ import tools.jackson.dataformat.yaml.util.StringQuotingChecker;
 
 /**
  * YAML as every part of toa4j reads and writes it: YAML 1.2 with its core schema. A manifest, a
- * request typed at the shell and a YAML body sent to the gateway read alike: {@code no} and
- * {@code yes} are strings, {@code 0777} is 777 ({@code 0o777} is the octal form), {@code ~} and
- * {@code null} are null, and a key that appears twice in one mapping is refused. Written YAML
- * quotes every string that would read back as something else (a string of digits stays a string).
+ * request typed at the shell and a YAML body sent to the gateway read alike: {@code no} and {@code
+ * yes} are strings, {@code 0777} is 777 ({@code 0o777} is the octal form), {@code ~} and {@code
+ * null} are null, and a key that appears twice in one mapping is refused. Written YAML quotes every
+ * string that would read back as something else (a string of digits stays a string).
  *
  * <p>An alias ({@code *base}) reads as the value its anchor ({@code &base}) stands for, and a merge
  * key ({@code <<: *base}, {@code <<: [*a, *b]}) brings the merged mappings' keys into its mapping,
@@ -49,7 +49,9 @@ public final class Yaml {
         .stringQuotingChecker(new CoreQuoting());
   }
 
-  /** Also quotes the numbers only YAML 1.2 reads as numbers, such as {@code 0o17} and {@code 0x1F}. */
+  /**
+   * Also quotes the numbers only YAML 1.2 reads as numbers, such as {@code 0o17} and {@code 0x1F}.
+   */
   private static final class CoreQuoting extends StringQuotingChecker.Default {
     private static final long serialVersionUID = 1L;
     private static final Pattern NUMBER = Pattern.compile("[-+]?(0o[0-7]+|0x[0-9a-fA-F]+)");
@@ -73,7 +75,8 @@ public final class Yaml {
     private final String advice;
     private final boolean inMerge;
 
-    ReadProblem(JsonParser parser, String problem, String advice, TokenStreamLocation at, boolean inMerge) {
+    ReadProblem(
+        JsonParser parser, String problem, String advice, TokenStreamLocation at, boolean inMerge) {
       super(parser, problem + "; " + advice, at);
       this.problem = problem;
       this.advice = advice;
@@ -81,8 +84,8 @@ public final class Yaml {
     }
 
     /**
-     * Whether the problem is in a merge key or its value: then it belongs to the mapping the
-     * parser is in, not to the key the parser read last.
+     * Whether the problem is in a merge key or its value: then it belongs to the mapping the parser
+     * is in, not to the key the parser read last.
      */
     public boolean inMerge() {
       return inMerge;
@@ -110,7 +113,8 @@ public final class Yaml {
 
   /** The YAML parser's own account of a syntax error behind {@code e}, lines and columns from 1. */
   public static Optional<SyntaxError> syntaxError(JacksonException e) {
-    if (e.getCause() instanceof MarkedYamlEngineException yaml && yaml.getProblemMark().isPresent()) {
+    if (e.getCause() instanceof MarkedYamlEngineException yaml
+        && yaml.getProblemMark().isPresent()) {
       Mark mark = yaml.getProblemMark().get();
       String problem = yaml.getProblem() == null ? "not valid YAML" : yaml.getProblem();
       return Optional.of(new SyntaxError(problem, mark.getLine() + 1, mark.getColumn() + 1));

@@ -25,10 +25,12 @@ import tools.jackson.dataformat.yaml.YAMLReadFeature;
  */
 final class YamlFiles {
   // `paid:` must be null, not the empty string
-  private static final YAMLFactory FACTORY = Yaml.factory().enable(YAMLReadFeature.EMPTY_STRING_AS_NULL).build();
+  private static final YAMLFactory FACTORY =
+      Yaml.factory().enable(YAMLReadFeature.EMPTY_STRING_AS_NULL).build();
   private static final ObjectMapper MAPPER = new YAMLMapper(FACTORY);
 
-  private static final Pattern DUPLICATE = Pattern.compile("^Duplicate (?:field|Object property) ['\"](.*)['\"]");
+  private static final Pattern DUPLICATE =
+      Pattern.compile("^Duplicate (?:field|Object property) ['\"](.*)['\"]");
 
   private YamlFiles() {}
 
@@ -43,7 +45,9 @@ final class YamlFiles {
     }
   }
 
-  /** The text's tree, named in messages as {@code origin}; an empty mapping when it holds nothing. */
+  /**
+   * The text's tree, named in messages as {@code origin}; an empty mapping when it holds nothing.
+   */
   static Declared read(String text, Path origin) {
     Location whole = new Location(origin, "");
     try {
@@ -109,8 +113,14 @@ final class YamlFiles {
     }
     Matcher duplicate = DUPLICATE.matcher(e.getOriginalMessage());
     if (duplicate.find()) {
-      return new ManifestException(at, "the key '" + duplicate.group(1)
-          + "' appears twice in one mapping " + line + "; keep one of them", e);
+      return new ManifestException(
+          at,
+          "the key '"
+              + duplicate.group(1)
+              + "' appears twice in one mapping "
+              + line
+              + "; keep one of them",
+          e);
     }
     return new ManifestException(whole, "not valid YAML: " + syntaxProblem(e), e);
   }
@@ -119,7 +129,8 @@ final class YamlFiles {
   private static String syntaxProblem(JacksonException e) {
     Optional<Yaml.SyntaxError> syntax = Yaml.syntaxError(e);
     if (syntax.isPresent()) {
-      return syntax.get() + "; correct the syntax there (indent with spaces, close every bracket and quote)";
+      return syntax.get()
+          + "; correct the syntax there (indent with spaces, close every bracket and quote)";
     }
     return e.getOriginalMessage().lines().findFirst().orElse("")
         + " at line "
@@ -130,9 +141,9 @@ final class YamlFiles {
   }
 
   /**
-   * The YAML path the parser was at, such as {@code operations.credit.once}. A read problem is
-   * met before the parser reads the value (an alias, a text): in a list it is the next item; at a
-   * merge key it is the mapping's, not the key's read last.
+   * The YAML path the parser was at, such as {@code operations.credit.once}. A read problem is met
+   * before the parser reads the value (an alias, a text): in a list it is the next item; at a merge
+   * key it is the mapping's, not the key's read last.
    */
   private static String pathOf(JacksonException e) {
     if (!(e.processor() instanceof JsonParser parser)) {

@@ -9,7 +9,9 @@ import java.nio.file.Path;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-/** Toa's concise schemas, translated to JSON Schema at load: the source compiled, and its effect. */
+/**
+ * Toa's concise schemas, translated to JSON Schema at load: the source compiled, and its effect.
+ */
 class ConciseSchemaTest {
   private static final String ID = "0123456789abcdef0123456789ABCDEF";
 
@@ -30,18 +32,25 @@ class ConciseSchemaTest {
         """
             .formatted(schema);
     return component(dir, "billing.wallets", manifest)
-        .operations().get("look").input().orElseThrow();
+        .operations()
+        .get("look")
+        .input()
+        .orElseThrow();
   }
 
   @Test
   void conciseMappingWithJsonSchemaValues_readsEachValueAsJsonSchema_asToaDoes() {
-    Schema schema = input("{ limit: { type: number }, foo: { type: integer, default: 0 }, bar: string }");
+    Schema schema =
+        input("{ limit: { type: number }, foo: { type: integer, default: 0 }, bar: string }");
 
     assertThat(schema.source().at("/properties/limit")).isEqualTo(json("{\"type\":\"number\"}"));
-    assertThat(schema.source().at("/properties/foo")).isEqualTo(json("{\"type\":\"integer\",\"default\":0}"));
+    assertThat(schema.source().at("/properties/foo"))
+        .isEqualTo(json("{\"type\":\"integer\",\"default\":0}"));
     assertThat(fits(schema, "{\"limit\":1.5,\"foo\":2,\"bar\":\"x\"}")).isTrue();
     assertThat(fits(schema, "{\"limit\":\"many\"}")).isFalse();
-    assertThat(fits(schema, "{\"other\":1}")).as("an object of those properties and no others").isFalse();
+    assertThat(fits(schema, "{\"other\":1}"))
+        .as("an object of those properties and no others")
+        .isFalse();
   }
 
   @Test
@@ -57,9 +66,11 @@ class ConciseSchemaTest {
   void literalNumbersAndBooleans_areTheirTypeWithThemAsDefault_asToaReadsThem() {
     Schema schema = input("{ times: 1, ratio: 1.5, booked: false }");
 
-    assertThat(schema.source().get("properties")).isEqualTo(json(
-        "{\"times\":{\"type\":\"number\",\"default\":1},\"ratio\":{\"type\":\"number\",\"default\":1.5},"
-            + "\"booked\":{\"type\":\"boolean\",\"default\":false}}"));
+    assertThat(schema.source().get("properties"))
+        .isEqualTo(
+            json(
+                "{\"times\":{\"type\":\"number\",\"default\":1},\"ratio\":{\"type\":\"number\",\"default\":1.5},"
+                    + "\"booked\":{\"type\":\"boolean\",\"default\":false}}"));
     assertThat(fits(schema, "{\"times\":3,\"booked\":true}")).isTrue();
     assertThat(fits(schema, "{\"times\":\"3\"}")).isFalse();
     assertThat(input("5").source()).isEqualTo(json("{\"type\":\"number\",\"default\":5}"));
@@ -69,9 +80,11 @@ class ConciseSchemaTest {
   void anyOtherText_isAStringWithItAsDefault_andASlashedText_aPattern_asToaReadsThem() {
     Schema schema = input("{ greeting: hello, pepper: '', code: '/^[A-Z]+$/' }");
 
-    assertThat(schema.source().get("properties")).isEqualTo(json(
-        "{\"greeting\":{\"type\":\"string\",\"default\":\"hello\"},\"pepper\":{\"type\":\"string\",\"default\":\"\"},"
-            + "\"code\":{\"type\":\"string\",\"pattern\":\"^[A-Z]+$\"}}"));
+    assertThat(schema.source().get("properties"))
+        .isEqualTo(
+            json(
+                "{\"greeting\":{\"type\":\"string\",\"default\":\"hello\"},\"pepper\":{\"type\":\"string\",\"default\":\"\"},"
+                    + "\"code\":{\"type\":\"string\",\"pattern\":\"^[A-Z]+$\"}}"));
     assertThat(fits(schema, "{\"greeting\":\"hi\",\"code\":\"AB\"}")).isTrue();
     assertThat(fits(schema, "{\"code\":\"ab\"}")).isFalse();
     assertThat(fits(schema, "{\"greeting\":5}")).isFalse();
@@ -81,7 +94,8 @@ class ConciseSchemaTest {
   void emptyMapping_isAnObjectWithNoProperty_asToaReadsIt() {
     Schema schema = input("{}");
 
-    assertThat(schema.source()).isEqualTo(json("{\"type\":\"object\",\"properties\":{},\"additionalProperties\":false}"));
+    assertThat(schema.source())
+        .isEqualTo(json("{\"type\":\"object\",\"properties\":{},\"additionalProperties\":false}"));
     assertThat(fits(schema, "{}")).isTrue();
     assertThat(fits(schema, "{\"amount\":5}")).as("no property is declared").isFalse();
     assertThat(fits(schema, "5")).isFalse();
@@ -120,8 +134,10 @@ class ConciseSchemaTest {
     Schema schema = input("{ limit: number, name: string }");
 
     assertThat(schema.source())
-        .isEqualTo(json("{\"type\":\"object\",\"properties\":{\"limit\":{\"type\":\"number\"},"
-            + "\"name\":{\"type\":\"string\"}},\"additionalProperties\":false}"));
+        .isEqualTo(
+            json(
+                "{\"type\":\"object\",\"properties\":{\"limit\":{\"type\":\"number\"},"
+                    + "\"name\":{\"type\":\"string\"}},\"additionalProperties\":false}"));
     assertThat(fits(schema, "{\"limit\":1.5}")).isTrue();
     assertThat(fits(schema, "{}")).isTrue();
     assertThat(fits(schema, "{\"limit\":\"many\"}")).isFalse();
@@ -149,9 +165,12 @@ class ConciseSchemaTest {
 
   @Test
   void mapping_withoutMarks_namedLikeAnAnnotation_isRefusedAsAcceptingAnything() {
-    ManifestException e = Fixtures.refused(() -> input("{ title: string }"), "manifest.toa.yaml", "operations.look.input.title");
+    ManifestException e =
+        Fixtures.refused(
+            () -> input("{ title: string }"), "manifest.toa.yaml", "operations.look.input.title");
 
-    assertThat(e).hasMessageContainingAll("'title' is a JSON Schema annotation", "would accept any value");
+    assertThat(e)
+        .hasMessageContainingAll("'title' is a JSON Schema annotation", "would accept any value");
   }
 
   @Test
@@ -178,9 +197,11 @@ class ConciseSchemaTest {
     Schema schema = input("{ lines: [{ sku*: string, count: integer }], owner: id }");
 
     assertThat(schema.source().at("/properties/lines/items"))
-        .isEqualTo(json("{\"type\":\"object\",\"properties\":{\"sku\":{\"type\":\"string\"},"
-            + "\"count\":{\"type\":\"integer\"}},\"required\":[\"sku\"],"
-            + "\"additionalProperties\":false}"));
+        .isEqualTo(
+            json(
+                "{\"type\":\"object\",\"properties\":{\"sku\":{\"type\":\"string\"},"
+                    + "\"count\":{\"type\":\"integer\"}},\"required\":[\"sku\"],"
+                    + "\"additionalProperties\":false}"));
     assertThat(fits(schema, "{\"lines\":[{\"sku\":\"a\",\"count\":2}],\"owner\":\"" + ID + "\"}"))
         .isTrue();
     assertThat(fits(schema, "{\"lines\":[{\"count\":2}]}")).isFalse();
@@ -200,12 +221,18 @@ class ConciseSchemaTest {
   @Test
   void entityProperty_conciseType_isStoredAsJsonSchema() {
     EntityDeclaration entity =
-        component(dir, "billing.wallets", "entity:\n  properties:\n    owner: string\n"
-            + "    tags: [string]\n").entity().orElseThrow();
+        component(
+                dir,
+                "billing.wallets",
+                "entity:\n  properties:\n    owner: string\n" + "    tags: [string]\n")
+            .entity()
+            .orElseThrow();
 
     assertThat(entity.properties())
-        .isEqualTo(json("{\"owner\":{\"type\":\"string\"},"
-            + "\"tags\":{\"type\":\"array\",\"items\":{\"type\":\"string\"}}}"));
+        .isEqualTo(
+            json(
+                "{\"owner\":{\"type\":\"string\"},"
+                    + "\"tags\":{\"type\":\"array\",\"items\":{\"type\":\"string\"}}}"));
     assertThat(entity.schema().validate(json("{\"tags\":[1]}"))).isNotEmpty();
   }
 

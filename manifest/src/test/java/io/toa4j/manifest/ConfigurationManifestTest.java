@@ -10,17 +10,26 @@ import java.nio.file.Path;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-/** A component's {@code configuration} in Toa's two forms, and what is refused in it; and its {@code state}. */
+/**
+ * A component's {@code configuration} in Toa's two forms, and what is refused in it; and its {@code
+ * state}.
+ */
 class ConfigurationManifestTest {
   @TempDir Path dir;
 
   @Test
   void theMappingItself_isTheSchema_concise_withItsLiteralsAsDefaults() {
     ConfigurationDeclaration configuration =
-        component(dir, "auth.basic", "configuration:\n  rounds: 10\n  pepper: ''\n  principal*: string\n").configuration().orElseThrow();
+        component(
+                dir,
+                "auth.basic",
+                "configuration:\n  rounds: 10\n  pepper: ''\n  principal*: string\n")
+            .configuration()
+            .orElseThrow();
 
     Schema schema = configuration.schema();
-    assertThat(schema.withDefaults(json("{\"principal\":\"p\"}"))).isEqualTo(json("{\"principal\":\"p\",\"rounds\":10,\"pepper\":\"\"}"));
+    assertThat(schema.withDefaults(json("{\"principal\":\"p\"}")))
+        .isEqualTo(json("{\"principal\":\"p\",\"rounds\":10,\"pepper\":\"\"}"));
     assertThat(fits(schema, "{\"principal\":\"p\",\"rounds\":3}")).isTrue();
     assertThat(fits(schema, "{\"rounds\":3}")).as("principal is required").isFalse();
     assertThat(configuration.defaults()).isEqualTo(json("{}"));
@@ -29,7 +38,11 @@ class ConfigurationManifestTest {
 
   @Test
   void aSchemaKey_makesTheSchemaAndDefaultsForm_andJsonSchemaIsReadToo() {
-    ConfigurationDeclaration configuration = component(dir, "auth.federation", """
+    ConfigurationDeclaration configuration =
+        component(
+                dir,
+                "auth.federation",
+                """
         configuration:
           schema:
             type: object
@@ -37,7 +50,9 @@ class ConfigurationManifestTest {
               trust: { type: array, items: { type: string } }
           defaults:
             trust: [a]
-        """).configuration().orElseThrow();
+        """)
+            .configuration()
+            .orElseThrow();
 
     assertThat(configuration.defaults()).isEqualTo(json("{\"trust\":[\"a\"]}"));
     assertThat(fits(configuration.schema(), "{\"trust\":[\"b\"]}")).isTrue();
@@ -49,10 +64,16 @@ class ConfigurationManifestTest {
     assertThatThrownBy(() -> component(dir, "a.one", "configuration:\n  schema: string\n"))
         .isInstanceOf(ManifestException.class)
         .hasMessageContainingAll("at configuration.schema", "not an object's");
-    assertThatThrownBy(() -> component(dir, "a.two", "configuration:\n  schema: { limit: number }\n  defaults: [1]\n"))
+    assertThatThrownBy(
+            () ->
+                component(
+                    dir, "a.two", "configuration:\n  schema: { limit: number }\n  defaults: [1]\n"))
         .isInstanceOf(ManifestException.class)
         .hasMessageContainingAll("at configuration.defaults", "defaults: { limit: 100 }");
-    assertThatThrownBy(() -> component(dir, "a.three", "configuration:\n  schema: { limit: number }\n  other: 1\n"))
+    assertThatThrownBy(
+            () ->
+                component(
+                    dir, "a.three", "configuration:\n  schema: { limit: number }\n  other: 1\n"))
         .isInstanceOf(ManifestException.class)
         .hasMessageContainingAll("at configuration", "other");
     assertThatThrownBy(() -> component(dir, "a.four", "configuration:\n  limit: .balance\n"))

@@ -18,7 +18,9 @@ class EntitySchemaTest {
 
   @Test
   void conciseSchema_givesTheEntitysPropertiesAndItsRequiredNames() {
-    EntityDeclaration entity = entity("""
+    EntityDeclaration entity =
+        entity(
+            """
           storage: sql
           schema:
             sender*: string(32)
@@ -26,20 +28,28 @@ class EntitySchemaTest {
             read: boolean
         """);
 
-    assertThat(entity.properties()).isEqualTo(json(
-        "{\"sender\":{\"type\":\"string\",\"maxLength\":32},\"text\":{\"type\":\"string\"},\"read\":{\"type\":\"boolean\"}}"));
+    assertThat(entity.properties())
+        .isEqualTo(
+            json(
+                "{\"sender\":{\"type\":\"string\",\"maxLength\":32},\"text\":{\"type\":\"string\"},\"read\":{\"type\":\"boolean\"}}"));
     assertThat(entity.required()).containsExactly("sender", "text");
   }
 
   @Test
   void storage_isReadAsANameOrNothing() {
-    assertThat(entity("  storage: ~\n  schema: { text: string }\n").properties().has("text")).isTrue();
-    assertThat(entity("  storage: mongodb\n  schema: { text: string }\n").properties().has("text")).isTrue();
+    assertThat(entity("  storage: ~\n  schema: { text: string }\n").properties().has("text"))
+        .isTrue();
+    assertThat(entity("  storage: mongodb\n  schema: { text: string }\n").properties().has("text"))
+        .isTrue();
   }
 
   @Test
   void aBareDot_asAnInputPropertysSchema_isTheEntitysPropertyOfThatName() {
-    ComponentManifest manifest = component(dir, "chat.messages", """
+    ComponentManifest manifest =
+        component(
+            dir,
+            "chat.messages",
+            """
         entity:
           schema:
             text*: string(5)
@@ -50,12 +60,17 @@ class EntitySchemaTest {
         """);
 
     Schema input = manifest.operations().get("transit").input().orElseThrow();
-    assertThat(input.source().at("/properties/text")).isEqualTo(json("{\"type\":\"string\",\"maxLength\":5}"));
+    assertThat(input.source().at("/properties/text"))
+        .isEqualTo(json("{\"type\":\"string\",\"maxLength\":5}"));
   }
 
   @Test
   void noPrototype_andAReceiversBinding_areRead() {
-    ComponentManifest manifest = component(dir, "chat.messages", """
+    ComponentManifest manifest =
+        component(
+            dir,
+            "chat.messages",
+            """
         prototype: null
         entity:
           schema: { text: string }
@@ -73,7 +88,9 @@ class EntitySchemaTest {
 
   @Test
   void jsonSchema_givesTheSame_withTypeObjectOrWithout() {
-    EntityDeclaration entity = entity("""
+    EntityDeclaration entity =
+        entity(
+            """
           schema:
             properties:
               sender: { type: string, maxLength: 32 }
@@ -81,23 +98,33 @@ class EntitySchemaTest {
             required: [sender]
         """);
 
-    assertThat(entity.properties().path("sender")).isEqualTo(json("{\"type\":\"string\",\"maxLength\":32}"));
+    assertThat(entity.properties().path("sender"))
+        .isEqualTo(json("{\"type\":\"string\",\"maxLength\":32}"));
     assertThat(entity.required()).containsExactly("sender");
   }
 
   @Test
   void schemaAndProperties_bothDeclared_areRefused() {
-    ManifestException e = Fixtures.refused(
-        () -> entity("  schema: { text: string }\n  properties: { text: string }\n"), "manifest.toa.yaml", "entity.properties");
+    ManifestException e =
+        Fixtures.refused(
+            () -> entity("  schema: { text: string }\n  properties: { text: string }\n"),
+            "manifest.toa.yaml",
+            "entity.properties");
 
-    assertThat(e).hasMessageContaining("declared by schema (Toa's older form) and by properties; keep one of them");
+    assertThat(e)
+        .hasMessageContaining(
+            "declared by schema (Toa's older form) and by properties; keep one of them");
   }
 
   @Test
   void schemaWithAKeywordTheEntityHasNoPlaceFor_isRefused() {
-    ManifestException e = Fixtures.refused(
-        () -> entity("  schema: { type: object, properties: { text: { type: string } }, minProperties: 1 }\n"),
-        "manifest.toa.yaml", "entity.schema");
+    ManifestException e =
+        Fixtures.refused(
+            () ->
+                entity(
+                    "  schema: { type: object, properties: { text: { type: string } }, minProperties: 1 }\n"),
+            "manifest.toa.yaml",
+            "entity.schema");
 
     assertThat(e).hasMessageContaining("'minProperties' of an entity's schema has no place");
   }

@@ -19,27 +19,44 @@ class IdempotencyKeyDirectiveTest {
   @Test
   void loadComponent_keyRequiredOnARoute_isKeptInTheExposition() {
     ComponentManifest manifest =
-        load(Fixtures.WALLETS.replace("PUT: credit", "io:idempotency-key: required\n    PUT: credit"));
+        load(
+            Fixtures.WALLETS.replace(
+                "PUT: credit", "io:idempotency-key: required\n    PUT: credit"));
 
-    assertThat(manifest.exposition().orElseThrow().path("/:id/credits").path("io:idempotency-key").asText()).isEqualTo("required");
+    assertThat(
+            manifest
+                .exposition()
+                .orElseThrow()
+                .path("/:id/credits")
+                .path("io:idempotency-key")
+                .asText())
+        .isEqualTo("required");
   }
 
   @Test
   void loadComponent_keyRuleNeitherRequiredNorOptional_isRefusedAtItsPath() {
-    String manifest = Fixtures.WALLETS.replace("PUT: credit", "io:idempotency-key: always\n    PUT: credit");
+    String manifest =
+        Fixtures.WALLETS.replace("PUT: credit", "io:idempotency-key: always\n    PUT: credit");
 
     ManifestException e =
-        Fixtures.refused(() -> Fixtures.component(dir, "billing.wallets", manifest), FILE, "exposition./:id/credits.io:idempotency-key");
+        Fixtures.refused(
+            () -> Fixtures.component(dir, "billing.wallets", manifest),
+            FILE,
+            "exposition./:id/credits.io:idempotency-key");
 
     assertThat(e).hasMessageContainingAll("'always' is not a rule", "required", "optional");
   }
 
   @Test
   void loadComponent_keyRuleNotAString_isRefused() {
-    String manifest = Fixtures.WALLETS.replace("PUT: credit", "io:idempotency-key: true\n    PUT: credit");
+    String manifest =
+        Fixtures.WALLETS.replace("PUT: credit", "io:idempotency-key: true\n    PUT: credit");
 
     ManifestException e =
-        Fixtures.refused(() -> Fixtures.component(dir, "billing.wallets", manifest), FILE, "exposition./:id/credits.io:idempotency-key");
+        Fixtures.refused(
+            () -> Fixtures.component(dir, "billing.wallets", manifest),
+            FILE,
+            "exposition./:id/credits.io:idempotency-key");
 
     assertThat(e).hasMessageContainingAll("expected a string", "io:idempotency-key: required");
   }

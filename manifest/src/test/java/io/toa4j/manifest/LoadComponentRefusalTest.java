@@ -40,11 +40,15 @@ class LoadComponentRefusalTest {
         .hasMessageContainingAll("Toa's 'origins' is not read", "under that system's id");
     assertThat(refused("name: wallets\nprototype: ../base\n", "prototype"))
         .hasMessageContaining("each manifest declares its own operations");
-    assertThat(refused("name: wallets\nbridge: node\n", "bridge")).hasMessageContaining("Java classes under operations/");
-    for (String key : java.util.List.of("extensions", "storages", "stash", "realtime", "queues", "build")) {
-      assertThat(refused("name: wallets\n" + key + ": {}\n", key)).hasMessageContaining("Toa's '" + key + "' is not read");
+    assertThat(refused("name: wallets\nbridge: node\n", "bridge"))
+        .hasMessageContaining("Java classes under operations/");
+    for (String key :
+        java.util.List.of("extensions", "storages", "stash", "realtime", "queues", "build")) {
+      assertThat(refused("name: wallets\n" + key + ": {}\n", key))
+          .hasMessageContaining("Toa's '" + key + "' is not read");
     }
-    assertThat(refused("name: wallets\nstate: { a: 1 }\n", "state")).hasMessageContainingAll("state takes no settings", "state: ~");
+    assertThat(refused("name: wallets\nstate: { a: 1 }\n", "state"))
+        .hasMessageContainingAll("state takes no settings", "state: ~");
   }
 
   @Test
@@ -81,21 +85,29 @@ class LoadComponentRefusalTest {
   @Test
   void loadComponent_onceRememberingLessThanItAnswers_isRefusedAtItsPath() {
     ManifestException e =
-        refusedWallets("once: true", "once: { retention: 7200, remember: 3600 }", "operations.credit.once.remember");
+        refusedWallets(
+            "once: true",
+            "once: { retention: 7200, remember: 3600 }",
+            "operations.credit.once.remember");
 
-    assertThat(e).hasMessageContainingAll("3600 is shorter than retention (7200)", "state 7200 or more");
+    assertThat(e)
+        .hasMessageContainingAll("3600 is shorter than retention (7200)", "state 7200 or more");
   }
 
   @Test
   void loadComponent_onceWindowUnder600_isRefusedAtItsPath() {
-    ManifestException e = refusedWallets("once: true", "once: { remember: 60 }", "operations.credit.once.remember");
+    ManifestException e =
+        refusedWallets("once: true", "once: { remember: 60 }", "operations.credit.once.remember");
 
-    assertThat(e).hasMessageContainingAll("60 is under 600 seconds", "leave remember out to use the context's inbox.remember");
+    assertThat(e)
+        .hasMessageContainingAll(
+            "60 is under 600 seconds", "leave remember out to use the context's inbox.remember");
   }
 
   @Test
   void loadComponent_onceUnknownWindow_isRefused() {
-    ManifestException e = refusedWallets("once: true", "once: { ttl: 600 }", "operations.credit.once.ttl");
+    ManifestException e =
+        refusedWallets("once: true", "once: { ttl: 600 }", "operations.credit.once.ttl");
 
     assertThat(e).hasMessageContainingAll("unknown key 'ttl'", "retention, remember");
   }
@@ -105,46 +117,58 @@ class LoadComponentRefusalTest {
 
   @Test
   void loadComponent_forwardToAnythingButAGenericOperation_isRefusedListingThem() {
-    ManifestException e = refused(BOOKS + "  create: { forward: credit }\n", "operations.create.forward");
+    ManifestException e =
+        refused(BOOKS + "  create: { forward: credit }\n", "operations.create.forward");
 
-    assertThat(e).hasMessageContainingAll("'credit' is not a generic operation", "transit, observe, enumerate, assign");
+    assertThat(e)
+        .hasMessageContainingAll(
+            "'credit' is not a generic operation", "transit, observe, enumerate, assign");
   }
 
   @Test
   void loadComponent_forwardWithoutAnEntity_isRefused() {
-    ManifestException e = refused("operations:\n  create: { forward: transit }\n", "operations.create.forward");
+    ManifestException e =
+        refused("operations:\n  create: { forward: transit }\n", "operations.create.forward");
 
     assertThat(e).hasMessageContainingAll("transit works on the entity", "declares none");
   }
 
   @Test
   void loadComponent_forwardWithAnotherType_isRefusedAtType() {
-    ManifestException e = refused(BOOKS + "  list: { forward: observe, type: transition }\n", "operations.list.type");
+    ManifestException e =
+        refused(BOOKS + "  list: { forward: observe, type: transition }\n", "operations.list.type");
 
-    assertThat(e).hasMessageContainingAll("observe is an observation, not a transition", "leave type out");
+    assertThat(e)
+        .hasMessageContainingAll("observe is an observation, not a transition", "leave type out");
   }
 
   @Test
   void loadComponent_assignRedeclared_isRefused() {
-    ManifestException e = refused(BOOKS + "  assign: { input: { type: object } }\n", "operations.assign");
+    ManifestException e =
+        refused(BOOKS + "  assign: { input: { type: object } }\n", "operations.assign");
 
     assertThat(e).hasMessageContainingAll("'assign' is given to every entity", "forward: assign");
   }
 
   @Test
   void loadComponent_observeRedeclaredWithMoreThanSchemas_isRefused() {
-    ManifestException e = refused(BOOKS + "  observe: { concurrency: retry }\n", "operations.observe.concurrency");
+    ManifestException e =
+        refused(BOOKS + "  observe: { concurrency: retry }\n", "operations.observe.concurrency");
 
     assertThat(e).hasMessageContainingAll("unknown key 'concurrency'", "write { input, output }");
   }
 
   @Test
   void loadComponent_transitInputNamingAPropertyTheEntityLacks_isRefusedAtIt() {
-    ManifestException e = refused(
-        BOOKS + "  transit: { input: { type: object, properties: { colour: { type: string } } } }\n",
-        "operations.transit.input.properties.colour");
+    ManifestException e =
+        refused(
+            BOOKS
+                + "  transit: { input: { type: object, properties: { colour: { type: string } } } }\n",
+            "operations.transit.input.properties.colour");
 
-    assertThat(e).hasMessageContainingAll("'colour' is not a property of the entity", "transit merges its input");
+    assertThat(e)
+        .hasMessageContainingAll(
+            "'colour' is not a property of the entity", "transit merges its input");
   }
 
   @Test
@@ -156,19 +180,32 @@ class LoadComponentRefusalTest {
 
   @Test
   void loadComponent_externalOnAnythingButAnEffect_orMalformed_isRefused() {
-    assertThat(refused("operations: { compute: { type: computation, external: true } }", "operations.compute.external"))
+    assertThat(
+            refused(
+                "operations: { compute: { type: computation, external: true } }",
+                "operations.compute.external"))
         .hasMessageContainingAll("external applies to effects only", "compute is a computation");
-    assertThat(refused("operations: { charge: { type: effect, external: { unknown: 0 } } }", "operations.charge.external.unknown"))
+    assertThat(
+            refused(
+                "operations: { charge: { type: effect, external: { unknown: 0 } } }",
+                "operations.charge.external.unknown"))
         .hasMessageContainingAll("0 is out of range", "from 1 to 100");
-    assertThat(refused("operations: { charge: { type: effect, external: { tries: 2 } } }", "operations.charge.external.tries"))
+    assertThat(
+            refused(
+                "operations: { charge: { type: effect, external: { tries: 2 } } }",
+                "operations.charge.external.tries"))
         .hasMessageContaining("unknown key 'tries'");
   }
 
   @Test
   void loadComponent_external_isReadWithItsAllowance() {
-    ComponentManifest manifest = Fixtures.component(dir, "billing.payments",
-        "operations: { charge: { type: effect, external: true }, ship: { type: effect, external: { unknown: 5 } }, mail: { type: effect } }");
-    assertThat(manifest.operations().get("charge").external()).hasValue(OperationDeclaration.UNKNOWN_OUTCOMES);
+    ComponentManifest manifest =
+        Fixtures.component(
+            dir,
+            "billing.payments",
+            "operations: { charge: { type: effect, external: true }, ship: { type: effect, external: { unknown: 5 } }, mail: { type: effect } }");
+    assertThat(manifest.operations().get("charge").external())
+        .hasValue(OperationDeclaration.UNKNOWN_OUTCOMES);
     assertThat(manifest.operations().get("ship").external()).hasValue(5);
     assertThat(manifest.operations().get("mail").external()).isEmpty();
   }
@@ -224,7 +261,9 @@ class LoadComponentRefusalTest {
   void loadComponent_genericOperationRedeclaredAsAnOperationOfItsOwn_isRefused() {
     ManifestException e = refusedWallets("  debit:", "  observe:", "operations.observe.query");
 
-    assertThat(e).hasMessageContainingAll("unknown key 'query'", "re-declaring observe gives it an input or an output schema");
+    assertThat(e)
+        .hasMessageContainingAll(
+            "unknown key 'query'", "re-declaring observe gives it an input or an output schema");
   }
 
   @Test
@@ -374,23 +413,57 @@ class LoadComponentRefusalTest {
 
   @Test
   void loadComponent_expositionMethodAsEndpointAndQuery_isRefusedWhereItDoesNotFit() {
-    assertThat(refusedWallets("PUT: credit", "PUT: { query: { sort: balance } }", "exposition./:id/credits.PUT"))
+    assertThat(
+            refusedWallets(
+                "PUT: credit", "PUT: { query: { sort: balance } }", "exposition./:id/credits.PUT"))
         .hasMessageContaining("'endpoint' is missing");
-    assertThat(refusedWallets("PUT: credit", "PUT: { endpoint: credit, colour: red }", "exposition./:id/credits.PUT.colour"))
+    assertThat(
+            refusedWallets(
+                "PUT: credit",
+                "PUT: { endpoint: credit, colour: red }",
+                "exposition./:id/credits.PUT.colour"))
         .hasMessageContainingAll("unknown key 'colour'", "endpoint, query");
-    assertThat(refusedWallets("PUT: credit", "POST: { endpoint: credit, query: { sort: balance } }", "exposition./:id/credits.POST.query"))
+    assertThat(
+            refusedWallets(
+                "PUT: credit",
+                "POST: { endpoint: credit, query: { sort: balance } }",
+                "exposition./:id/credits.POST.query"))
         .hasMessageContaining("POST creates");
-    assertThat(refusedWallets("PUT: credit", "PUT: { endpoint: credit, query: { projection: [id] } }", "exposition./:id/credits.PUT.query.projection"))
+    assertThat(
+            refusedWallets(
+                "PUT: credit",
+                "PUT: { endpoint: credit, query: { projection: [id] } }",
+                "exposition./:id/credits.PUT.query.projection"))
         .hasMessageContaining("toa4j has no projection; io:output");
-    assertThat(refusedWallets("PUT: credit", "PUT: { endpoint: credit, query: { limit: [5, 1] } }", "exposition./:id/credits.PUT.query.limit"))
+    assertThat(
+            refusedWallets(
+                "PUT: credit",
+                "PUT: { endpoint: credit, query: { limit: [5, 1] } }",
+                "exposition./:id/credits.PUT.query.limit"))
         .hasMessageContaining("lower bound 5 is above its upper bound 1");
-    assertThat(refusedWallets("PUT: credit", "PUT: { endpoint: credit, query: { omit: { value: 9, range: [0, 5] } } }", "exposition./:id/credits.PUT.query.omit"))
+    assertThat(
+            refusedWallets(
+                "PUT: credit",
+                "PUT: { endpoint: credit, query: { omit: { value: 9, range: [0, 5] } } }",
+                "exposition./:id/credits.PUT.query.omit"))
         .hasMessageContaining("omit's value 9 is outside its range");
-    assertThat(refusedWallets("PUT: credit", "PUT: { endpoint: credit, query: { limit: 0 } }", "exposition./:id/credits.PUT.query.limit"))
+    assertThat(
+            refusedWallets(
+                "PUT: credit",
+                "PUT: { endpoint: credit, query: { limit: 0 } }",
+                "exposition./:id/credits.PUT.query.limit"))
         .hasMessageContaining("limit is at least 1");
-    assertThat(refusedWallets("PUT: credit", "PUT: { endpoint: credit, query: { parameters: [limit] } }", "exposition./:id/credits.PUT.query.parameters[0]"))
+    assertThat(
+            refusedWallets(
+                "PUT: credit",
+                "PUT: { endpoint: credit, query: { parameters: [limit] } }",
+                "exposition./:id/credits.PUT.query.parameters[0]"))
         .hasMessageContaining("'limit' is a query key of its own");
-    assertThat(refusedWallets("PUT: credit", "PUT: { endpoint: credit, auth:anyone: yes }", "exposition./:id/credits.PUT.auth:anyone"))
+    assertThat(
+            refusedWallets(
+                "PUT: credit",
+                "PUT: { endpoint: credit, auth:anyone: yes }",
+                "exposition./:id/credits.PUT.auth:anyone"))
         .hasMessageContaining("auth:anyone: true");
   }
 

@@ -38,7 +38,8 @@ class LoadComponentTest {
     ComponentManifest fromFolder = component(dir, "billing.wallets", Fixtures.WALLETS);
 
     ComponentManifest fromText =
-        Manifests.readComponent(Fixtures.WALLETS, "billing.wallets", "classpath:billing/wallets/manifest.toa.yaml");
+        Manifests.readComponent(
+            Fixtures.WALLETS, "billing.wallets", "classpath:billing/wallets/manifest.toa.yaml");
 
     assertThat(fromText.label()).isEqualTo("billing.wallets");
     assertThat(fromText.operations().keySet()).isEqualTo(fromFolder.operations().keySet());
@@ -48,9 +49,14 @@ class LoadComponentTest {
 
   @Test
   void readComponent_textThatDoesNotFit_isRefusedNamingItsOrigin() {
-    ManifestException e = org.junit.jupiter.api.Assertions.assertThrows(
-        ManifestException.class,
-        () -> Manifests.readComponent("operations: { credit: { once: 5 } }", "billing.wallets", "code:billing.wallets"));
+    ManifestException e =
+        org.junit.jupiter.api.Assertions.assertThrows(
+            ManifestException.class,
+            () ->
+                Manifests.readComponent(
+                    "operations: { credit: { once: 5 } }",
+                    "billing.wallets",
+                    "code:billing.wallets"));
 
     assertThat(e.getMessage()).startsWith("code:billing.wallets at operations.credit.once");
   }
@@ -147,17 +153,27 @@ class LoadComponentTest {
   @Test
   void loadComponent_onceWithItsWindows_answersBoth() {
     ComponentManifest wallets =
-        component(dir, "wallets", Fixtures.WALLETS.replace("once: true", "once: { retention: 7200, remember: 86400 }"));
+        component(
+            dir,
+            "wallets",
+            Fixtures.WALLETS.replace("once: true", "once: { retention: 7200, remember: 86400 }"));
     ComponentManifest remembering =
-        component(dir, "other", Fixtures.WALLETS.replace("once: true", "once: { remember: 86400 }"));
+        component(
+            dir, "other", Fixtures.WALLETS.replace("once: true", "once: { remember: 86400 }"));
 
-    assertThat(wallets.operations().get("credit").once()).contains(new Once(OptionalLong.of(7200), OptionalLong.of(86400)));
-    assertThat(remembering.operations().get("credit").once()).contains(new Once(OptionalLong.empty(), OptionalLong.of(86400)));
+    assertThat(wallets.operations().get("credit").once())
+        .contains(new Once(OptionalLong.of(7200), OptionalLong.of(86400)));
+    assertThat(remembering.operations().get("credit").once())
+        .contains(new Once(OptionalLong.empty(), OptionalLong.of(86400)));
   }
 
   @Test
   void loadComponent_genericOperations_asToaWritesThem() {
-    ComponentManifest books = component(dir, "books", """
+    ComponentManifest books =
+        component(
+            dir,
+            "books",
+            """
         entity: { properties: { title: { type: string } } }
         operations:
           transit: {}
@@ -186,7 +202,8 @@ class LoadComponentTest {
   @Test
   void loadComponent_receiverNamingAnOperationPresentOnlyAsAClass_loads() {
     Fixtures.write(dir, "books/operations/Stamp.java", "// the runtime binds and checks it");
-    String manifest = """
+    String manifest =
+        """
         entity: { properties: { title: { type: string } } }
         receivers:
           store.orders.created: stamp
@@ -195,9 +212,14 @@ class LoadComponentTest {
     ComponentManifest books = component(dir, "books", manifest);
 
     assertThat(books.operations()).as("found, not declared").doesNotContainKey("stamp");
-    assertThat(books.receivers()).singleElement().satisfies(r -> assertThat(r.operation()).isEqualTo("stamp"));
-    ManifestException refused = Fixtures.refused(
-        () -> component(dir, "other", manifest), "manifest.toa.yaml", "receivers.store.orders.created");
+    assertThat(books.receivers())
+        .singleElement()
+        .satisfies(r -> assertThat(r.operation()).isEqualTo("stamp"));
+    ManifestException refused =
+        Fixtures.refused(
+            () -> component(dir, "other", manifest),
+            "manifest.toa.yaml",
+            "receivers.store.orders.created");
     assertThat(refused).hasMessageContaining("'stamp' is not an operation of this component");
   }
 

@@ -89,7 +89,9 @@ class LoadContextTest {
     ManifestException e = refusedContext("name: shop\nengine: sqlite\n", "engine");
 
     assertThat(e)
-        .hasMessageContainingAll("unknown key 'engine'", "name, description, version, components, storage, bus, inbox, outbox, delivery");
+        .hasMessageContainingAll(
+            "unknown key 'engine'",
+            "name, description, version, components, storage, bus, inbox, outbox, delivery");
   }
 
   @Test
@@ -110,7 +112,8 @@ class LoadContextTest {
   void loadContext_storageNameOfCapitals_isRefusedWithTheRule() {
     ManifestException e = refusedContext("name: shop\nstorage: MongoDB\n", "storage");
 
-    assertThat(e).hasMessageContainingAll("'MongoDB' is not a valid engine name", "lowercase letter");
+    assertThat(e)
+        .hasMessageContainingAll("'MongoDB' is not a valid engine name", "lowercase letter");
   }
 
   @Test
@@ -118,15 +121,15 @@ class LoadContextTest {
     ManifestException e =
         refusedContext("name: shop\ninbox: { retention: 60 }\n", "inbox.retention");
 
-    assertThat(e)
-        .hasMessageContainingAll("60 is under 600 seconds", "state 600 seconds or more");
+    assertThat(e).hasMessageContainingAll("60 is under 600 seconds", "state 600 seconds or more");
   }
 
   @Test
   void loadContext_inboxRememberUnder600_isRefusedAtItsPath() {
     ManifestException e = refusedContext("name: shop\ninbox: { remember: 60 }\n", "inbox.remember");
 
-    assertThat(e).hasMessageContainingAll("60 is under 600 seconds", "leave remember out for 2592000");
+    assertThat(e)
+        .hasMessageContainingAll("60 is under 600 seconds", "leave remember out for 2592000");
   }
 
   @Test
@@ -148,8 +151,7 @@ class LoadContextTest {
     write(dir, FILE, "name: shop\n");
     Path first = write(dir, WALLETS, "");
     Path second =
-        write(
-            dir, "components/purses/manifest.toa.yaml", "namespace: billing\nname: wallets\n");
+        write(dir, "components/purses/manifest.toa.yaml", "namespace: billing\nname: wallets\n");
 
     ManifestException e = refused("manifest.toa.yaml", "");
 
@@ -177,8 +179,7 @@ class LoadContextTest {
   void loadContext_patternReachingOutside_isRefused() {
     ManifestException e = refusedContext("name: shop\ncomponents: [../other/*]\n", "components[0]");
 
-    assertThat(e)
-        .hasMessageContainingAll("reaches outside the context's folder", "components/*");
+    assertThat(e).hasMessageContainingAll("reaches outside the context's folder", "components/*");
   }
 
   @Test
@@ -193,7 +194,10 @@ class LoadContextTest {
 
   @Test
   void loadContext_deliverySettings_areAnswered() {
-    write(dir, FILE, """
+    write(
+        dir,
+        FILE,
+        """
         name: shop
         bus: rabbitmq
         delivery: { retries: [2, 4] }
@@ -209,7 +213,8 @@ class LoadContextTest {
 
   @Test
   void loadContext_busNameThatIsNoName_isRefusedAtItsPath() {
-    assertThat(refusedContext("name: shop\nbus: Kafka!\n", "bus")).hasMessageContaining("engine name");
+    assertThat(refusedContext("name: shop\nbus: Kafka!\n", "bus"))
+        .hasMessageContaining("engine name");
   }
 
   @Test
@@ -221,7 +226,10 @@ class LoadContextTest {
 
   @Test
   void loadContext_engineOptions_areAnsweredAsText() {
-    write(dir, FILE, """
+    write(
+        dir,
+        FILE,
+        """
         name: shop
         storage: { engine: postgres, url: "jdbc:postgresql://db/shop", options: { user: shop, pool-size: 4 } }
         bus: { engine: rabbitmq, options: { prefetch: 32, url: "amqp://broker" } }
@@ -230,26 +238,37 @@ class LoadContextTest {
     ContextManifest shop = Manifests.loadContext(dir);
 
     assertThat(shop.storage().options())
-        .containsExactly(Map.entry("pool-size", "4"), Map.entry("url", "jdbc:postgresql://db/shop"), Map.entry("user", "shop"));
-    assertThat(shop.bus().options()).containsExactly(Map.entry("prefetch", "32"), Map.entry("url", "amqp://broker"));
+        .containsExactly(
+            Map.entry("pool-size", "4"),
+            Map.entry("url", "jdbc:postgresql://db/shop"),
+            Map.entry("user", "shop"));
+    assertThat(shop.bus().options())
+        .containsExactly(Map.entry("prefetch", "32"), Map.entry("url", "amqp://broker"));
     assertThat(shop.bus().location()).hasToString(shop.file() + " at bus");
   }
 
   @Test
   void loadContext_urlGivenTwice_isRefusedAtTheOption() {
-    assertThat(refusedContext("name: shop\nbus: { engine: rabbitmq, url: \"amqp://a\", options: { url: \"amqp://b\" } }\n", "bus.options.url"))
+    assertThat(
+            refusedContext(
+                "name: shop\nbus: { engine: rabbitmq, url: \"amqp://a\", options: { url: \"amqp://b\" } }\n",
+                "bus.options.url"))
         .hasMessageContaining("given twice");
   }
 
   @Test
   void loadContext_optionThatIsNotAValue_isRefusedAtIt() {
-    assertThat(refusedContext("name: shop\nbus: { engine: rabbitmq, options: { prefetch: [1, 2] } }\n", "bus.options.prefetch"))
+    assertThat(
+            refusedContext(
+                "name: shop\nbus: { engine: rabbitmq, options: { prefetch: [1, 2] } }\n",
+                "bus.options.prefetch"))
         .hasMessageContaining("expected a value");
   }
 
   @Test
   void loadContext_negativeRetryDelay_isRefusedAtItsItem() {
-    assertThat(refusedContext("name: shop\ndelivery: { retries: [1, -5] }\n", "delivery.retries[1]"))
+    assertThat(
+            refusedContext("name: shop\ndelivery: { retries: [1, -5] }\n", "delivery.retries[1]"))
         .hasMessageContaining("-5 is negative");
   }
 
@@ -261,7 +280,10 @@ class LoadContextTest {
 
   @Test
   void loadContext_enginesWithUrls_areAnswered() {
-    write(dir, FILE, """
+    write(
+        dir,
+        FILE,
+        """
         name: shop
         storage: { engine: postgres, url: "jdbc:postgresql://db:5432/shop" }
         bus: { engine: rabbitmq, url: "amqp://broker:5672" }
@@ -270,28 +292,36 @@ class LoadContextTest {
     ContextManifest shop = Manifests.loadContext(dir);
 
     assertThat(shop.storage().name()).isEqualTo("postgres");
-    assertThat(shop.storage().options()).containsExactly(Map.entry("url", "jdbc:postgresql://db:5432/shop"));
+    assertThat(shop.storage().options())
+        .containsExactly(Map.entry("url", "jdbc:postgresql://db:5432/shop"));
     assertThat(shop.bus().name()).isEqualTo("rabbitmq");
     assertThat(shop.bus().options()).containsExactly(Map.entry("url", "amqp://broker:5672"));
   }
 
   @Test
   void loadContext_engineMapWithAnUnknownKey_isRefusedAtIt() {
-    assertThat(refusedContext("name: shop\nstorage: { engine: postgres, pool: 5 }\n", "storage.pool"))
+    assertThat(
+            refusedContext("name: shop\nstorage: { engine: postgres, pool: 5 }\n", "storage.pool"))
         .hasMessageContaining("pool");
   }
 
   @Test
-  void configuration_givesEachConfiguredComponentItsValues_underItsLabelOrItsNameInTheDefaultNamespace() {
+  void
+      configuration_givesEachConfiguredComponentItsValues_underItsLabelOrItsNameInTheDefaultNamespace() {
     write(dir, "components/limits/manifest.toa.yaml", "configuration:\n  rounds: 10\n");
     write(dir, "components/billing.wallets/manifest.toa.yaml", "configuration:\n  limit: number\n");
-    write(dir, FILE, "name: shop\nconfiguration:\n  limits: { rounds: 3 }\n  billing.wallets: { limit: $LIMIT }\n");
+    write(
+        dir,
+        FILE,
+        "name: shop\nconfiguration:\n  limits: { rounds: 3 }\n  billing.wallets: { limit: $LIMIT }\n");
 
     ContextManifest shop = Manifests.loadContext(dir);
 
     assertThat(shop.configuration().keySet()).containsExactly("billing.wallets", "default.limits");
-    assertThat(shop.configuration("default.limits").orElseThrow()).isEqualTo(Fixtures.json("{\"rounds\":3}"));
-    assertThat(shop.configuration("billing.wallets").orElseThrow()).isEqualTo(Fixtures.json("{\"limit\":\"$LIMIT\"}"));
+    assertThat(shop.configuration("default.limits").orElseThrow())
+        .isEqualTo(Fixtures.json("{\"rounds\":3}"));
+    assertThat(shop.configuration("billing.wallets").orElseThrow())
+        .isEqualTo(Fixtures.json("{\"limit\":\"$LIMIT\"}"));
     assertThat(shop.configuration("billing.topups")).isEmpty();
   }
 
@@ -299,11 +329,17 @@ class LoadContextTest {
   void configuration_givenTwice_orNotAMapping_isRefusedWhereWritten() {
     write(dir, "components/limits/manifest.toa.yaml", "configuration:\n  rounds: 10\n");
 
-    assertThat(refusedContext("name: shop\nconfiguration:\n  limits: { rounds: 3 }\n  default.limits: { rounds: 4 }\n",
-        "configuration.default.limits")).hasMessageContaining("the values of default.limits are given twice");
+    assertThat(
+            refusedContext(
+                "name: shop\nconfiguration:\n  limits: { rounds: 3 }\n  default.limits: { rounds: 4 }\n",
+                "configuration.default.limits"))
+        .hasMessageContaining("the values of default.limits are given twice");
     assertThat(refusedContext("name: shop\nconfiguration:\n  limits: 3\n", "configuration.limits"))
         .hasMessageContaining("write the values of limits as a mapping");
-    assertThat(refusedContext("name: shop\nconfiguration:\n  limits:\n    rounds@staging: 4\n", "configuration.limits.rounds@staging"))
+    assertThat(
+            refusedContext(
+                "name: shop\nconfiguration:\n  limits:\n    rounds@staging: 4\n",
+                "configuration.limits.rounds@staging"))
         .hasMessageContaining("@staging");
   }
 }

@@ -18,7 +18,10 @@ class NullableAndDefaultsTest {
   private Schema input(String schema) {
     String manifest = "operations:\n  look:\n    type: computation\n    input:\n" + schema;
     return component(dir, "billing.wallets", manifest)
-        .operations().get("look").input().orElseThrow();
+        .operations()
+        .get("look")
+        .input()
+        .orElseThrow();
   }
 
   @Test
@@ -35,8 +38,10 @@ class NullableAndDefaultsTest {
   void nullableWithoutAType_wrapsTheSchemaInAnyOf() {
     Schema schema = input("      enum: [red, green]\n      nullable: true\n      default: red\n");
 
-    assertThat(schema.source()).isEqualTo(json(
-        "{\"anyOf\":[{\"enum\":[\"red\",\"green\"]},{\"type\":\"null\"}],\"default\":\"red\"}"));
+    assertThat(schema.source())
+        .isEqualTo(
+            json(
+                "{\"anyOf\":[{\"enum\":[\"red\",\"green\"]},{\"type\":\"null\"}],\"default\":\"red\"}"));
     assertThat(fits(schema, "null")).isTrue();
     assertThat(fits(schema, "\"green\"")).isTrue();
     assertThat(fits(schema, "\"blue\"")).isFalse();
@@ -52,9 +57,10 @@ class NullableAndDefaultsTest {
 
   @Test
   void nullableDeepInside_isTranslatedWhereItIs() {
-    Schema schema = input(
-        "      type: object\n      properties:\n"
-            + "        note: { type: string, nullable: true, default: null }\n");
+    Schema schema =
+        input(
+            "      type: object\n      properties:\n"
+                + "        note: { type: string, nullable: true, default: null }\n");
 
     assertThat(schema.source().at("/properties/note"))
         .isEqualTo(json("{\"type\":[\"string\",\"null\"],\"default\":null}"));
@@ -64,27 +70,30 @@ class NullableAndDefaultsTest {
 
   @Test
   void defaults_fillMissingPropertiesAtEveryDepthAndKeepWhatIsGiven() {
-    Schema schema = input(
-        "      type: object\n      properties:\n"
-            + "        limit: { type: integer, default: 10 }\n"
-            + "        sort: { type: string, default: asc }\n"
-            + "        page:\n          type: object\n          properties:\n"
-            + "            size: { type: integer, default: 20 }\n"
-            + "            tags: { type: array, default: [new] }\n");
+    Schema schema =
+        input(
+            "      type: object\n      properties:\n"
+                + "        limit: { type: integer, default: 10 }\n"
+                + "        sort: { type: string, default: asc }\n"
+                + "        page:\n          type: object\n          properties:\n"
+                + "            size: { type: integer, default: 20 }\n"
+                + "            tags: { type: array, default: [new] }\n");
 
     JsonNode given = json("{\"sort\":\"desc\",\"page\":{}}");
     JsonNode filled = schema.withDefaults(given);
 
-    assertThat(filled).isEqualTo(json(
-        "{\"sort\":\"desc\",\"page\":{\"size\":20,\"tags\":[\"new\"]},\"limit\":10}"));
+    assertThat(filled)
+        .isEqualTo(
+            json("{\"sort\":\"desc\",\"page\":{\"size\":20,\"tags\":[\"new\"]},\"limit\":10}"));
     assertThat(given).isEqualTo(json("{\"sort\":\"desc\",\"page\":{}}"));
   }
 
   @Test
   void defaults_doNotCreateAMissingNestedObject() {
-    Schema schema = input(
-        "      type: object\n      properties:\n"
-            + "        page: { type: object, properties: { size: { type: integer, default: 20 } } }\n");
+    Schema schema =
+        input(
+            "      type: object\n      properties:\n"
+                + "        page: { type: object, properties: { size: { type: integer, default: 20 } } }\n");
 
     JsonNode given = json("{}");
 

@@ -33,8 +33,9 @@ class SchemaRefusalTest {
                 + "      requried: [limit]\n",
             "operations.look.input.requried");
 
-    assertThat(e).hasMessageContainingAll(
-        "'requried' is not a JSON Schema keyword (line 7)", "did you mean 'required'?");
+    assertThat(e)
+        .hasMessageContainingAll(
+            "'requried' is not a JSON Schema keyword (line 7)", "did you mean 'required'?");
   }
 
   @Test
@@ -60,12 +61,13 @@ class SchemaRefusalTest {
   @Test
   void nullableOtherThanTrueOrFalse_isRefusedSayingWhatToWrite() {
     ManifestException e =
-        refusedInput("      type: string\n      nullable: yes please\n",
-            "operations.look.input.nullable");
+        refusedInput(
+            "      type: string\n      nullable: yes please\n", "operations.look.input.nullable");
 
-    assertThat(e).hasMessageContainingAll(
-        "'nullable' is true or false, found the string 'yes please' (line 6)",
-        "write nullable: true");
+    assertThat(e)
+        .hasMessageContainingAll(
+            "'nullable' is true or false, found the string 'yes please' (line 6)",
+            "write nullable: true");
   }
 
   @Test
@@ -76,9 +78,11 @@ class SchemaRefusalTest {
                 + "          properties:\n            size: { type: integer, minimum: 1, default: 0 }\n",
             "operations.look.input.properties.page.properties.size.default");
 
-    assertThat(e).hasMessageContainingAll(
-        "the default the number 0 does not fit its own schema (line 9)",
-        "must have a minimum value of 1", "write a default the schema accepts");
+    assertThat(e)
+        .hasMessageContainingAll(
+            "the default the number 0 does not fit its own schema (line 9)",
+            "must have a minimum value of 1",
+            "write a default the schema accepts");
   }
 
   @Test
@@ -95,8 +99,11 @@ class SchemaRefusalTest {
   void conciseMappingWithATypeNameInCapitals_isRefusedNamingTheType() {
     ManifestException e = refusedInput("      limit: Number\n", "operations.look.input.limit");
 
-    assertThat(e).hasMessageContainingAll(
-        "'Number' is not a concise type (line 5)", "write number, in lower case", "default: Number");
+    assertThat(e)
+        .hasMessageContainingAll(
+            "'Number' is not a concise type (line 5)",
+            "write number, in lower case",
+            "default: Number");
   }
 
   @Test
@@ -115,11 +122,12 @@ class SchemaRefusalTest {
 
   @Test
   void propertyReferenceWithoutEntity_isRefusedNamingTheProperty() {
-    ManifestException e = refusedInput("      { amount: .balance }\n",
-        "operations.look.input.amount");
+    ManifestException e =
+        refusedInput("      { amount: .balance }\n", "operations.look.input.amount");
 
-    assertThat(e).hasMessageContainingAll(
-        "'.balance' refers to the entity's property 'balance'", "the component has no entity");
+    assertThat(e)
+        .hasMessageContainingAll(
+            "'.balance' refers to the entity's property 'balance'", "the component has no entity");
   }
 
   @Test
@@ -136,7 +144,8 @@ class SchemaRefusalTest {
   @Test
   void propertyReferenceInsideTheEntity_isRefused() {
     ManifestException e =
-        refused("entity:\n  properties:\n    balance: integer\n    floor: .balance\n",
+        refused(
+            "entity:\n  properties:\n    balance: integer\n    floor: .balance\n",
             "entity.properties.floor");
 
     assertThat(e).hasMessageContaining("an entity's properties cannot refer to one another");
@@ -145,7 +154,8 @@ class SchemaRefusalTest {
   @Test
   void misspeltKeywordInAnEntityProperty_isRefused() {
     ManifestException e =
-        refused("entity:\n  properties:\n    balance: { type: integer, minimun: 0 }\n",
+        refused(
+            "entity:\n  properties:\n    balance: { type: integer, minimun: 0 }\n",
             "entity.properties.balance.minimun");
 
     assertThat(e).hasMessageContainingAll("(line 3)", "did you mean 'minimum'?");
@@ -154,10 +164,11 @@ class SchemaRefusalTest {
   @Test
   void unknownKeyFarFromAnyKeyword_isRefusedWithoutAGuess() {
     ManifestException e =
-        refusedInput("      type: string\n      colourfulness: 3\n",
-            "operations.look.input.colourfulness");
+        refusedInput(
+            "      type: string\n      colourfulness: 3\n", "operations.look.input.colourfulness");
 
-    assertThat(e).hasMessageContaining("write draft 2020-12 keywords only")
+    assertThat(e)
+        .hasMessageContaining("write draft 2020-12 keywords only")
         .hasMessageNotContaining("did you mean");
   }
 
@@ -165,8 +176,9 @@ class SchemaRefusalTest {
   void toaWildcardKey_isRefusedSayingWhatToWrite() {
     ManifestException e = refusedInput("      { ~: number }\n", "operations.look.input.~");
 
-    assertThat(e).hasMessageContainingAll(
-        "wildcard key '~' is not read here (line 5)", "additionalProperties");
+    assertThat(e)
+        .hasMessageContainingAll(
+            "wildcard key '~' is not read here (line 5)", "additionalProperties");
   }
 
   @Test

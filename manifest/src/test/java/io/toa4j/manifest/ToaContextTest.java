@@ -61,7 +61,8 @@ class ToaContextTest {
 
     ManifestException e = Fixtures.refused(() -> Manifests.loadContext(dir), FILE, "description");
 
-    assertThat(e).hasMessageContainingAll("expected a string, found a list", "describe the application");
+    assertThat(e)
+        .hasMessageContainingAll("expected a string, found a list", "describe the application");
   }
 
   @Test

@@ -25,44 +25,60 @@ class Yaml12Test {
         operations:
           write:
             once: %s
-        """.formatted(blank, once);
+        """
+        .formatted(blank, once);
   }
 
   @Test
   void noIsAString_andALeadingZeroIsDecimal() {
-    ComponentManifest notes = component(dir, "notes", notes("{ label: no, mode: 0777, flag: ~ }", "true"));
+    ComponentManifest notes =
+        component(dir, "notes", notes("{ label: no, mode: 0777, flag: ~ }", "true"));
 
-    assertThat(notes.entity().orElseThrow().blank().toString()).isEqualTo("{\"label\":\"no\",\"mode\":777,\"flag\":null}");
+    assertThat(notes.entity().orElseThrow().blank().toString())
+        .isEqualTo("{\"label\":\"no\",\"mode\":777,\"flag\":null}");
   }
 
   @Test
   void octalIsWrittenWith0o_andTrueInCapitalsIsABoolean() {
-    ComponentManifest notes = component(dir, "notes", notes("{ label: yes, mode: 0o777, flag: TRUE }", "True"));
+    ComponentManifest notes =
+        component(dir, "notes", notes("{ label: yes, mode: 0o777, flag: TRUE }", "True"));
 
-    assertThat(notes.entity().orElseThrow().blank().toString()).isEqualTo("{\"label\":\"yes\",\"mode\":511,\"flag\":true}");
+    assertThat(notes.entity().orElseThrow().blank().toString())
+        .isEqualTo("{\"label\":\"yes\",\"mode\":511,\"flag\":true}");
     assertThat(notes.operations().get("write").once()).isPresent();
   }
 
   @Test
   void blankWithALoneSurrogateEscape_isRefusedWhereItIs() {
-    ManifestException e = Fixtures.refused(
-        () -> component(dir, "notes", notes("{ label: \"x\\udc00y\", mode: 1 }", "true")), "manifest.toa.yaml", "entity.blank.label");
+    ManifestException e =
+        Fixtures.refused(
+            () -> component(dir, "notes", notes("{ label: \"x\\udc00y\", mode: 1 }", "true")),
+            "manifest.toa.yaml",
+            "entity.blank.label");
 
-    assertThat(e).hasMessageContainingAll("a text holds \\udc00 as its character 2, a lone surrogate", "(line 6)",
-        "escape both halves of its UTF-16 pair");
+    assertThat(e)
+        .hasMessageContainingAll(
+            "a text holds \\udc00 as its character 2, a lone surrogate",
+            "(line 6)",
+            "escape both halves of its UTF-16 pair");
   }
 
   @Test
   void blankWithASurrogatePairEscaped_readsAsItsCharacter() {
-    ComponentManifest notes = component(dir, "notes", notes("{ label: \"\\ud83d\\ude00\" }", "true"));
+    ComponentManifest notes =
+        component(dir, "notes", notes("{ label: \"\\ud83d\\ude00\" }", "true"));
 
-    assertThat(notes.entity().orElseThrow().blank().path("label").asString()).isEqualTo("\ud83d\ude00");
+    assertThat(notes.entity().orElseThrow().blank().path("label").asString())
+        .isEqualTo("\ud83d\ude00");
   }
 
   @Test
   void yesIsNotTrue() {
     ManifestException e =
-        Fixtures.refused(() -> component(dir, "notes", notes("{ label: a, mode: 1 }", "yes")), "manifest.toa.yaml", "operations.write.once");
+        Fixtures.refused(
+            () -> component(dir, "notes", notes("{ label: a, mode: 1 }", "yes")),
+            "manifest.toa.yaml",
+            "operations.write.once");
 
     assertThat(e).hasMessageContaining("the string 'yes'");
   }

@@ -15,8 +15,8 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * What an operator does with a running context: look at its parked messages and put them back,
- * list what its outboxes sent and deliver it again, see what its outbox has not published yet, ask
+ * What an operator does with a running context: look at its parked messages and put them back, list
+ * what its outboxes sent and deliver it again, see what its outbox has not published yet, ask
  * whether its engines answer, and wait until what its calls caused has been handled.
  *
  * <p>On a context that hosts nothing (a client of a distributed bus, or one opened to manage a
@@ -25,7 +25,10 @@ import org.slf4j.LoggerFactory;
  * own. Thread-safe.
  */
 public final class Admin {
-  /** The first pause after a signal whose check still saw work pending: a bus records a verdict just after it. */
+  /**
+   * The first pause after a signal whose check still saw work pending: a bus records a verdict just
+   * after it.
+   */
   static final Duration AFTER_SIGNAL = Duration.ofMillis(1);
 
   /** The longest pause between checks soon after a signal, while the bus records the verdict. */
@@ -95,7 +98,11 @@ public final class Admin {
     Bus opened = bus.get();
     return opened
         .parking()
-        .orElseThrow(() -> new UnsupportedOperationException(opened.describe() + " keeps its parked messages where they cannot be listed, replayed or discarded from here"));
+        .orElseThrow(
+            () ->
+                new UnsupportedOperationException(
+                    opened.describe()
+                        + " keeps its parked messages where they cannot be listed, replayed or discarded from here"));
   }
 
   /** The parked messages that match the filter, oldest first, at most its limit. */
@@ -103,7 +110,9 @@ public final class Admin {
     List<Parked> matching = new ArrayList<>();
     for (Parked parked : parked()) {
       if (matching.size() == filter.limit()) break;
-      if (filter.matches(announced.target(parked.queue(), parked.message()), parked.code(), parked.at())) matching.add(parked);
+      if (filter.matches(
+          announced.target(parked.queue(), parked.message()), parked.code(), parked.at()))
+        matching.add(parked);
     }
     return matching;
   }
@@ -116,7 +125,10 @@ public final class Admin {
     return find(parkedId).map(this::replay).orElse(false);
   }
 
-  /** Puts the parked messages that match the filter back on their queues, as {@link #replay(String)} does one; answers those that went back. */
+  /**
+   * Puts the parked messages that match the filter back on their queues, as {@link #replay(String)}
+   * does one; answers those that went back.
+   */
   public List<Parked> replay(ParkedFilter filter) {
     return parked(filter).stream().filter(this::replay).toList();
   }
@@ -137,7 +149,10 @@ public final class Admin {
     return find(parkedId).map(p -> discard(p, reason)).orElse(false);
   }
 
-  /** Removes the parked messages that match the filter for good, as {@link #discard(String, String)} does one; answers those removed. */
+  /**
+   * Removes the parked messages that match the filter for good, as {@link #discard(String, String)}
+   * does one; answers those removed.
+   */
   public List<Parked> discard(ParkedFilter filter, String reason) {
     requireReason(reason);
     return parked(filter).stream().filter(p -> discard(p, reason)).toList();
@@ -148,19 +163,26 @@ public final class Admin {
   }
 
   private boolean replay(Parked parked) {
-    if (SystemMessages.own(parked.message())) LOG.info("Replaying message {} of {} (not announced)", parked.message().id(), parked.queue());
+    if (SystemMessages.own(parked.message()))
+      LOG.info("Replaying message {} of {} (not announced)", parked.message().id(), parked.queue());
     else announced.replayed(parked);
     return parking().replay(parked.id());
   }
 
   private boolean discard(Parked parked, String reason) {
-    if (SystemMessages.own(parked.message())) LOG.info("Discarding message {} of {} (not announced): {}", parked.message().id(), parked.queue(), reason);
+    if (SystemMessages.own(parked.message()))
+      LOG.info(
+          "Discarding message {} of {} (not announced): {}",
+          parked.message().id(),
+          parked.queue(),
+          reason);
     else announced.discarded(parked, reason);
     return parking().discard(parked.id(), reason);
   }
 
   private static void requireReason(String reason) {
-    if (reason == null || reason.isBlank()) throw new IllegalArgumentException("a discard keeps its reason; give one");
+    if (reason == null || reason.isBlank())
+      throw new IllegalArgumentException("a discard keeps its reason; give one");
   }
 
   /**
@@ -170,21 +192,22 @@ public final class Admin {
    * ({@code outbox.retention}).
    *
    * @param limit from 1 to 1000
-   * @throws IllegalArgumentException when the component is not one of the context's, or keeps no state
+   * @throws IllegalArgumentException when the component is not one of the context's, or keeps no
+   *     state
    */
   public List<Outboxed> outbox(Optional<String> component, int limit) {
     return redelivery.recent(component, limit);
   }
 
   /**
-   * Delivers an outbox entry again: every event and task it sent is published again under the
-   * same message identity, by a process that hosts its component (this one at once when it does;
-   * else within the sweep of one that runs, or when one next starts). A receiver that declares
-   * {@code once} answers the repeat from its inbox; any other runs again.
+   * Delivers an outbox entry again: every event and task it sent is published again under the same
+   * message identity, by a process that hosts its component (this one at once when it does; else
+   * within the sweep of one that runs, or when one next starts). A receiver that declares {@code
+   * once} answers the repeat from its inbox; any other runs again.
    *
    * @param id an entry's id, as {@link #outbox} lists it
-   * @return the component whose entry it is; empty when no component has an entry with that id,
-   *     and then nothing changed
+   * @return the component whose entry it is; empty when no component has an entry with that id, and
+   *     then nothing changed
    */
   public Optional<String> redeliver(String id) {
     Optional<String> component = redelivery.redeliver(id);
@@ -198,7 +221,8 @@ public final class Admin {
    *
    * @param count from 1 to 1000
    * @return the ids of the entries, oldest first: fewer than {@code count} when it has fewer
-   * @throws IllegalArgumentException when the component is not one of the context's, or keeps no state
+   * @throws IllegalArgumentException when the component is not one of the context's, or keeps no
+   *     state
    */
   public List<String> redeliverLast(String component, int count) {
     List<String> ids = redelivery.redeliverLast(component, count);
@@ -206,7 +230,9 @@ public final class Admin {
     return ids;
   }
 
-  /** How many outbox entries of the hosted components are not yet published (0 when none is hosted). */
+  /**
+   * How many outbox entries of the hosted components are not yet published (0 when none is hosted).
+   */
   public long backlog() {
     return publisher.map(Publisher::backlog).orElse(0L);
   }
@@ -226,7 +252,12 @@ public final class Admin {
    */
   public SortedMap<String, Queue> queues() {
     SortedMap<String, Queue> queues = new TreeMap<>();
-    messaging.ifPresent(m -> m.queues().forEach((name, component) -> queues.put(name, new Queue(name, component, bus.get().depth(name)))));
+    messaging.ifPresent(
+        m ->
+            m.queues()
+                .forEach(
+                    (name, component) ->
+                        queues.put(name, new Queue(name, component, bus.get().depth(name)))));
     return queues;
   }
 
@@ -265,10 +296,10 @@ public final class Admin {
    * what no signal covers: work other processes do, a publish the sweep retries. Nothing pending
    * counts as settled once it stays so for {@link #QUIET} without a signal.
    *
-   * <p>While a backlog drains, signals come faster than a check (a count of each outbox and
-   * queue) takes: checks that keep finding work pending are spaced at least {@link #AFTER_SIGNAL},
-   * twice as long each time up to {@link #AFTER_SIGNAL_MAX}, signals or not, so that waiting does
-   * not take the processor from the work it waits for.
+   * <p>While a backlog drains, signals come faster than a check (a count of each outbox and queue)
+   * takes: checks that keep finding work pending are spaced at least {@link #AFTER_SIGNAL}, twice
+   * as long each time up to {@link #AFTER_SIGNAL_MAX}, signals or not, so that waiting does not
+   * take the processor from the work it waits for.
    *
    * @return empty when all is settled; else what is still pending, in words
    */
@@ -284,7 +315,8 @@ public final class Admin {
       long now = System.nanoTime();
       if (pending.isEmpty()) {
         spacing = AFTER_SIGNAL.toNanos();
-        if (now - deadline > 0 || quiet(seen, Math.min(QUIET.toNanos(), deadline - now))) return Optional.empty();
+        if (now - deadline > 0 || quiet(seen, Math.min(QUIET.toNanos(), deadline - now)))
+          return Optional.empty();
         continue;
       }
       if (now - deadline > 0) return Optional.of(String.join("; ", pending));

@@ -7,9 +7,9 @@ import java.util.Collection;
 import java.util.List;
 import java.util.OptionalLong;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentMap;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Executor;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
@@ -28,8 +28,8 @@ import org.slf4j.LoggerFactory;
  * published and handled do not pile up a line in which every message waits longer than the last
  * (see docs/backpressure.md).
  *
- * <p>Only calls from outside the context wait (the public API, the HTTP routes); work already in
- * it — deliveries, tasks, the calls an operation makes — never does, so a receiver that writes to a
+ * <p>Only calls from outside the context wait (the public API, the HTTP routes); work already in it
+ * — deliveries, tasks, the calls an operation makes — never does, so a receiver that writes to a
  * component whose own receivers lag cannot hold up the queue it drains. A queue nobody consumes
  * holds nothing back: what waits there waits for its consumer to start, which no caller can hasten.
  * A call waits at most the admission wait, then goes on, so a consumer that stopped making progress
@@ -41,9 +41,9 @@ import org.slf4j.LoggerFactory;
  * the bus again once {@value #SAMPLE_MILLIS} ms have passed since the last ask — in real time, or
  * by the context's clock, which a test moves at will — when a waiting or entering call finds the
  * last answer old, and only while calls come: an idle context asks nothing. The bus is asked on a
- * thread of its own: the call that started the ask waits for it at most {@value #ASK_MILLIS} ms, and
- * an answer older than {@value #STALE_MILLIS} ms of real time counts as none, so a bus that hangs
- * holds no caller back. The longest wait is real time, whatever the clock.
+ * thread of its own: the call that started the ask waits for it at most {@value #ASK_MILLIS} ms,
+ * and an answer older than {@value #STALE_MILLIS} ms of real time counts as none, so a bus that
+ * hangs holds no caller back. The longest wait is real time, whatever the clock.
  *
  * <p>A held call parks on its component's line ({@link Watched#line}), a {@link Progress} of its
  * own, raised when what is known says the line is short enough: at the runtime's {@link Progress}
@@ -51,8 +51,8 @@ import org.slf4j.LoggerFactory;
  * one while the line is still long) and at each answer of the bus. It also wakes when the next ask
  * is due, to start it, so a queue drained by another process is seen too: a held call wakes about
  * once per {@value #SAMPLE_MILLIS} ms, and when it may go. Every path out of a wait — the line
- * short enough, the wait over, an interrupt, an {@code Error} — leaves the component's count of held
- * calls as it found it, and every path out of an ask clears its flag. Thread-safe.
+ * short enough, the wait over, an interrupt, an {@code Error} — leaves the component's count of
+ * held calls as it found it, and every path out of an ask clears its flag. Thread-safe.
  */
 final class Admission {
   private static final Logger LOG = LoggerFactory.getLogger(Admission.class);
@@ -62,8 +62,10 @@ final class Admission {
   private static final long SAMPLE_NANOS = TimeUnit.MILLISECONDS.toNanos(SAMPLE_MILLIS);
   private static final long STALE_NANOS = TimeUnit.MILLISECONDS.toNanos(STALE_MILLIS);
   private static final long NEVER = Long.MIN_VALUE;
+
   /** Where the bus is asked, so that a bus that hangs holds up no caller for long. */
   static final Executor ASKING = Threads.perTask("toa-backlog");
+
   static final String WAITS = "toa.backlog.waits";
 
   private final Bus bus;
@@ -73,14 +75,17 @@ final class Admission {
   private final ToLongFunction<String> unpublished;
   private final Clock clock;
   private final Executor askers;
+
   /** By component label, the queues of its events and tasks and what they held when last asked. */
   private final ConcurrentMap<String, Watched> components = new ConcurrentHashMap<>();
 
   /**
-   * @param receptions every receiver binding of the context: its queue is watched for the
-   *     component that announces its event
-   * @param unpublished by component label, how many of its entries committed here wait to be published
-   * @param bound the most messages a consumed queue holds, or entries wait, before new calls wait; 0: none ever waits
+   * @param receptions every receiver binding of the context: its queue is watched for the component
+   *     that announces its event
+   * @param unpublished by component label, how many of its entries committed here wait to be
+   *     published
+   * @param bound the most messages a consumed queue holds, or entries wait, before new calls wait;
+   *     0: none ever waits
    * @param wait the longest a call waits
    * @param asking where the bus is asked: {@link #ASKING}, or a test's
    */
@@ -101,7 +106,8 @@ final class Admission {
     this.metrics = metrics;
     this.askers = asking;
     if (bound > 0) {
-      for (Reception r : receptions) watched(r.label().substring(0, r.label().lastIndexOf('.'))).watch(r.queue());
+      for (Reception r : receptions)
+        watched(r.label().substring(0, r.label().lastIndexOf('.'))).watch(r.queue());
     }
   }
 
@@ -137,12 +143,17 @@ final class Admission {
     return components.computeIfAbsent(component, Watched::new);
   }
 
-  /** The queues of one component's receivers and tasks, the longest consumed one's backlog when last asked, and the calls held for them. */
+  /**
+   * The queues of one component's receivers and tasks, the longest consumed one's backlog when last
+   * asked, and the calls held for them.
+   */
   private final class Watched {
     private final String component;
     private volatile List<String> queues = List.of();
+
     /** Raised when the line may be short enough for the held calls to go. */
     private final Progress line = new Progress();
+
     private final AtomicInteger held = new AtomicInteger(); // calls waiting on the line now
     private final AtomicBoolean asking = new AtomicBoolean(); // an ask started and not yet answered
     private volatile long askedAt = NEVER; // when the last ask started, by the clock
@@ -166,7 +177,10 @@ final class Admission {
       queues = List.copyOf(more);
     }
 
-    /** Whether more than the bound of the component's messages are on their way: waiting here to be published, and in its longest consumed queue. */
+    /**
+     * Whether more than the bound of the component's messages are on their way: waiting here to be
+     * published, and in its longest consumed queue.
+     */
     boolean over() {
       return unpublished.applyAsLong(component) + backlog() > bound;
     }
@@ -201,7 +215,10 @@ final class Admission {
       if (held.get() > 0 && !overAsKnown()) line.signal();
     }
 
-    /** How long until the next ask is due in real time; a whole period when it is due already (an ask under way). */
+    /**
+     * How long until the next ask is due in real time; a whole period when it is due already (an
+     * ask under way).
+     */
     private long untilAsk(long now) {
       long left = askedNanos + SAMPLE_NANOS - now;
       return left > 0 ? left : SAMPLE_NANOS;
@@ -211,15 +228,18 @@ final class Admission {
      * The longest consumed queue's backlog: asked again when the last ask is old by either clock —
      * the context's, which a test moves at will, or real time, which moves under a clock that
      * stands still — and none is under way, else as last answered; 0 when the last answer is older
-     * than {@value #STALE_MILLIS} ms of real time (a bus that stopped answering holds no call back).
+     * than {@value #STALE_MILLIS} ms of real time (a bus that stopped answering holds no call
+     * back).
      */
     long backlog() {
       long at = clock.millis();
       long nanos = System.nanoTime();
       long last = askedAt;
-      boolean old = last == NEVER
-          || at - last >= SAMPLE_MILLIS || at < last // or the clock went back
-          || nanos - askedNanos >= SAMPLE_NANOS;
+      boolean old =
+          last == NEVER
+              || at - last >= SAMPLE_MILLIS
+              || at < last // or the clock went back
+              || nanos - askedNanos >= SAMPLE_NANOS;
       if (old && asking.compareAndSet(false, true)) {
         askedAt = at;
         askedNanos = nanos;
@@ -243,19 +263,24 @@ final class Admission {
     private void refresh(long nanos) {
       CompletableFuture<Void> done;
       try {
-        done = CompletableFuture.runAsync(() -> {
-          try {
-            longest = ask();
-            answeredNanos = nanos;
-            answered = true;
-          } finally {
-            asking.set(false);
-          }
-          release();
-        }, askers);
-      } catch (RuntimeException | Error e) { // refused, or no thread could start: no ask runs, and no call fails for it
+        done =
+            CompletableFuture.runAsync(
+                () -> {
+                  try {
+                    longest = ask();
+                    answeredNanos = nanos;
+                    answered = true;
+                  } finally {
+                    asking.set(false);
+                  }
+                  release();
+                },
+                askers);
+      } catch (RuntimeException
+          | Error e) { // refused, or no thread could start: no ask runs, and no call fails for it
         asking.set(false);
-        if (!(e instanceof RejectedExecutionException)) LOG.warn("Cannot ask the backlogs of {}; the next call asks again", queues, e);
+        if (!(e instanceof RejectedExecutionException))
+          LOG.warn("Cannot ask the backlogs of {}; the next call asks again", queues, e);
         return;
       }
       try {

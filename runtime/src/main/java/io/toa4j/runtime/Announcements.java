@@ -36,13 +36,22 @@ final class Announcements {
    * commits nothing, sent), in epoch milliseconds: where its delivery lag starts.
    */
   static final String COMMITTED = "committed";
+
   static final String UPDATED = "updated";
 
   /** One event of the component; {@code code} is empty for the generic and class-less ones. */
-  record Announced(String label, String name, Optional<Event<Entry>> code, Optional<Class<? extends Entry>> entity) {}
+  record Announced(
+      String label,
+      String name,
+      Optional<Event<Entry>> code,
+      Optional<Class<? extends Entry>> entity) {}
 
   private final Map<String, Announced> events;
-  /** Whether an event occurs when the record's {@code state} property names it (a built-in component's), not as declared. */
+
+  /**
+   * Whether an event occurs when the record's {@code state} property names it (a built-in
+   * component's), not as declared.
+   */
   private final boolean byState;
 
   private Announcements(Map<String, Announced> events, boolean byState) {
@@ -64,7 +73,9 @@ final class Announcements {
    */
   static Announcements byState(String label, List<String> states) {
     Map<String, Announced> events = new LinkedHashMap<>();
-    for (String state : states) events.put(state, new Announced(label + "." + state, state, Optional.empty(), Optional.empty()));
+    for (String state : states)
+      events.put(
+          state, new Announced(label + "." + state, state, Optional.empty(), Optional.empty()));
     return new Announcements(Map.copyOf(events), true);
   }
 
@@ -73,19 +84,31 @@ final class Announcements {
     if (manifest.entity().isEmpty()) {
       if (!code.simpleNamesIn("events").isEmpty() || !manifest.events().isEmpty()) {
         throw new StartupException(
-            new Location(manifest.file(), "events") + ": only a component with an entity announces events; declare its entity, or remove the events");
+            new Location(manifest.file(), "events")
+                + ": only a component with an entity announces events; declare its entity, or remove the events");
       }
       return none();
     }
     Map<String, Announced> events = new LinkedHashMap<>();
-    events.put(CREATED, new Announced(manifest.label() + "." + CREATED, CREATED, Optional.empty(), Optional.empty()));
-    events.put(UPDATED, new Announced(manifest.label() + "." + UPDATED, UPDATED, Optional.empty(), Optional.empty()));
+    events.put(
+        CREATED,
+        new Announced(
+            manifest.label() + "." + CREATED, CREATED, Optional.empty(), Optional.empty()));
+    events.put(
+        UPDATED,
+        new Announced(
+            manifest.label() + "." + UPDATED, UPDATED, Optional.empty(), Optional.empty()));
     for (String name : manifest.events()) {
-      // a class-path component's classes cannot be listed: its event classes are found by the names its manifest lists
-      Optional<Class<?>> type = code.find("events", Character.toUpperCase(name.charAt(0)) + name.substring(1));
-      events.put(name, type.isPresent()
-          ? authored(manifest, name, type.get())
-          : new Announced(manifest.label() + "." + name, name, Optional.empty(), Optional.empty()));
+      // a class-path component's classes cannot be listed: its event classes are found by the names
+      // its manifest lists
+      Optional<Class<?>> type =
+          code.find("events", Character.toUpperCase(name.charAt(0)) + name.substring(1));
+      events.put(
+          name,
+          type.isPresent()
+              ? authored(manifest, name, type.get())
+              : new Announced(
+                  manifest.label() + "." + name, name, Optional.empty(), Optional.empty()));
     }
     for (String simple : code.simpleNamesIn("events")) {
       String name = Character.toLowerCase(simple.charAt(0)) + simple.substring(1);
@@ -97,29 +120,47 @@ final class Announcements {
 
   @SuppressWarnings("unchecked")
   private static Announced authored(ComponentManifest manifest, String name, Class<?> type) {
-    String where = manifest.directory().resolve("events").resolve(type.getSimpleName() + ".java").toString();
+    String where =
+        manifest.directory().resolve("events").resolve(type.getSimpleName() + ".java").toString();
     if (!Event.class.isAssignableFrom(type)) {
-      throw new StartupException(where + ": " + type.getName() + " must implement io.toa4j.api.Event<" + "YourEntity>");
+      throw new StartupException(
+          where + ": " + type.getName() + " must implement io.toa4j.api.Event<" + "YourEntity>");
     }
     Class<? extends Entry> entity = null;
     for (Type t : type.getGenericInterfaces()) {
-      if (t instanceof ParameterizedType p && p.getRawType() == Event.class && p.getActualTypeArguments()[0] instanceof Class<?> c) {
+      if (t instanceof ParameterizedType p
+          && p.getRawType() == Event.class
+          && p.getActualTypeArguments()[0] instanceof Class<?> c) {
         entity = (Class<? extends Entry>) c;
       }
     }
     if (entity == null || entity == Entry.class) {
-      throw new StartupException(where + ": " + type.getName() + " must implement Event with its entity class, such as Event<Topup>");
+      throw new StartupException(
+          where
+              + ": "
+              + type.getName()
+              + " must implement Event with its entity class, such as Event<Topup>");
     }
     List<String> problems = Shapes.mismatches(entity, manifest.entity().orElseThrow().properties());
     if (!problems.isEmpty()) {
-      throw new StartupException(where + ": " + entity.getName() + " does not fit the entity: " + String.join("; ", problems));
+      throw new StartupException(
+          where
+              + ": "
+              + entity.getName()
+              + " does not fit the entity: "
+              + String.join("; ", problems));
     }
     try {
       var constructor = type.getDeclaredConstructor();
       constructor.setAccessible(true);
-      return new Announced(manifest.label() + "." + name, name, Optional.of((Event<Entry>) constructor.newInstance()), Optional.of(entity));
+      return new Announced(
+          manifest.label() + "." + name,
+          name,
+          Optional.of((Event<Entry>) constructor.newInstance()),
+          Optional.of(entity));
     } catch (ReflectiveOperationException e) {
-      throw new StartupException(where + ": " + type.getName() + " needs a constructor without arguments", e);
+      throw new StartupException(
+          where + ": " + type.getName() + " needs a constructor without arguments", e);
     }
   }
 
@@ -134,9 +175,8 @@ final class Announcements {
 
   /**
    * The messages of the consumed events that the entry's change is an occurrence of; none for an
-   * entry without a change. Their identities
-   * derive from the entry's id and the event's label, so rendering an entry again yields the same
-   * messages.
+   * entry without a change. Their identities derive from the entry's id and the event's label, so
+   * rendering an entry again yields the same messages.
    *
    * @throws RuntimeException when a condition or a payload throws; the entry stays unpublished
    */
@@ -144,7 +184,10 @@ final class Announcements {
     return render(entry, null, consumed);
   }
 
-  /** As {@link #render(OutboxEntry, Set)}, from the entry's change as a tree when {@code built} is not null. */
+  /**
+   * As {@link #render(OutboxEntry, Set)}, from the entry's change as a tree when {@code built} is
+   * not null.
+   */
   List<Message> render(OutboxEntry entry, ObjectNode built, Set<String> consumed) {
     List<Message> messages = new ArrayList<>();
     if (entry.change().isEmpty()) return messages; // an entry of tasks alone announces nothing
@@ -176,13 +219,18 @@ final class Announcements {
               Identities.derive(entry.id(), event.label()),
               event.label(),
               Binding.json(payload),
-              Map.of("version", state.path(Binding.VERSION).asString(), COMMITTED, Long.toString(entry.created()))));
+              Map.of(
+                  "version",
+                  state.path(Binding.VERSION).asString(),
+                  COMMITTED,
+                  Long.toString(entry.created()))));
     }
     return messages;
   }
 
   /** The outbox change {@code { origin, state, input, trailers }} of a write. */
-  static ObjectNode change(JsonNode origin, ObjectNode state, JsonNode input, Map<String, Object> trailers) {
+  static ObjectNode change(
+      JsonNode origin, ObjectNode state, JsonNode input, Map<String, Object> trailers) {
     ObjectNode change = Binding.VALUES.createObjectNode();
     change.set("origin", origin);
     change.set("state", state);
@@ -201,10 +249,12 @@ final class Announcements {
     @SuppressWarnings("unchecked")
     BoundChange(Class<? extends Entry> entity, ObjectNode change) {
       JsonNode o = change.path("origin");
-      this.origin = o.isObject() ? Optional.of(Binding.entity(entity, (ObjectNode) o)) : Optional.empty();
+      this.origin =
+          o.isObject() ? Optional.of(Binding.entity(entity, (ObjectNode) o)) : Optional.empty();
       this.state = Binding.entity(entity, (ObjectNode) change.get("state"));
       JsonNode i = change.path("input");
-      this.input = i.isMissingNode() || i.isNull() ? Optional.empty() : Optional.of(Binding.plain(i));
+      this.input =
+          i.isMissingNode() || i.isNull() ? Optional.empty() : Optional.of(Binding.plain(i));
       this.trailers = (Map<String, Object>) Binding.plain(change.path("trailers"));
     }
 

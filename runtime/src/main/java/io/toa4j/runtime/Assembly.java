@@ -18,7 +18,8 @@ import java.util.stream.Collectors;
  *
  * @param manifests the components as declared, sorted by label
  * @param operations every component's operations, by label
- * @param announcements every component's events, by label, and the built-in {@code system.messages}'s
+ * @param announcements every component's events, by label, and the built-in {@code
+ *     system.messages}'s
  * @param receptions every receiver of the context
  * @param observed the labels of events published though no receiver of the context consumes them,
  *     for an observer of the bus (see {@link ToaBuilder#announceAll()})
@@ -50,20 +51,30 @@ record Assembly(
         operations.put(manifest.label(), Components.bind(manifest, code));
         announcements.put(manifest.label(), Announcements.bind(manifest, code));
       }
-      announcements.put(SystemMessages.LABEL, SystemMessages.announcements()); // received like any component's
+      announcements.put(
+          SystemMessages.LABEL, SystemMessages.announcements()); // received like any component's
       List<Reception> receptions = new ArrayList<>();
       for (ComponentManifest manifest : manifests) {
         receptions.addAll(Reception.bind(manifest, codes.get(manifest.label()), announcements));
       }
       return new Assembly(
-          List.copyOf(manifests), Map.copyOf(operations), Map.copyOf(announcements), List.copyOf(receptions), Set.of(), List.copyOf(codes.values()));
+          List.copyOf(manifests),
+          Map.copyOf(operations),
+          Map.copyOf(announcements),
+          List.copyOf(receptions),
+          Set.of(),
+          List.copyOf(codes.values()));
     } catch (RuntimeException | Error e) {
-      codes.values().forEach(ComponentCode::close); // a context that does not fit keeps no loader open
+      codes
+          .values()
+          .forEach(ComponentCode::close); // a context that does not fit keeps no loader open
       throw e;
     }
   }
 
-  /** Closes every component's class loader; for the context's close, once nothing runs their code. */
+  /**
+   * Closes every component's class loader; for the context's close, once nothing runs their code.
+   */
   @Override
   public void close() {
     codes.forEach(ComponentCode::close);
@@ -72,13 +83,18 @@ record Assembly(
   /** The same components, publishing every event each of them announces, consumed or not. */
   Assembly announcingAll() {
     Set<String> all = new HashSet<>();
-    announcements.forEach((label, announced) -> announced.names().forEach(name -> all.add(label + "." + name)));
+    announcements.forEach(
+        (label, announced) -> announced.names().forEach(name -> all.add(label + "." + name)));
     return new Assembly(manifests, operations, announcements, receptions, Set.copyOf(all), codes);
   }
 
-  /** The labels of the events published: those some receiver of the context consumes, and the observed ones. */
+  /**
+   * The labels of the events published: those some receiver of the context consumes, and the
+   * observed ones.
+   */
   Set<String> consumed() {
-    Set<String> consumed = receptions.stream().map(Reception::label).collect(Collectors.toCollection(HashSet::new));
+    Set<String> consumed =
+        receptions.stream().map(Reception::label).collect(Collectors.toCollection(HashSet::new));
     consumed.addAll(observed);
     return consumed;
   }
@@ -95,9 +111,12 @@ record Assembly(
       Announcements announced = announcements.get(manifest.label());
       Set<String> mine = new HashSet<>();
       for (String name : announced.names()) {
-        if (consumed.contains(manifest.label() + "." + name)) mine.add(manifest.label() + "." + name);
+        if (consumed.contains(manifest.label() + "." + name))
+          mine.add(manifest.label() + "." + name);
       }
-      boolean once = operations.get(manifest.label()).values().stream().anyMatch(o -> o.declaration().once().isPresent());
+      boolean once =
+          operations.get(manifest.label()).values().stream()
+              .anyMatch(o -> o.declaration().once().isPresent());
       boolean here = hosted.contains(manifest.label());
       if (here) requireTransactions(manifest.label(), once, !mine.isEmpty(), storage);
       components.put(
@@ -113,20 +132,28 @@ record Assembly(
   }
 
   /**
-   * Refuses a component whose declarations need rows committed with its records (an inbox for
-   * once, an outbox for consumed events) on a storage that cannot commit them together.
+   * Refuses a component whose declarations need rows committed with its records (an inbox for once,
+   * an outbox for consumed events) on a storage that cannot commit them together.
    */
-  static void requireTransactions(String component, boolean once, boolean announces, Storage storage) {
+  static void requireTransactions(
+      String component, boolean once, boolean announces, Storage storage) {
     if (storage.transactional()) return;
     if (once) {
       throw new StartupException(
-          "Component " + component + " declares once, which needs an inbox committed with its records, but "
-              + storage.describe() + " has no transactions; use a transactional storage, or remove once");
+          "Component "
+              + component
+              + " declares once, which needs an inbox committed with its records, but "
+              + storage.describe()
+              + " has no transactions; use a transactional storage, or remove once");
     }
     if (announces) {
       throw new StartupException(
-          "Component " + component + " announces events that are consumed, which needs an outbox committed with"
-              + " its records, but " + storage.describe() + " has no transactions; use a transactional storage");
+          "Component "
+              + component
+              + " announces events that are consumed, which needs an outbox committed with"
+              + " its records, but "
+              + storage.describe()
+              + " has no transactions; use a transactional storage");
     }
   }
 }

@@ -39,7 +39,9 @@ final class Attempts {
   private final Supplier<Store> store;
   private final Clock clock;
 
-  /** @param store opened on first use, so a context without external operations never creates it */
+  /**
+   * @param store opened on first use, so a context without external operations never creates it
+   */
   Attempts(Supplier<Store> store, Clock clock) {
     this.store = store;
     this.clock = clock;
@@ -65,28 +67,69 @@ final class Attempts {
     long now = clock.millis();
     for (int race = 0; race < RACES; race++) {
       Optional<StoredRecord> stored = store.get().read(id);
-      int unknown = stored.map(r -> Binding.object(r.state()).path("unknown").asInt() + 1).orElse(0);
+      int unknown =
+          stored.map(r -> Binding.object(r.state()).path("unknown").asInt() + 1).orElse(0);
       long first = stored.map(r -> Binding.object(r.state()).path("first").asLong()).orElse(now);
       long last = stored.map(r -> Binding.object(r.state()).path("last").asLong()).orElse(now);
       if (unknown > allowed) {
         throw new Failure(
             Failure.Code.OUTCOME_UNKNOWN,
-            endpoint + " was attempted " + unknown + " times for the call " + identity + " with the outcome unknown (each attempt's"
-                + " process died before it ended); reconcile with the provider under the key " + identity + ", then replay or discard",
-            Map.of("key", identity, "unknown", Integer.toString(unknown), "first", Instant.ofEpochMilli(first).toString(), "last",
+            endpoint
+                + " was attempted "
+                + unknown
+                + " times for the call "
+                + identity
+                + " with the outcome unknown (each attempt's"
+                + " process died before it ended); reconcile with the provider under the key "
+                + identity
+                + ", then replay or discard",
+            Map.of(
+                "key",
+                identity,
+                "unknown",
+                Integer.toString(unknown),
+                "first",
+                Instant.ofEpochMilli(first).toString(),
+                "last",
                 Instant.ofEpochMilli(last).toString()));
       }
-      ObjectNode state = Binding.VALUES.createObjectNode()
-          .put("endpoint", endpoint).put("identity", identity).put("unknown", unknown).put("first", first).put("last", now);
+      ObjectNode state =
+          Binding.VALUES
+              .createObjectNode()
+              .put("endpoint", endpoint)
+              .put("identity", identity)
+              .put("unknown", unknown)
+              .put("first", first)
+              .put("last", now);
       long version = stored.map(StoredRecord::version).orElse(0L);
-      StoredRecord mark = new StoredRecord(id, version + 1, stored.map(StoredRecord::created).orElse(now), now, new Json(state.toString()));
+      StoredRecord mark =
+          new StoredRecord(
+              id,
+              version + 1,
+              stored.map(StoredRecord::created).orElse(now),
+              now,
+              new Json(state.toString()));
       if (store.get().commit(new Write(version, mark)) == Outcome.COMMITTED) {
         Optional<Attempt> previous =
-            unknown == 0 ? Optional.empty() : Optional.of(new Attempt(identity, unknown, Instant.ofEpochMilli(first), Instant.ofEpochMilli(last)));
+            unknown == 0
+                ? Optional.empty()
+                : Optional.of(
+                    new Attempt(
+                        identity,
+                        unknown,
+                        Instant.ofEpochMilli(first),
+                        Instant.ofEpochMilli(last)));
         return new Started(id, version + 1, previous);
       }
     }
-    throw new Failure(Failure.Code.CONCURRENCY, endpoint + ": " + RACES + " attempts of the call " + identity + " raced to start; it is tried again");
+    throw new Failure(
+        Failure.Code.CONCURRENCY,
+        endpoint
+            + ": "
+            + RACES
+            + " attempts of the call "
+            + identity
+            + " raced to start; it is tried again");
   }
 
   /**
@@ -99,7 +142,8 @@ final class Attempts {
 
   /** The mark's record id: 32 hexadecimal characters of {@code SHA-256(endpoint \n identity)}. */
   static String id(String endpoint, String identity) {
-    byte[] digest = Fingerprints.digest().digest((endpoint + "\n" + identity).getBytes(StandardCharsets.UTF_8));
+    byte[] digest =
+        Fingerprints.digest().digest((endpoint + "\n" + identity).getBytes(StandardCharsets.UTF_8));
     return HEX.formatHex(digest, 0, 16);
   }
 }

@@ -10,9 +10,9 @@ import java.util.function.Supplier;
  *
  * <p>A {@link LinkageError} ({@code NoSuchMethodError}, {@code NoClassDefFoundError}, {@code
  * AbstractMethodError}, a class that failed to initialize) is {@link Failure.Code#LINKAGE},
- * permanent: the code was compiled against classes other than those it runs with, and every
- * attempt in this process fails alike. Any other exception, and an {@code AssertionError}, is
- * {@link Failure.Code#SYSTEM}, transient. Other errors pass as they are.
+ * permanent: the code was compiled against classes other than those it runs with, and every attempt
+ * in this process fails alike. Any other exception, and an {@code AssertionError}, is {@link
+ * Failure.Code#SYSTEM}, transient. Other errors pass as they are.
  */
 final class Authored {
   private Authored() {}
@@ -45,7 +45,10 @@ final class Authored {
   static Failure linkage(String where, LinkageError e) {
     return new Failure(
         Failure.Code.LINKAGE,
-        where + " cannot run: " + e + "; it was compiled against classes other than those it runs with (or one of them failed"
+        where
+            + " cannot run: "
+            + e
+            + "; it was compiled against classes other than those it runs with (or one of them failed"
             + " to initialize), so every attempt fails alike; build it again against the classes it runs with",
         e);
   }

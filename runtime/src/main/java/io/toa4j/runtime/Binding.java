@@ -18,21 +18,25 @@ import tools.jackson.databind.node.ObjectNode;
  * Moves values between JSON trees and the author's classes.
  *
  * <p>Inputs and outputs bind like ordinary Jackson values (records by their components), reading
- * what the class names and ignoring the rest: an input has passed its schema before it is bound,
- * so a property there is one the schema allows, and a class that does not name it does not need
- * it (an event's payload given to an operation as its input carries {@code id} and the system
- * properties, which few input classes name). Entities bind by their fields only, private ones of {@link Entry} included, so the system properties are
- * set without any setter being visible to the author. Thread-safe.
+ * what the class names and ignoring the rest: an input has passed its schema before it is bound, so
+ * a property there is one the schema allows, and a class that does not name it does not need it (an
+ * event's payload given to an operation as its input carries {@code id} and the system properties,
+ * which few input classes name). Entities bind by their fields only, private ones of {@link Entry}
+ * included, so the system properties are set without any setter being visible to the author.
+ * Thread-safe.
  */
 final class Binding {
   static final ObjectMapper VALUES = values().addModule(new Constructors()).build();
 
   private static final ObjectMapper ENTITIES =
       JsonMapper.builder()
-          .changeDefaultVisibility(visible -> visible
-              .withVisibility(PropertyAccessor.ALL, JsonAutoDetect.Visibility.NONE)
-              .withVisibility(PropertyAccessor.FIELD, JsonAutoDetect.Visibility.ANY))
-          .changeDefaultPropertyInclusion(included -> included.withValueInclusion(JsonInclude.Include.NON_NULL))
+          .changeDefaultVisibility(
+              visible ->
+                  visible
+                      .withVisibility(PropertyAccessor.ALL, JsonAutoDetect.Visibility.NONE)
+                      .withVisibility(PropertyAccessor.FIELD, JsonAutoDetect.Visibility.ANY))
+          .changeDefaultPropertyInclusion(
+              included -> included.withValueInclusion(JsonInclude.Include.NON_NULL))
           .enable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES)
           // an entity's properties in the order its class declares them, as Jackson 2 wrote them
           .disable(MapperFeature.SORT_PROPERTIES_ALPHABETICALLY)
@@ -81,7 +85,8 @@ final class Binding {
     try {
       return new Json(STORED.writeValueAsString(value));
     } catch (tools.jackson.core.JacksonException e) {
-      throw new IllegalArgumentException("A value cannot be written as JSON: " + e.getOriginalMessage(), e);
+      throw new IllegalArgumentException(
+          "A value cannot be written as JSON: " + e.getOriginalMessage(), e);
     }
   }
 
@@ -95,44 +100,47 @@ final class Binding {
     try {
       return STORED.readTree(json.text());
     } catch (tools.jackson.core.JacksonException e) {
-      throw new IllegalStateException("A stored or carried value is not JSON: " + e.getOriginalMessage(), e);
+      throw new IllegalStateException(
+          "A stored or carried value is not JSON: " + e.getOriginalMessage(), e);
     }
   }
 
   /**
-   * A JSON text as a tree, whole numbers beyond a long included (reading with {@link #VALUES} refuses
-   * them).
+   * A JSON text as a tree, whole numbers beyond a long included (reading with {@link #VALUES}
+   * refuses them).
    */
   static JsonNode readTree(byte[] text) {
     return STORED.readTree(text);
   }
 
   /**
-   * A copy of the tree as {@link #tree(Json)} would read back its {@link #json(JsonNode)} text, node
-   * for node (a whole number as the parser makes it from its digits: an int, a long or a big integer
-   * by size); null when the tree holds a node whose text could read back as another: a decimal, a
-   * float, a double that is not finite, binary data, an object of Java.
+   * A copy of the tree as {@link #tree(Json)} would read back its {@link #json(JsonNode)} text,
+   * node for node (a whole number as the parser makes it from its digits: an int, a long or a big
+   * integer by size); null when the tree holds a node whose text could read back as another: a
+   * decimal, a float, a double that is not finite, binary data, an object of Java.
    */
   static JsonNode reread(JsonNode node) {
     switch (node.getNodeType()) {
-      case OBJECT: {
-        ObjectNode copy = VALUES.createObjectNode();
-        for (java.util.Map.Entry<String, JsonNode> property : node.properties()) {
-          JsonNode value = reread(property.getValue());
-          if (value == null) return null;
-          copy.set(property.getKey(), value);
+      case OBJECT:
+        {
+          ObjectNode copy = VALUES.createObjectNode();
+          for (java.util.Map.Entry<String, JsonNode> property : node.properties()) {
+            JsonNode value = reread(property.getValue());
+            if (value == null) return null;
+            copy.set(property.getKey(), value);
+          }
+          return copy;
         }
-        return copy;
-      }
-      case ARRAY: {
-        tools.jackson.databind.node.ArrayNode copy = VALUES.createArrayNode();
-        for (JsonNode element : node) {
-          JsonNode value = reread(element);
-          if (value == null) return null;
-          copy.add(value);
+      case ARRAY:
+        {
+          tools.jackson.databind.node.ArrayNode copy = VALUES.createArrayNode();
+          for (JsonNode element : node) {
+            JsonNode value = reread(element);
+            if (value == null) return null;
+            copy.add(value);
+          }
+          return copy;
         }
-        return copy;
-      }
       case NUMBER:
         if (node.isIntegralNumber()) {
           java.math.BigInteger value = node.bigIntegerValue();
@@ -154,11 +162,13 @@ final class Binding {
   static ObjectNode object(Json json) {
     JsonNode tree = tree(json);
     if (tree instanceof ObjectNode object) return object;
-    throw new IllegalStateException("A stored value is not a JSON object but " + tree.getNodeType());
+    throw new IllegalStateException(
+        "A stored value is not a JSON object but " + tree.getNodeType());
   }
 
   /** A fresh entity object holding the record. */
-  static <E extends Entry> E entity(Class<E> type, String id, long version, long created, long updated, ObjectNode state) {
+  static <E extends Entry> E entity(
+      Class<E> type, String id, long version, long created, long updated, ObjectNode state) {
     ObjectNode tree = view(id, version, created, updated, state);
     try {
       return ENTITIES.treeToValue(tree, type);
@@ -173,7 +183,8 @@ final class Binding {
     try {
       return ENTITIES.treeToValue(view, type);
     } catch (tools.jackson.core.JacksonException | IllegalArgumentException e) {
-      throw new IllegalStateException("A record cannot be read into " + type.getName() + ": " + e.getMessage(), e);
+      throw new IllegalStateException(
+          "A record cannot be read into " + type.getName() + ": " + e.getMessage(), e);
     }
   }
 
@@ -200,25 +211,27 @@ final class Binding {
   /**
    * A tree as plain Java values: maps, lists, strings, numbers, booleans; what {@link #VALUES}
    * converts it to ({@code convertValue(tree, Object.class)}), value for value and type for type,
-   * except that a whole number beyond a long is a {@link java.math.BigInteger}, which that conversion
-   * refuses. Objects, arrays, strings, booleans, nulls and whole numbers are walked here, since
-   * every reply passes through this and Jackson's conversion writes the tree into a buffer of
-   * tokens and reads it back; any other node is Jackson's to convert.
+   * except that a whole number beyond a long is a {@link java.math.BigInteger}, which that
+   * conversion refuses. Objects, arrays, strings, booleans, nulls and whole numbers are walked
+   * here, since every reply passes through this and Jackson's conversion writes the tree into a
+   * buffer of tokens and reads it back; any other node is Jackson's to convert.
    */
   static Object plain(JsonNode tree) {
     switch (tree.getNodeType()) {
-      case OBJECT: {
-        java.util.Map<String, Object> values = new java.util.LinkedHashMap<>();
-        for (java.util.Map.Entry<String, JsonNode> property : tree.properties()) {
-          values.put(property.getKey(), plain(property.getValue()));
+      case OBJECT:
+        {
+          java.util.Map<String, Object> values = new java.util.LinkedHashMap<>();
+          for (java.util.Map.Entry<String, JsonNode> property : tree.properties()) {
+            values.put(property.getKey(), plain(property.getValue()));
+          }
+          return values;
         }
-        return values;
-      }
-      case ARRAY: {
-        java.util.List<Object> values = new java.util.ArrayList<>(tree.size());
-        for (JsonNode element : tree) values.add(plain(element));
-        return values;
-      }
+      case ARRAY:
+        {
+          java.util.List<Object> values = new java.util.ArrayList<>(tree.size());
+          for (JsonNode element : tree) values.add(plain(element));
+          return values;
+        }
       case STRING:
         return tree.stringValue();
       case BOOLEAN:
@@ -229,7 +242,8 @@ final class Binding {
         // USE_LONG_FOR_INTS: every whole number that fits a long is a Long; beyond, a BigInteger,
         // where Jackson's conversion refuses the number
         if (tree.isShort() || tree.isInt() || tree.isLong()) return tree.longValue();
-        if (tree.isBigInteger()) return tree.canConvertToLong() ? tree.longValue() : tree.bigIntegerValue();
+        if (tree.isBigInteger())
+          return tree.canConvertToLong() ? tree.longValue() : tree.bigIntegerValue();
         break;
       default:
         break;

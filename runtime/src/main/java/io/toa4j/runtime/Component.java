@@ -9,8 +9,8 @@ import java.util.Set;
 import tools.jackson.databind.node.ObjectNode;
 
 /**
- * A loaded component: its manifest, its operations by name, its store if it keeps state, the
- * events it announces, and which of their labels someone in the context consumes.
+ * A loaded component: its manifest, its operations by name, its store if it keeps state, the events
+ * it announces, and which of their labels someone in the context consumes.
  */
 record Component(
     ComponentManifest manifest,

@@ -53,18 +53,20 @@ import org.slf4j.LoggerFactory;
  * <p>Compiled output is cached under {@code .toa/classes/<label>/<hash>/}, where the hash covers
  * every source's path and content and the compiler's version, so an edit recompiles and an
  * unchanged component starts without compiling. Each component gets a class loader of its own,
- * closed with the context ({@link #close()}).
- * Every folder of the cache is made 0700 and every file in it 0600, with that mode from the start
- * ({@link OwnerOnly}): the compiled code is the context's own, and so is what it reveals.
+ * closed with the context ({@link #close()}). Every folder of the cache is made 0700 and every file
+ * in it 0600, with that mode from the start ({@link OwnerOnly}): the compiled code is the context's
+ * own, and so is what it reveals.
  */
 final class ComponentCode implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(ComponentCode.class);
   private final ComponentManifest manifest;
   private final ClassLoader loader;
+
   /** Source-relative path without extension ({@code operations/Credit}) to binary class name. */
   private final Map<String, String> classes;
 
-  private ComponentCode(ComponentManifest manifest, ClassLoader loader, Map<String, String> classes) {
+  private ComponentCode(
+      ComponentManifest manifest, ClassLoader loader, Map<String, String> classes) {
     this.manifest = manifest;
     this.loader = loader;
     this.classes = classes;
@@ -81,7 +83,8 @@ final class ComponentCode implements AutoCloseable {
       try {
         own.close();
       } catch (IOException e) {
-        LOG.warn("The class loader of component {} did not close: {}", manifest.label(), e.toString());
+        LOG.warn(
+            "The class loader of component {} did not close: {}", manifest.label(), e.toString());
       }
     }
   }
@@ -102,7 +105,8 @@ final class ComponentCode implements AutoCloseable {
     Map<String, String> classes = compile(manifest, sources, output);
     try {
       URLClassLoader loader =
-          new URLClassLoader("component " + manifest.label(), new URL[] {output.toUri().toURL()}, parent);
+          new URLClassLoader(
+              "component " + manifest.label(), new URL[] {output.toUri().toURL()}, parent);
       return new ComponentCode(manifest, loader, classes);
     } catch (MalformedURLException e) {
       throw new IllegalStateException(e);
@@ -176,10 +180,12 @@ final class ComponentCode implements AutoCloseable {
     }
   }
 
-  private static Map<String, String> compile(ComponentManifest manifest, List<Path> sources, Path output) {
+  private static Map<String, String> compile(
+      ComponentManifest manifest, List<Path> sources, Path output) {
     Path index = output.resolve("classes.index");
     Path cacheRoot = output.getParent().getParent();
-    if (cacheRoot.getParent() != null) OwnerOnly.folder(cacheRoot.getParent(), LOG::warn); // .toa/ itself
+    if (cacheRoot.getParent() != null)
+      OwnerOnly.folder(cacheRoot.getParent(), LOG::warn); // .toa/ itself
     OwnerOnly.folder(cacheRoot, LOG::warn);
     OwnerOnly.folder(output.getParent(), LOG::warn);
     if (Files.isRegularFile(index)) {
@@ -195,24 +201,44 @@ final class ComponentCode implements AutoCloseable {
     }
     Path staging;
     try {
-      staging = Files.createTempDirectory(output.getParent(), ".compiling-", OwnerOnly.folderAttributes(output));
+      staging =
+          Files.createTempDirectory(
+              output.getParent(), ".compiling-", OwnerOnly.folderAttributes(output));
     } catch (IOException e) {
-      throw new UncheckedIOException("Cannot create the class cache under " + output.getParent(), e);
+      throw new UncheckedIOException(
+          "Cannot create the class cache under " + output.getParent(), e);
     }
     DiagnosticCollector<JavaFileObject> diagnostics = new DiagnosticCollector<>();
     Map<String, String> classes = new LinkedHashMap<>();
-    try (StandardJavaFileManager standard = compiler.getStandardFileManager(diagnostics, Locale.ROOT, StandardCharsets.UTF_8);
+    try (StandardJavaFileManager standard =
+            compiler.getStandardFileManager(diagnostics, Locale.ROOT, StandardCharsets.UTF_8);
         OwnerOnlyOutput files = new OwnerOnlyOutput(standard)) {
       List<String> options =
-          List.of("-d", staging.toString(), "-classpath", classPath(), "--release", "17", "-parameters", "-proc:none", "-implicit:none");
+          List.of(
+              "-d",
+              staging.toString(),
+              "-classpath",
+              classPath(),
+              "--release",
+              "17",
+              "-parameters",
+              "-proc:none",
+              "-implicit:none");
       JavacTask task =
           (JavacTask)
-              compiler.getTask(null, files, diagnostics, options, null, standard.getJavaFileObjectsFromPaths(sources));
+              compiler.getTask(
+                  null,
+                  files,
+                  diagnostics,
+                  options,
+                  null,
+                  standard.getJavaFileObjectsFromPaths(sources));
       boolean ok = true;
       for (CompilationUnitTree unit : task.parse()) {
         String pkg = unit.getPackageName() == null ? "" : unit.getPackageName().toString();
         Path source = Path.of(unit.getSourceFile().toUri());
-        String relative = manifest.directory().relativize(source).toString().replace(File.separatorChar, '/');
+        String relative =
+            manifest.directory().relativize(source).toString().replace(File.separatorChar, '/');
         String withoutExtension = relative.substring(0, relative.length() - ".java".length());
         String simple = withoutExtension.substring(withoutExtension.lastIndexOf('/') + 1);
         classes.put(withoutExtension, pkg.isEmpty() ? simple : pkg + "." + simple);
@@ -234,17 +260,25 @@ final class ComponentCode implements AutoCloseable {
   }
 
   private static boolean hasErrors(DiagnosticCollector<JavaFileObject> diagnostics) {
-    return diagnostics.getDiagnostics().stream().anyMatch(d -> d.getKind() == Diagnostic.Kind.ERROR);
+    return diagnostics.getDiagnostics().stream()
+        .anyMatch(d -> d.getKind() == Diagnostic.Kind.ERROR);
   }
 
-  private static String describe(ComponentManifest manifest, DiagnosticCollector<JavaFileObject> diagnostics) {
-    StringBuilder message = new StringBuilder("Component " + manifest.label() + " does not compile:");
+  private static String describe(
+      ComponentManifest manifest, DiagnosticCollector<JavaFileObject> diagnostics) {
+    StringBuilder message =
+        new StringBuilder("Component " + manifest.label() + " does not compile:");
     for (Diagnostic<? extends JavaFileObject> d : diagnostics.getDiagnostics()) {
       if (d.getKind() != Diagnostic.Kind.ERROR) continue;
       String file = d.getSource() == null ? "?" : Path.of(d.getSource().toUri()).toString();
-      message.append(System.lineSeparator())
-          .append("  ").append(file).append(':').append(d.getLineNumber())
-          .append(": ").append(d.getMessage(Locale.ROOT));
+      message
+          .append(System.lineSeparator())
+          .append("  ")
+          .append(file)
+          .append(':')
+          .append(d.getLineNumber())
+          .append(": ")
+          .append(d.getMessage(Locale.ROOT));
     }
     return message.toString();
   }
@@ -263,7 +297,8 @@ final class ComponentCode implements AutoCloseable {
   private static void writeIndex(Path index, Map<String, String> classes) throws IOException {
     StringBuilder text = new StringBuilder();
     classes.forEach((k, v) -> text.append(k).append('=').append(v).append('\n'));
-    Files.writeString(Files.createFile(index, OwnerOnly.fileAttributes(index)), text, StandardCharsets.UTF_8);
+    Files.writeString(
+        Files.createFile(index, OwnerOnly.fileAttributes(index)), text, StandardCharsets.UTF_8);
   }
 
   private static Map<String, String> readIndex(Path index) {
@@ -289,7 +324,8 @@ final class ComponentCode implements AutoCloseable {
 
   private static String apiLocation() {
     try {
-      return Path.of(Transition.class.getProtectionDomain().getCodeSource().getLocation().toURI()).toString();
+      return Path.of(Transition.class.getProtectionDomain().getCodeSource().getLocation().toURI())
+          .toString();
     } catch (URISyntaxException e) {
       throw new IllegalStateException("Cannot locate the toa4j API classes", e);
     }
@@ -314,7 +350,8 @@ final class ComponentCode implements AutoCloseable {
     }
 
     @Override
-    public JavaFileObject getJavaFileForOutput(Location location, String className, JavaFileObject.Kind kind, FileObject sibling)
+    public JavaFileObject getJavaFileForOutput(
+        Location location, String className, JavaFileObject.Kind kind, FileObject sibling)
         throws IOException {
       JavaFileObject file = super.getJavaFileForOutput(location, className, kind, sibling);
       Path path = Path.of(file.toUri());
@@ -322,8 +359,13 @@ final class ComponentCode implements AutoCloseable {
         @Override
         public OutputStream openOutputStream() throws IOException {
           Files.createDirectories(path.getParent(), OwnerOnly.folderAttributes(path));
-          Set<StandardOpenOption> options = Set.of(StandardOpenOption.CREATE, StandardOpenOption.WRITE, StandardOpenOption.TRUNCATE_EXISTING);
-          return Channels.newOutputStream(Files.newByteChannel(path, options, OwnerOnly.fileAttributes(path)));
+          Set<StandardOpenOption> options =
+              Set.of(
+                  StandardOpenOption.CREATE,
+                  StandardOpenOption.WRITE,
+                  StandardOpenOption.TRUNCATE_EXISTING);
+          return Channels.newOutputStream(
+              Files.newByteChannel(path, options, OwnerOnly.fileAttributes(path)));
         }
       };
     }

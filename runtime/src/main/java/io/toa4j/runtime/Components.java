@@ -47,19 +47,27 @@ final class Components {
 
   static Map<String, Operation> bind(ComponentManifest manifest, ComponentCode code) {
     Map<String, Operation> operations = new LinkedHashMap<>();
-    manifest.entity().ifPresent(e -> generic(manifest).forEach(op -> operations.put(op.name(), op)));
+    manifest
+        .entity()
+        .ifPresent(e -> generic(manifest).forEach(op -> operations.put(op.name(), op)));
     for (OperationDeclaration declaration : manifest.operations().values()) {
-      if (declaration.forward().filter(declaration.name()::equals).isPresent()) refuseClassOf(manifest, code, declaration);
+      if (declaration.forward().filter(declaration.name()::equals).isPresent())
+        refuseClassOf(manifest, code, declaration);
       operations.put(
           declaration.name(),
           declaration.forward().isPresent()
-              ? new Operation(declaration.name(), declaration.type().orElseThrow(), declaration, Optional.empty())
+              ? new Operation(
+                  declaration.name(),
+                  declaration.type().orElseThrow(),
+                  declaration,
+                  Optional.empty())
               : authored(manifest, code, declaration));
     }
     for (String simple : code.simpleNamesIn("operations")) {
       String name = Character.toLowerCase(simple.charAt(0)) + simple.substring(1);
       if (operations.containsKey(name) || manifest.operations().containsKey(name)) {
-        if (!manifest.operations().containsKey(name)) refuseClassOf(manifest, code, operations.get(name).declaration());
+        if (!manifest.operations().containsKey(name))
+          refuseClassOf(manifest, code, operations.get(name).declaration());
         continue;
       }
       operations.put(name, authored(manifest, code, undeclared(manifest, name, simple)));
@@ -68,25 +76,47 @@ final class Components {
   }
 
   /**
-   * The declaration of an operation found as a class under {@code operations/} and not declared,
-   * as Toa finds operations by their files: its type from its class, an optional query, no input
-   * (so its class takes {@code Void}), no output schema, no refusal codes, no {@code once}.
+   * The declaration of an operation found as a class under {@code operations/} and not declared, as
+   * Toa finds operations by their files: its type from its class, an optional query, no input (so
+   * its class takes {@code Void}), no output schema, no refusal codes, no {@code once}.
    */
-  private static OperationDeclaration undeclared(ComponentManifest manifest, String name, String simple) {
-    Location at = new Location(manifest.directory().resolve("operations").resolve(simple + ".java"), "");
+  private static OperationDeclaration undeclared(
+      ComponentManifest manifest, String name, String simple) {
+    Location at =
+        new Location(manifest.directory().resolve("operations").resolve(simple + ".java"), "");
     return new OperationDeclaration(
-        name, at, Optional.empty(), Concurrency.NONE, QueryRule.OPTIONAL, Optional.empty(), Optional.empty(), Optional.empty(), Set.of(),
+        name,
+        at,
+        Optional.empty(),
+        Concurrency.NONE,
+        QueryRule.OPTIONAL,
+        Optional.empty(),
+        Optional.empty(),
+        Optional.empty(),
+        Set.of(),
         Optional.empty());
   }
 
-  /** A class for an operation the runtime implements itself ({@code transit}, {@code observe}, ...): refused. */
-  private static void refuseClassOf(ComponentManifest manifest, ComponentCode code, OperationDeclaration declaration) {
-    String simple = Character.toUpperCase(declaration.name().charAt(0)) + declaration.name().substring(1);
+  /**
+   * A class for an operation the runtime implements itself ({@code transit}, {@code observe}, ...):
+   * refused.
+   */
+  private static void refuseClassOf(
+      ComponentManifest manifest, ComponentCode code, OperationDeclaration declaration) {
+    String simple =
+        Character.toUpperCase(declaration.name().charAt(0)) + declaration.name().substring(1);
     if (code.find("operations", simple).isPresent()) {
       throw new StartupException(
-          declaration.path() + ": " + declaration.name() + " is given to every entity and runs no class of its own, but there is"
-              + " one (" + simple + "); name the class and the operation otherwise, such as "
-              + Character.toLowerCase(simple.charAt(0)) + simple.substring(1) + "Record");
+          declaration.path()
+              + ": "
+              + declaration.name()
+              + " is given to every entity and runs no class of its own, but there is"
+              + " one ("
+              + simple
+              + "); name the class and the operation otherwise, such as "
+              + Character.toLowerCase(simple.charAt(0))
+              + simple.substring(1)
+              + "Record");
     }
   }
 
@@ -126,8 +156,10 @@ final class Components {
         Optional.of(name));
   }
 
-  private static Operation authored(ComponentManifest manifest, ComponentCode code, OperationDeclaration declaration) {
-    String simple = Character.toUpperCase(declaration.name().charAt(0)) + declaration.name().substring(1);
+  private static Operation authored(
+      ComponentManifest manifest, ComponentCode code, OperationDeclaration declaration) {
+    String simple =
+        Character.toUpperCase(declaration.name().charAt(0)) + declaration.name().substring(1);
     Path expected = manifest.directory().resolve("operations").resolve(simple + ".java");
     Class<?> type =
         code.find("operations", simple)
@@ -147,13 +179,20 @@ final class Components {
                             + ")"));
     Class<?> kind = kind(type, declaration);
     OperationType inferred = KINDS.get(kind);
-    declaration.type()
+    declaration
+        .type()
         .filter(t -> t != inferred)
         .ifPresent(
             t -> {
               throw new StartupException(
-                  declaration.path() + ": declared as " + t.yamlName() + ", but " + type.getName()
-                      + " implements " + kind.getSimpleName() + "; make the two agree");
+                  declaration.path()
+                      + ": declared as "
+                      + t.yamlName()
+                      + ", but "
+                      + type.getName()
+                      + " implements "
+                      + kind.getSimpleName()
+                      + "; make the two agree");
             });
     try {
       Manifests.checkInferredType(declaration, manifest.entity().isPresent(), inferred);
@@ -168,7 +207,10 @@ final class Components {
     }
     requireMethod(type, kind, declaration);
     return new Operation(
-        declaration.name(), inferred, declaration, Optional.of(new Operation.Code(instantiate(type, declaration), input, entity)));
+        declaration.name(),
+        inferred,
+        declaration,
+        Optional.of(new Operation.Code(instantiate(type, declaration), input, entity)));
   }
 
   private static Class<?> kind(Class<?> type, OperationDeclaration declaration) {
@@ -176,7 +218,10 @@ final class Components {
     for (Class<?> k : KINDS.keySet()) if (k.isAssignableFrom(type)) kinds.add(k);
     if (kinds.size() != 1) {
       throw new StartupException(
-          declaration.path() + ": " + type.getName() + " must implement exactly one of Transition, Observation,"
+          declaration.path()
+              + ": "
+              + type.getName()
+              + " must implement exactly one of Transition, Observation,"
               + " Assignment, Effect or Computation (from io.toa4j.api); it implements "
               + (kinds.isEmpty() ? "none" : kinds.stream().map(Class::getSimpleName).toList()));
     }
@@ -186,42 +231,69 @@ final class Components {
   private static Type[] typeArguments(Class<?> type, Class<?> kind) {
     for (Class<?> c = type; c != null; c = c.getSuperclass()) {
       for (Type t : c.getGenericInterfaces()) {
-        if (t instanceof ParameterizedType p && p.getRawType() == kind) return p.getActualTypeArguments();
+        if (t instanceof ParameterizedType p && p.getRawType() == kind)
+          return p.getActualTypeArguments();
       }
     }
     throw new StartupException(
-        type.getName() + " implements " + kind.getSimpleName() + " without type arguments; write, for example, "
-            + kind.getSimpleName() + (kind == Transition.class || kind == Observation.class ? "<CreditInput, Wallet>" : "<CreditInput>"));
+        type.getName()
+            + " implements "
+            + kind.getSimpleName()
+            + " without type arguments; write, for example, "
+            + kind.getSimpleName()
+            + (kind == Transition.class || kind == Observation.class
+                ? "<CreditInput, Wallet>"
+                : "<CreditInput>"));
   }
 
-  private static Optional<Class<?>> input(OperationDeclaration declaration, Class<?> type, Type argument) {
+  private static Optional<Class<?>> input(
+      OperationDeclaration declaration, Class<?> type, Type argument) {
     Class<?> input = argument instanceof Class<?> c ? c : null;
     if (input == null) {
       throw new StartupException(
-          declaration.path() + ": the input type of " + type.getName() + " must be a class or record, not " + argument.getTypeName());
+          declaration.path()
+              + ": the input type of "
+              + type.getName()
+              + " must be a class or record, not "
+              + argument.getTypeName());
     }
     if (declaration.input().isEmpty()) {
       if (input != Void.class) {
         throw new StartupException(
-            declaration.path() + ": the operation declares no input, but " + type.getName() + " takes " + input.getSimpleName()
+            declaration.path()
+                + ": the operation declares no input, but "
+                + type.getName()
+                + " takes "
+                + input.getSimpleName()
                 + "; declare its input schema in the manifest, or take Void");
       }
       return Optional.empty();
     }
     if (input == Void.class) {
       throw new StartupException(
-          declaration.path() + ".input: the operation declares an input, but " + type.getName()
+          declaration.path()
+              + ".input: the operation declares an input, but "
+              + type.getName()
               + " takes Void; take a record shaped like the input schema");
     }
     JsonNode schema = declaration.input().get().source();
     JsonNode properties = schema.get("properties");
     List<String> problems =
-        properties != null && properties.isObject() && !java.util.Map.class.isAssignableFrom(input) && !JsonNode.class.isAssignableFrom(input)
+        properties != null
+                && properties.isObject()
+                && !java.util.Map.class.isAssignableFrom(input)
+                && !JsonNode.class.isAssignableFrom(input)
             ? Shapes.mismatches(input, properties)
-            : Shapes.fits(input, schema) ? List.of() : List.of(input.getSimpleName() + " cannot hold " + schema);
+            : Shapes.fits(input, schema)
+                ? List.of()
+                : List.of(input.getSimpleName() + " cannot hold " + schema);
     if (!problems.isEmpty()) {
       throw new StartupException(
-          declaration.path() + ".input: " + input.getName() + " does not fit the input schema: " + String.join("; ", problems));
+          declaration.path()
+              + ".input: "
+              + input.getName()
+              + " does not fit the input schema: "
+              + String.join("; ", problems));
     }
     return Optional.of(input);
   }
@@ -231,27 +303,36 @@ final class Components {
       ComponentManifest manifest, OperationDeclaration declaration, Class<?> type, Type argument) {
     if (!(argument instanceof Class<?> c) || !Entry.class.isAssignableFrom(c) || c == Entry.class) {
       throw new StartupException(
-          declaration.path() + ": the entity type of " + type.getName() + " must be a class extending io.toa4j.api.Entry, not "
+          declaration.path()
+              + ": the entity type of "
+              + type.getName()
+              + " must be a class extending io.toa4j.api.Entry, not "
               + argument.getTypeName());
     }
     JsonNode properties = manifest.entity().orElseThrow().properties();
     List<String> problems = Shapes.mismatches(c, properties);
     if (!problems.isEmpty()) {
       throw new StartupException(
-          new Location(manifest.file(), "entity.properties") + ": " + c.getName() + " does not fit the entity: "
+          new Location(manifest.file(), "entity.properties")
+              + ": "
+              + c.getName()
+              + " does not fit the entity: "
               + String.join("; ", problems));
     }
     try {
       c.getDeclaredConstructor();
     } catch (NoSuchMethodException e) {
-      throw new StartupException(c.getName() + " needs a constructor without arguments, so the runtime can create it");
+      throw new StartupException(
+          c.getName() + " needs a constructor without arguments, so the runtime can create it");
     }
     return (Class<? extends Entry>) c;
   }
 
   /** The author must override one of the kind's two methods; the defaults only delegate. */
-  private static void requireMethod(Class<?> type, Class<?> kind, OperationDeclaration declaration) {
-    String method = kind.getSimpleName().substring(0, 1).toLowerCase() + kind.getSimpleName().substring(1);
+  private static void requireMethod(
+      Class<?> type, Class<?> kind, OperationDeclaration declaration) {
+    String method =
+        kind.getSimpleName().substring(0, 1).toLowerCase() + kind.getSimpleName().substring(1);
     for (Method m : kind.getMethods()) {
       if (!m.getName().equals(method)) continue;
       try {
@@ -262,8 +343,18 @@ final class Components {
       }
     }
     throw new StartupException(
-        declaration.path() + ": " + type.getName() + " implements " + kind.getSimpleName() + " but overrides neither of its "
-            + method + " methods; implement " + method + "(input, ...) or " + method + "(input, ..., Context)");
+        declaration.path()
+            + ": "
+            + type.getName()
+            + " implements "
+            + kind.getSimpleName()
+            + " but overrides neither of its "
+            + method
+            + " methods; implement "
+            + method
+            + "(input, ...) or "
+            + method
+            + "(input, ..., Context)");
   }
 
   private static Object instantiate(Class<?> type, OperationDeclaration declaration) {
@@ -272,9 +363,11 @@ final class Components {
       constructor.setAccessible(true);
       return constructor.newInstance();
     } catch (NoSuchMethodException e) {
-      throw new StartupException(declaration.path() + ": " + type.getName() + " needs a constructor without arguments");
+      throw new StartupException(
+          declaration.path() + ": " + type.getName() + " needs a constructor without arguments");
     } catch (ReflectiveOperationException e) {
-      throw new StartupException(declaration.path() + ": " + type.getName() + " could not be created: " + e, e);
+      throw new StartupException(
+          declaration.path() + ": " + type.getName() + " could not be created: " + e, e);
     }
   }
 }

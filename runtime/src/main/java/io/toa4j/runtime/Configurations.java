@@ -39,18 +39,31 @@ final class Configurations {
   private Configurations() {}
 
   /** The values of each hosted component that declares a configuration, by label. */
-  static Map<String, JsonNode> resolve(ContextManifest context, Set<String> hosted, Map<String, String> environment) {
+  static Map<String, JsonNode> resolve(
+      ContextManifest context, Set<String> hosted, Map<String, String> environment) {
     Map<String, JsonNode> resolved = new HashMap<>();
     for (ComponentManifest component : context.components()) {
       if (!hosted.contains(component.label())) continue;
-      component.configuration().ifPresent(declared ->
-          resolved.put(component.label(), resolve(component.label(), declared, context.configuration(component.label()), environment)));
+      component
+          .configuration()
+          .ifPresent(
+              declared ->
+                  resolved.put(
+                      component.label(),
+                      resolve(
+                          component.label(),
+                          declared,
+                          context.configuration(component.label()),
+                          environment)));
     }
     return Map.copyOf(resolved);
   }
 
   private static JsonNode resolve(
-      String label, ConfigurationDeclaration declared, java.util.Optional<ObjectNode> given, Map<String, String> environment) {
+      String label,
+      ConfigurationDeclaration declared,
+      java.util.Optional<ObjectNode> given,
+      Map<String, String> environment) {
     ObjectNode values = declared.defaults();
     given.ifPresent(g -> merge(values, g));
     String variable = variable(label);
@@ -61,15 +74,24 @@ final class Configurations {
     List<Violation> violations = declared.schema().validate(complete);
     if (!violations.isEmpty()) {
       throw new StartupException(
-          "The configuration of " + label + " does not fit its schema (" + declared.location().file() + ", configuration): "
+          "The configuration of "
+              + label
+              + " does not fit its schema ("
+              + declared.location().file()
+              + ", configuration): "
               + violations.stream().map(Violation::toString).collect(Collectors.joining("; "))
-              + "; give the values under configuration: { " + label + ": { ... } } in the context's context.toa.yaml, or in "
+              + "; give the values under configuration: { "
+              + label
+              + ": { ... } } in the context's context.toa.yaml, or in "
               + variable);
     }
     return complete;
   }
 
-  /** {@code TOA_CONFIGURATION_} and the label in capitals, each character other than a letter or digit an underscore. */
+  /**
+   * {@code TOA_CONFIGURATION_} and the label in capitals, each character other than a letter or
+   * digit an underscore.
+   */
   static String variable(String label) {
     return PREFIX + label.toUpperCase(Locale.ROOT).replaceAll("[^A-Z0-9]", "_");
   }
@@ -80,25 +102,42 @@ final class Configurations {
       try {
         text = new String(Base64.getDecoder().decode(text), StandardCharsets.UTF_8).strip();
       } catch (IllegalArgumentException e) {
-        throw new StartupException(variable + " (the configuration of " + label + ") is neither a JSON object nor one in"
-            + " base64; set it to the values as JSON, such as {\"limit\":100}");
+        throw new StartupException(
+            variable
+                + " (the configuration of "
+                + label
+                + ") is neither a JSON object nor one in"
+                + " base64; set it to the values as JSON, such as {\"limit\":100}");
       }
     }
     JsonNode parsed;
     try {
       parsed = Binding.VALUES.readTree(text);
     } catch (JacksonException e) {
-      throw new StartupException(variable + " (the configuration of " + label + ") is not JSON: " + e.getOriginalMessage()
-          + "; set it to the values as a JSON object, such as {\"limit\":100}");
+      throw new StartupException(
+          variable
+              + " (the configuration of "
+              + label
+              + ") is not JSON: "
+              + e.getOriginalMessage()
+              + "; set it to the values as a JSON object, such as {\"limit\":100}");
     }
     if (!(parsed instanceof ObjectNode object)) {
-      throw new StartupException(variable + " (the configuration of " + label + ") holds " + parsed.getNodeType().name().toLowerCase(Locale.ROOT)
-          + ", not an object; set it to the values as a JSON object, such as {\"limit\":100}");
+      throw new StartupException(
+          variable
+              + " (the configuration of "
+              + label
+              + ") holds "
+              + parsed.getNodeType().name().toLowerCase(Locale.ROOT)
+              + ", not an object; set it to the values as a JSON object, such as {\"limit\":100}");
     }
     return object;
   }
 
-  /** Lays {@code over} onto {@code under}: mappings merged property by property, anything else replaced. */
+  /**
+   * Lays {@code over} onto {@code under}: mappings merged property by property, anything else
+   * replaced.
+   */
   private static void merge(ObjectNode under, ObjectNode over) {
     for (Map.Entry<String, JsonNode> entry : over.properties()) {
       JsonNode below = under.get(entry.getKey());
@@ -110,8 +149,12 @@ final class Configurations {
     }
   }
 
-  /** Replaces each {@code $NAME} text, at any depth, with the environment's {@code TOA_CONFIGURATION__NAME}. */
-  private static void secrets(String label, JsonNode node, String path, Map<String, String> environment) {
+  /**
+   * Replaces each {@code $NAME} text, at any depth, with the environment's {@code
+   * TOA_CONFIGURATION__NAME}.
+   */
+  private static void secrets(
+      String label, JsonNode node, String path, Map<String, String> environment) {
     if (node instanceof ObjectNode object) {
       for (Map.Entry<String, JsonNode> entry : List.copyOf(object.properties())) {
         String at = path + "/" + entry.getKey();
@@ -136,15 +179,25 @@ final class Configurations {
   }
 
   /** The secret a value names, read from the environment; null when the value names none. */
-  private static String secret(String label, JsonNode value, String at, Map<String, String> environment) {
+  private static String secret(
+      String label, JsonNode value, String at, Map<String, String> environment) {
     if (!value.isString()) return null;
     Matcher named = SECRET.matcher(value.asString());
     if (!named.matches()) return null;
     String variable = PREFIX + "_" + named.group(1);
     String secret = environment.get(variable);
     if (secret == null) {
-      throw new StartupException("The configuration of " + label + " names the secret " + value.asString() + " at " + at + ", and "
-          + variable + " is not set; set it in the environment of the process that hosts " + label);
+      throw new StartupException(
+          "The configuration of "
+              + label
+              + " names the secret "
+              + value.asString()
+              + " at "
+              + at
+              + ", and "
+              + variable
+              + " is not set; set it in the environment of the process that hosts "
+              + label);
     }
     return secret;
   }

@@ -32,30 +32,40 @@ final class Constructors extends SimpleModule {
   @Override
   public void setupModule(SetupContext context) {
     super.setupModule(context);
-    context.addValueInstantiators(new ValueInstantiators() {
-      @Override
-      public ValueInstantiator findValueInstantiator(DeserializationConfig config, BeanDescription.Supplier description) {
-        return null; // Jackson's own, modified below
-      }
+    context.addValueInstantiators(
+        new ValueInstantiators() {
+          @Override
+          public ValueInstantiator findValueInstantiator(
+              DeserializationConfig config, BeanDescription.Supplier description) {
+            return null; // Jackson's own, modified below
+          }
 
-      @Override
-      public ValueInstantiator modifyValueInstantiator(
-          DeserializationConfig config, BeanDescription.Supplier description, ValueInstantiator found) {
-        if (found.getClass() != StdValueInstantiator.class) return found;
-        StdValueInstantiator standard = (StdValueInstantiator) found;
-        if (!(standard.getWithArgsCreator() instanceof AnnotatedConstructor creator) || creator.getParameterCount() == 0) return found;
-        MethodHandle spread = spreader(creator.getAnnotated());
-        return spread == null ? found : new Spreading(standard, spread);
-      }
-    });
+          @Override
+          public ValueInstantiator modifyValueInstantiator(
+              DeserializationConfig config,
+              BeanDescription.Supplier description,
+              ValueInstantiator found) {
+            if (found.getClass() != StdValueInstantiator.class) return found;
+            StdValueInstantiator standard = (StdValueInstantiator) found;
+            if (!(standard.getWithArgsCreator() instanceof AnnotatedConstructor creator)
+                || creator.getParameterCount() == 0) return found;
+            MethodHandle spread = spreader(creator.getAnnotated());
+            return spread == null ? found : new Spreading(standard, spread);
+          }
+        });
   }
 
-  /** The constructor as a handle from an array of its arguments to the value; null when it cannot be. */
+  /**
+   * The constructor as a handle from an array of its arguments to the value; null when it cannot
+   * be.
+   */
   private static MethodHandle spreader(Constructor<?> constructor) {
     try {
       if (!constructor.canAccess(null) && !constructor.trySetAccessible()) return null;
       MethodHandle handle = MethodHandles.lookup().unreflectConstructor(constructor);
-      return handle.asType(handle.type().generic()).asSpreader(Object[].class, constructor.getParameterCount());
+      return handle
+          .asType(handle.type().generic())
+          .asSpreader(Object[].class, constructor.getParameterCount());
     } catch (IllegalAccessException | SecurityException e) {
       return null; // Jackson's way then
     }
@@ -72,14 +82,18 @@ final class Constructors extends SimpleModule {
     }
 
     @Override
-    public Object createFromObjectWith(DeserializationContext context, Object[] arguments) throws JacksonException {
+    public Object createFromObjectWith(DeserializationContext context, Object[] arguments)
+        throws JacksonException {
       try {
         return (Object) spread.invokeExact(arguments);
       } catch (Exception e) { // what StdValueInstantiator does with a constructor that throws
-        return context.handleInstantiationProblem(_valueClass, arguments, rewrapCtorProblem(context, e));
+        return context.handleInstantiationProblem(
+            _valueClass, arguments, rewrapCtorProblem(context, e));
       } catch (Error e) {
         throw e;
-      } catch (Throwable e) { // neither an exception nor an error: no constructor written in Java throws one
+      } catch (
+          Throwable
+              e) { // neither an exception nor an error: no constructor written in Java throws one
         throw new IllegalStateException(e);
       }
     }

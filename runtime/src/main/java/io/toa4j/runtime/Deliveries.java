@@ -45,6 +45,7 @@ final class Deliveries {
   private final Progress progress;
   private final Tracing tracing;
   private final SystemMessages announced;
+
   /** One per queue: a server out of reach is one WARN and one INFO, not a line per message. */
   private final Map<String, OutageLog> outages = new ConcurrentHashMap<>();
 
@@ -55,7 +56,13 @@ final class Deliveries {
    * @param announced where a parking is committed, as {@code system.messages.parked}, before the
    *     park verdict is answered
    */
-  Deliveries(List<Long> delaysSeconds, MeterRegistry metrics, Clock clock, Progress progress, Tracing tracing, SystemMessages announced) {
+  Deliveries(
+      List<Long> delaysSeconds,
+      MeterRegistry metrics,
+      Clock clock,
+      Progress progress,
+      Tracing tracing,
+      SystemMessages announced) {
     this.tracing = tracing;
     this.announced = announced;
     this.delaysSeconds = List.copyOf(delaysSeconds);
@@ -71,13 +78,21 @@ final class Deliveries {
 
   /** Runs the work on the delivery and answers the verdict on it; signals progress either way. */
   Verdict handle(Delivery delivery, Function<Delivery, Result> work) {
-    Span span = tracing.start("deliver " + delivery.queue(), SpanKind.CONSUMER, Tracing.extract(delivery.message().headers()));
+    Span span =
+        tracing.start(
+            "deliver " + delivery.queue(),
+            SpanKind.CONSUMER,
+            Tracing.extract(delivery.message().headers()));
     span.setAttribute(Tracing.QUEUE, delivery.queue());
     span.setAttribute(Tracing.MESSAGE_ID, delivery.message().id());
     span.setAttribute(Tracing.DELIVERY_ATTEMPT, (long) delivery.attempt());
     try (Scope scope = span.makeCurrent()) {
       Verdict verdict = verdict(delivery, work);
-      span.setAttribute(Tracing.OUTCOME, verdict instanceof Verdict.Retry ? "retried" : verdict instanceof Verdict.Park ? "parked" : "done");
+      span.setAttribute(
+          Tracing.OUTCOME,
+          verdict instanceof Verdict.Retry
+              ? "retried"
+              : verdict instanceof Verdict.Park ? "parked" : "done");
       return verdict;
     } finally {
       span.end();
@@ -91,7 +106,9 @@ final class Deliveries {
     long attempt = outage(queue).attempt();
     try {
       Result result = work.apply(delivery);
-      Span.current().setAttribute(Tracing.INBOX_ANSWERED, result instanceof Result.Output output && output.replayed());
+      Span.current()
+          .setAttribute(
+              Tracing.INBOX_ANSWERED, result instanceof Result.Output output && output.replayed());
       if (result instanceof Result.Refused refused) {
         count(queue, "refused");
         LOG.info("Message refused: queue={} id={} code={}", queue, id, refused.refusal().code());
@@ -113,8 +130,17 @@ final class Deliveries {
     }
   }
 
-  /** The verdict on a delivery whose work failed; {@code attempt} is its ticket of the queue's outage log. */
-  private Verdict failed(Delivery delivery, long attempt, String code, boolean transientFailure, String reason, Throwable e) {
+  /**
+   * The verdict on a delivery whose work failed; {@code attempt} is its ticket of the queue's
+   * outage log.
+   */
+  private Verdict failed(
+      Delivery delivery,
+      long attempt,
+      String code,
+      boolean transientFailure,
+      String reason,
+      Throwable e) {
     String queue = delivery.queue();
     String id = delivery.message().id();
     if (transientFailure && delivery.attempt() < attempts()) {
@@ -122,12 +148,25 @@ final class Deliveries {
       count(queue, "retried");
       if (OutageLog.isOutage(e)) {
         outage(queue).failed(e, attempt);
-        LOG.debug("Message retried: queue={} id={} attempt={} of {} in={}s code={} reason={}",
-            queue, id, delivery.attempt(), attempts(), delay, code, reason);
+        LOG.debug(
+            "Message retried: queue={} id={} attempt={} of {} in={}s code={} reason={}",
+            queue,
+            id,
+            delivery.attempt(),
+            attempts(),
+            delay,
+            code,
+            reason);
       } else {
         LOG.warn(
             "Message retried: queue={} id={} attempt={} of {} in={}s code={} reason={}",
-            queue, id, delivery.attempt(), attempts(), delay, code, reason);
+            queue,
+            id,
+            delivery.attempt(),
+            attempts(),
+            delay,
+            code,
+            reason);
       }
       return new Verdict.Retry(Duration.ofSeconds(delay));
     }
@@ -137,7 +176,12 @@ final class Deliveries {
     count(queue, "parked");
     LOG.error(
         "Message parked: queue={} id={} attempts={} code={} reason={}",
-        queue, id, delivery.attempt(), code, reason, e);
+        queue,
+        id,
+        delivery.attempt(),
+        code,
+        reason,
+        e);
     return new Verdict.Park(code, why);
   }
 
@@ -150,7 +194,9 @@ final class Deliveries {
     if (SystemMessages.own(delivery.message())) {
       LOG.error(
           "Message of {} parked and not announced (a failing receiver of its events would announce its own parking forever): queue={} id={}",
-          SystemMessages.LABEL, delivery.queue(), delivery.message().id());
+          SystemMessages.LABEL,
+          delivery.queue(),
+          delivery.message().id());
       return Optional.empty();
     }
     try {
@@ -160,7 +206,14 @@ final class Deliveries {
       long delay = delaysSeconds.isEmpty() ? 1 : delaysSeconds.get(delaysSeconds.size() - 1);
       count(delivery.queue(), "retried");
       if (OutageLog.isOutage(x)) outage(delivery.queue()).failed(x, attempt);
-      else LOG.warn("Message not parked yet, its parking could not be recorded in {}: queue={} id={} in={}s", SystemMessages.LABEL, delivery.queue(), delivery.message().id(), delay, x);
+      else
+        LOG.warn(
+            "Message not parked yet, its parking could not be recorded in {}: queue={} id={} in={}s",
+            SystemMessages.LABEL,
+            delivery.queue(),
+            delivery.message().id(),
+            delay,
+            x);
       return Optional.of(new Verdict.Retry(Duration.ofSeconds(delay)));
     }
   }
@@ -178,7 +231,9 @@ final class Deliveries {
     } catch (NumberFormatException e) {
       return;
     }
-    meters.timer(LAG_TIMER, "queue", delivery.queue()).record(Math.max(0, clock.millis() - at), TimeUnit.MILLISECONDS);
+    meters
+        .timer(LAG_TIMER, "queue", delivery.queue())
+        .record(Math.max(0, clock.millis() - at), TimeUnit.MILLISECONDS);
   }
 
   private OutageLog outage(String queue) {

@@ -35,8 +35,8 @@ import tools.jackson.databind.node.ObjectNode;
  * <p>Invariants, for every call:
  *
  * <ol>
- *   <li>A record changes only through a {@link Write} whose expected version is the version the
- *       run read; a lost compare-and-swap writes nothing.
+ *   <li>A record changes only through a {@link Write} whose expected version is the version the run
+ *       read; a lost compare-and-swap writes nothing.
  *   <li>Nothing is written when the operation refuses (with its own refusal, or returning another
  *       operation's refused reply as it is), throws, or discards; the caller of a discarded run
  *       still gets what the operation returned, as a success.
@@ -48,7 +48,8 @@ import tools.jackson.databind.node.ObjectNode;
  *       with {@code concurrency: none} the caller gets a concurrency failure.
  *   <li>An input reaches the author's code only after it fits the operation's input schema and its
  *       query fits the operation's query rule.
- *   <li>A refusal answered to the caller carries a code the operation declares under {@code errors}.
+ *   <li>A refusal answered to the caller carries a code the operation declares under {@code
+ *       errors}.
  *   <li>When someone consumes the component's events, every committed write carries its outbox
  *       entry in the same commit: a write without its fact, or a fact without its write, is never
  *       stored. Publishing happens only after the commit answered.
@@ -56,8 +57,8 @@ import tools.jackson.databind.node.ObjectNode;
  *       during its attempt and committed in the write's outbox entry, with the record, then sent
  *       after the commit answered; an attempt that refuses, throws, discards, loses its
  *       compare-and-swap or loses the inbox race to a twin sends none of them. An operation that
- *       commits nothing sends its tasks after it returned an output and before its caller hears
- *       it; one that refuses or throws sends none.
+ *       commits nothing sends its tasks after it returned an output and before its caller hears it;
+ *       one that refuses or throws sends none.
  *   <li>Each attempt runs with a fresh context, whose calls and tasks are numbered from 1: the
  *       identities the committed attempt gives them are the same whichever attempt committed, and
  *       on every delivery of the call it serves.
@@ -65,24 +66,24 @@ import tools.jackson.databind.node.ObjectNode;
  *       it made, and only then: a refusal, a failure or a discard records nothing. A call whose
  *       identity is answered and not expired is answered from the inbox without running; a twin
  *       that loses the race to commit (the inbox's or the record's compare-and-swap) writes nothing
- *       and gets the winner's answer at once, without a retry. So the record
- *       moves once per call identity. A call whose identity is answered for a request with another
- *       fingerprint (operation, query, input) is refused ({@code IDENTITY_REUSED}) and writes
- *       nothing: one identity never gets the answer to a different request.
- *   <li>Calls of this process that write the same record take turns on it, in the order they
- *       asked ({@link Turns}): each runs on the record as the one before it committed it (handed
- *       over, not read again), so they do not lose the compare-and-swap to each other. The turn
- *       orders, the compare-and-swap decides: writers in other processes, a call that waited past
- *       its turn's bound, and a handed record they made stale, lose or race as before.
+ *       and gets the winner's answer at once, without a retry. So the record moves once per call
+ *       identity. A call whose identity is answered for a request with another fingerprint
+ *       (operation, query, input) is refused ({@code IDENTITY_REUSED}) and writes nothing: one
+ *       identity never gets the answer to a different request.
+ *   <li>Calls of this process that write the same record take turns on it, in the order they asked
+ *       ({@link Turns}): each runs on the record as the one before it committed it (handed over,
+ *       not read again), so they do not lose the compare-and-swap to each other. The turn orders,
+ *       the compare-and-swap decides: writers in other processes, a call that waited past its
+ *       turn's bound, and a handed record they made stale, lose or race as before.
  * </ol>
  *
- * <p>Here: the five kinds of operation, and the author's code run with a fresh context per
- * attempt. Each of the rest is a class of its own with its invariants at its top: the one
- * compare-and-swap loop every write takes, and the commit ({@link Writes}: invariants 1, 3, 5, 8),
- * the inbox's answers ({@link InboxAnswers}: 11), a write's turn on its record ({@link Turned},
- * {@link Turns}: 12), the marks of an external effect ({@link Externals}), the record a query's
- * criteria name ({@link Lookup}), the operations toa4j implements itself ({@link
- * GenericOperations}), and the tasks of an attempt ({@link Outgoing}: 9).
+ * <p>Here: the five kinds of operation, and the author's code run with a fresh context per attempt.
+ * Each of the rest is a class of its own with its invariants at its top: the one compare-and-swap
+ * loop every write takes, and the commit ({@link Writes}: invariants 1, 3, 5, 8), the inbox's
+ * answers ({@link InboxAnswers}: 11), a write's turn on its record ({@link Turned}, {@link Turns}:
+ * 12), the marks of an external effect ({@link Externals}), the record a query's criteria name
+ * ({@link Lookup}), the operations toa4j implements itself ({@link GenericOperations}), and the
+ * tasks of an attempt ({@link Outgoing}: 9).
  *
  * <p>Thread-safe and stateless between calls: any number of calls run at once.
  */
@@ -128,7 +129,10 @@ final class Engine {
     void send(List<Task> tasks);
   }
 
-  /** Makes the context of one attempt of a call: its calls and tasks numbered from 1, its tasks held in {@code outgoing}. */
+  /**
+   * Makes the context of one attempt of a call: its calls and tasks numbered from 1, its tasks held
+   * in {@code outgoing}.
+   */
   @FunctionalInterface
   interface Contexts {
     Context open(Invocation call, Outgoing outgoing);
@@ -136,8 +140,8 @@ final class Engine {
 
   /**
    * @param metrics counts what each mechanism absorbed: discards, inbox answers, racing twins
-   * @param tracing records a span per call and per commit, and gives each outbox entry the
-   *     call's trace context
+   * @param tracing records a span per call and per commit, and gives each outbox entry the call's
+   *     trace context
    * @param inboxRetentionSeconds how long a {@code once} call's answer is given when its operation
    *     states no time
    * @param inboxRememberSeconds how long the record that a {@code once} call was answered is kept
@@ -145,7 +149,12 @@ final class Engine {
    * @param attempts the marks of the attempts of operations declared external
    */
   Engine(
-      Options options, Outbox outbox, MeterRegistry metrics, Tracing tracing, long inboxRetentionSeconds, long inboxRememberSeconds,
+      Options options,
+      Outbox outbox,
+      MeterRegistry metrics,
+      Tracing tracing,
+      long inboxRetentionSeconds,
+      long inboxRememberSeconds,
       Attempts attempts) {
     this.options = options;
     this.outbox = outbox;
@@ -162,8 +171,8 @@ final class Engine {
   /**
    * Runs the call to completion, timed as {@value #CALL_TIMER} by its operation and its outcome:
    * {@code output}, {@code replayed} (the inbox answered), {@code refused} or {@code failed}; and
-   * traced as a span {@code call <operation>}, current while it runs, so that its commit, the
-   * calls it makes and its outbox entry belong to it.
+   * traced as a span {@code call <operation>}, current while it runs, so that its commit, the calls
+   * it makes and its outbox entry belong to it.
    *
    * @param contexts give each attempt of the author's code its calls and tasks to other components
    * @throws Failure when the call fails; nothing was committed, and no task sent
@@ -178,7 +187,10 @@ final class Engine {
     String outcome = "failed";
     try (Scope scope = span.makeCurrent()) {
       Result result = run(component, operation, call, contexts);
-      outcome = result instanceof Result.Output output ? (output.replayed() ? "replayed" : "output") : "refused";
+      outcome =
+          result instanceof Result.Output output
+              ? (output.replayed() ? "replayed" : "output")
+              : "refused";
       span.setAttribute(Tracing.INBOX_ANSWERED, "replayed".equals(outcome));
       return result;
     } catch (RuntimeException | Error e) {
@@ -191,13 +203,16 @@ final class Engine {
     }
   }
 
-  /** How long the answers to the operation's calls are given; empty when it does not declare once. */
+  /**
+   * How long the answers to the operation's calls are given; empty when it does not declare once.
+   */
   Optional<Long> retentionSeconds(Operation operation) {
     return inbox.retentionSeconds(operation);
   }
 
   @SuppressWarnings("unchecked")
-  private Result run(Component component, Operation operation, Invocation given, Contexts contexts) {
+  private Result run(
+      Component component, Operation operation, Invocation given, Contexts contexts) {
     Invocation checked = Requests.withDefaults(operation, given);
     Requests.check(component, operation, checked);
     Optional<Invocation> located = Lookup.located(component, operation, checked);
@@ -208,31 +223,80 @@ final class Engine {
         try (Turned turned = Turned.take(turns, options, component, operation, call)) {
           boolean retry = operation.declaration().concurrency() == Concurrency.RETRY;
           yield operation.generic()
-              ? writes.write(component, operation, call, turned, retry, () -> generic.transit(component, call))
-              : writes.write(component, operation, call, turned, retry, () -> transition(component, operation, call, contexts));
+              ? writes.write(
+                  component, operation, call, turned, retry, () -> generic.transit(component, call))
+              : writes.write(
+                  component,
+                  operation,
+                  call,
+                  turned,
+                  retry,
+                  () -> transition(component, operation, call, contexts));
         }
       }
-      case OBSERVATION -> operation.generic() ? generic.observation(component, operation, call) : observation(component, operation, call, contexts);
+      case OBSERVATION ->
+          operation.generic()
+              ? generic.observation(component, operation, call)
+              : observation(component, operation, call, contexts);
       case ASSIGNMENT -> {
         // an assignment does not compare versions: a lost race is the storage's business, so it is
         // applied again on the fresh record rather than reported
         try (Turned turned = Turned.take(turns, options, component, operation, call)) {
-          yield writes.write(component, operation, call, turned, true, () -> assignment(component, operation, call, contexts));
+          yield writes.write(
+              component,
+              operation,
+              call,
+              turned,
+              true,
+              () -> assignment(component, operation, call, contexts));
         }
       }
-      case EFFECT -> operation.declaration().external().isPresent()
-          ? externals.run(component, operation, call, contexts, told -> effect(component, operation, call, told))
-          : effect(component, operation, call, contexts);
-      case COMPUTATION -> unwritten(component, operation, run(component, operation, call, contexts, c -> ((Computation<Object>) instance(operation)).computation(input(component, operation, call), c)), null);
+      case EFFECT ->
+          operation.declaration().external().isPresent()
+              ? externals.run(
+                  component,
+                  operation,
+                  call,
+                  contexts,
+                  told -> effect(component, operation, call, told))
+              : effect(component, operation, call, contexts);
+      case COMPUTATION ->
+          unwritten(
+              component,
+              operation,
+              run(
+                  component,
+                  operation,
+                  call,
+                  contexts,
+                  c ->
+                      ((Computation<Object>) instance(operation))
+                          .computation(input(component, operation, call), c)),
+              null);
     };
   }
 
   @SuppressWarnings("unchecked")
-  private Result effect(Component component, Operation operation, Invocation call, Contexts contexts) {
-    return unwritten(component, operation, run(component, operation, call, contexts, c -> ((Effect<Object>) instance(operation)).effect(input(component, operation, call), c)), null);
+  private Result effect(
+      Component component, Operation operation, Invocation call, Contexts contexts) {
+    return unwritten(
+        component,
+        operation,
+        run(
+            component,
+            operation,
+            call,
+            contexts,
+            c ->
+                ((Effect<Object>) instance(operation))
+                    .effect(input(component, operation, call), c)),
+        null);
   }
 
-  /** The answer of a run that commits nothing; its tasks leave once it answered an output, before the caller hears it. */
+  /**
+   * The answer of a run that commits nothing; its tasks leave once it answered an output, before
+   * the caller hears it.
+   */
   private Result unwritten(Component component, Operation operation, Ran ran, ObjectNode record) {
     Result result = answer(component, operation, ran.returned(), record);
     if (result instanceof Result.Output && !ran.tasks().isEmpty()) outbox.send(ran.tasks());
@@ -245,36 +309,54 @@ final class Engine {
    * The attempts of a transition: the input bound once, then, per attempt, the author's code on a
    * fresh entry of the record as read, proposing its state unless it refused or discarded.
    */
-  private Writes.Attempt transition(Component component, Operation operation, Invocation call, Contexts contexts) {
+  private Writes.Attempt transition(
+      Component component, Operation operation, Invocation call, Contexts contexts) {
     Object input = input(component, operation, call);
     return current -> {
       Entry entry = entry(operation, current);
       @SuppressWarnings("unchecked")
       Transition<Object, Entry> code = (Transition<Object, Entry>) instance(operation);
-      Ran ran = run(component, operation, call, contexts, context -> code.transition(input, entry, context));
+      Ran ran =
+          run(
+              component,
+              operation,
+              call,
+              contexts,
+              context -> code.transition(input, entry, context));
       Object returned = ran.returned();
       Optional<Refusal> refusal = refusal(returned);
-      if (refusal.isPresent()) return new Writes.Answered(refused(component, operation, refusal.get()));
+      if (refusal.isPresent())
+        return new Writes.Answered(refused(component, operation, refusal.get()));
       if (entry.discarded()) {
         meters.count("toa.discards", component, operation);
-        return new Writes.Answered(answer(component, operation, returned, entry == returned ? current.view() : null));
+        return new Writes.Answered(
+            answer(component, operation, returned, entry == returned ? current.view() : null));
       }
       Writes.Next next = writes.next(component, current, Binding.state(entry));
-      Result result = answer(component, operation, returned, entry == returned ? next.view() : null);
+      Result result =
+          answer(component, operation, returned, entry == returned ? next.view() : null);
       return new Writes.Proposed(next, result, entry.trailers(), ran.tasks());
     };
   }
 
   // ---- observations -----------------------------------------------------------------------
 
-  private Result observation(Component component, Operation operation, Invocation call, Contexts contexts) {
-    Writes.Current current = writes.current(component, component.store().orElseThrow(), call.query(), false);
+  private Result observation(
+      Component component, Operation operation, Invocation call, Contexts contexts) {
+    Writes.Current current =
+        writes.current(component, component.store().orElseThrow(), call.query(), false);
     if (current == null) return new Result.Output(MissingNode.getInstance());
     Object input = input(component, operation, call);
     Entry entry = entry(operation, current);
     @SuppressWarnings("unchecked")
     Observation<Object, Entry> code = (Observation<Object, Entry>) instance(operation);
-    Ran ran = run(component, operation, call, contexts, context -> code.observation(input, entry, context));
+    Ran ran =
+        run(
+            component,
+            operation,
+            call,
+            contexts,
+            context -> code.observation(input, entry, context));
     return unwritten(component, operation, ran, entry == ran.returned() ? current.view() : null);
   }
 
@@ -284,7 +366,8 @@ final class Engine {
    * The attempts of an assignment: per attempt, the changeset (the input itself for a generic one,
    * else what the author's code put in it, its input bound afresh) patched onto the record as read.
    */
-  private Writes.Attempt assignment(Component component, Operation operation, Invocation call, Contexts contexts) {
+  private Writes.Attempt assignment(
+      Component component, Operation operation, Invocation call, Contexts contexts) {
     return current -> {
       Map<String, Object> changeset = new LinkedHashMap<>();
       Object returned;
@@ -296,11 +379,18 @@ final class Engine {
         Object input = input(component, operation, call);
         @SuppressWarnings("unchecked")
         Assignment<Object> code = (Assignment<Object>) instance(operation);
-        Ran ran = run(component, operation, call, contexts, context -> code.assignment(input, changeset, context));
+        Ran ran =
+            run(
+                component,
+                operation,
+                call,
+                contexts,
+                context -> code.assignment(input, changeset, context));
         returned = ran.returned();
         tasks = ran.tasks();
         Optional<Refusal> refusal = refusal(returned);
-        if (refusal.isPresent()) return new Writes.Answered(refused(component, operation, refusal.get()));
+        if (refusal.isPresent())
+          return new Writes.Answered(refused(component, operation, refusal.get()));
       }
       ObjectNode state = current.state().deepCopy();
       changeset.forEach((k, v) -> state.set(k, Binding.tree(v)));
@@ -314,7 +404,13 @@ final class Engine {
 
   private static Entry entry(Operation operation, Writes.Current current) {
     Class<? extends Entry> type = operation.code().orElseThrow().entity().orElseThrow();
-    return Binding.entity(type, current.id(), current.version(), current.created(), current.updated(), current.state());
+    return Binding.entity(
+        type,
+        current.id(),
+        current.version(),
+        current.created(),
+        current.updated(),
+        current.state());
   }
 
   private static Object instance(Operation operation) {
@@ -327,9 +423,16 @@ final class Engine {
     try {
       return Binding.VALUES.treeToValue(call.input(), type.get());
     } catch (tools.jackson.core.JacksonException | IllegalArgumentException e) {
-      throw new Failure(Failure.Code.CONTRACT, "the input of " + operation.name() + " cannot be read: " + InputErrors.describe(call.input(), e));
+      throw new Failure(
+          Failure.Code.CONTRACT,
+          "the input of "
+              + operation.name()
+              + " cannot be read: "
+              + InputErrors.describe(call.input(), e));
     } catch (LinkageError e) {
-      throw Authored.linkage(component.label() + "." + operation.name(), e); // its input class is the author's code too
+      throw Authored.linkage(
+          component.label() + "." + operation.name(),
+          e); // its input class is the author's code too
     }
   }
 
@@ -345,11 +448,18 @@ final class Engine {
    * Runs one attempt with a fresh context: its calls and tasks numbered from 1, its tasks held
    * until the engine decides they may leave. The context is over when the code returns or throws.
    */
-  private static Ran run(Component component, Operation operation, Invocation call, Contexts contexts, WithContext code) {
+  private static Ran run(
+      Component component,
+      Operation operation,
+      Invocation call,
+      Contexts contexts,
+      WithContext code) {
     Outgoing outgoing = new Outgoing();
     Context context = contexts.open(call, outgoing);
     try {
-      return new Ran(Authored.run(() -> component.label() + "." + operation.name(), () -> code.run(context)), outgoing.take());
+      return new Ran(
+          Authored.run(() -> component.label() + "." + operation.name(), () -> code.run(context)),
+          outgoing.take());
     } finally {
       outgoing.take(); // a context kept past its run may send nothing more
     }
@@ -370,34 +480,57 @@ final class Engine {
       List<String> declared = operation.declaration().errors().stream().sorted().toList();
       throw new Failure(
           Failure.Code.RESPONSE_CONTRACT,
-          component.label() + "." + operation.name() + " refused with " + refusal.code() + ", which it does not declare under errors"
-              + " (declared: " + (declared.isEmpty() ? "none" : String.join(", ", declared)) + "); toa4j requires every"
+          component.label()
+              + "."
+              + operation.name()
+              + " refused with "
+              + refusal.code()
+              + ", which it does not declare under errors"
+              + " (declared: "
+              + (declared.isEmpty() ? "none" : String.join(", ", declared))
+              + "); toa4j requires every"
               + " refusal code an operation returns to be declared, so that callers know the refusals to expect; declare it"
-              + " in the manifest: operations: { " + operation.name() + ": { errors: ["
-              + String.join(", ", java.util.stream.Stream.concat(declared.stream(), java.util.stream.Stream.of(refusal.code())).toList())
+              + " in the manifest: operations: { "
+              + operation.name()
+              + ": { errors: ["
+              + String.join(
+                  ", ",
+                  java.util.stream.Stream.concat(
+                          declared.stream(), java.util.stream.Stream.of(refusal.code()))
+                      .toList())
               + "] } }");
     }
     return new Result.Refused(refusal);
   }
 
   /**
-   * The output: the record when the code returned its entry, else the value it returned. A reply
-   * of another operation returned as it is answers what that reply holds.
+   * The output: the record when the code returned its entry, else the value it returned. A reply of
+   * another operation returned as it is answers what that reply holds.
    */
-  private Result answer(Component component, Operation operation, Object returned, ObjectNode record) {
+  private Result answer(
+      Component component, Operation operation, Object returned, ObjectNode record) {
     if (returned instanceof Reply.Output output) returned = output.value().orElse(null);
     if (returned instanceof Reply.Refused refusedReply) returned = refusedReply.refusal();
     if (returned instanceof Refusal refusal) return refused(component, operation, refusal);
     if (record != null) return new Result.Output(record);
     if (returned == null) return new Result.Output(MissingNode.getInstance());
     if (returned instanceof Entry) {
-      throw new Failure(Failure.Code.RESPONSE_CONTRACT, component.label() + "." + operation.name() + " returned an entry other than its own");
+      throw new Failure(
+          Failure.Code.RESPONSE_CONTRACT,
+          component.label() + "." + operation.name() + " returned an entry other than its own");
     }
     JsonNode output;
     try {
       output = Binding.tree(returned);
     } catch (IllegalArgumentException e) {
-      throw new Failure(Failure.Code.RESPONSE_CONTRACT, component.label() + "." + operation.name() + " returned a value that is not plain data: " + e.getMessage(), e);
+      throw new Failure(
+          Failure.Code.RESPONSE_CONTRACT,
+          component.label()
+              + "."
+              + operation.name()
+              + " returned a value that is not plain data: "
+              + e.getMessage(),
+          e);
     }
     if (options.checks()) checkOutput(component, operation, output);
     return new Result.Output(output);
@@ -415,7 +548,12 @@ final class Engine {
     if (!violations.isEmpty()) {
       throw new Failure(
           Failure.Code.RESPONSE_CONTRACT,
-          "the output of " + component.label() + "." + operation.name() + " does not fit its schema: " + describe(violations)
+          "the output of "
+              + component.label()
+              + "."
+              + operation.name()
+              + " does not fit its schema: "
+              + describe(violations)
               + " (checked because checks are on; nothing was written)");
     }
   }

@@ -31,12 +31,15 @@ final class EngineRegistry {
    *
    * @throws StartupException when two providers of one kind share a name
    */
-  static EngineRegistry of(ClassLoader loader, List<StorageProvider> storages, List<BusProvider> buses) {
+  static EngineRegistry of(
+      ClassLoader loader, List<StorageProvider> storages, List<BusProvider> buses) {
     List<StorageProvider> allStorages = new ArrayList<>(storages);
     ServiceLoader.load(StorageProvider.class, loader).forEach(allStorages::add);
     List<BusProvider> allBuses = new ArrayList<>(buses);
     ServiceLoader.load(BusProvider.class, loader).forEach(allBuses::add);
-    return new EngineRegistry(byName(allStorages, StorageProvider::name, "storage"), byName(allBuses, BusProvider::name, "bus"));
+    return new EngineRegistry(
+        byName(allStorages, StorageProvider::name, "storage"),
+        byName(allBuses, BusProvider::name, "bus"));
   }
 
   /**
@@ -57,25 +60,44 @@ final class EngineRegistry {
     return find(buses, engine, "bus", "toa4j-bus-");
   }
 
-  private static <P> Map<String, P> byName(List<P> providers, Function<P, String> name, String kind) {
+  private static <P> Map<String, P> byName(
+      List<P> providers, Function<P, String> name, String kind) {
     Map<String, P> byName = new TreeMap<>();
     for (P provider : providers) {
       P twin = byName.putIfAbsent(name.apply(provider), provider);
       if (twin != null && twin.getClass() != provider.getClass()) {
         throw new StartupException(
-            "Two " + kind + " engines are named '" + name.apply(provider) + "': " + twin.getClass().getName() + " and "
-                + provider.getClass().getName() + "; keep one of them on the class path, or give the builder another");
+            "Two "
+                + kind
+                + " engines are named '"
+                + name.apply(provider)
+                + "': "
+                + twin.getClass().getName()
+                + " and "
+                + provider.getClass().getName()
+                + "; keep one of them on the class path, or give the builder another");
       }
     }
     return Map.copyOf(byName);
   }
 
-  private static <P> P find(Map<String, P> known, EngineDeclaration engine, String kind, String module) {
+  private static <P> P find(
+      Map<String, P> known, EngineDeclaration engine, String kind, String module) {
     P provider = known.get(engine.name());
     if (provider != null) return provider;
     throw new StartupException(
-        engine.location() + ": there is no " + kind + " engine '" + engine.name() + "' (found: "
-            + (known.isEmpty() ? "none" : String.join(", ", new java.util.TreeSet<>(known.keySet())))
-            + "); add the module that provides it, such as " + module + engine.name() + ", to the class path, or name one of those");
+        engine.location()
+            + ": there is no "
+            + kind
+            + " engine '"
+            + engine.name()
+            + "' (found: "
+            + (known.isEmpty()
+                ? "none"
+                : String.join(", ", new java.util.TreeSet<>(known.keySet())))
+            + "); add the module that provides it, such as "
+            + module
+            + engine.name()
+            + ", to the class path, or name one of those");
   }
 }

@@ -11,9 +11,9 @@ import java.util.function.Function;
  * of its own, before it runs, and the mark removed once it ended (answered, refused or threw), so
  * that an attempt whose process died in between leaves its mark.
  *
- * <p>Invariants: the mark is removed on every way out of the run, {@code Error} included (a
- * {@code finally}); the next attempt's context tells the operation of the attempts whose outcome
- * is unknown ({@link Context#previous()}); past the operation's allowance the call fails {@code
+ * <p>Invariants: the mark is removed on every way out of the run, {@code Error} included (a {@code
+ * finally}); the next attempt's context tells the operation of the attempts whose outcome is
+ * unknown ({@link Context#previous()}); past the operation's allowance the call fails {@code
  * OUTCOME_UNKNOWN} without running ({@link Attempts#start}), a permanent failure that parks its
  * message. Thread-safe.
  */
@@ -30,11 +30,20 @@ final class Externals {
    * @param effect runs the operation with the contexts given: those of the call, or ones that tell
    *     of the attempts before it
    */
-  Result run(Component component, Operation operation, Invocation call, Engine.Contexts contexts, Function<Engine.Contexts, Result> effect) {
+  Result run(
+      Component component,
+      Operation operation,
+      Invocation call,
+      Engine.Contexts contexts,
+      Function<Engine.Contexts, Result> effect) {
     String endpoint = component.label() + "." + operation.name();
-    Attempts.Started started = attempts.start(endpoint, call.identity(), operation.declaration().external().getAsInt());
+    Attempts.Started started =
+        attempts.start(endpoint, call.identity(), operation.declaration().external().getAsInt());
     Engine.Contexts told =
-        started.previous().isEmpty() ? contexts : (c, outgoing) -> new Reconciling(contexts.open(c, outgoing), started.previous().get());
+        started.previous().isEmpty()
+            ? contexts
+            : (c, outgoing) ->
+                new Reconciling(contexts.open(c, outgoing), started.previous().get());
     try {
       return effect.apply(told);
     } finally {

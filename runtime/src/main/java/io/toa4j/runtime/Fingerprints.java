@@ -75,7 +75,10 @@ final class Fingerprints {
     text.append('}');
   }
 
-  /** Starts a field of the object begun at {@code start}: a comma unless it is the first, then its name. */
+  /**
+   * Starts a field of the object begun at {@code start}: a comma unless it is the first, then its
+   * name.
+   */
   private static StringBuilder field(String name, StringBuilder text, int start) {
     if (text.length() > start) text.append(',');
     return text.append('"').append(name).append("\":");
@@ -117,7 +120,8 @@ final class Fingerprints {
   private static String number(JsonNode node) {
     if (node.isInt() || node.isLong() || node.isShort()) return Long.toString(node.longValue());
     if (node.isIntegralNumber()) return node.bigIntegerValue().toString();
-    if ((node.isDouble() || node.isFloat()) && !Double.isFinite(node.doubleValue())) return Double.toString(node.doubleValue());
+    if ((node.isDouble() || node.isFloat()) && !Double.isFinite(node.doubleValue()))
+      return Double.toString(node.doubleValue());
     BigDecimal value = node.decimalValue().stripTrailingZeros();
     return value.scale() <= 0 ? value.toBigIntegerExact().toString() : value.toPlainString();
   }

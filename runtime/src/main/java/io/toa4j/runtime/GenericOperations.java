@@ -9,9 +9,9 @@ import tools.jackson.databind.node.MissingNode;
 import tools.jackson.databind.node.ObjectNode;
 
 /**
- * The operations toa4j implements itself, for a component that declares them without code:
- * {@code transit} (and what forwards to it), {@code observe} and {@code enumerate}; a generic
- * assignment's changeset is its input ({@link Engine}).
+ * The operations toa4j implements itself, for a component that declares them without code: {@code
+ * transit} (and what forwards to it), {@code observe} and {@code enumerate}; a generic assignment's
+ * changeset is its input ({@link Engine}).
  *
  * <p>Invariants: {@code transit} is a transition like any — the input merged into the record
  * property by property, committed through the same compare-and-swap loop ({@link Writes}), a new
@@ -36,7 +36,8 @@ final class GenericOperations {
   Writes.Attempt transit(Component component, Invocation call) {
     return current -> {
       ObjectNode state = current.state().deepCopy();
-      if (call.input().isObject()) call.input().properties().forEach(e -> state.set(e.getKey(), e.getValue().deepCopy()));
+      if (call.input().isObject())
+        call.input().properties().forEach(e -> state.set(e.getKey(), e.getValue().deepCopy()));
       Writes.Next next = writes.next(component, current, state);
       return new Writes.Proposed(next, new Result.Output(next.view()), Map.of(), List.of());
     };
@@ -54,10 +55,18 @@ final class GenericOperations {
     Query query = call.query().orElse(Query.page(DEFAULT_PAGE, 0));
     long limit = query.limit().orElse(DEFAULT_PAGE);
     if (limit < 1 || limit > MAX_PAGE) {
-      throw new Failure(Failure.Code.CONTRACT, "query.limit must be from 1 to " + MAX_PAGE + "; got " + limit);
+      throw new Failure(
+          Failure.Code.CONTRACT, "query.limit must be from 1 to " + MAX_PAGE + "; got " + limit);
     }
     var page = Binding.VALUES.createArrayNode();
-    store.find(Selections.of(component.label(), component.entity().orElseThrow(), query, limit, query.omit().orElse(0)))
+    store
+        .find(
+            Selections.of(
+                component.label(),
+                component.entity().orElseThrow(),
+                query,
+                limit,
+                query.omit().orElse(0)))
         .forEach(r -> page.add(Binding.view(r)));
     if (options.checks()) Engine.checkOutput(component, operation, page);
     return new Result.Output(page);

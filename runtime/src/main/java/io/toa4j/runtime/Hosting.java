@@ -7,7 +7,9 @@ import java.util.Collection;
 import java.util.Set;
 import java.util.TreeSet;
 
-/** Which components of a context a process hosts, checked against the context and its bus at boot. */
+/**
+ * Which components of a context a process hosts, checked against the context and its bus at boot.
+ */
 final class Hosting {
   private Hosting() {}
 
@@ -25,7 +27,12 @@ final class Hosting {
       String full = label.indexOf('.') < 0 ? "default." + label : label;
       if (!known.contains(full)) {
         throw new StartupException(
-            "Context " + context.name() + " has no component '" + label + "' to host; it has " + String.join(", ", known));
+            "Context "
+                + context.name()
+                + " has no component '"
+                + label
+                + "' to host; it has "
+                + String.join(", ", known));
       }
       hosting.add(full);
     }
@@ -33,16 +40,23 @@ final class Hosting {
   }
 
   /**
-   * Refuses a subset on a bus that one process consumes (the embedded one): that process hosts every
-   * component, or some would be hosted by nobody.
+   * Refuses a subset on a bus that one process consumes (the embedded one): that process hosts
+   * every component, or some would be hosted by nobody.
    */
   static void requireShared(ContextManifest context, Set<String> hosting, BusProvider bus) {
-    if (hosting.size() == context.components().size() || bus.capabilities().contains(Bus.Capability.DISTRIBUTED)) return;
+    if (hosting.size() == context.components().size()
+        || bus.capabilities().contains(Bus.Capability.DISTRIBUTED)) return;
     throw new StartupException(
-        "Context " + context.name() + " runs on the " + bus.name() + " bus, which one process consumes: it hosts every"
-            + " component, so it cannot host only " + String.join(", ", new TreeSet<>(hosting))
+        "Context "
+            + context.name()
+            + " runs on the "
+            + bus.name()
+            + " bus, which one process consumes: it hosts every"
+            + " component, so it cannot host only "
+            + String.join(", ", new TreeSet<>(hosting))
             + "; run it without naming components, or choose a bus that processes share (bus: rabbitmq in "
-            + context.file() + ", or TOA_BUS=rabbitmq)");
+            + context.file()
+            + ", or TOA_BUS=rabbitmq)");
   }
 
   /**
@@ -52,8 +66,13 @@ final class Hosting {
   static void requireCalls(ContextManifest context, Set<String> hosting, Bus bus) {
     if (hosting.size() == context.components().size() || bus.calls().isPresent()) return;
     throw new StartupException(
-        "Context " + context.name() + " runs on " + bus.describe() + ", which carries no calls: a process that hosts only "
-            + String.join(", ", new TreeSet<>(hosting)) + " could neither call the other components nor be called by them;"
+        "Context "
+            + context.name()
+            + " runs on "
+            + bus.describe()
+            + ", which carries no calls: a process that hosts only "
+            + String.join(", ", new TreeSet<>(hosting))
+            + " could neither call the other components nor be called by them;"
             + " run it without naming components, or choose a bus that carries calls");
   }
 }

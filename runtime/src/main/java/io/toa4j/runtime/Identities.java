@@ -26,7 +26,8 @@ final class Identities {
   static String ordered(long millis, RandomGenerator random) {
     byte[] bytes = new byte[10];
     random.nextBytes(bytes);
-    return HEX.toHexDigits(millis).substring(4) + HEX.formatHex(bytes); // the low 48 bits: 12 digits
+    return HEX.toHexDigits(millis).substring(4)
+        + HEX.formatHex(bytes); // the low 48 bits: 12 digits
   }
 
   /** The identity of the {@code ordinal}-th call (from 1) made while serving {@code served}. */
@@ -39,7 +40,8 @@ final class Identities {
    * label; a delivery's from its message and the receiving queue.
    */
   static String derive(String identity, String qualifier) {
-    byte[] digest = Fingerprints.digest().digest((identity + "/" + qualifier).getBytes(StandardCharsets.UTF_8));
+    byte[] digest =
+        Fingerprints.digest().digest((identity + "/" + qualifier).getBytes(StandardCharsets.UTF_8));
     return HEX.formatHex(digest, 0, 16);
   }
 }

@@ -9,16 +9,17 @@ import java.util.concurrent.TimeoutException;
 
 /**
  * The call identities being answered now through one edge of this process (the HTTP gateway, the
- * calls a host takes from the bus). A second call with the same identity, arriving before the
- * first is answered, waits for it (at most a bound) and then goes on as a retry made after the
- * first answer would: the operation's inbox answers it, and the operation runs once. In this
- * process only: across processes the inbox answers the twin with the winner's reply. Holds one
- * entry per call in progress, so it stays as small as the load.
+ * calls a host takes from the bus). A second call with the same identity, arriving before the first
+ * is answered, waits for it (at most a bound) and then goes on as a retry made after the first
+ * answer would: the operation's inbox answers it, and the operation runs once. In this process
+ * only: across processes the inbox answers the twin with the winner's reply. Holds one entry per
+ * call in progress, so it stays as small as the load.
  *
  * <p>Thread-safe.
  */
 public final class InFlight {
-  private final ConcurrentHashMap<String, CompletableFuture<Void>> identities = new ConcurrentHashMap<>();
+  private final ConcurrentHashMap<String, CompletableFuture<Void>> identities =
+      new ConcurrentHashMap<>();
 
   /**
    * Takes the identity for one call, waiting while another call holds it, at most {@code wait};

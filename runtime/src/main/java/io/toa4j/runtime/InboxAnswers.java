@@ -22,7 +22,8 @@ import tools.jackson.databind.node.MissingNode;
  *       nothing.
  *   <li>A call whose identity is answered and not expired is answered from the inbox without
  *       running ({@link #recorded}, counted {@code toa.inbox.answers}); a twin that lost the race
- *       to commit gets the winner's answer at once ({@link #twin}, counted {@code toa.inbox.twins}).
+ *       to commit gets the winner's answer at once ({@link #twin}, counted {@code
+ *       toa.inbox.twins}).
  *   <li>One identity never gets the answer to another request: a recorded fingerprint (operation,
  *       query, input) other than the call's refuses it, {@code IDENTITY_REUSED}, writing nothing.
  *   <li>A call that comes again after its answer expired, while the inbox still remembers it was
@@ -49,29 +50,35 @@ final class InboxAnswers {
     this.rememberSeconds = rememberSeconds;
   }
 
-  /** How long the answers to the operation's calls are given; empty when it does not declare once. */
+  /**
+   * How long the answers to the operation's calls are given; empty when it does not declare once.
+   */
   Optional<Long> retentionSeconds(Operation operation) {
     return operation.declaration().once().map(once -> once.seconds().orElse(retentionSeconds));
   }
 
   /**
-   * The inbox entry committed with a write of the call, answered at {@code now} with {@code
-   * result} on record {@code record}; empty when the operation does not declare once.
+   * The inbox entry committed with a write of the call, answered at {@code now} with {@code result}
+   * on record {@code record}; empty when the operation does not declare once.
    */
-  Optional<InboxEntry> entry(Operation operation, Invocation call, Result result, long now, String record) {
+  Optional<InboxEntry> entry(
+      Operation operation, Invocation call, Result result, long now, String record) {
     return retentionSeconds(operation)
-        .map(seconds -> new InboxEntry(
-            call.identity(),
-            Optional.of(stored(result)),
-            now + seconds * 1000,
-            Optional.of(Fingerprints.of(operation.name(), call)),
-            now,
-            now + Math.max(seconds, remembered(operation)) * 1000,
-            Optional.of(record)));
+        .map(
+            seconds ->
+                new InboxEntry(
+                    call.identity(),
+                    Optional.of(stored(result)),
+                    now + seconds * 1000,
+                    Optional.of(Fingerprints.of(operation.name(), call)),
+                    now,
+                    now + Math.max(seconds, remembered(operation)) * 1000,
+                    Optional.of(record)));
   }
 
   /** The recorded answer to this very call, as its inbox entry holds it. */
-  Optional<Result> recorded(Component component, Operation operation, Invocation call, Optional<InboxEntry> entry) {
+  Optional<Result> recorded(
+      Component component, Operation operation, Invocation call, Optional<InboxEntry> entry) {
     if (entry.isEmpty()) return Optional.empty();
     Result replayed = replayed(component, operation, call, entry.get());
     meters.count("toa.inbox.answers", component, operation);
@@ -97,13 +104,21 @@ final class InboxAnswers {
   Result duplicate(Component component, Operation operation, Store store, Invocation call) {
     return twin(component, operation, store, call)
         .orElseThrow(
-            () -> new Failure(
-                Failure.Code.SYSTEM,
-                component.label() + "." + operation.name() + ": call " + call.identity()
-                    + " was answered by a twin whose answer expired at once; its retention is too short"));
+            () ->
+                new Failure(
+                    Failure.Code.SYSTEM,
+                    component.label()
+                        + "."
+                        + operation.name()
+                        + ": call "
+                        + call.identity()
+                        + " was answered by a twin whose answer expired at once; its retention is too short"));
   }
 
-  /** How long the record that a call of the operation was answered is kept, as it or the context states. */
+  /**
+   * How long the record that a call of the operation was answered is kept, as it or the context
+   * states.
+   */
   private long remembered(Operation operation) {
     return operation.declaration().once().orElseThrow().rememberSeconds().orElse(rememberSeconds);
   }
@@ -118,11 +133,18 @@ final class InboxAnswers {
    * The recorded answer, as the answer to this call; refused when the call asks for something other
    * than what the recorded one asked for. An entry recorded without a fingerprint answers any call.
    */
-  private static Result replayed(Component component, Operation operation, Invocation call, InboxEntry entry) {
-    if (entry.fingerprint().isPresent() && !entry.fingerprint().get().equals(Fingerprints.of(operation.name(), call))) {
+  private static Result replayed(
+      Component component, Operation operation, Invocation call, InboxEntry entry) {
+    if (entry.fingerprint().isPresent()
+        && !entry.fingerprint().get().equals(Fingerprints.of(operation.name(), call))) {
       throw new Failure(
           Failure.Code.IDENTITY_REUSED,
-          "call " + call.identity() + " of " + component.label() + "." + operation.name()
+          "call "
+              + call.identity()
+              + " of "
+              + component.label()
+              + "."
+              + operation.name()
               + " was answered before for a different request; a repeated call must repeat its request exactly,"
               + " and a new request needs a new identity");
     }
@@ -135,18 +157,36 @@ final class InboxAnswers {
    * The failure of a call that came again after its answer expired and before it is forgotten: it
    * is not run again, and says when it was answered and which record holds what it did.
    */
-  private static Failure alreadyAnswered(Component component, Operation operation, Invocation call, InboxEntry entry) {
+  private static Failure alreadyAnswered(
+      Component component, Operation operation, Invocation call, InboxEntry entry) {
     Map<String, String> details = new LinkedHashMap<>();
-    if (entry.answered() > 0) details.put("answered", java.time.Instant.ofEpochMilli(entry.answered()).toString());
+    if (entry.answered() > 0)
+      details.put("answered", java.time.Instant.ofEpochMilli(entry.answered()).toString());
     details.put("component", component.label());
     entry.record().ifPresent(id -> details.put("record", id));
     details.put("identity", call.identity());
     return new Failure(
         Failure.Code.ALREADY_ANSWERED,
-        "call " + call.identity() + " of " + component.label() + "." + operation.name() + " was answered"
-            + (entry.answered() > 0 ? " at " + details.get("answered") : "") + " and its answer is no longer kept, so it is"
+        "call "
+            + call.identity()
+            + " of "
+            + component.label()
+            + "."
+            + operation.name()
+            + " was answered"
+            + (entry.answered() > 0 ? " at " + details.get("answered") : "")
+            + " and its answer is no longer kept, so it is"
             + " not run again"
-            + entry.record().map(id -> "; what it did is in record " + id + " of " + component.label() + ", read it there").orElse(""),
+            + entry
+                .record()
+                .map(
+                    id ->
+                        "; what it did is in record "
+                            + id
+                            + " of "
+                            + component.label()
+                            + ", read it there")
+                .orElse(""),
         details);
   }
 }

@@ -26,7 +26,8 @@ final class Janitor implements AutoCloseable {
   private final List<Component> components;
   private final Clock clock;
   private final Map<String, OutageLog> outages = new ConcurrentHashMap<>();
-  private final ScheduledExecutorService scheduler = Executors.newSingleThreadScheduledExecutor(Threads.daemons("toa-inbox"));
+  private final ScheduledExecutorService scheduler =
+      Executors.newSingleThreadScheduledExecutor(Threads.daemons("toa-inbox"));
 
   Janitor(Collection<Component> components, Clock clock) {
     this.components = List.copyOf(components);
@@ -34,7 +35,9 @@ final class Janitor implements AutoCloseable {
   }
 
   void start() {
-    if (!components.isEmpty()) scheduler.scheduleWithFixedDelay(this::sweep, EVERY_MILLIS, EVERY_MILLIS, TimeUnit.MILLISECONDS);
+    if (!components.isEmpty())
+      scheduler.scheduleWithFixedDelay(
+          this::sweep, EVERY_MILLIS, EVERY_MILLIS, TimeUnit.MILLISECONDS);
   }
 
   /** One round: up to {@code BATCHES_PER_ROUND} batches per component. */
@@ -42,19 +45,27 @@ final class Janitor implements AutoCloseable {
     for (Component component : components) {
       Store store = component.store().orElseThrow();
       try {
-        for (int i = 0; i < BATCHES_PER_ROUND && store.purgeInbox(clock.millis(), BATCH) >= BATCH; i++) {
+        for (int i = 0;
+            i < BATCHES_PER_ROUND && store.purgeInbox(clock.millis(), BATCH) >= BATCH;
+            i++) {
           // a full batch: there may be more
         }
         outage(component).succeeded();
       } catch (RuntimeException e) {
         if (OutageLog.isOutage(e)) outage(component).failed(e);
-        else LOG.error("Removing expired inbox entries of {} failed; it is tried again", component.label(), e);
+        else
+          LOG.error(
+              "Removing expired inbox entries of {} failed; it is tried again",
+              component.label(),
+              e);
       }
     }
   }
 
   private OutageLog outage(Component component) {
-    return outages.computeIfAbsent(component.label(), label -> new OutageLog(LOG, "Removing expired inbox entries of " + label, clock));
+    return outages.computeIfAbsent(
+        component.label(),
+        label -> new OutageLog(LOG, "Removing expired inbox entries of " + label, clock));
   }
 
   @Override

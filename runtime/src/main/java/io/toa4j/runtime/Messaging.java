@@ -68,7 +68,9 @@ final class Messaging implements AutoCloseable {
       Runnable callWaits) {
     this.tracing = tracing;
     this.bus = bus;
-    this.receptions = receptions.stream().collect(Collectors.toUnmodifiableMap(Reception::queue, Function.identity()));
+    this.receptions =
+        receptions.stream()
+            .collect(Collectors.toUnmodifiableMap(Reception::queue, Function.identity()));
     this.components = List.copyOf(components);
     this.hosted = Set.copyOf(hosted);
     this.deliveries = deliveries;
@@ -86,7 +88,8 @@ final class Messaging implements AutoCloseable {
    * those of the hosted components: their receivers, tasks and calls.
    */
   void start() {
-    for (Reception reception : receptions.values()) bus.declare(reception.queue(), Set.of(reception.label()));
+    for (Reception reception : receptions.values())
+      bus.declare(reception.queue(), Set.of(reception.label()));
     for (String component : components) bus.declare(tasks(component), Set.of());
     for (Reception reception : receptions.values()) {
       if (!hosted.contains(reception.component())) continue;
@@ -95,8 +98,15 @@ final class Messaging implements AutoCloseable {
     for (String component : components) {
       if (!hosted.contains(component)) continue;
       subscriptions.add(bus.consume(tasks(component), d -> deliveries.handle(d, this::runTask)));
-      Optional<Bus.Calls> calls = bus.calls(); // without them, every caller is in this process (Hosting.requireCalls)
-      if (calls.isPresent()) subscriptions.add(calls.get().serve(Calls.queue(component), Calls.responder(invoker, tracing, component, callsInFlight, callWaits)));
+      Optional<Bus.Calls> calls =
+          bus.calls(); // without them, every caller is in this process (Hosting.requireCalls)
+      if (calls.isPresent())
+        subscriptions.add(
+            calls
+                .get()
+                .serve(
+                    Calls.queue(component),
+                    Calls.responder(invoker, tracing, component, callsInFlight, callWaits)));
     }
   }
 
@@ -111,11 +121,15 @@ final class Messaging implements AutoCloseable {
     return queues;
   }
 
-  /** What waits in the hosted components' queues, as "n message(s) in queue" for each one not empty. */
+  /**
+   * What waits in the hosted components' queues, as "n message(s) in queue" for each one not empty.
+   */
   List<String> pending() {
     List<String> pending = new ArrayList<>();
     List<String> queues = new ArrayList<>();
-    receptions.values().stream().filter(r -> hosted.contains(r.component())).forEach(r -> queues.add(r.queue()));
+    receptions.values().stream()
+        .filter(r -> hosted.contains(r.component()))
+        .forEach(r -> queues.add(r.queue()));
     components.stream().filter(hosted::contains).forEach(c -> queues.add(tasks(c)));
     for (String queue : queues) {
       long depth = bus.depth(queue);
@@ -124,7 +138,9 @@ final class Messaging implements AutoCloseable {
     return pending;
   }
 
-  /** An event at a receiver: adapted, then a call under an identity of the message and the queue. */
+  /**
+   * An event at a receiver: adapted, then a call under an identity of the message and the queue.
+   */
   private Result receive(Delivery delivery) {
     Reception reception = receptions.get(delivery.queue());
     JsonNode payload = Binding.tree(delivery.message().body());
@@ -132,38 +148,53 @@ final class Messaging implements AutoCloseable {
     if (reception.code().isPresent()) {
       Object bound = bind(payload, reception.payload().orElseThrow(), reception.queue());
       Receiver<Object> code = reception.code().get();
-      Supplier<String> where = () -> "the receiver of " + reception.label() + " in " + reception.component() + " (" + code.getClass().getSimpleName() + ")";
+      Supplier<String> where =
+          () ->
+              "the receiver of "
+                  + reception.label()
+                  + " in "
+                  + reception.component()
+                  + " ("
+                  + code.getClass().getSimpleName()
+                  + ")";
       if (!Authored.run(where, () -> code.condition(bound))) return new Result.Output(payload);
       request = Authored.run(where, () -> code.request(bound));
     } else {
       request = Request.input(payload);
     }
     String identity = Identities.derive(delivery.message().id(), reception.queue());
-    return handledBefore(identity, () -> invoker.invoke(reception.component(), reception.operation(), request, identity));
+    return handledBefore(
+        identity,
+        () -> invoker.invoke(reception.component(), reception.operation(), request, identity));
   }
 
   /**
-   * The call's result; for a call the operation refuses as {@link Failure.Code#ALREADY_ANSWERED},
-   * a message delivered again after its answer's window, the message is done: it was handled
-   * before, and nothing is run again. The same failure from a call made while serving it is the
-   * serving operation's to answer, and fails the delivery.
+   * The call's result; for a call the operation refuses as {@link Failure.Code#ALREADY_ANSWERED}, a
+   * message delivered again after its answer's window, the message is done: it was handled before,
+   * and nothing is run again. The same failure from a call made while serving it is the serving
+   * operation's to answer, and fails the delivery.
    */
   private static Result handledBefore(String identity, Supplier<Result> call) {
     try {
       return call.get();
     } catch (Failure f) {
-      if (f.code() != Failure.Code.ALREADY_ANSWERED || !identity.equals(f.details().get("identity"))) throw f;
+      if (f.code() != Failure.Code.ALREADY_ANSWERED
+          || !identity.equals(f.details().get("identity"))) throw f;
       LOG.info("Message handled before: identity={} {}", identity, f.getMessage());
       return new Result.Output(MissingNode.getInstance(), true);
     }
   }
 
-  /** The payload as the receiver's class: it reads what it needs of a payload, which may carry more. */
+  /**
+   * The payload as the receiver's class: it reads what it needs of a payload, which may carry more.
+   */
   private static Object bind(JsonNode payload, Class<?> type, String queue) {
     try {
       return Binding.VALUES.treeToValue(payload, type);
     } catch (tools.jackson.core.JacksonException | IllegalArgumentException e) {
-      throw new Failure(Failure.Code.CONTRACT, "the payload on " + queue + " cannot be read: " + InputErrors.describe(payload, e));
+      throw new Failure(
+          Failure.Code.CONTRACT,
+          "the payload on " + queue + " cannot be read: " + InputErrors.describe(payload, e));
     }
   }
 
@@ -173,7 +204,12 @@ final class Messaging implements AutoCloseable {
     int dot = message.label().lastIndexOf('.');
     return handledBefore(
         message.id(),
-        () -> invoker.invoke(message.label().substring(0, dot), message.label().substring(dot + 1), Requests.parse(Binding.tree(message.body())), message.id()));
+        () ->
+            invoker.invoke(
+                message.label().substring(0, dot),
+                message.label().substring(dot + 1),
+                Requests.parse(Binding.tree(message.body())),
+                message.id()));
   }
 
   /** Stops consuming; deliveries in progress finish or come again. */

@@ -26,7 +26,9 @@ final class Meters {
    * percentiles from, not only a count, a sum and a maximum.
    */
   Timer timer(String name, String... tags) {
-    return timers.computeIfAbsent(key(name, tags), key -> Timer.builder(name).tags(tags).publishPercentileHistogram().register(registry));
+    return timers.computeIfAbsent(
+        key(name, tags),
+        key -> Timer.builder(name).tags(tags).publishPercentileHistogram().register(registry));
   }
 
   Counter counter(String name, String... tags) {

@@ -11,10 +11,9 @@ import java.util.function.Supplier;
  * the two, not for both one after the other.
  *
  * <p>Each opening ends in one of two ways, on every path, {@code Error} included: {@link #get()}
- * hands its engine over to the caller, who closes it from then on; or {@link #abandon()}
- * interrupts a wait for the server, waits for the thread to end, and closes the engine if it was
- * opened all the same. An opening that failed leaves nothing to close. Used by one thread, the
- * builder's.
+ * hands its engine over to the caller, who closes it from then on; or {@link #abandon()} interrupts
+ * a wait for the server, waits for the thread to end, and closes the engine if it was opened all
+ * the same. An opening that failed leaves nothing to close. Used by one thread, the builder's.
  *
  * @param <T> the engine: a storage or a bus
  */
@@ -25,13 +24,15 @@ final class Opening<T extends AutoCloseable> {
   private volatile long millis = -1;
 
   private Opening(Supplier<T> open, String name) {
-    this.task = new FutureTask<>(() -> {
-      try {
-        return open.get();
-      } finally {
-        millis = (System.nanoTime() - started) / 1_000_000;
-      }
-    });
+    this.task =
+        new FutureTask<>(
+            () -> {
+              try {
+                return open.get();
+              } finally {
+                millis = (System.nanoTime() - started) / 1_000_000;
+              }
+            });
     this.thread = new Thread(task, name);
     thread.setDaemon(true);
   }
@@ -71,7 +72,8 @@ final class Opening<T extends AutoCloseable> {
         } catch (ExecutionException e) {
           throw rethrown(e.getCause());
         } catch (CancellationException e) {
-          throw new IllegalStateException("The opening of an engine was abandoned before it was asked for", e);
+          throw new IllegalStateException(
+              "The opening of an engine was abandoned before it was asked for", e);
         }
       }
     } finally {

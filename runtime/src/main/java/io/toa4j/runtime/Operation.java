@@ -11,7 +11,8 @@ import java.util.Optional;
  * {@code enumerate}, {@code assign}, a declared {@code transit}, and any operation that forwards to
  * one of them) have no code: the engine runs them itself.
  */
-record Operation(String name, OperationType type, OperationDeclaration declaration, Optional<Code> code) {
+record Operation(
+    String name, OperationType type, OperationDeclaration declaration, Optional<Code> code) {
 
   /**
    * @param instance the author's object implementing the operation's kind

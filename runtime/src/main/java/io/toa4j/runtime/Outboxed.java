@@ -18,7 +18,13 @@ import java.util.Optional;
  *     component's own, which is published only when its condition holds on the change
  * @param tasks the tasks its run sent, in order, each with its identity
  */
-public record Outboxed(String component, String id, Instant committed, Optional<Instant> published, List<Message> events, List<Message> tasks) {
+public record Outboxed(
+    String component,
+    String id,
+    Instant committed,
+    Optional<Instant> published,
+    List<Message> events,
+    List<Message> tasks) {
   public Outboxed {
     Objects.requireNonNull(component, "component");
     Objects.requireNonNull(id, "id");

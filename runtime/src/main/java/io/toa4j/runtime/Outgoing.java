@@ -7,8 +7,8 @@ import tools.jackson.databind.JsonNode;
 
 /**
  * The tasks one run of an operation sends, held until the run's outcome is known: they leave with
- * its commit (a transition, an assignment) or after its output (an operation that commits
- * nothing), and never when it refused, threw, discarded or lost its compare-and-swap.
+ * its commit (a transition, an assignment) or after its output (an operation that commits nothing),
+ * and never when it refused, threw, discarded or lost its compare-and-swap.
  *
  * <p>One per attempt. Once the engine has taken the tasks, a task sent through the same context
  * fails: the run it belonged to is over. Thread-safe.
@@ -26,7 +26,9 @@ final class Outgoing {
     if (taken) {
       throw new Failure(
           Failure.Code.SYSTEM,
-          "a task to " + endpoint + " was sent after its operation answered, so it would never leave; send tasks before"
+          "a task to "
+              + endpoint
+              + " was sent after its operation answered, so it would never leave; send tasks before"
               + " returning");
     }
     tasks.add(new Task(identity, endpoint, request));

@@ -16,7 +16,12 @@ import java.util.Optional;
  * @param since parked at or after this instant
  * @param limit how many at most, from 1 to {@value #MOST}
  */
-public record ParkedFilter(Optional<String> component, Optional<String> operation, Optional<String> code, Optional<Instant> since, int limit) {
+public record ParkedFilter(
+    Optional<String> component,
+    Optional<String> operation,
+    Optional<String> code,
+    Optional<Instant> since,
+    int limit) {
   /** The most messages one bulk action takes. */
   public static final int MOST = 10_000;
 
@@ -25,20 +30,28 @@ public record ParkedFilter(Optional<String> component, Optional<String> operatio
     Objects.requireNonNull(operation, "operation");
     Objects.requireNonNull(code, "code");
     Objects.requireNonNull(since, "since");
-    if (limit < 1 || limit > MOST) throw new IllegalArgumentException("the limit of parked messages is from 1 to " + MOST + "; got " + limit);
+    if (limit < 1 || limit > MOST)
+      throw new IllegalArgumentException(
+          "the limit of parked messages is from 1 to " + MOST + "; got " + limit);
   }
 
   /** Every parked message, up to {@value #MOST}. */
   public static ParkedFilter all() {
-    return new ParkedFilter(Optional.empty(), Optional.empty(), Optional.empty(), Optional.empty(), MOST);
+    return new ParkedFilter(
+        Optional.empty(), Optional.empty(), Optional.empty(), Optional.empty(), MOST);
   }
 
-  /** Whether a message parked at {@code at} after failing with {@code failure}, delivered to {@code endpoint}, matches. */
+  /**
+   * Whether a message parked at {@code at} after failing with {@code failure}, delivered to {@code
+   * endpoint}, matches.
+   */
   boolean matches(String endpoint, String failure, long at) {
     int dot = endpoint.lastIndexOf('.');
     String target = dot < 0 ? endpoint : endpoint.substring(0, dot);
     if (component.isPresent() && !Redelivery.label(component.get()).equals(target)) return false;
-    if (operation.isPresent() && !endpoint.equals(operation.get()) && !endpoint.endsWith("." + operation.get())) return false;
+    if (operation.isPresent()
+        && !endpoint.equals(operation.get())
+        && !endpoint.endsWith("." + operation.get())) return false;
     if (code.isPresent() && !code.get().equalsIgnoreCase(failure)) return false;
     return since.isEmpty() || at >= since.get().toEpochMilli();
   }

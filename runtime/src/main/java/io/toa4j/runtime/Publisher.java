@@ -16,11 +16,11 @@ import java.util.Optional;
 import java.util.Queue;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.LockSupport;
@@ -29,18 +29,18 @@ import org.slf4j.LoggerFactory;
 import tools.jackson.databind.node.ObjectNode;
 
 /**
- * Publishes outbox entries — the events of a committed write and the tasks its run sent: each
- * entry right after its commit, by the process that committed it, and every entry left unpublished
- * (a crash, a failed publish) by a sweep that claims it once the committer's claim has ended. An
- * entry is marked published only after all its messages are durably on the bus, so a process
- * killed at any instant loses no event or task and may publish one twice, under the same identity.
+ * Publishes outbox entries — the events of a committed write and the tasks its run sent: each entry
+ * right after its commit, by the process that committed it, and every entry left unpublished (a
+ * crash, a failed publish) by a sweep that claims it once the committer's claim has ended. An entry
+ * is marked published only after all its messages are durably on the bus, so a process killed at
+ * any instant loses no event or task and may publish one twice, under the same identity.
  *
  * <p>Which stores are swept: those of the components that announce consumed events, every second;
  * those of the other hosted components only once one is seen holding entries (tasks): committed
  * here, or found by a probe — one read of one unpublished entry — at start and every {@link
  * #CLAIM_MILLIS} after. So a component that neither announces nor sends pays one indexed read every
- * seven seconds and no write, and another process's entries it left behind are found within the time
- * they stay claimed.
+ * seven seconds and no write, and another process's entries it left behind are found within the
+ * time they stay claimed.
  *
  * <p>Publishing is combined: the entries a component commits join its line of committed entries,
  * which one drain at a time publishes in commit order, the events of all the entries waiting in one
@@ -50,34 +50,41 @@ import tools.jackson.databind.node.ObjectNode;
  * publish carries many entries, and one publisher thread per component serves them, off the
  * callers' path.
  *
- * <p>Marks are combined: an entry whose messages are on the bus joins its component's marks, and
- * a publish that finds no mark being written starts a task that writes every waiting one in one
+ * <p>Marks are combined: an entry whose messages are on the bus joins its component's marks, and a
+ * publish that finds no mark being written starts a task that writes every waiting one in one
  * statement, at most {@value #BATCH} at a time, while publishing goes on; when fewer than {@value
- * #LINGER_BELOW} wait, it first waits 4 ms for more, so entries published one by one are marked
- * a few at a time too. So under load a storage
- * commits one mark for many entries instead of one each, off the callers' path; an entry whose
- * mark a crash lost is published again by a sweep, as one whose publish failed is.
+ * #LINGER_BELOW} wait, it first waits 4 ms for more, so entries published one by one are marked a
+ * few at a time too. So under load a storage commits one mark for many entries instead of one each,
+ * off the callers' path; an entry whose mark a crash lost is published again by a sweep, as one
+ * whose publish failed is.
  *
  * <p>Published entries are removed after the context's retention; unpublished ones never are.
  * Thread-safe.
  *
  * <p>Over 400 lines because the drain, the marks, the sweep and the claims share one component's
  * state (its line, its in-flight set, its outage logs) and must agree on it at every step; the
- * protocols that stand alone do ({@link Combiner} for the drain and the marks, the
- * store's claims and {@code release} for what the sweep takes).
+ * protocols that stand alone do ({@link Combiner} for the drain and the marks, the store's claims
+ * and {@code release} for what the sweep takes).
  */
 final class Publisher implements Engine.Outbox, AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(Publisher.class);
   private static final int BATCH = 200;
-  /** The most changes kept as trees for entries waiting to be published; beyond, their text is read. */
+
+  /**
+   * The most changes kept as trees for entries waiting to be published; beyond, their text is read.
+   */
   private static final int BUILT = 4096;
+
   private static final long SWEEP_MILLIS = 1000;
+
   /**
    * How long a thread about to write fewer than {@link #LINGER_BELOW} marks waits for more first.
    * Entries stay unpublished that much longer; none is published twice for it (they stay claimed).
    */
   private static final long LINGER_NANOS = TimeUnit.MILLISECONDS.toNanos(4);
+
   private static final int LINGER_BELOW = 32;
+
   /**
    * How long a drain that finds fewer than {@link #LINGER_BELOW} entries waiting waits for more
    * before it publishes them: each publish pays the bus's read of where its events go and a
@@ -88,16 +95,18 @@ final class Publisher implements Engine.Outbox, AutoCloseable {
 
   /**
    * How long an entry belongs to one process: its committer, which publishes it at once, or the
-   * sweep that claimed it. Another process's sweep takes it only after that, so two processes
-   * never publish one entry at the same time, and a dead process's entries wait this long. It
-   * outlasts a publish (RabbitMQ's confirm timeout, 5 s) with room for the mark; with the next
-   * sweep of another process (every second), an entry of a process cut off from both servers is
-   * published within 8 s of the cut (docs/faults.md, "A silent peer").
+   * sweep that claimed it. Another process's sweep takes it only after that, so two processes never
+   * publish one entry at the same time, and a dead process's entries wait this long. It outlasts a
+   * publish (RabbitMQ's confirm timeout, 5 s) with room for the mark; with the next sweep of
+   * another process (every second), an entry of a process cut off from both servers is published
+   * within 8 s of the cut (docs/faults.md, "A silent peer").
    */
   static final long CLAIM_MILLIS = 7_000;
 
-  private static final String SWEEP_FAILED = "Outbox sweep of {} failed; it is tried again in {} ms";
-  private static final String PROBE_FAILED = "Outbox probe of {} failed; it is tried again in {} ms";
+  private static final String SWEEP_FAILED =
+      "Outbox sweep of {} failed; it is tried again in {} ms";
+  private static final String PROBE_FAILED =
+      "Outbox probe of {} failed; it is tried again in {} ms";
 
   private final Bus bus;
   private final List<Component> announcing;
@@ -110,23 +119,28 @@ final class Publisher implements Engine.Outbox, AutoCloseable {
   private final Tracing tracing;
   private final AtomicLong sweeps = new AtomicLong();
   private final Set<String> inFlight = ConcurrentHashMap.newKeySet();
+
   /**
-   * Per swept component, the storage side (claims, probes, marks) and the bus side (publishing):
-   * a server out of reach is one WARN and one INFO of the side it stops, not a line per entry and
+   * Per swept component, the storage side (claims, probes, marks) and the bus side (publishing): a
+   * server out of reach is one WARN and one INFO of the side it stops, not a line per entry and
    * sweep. Apart, so that a sweep that works on the storage does not end an outage of the bus.
    */
   private final Map<String, OutageLog> outages = new ConcurrentHashMap<>();
+
   private final Map<String, OutageLog> publishing = new ConcurrentHashMap<>();
   private final Map<String, Marks> marks = new ConcurrentHashMap<>();
   private final Map<String, Committed> committed = new ConcurrentHashMap<>();
+
   /**
    * The changes of entries committed here, as the engine built them, by entry id, until the first
    * attempt to publish the entry takes it: publishing reads the change's text only for entries it
    * finds in the store.
    */
   private final Map<String, ObjectNode> built = new ConcurrentHashMap<>();
+
   private final ExecutorService immediate = Threads.perTask("toa-publish");
-  private final ScheduledExecutorService sweeper = Executors.newSingleThreadScheduledExecutor(Threads.daemons("toa-sweep"));
+  private final ScheduledExecutorService sweeper =
+      Executors.newSingleThreadScheduledExecutor(Threads.daemons("toa-sweep"));
 
   /**
    * @param hosted the components this process hosts: those with a store have their entries
@@ -136,7 +150,13 @@ final class Publisher implements Engine.Outbox, AutoCloseable {
    * @param tracing records a span per message published or sent, in the trace its entry keeps
    */
   Publisher(
-      Bus bus, Collection<Component> hosted, Set<String> consumed, Clock clock, long retentionMillis, Progress progress, Tracing tracing) {
+      Bus bus,
+      Collection<Component> hosted,
+      Set<String> consumed,
+      Clock clock,
+      long retentionMillis,
+      Progress progress,
+      Tracing tracing) {
     this.progress = progress;
     this.tracing = tracing;
     this.bus = bus;
@@ -181,17 +201,22 @@ final class Publisher implements Engine.Outbox, AutoCloseable {
   /**
    * The entries of one component committed here and not yet published: published in the order they
    * were committed, as many together as arrived while the ones before them were published. One
-   * drain per component at a time runs on the publishing executor, started by the commit that
-   * finds none running or due (flat combining, {@link Combiner}), so a burst of commits makes a few
-   * large publishes, not one publish and one thread per entry.
+   * drain per component at a time runs on the publishing executor, started by the commit that finds
+   * none running or due (flat combining, {@link Combiner}), so a burst of commits makes a few large
+   * publishes, not one publish and one thread per entry.
    */
   private final class Committed {
     private final Component component;
     private final Queue<OutboxEntry> waiting = new ConcurrentLinkedQueue<>();
+
     /** How many wait: the queue's own size is a walk of it. */
     private final AtomicInteger queued = new AtomicInteger();
-    /** Entries added and not yet through their publish: waiting, and those a publish carries now. */
+
+    /**
+     * Entries added and not yet through their publish: waiting, and those a publish carries now.
+     */
     private final AtomicLong unpublished = new AtomicLong();
+
     private final Combiner drains = Combiner.on(immediate, this::drain);
 
     Committed(Component component) {
@@ -215,7 +240,8 @@ final class Publisher implements Engine.Outbox, AutoCloseable {
       Throwable failure = null;
       while (true) {
         List<OutboxEntry> batch = new ArrayList<>();
-        for (OutboxEntry entry; batch.size() < BATCH && (entry = waiting.poll()) != null; ) batch.add(entry);
+        for (OutboxEntry entry; batch.size() < BATCH && (entry = waiting.poll()) != null; )
+          batch.add(entry);
         if (batch.isEmpty()) break;
         queued.addAndGet(-batch.size());
         try {
@@ -246,14 +272,21 @@ final class Publisher implements Engine.Outbox, AutoCloseable {
     send(tasks, clock.millis(), Context.current());
   }
 
-  /** Sends the tasks, marked as committed at {@code committed} (epoch milliseconds), in the trace of {@code parent}. */
+  /**
+   * Sends the tasks, marked as committed at {@code committed} (epoch milliseconds), in the trace of
+   * {@code parent}.
+   */
   private void send(List<Task> tasks, long committed, Context parent) {
     for (Task task : tasks) {
       String endpoint = task.endpoint();
       String queue = Messaging.tasks(endpoint.substring(0, endpoint.lastIndexOf('.')));
       tracing.produce(
           "send " + endpoint,
-          new Message(task.identity(), endpoint, Binding.json(task.request()), Map.of(Announcements.COMMITTED, Long.toString(committed))),
+          new Message(
+              task.identity(),
+              endpoint,
+              Binding.json(task.request()),
+              Map.of(Announcements.COMMITTED, Long.toString(committed))),
           parent,
           message -> bus.send(queue, message));
     }
@@ -276,7 +309,9 @@ final class Publisher implements Engine.Outbox, AutoCloseable {
         store.purgePublished(clock.millis() - retentionMillis, BATCH);
       } catch (RuntimeException e) {
         failed(outage(component), e, SWEEP_FAILED, component.label(), SWEEP_MILLIS, e);
-      } catch (Error e) { // out of the scheduled task, it would end every later sweep, of every component
+      } catch (
+          Error
+              e) { // out of the scheduled task, it would end every later sweep, of every component
         LOG.error(SWEEP_FAILED, component.label(), SWEEP_MILLIS, e);
       }
     }
@@ -287,7 +322,8 @@ final class Publisher implements Engine.Outbox, AutoCloseable {
     for (Component component : quiet) {
       if (sending.contains(component.label())) continue;
       try {
-        if (!component.store().orElseThrow().unpublished(1).isEmpty()) sending.add(component.label());
+        if (!component.store().orElseThrow().unpublished(1).isEmpty())
+          sending.add(component.label());
       } catch (RuntimeException e) {
         failed(outage(component), e, PROBE_FAILED, component.label(), CLAIM_MILLIS, e);
       } catch (Error e) { // a probe runs in the sweep: out of it, it would end every later sweep
@@ -369,8 +405,13 @@ final class Publisher implements Engine.Outbox, AutoCloseable {
     try {
       component.store().orElseThrow().release(entries, clock.millis());
     } catch (RuntimeException e) {
-      failed(outage(component), e, "The claims on {} outbox entries of {} were not given back; they end by themselves", entries.size(),
-          component.label(), e);
+      failed(
+          outage(component),
+          e,
+          "The claims on {} outbox entries of {} were not given back; they end by themselves",
+          entries.size(),
+          component.label(),
+          e);
     }
   }
 
@@ -383,18 +424,26 @@ final class Publisher implements Engine.Outbox, AutoCloseable {
     List<Tracing.Produced> events = new ArrayList<>();
     for (OutboxEntry entry : entries) {
       Context committed = Tracing.extract(entry.trace());
-      for (Message message : component.announcements().render(entry, built.remove(entry.id()), consumed)) {
+      for (Message message :
+          component.announcements().render(entry, built.remove(entry.id()), consumed)) {
         events.add(new Tracing.Produced("publish " + message.label(), message, committed));
       }
     }
     if (!events.isEmpty()) tracing.produce(events, again ? bus::republish : bus::publish);
-    for (OutboxEntry entry : entries) send(Task.decode(entry.tasks()), entry.created(), Tracing.extract(entry.trace()));
+    for (OutboxEntry entry : entries)
+      send(Task.decode(entry.tasks()), entry.created(), Tracing.extract(entry.trace()));
   }
 
   /** An entry not published: out of flight, for a sweep to publish again. */
   private void unpublished(Component component, OutboxEntry entry, RuntimeException e) {
     inFlight.remove(entry.id());
-    failed(sending(component), e, "Outbox entry {} of {} was not published; the sweep tries it again", entry.id(), component.label(), e);
+    failed(
+        sending(component),
+        e,
+        "Outbox entry {} of {} was not published; the sweep tries it again",
+        entry.id(),
+        component.label(),
+        e);
   }
 
   /**
@@ -405,8 +454,10 @@ final class Publisher implements Engine.Outbox, AutoCloseable {
   private final class Marks {
     private final Component component;
     private final Queue<String> waiting = new ConcurrentLinkedQueue<>();
+
     /** How many wait: the queue's own size is a walk of it. */
     private final AtomicInteger queued = new AtomicInteger();
+
     private final Combiner writes = Combiner.on(immediate, this::write);
 
     Marks(Component component) {
@@ -446,8 +497,13 @@ final class Publisher implements Engine.Outbox, AutoCloseable {
           progress.signal();
           outage(component).succeeded();
         } catch (RuntimeException e) {
-          failed(outage(component), e, "{} outbox entries of {} were not marked published; the sweep publishes them again", batch.size(),
-              component.label(), e);
+          failed(
+              outage(component),
+              e,
+              "{} outbox entries of {} were not marked published; the sweep publishes them again",
+              batch.size(),
+              component.label(),
+              e);
         } catch (Throwable t) { // an Error: go on, the combiner leaves what waits now to this drain
           if (failure == null) failure = t;
         } finally {
@@ -466,18 +522,21 @@ final class Publisher implements Engine.Outbox, AutoCloseable {
   }
 
   private OutageLog outage(Component component) {
-    return outages.computeIfAbsent(component.label(), label -> new OutageLog(LOG, "The outbox of " + label, clock));
+    return outages.computeIfAbsent(
+        component.label(), label -> new OutageLog(LOG, "The outbox of " + label, clock));
   }
 
   private OutageLog sending(Component component) {
-    return publishing.computeIfAbsent(component.label(), label -> new OutageLog(LOG, "Publishing the outbox of " + label, clock));
+    return publishing.computeIfAbsent(
+        component.label(), label -> new OutageLog(LOG, "Publishing the outbox of " + label, clock));
   }
 
   /**
-   * A server out of reach goes to the component's outage log; anything else is an ERROR of its
-   * own, with its stack trace.
+   * A server out of reach goes to the component's outage log; anything else is an ERROR of its own,
+   * with its stack trace.
    */
-  private static void failed(OutageLog outage, RuntimeException e, String format, Object... arguments) {
+  private static void failed(
+      OutageLog outage, RuntimeException e, String format, Object... arguments) {
     if (OutageLog.isOutage(e)) outage.failed(e);
     else LOG.error(format, arguments);
   }

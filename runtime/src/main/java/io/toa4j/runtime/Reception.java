@@ -11,8 +11,8 @@ import java.util.Map;
 import java.util.Optional;
 
 /**
- * One receiver binding: an event label delivered, through a queue of its own, to a local
- * operation, optionally adapted by a {@link Receiver} class.
+ * One receiver binding: an event label delivered, through a queue of its own, to a local operation,
+ * optionally adapted by a {@link Receiver} class.
  *
  * @param queue {@code <event label>..<receiving component>}
  * @param payload the class the payload binds to for the receiver class; empty without one
@@ -25,8 +25,11 @@ record Reception(
     Optional<Receiver<Object>> code,
     Optional<Class<?>> payload) {
 
-  /** Binds a component's receivers; fails at boot on an unknown event or a class that does not fit. */
-  static List<Reception> bind(ComponentManifest manifest, ComponentCode code, Map<String, Announcements> context) {
+  /**
+   * Binds a component's receivers; fails at boot on an unknown event or a class that does not fit.
+   */
+  static List<Reception> bind(
+      ComponentManifest manifest, ComponentCode code, Map<String, Announcements> context) {
     List<Reception> receptions = new ArrayList<>();
     List<String> classes = new ArrayList<>(code.simpleNamesIn("receivers"));
     for (ReceiverDeclaration declaration : manifest.receivers()) {
@@ -37,9 +40,16 @@ record Reception(
       String event = label.substring(dot + 1);
       if (source == null || source.get(event).isEmpty()) {
         throw new StartupException(
-            declaration.path() + ": no component of this context announces " + label
-                + (source == null ? " (there is no component " + sourceLabel + ")" : " (" + sourceLabel
-                    + " announces " + String.join(", ", source.names().stream().sorted().toList()) + ")")
+            declaration.path()
+                + ": no component of this context announces "
+                + label
+                + (source == null
+                    ? " (there is no component " + sourceLabel + ")"
+                    : " ("
+                        + sourceLabel
+                        + " announces "
+                        + String.join(", ", source.names().stream().sorted().toList())
+                        + ")")
                 + "; name an event that exists");
       }
       String simple = camel(label);
@@ -47,11 +57,20 @@ record Reception(
       Optional<Class<?>> type = code.find("receivers", simple);
       Optional<Receiver<Object>> receiver = type.map(t -> instantiate(declaration, t));
       Optional<Class<?>> payload = type.map(t -> payloadType(declaration, t));
-      receptions.add(new Reception(label + ".." + manifest.label(), label, manifest.label(), declaration.operation(), receiver, payload));
+      receptions.add(
+          new Reception(
+              label + ".." + manifest.label(),
+              label,
+              manifest.label(),
+              declaration.operation(),
+              receiver,
+              payload));
     }
     if (!classes.isEmpty()) {
       throw new StartupException(
-          manifest.directory().resolve("receivers") + ": " + String.join(", ", classes)
+          manifest.directory().resolve("receivers")
+              + ": "
+              + String.join(", ", classes)
               + " receives no declared event; a receiver class is named after its event, such as BillingTopupsPaid for billing.topups.paid");
     }
     return receptions;
@@ -61,7 +80,8 @@ record Reception(
   static String camel(String label) {
     StringBuilder name = new StringBuilder();
     for (String part : label.split("\\.")) {
-      if (!part.isEmpty()) name.append(Character.toUpperCase(part.charAt(0))).append(part.substring(1));
+      if (!part.isEmpty())
+        name.append(Character.toUpperCase(part.charAt(0))).append(part.substring(1));
     }
     return name.toString();
   }
@@ -69,14 +89,19 @@ record Reception(
   @SuppressWarnings("unchecked")
   private static Receiver<Object> instantiate(ReceiverDeclaration declaration, Class<?> type) {
     if (!Receiver.class.isAssignableFrom(type)) {
-      throw new StartupException(declaration.path() + ": " + type.getName() + " must implement io.toa4j.api.Receiver<Payload>");
+      throw new StartupException(
+          declaration.path()
+              + ": "
+              + type.getName()
+              + " must implement io.toa4j.api.Receiver<Payload>");
     }
     try {
       var constructor = type.getDeclaredConstructor();
       constructor.setAccessible(true);
       return (Receiver<Object>) constructor.newInstance();
     } catch (ReflectiveOperationException e) {
-      throw new StartupException(declaration.path() + ": " + type.getName() + " needs a constructor without arguments", e);
+      throw new StartupException(
+          declaration.path() + ": " + type.getName() + " needs a constructor without arguments", e);
     }
   }
 
@@ -88,6 +113,10 @@ record Reception(
         if (argument instanceof ParameterizedType generic) return (Class<?>) generic.getRawType();
       }
     }
-    throw new StartupException(declaration.path() + ": " + type.getName() + " must implement Receiver with its payload type, such as Receiver<Topup>");
+    throw new StartupException(
+        declaration.path()
+            + ": "
+            + type.getName()
+            + " must implement Receiver with its payload type, such as Receiver<Topup>");
   }
 }

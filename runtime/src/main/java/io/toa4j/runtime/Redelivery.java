@@ -43,21 +43,27 @@ final class Redelivery {
    * @param storage the context's storage, opened when first asked for
    * @param consumed the labels of the events the context publishes
    */
-  Redelivery(ContextManifest context, Supplier<Storage> storage, Set<String> consumed, Clock clock) {
+  Redelivery(
+      ContextManifest context, Supplier<Storage> storage, Set<String> consumed, Clock clock) {
     this.context = context;
     this.storage = storage;
     this.consumed = Set.copyOf(consumed);
     this.clock = clock;
   }
 
-  /** The labels of the events some receiver of the context consumes, as its manifests declare them. */
+  /**
+   * The labels of the events some receiver of the context consumes, as its manifests declare them.
+   */
   static Set<String> consumed(ContextManifest context) {
     Set<String> labels = new TreeSet<>();
     context.components().forEach(c -> c.receivers().forEach(r -> labels.add(r.label())));
     return labels;
   }
 
-  /** The newest entries of every component with an entity, or of one, newest first; at most {@code limit}. */
+  /**
+   * The newest entries of every component with an entity, or of one, newest first; at most {@code
+   * limit}.
+   */
   List<Outboxed> recent(Optional<String> component, int limit) {
     bounded("list", limit);
     List<Outboxed> recent = new ArrayList<>();
@@ -74,14 +80,19 @@ final class Redelivery {
    */
   SortedMap<String, Long> backlogs() {
     SortedMap<String, Long> backlogs = new TreeMap<>();
-    for (ComponentManifest manifest : stateful(Optional.empty())) backlogs.put(manifest.label(), store(manifest).unpublishedCount());
+    for (ComponentManifest manifest : stateful(Optional.empty()))
+      backlogs.put(manifest.label(), store(manifest).unpublishedCount());
     return backlogs;
   }
 
-  /** Marks the entry with this id to be published again; the label of its component, or empty for none. */
+  /**
+   * Marks the entry with this id to be published again; the label of its component, or empty for
+   * none.
+   */
   Optional<String> redeliver(String id) {
     for (ComponentManifest manifest : stateful(Optional.empty())) {
-      if (store(manifest).republish(List.of(id), clock.millis()) > 0) return Optional.of(manifest.label());
+      if (store(manifest).republish(List.of(id), clock.millis()) > 0)
+        return Optional.of(manifest.label());
     }
     return Optional.empty();
   }
@@ -104,29 +115,41 @@ final class Redelivery {
 
   private static void bounded(String what, int count) {
     if (count < 1 || count > MOST) {
-      throw new IllegalArgumentException("the number of outbox entries to " + what + " is from 1 to " + MOST + "; got " + count);
+      throw new IllegalArgumentException(
+          "the number of outbox entries to " + what + " is from 1 to " + MOST + "; got " + count);
     }
   }
 
   /**
    * The components with an entity (which alone keep an outbox): all of them, or the one named.
    *
-   * @throws IllegalArgumentException when the one named is not a component of the context, or keeps no state
+   * @throws IllegalArgumentException when the one named is not a component of the context, or keeps
+   *     no state
    */
   private List<ComponentManifest> stateful(Optional<String> named) {
-    if (named.isEmpty()) return context.components().stream().filter(c -> c.entity().isPresent()).toList();
+    if (named.isEmpty())
+      return context.components().stream().filter(c -> c.entity().isPresent()).toList();
     String label = label(named.get());
     Set<String> known = new TreeSet<>();
     for (ComponentManifest manifest : context.components()) {
       if (!manifest.label().equals(label)) {
         known.add(manifest.label());
       } else if (manifest.entity().isEmpty()) {
-        throw new IllegalArgumentException("Component " + label + " keeps no state, so it has no outbox: only a component with an entity sends after a commit");
+        throw new IllegalArgumentException(
+            "Component "
+                + label
+                + " keeps no state, so it has no outbox: only a component with an entity sends after a commit");
       } else {
         return List.of(manifest);
       }
     }
-    throw new IllegalArgumentException("Context " + context.name() + " has no component '" + named.get() + "'; it has " + String.join(", ", known));
+    throw new IllegalArgumentException(
+        "Context "
+            + context.name()
+            + " has no component '"
+            + named.get()
+            + "'; it has "
+            + String.join(", ", known));
   }
 
   /** A component's full label: {@code name} alone is in the default namespace. */
@@ -141,24 +164,30 @@ final class Redelivery {
   private Outboxed describe(ComponentManifest manifest, RecentEntry recent) {
     var entry = recent.entry();
     List<Outboxed.Message> events = new ArrayList<>();
-    entry.change().ifPresent(change -> {
-      ObjectNode fact = Binding.object(change);
-      boolean creation = !fact.path("origin").isObject();
-      String prefix = manifest.label() + ".";
-      for (String label : consumed) {
-        if (!label.startsWith(prefix) || label.indexOf('.', prefix.length()) >= 0) continue;
-        String name = label.substring(prefix.length());
-        if (name.equals(creation ? Announcements.UPDATED : Announcements.CREATED)) continue;
-        events.add(new Outboxed.Message(label, Identities.derive(entry.id(), label)));
-      }
-    });
+    entry
+        .change()
+        .ifPresent(
+            change -> {
+              ObjectNode fact = Binding.object(change);
+              boolean creation = !fact.path("origin").isObject();
+              String prefix = manifest.label() + ".";
+              for (String label : consumed) {
+                if (!label.startsWith(prefix) || label.indexOf('.', prefix.length()) >= 0) continue;
+                String name = label.substring(prefix.length());
+                if (name.equals(creation ? Announcements.UPDATED : Announcements.CREATED)) continue;
+                events.add(new Outboxed.Message(label, Identities.derive(entry.id(), label)));
+              }
+            });
     List<Outboxed.Message> tasks = new ArrayList<>();
-    for (Task task : Task.decode(entry.tasks())) tasks.add(new Outboxed.Message(task.endpoint(), task.identity()));
+    for (Task task : Task.decode(entry.tasks()))
+      tasks.add(new Outboxed.Message(task.endpoint(), task.identity()));
     return new Outboxed(
         manifest.label(),
         entry.id(),
         Instant.ofEpochMilli(entry.created()),
-        recent.published().isPresent() ? Optional.of(Instant.ofEpochMilli(recent.published().getAsLong())) : Optional.empty(),
+        recent.published().isPresent()
+            ? Optional.of(Instant.ofEpochMilli(recent.published().getAsLong()))
+            : Optional.empty(),
         events,
         tasks);
   }

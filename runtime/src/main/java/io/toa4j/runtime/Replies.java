@@ -15,8 +15,8 @@ import tools.jackson.databind.node.NullNode;
 import tools.jackson.databind.node.ObjectNode;
 
 /**
- * The one wire form of an answer between processes: how a host answers a call over the bus, and
- * how {@code toa run}'s control channel answers {@code toa call}. Stateless and thread-safe.
+ * The one wire form of an answer between processes: how a host answers a call over the bus, and how
+ * {@code toa run}'s control channel answers {@code toa call}. Stateless and thread-safe.
  *
  * <pre>
  * { "output": value }                          null for an empty output
@@ -29,9 +29,9 @@ import tools.jackson.databind.node.ObjectNode;
  * nothing but {@code replayed} is an empty output (hosts on the bus used to leave {@code output}
  * out for nothing), an absent cause is none, an unknown failure code (a newer runtime's) reads as
  * {@code SYSTEM}; anything else that is not one of the forms above is {@link Malformed}. A failure
- * read back is thrown as the {@link Failure} it was, so a call that crossed a process looks
- * exactly like a call in-process. Numbers read back as plain values the way an in-process call
- * answers them: whole numbers as {@code Long}.
+ * read back is thrown as the {@link Failure} it was, so a call that crossed a process looks exactly
+ * like a call in-process. Numbers read back as plain values the way an in-process call answers
+ * them: whole numbers as {@code Long}.
  *
  * <p>The HTTP gateway is the one edge with another form: it maps answers to HTTP statuses and
  * problem bodies (docs/http.md).
@@ -48,7 +48,10 @@ public final class Replies {
     }
   }
 
-  /** A reply as it travels; an output's plain values are written as they are, without a tree between. */
+  /**
+   * A reply as it travels; an output's plain values are written as they are, without a tree
+   * between.
+   */
   public static byte[] write(Reply reply) {
     return bytes(envelope(reply, false));
   }
@@ -81,7 +84,10 @@ public final class Replies {
    */
   static Json answer(Result result) {
     if (result instanceof Result.Refused refused) {
-      return new Json(new String(bytes(envelope(new Reply.Refused(refused.refusal()), false)), StandardCharsets.UTF_8));
+      return new Json(
+          new String(
+              bytes(envelope(new Reply.Refused(refused.refusal()), false)),
+              StandardCharsets.UTF_8));
     }
     Result.Output output = (Result.Output) result;
     ObjectNode body = Binding.VALUES.createObjectNode();
@@ -92,12 +98,16 @@ public final class Replies {
 
   /** A failure as a host answers it over the bus. */
   static Json failed(Failure.Code code, String message) {
-    return new Json(new String(bytes(failureEnvelope(code, message, Map.of())), StandardCharsets.UTF_8));
+    return new Json(
+        new String(bytes(failureEnvelope(code, message, Map.of())), StandardCharsets.UTF_8));
   }
 
   /** A failure as a host answers it over the bus, with its details. */
   static Json failed(Failure failure) {
-    return new Json(new String(bytes(failureEnvelope(failure.code(), failure.getMessage(), failure.details())), StandardCharsets.UTF_8));
+    return new Json(
+        new String(
+            bytes(failureEnvelope(failure.code(), failure.getMessage(), failure.details())),
+            StandardCharsets.UTF_8));
   }
 
   /**
@@ -113,7 +123,8 @@ public final class Replies {
     } catch (IllegalStateException e) {
       throw new Malformed(e.getMessage());
     }
-    if (!tree.isObject()) throw new Malformed("an answer is a JSON object; got " + tree.getNodeType());
+    if (!tree.isObject())
+      throw new Malformed("an answer is a JSON object; got " + tree.getNodeType());
     return outcome(tree);
   }
 
@@ -132,7 +143,8 @@ public final class Replies {
     return body;
   }
 
-  private static Map<String, Object> failureEnvelope(Failure.Code code, String message, Map<String, String> details) {
+  private static Map<String, Object> failureEnvelope(
+      Failure.Code code, String message, Map<String, String> details) {
     Map<String, Object> failure = new LinkedHashMap<>();
     failure.put("code", code.name());
     failure.put("message", String.valueOf(message));
@@ -149,7 +161,8 @@ public final class Replies {
       return new Result.Output(output.isNull() ? MissingNode.getInstance() : output, replayed);
     }
     for (String key : answer.propertyNames()) {
-      if (!key.equals("replayed")) throw new Malformed("an answer holds output, refusal or failure; got " + answer);
+      if (!key.equals("replayed"))
+        throw new Malformed("an answer holds output, refusal or failure; got " + answer);
     }
     return new Result.Output(MissingNode.getInstance(), replayed); // an earlier host's empty output
   }
@@ -157,7 +170,8 @@ public final class Replies {
   private static boolean replayed(JsonNode answer) {
     JsonNode replayed = answer.path("replayed");
     if (replayed.isMissingNode()) return false;
-    if (!replayed.isBoolean()) throw new Malformed("an answer's replayed is true or false; got " + replayed);
+    if (!replayed.isBoolean())
+      throw new Malformed("an answer's replayed is true or false; got " + replayed);
     return replayed.booleanValue();
   }
 
@@ -167,7 +181,11 @@ public final class Replies {
     JsonNode cause = refusal.path("cause");
     try {
       return new Result.Refused(
-          new Refusal(code.asString(), cause.isMissingNode() || cause.isNull() ? Optional.empty() : Optional.of(Binding.plain(cause))));
+          new Refusal(
+              code.asString(),
+              cause.isMissingNode() || cause.isNull()
+                  ? Optional.empty()
+                  : Optional.of(Binding.plain(cause))));
     } catch (IllegalArgumentException e) {
       throw new Malformed(e.getMessage());
     }
@@ -177,13 +195,20 @@ public final class Replies {
     JsonNode code = failure.path("code");
     if (!code.isString()) throw new Malformed("a failure has a code as text; got " + failure);
     JsonNode details = failure.path("details");
-    if (details.isMissingNode()) return new Failure(code(code.asString()), failure.path("message").asText(""));
-    if (!details.isObject()) throw new Malformed("a failure's details are an object; got " + details);
+    if (details.isMissingNode())
+      return new Failure(code(code.asString()), failure.path("message").asText(""));
+    if (!details.isObject())
+      throw new Malformed("a failure's details are an object; got " + details);
     Map<String, String> read = new LinkedHashMap<>();
-    details.properties().forEach(e -> {
-      if (!e.getValue().isString()) throw new Malformed("a failure's detail " + e.getKey() + " is text; got " + e.getValue());
-      read.put(e.getKey(), e.getValue().asString());
-    });
+    details
+        .properties()
+        .forEach(
+            e -> {
+              if (!e.getValue().isString())
+                throw new Malformed(
+                    "a failure's detail " + e.getKey() + " is text; got " + e.getValue());
+              read.put(e.getKey(), e.getValue().asString());
+            });
     return new Failure(code(code.asString()), failure.path("message").asText(""), read);
   }
 
@@ -198,7 +223,9 @@ public final class Replies {
   private static JsonNode tree(byte[] body) {
     try {
       JsonNode tree = Binding.readTree(body);
-      if (tree == null || !tree.isObject()) throw new Malformed("an answer is a JSON object; got " + (tree == null ? "nothing" : tree.getNodeType()));
+      if (tree == null || !tree.isObject())
+        throw new Malformed(
+            "an answer is a JSON object; got " + (tree == null ? "nothing" : tree.getNodeType()));
       return tree;
     } catch (JacksonException e) {
       throw new Malformed("the answer is not JSON: " + e.getOriginalMessage());
@@ -209,7 +236,8 @@ public final class Replies {
     try {
       return Binding.VALUES.writeValueAsBytes(envelope);
     } catch (JacksonException e) {
-      throw new IllegalArgumentException("A reply of plain values cannot be written as JSON: " + e.getOriginalMessage(), e);
+      throw new IllegalArgumentException(
+          "A reply of plain values cannot be written as JSON: " + e.getOriginalMessage(), e);
     }
   }
 }

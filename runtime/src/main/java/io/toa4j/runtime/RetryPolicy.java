@@ -8,7 +8,8 @@ import java.time.Duration;
  *
  * @param attempts how many times the operation runs at most, the first run included
  */
-public record RetryPolicy(int attempts, Duration initial, double factor, Duration max, double jitter) {
+public record RetryPolicy(
+    int attempts, Duration initial, double factor, Duration max, double jitter) {
   /** 32 attempts; 10 ms growing by 1.5 up to 5 s; ±50 % jitter. */
   public static final RetryPolicy DEFAULT =
       new RetryPolicy(32, Duration.ofMillis(10), 1.5, Duration.ofSeconds(5), 0.5);

@@ -33,8 +33,10 @@ final class Routing {
   private final Tracing tracing;
   private final Admission admission;
   private final Map<String, JsonNode> configurations;
+
   /** The in-memory state of each component that declares state: ~, for this process's life. */
-  private final Map<String, java.util.concurrent.ConcurrentMap<String, Object>> states = new java.util.HashMap<>();
+  private final Map<String, java.util.concurrent.ConcurrentMap<String, Object>> states =
+      new java.util.HashMap<>();
 
   Routing(
       String context,
@@ -47,7 +49,8 @@ final class Routing {
       Admission admission,
       Map<String, JsonNode> configurations) {
     this.configurations = configurations;
-    components.values().stream().filter(c -> c.manifest().state())
+    components.values().stream()
+        .filter(c -> c.manifest().state())
         .forEach(c -> states.put(c.label(), new java.util.concurrent.ConcurrentHashMap<>()));
     this.tracing = tracing;
     this.admission = admission;
@@ -75,14 +78,18 @@ final class Routing {
     Operation operation = operation(component, name);
     if (operation.type() != OperationType.OBSERVATION) admission.enter(component.label());
     Result result = invoke(label, name, request, identity);
-    Optional<java.time.Duration> retention = engine.retentionSeconds(operation).map(java.time.Duration::ofSeconds);
-    return new Answer(reply(result), result instanceof Result.Output output && output.replayed(), retention);
+    Optional<java.time.Duration> retention =
+        engine.retentionSeconds(operation).map(java.time.Duration::ofSeconds);
+    return new Answer(
+        reply(result), result instanceof Result.Output output && output.replayed(), retention);
   }
 
   /** Refuses an identity that is blank or too long. */
   static void checkIdentity(String identity) {
     if (identity.isBlank() || identity.length() > MAX_IDENTITY) {
-      throw new Failure(Failure.Code.CONTRACT, "a call identity is 1 to " + MAX_IDENTITY + " characters; got " + identity.length());
+      throw new Failure(
+          Failure.Code.CONTRACT,
+          "a call identity is 1 to " + MAX_IDENTITY + " characters; got " + identity.length());
     }
   }
 
@@ -91,7 +98,10 @@ final class Routing {
     int dot = endpoint.lastIndexOf('.');
     if (dot <= 0 || dot == endpoint.length() - 1) {
       throw new Failure(
-          Failure.Code.ENDPOINT, "'" + endpoint + "' is not an endpoint; write namespace.name.operation, such as billing.wallets.observe");
+          Failure.Code.ENDPOINT,
+          "'"
+              + endpoint
+              + "' is not an endpoint; write namespace.name.operation, such as billing.wallets.observe");
     }
     return dot;
   }
@@ -101,7 +111,8 @@ final class Routing {
     Component component = component(label);
     Operation operation = operation(component, name);
     if (!hosted.contains(component.label())) {
-      return Calls.request(bus, tracing, component.label(), name, request, identity, options.callTimeout());
+      return Calls.request(
+          bus, tracing, component.label(), name, request, identity, options.callTimeout());
     }
     return engine.invoke(
         component,
@@ -124,7 +135,11 @@ final class Routing {
     if (operation == null) {
       throw new Failure(
           Failure.Code.ENDPOINT,
-          "component " + component.label() + " has no operation '" + name + "'; it has "
+          "component "
+              + component.label()
+              + " has no operation '"
+              + name
+              + "'; it has "
               + String.join(", ", component.operations().keySet().stream().sorted().toList()));
     }
     return operation;
@@ -136,7 +151,11 @@ final class Routing {
     if (component == null) {
       throw new Failure(
           Failure.Code.ENDPOINT,
-          "context " + context + " has no component '" + label + "'; it has "
+          "context "
+              + context
+              + " has no component '"
+              + label
+              + "'; it has "
               + String.join(", ", components.keySet().stream().sorted().toList()));
     }
     return component;
@@ -146,7 +165,8 @@ final class Routing {
   static Reply reply(Result result) {
     if (result instanceof Result.Refused refused) return new Reply.Refused(refused.refusal());
     JsonNode value = ((Result.Output) result).value();
-    return new Reply.Output(value.isMissingNode() ? Optional.empty() : Optional.ofNullable(Binding.plain(value)));
+    return new Reply.Output(
+        value.isMissingNode() ? Optional.empty() : Optional.ofNullable(Binding.plain(value)));
   }
 
   /**
@@ -173,8 +193,12 @@ final class Routing {
     public java.util.concurrent.ConcurrentMap<String, Object> state() {
       java.util.concurrent.ConcurrentMap<String, Object> state = states.get(serving.label());
       if (state == null) {
-        throw new IllegalStateException(serving.label() + " declares no state, so " + operation.name() + " has none to share;"
-            + " write state: ~ in its manifest.toa.yaml");
+        throw new IllegalStateException(
+            serving.label()
+                + " declares no state, so "
+                + operation.name()
+                + " has none to share;"
+                + " write state: ~ in its manifest.toa.yaml");
       }
       return state;
     }
@@ -183,14 +207,27 @@ final class Routing {
     public <T> T configuration(Class<T> type) {
       JsonNode values = configurations.get(serving.label());
       if (values == null) {
-        throw new IllegalStateException(serving.label() + " declares no configuration, so " + operation.name() + " has none to read;"
-            + " declare the values' schema under configuration: in its manifest.toa.yaml");
+        throw new IllegalStateException(
+            serving.label()
+                + " declares no configuration, so "
+                + operation.name()
+                + " has none to read;"
+                + " declare the values' schema under configuration: in its manifest.toa.yaml");
       }
       try {
         return Binding.VALUES.treeToValue(values, type);
       } catch (tools.jackson.core.JacksonException | IllegalArgumentException e) {
-        throw new IllegalStateException("The configuration of " + serving.label() + " cannot be read as " + type.getName() + ": "
-            + InputErrors.describe(values, e) + "; give " + type.getSimpleName() + " the properties of the configuration's schema", e);
+        throw new IllegalStateException(
+            "The configuration of "
+                + serving.label()
+                + " cannot be read as "
+                + type.getName()
+                + ": "
+                + InputErrors.describe(values, e)
+                + "; give "
+                + type.getSimpleName()
+                + " the properties of the configuration's schema",
+            e);
       }
     }
 
@@ -201,15 +238,25 @@ final class Routing {
         @Override
         public Reply call(String name, Request request) {
           repeatable(target, operation(target, name));
-          return reply(invoke(target.label(), name, request, Identities.derive(identity, ordinal.incrementAndGet())));
+          return reply(
+              invoke(
+                  target.label(),
+                  name,
+                  request,
+                  Identities.derive(identity, ordinal.incrementAndGet())));
         }
 
-        // held until the run may send it (Outgoing); unlike a call, a task may go to a once operation
+        // held until the run may send it (Outgoing); unlike a call, a task may go to a once
+        // operation
         @Override
         public void task(String name, Request request) {
           operation(target, name);
-          admission.sends(serving.label(), target.label()); // its line includes the target's task queue
-          outgoing.task(Identities.derive(identity, ordinal.incrementAndGet()), target.label() + "." + name, Requests.tree(request));
+          admission.sends(
+              serving.label(), target.label()); // its line includes the target's task queue
+          outgoing.task(
+              Identities.derive(identity, ordinal.incrementAndGet()),
+              target.label() + "." + name,
+              Requests.tree(request));
         }
       };
     }
@@ -221,15 +268,23 @@ final class Routing {
      * the first answer. A task needs no such rule: only the committed attempt's tasks leave.
      */
     private void repeatable(Component target, Operation callee) {
-      boolean retried = operation.type() == OperationType.TRANSITION
-          && operation.declaration().concurrency() == Concurrency.RETRY;
+      boolean retried =
+          operation.type() == OperationType.TRANSITION
+              && operation.declaration().concurrency() == Concurrency.RETRY;
       if (retried && callee.declaration().once().isPresent()) {
         throw new Failure(
             Failure.Code.UNREPEATABLE,
-            target.label() + "." + callee.name() + " is made once, and " + serving.label() + "." + operation.name()
+            target.label()
+                + "."
+                + callee.name()
+                + " is made once, and "
+                + serving.label()
+                + "."
+                + operation.name()
                 + " is a transition retried on a lost write, which would make the call again with other content;"
                 + " call it from a receiver of this component's event, or from an effect, or declare "
-                + operation.name() + " concurrency: none");
+                + operation.name()
+                + " concurrency: none");
       }
     }
 

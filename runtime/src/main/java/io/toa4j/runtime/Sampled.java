@@ -7,9 +7,9 @@ import org.slf4j.LoggerFactory;
 
 /**
  * A gauge's value that costs a question to a server (an indexed count, a queue's message count):
- * asked at most once per period, however often the metrics are scraped; a scrape in between
- * answers the last value. A question that fails answers NaN until the next period, so a server out
- * of reach is not asked on every scrape either. Thread-safe: concurrent scrapes ask once.
+ * asked at most once per period, however often the metrics are scraped; a scrape in between answers
+ * the last value. A question that fails answers NaN until the next period, so a server out of reach
+ * is not asked on every scrape either. Thread-safe: concurrent scrapes ask once.
  */
 final class Sampled {
   private static final Logger LOG = LoggerFactory.getLogger(Sampled.class);
@@ -25,7 +25,9 @@ final class Sampled {
   private long sampledAt;
   private boolean sampled;
 
-  /** @param what the value, for the debug line of a failed question */
+  /**
+   * @param what the value, for the debug line of a failed question
+   */
   Sampled(String what, LongSupplier source) {
     this(what, source, TimeUnit.MILLISECONDS.toNanos(PERIOD_MILLIS), System::nanoTime);
   }

@@ -38,19 +38,38 @@ import tools.jackson.databind.JsonNode;
  */
 final class Selections {
   private static final RSQLParser RSQL = new RSQLParser();
-  private static final Pattern SORT = Pattern.compile("([A-Za-z_][A-Za-z0-9_]{0,31})(?::(asc|desc))?");
+  private static final Pattern SORT =
+      Pattern.compile("([A-Za-z_][A-Za-z0-9_]{0,31})(?::(asc|desc))?");
   private static final Map<String, Operator> OPERATORS =
-      Map.of("==", Operator.EQ, "!=", Operator.NE, "=lt=", Operator.LT, "=le=", Operator.LE, "=gt=", Operator.GT,
-          "=ge=", Operator.GE, "=in=", Operator.IN, "=out=", Operator.OUT);
+      Map.of(
+          "==",
+          Operator.EQ,
+          "!=",
+          Operator.NE,
+          "=lt=",
+          Operator.LT,
+          "=le=",
+          Operator.LE,
+          "=gt=",
+          Operator.GT,
+          "=ge=",
+          Operator.GE,
+          "=in=",
+          Operator.IN,
+          "=out=",
+          Operator.OUT);
   private static final Map<String, Kind> SYSTEM =
-      Map.of("id", Kind.TEXT, "VERSION", Kind.NUMBER, "CREATED", Kind.NUMBER, "UPDATED", Kind.NUMBER);
+      Map.of(
+          "id", Kind.TEXT, "VERSION", Kind.NUMBER, "CREATED", Kind.NUMBER, "UPDATED", Kind.NUMBER);
 
   private Selections() {}
 
   /** The selection of the query's criteria and sort, with this window. */
-  static Selection of(String component, EntityDeclaration entity, Query query, long limit, long omit) {
+  static Selection of(
+      String component, EntityDeclaration entity, Query query, long limit, long omit) {
     Optional<Criterion> criteria = query.criteria().map(c -> criteria(component, entity, c));
-    List<Selection.Order> sort = query.sort().map(s -> sort(component, entity, s)).orElse(List.of());
+    List<Selection.Order> sort =
+        query.sort().map(s -> sort(component, entity, s)).orElse(List.of());
     return new Selection(criteria, sort, limit, omit);
   }
 
@@ -63,14 +82,18 @@ final class Selections {
     return criterion(component, entity, parse(text), text);
   }
 
-  /** How deep criteria may nest parentheses: more than any condition needs, little enough for the parser's stack. */
+  /**
+   * How deep criteria may nest parentheses: more than any condition needs, little enough for the
+   * parser's stack.
+   */
   static final int MAX_DEPTH = 32;
 
   private static Node parse(String text) {
     int depth = 0;
     for (int i = 0; i < text.length(); i++) {
       char c = text.charAt(i);
-      if (c == '(' && ++depth > MAX_DEPTH) throw contract("query.criteria nests parentheses deeper than " + MAX_DEPTH);
+      if (c == '(' && ++depth > MAX_DEPTH)
+        throw contract("query.criteria nests parentheses deeper than " + MAX_DEPTH);
       if (c == ')') depth--;
     }
     try {
@@ -88,7 +111,8 @@ final class Selections {
   }
 
   private static void collect(Node node, Set<String> names) {
-    if (node instanceof LogicalNode logical) logical.getChildren().forEach(child -> collect(child, names));
+    if (node instanceof LogicalNode logical)
+      logical.getChildren().forEach(child -> collect(child, names));
     else names.add(((ComparisonNode) node).getSelector());
   }
 
@@ -99,7 +123,8 @@ final class Selections {
     return message.lines().findFirst().orElse(message).trim();
   }
 
-  private static Criterion criterion(String component, EntityDeclaration entity, Node node, String text) {
+  private static Criterion criterion(
+      String component, EntityDeclaration entity, Node node, String text) {
     if (node instanceof LogicalNode logical) {
       List<Criterion> parts = new ArrayList<>();
       for (Node child : logical.getChildren()) parts.add(criterion(component, entity, child, text));
@@ -109,42 +134,74 @@ final class Selections {
     Field field = field(component, entity, comparison.getSelector(), "query.criteria");
     String symbol = comparison.getOperator().getSymbol();
     Operator operator = OPERATORS.get(symbol);
-    if (operator == null) throw contract("query.criteria: " + symbol + " is not a comparison; use ==, !=, <, <=, >, >=, =in= or =out=");
+    if (operator == null)
+      throw contract(
+          "query.criteria: "
+              + symbol
+              + " is not a comparison; use ==, !=, <, <=, >, >=, =in= or =out=");
     List<Object> values = new ArrayList<>();
     for (String argument : comparison.getArguments()) values.add(value(field, argument));
     if (operator != Operator.IN && operator != Operator.OUT && values.size() != 1) {
-      throw contract("query.criteria: " + field.name() + symbol + " compares with one value; got " + values.size());
+      throw contract(
+          "query.criteria: "
+              + field.name()
+              + symbol
+              + " compares with one value; got "
+              + values.size());
     }
     return new Criterion.Compare(field, operator, values);
   }
 
-  private static List<Selection.Order> sort(String component, EntityDeclaration entity, String text) {
+  private static List<Selection.Order> sort(
+      String component, EntityDeclaration entity, String text) {
     List<Selection.Order> orders = new ArrayList<>();
     for (String step : text.split(";")) {
       if (step.isBlank()) continue;
       var m = SORT.matcher(step.trim());
       if (!m.matches()) {
-        throw contract("query.sort: '" + step.trim() + "' is not a sort step; write a property with :asc or :desc, such as rank:desc");
+        throw contract(
+            "query.sort: '"
+                + step.trim()
+                + "' is not a sort step; write a property with :asc or :desc, such as rank:desc");
       }
-      orders.add(new Selection.Order(field(component, entity, m.group(1), "query.sort"), "desc".equals(m.group(2))));
+      orders.add(
+          new Selection.Order(
+              field(component, entity, m.group(1), "query.sort"), "desc".equals(m.group(2))));
     }
-    if (orders.isEmpty()) throw contract("query.sort is empty; write properties separated by ;, such as rank:desc;name");
+    if (orders.isEmpty())
+      throw contract(
+          "query.sort is empty; write properties separated by ;, such as rank:desc;name");
     return orders;
   }
 
-  private static Field field(String component, EntityDeclaration entity, String name, String where) {
+  private static Field field(
+      String component, EntityDeclaration entity, String name, String where) {
     Kind system = SYSTEM.get(name);
     if (system != null) return new Field(name, system);
     JsonNode schema = entity.properties().get(name);
     if (schema == null) {
       List<String> names = new ArrayList<>(SYSTEM.keySet().stream().sorted().toList());
       entity.properties().propertyNames().forEach(names::add);
-      throw contract(where + ": " + component + " has no property '" + name + "'; its properties are " + names);
+      throw contract(
+          where
+              + ": "
+              + component
+              + " has no property '"
+              + name
+              + "'; its properties are "
+              + names);
     }
     return kind(schema)
         .map(kind -> new Field(name, kind))
-        .orElseThrow(() -> contract(where + ": " + component + "'s property '" + name
-            + "' is not a text, a number or a boolean; criteria and sort compare those only"));
+        .orElseThrow(
+            () ->
+                contract(
+                    where
+                        + ": "
+                        + component
+                        + "'s property '"
+                        + name
+                        + "' is not a text, a number or a boolean; criteria and sort compare those only"));
   }
 
   /** What the property's schema says its values are, when they are of one comparable kind. */
@@ -153,8 +210,12 @@ final class Selections {
     if (type != null && type.isString()) return kind(type.asString());
     if (type != null && type.isArray()) {
       List<Kind> kinds = new ArrayList<>();
-      for (JsonNode t : type) if (!t.asString().equals("null")) kind(t.asString()).ifPresentOrElse(kinds::add, () -> kinds.add(null));
-      return kinds.size() == 1 && kinds.get(0) != null ? Optional.of(kinds.get(0)) : Optional.empty();
+      for (JsonNode t : type)
+        if (!t.asString().equals("null"))
+          kind(t.asString()).ifPresentOrElse(kinds::add, () -> kinds.add(null));
+      return kinds.size() == 1 && kinds.get(0) != null
+          ? Optional.of(kinds.get(0))
+          : Optional.empty();
     }
     JsonNode values = schema.has("enum") ? schema.get("enum") : null;
     if (values != null && values.isArray() && !values.isEmpty()) {
@@ -181,21 +242,34 @@ final class Selections {
   private static Object value(Field field, String argument) {
     return switch (field.kind()) {
       case TEXT -> argument;
-      case BOOLEAN -> switch (argument) {
-        case "true" -> Boolean.TRUE;
-        case "false" -> Boolean.FALSE;
-        default -> throw contract("query.criteria: " + field.name() + " is a boolean; got '" + argument + "', write true or false");
-      };
+      case BOOLEAN ->
+          switch (argument) {
+            case "true" -> Boolean.TRUE;
+            case "false" -> Boolean.FALSE;
+            default ->
+                throw contract(
+                    "query.criteria: "
+                        + field.name()
+                        + " is a boolean; got '"
+                        + argument
+                        + "', write true or false");
+          };
       case NUMBER -> {
         BigDecimal number;
         try {
           number = new BigDecimal(argument);
         } catch (NumberFormatException e) {
-          throw contract("query.criteria: " + field.name() + " is a number; got '" + argument + "'");
+          throw contract(
+              "query.criteria: " + field.name() + " is a number; got '" + argument + "'");
         }
         // what both engines compare exactly: no more digits or a larger exponent than a double's
         if (number.precision() > 40 || Math.abs(number.precision() - number.scale()) > 300) {
-          throw contract("query.criteria: " + field.name() + ": the number '" + argument + "' is out of range; at most 40 digits, magnitude below 1e300");
+          throw contract(
+              "query.criteria: "
+                  + field.name()
+                  + ": the number '"
+                  + argument
+                  + "' is out of range; at most 40 digits, magnitude below 1e300");
         }
         yield number;
       }

@@ -16,8 +16,8 @@ import java.util.Set;
 import tools.jackson.databind.JsonNode;
 
 /**
- * Checks at load that an author's class has the shape of a schema: one field (or record
- * component) per property, each of a Java type that can hold the property's JSON type.
+ * Checks at load that an author's class has the shape of a schema: one field (or record component)
+ * per property, each of a Java type that can hold the property's JSON type.
  */
 final class Shapes {
   private Shapes() {}
@@ -34,14 +34,25 @@ final class Shapes {
         (name, javaType) -> {
           JsonNode schema = properties.get(name);
           if (schema == null) {
-            problems.add("'" + name + "' is not a property of the schema (properties: " + names(properties) + ")");
+            problems.add(
+                "'"
+                    + name
+                    + "' is not a property of the schema (properties: "
+                    + names(properties)
+                    + ")");
           } else if (!fits(javaType, schema)) {
             problems.add(
-                "'" + name + "' is a " + javaType.getTypeName() + ", which cannot hold the schema's " + schema.path("type"));
+                "'"
+                    + name
+                    + "' is a "
+                    + javaType.getTypeName()
+                    + ", which cannot hold the schema's "
+                    + schema.path("type"));
           }
         });
     for (String name : properties.propertyNames()) {
-      if (!members.containsKey(name)) problems.add("property '" + name + "' of the schema has no member here");
+      if (!members.containsKey(name))
+        problems.add("property '" + name + "' of the schema has no member here");
     }
     return problems;
   }
@@ -71,7 +82,13 @@ final class Shapes {
       case "boolean":
         return c == Boolean.class;
       case "object":
-        return Map.class.isAssignableFrom(c) || c.isRecord() || (!c.isInterface() && !c.isPrimitive() && !isScalar(c) && !Collection.class.isAssignableFrom(c) && !c.isArray());
+        return Map.class.isAssignableFrom(c)
+            || c.isRecord()
+            || (!c.isInterface()
+                && !c.isPrimitive()
+                && !isScalar(c)
+                && !Collection.class.isAssignableFrom(c)
+                && !c.isArray());
       case "array":
         return List.class.isAssignableFrom(c) || Set.class.isAssignableFrom(c) || c.isArray();
       case "null":
@@ -82,16 +99,23 @@ final class Shapes {
   }
 
   private static boolean isScalar(Class<?> c) {
-    return c == String.class || Number.class.isAssignableFrom(c) || c == Boolean.class || c == Character.class || c.isEnum();
+    return c == String.class
+        || Number.class.isAssignableFrom(c)
+        || c == Boolean.class
+        || c == Character.class
+        || c.isEnum();
   }
 
   private static Map<String, Type> members(Class<?> type) {
     Map<String, Type> members = new LinkedHashMap<>();
     if (type.isRecord()) {
-      for (RecordComponent rc : type.getRecordComponents()) members.put(rc.getName(), rc.getGenericType());
+      for (RecordComponent rc : type.getRecordComponents())
+        members.put(rc.getName(), rc.getGenericType());
       return members;
     }
-    for (Class<?> c = type; c != null && c != Entry.class && c != Object.class; c = c.getSuperclass()) {
+    for (Class<?> c = type;
+        c != null && c != Entry.class && c != Object.class;
+        c = c.getSuperclass()) {
       for (Field f : c.getDeclaredFields()) {
         int m = f.getModifiers();
         if (Modifier.isStatic(m) || Modifier.isTransient(m) || f.isSynthetic()) continue;

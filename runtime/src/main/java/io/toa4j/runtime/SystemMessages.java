@@ -25,8 +25,8 @@ import tools.jackson.databind.node.ObjectNode;
 
 /**
  * The built-in component {@code system.messages}: one record per message that was ever parked,
- * keyed by its delivery identity ({@code SHA-256(message id / queue)}), whose every change of
- * state — parked, replayed, discarded — is a transition over that versioned record that commits the
+ * keyed by its delivery identity ({@code SHA-256(message id / queue)}), whose every change of state
+ * — parked, replayed, discarded — is a transition over that versioned record that commits the
  * outbox entry of the event {@code system.messages.<state>} with it. Any component receives those
  * events like any other ({@code receivers: { system.messages.parked: page }}).
  *
@@ -37,17 +37,17 @@ import tools.jackson.databind.node.ObjectNode;
  *       park committed here and lost by the bus (the process died before the bus kept it), then
  *       parked again on redelivery, announces once; so does an operator's replay or discard that is
  *       repeated after a failure.
- *   <li><b>Before the act.</b> The runtime commits the transition before it answers the park verdict
- *       or asks the bus to replay or discard: a failure to commit leaves the message as it was (a
- *       delivery is retried instead of parked), and the outbox publishes what was committed at
- *       least once, whoever dies after.
+ *   <li><b>Before the act.</b> The runtime commits the transition before it answers the park
+ *       verdict or asks the bus to replay or discard: a failure to commit leaves the message as it
+ *       was (a delivery is retried instead of parked), and the outbox publishes what was committed
+ *       at least once, whoever dies after.
  *   <li><b>No loop.</b> A message that is itself a {@code system.messages} event is never announced
  *       (see {@link #own}): a receiver of those events that keeps failing would otherwise announce
  *       its own parking forever. Its parking, replay and discard are logged instead.
  * </ol>
  *
- * <p>The records are written whether or not anyone receives the events (the discard's reason is kept
- * there); the outbox entry only when some receiver consumes the event. Thread-safe.
+ * <p>The records are written whether or not anyone receives the events (the discard's reason is
+ * kept there); the outbox entry only when some receiver consumes the event. Thread-safe.
  */
 final class SystemMessages {
   static final String LABEL = "system.messages";
@@ -55,14 +55,21 @@ final class SystemMessages {
   static final String REPLAYED = "replayed";
   static final String DISCARDED = "discarded";
   private static final List<String> STATES = List.of(PARKED, REPLAYED, DISCARDED);
+
   /** How many times a transition lost to a concurrent one is tried again on the fresh record. */
   private static final int TRIES = 8;
 
-  /** Told of an outbox entry after its commit, to publish it at once; a context that hosts nothing has none. */
+  /**
+   * Told of an outbox entry after its commit, to publish it at once; a context that hosts nothing
+   * has none.
+   */
   interface Committed {
     void committed(OutboxEntry entry);
 
-    /** Until when an entry committed at {@code committed} is claimed by this process, which publishes it at once. */
+    /**
+     * Until when an entry committed at {@code committed} is claimed by this process, which
+     * publishes it at once.
+     */
     long claimedUntil(long committed);
   }
 
@@ -75,14 +82,20 @@ final class SystemMessages {
   private final Optional<Committed> publisher;
 
   /**
-   * @param store the store {@code system.messages} on the context's storage, opened when first asked for
+   * @param store the store {@code system.messages} on the context's storage, opened when first
+   *     asked for
    * @param consumed the labels of the context's consumed events: those of {@code system.messages}
    *     get an outbox entry
    * @param publisher told of each entry committed, to publish it at once; without one the entry is
    *     left for any running process's sweep
    */
   SystemMessages(
-      ContextManifest context, Supplier<Store> store, Set<String> consumed, Clock clock, RandomGenerator random, Optional<Committed> publisher) {
+      ContextManifest context,
+      Supplier<Store> store,
+      Set<String> consumed,
+      Clock clock,
+      RandomGenerator random,
+      Optional<Committed> publisher) {
     this.context = context;
     this.open = store;
     this.consumed = mine(consumed);
@@ -91,7 +104,9 @@ final class SystemMessages {
     this.publisher = publisher;
   }
 
-  /** The events of {@code system.messages}: each occurs when a write moves the record to its state. */
+  /**
+   * The events of {@code system.messages}: each occurs when a write moves the record to its state.
+   */
   static Announcements announcements() {
     return Announcements.byState(LABEL, STATES);
   }
@@ -99,7 +114,18 @@ final class SystemMessages {
   /** {@code system.messages} as the publisher sweeps it, over its store. */
   static Component component(Store store, Set<String> consumed) {
     ComponentManifest manifest =
-        new ComponentManifest(Path.of(LABEL), Path.of("(built in)"), "system", "messages", Optional.empty(), Map.of(), List.of(), List.of(), Optional.empty(), Optional.empty(), false);
+        new ComponentManifest(
+            Path.of(LABEL),
+            Path.of("(built in)"),
+            "system",
+            "messages",
+            Optional.empty(),
+            Map.of(),
+            List.of(),
+            List.of(),
+            Optional.empty(),
+            Optional.empty(),
+            false);
     return new Component(manifest, Map.of(), Optional.of(store), announcements(), mine(consumed));
   }
 
@@ -135,7 +161,15 @@ final class SystemMessages {
   void parked(Delivery delivery, String code, String reason) {
     long now = clock.millis();
     Message message = delivery.message();
-    ObjectNode facts = facts(message, delivery.queue(), code, reason, delivery.attempt(), delivery.firstFailed().orElse(now), now);
+    ObjectNode facts =
+        facts(
+            message,
+            delivery.queue(),
+            code,
+            reason,
+            delivery.attempt(),
+            delivery.firstFailed().orElse(now),
+            now);
     transition(key(message.id(), delivery.queue()), PARKED, facts);
   }
 
@@ -144,7 +178,10 @@ final class SystemMessages {
     transition(key(parked.message().id(), parked.queue()), REPLAYED, facts(parked));
   }
 
-  /** Commits the parked message's discard with the operator's reason, unless its record says discarded already. */
+  /**
+   * Commits the parked message's discard with the operator's reason, unless its record says
+   * discarded already.
+   */
   void discarded(Parked parked, String why) {
     ObjectNode facts = facts(parked);
     facts.put("discardReason", why);
@@ -152,10 +189,24 @@ final class SystemMessages {
   }
 
   private ObjectNode facts(Parked parked) {
-    return facts(parked.message(), parked.queue(), parked.code(), parked.reason(), parked.attempts(), parked.firstFailed(), parked.at());
+    return facts(
+        parked.message(),
+        parked.queue(),
+        parked.code(),
+        parked.reason(),
+        parked.attempts(),
+        parked.firstFailed(),
+        parked.at());
   }
 
-  private ObjectNode facts(Message message, String queue, String code, String reason, int attempts, long first, long last) {
+  private ObjectNode facts(
+      Message message,
+      String queue,
+      String code,
+      String reason,
+      int attempts,
+      long first,
+      long last) {
     ObjectNode facts = Binding.VALUES.createObjectNode();
     facts.put("message", message.id());
     facts.put("label", message.label());
@@ -188,7 +239,10 @@ final class SystemMessages {
     return queue;
   }
 
-  /** Moves the record to the state with these facts, with the event's outbox entry; nothing when it is there already. */
+  /**
+   * Moves the record to the state with these facts, with the event's outbox entry; nothing when it
+   * is there already.
+   */
   private void transition(String id, String state, ObjectNode facts) {
     Store records = store();
     for (int i = 0; i < TRIES; i++) {
@@ -200,13 +254,33 @@ final class SystemMessages {
       after.put("state", state);
       after.setAll(facts);
       long version = current.map(StoredRecord::version).orElse(0L);
-      StoredRecord next = new StoredRecord(id, version + 1, current.map(StoredRecord::created).orElse(now), now, Binding.json(after));
+      StoredRecord next =
+          new StoredRecord(
+              id,
+              version + 1,
+              current.map(StoredRecord::created).orElse(now),
+              now,
+              Binding.json(after));
       Optional<OutboxEntry> entry = Optional.empty();
       if (consumed.contains(LABEL + "." + state)) {
-        var origin = current.<tools.jackson.databind.JsonNode>map(Binding::view).orElse(NullNode.getInstance());
-        var change = Announcements.change(origin, Binding.view(next), NullNode.getInstance(), Map.of());
-        long claim = publisher.map(p -> p.claimedUntil(now)).orElse(now); // a process that publishes it at once claims it
-        entry = Optional.of(new OutboxEntry(Identities.ordered(now, random), now, Optional.of(Binding.json(change)), Optional.empty(), claim));
+        var origin =
+            current
+                .<tools.jackson.databind.JsonNode>map(Binding::view)
+                .orElse(NullNode.getInstance());
+        var change =
+            Announcements.change(origin, Binding.view(next), NullNode.getInstance(), Map.of());
+        long claim =
+            publisher
+                .map(p -> p.claimedUntil(now))
+                .orElse(now); // a process that publishes it at once claims it
+        entry =
+            Optional.of(
+                new OutboxEntry(
+                    Identities.ordered(now, random),
+                    now,
+                    Optional.of(Binding.json(change)),
+                    Optional.empty(),
+                    claim));
       }
       if (records.commit(new Write(version, next, entry)) == Outcome.COMMITTED) {
         Optional<OutboxEntry> committed = entry;
@@ -214,6 +288,13 @@ final class SystemMessages {
         return;
       }
     }
-    throw new IllegalStateException(LABEL + ": the record " + id + " kept changing under " + TRIES + " tries to mark it " + state);
+    throw new IllegalStateException(
+        LABEL
+            + ": the record "
+            + id
+            + " kept changing under "
+            + TRIES
+            + " tries to mark it "
+            + state);
   }
 }

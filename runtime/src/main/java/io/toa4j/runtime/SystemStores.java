@@ -18,7 +18,10 @@ final class SystemStores {
   /** {@code system.<name>}; the name is a lowercase letter and up to 31 letters or digits. */
   static String label(String name) {
     if (!NAME.matcher(name).matches()) {
-      throw new IllegalArgumentException("'" + name + "' is not a system store name: a lowercase letter and up to 31 letters or digits");
+      throw new IllegalArgumentException(
+          "'"
+              + name
+              + "' is not a system store name: a lowercase letter and up to 31 letters or digits");
     }
     return "system." + name;
   }

@@ -13,8 +13,8 @@ import tools.jackson.databind.node.ArrayNode;
  * the outbox entry of the write it made (a JSON array the store keeps as it is), and put on its
  * component's task queue after the commit.
  *
- * @param identity the call's identity, derived from the one its operation served; the message's
- *     id, the same however many times the entry is published
+ * @param identity the call's identity, derived from the one its operation served; the message's id,
+ *     the same however many times the entry is published
  * @param endpoint {@code namespace.name.operation}
  * @param request {@code { query, input }}
  */
@@ -25,11 +25,19 @@ record Task(String identity, String endpoint, JsonNode request) {
     Objects.requireNonNull(request, "request");
   }
 
-  /** The tasks as an outbox entry carries them: a JSON array of {@code { identity, endpoint, request }}; empty for none. */
+  /**
+   * The tasks as an outbox entry carries them: a JSON array of {@code { identity, endpoint, request
+   * }}; empty for none.
+   */
   static Optional<Json> encode(List<Task> tasks) {
     if (tasks.isEmpty()) return Optional.empty();
     ArrayNode array = Binding.VALUES.createArrayNode();
-    for (Task task : tasks) array.addObject().put("identity", task.identity()).put("endpoint", task.endpoint()).set("request", task.request());
+    for (Task task : tasks)
+      array
+          .addObject()
+          .put("identity", task.identity())
+          .put("endpoint", task.endpoint())
+          .set("request", task.request());
     return Optional.of(Binding.json(array));
   }
 
@@ -43,12 +51,21 @@ record Task(String identity, String endpoint, JsonNode request) {
     JsonNode array = Binding.tree(tasks.get());
     List<Task> decoded = new ArrayList<>();
     for (JsonNode task : array) {
-      if (!task.path("identity").isString() || !task.path("endpoint").isString() || !task.has("request")) {
-        throw new IllegalStateException("An outbox entry's tasks are not a list of { identity, endpoint, request }: " + tasks.get());
+      if (!task.path("identity").isString()
+          || !task.path("endpoint").isString()
+          || !task.has("request")) {
+        throw new IllegalStateException(
+            "An outbox entry's tasks are not a list of { identity, endpoint, request }: "
+                + tasks.get());
       }
-      decoded.add(new Task(task.get("identity").asString(), task.get("endpoint").asString(), task.get("request")));
+      decoded.add(
+          new Task(
+              task.get("identity").asString(),
+              task.get("endpoint").asString(),
+              task.get("request")));
     }
-    if (!array.isArray()) throw new IllegalStateException("An outbox entry's tasks are not a list: " + tasks.get());
+    if (!array.isArray())
+      throw new IllegalStateException("An outbox entry's tasks are not a list: " + tasks.get());
     return List.copyOf(decoded);
   }
 }

@@ -7,8 +7,8 @@ import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**
- * Threads for work that mostly waits on I/O: virtual threads when the running JVM has them (21
- * and later), else daemon platform threads. The build targets 17, so the virtual-thread factory is
+ * Threads for work that mostly waits on I/O: virtual threads when the running JVM has them (21 and
+ * later), else daemon platform threads. The build targets 17, so the virtual-thread factory is
  * looked up rather than linked.
  */
 final class Threads {

@@ -23,9 +23,9 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.TreeSet;
-import tools.jackson.databind.JsonNode;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import tools.jackson.databind.JsonNode;
 
 /**
  * A running context, made by {@link #builder()}: its components compiled, bound and connected to
@@ -45,9 +45,9 @@ import org.slf4j.LoggerFactory;
  * <p>Thread-safe: any number of calls may run at once. Closing it stops delivery and releases the
  * bus and the storage; calls made after that fail.
  *
- * <p>About 400 lines because the public faces are documented methods and {@link #start} wires
- * every part of a running context in one place, in the order they depend on each other; each part
- * does its work in a class of its own.
+ * <p>About 400 lines because the public faces are documented methods and {@link #start} wires every
+ * part of a running context in one place, in the order they depend on each other; each part does
+ * its work in a class of its own.
  */
 public final class Toa implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(Toa.class);
@@ -63,8 +63,11 @@ public final class Toa implements AutoCloseable {
   private final Admin admin;
   private final Tracing tracing;
 
-  /** What a context that hosts components runs: its calls, its deliveries, its outbox, its inbox. */
-  private record Running(Routing routing, Messaging messaging, Publisher publisher, Janitor janitor, Assembly code) {}
+  /**
+   * What a context that hosts components runs: its calls, its deliveries, its outbox, its inbox.
+   */
+  private record Running(
+      Routing routing, Messaging messaging, Publisher publisher, Janitor janitor, Assembly code) {}
 
   private Toa(
       ContextManifest context,
@@ -112,13 +115,18 @@ public final class Toa implements AutoCloseable {
     CompositeMeterRegistry metrics = registry(registries);
     var components = assembly.components(storage, hosted);
     Progress progress = new Progress();
-    // system.messages: swept by every host when someone receives its events, its store opened at the first parking otherwise
+    // system.messages: swept by every host when someone receives its events, its store opened at
+    // the first parking otherwise
     Optional<Component> messages =
         SystemMessages.announced(assembly.consumed())
-            ? Optional.of(SystemMessages.component(storage.store(SystemMessages.LABEL), assembly.consumed()))
+            ? Optional.of(
+                SystemMessages.component(storage.store(SystemMessages.LABEL), assembly.consumed()))
             : Optional.empty();
-    messages.ifPresent(m -> Assembly.requireTransactions(SystemMessages.LABEL, false, true, storage));
-    List<Component> published = new java.util.ArrayList<>(components.values().stream().filter(c -> hosted.contains(c.label())).toList());
+    messages.ifPresent(
+        m -> Assembly.requireTransactions(SystemMessages.LABEL, false, true, storage));
+    List<Component> published =
+        new java.util.ArrayList<>(
+            components.values().stream().filter(c -> hosted.contains(c.label())).toList());
     messages.ifPresent(published::add);
     Publisher publisher =
         new Publisher(
@@ -129,23 +137,56 @@ public final class Toa implements AutoCloseable {
             Duration.ofSeconds(context.outboxRetentionSeconds()).toMillis(),
             progress,
             tracing);
-    Attempts attempts = new Attempts(() -> storage.store(SystemStores.label(Attempts.STORE)), options.clock());
+    Attempts attempts =
+        new Attempts(() -> storage.store(SystemStores.label(Attempts.STORE)), options.clock());
     Engine engine =
-        new Engine(options, publisher, metrics, tracing, context.inboxRetentionSeconds(), context.inboxRememberSeconds(), attempts);
-    Admission admission = new Admission(bus, assembly.receptions(), publisher::unpublished, options.backlog(), options.backlogWait(), options.clock(), metrics, Admission.ASKING);
+        new Engine(
+            options,
+            publisher,
+            metrics,
+            tracing,
+            context.inboxRetentionSeconds(),
+            context.inboxRememberSeconds(),
+            attempts);
+    Admission admission =
+        new Admission(
+            bus,
+            assembly.receptions(),
+            publisher::unpublished,
+            options.backlog(),
+            options.backlogWait(),
+            options.clock(),
+            metrics,
+            Admission.ASKING);
     progress.listen(admission::progressed); // held calls go as soon as the line is short enough
-    Routing routing = new Routing(context.name(), components, hosted, engine, bus, options, tracing, admission, configurations);
+    Routing routing =
+        new Routing(
+            context.name(),
+            components,
+            hosted,
+            engine,
+            bus,
+            options,
+            tracing,
+            admission,
+            configurations);
     Janitor janitor =
         new Janitor(
             components.values().stream()
                 .filter(c -> hosted.contains(c.label()))
-                .filter(c -> c.operations().values().stream().anyMatch(o -> o.declaration().once().isPresent()))
+                .filter(
+                    c ->
+                        c.operations().values().stream()
+                            .anyMatch(o -> o.declaration().once().isPresent()))
                 .toList(),
             options.clock());
     SystemMessages announced =
         new SystemMessages(
             context,
-            () -> messages.flatMap(Component::store).orElseGet(() -> storage.store(SystemMessages.LABEL)),
+            () ->
+                messages
+                    .flatMap(Component::store)
+                    .orElseGet(() -> storage.store(SystemMessages.LABEL)),
             assembly.consumed(),
             options.clock(),
             options.random(),
@@ -167,11 +208,20 @@ public final class Toa implements AutoCloseable {
             assembly.receptions(),
             components.keySet(),
             hosted,
-            new Deliveries(context.retryDelaysSeconds(), metrics, options.clock(), progress, tracing, announced),
+            new Deliveries(
+                context.retryDelaysSeconds(),
+                metrics,
+                options.clock(),
+                progress,
+                tracing,
+                announced),
             routing::invoke,
             tracing,
             () -> metrics.counter(Calls.WAITS).increment());
-    gauges(metrics, components.values().stream().filter(c -> hosted.contains(c.label())).toList(), bus);
+    gauges(
+        metrics,
+        components.values().stream().filter(c -> hosted.contains(c.label())).toList(),
+        bus);
     Admin admin =
         new Admin(
             () -> bus,
@@ -184,12 +234,25 @@ public final class Toa implements AutoCloseable {
             progress);
     Toa toa =
         new Toa(
-            context, options, state, hosted, metrics, Opened.now(storage), Opened.now(bus),
-            Optional.of(new Running(routing, messaging, publisher, janitor, assembly)), admin, tracing);
+            context,
+            options,
+            state,
+            hosted,
+            metrics,
+            Opened.now(storage),
+            Opened.now(bus),
+            Optional.of(new Running(routing, messaging, publisher, janitor, assembly)),
+            admin,
+            tracing);
     messaging.start();
     publisher.start();
     janitor.start();
-    LOG.info("Context {} is up: hosting {} on {} and {}", context.name(), new TreeSet<>(hosted), storage.describe(), bus.describe());
+    LOG.info(
+        "Context {} is up: hosting {} on {} and {}",
+        context.name(),
+        new TreeSet<>(hosted),
+        storage.describe(),
+        bus.describe());
     return toa;
   }
 
@@ -202,33 +265,68 @@ public final class Toa implements AutoCloseable {
       Opened<Bus> bus,
       List<MeterRegistry> registries,
       Tracing tracing) {
-    Redelivery redelivery = new Redelivery(context, storage::get, Redelivery.consumed(context), options.clock());
+    Redelivery redelivery =
+        new Redelivery(context, storage::get, Redelivery.consumed(context), options.clock());
     SystemMessages announced =
         new SystemMessages(
-            context, () -> storage.get().store(SystemMessages.LABEL), Redelivery.consumed(context), options.clock(), options.random(), Optional.empty());
-    Admin admin = new Admin(bus::get, redelivery, announced, Optional.empty(), Optional.empty(), Optional::empty, Messaging.tasks("none"), new Progress());
-    return new Toa(context, options, state, Set.of(), registry(registries), storage, bus, Optional.empty(), admin, tracing);
+            context,
+            () -> storage.get().store(SystemMessages.LABEL),
+            Redelivery.consumed(context),
+            options.clock(),
+            options.random(),
+            Optional.empty());
+    Admin admin =
+        new Admin(
+            bus::get,
+            redelivery,
+            announced,
+            Optional.empty(),
+            Optional.empty(),
+            Optional::empty,
+            Messaging.tasks("none"),
+            new Progress());
+    return new Toa(
+        context,
+        options,
+        state,
+        Set.of(),
+        registry(registries),
+        storage,
+        bus,
+        Optional.empty(),
+        admin,
+        tracing);
   }
 
   /**
-   * The gauges of the backlog of each hosted component's outbox and of the parked messages: each
-   * an indexed count or a queue's message count, asked at most once per {@link
-   * Sampled#PERIOD_MILLIS}, never a listing.
+   * The gauges of the backlog of each hosted component's outbox and of the parked messages: each an
+   * indexed count or a queue's message count, asked at most once per {@link Sampled#PERIOD_MILLIS},
+   * never a listing.
    */
-  private static void gauges(MeterRegistry metrics, java.util.Collection<Component> hosted, Bus bus) {
+  private static void gauges(
+      MeterRegistry metrics, java.util.Collection<Component> hosted, Bus bus) {
     for (Component component : hosted) {
-      component.store().ifPresent(store -> {
-        Sampled backlog = new Sampled("the outbox backlog of " + component.label(), store::unpublishedCount);
-        Gauge.builder(BACKLOG_GAUGE, backlog::value)
-            .tag("component", component.label())
-            .description("outbox entries committed and not yet published")
-            .register(metrics);
-      });
+      component
+          .store()
+          .ifPresent(
+              store -> {
+                Sampled backlog =
+                    new Sampled(
+                        "the outbox backlog of " + component.label(), store::unpublishedCount);
+                Gauge.builder(BACKLOG_GAUGE, backlog::value)
+                    .tag("component", component.label())
+                    .description("outbox entries committed and not yet published")
+                    .register(metrics);
+              });
     }
-    bus.parking().ifPresent(parking -> {
-      Sampled parked = new Sampled("the parked messages", parking::parkedCount);
-      Gauge.builder(PARKED_GAUGE, parked::value).description("messages parked after failing, over all queues").register(metrics);
-    });
+    bus.parking()
+        .ifPresent(
+            parking -> {
+              Sampled parked = new Sampled("the parked messages", parking::parkedCount);
+              Gauge.builder(PARKED_GAUGE, parked::value)
+                  .description("messages parked after failing, over all queues")
+                  .register(metrics);
+            });
   }
 
   /** The gauge of a component's outbox entries not yet published, by {@code component}. */
@@ -264,7 +362,8 @@ public final class Toa implements AutoCloseable {
   /**
    * Calls an operation with a fresh identity, as a call from outside the system does.
    *
-   * @param endpoint {@code namespace.name.operation}, or {@code name.operation} in the default namespace
+   * @param endpoint {@code namespace.name.operation}, or {@code name.operation} in the default
+   *     namespace
    * @throws Failure when the call fails; nothing was committed
    */
   public Reply call(String endpoint, Request request) {
@@ -304,10 +403,27 @@ public final class Toa implements AutoCloseable {
     context.components().stream().map(ComponentManifest::label).forEach(known::add);
     if (!known.contains(component)) {
       throw new Failure(
-          Failure.Code.ENDPOINT, "context " + context.name() + " has no component '" + label + "'; it has " + String.join(", ", known));
+          Failure.Code.ENDPOINT,
+          "context "
+              + context.name()
+              + " has no component '"
+              + label
+              + "'; it has "
+              + String.join(", ", known));
     }
-    Result result = Calls.request(bus.get(), tracing, component, endpoint.substring(dot + 1), request, identity, options.callTimeout());
-    return new Answer(Routing.reply(result), result instanceof Result.Output output && output.replayed(), Optional.empty());
+    Result result =
+        Calls.request(
+            bus.get(),
+            tracing,
+            component,
+            endpoint.substring(dot + 1),
+            request,
+            identity,
+            options.callTimeout());
+    return new Answer(
+        Routing.reply(result),
+        result instanceof Result.Output output && output.replayed(),
+        Optional.empty());
   }
 
   /**
@@ -318,7 +434,13 @@ public final class Toa implements AutoCloseable {
    */
   public OperationType typeOf(String component, String operation) {
     return running
-        .orElseThrow(() -> new Failure(Failure.Code.ENDPOINT, "context " + context.name() + " hosts nothing here, so it knows no operation types"))
+        .orElseThrow(
+            () ->
+                new Failure(
+                    Failure.Code.ENDPOINT,
+                    "context "
+                        + context.name()
+                        + " hosts nothing here, so it knows no operation types"))
         .routing()
         .typeOf(component, operation);
   }
@@ -330,10 +452,17 @@ public final class Toa implements AutoCloseable {
    * @throws Failure as {@link #typeOf} does
    */
   public boolean enumerates(String component, String operation) {
-    Operation found = running
-        .orElseThrow(() -> new Failure(Failure.Code.ENDPOINT, "context " + context.name() + " hosts nothing here, so it knows no operations"))
-        .routing()
-        .operation(component, operation);
+    Operation found =
+        running
+            .orElseThrow(
+                () ->
+                    new Failure(
+                        Failure.Code.ENDPOINT,
+                        "context "
+                            + context.name()
+                            + " hosts nothing here, so it knows no operations"))
+            .routing()
+            .operation(component, operation);
     return found.generic() && found.implementation().equals("enumerate");
   }
 
@@ -424,7 +553,8 @@ public final class Toa implements AutoCloseable {
       try {
         storage.close();
       } finally {
-        running.ifPresent(r -> r.code().close()); // the components' loaders, once none of their code runs
+        running.ifPresent(
+            r -> r.code().close()); // the components' loaders, once none of their code runs
       }
     }
   }

@@ -33,9 +33,9 @@ import java.util.Set;
 import java.util.TreeMap;
 import java.util.random.RandomGenerator;
 import java.util.regex.Pattern;
-import tools.jackson.databind.JsonNode;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import tools.jackson.databind.JsonNode;
 
 /**
  * Builds a {@link Toa}: a context read from a folder, or declared in code, or both (a folder's
@@ -54,11 +54,11 @@ import org.slf4j.LoggerFactory;
  * }
  * }</pre>
  *
- * <p>Engines are found by name among the providers on the class path ({@link java.util.ServiceLoader})
- * and those given with {@link #engine(StorageProvider)} and {@link #engine(BusProvider)}; each checks
- * its own options. The {@code TOA_STORAGE}, {@code TOA_STORAGE_URL}, {@code TOA_BUS} and {@code
- * TOA_BUS_URL} variables of the options' environment override the engines a folder's context
- * names, never the ones named here in code.
+ * <p>Engines are found by name among the providers on the class path ({@link
+ * java.util.ServiceLoader}) and those given with {@link #engine(StorageProvider)} and {@link
+ * #engine(BusProvider)}; each checks its own options. The {@code TOA_STORAGE}, {@code
+ * TOA_STORAGE_URL}, {@code TOA_BUS} and {@code TOA_BUS_URL} variables of the options' environment
+ * override the engines a folder's context names, never the ones named here in code.
  *
  * <p>Not thread-safe; build once.
  *
@@ -123,7 +123,9 @@ public final class ToaBuilder {
   public ToaBuilder name(String name) {
     if (!NAME.matcher(Objects.requireNonNull(name, "name")).matches()) {
       throw new IllegalArgumentException(
-          "'" + name + "' is not a context name: a lowercase letter followed by up to 31 lowercase letters, digits or dashes");
+          "'"
+              + name
+              + "' is not a context name: a lowercase letter followed by up to 31 lowercase letters, digits or dashes");
     }
     this.name = Optional.of(name);
     return this;
@@ -143,7 +145,11 @@ public final class ToaBuilder {
    * @param label {@code namespace.name}, or {@code name} in the default namespace
    */
   public ToaBuilder component(String label, String manifest) {
-    components.add(new Text(Objects.requireNonNull(label, "label"), Objects.requireNonNull(manifest, "manifest"), "code:" + label));
+    components.add(
+        new Text(
+            Objects.requireNonNull(label, "label"),
+            Objects.requireNonNull(manifest, "manifest"),
+            "code:" + label));
     return this;
   }
 
@@ -155,14 +161,23 @@ public final class ToaBuilder {
    * @throws IllegalArgumentException when there is no such resource
    */
   public ToaBuilder componentOnClassPath(String label) {
-    String resource = packageOf(Objects.requireNonNull(label, "label")).replace('.', '/') + "/manifest.toa.yaml";
+    String resource =
+        packageOf(Objects.requireNonNull(label, "label")).replace('.', '/') + "/manifest.toa.yaml";
     ClassLoader loader = ToaBuilder.class.getClassLoader();
     try (InputStream in = loader.getResourceAsStream(resource)) {
       if (in == null) {
         throw new IllegalArgumentException(
-            "There is no " + resource + " on the class path for component " + label + "; put its manifest there, beside its classes");
+            "There is no "
+                + resource
+                + " on the class path for component "
+                + label
+                + "; put its manifest there, beside its classes");
       }
-      components.add(new Text(label, new String(in.readAllBytes(), StandardCharsets.UTF_8), "classpath:" + resource));
+      components.add(
+          new Text(
+              label,
+              new String(in.readAllBytes(), StandardCharsets.UTF_8),
+              "classpath:" + resource));
     } catch (IOException e) {
       throw new UncheckedIOException("Cannot read " + resource + " from the class path", e);
     }
@@ -176,8 +191,8 @@ public final class ToaBuilder {
   }
 
   /**
-   * The storage engine, by name, with its options (values as text: {@code toString()} of each).
-   * The engine checks them when it opens; an unknown one is refused by name.
+   * The storage engine, by name, with its options (values as text: {@code toString()} of each). The
+   * engine checks them when it opens; an unknown one is refused by name.
    */
   public ToaBuilder storage(String engine, Map<String, ?> options) {
     this.storage = Optional.of(engine(engine, options, "storage"));
@@ -193,10 +208,16 @@ public final class ToaBuilder {
   private static EngineDeclaration engine(String engine, Map<String, ?> options, String what) {
     if (!NAME.matcher(Objects.requireNonNull(engine, what)).matches()) {
       throw new IllegalArgumentException(
-          "'" + engine + "' is not an engine name: a lowercase letter followed by up to 31 lowercase letters, digits or dashes");
+          "'"
+              + engine
+              + "' is not an engine name: a lowercase letter followed by up to 31 lowercase letters, digits or dashes");
     }
     Map<String, String> text = new TreeMap<>();
-    options.forEach((k, v) -> text.put(Objects.requireNonNull(k, "an option's name"), String.valueOf(Objects.requireNonNull(v, k))));
+    options.forEach(
+        (k, v) ->
+            text.put(
+                Objects.requireNonNull(k, "an option's name"),
+                String.valueOf(Objects.requireNonNull(v, k))));
     return new EngineDeclaration(engine, text, new Location(CODE, what));
   }
 
@@ -212,7 +233,10 @@ public final class ToaBuilder {
     return this;
   }
 
-  /** How long a {@code once} call's answer is given when its operation states no time; at least 600 s. */
+  /**
+   * How long a {@code once} call's answer is given when its operation states no time; at least 600
+   * s.
+   */
   public ToaBuilder inboxRetention(Duration retention) {
     this.inboxRetentionSeconds = Optional.of(inboxWindow("retention", retention));
     return this;
@@ -220,8 +244,8 @@ public final class ToaBuilder {
 
   /**
    * How long the record that a {@code once} call was answered is kept when its operation states no
-   * time, so that a repeat after its answer's window is refused as already answered rather than run;
-   * at least 600 s, and never shorter than the answer's window.
+   * time, so that a repeat after its answer's window is refused as already answered rather than
+   * run; at least 600 s, and never shorter than the answer's window.
    */
   public ToaBuilder inboxRemember(Duration remember) {
     this.inboxRememberSeconds = Optional.of(inboxWindow("remember", remember));
@@ -231,7 +255,8 @@ public final class ToaBuilder {
   private static long inboxWindow(String name, Duration window) {
     long seconds = window.toSeconds();
     if (seconds < Once.MINIMUM_SECONDS) {
-      throw new IllegalArgumentException("an inbox " + name + " is " + Once.MINIMUM_SECONDS + " seconds or more; got " + window);
+      throw new IllegalArgumentException(
+          "an inbox " + name + " is " + Once.MINIMUM_SECONDS + " seconds or more; got " + window);
     }
     return seconds;
   }
@@ -239,7 +264,9 @@ public final class ToaBuilder {
   /** How long published outbox entries are kept; at least 60 s. */
   public ToaBuilder outboxRetention(Duration retention) {
     long seconds = retention.toSeconds();
-    if (seconds < 60) throw new IllegalArgumentException("an outbox retention is 60 seconds or more; got " + retention);
+    if (seconds < 60)
+      throw new IllegalArgumentException(
+          "an outbox retention is 60 seconds or more; got " + retention);
     this.outboxRetentionSeconds = Optional.of(seconds);
     return this;
   }
@@ -251,7 +278,8 @@ public final class ToaBuilder {
   public ToaBuilder retryDelays(Duration... delays) {
     List<Long> seconds = new ArrayList<>();
     for (Duration delay : delays) {
-      if (delay.isNegative()) throw new IllegalArgumentException("a retry delay is never negative; got " + delay);
+      if (delay.isNegative())
+        throw new IllegalArgumentException("a retry delay is never negative; got " + delay);
       seconds.add(delay.toSeconds());
     }
     this.retryDelaysSeconds = Optional.of(List.copyOf(seconds));
@@ -336,8 +364,8 @@ public final class ToaBuilder {
    * consumes it, for an observer of the bus outside the context's receivers: a test that asserts
    * what was announced ({@code toa4j-test}). Without it, an event no receiver consumes is not
    * rendered, and a component none of whose events is consumed keeps no outbox. It costs an outbox
-   * entry per write of every component with an entity; an event no queue is bound to is dropped
-   * by the bus.
+   * entry per write of every component with an entity; an event no queue is bound to is dropped by
+   * the bus.
    */
   public ToaBuilder announceAll() {
     this.announceAll = true;
@@ -358,18 +386,35 @@ public final class ToaBuilder {
     long read = System.nanoTime();
     Path home = home(context);
     Set<String> hosted = Hosting.of(context, hosting);
-    Map<String, JsonNode> configurations = Configurations.resolve(context, hosted, options.environment()); // refused before anything opens
-    EngineRegistry registry = EngineRegistry.of(ToaBuilder.class.getClassLoader(), storageProviders, busProviders);
+    Map<String, JsonNode> configurations =
+        Configurations.resolve(
+            context, hosted, options.environment()); // refused before anything opens
+    EngineRegistry registry =
+        EngineRegistry.of(ToaBuilder.class.getClassLoader(), storageProviders, busProviders);
     StorageProvider storageProvider = registry.storage(context.storage());
     BusProvider busProvider = registry.bus(context.bus());
     Hosting.requireShared(context, hosted, busProvider);
     Parts parts = bindWhileOpening(context, home, storageProvider, busProvider);
     LOG.debug(
         "Context {}: manifests read in {} ms; components bound in {} ms while the storage opened in {} ms and the bus in {} ms",
-        context.name(), (read - started) / 1_000_000, parts.bindingMillis(), parts.storageMillis(), parts.busMillis());
+        context.name(),
+        (read - started) / 1_000_000,
+        parts.bindingMillis(),
+        parts.storageMillis(),
+        parts.busMillis());
     try {
       Hosting.requireCalls(context, hosted, parts.bus());
-      return Toa.start(context, options, home, hosted, parts.assembly(), parts.storage(), parts.bus(), List.copyOf(registries), tracing(), configurations);
+      return Toa.start(
+          context,
+          options,
+          home,
+          hosted,
+          parts.assembly(),
+          parts.storage(),
+          parts.bus(),
+          List.copyOf(registries),
+          tracing(),
+          configurations);
     } catch (RuntimeException | Error e) {
       Opening.close(parts.bus(), e);
       Opening.close(parts.storage(), e);
@@ -379,18 +424,33 @@ public final class ToaBuilder {
   }
 
   /** What a start binds and opens, and how long each took. */
-  private record Parts(Assembly assembly, Storage storage, Bus bus, long bindingMillis, long storageMillis, long busMillis) {}
+  private record Parts(
+      Assembly assembly,
+      Storage storage,
+      Bus bus,
+      long bindingMillis,
+      long storageMillis,
+      long busMillis) {}
 
   /**
    * Binds the components while the storage and the bus connect to their servers, each on a thread
    * of its own: a start waits for the slowest of the three, not for their sum. When one fails, the
    * others are given up and whatever opened is closed, {@code Error} included.
    */
-  private Parts bindWhileOpening(ContextManifest context, Path home, StorageProvider storageProvider, BusProvider busProvider) {
-    Opening<Storage> storage = Opening.start("toa-open-storage", () -> Engines.storage(storageProvider, context.storage(), home, options, true));
+  private Parts bindWhileOpening(
+      ContextManifest context,
+      Path home,
+      StorageProvider storageProvider,
+      BusProvider busProvider) {
+    Opening<Storage> storage =
+        Opening.start(
+            "toa-open-storage",
+            () -> Engines.storage(storageProvider, context.storage(), home, options, true));
     Opening<Bus> bus;
     try {
-      bus = Opening.start("toa-open-bus", () -> Engines.bus(busProvider, context.bus(), home, options, true));
+      bus =
+          Opening.start(
+              "toa-open-bus", () -> Engines.bus(busProvider, context.bus(), home, options, true));
     } catch (RuntimeException | Error e) {
       storage.abandon(e);
       throw e;
@@ -426,8 +486,8 @@ public final class ToaBuilder {
   /**
    * A context that hosts nothing and compiles nothing: its calls go over the bus to the processes
    * that host their components, its admin face reaches the bus's parked messages, and its system
-   * stores the storage. Each engine is opened when first needed, once, without waiting for a
-   * server that does not answer.
+   * stores the storage. Each engine is opened when first needed, once, without waiting for a server
+   * that does not answer.
    *
    * @throws io.toa4j.manifest.ManifestException when a manifest does not fit
    * @throws StartupException when an engine is missing
@@ -435,14 +495,16 @@ public final class ToaBuilder {
   public Toa connect() {
     ContextManifest context = context();
     Path home = home(context);
-    EngineRegistry registry = EngineRegistry.of(ToaBuilder.class.getClassLoader(), storageProviders, busProviders);
+    EngineRegistry registry =
+        EngineRegistry.of(ToaBuilder.class.getClassLoader(), storageProviders, busProviders);
     StorageProvider storageProvider = registry.storage(context.storage());
     BusProvider busProvider = registry.bus(context.bus());
     return Toa.client(
         context,
         options,
         home,
-        Opened.later(() -> Engines.storage(storageProvider, context.storage(), home, options, false)),
+        Opened.later(
+            () -> Engines.storage(storageProvider, context.storage(), home, options, false)),
         Opened.later(() -> Engines.bus(busProvider, context.bus(), home, options, false)),
         List.copyOf(registries),
         tracing());
@@ -476,7 +538,12 @@ public final class ToaBuilder {
       ComponentManifest twin = byLabel.putIfAbsent(manifest.label(), manifest);
       if (twin != null) {
         throw new StartupException(
-            "Two components are labelled " + manifest.label() + ": " + twin.file() + " and " + manifest.file()
+            "Two components are labelled "
+                + manifest.label()
+                + ": "
+                + twin.file()
+                + " and "
+                + manifest.file()
                 + "; give one of them another namespace or name");
       }
     }
@@ -484,22 +551,43 @@ public final class ToaBuilder {
     sorted.sort(Comparator.comparing(ComponentManifest::label));
     String contextName =
         name.or(() -> folder.map(ContextManifest::name))
-            .orElseThrow(() -> new StartupException("A context built in code needs a name: call name(\"shop\") on the builder"));
+            .orElseThrow(
+                () ->
+                    new StartupException(
+                        "A context built in code needs a name: call name(\"shop\") on the builder"));
     return new ContextManifest(
         folder.map(ContextManifest::directory).orElseGet(() -> Path.of("").toAbsolutePath()),
         folder.map(ContextManifest::file).orElse(CODE),
         contextName,
-        storage.orElseGet(() -> folder.map(f -> overridden(f.storage(), "TOA_STORAGE", "TOA_STORAGE_URL"))
-            .orElseGet(() -> new EngineDeclaration(ContextManifest.DEFAULT_STORAGE, Map.of(), new Location(CODE, "storage")))),
-        bus.orElseGet(() -> folder.map(f -> overridden(f.bus(), "TOA_BUS", "TOA_BUS_URL"))
-            .orElseGet(() -> new EngineDeclaration(ContextManifest.DEFAULT_BUS, Map.of(), new Location(CODE, "bus")))),
-        inboxRetentionSeconds.or(() -> folder.map(ContextManifest::inboxRetentionSeconds))
+        storage.orElseGet(
+            () ->
+                folder
+                    .map(f -> overridden(f.storage(), "TOA_STORAGE", "TOA_STORAGE_URL"))
+                    .orElseGet(
+                        () ->
+                            new EngineDeclaration(
+                                ContextManifest.DEFAULT_STORAGE,
+                                Map.of(),
+                                new Location(CODE, "storage")))),
+        bus.orElseGet(
+            () ->
+                folder
+                    .map(f -> overridden(f.bus(), "TOA_BUS", "TOA_BUS_URL"))
+                    .orElseGet(
+                        () ->
+                            new EngineDeclaration(
+                                ContextManifest.DEFAULT_BUS, Map.of(), new Location(CODE, "bus")))),
+        inboxRetentionSeconds
+            .or(() -> folder.map(ContextManifest::inboxRetentionSeconds))
             .orElse(ContextManifest.DEFAULT_INBOX_RETENTION_SECONDS),
-        inboxRememberSeconds.or(() -> folder.map(ContextManifest::inboxRememberSeconds))
+        inboxRememberSeconds
+            .or(() -> folder.map(ContextManifest::inboxRememberSeconds))
             .orElse(ContextManifest.DEFAULT_INBOX_REMEMBER_SECONDS),
-        retryDelaysSeconds.or(() -> folder.map(ContextManifest::retryDelaysSeconds))
+        retryDelaysSeconds
+            .or(() -> folder.map(ContextManifest::retryDelaysSeconds))
             .orElse(ContextManifest.DEFAULT_RETRY_DELAYS_SECONDS),
-        outboxRetentionSeconds.or(() -> folder.map(ContextManifest::outboxRetentionSeconds))
+        outboxRetentionSeconds
+            .or(() -> folder.map(ContextManifest::outboxRetentionSeconds))
             .orElse(ContextManifest.DEFAULT_OUTBOX_RETENTION_SECONDS),
         List.copyOf(sorted),
         folder.map(ContextManifest::configuration).orElse(Map.of()));
@@ -509,12 +597,15 @@ public final class ToaBuilder {
    * A folder's engine as the environment overrides it: another engine drops the folder's options,
    * which were written for the one it names; a URL replaces the {@code url} option.
    */
-  private EngineDeclaration overridden(EngineDeclaration declared, String nameVariable, String urlVariable) {
+  private EngineDeclaration overridden(
+      EngineDeclaration declared, String nameVariable, String urlVariable) {
     Map<String, String> env = options.environment();
     EngineDeclaration engine = declared;
     String other = env.get(nameVariable);
     if (other != null && !other.isBlank() && !other.equals(declared.name())) {
-      engine = new EngineDeclaration(other.strip(), Map.of(), new Location(Path.of("environment"), nameVariable));
+      engine =
+          new EngineDeclaration(
+              other.strip(), Map.of(), new Location(Path.of("environment"), nameVariable));
     }
     String url = env.get(urlVariable);
     if (url != null && !url.isBlank()) engine = engine.with(Map.of("url", url.strip()));

@@ -23,8 +23,8 @@ import tools.jackson.databind.node.ObjectNode;
 /**
  * The runtime's spans, and the W3C trace context that joins them across processes: in a message's
  * headers ({@code traceparent}, {@code tracestate}) and in an outbox entry, so that the events and
- * tasks of a commit join the trace of the call that committed it, whichever process publishes
- * them and however long after.
+ * tasks of a commit join the trace of the call that committed it, whichever process publishes them
+ * and however long after.
  *
  * <p>The propagation is always W3C, whatever the application's propagators, so that two processes
  * of one context always understand each other. Without an SDK the API's no-op tracer makes every
@@ -47,7 +47,8 @@ final class Tracing {
 
   private static final TextMapPropagator W3C = W3CTraceContextPropagator.getInstance();
 
-  private static final TextMapGetter<Map<String, String>> FROM_MAP = (carrier, key) -> carrier == null ? null : carrier.get(key);
+  private static final TextMapGetter<Map<String, String>> FROM_MAP =
+      (carrier, key) -> carrier == null ? null : carrier.get(key);
 
   private final OpenTelemetry openTelemetry;
   private final Tracer tracer;
@@ -81,7 +82,8 @@ final class Tracing {
    * {@code parent}, whose context travels in the message's headers, so that its delivery joins the
    * trace.
    */
-  void produce(String name, Message message, Context parent, java.util.function.Consumer<Message> out) {
+  void produce(
+      String name, Message message, Context parent, java.util.function.Consumer<Message> out) {
     produce(List.of(new Produced(name, message, parent)), traced -> out.accept(traced.get(0)));
   }
 
@@ -118,14 +120,19 @@ final class Tracing {
     span.setStatus(StatusCode.ERROR, String.valueOf(thrown.getMessage()));
   }
 
-  /** The context's W3C fields, as headers; empty when it has no valid span (no SDK, nothing traced). */
+  /**
+   * The context's W3C fields, as headers; empty when it has no valid span (no SDK, nothing traced).
+   */
   static Map<String, String> headers(Context context) {
     Map<String, String> headers = new HashMap<>();
     W3C.inject(context, headers, (carrier, key, value) -> carrier.put(key, value));
     return headers;
   }
 
-  /** The message with the context's W3C fields added to its headers; the message itself when there are none. */
+  /**
+   * The message with the context's W3C fields added to its headers; the message itself when there
+   * are none.
+   */
   static Message withContext(Message message, Context context) {
     Map<String, String> trace = headers(context);
     if (trace.isEmpty()) return message;
@@ -134,12 +141,17 @@ final class Tracing {
     return new Message(message.id(), message.label(), message.body(), headers);
   }
 
-  /** The context the headers carry, over the root: a message without one starts a trace of its own. */
+  /**
+   * The context the headers carry, over the root: a message without one starts a trace of its own.
+   */
   static Context extract(Map<String, String> headers) {
     return W3C.extract(Context.root(), headers, FROM_MAP);
   }
 
-  /** The current context as an outbox entry keeps it: a JSON object of its W3C fields; empty when nothing is traced. */
+  /**
+   * The current context as an outbox entry keeps it: a JSON object of its W3C fields; empty when
+   * nothing is traced.
+   */
   static Optional<Json> entry(Context context) {
     Map<String, String> headers = headers(context);
     if (headers.isEmpty()) return Optional.empty();
@@ -157,9 +169,13 @@ final class Tracing {
     Map<String, String> headers = new HashMap<>();
     try {
       JsonNode fields = Binding.tree(entry.get());
-      fields.properties().forEach(field -> {
-        if (field.getValue().isString()) headers.put(field.getKey(), field.getValue().asString());
-      });
+      fields
+          .properties()
+          .forEach(
+              field -> {
+                if (field.getValue().isString())
+                  headers.put(field.getKey(), field.getValue().asString());
+              });
     } catch (RuntimeException e) {
       return Context.root();
     }

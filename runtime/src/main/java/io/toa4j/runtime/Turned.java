@@ -23,27 +23,36 @@ final class Turned implements AutoCloseable {
   private Turned() {}
 
   /** Takes the turn of the call's write on the record its query names; no turn for a new record. */
-  static Turned take(Turns turns, Options options, Component component, Operation operation, Invocation call) {
+  static Turned take(
+      Turns turns, Options options, Component component, Operation operation, Invocation call) {
     Turned turned = new Turned();
     Optional<String> id = call.query().flatMap(Query::id);
     if (id.isEmpty()) return turned;
     Store store = component.store().orElseThrow();
     boolean once = operation.declaration().once().isPresent();
-    turned.turn = turns.take(component.label() + " " + id.get(), () ->
-        turned.answer = once ? store.recorded(call.identity(), options.clock().millis()) : Optional.empty());
+    turned.turn =
+        turns.take(
+            component.label() + " " + id.get(),
+            () ->
+                turned.answer =
+                    once
+                        ? store.recorded(call.identity(), options.clock().millis())
+                        : Optional.empty());
     return turned;
   }
 
   /**
    * What a write needs before its first attempt: the record the call names and, for an operation
-   * that declares once, the call's recorded answer — handed over by the call before it in line,
-   * or read together, one request to the store.
+   * that declares once, the call's recorded answer — handed over by the call before it in line, or
+   * read together, one request to the store.
    */
   Reading first(Options options, Operation operation, Store store, Invocation call) {
     Optional<StoredRecord> handed = turn.handed();
-    if (handed.isPresent() && answer != null) return new Reading(answer, handed); // read while it waited
+    if (handed.isPresent() && answer != null)
+      return new Reading(answer, handed); // read while it waited
     Optional<String> id = call.query().flatMap(Query::id);
-    if (operation.declaration().once().isEmpty()) return new Reading(Optional.empty(), id.flatMap(store::read));
+    if (operation.declaration().once().isEmpty())
+      return new Reading(Optional.empty(), id.flatMap(store::read));
     long now = options.clock().millis();
     if (id.isEmpty()) return new Reading(store.recorded(call.identity(), now), Optional.empty());
     return store.read(id.get(), call.identity(), now);

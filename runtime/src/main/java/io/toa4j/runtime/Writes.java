@@ -40,11 +40,11 @@ import tools.jackson.databind.node.ObjectNode;
  *   <li>An attempt that answers without proposing (a refusal, a discard) writes nothing.
  *   <li>Every state proposed fits the entity's schema ({@link #next}); one that does not is never
  *       stored.
- *   <li>Each attempt is given the record as stored (or as the call before it in line committed
- *       it), never what an abandoned attempt made of it.
+ *   <li>Each attempt is given the record as stored (or as the call before it in line committed it),
+ *       never what an abandoned attempt made of it.
  *   <li>A write that retries never shows its caller a lost compare-and-swap: it runs again on fresh
- *       state within the retry policy, and exhausting it fails {@code CONTENTION}; one that does not
- *       retry fails {@code CONCURRENCY}.
+ *       state within the retry policy, and exhausting it fails {@code CONTENTION}; one that does
+ *       not retry fails {@code CONCURRENCY}.
  *   <li>When someone consumes the component's events, every committed write carries its outbox
  *       entry (its fact, its tasks) in the same commit, and the outbox hears of it only after the
  *       commit answered; a write that may not have committed hands nothing to the next call in
@@ -71,7 +71,13 @@ final class Writes {
   private final Tracing tracing;
   private final InboxAnswers inbox;
 
-  Writes(Options options, Engine.Outbox outbox, MeterRegistry metrics, Meters meters, Tracing tracing, InboxAnswers inbox) {
+  Writes(
+      Options options,
+      Engine.Outbox outbox,
+      MeterRegistry metrics,
+      Meters meters,
+      Tracing tracing,
+      InboxAnswers inbox) {
     this.options = options;
     this.outbox = outbox;
     this.metrics = metrics;
@@ -108,7 +114,8 @@ final class Writes {
    * A write: the record as it would be, what to answer when it commits, the trailers its event
    * carries, and the tasks that leave with it.
    */
-  record Proposed(Next next, Result result, Map<String, Object> trailers, List<Task> tasks) implements Attempted {}
+  record Proposed(Next next, Result result, Map<String, Object> trailers, List<Task> tasks)
+      implements Attempted {}
 
   /** One attempt, on the record as read for it. */
   @FunctionalInterface
@@ -125,18 +132,27 @@ final class Writes {
    * @param retry whether a lost compare-and-swap is tried again on fresh state, within the retry
    *     policy
    */
-  Result write(Component component, Operation operation, Invocation call, Turned turned, boolean retry, Supplier<Attempt> prepare) {
+  Result write(
+      Component component,
+      Operation operation,
+      Invocation call,
+      Turned turned,
+      boolean retry,
+      Supplier<Attempt> prepare) {
     Store store = component.store().orElseThrow();
     Reading first = turned.first(options, operation, store, call);
     Optional<Result> recorded = inbox.recorded(component, operation, call, first.answer());
     if (recorded.isPresent()) return recorded.get();
     Attempt attempt = prepare.get();
     for (int n = 1; ; n++) {
-      Current current = current(component, call.query(), n == 1 ? first.record() : stored(store, call.query()), true);
+      Current current =
+          current(
+              component, call.query(), n == 1 ? first.record() : stored(store, call.query()), true);
       Attempted attempted = attempt.run(current);
       if (attempted instanceof Answered answered) return answered.result();
       Proposed proposed = (Proposed) attempted;
-      Optional<Result> answered = commit(component, operation, store, current, proposed, call, turned.turn());
+      Optional<Result> answered =
+          commit(component, operation, store, current, proposed, call, turned.turn());
       if (answered.isPresent()) return answered.get();
       lost(component, operation, current, n, retry);
     }
@@ -151,33 +167,48 @@ final class Writes {
   }
 
   /** The record the query names, as {@code stored} holds it: read from the store for this query. */
-  private Current current(Component component, Optional<Query> query, Optional<StoredRecord> stored, boolean writing) {
+  private Current current(
+      Component component, Optional<Query> query, Optional<StoredRecord> stored, boolean writing) {
     if (query.isEmpty() || query.get().id().isEmpty()) {
-      if (!writing) throw new Failure(Failure.Code.CONTRACT, "query.id is required to read a record of " + component.label());
+      if (!writing)
+        throw new Failure(
+            Failure.Code.CONTRACT, "query.id is required to read a record of " + component.label());
       return new Current(Identities.fresh(options.random()), 0, 0, 0, component.blank());
     }
     String id = query.get().id().get();
     long version = stored.map(StoredRecord::version).orElse(0L);
-    query.get().version().ifPresent(
-        expected -> {
-          if (expected != version) {
-            throw new Failure(
-                Failure.Code.PRECONDITION,
-                "record " + id + " of " + component.label() + " is at version " + version + ", not " + expected);
-          }
-        });
+    query
+        .get()
+        .version()
+        .ifPresent(
+            expected -> {
+              if (expected != version) {
+                throw new Failure(
+                    Failure.Code.PRECONDITION,
+                    "record "
+                        + id
+                        + " of "
+                        + component.label()
+                        + " is at version "
+                        + version
+                        + ", not "
+                        + expected);
+              }
+            });
     if (stored.isPresent()) {
       StoredRecord r = stored.get();
       return new Current(r.id(), r.version(), r.created(), r.updated(), Binding.object(r.state()));
     }
-    if (component.entity().orElseThrow().associated()) return new Current(id, 0, 0, 0, component.blank());
+    if (component.entity().orElseThrow().associated())
+      return new Current(id, 0, 0, 0, component.blank());
     if (!writing) return null;
-    throw new Failure(Failure.Code.NOT_FOUND, "record " + id + " of " + component.label() + " does not exist");
+    throw new Failure(
+        Failure.Code.NOT_FOUND, "record " + id + " of " + component.label() + " does not exist");
   }
 
   /**
-   * The record as a write of {@code state} over {@code current} leaves it: the next version, updated
-   * now.
+   * The record as a write of {@code state} over {@code current} leaves it: the next version,
+   * updated now.
    *
    * @throws Failure {@code ENTITY_CONTRACT} when the state does not fit the entity's schema
    */
@@ -187,12 +218,22 @@ final class Writes {
     if (!violations.isEmpty()) {
       throw new Failure(
           Failure.Code.ENTITY_CONTRACT,
-          "the new state of record " + current.id() + " of " + component.label() + " does not fit the entity, so it was not"
-              + " stored: " + Engine.describe(violations));
+          "the new state of record "
+              + current.id()
+              + " of "
+              + component.label()
+              + " does not fit the entity, so it was not"
+              + " stored: "
+              + Engine.describe(violations));
     }
     long now = options.clock().millis();
     return new Next(
-        new StoredRecord(current.id(), current.version() + 1, current.version() == 0 ? now : current.created(), now, Binding.json(state)),
+        new StoredRecord(
+            current.id(),
+            current.version() + 1,
+            current.version() == 0 ? now : current.created(),
+            now,
+            Binding.json(state)),
         state);
   }
 
@@ -212,12 +253,19 @@ final class Writes {
    *     committed write's entry ever leaves.
    */
   private Optional<Result> commit(
-      Component component, Operation operation, Store store, Current current, Proposed proposed, Invocation call, Turns.Turn turn) {
+      Component component,
+      Operation operation,
+      Store store,
+      Current current,
+      Proposed proposed,
+      Invocation call,
+      Turns.Turn turn) {
     Next next = proposed.next();
     Optional<ObjectNode> changed = Optional.empty();
     if (component.announces()) {
       JsonNode origin = current.version() == 0 ? NullNode.getInstance() : current.view();
-      changed = Optional.of(Announcements.change(origin, next.view(), call.input(), proposed.trailers()));
+      changed =
+          Optional.of(Announcements.change(origin, next.view(), call.input(), proposed.trailers()));
     }
     Optional<Json> change = changed.map(Binding::json);
     Optional<OutboxEntry> leaving = Optional.empty();
@@ -232,9 +280,11 @@ final class Writes {
                   outbox.claimedUntil(next.updated()), // this process publishes it at once
                   Tracing.entry(io.opentelemetry.context.Context.current())));
     }
-    Optional<InboxEntry> answer = inbox.entry(operation, call, proposed.result(), next.updated(), next.record().id());
+    Optional<InboxEntry> answer =
+        inbox.entry(operation, call, proposed.result(), next.updated(), next.record().id());
     turn.hand(null); // until it is known to be committed
-    switch (timedCommit(component, store, new Write(current.version(), next.record(), leaving, answer))) {
+    switch (timedCommit(
+        component, store, new Write(current.version(), next.record(), leaving, answer))) {
       case COMMITTED:
         turn.hand(next.record());
         // a copy, since the tree shares nodes with the answer and the input, which the caller may
@@ -245,8 +295,10 @@ final class Writes {
       case DUPLICATE:
         return Optional.of(inbox.duplicate(component, operation, store, call));
       default:
-        // The compare-and-swap was lost. To a twin of this very call, when its answer is there: that
-        // answer is this call's, at once, rather than after a backoff and a run that changes nothing.
+        // The compare-and-swap was lost. To a twin of this very call, when its answer is there:
+        // that
+        // answer is this call's, at once, rather than after a backoff and a run that changes
+        // nothing.
         if (answer.isEmpty()) return Optional.empty();
         return inbox.twin(component, operation, store, call);
     }
@@ -259,7 +311,9 @@ final class Writes {
    */
   private Outcome timedCommit(Component component, Store store, Write write) {
     String id = write.record().id();
-    Span.current().setAttribute(Tracing.RECORD_ID, id); // the call's, which learns the id of a record it creates here
+    Span.current()
+        .setAttribute(
+            Tracing.RECORD_ID, id); // the call's, which learns the id of a record it creates here
     Timer.Sample sample = Timer.start(metrics);
     Span span = tracing.start("commit " + component.label(), SpanKind.INTERNAL);
     span.setAttribute(Tracing.COMPONENT, component.label());
@@ -275,23 +329,30 @@ final class Writes {
     } finally {
       span.setAttribute(Tracing.OUTCOME, outcome);
       span.end();
-      sample.stop(meters.timer(Engine.COMMIT_TIMER, "component", component.label(), "outcome", outcome));
+      sample.stop(
+          meters.timer(Engine.COMMIT_TIMER, "component", component.label(), "outcome", outcome));
     }
   }
 
   /** After a lost compare-and-swap: waits before the next attempt, or fails the call. */
-  private void lost(Component component, Operation operation, Current current, int attempt, boolean retry) {
+  private void lost(
+      Component component, Operation operation, Current current, int attempt, boolean retry) {
     String where = component.label() + "." + operation.name() + " on record " + current.id();
     if (!retry) {
       throw new Failure(
           Failure.Code.CONCURRENCY,
-          where + " lost its write to a concurrent one at version " + current.version()
+          where
+              + " lost its write to a concurrent one at version "
+              + current.version()
               + "; try again, or declare concurrency: retry");
     }
     if (attempt >= options.retry().attempts()) {
       throw new Failure(
           Failure.Code.CONTENTION,
-          where + " lost its write to concurrent ones " + attempt + " times in a row, so nothing was written; repeat the call later");
+          where
+              + " lost its write to concurrent ones "
+              + attempt
+              + " times in a row, so nothing was written; repeat the call later");
     }
     try {
       options.sleeper().sleep(options.retry().delayMillis(attempt, options.random().nextDouble()));

@@ -53,10 +53,14 @@ class AdmissionTest {
     long started = System.nanoTime();
     await().during(HELD).atMost(PATIENCE).until(() -> !held.isDone());
     long looked = looks.get() - before;
-    long periods = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - started) / Admission.SAMPLE_MILLIS;
+    long periods =
+        TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - started) / Admission.SAMPLE_MILLIS;
 
-    // per sample period: the held call's look, which asks the bus, and the answer's; one more at each side
-    assertThat(looked).as("looks at the line in %s periods", periods).isLessThanOrEqualTo(2 * periods + 4);
+    // per sample period: the held call's look, which asks the bus, and the answer's; one more at
+    // each side
+    assertThat(looked)
+        .as("looks at the line in %s periods", periods)
+        .isLessThanOrEqualTo(2 * periods + 4);
     unpublished.set(0);
     progress.signal();
     held.get(PATIENCE.toSeconds(), TimeUnit.SECONDS);
@@ -79,12 +83,16 @@ class AdmissionTest {
     Admission admission = admission(new Progress(), PATIENCE);
     unpublished.set(10);
     CompletableFuture<Boolean> interrupted = new CompletableFuture<>();
-    Thread caller = new Thread(() -> {
-      admission.enter(SOURCE);
-      interrupted.complete(Thread.currentThread().isInterrupted());
-    });
+    Thread caller =
+        new Thread(
+            () -> {
+              admission.enter(SOURCE);
+              interrupted.complete(Thread.currentThread().isInterrupted());
+            });
     caller.start();
-    await().atMost(PATIENCE).until(() -> looks.get() > 0 && caller.getState() == Thread.State.TIMED_WAITING);
+    await()
+        .atMost(PATIENCE)
+        .until(() -> looks.get() > 0 && caller.getState() == Thread.State.TIMED_WAITING);
 
     caller.interrupt();
 
@@ -95,18 +103,34 @@ class AdmissionTest {
   @Test
   void anAskWhoseThreadCannotStart_failsNoCall_andTheNextCallAsksAgain() {
     AtomicLong asks = new AtomicLong();
-    bus = new InterceptedBus("counted-embedded", "embedded", (events, proceed) -> proceed.accept(events))
-        .backlogs(queue -> {
-          asks.incrementAndGet();
-          return OptionalLong.of(0);
-        })
-        .open(new BusSettings(directory.resolve(".toa"), Map.of(), clock));
+    bus =
+        new InterceptedBus(
+                "counted-embedded", "embedded", (events, proceed) -> proceed.accept(events))
+            .backlogs(
+                queue -> {
+                  asks.incrementAndGet();
+                  return OptionalLong.of(0);
+                })
+            .open(new BusSettings(directory.resolve(".toa"), Map.of(), clock));
     AtomicLong refusals = new AtomicLong(1);
-    Executor startingNoThreadOnce = task -> {
-      if (refusals.getAndDecrement() > 0) throw new InternalError("unable to create native thread"); // an OutOfMemoryError would stop the test run itself
-      new Thread(task).start();
-    };
-    Admission admission = new Admission(bus, List.of(reception()), component -> 0, 3, PATIENCE, clock, new SimpleMeterRegistry(), startingNoThreadOnce);
+    Executor startingNoThreadOnce =
+        task -> {
+          if (refusals.getAndDecrement() > 0)
+            throw new InternalError(
+                "unable to create native thread"); // an OutOfMemoryError would stop the test run
+          // itself
+          new Thread(task).start();
+        };
+    Admission admission =
+        new Admission(
+            bus,
+            List.of(reception()),
+            component -> 0,
+            3,
+            PATIENCE,
+            clock,
+            new SimpleMeterRegistry(),
+            startingNoThreadOnce);
 
     admission.enter(SOURCE); // its ask cannot start: it goes on
     clock.advance(Duration.ofMillis(Admission.SAMPLE_MILLIS));
@@ -115,7 +139,10 @@ class AdmissionTest {
     await().atMost(PATIENCE).until(() -> asks.get() == 1);
   }
 
-  /** A call entering while 10 entries wait to be published, over the bound of 3: held once it looked. */
+  /**
+   * A call entering while 10 entries wait to be published, over the bound of 3: held once it
+   * looked.
+   */
   private CompletableFuture<Void> held(Admission admission) {
     unpublished.set(10);
     CompletableFuture<Void> held = CompletableFuture.runAsync(() -> admission.enter(SOURCE));
@@ -126,22 +153,38 @@ class AdmissionTest {
 
   private Admission admission(Progress progress, Duration wait) {
     bus = embedded();
-    Admission admission = new Admission(bus, List.of(reception()), component -> {
-      looks.incrementAndGet();
-      return unpublished.get();
-    }, 3, wait, clock, new SimpleMeterRegistry(), Admission.ASKING);
+    Admission admission =
+        new Admission(
+            bus,
+            List.of(reception()),
+            component -> {
+              looks.incrementAndGet();
+              return unpublished.get();
+            },
+            3,
+            wait,
+            clock,
+            new SimpleMeterRegistry(),
+            Admission.ASKING);
     progress.listen(admission::progressed);
     return admission;
   }
 
   /** The sinks' receiver of the sources' events: its queue is the sources' line. */
   private static Reception reception() {
-    return new Reception("test.sources.created..test.sinks", "test.sources.created", "test.sinks", "absorb", Optional.empty(), Optional.empty());
+    return new Reception(
+        "test.sources.created..test.sinks",
+        "test.sources.created",
+        "test.sinks",
+        "absorb",
+        Optional.empty(),
+        Optional.empty());
   }
 
   private Bus embedded() {
     for (BusProvider p : ServiceLoader.load(BusProvider.class)) {
-      if (p.name().equals("embedded")) return p.open(new BusSettings(directory.resolve(".toa"), Map.of(), clock));
+      if (p.name().equals("embedded"))
+        return p.open(new BusSettings(directory.resolve(".toa"), Map.of(), clock));
     }
     throw new AssertionError("no embedded bus");
   }

@@ -38,10 +38,16 @@ class AttachDistributedTest {
     System.getProperties().remove(gate);
   }
 
-  /** test.slow.add: a credit made once, which counts its runs and waits at the gate while it is shut. */
+  /**
+   * test.slow.add: a credit made once, which counts its runs and waits at the gate while it is
+   * shut.
+   */
   private Path context() {
     Fixtures.write(directory, "context.toa.yaml", "name: attach\n");
-    Fixtures.write(directory, "components/test.slow/manifest.toa.yaml", """
+    Fixtures.write(
+        directory,
+        "components/test.slow/manifest.toa.yaml",
+        """
         entity:
           associated: true
           properties:
@@ -53,13 +59,19 @@ class AttachDistributedTest {
             query: true
             input: { type: object, properties: { amount: { type: integer } }, required: [amount] }
         """);
-    Fixtures.write(directory, "components/test.slow/Account.java", """
+    Fixtures.write(
+        directory,
+        "components/test.slow/Account.java",
+        """
         package test.slow;
         public class Account extends io.toa4j.api.Entry {
           public long balance;
         }
         """);
-    Fixtures.write(directory, "components/test.slow/operations/Add.java", """
+    Fixtures.write(
+        directory,
+        "components/test.slow/operations/Add.java",
+        """
         package test.slow.operations;
         import io.toa4j.api.Transition;
         import java.util.concurrent.CountDownLatch;
@@ -83,12 +95,14 @@ class AttachDistributedTest {
             return entry;
           }
         }
-        """.formatted(gate));
+        """
+            .formatted(gate));
     return directory;
   }
 
   @Test
-  void retryOverTheBus_whileTheFirstRunsInTheHost_waitsForItsAnswer_andTheOperationRunsOnce() throws Exception {
+  void retryOverTheBus_whileTheFirstRunsInTheHost_waitsForItsAnswer_andTheOperationRunsOnce()
+      throws Exception {
     AtomicInteger runs = new AtomicInteger();
     CountDownLatch entered = new CountDownLatch(1);
     CountDownLatch open = new CountDownLatch(1);
@@ -99,10 +113,16 @@ class AttachDistributedTest {
       System.getProperties().put(gate, new Object[] {runs, entered, open});
       Request add = Request.of(ACCOUNT, Map.of("amount", 5));
 
-      CompletableFuture<Reply> first = CompletableFuture.supplyAsync(() -> caller.call("test.slow.add", add, "retried"));
-      assertThat(entered.await(60, TimeUnit.SECONDS)).as("the first call runs in the host").isTrue();
-      CompletableFuture<Reply> retry = CompletableFuture.supplyAsync(() -> caller.call("test.slow.add", add, "retried"));
-      await().atMost(Duration.ofSeconds(60)).until(() -> host.metrics().counter(Calls.WAITS).count() == 1);
+      CompletableFuture<Reply> first =
+          CompletableFuture.supplyAsync(() -> caller.call("test.slow.add", add, "retried"));
+      assertThat(entered.await(60, TimeUnit.SECONDS))
+          .as("the first call runs in the host")
+          .isTrue();
+      CompletableFuture<Reply> retry =
+          CompletableFuture.supplyAsync(() -> caller.call("test.slow.add", add, "retried"));
+      await()
+          .atMost(Duration.ofSeconds(60))
+          .until(() -> host.metrics().counter(Calls.WAITS).count() == 1);
       assertThat(retry).as("the retry waits in the host while the first runs").isNotDone();
       open.countDown();
 
@@ -110,8 +130,12 @@ class AttachDistributedTest {
       Reply attached = retry.get(60, TimeUnit.SECONDS);
       assertThat(attached).isEqualTo(answered);
       assertThat(runs).as("the operation ran once").hasValue(1);
-      assertThat(host.metrics().counter("toa.inbox.answers", "operation", "test.slow.add").count()).as("the retry was answered from the inbox").isEqualTo(1);
-      assertThat(TransitionTest.output(caller.call("test.slow.observe", Request.id(ACCOUNT)))).containsEntry("balance", 5L).containsEntry("VERSION", 1L);
+      assertThat(host.metrics().counter("toa.inbox.answers", "operation", "test.slow.add").count())
+          .as("the retry was answered from the inbox")
+          .isEqualTo(1);
+      assertThat(TransitionTest.output(caller.call("test.slow.observe", Request.id(ACCOUNT))))
+          .containsEntry("balance", 5L)
+          .containsEntry("VERSION", 1L);
     }
   }
 }

@@ -24,10 +24,10 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * Backpressure at the edge ({@link Admission}): a call from outside the context that would write
- * waits while more than the backlog bound of its component's events are on their way to a
- * receiver that consumes them, and goes on once they are handled, or once the longest wait is
- * over; a call that only reads never waits. The receiver held by the test, on a real bus, with the
- * same tests on every pair of engines ({@link BackpressureTest}, {@link BackpressureDistributedTest}).
+ * waits while more than the backlog bound of its component's events are on their way to a receiver
+ * that consumes them, and goes on once they are handled, or once the longest wait is over; a call
+ * that only reads never waits. The receiver held by the test, on a real bus, with the same tests on
+ * every pair of engines ({@link BackpressureTest}, {@link BackpressureDistributedTest}).
  */
 abstract class BackpressureContract {
   static final Duration PATIENCE = Duration.ofSeconds(30);
@@ -50,12 +50,16 @@ abstract class BackpressureContract {
     Options options = Options.defaults().withClock(clock).withBacklog(3, PATIENCE.multipliedBy(2));
     try (Toa app = app(Fixtures.sourceAndSink(directory), gated(release), options)) {
       for (int n = 1; n <= 4; n++) app.call("test.sources.emit", emit(n));
-      await().atMost(PATIENCE).until(() -> depth(app) == 4); // held by the receiver or waiting for it
-      clock.advance(Duration.ofMillis(Admission.SAMPLE_MILLIS)); // the queue's length is asked again
+      await()
+          .atMost(PATIENCE)
+          .until(() -> depth(app) == 4); // held by the receiver or waiting for it
+      clock.advance(
+          Duration.ofMillis(Admission.SAMPLE_MILLIS)); // the queue's length is asked again
       // the fourth may have waited a moment: an event published and not yet confirmed counts twice
       long before = waits(app);
 
-      CompletableFuture<Reply> fifth = CompletableFuture.supplyAsync(() -> app.call("test.sources.emit", emit(5)));
+      CompletableFuture<Reply> fifth =
+          CompletableFuture.supplyAsync(() -> app.call("test.sources.emit", emit(5)));
       await().atMost(PATIENCE).until(() -> waits(app) == before + 1);
       await().during(QUIET).atMost(PATIENCE).until(() -> !fifth.isDone());
       assertThat(app.call("test.sources.observe", Request.id(hex(1))))
@@ -66,7 +70,8 @@ abstract class BackpressureContract {
       release.countDown();
       await().atMost(PATIENCE).until(() -> depth(app) == 0);
       // the clock stands still: the queue is asked again as real time passes
-      assertThat(fifth.get(PATIENCE.toSeconds(), TimeUnit.SECONDS)).isInstanceOf(Reply.Output.class);
+      assertThat(fifth.get(PATIENCE.toSeconds(), TimeUnit.SECONDS))
+          .isInstanceOf(Reply.Output.class);
       await().atMost(PATIENCE).until(() -> received(app, 5).equals(List.of(1L, 1L, 1L, 1L, 1L)));
     }
   }
@@ -75,7 +80,11 @@ abstract class BackpressureContract {
   void aCallWaitsNoLongerThanTheLongestWait_thenGoesOn() throws Exception {
     CountDownLatch release = new CountDownLatch(1);
     Duration wait = Duration.ofMillis(300);
-    try (Toa app = app(Fixtures.sourceAndSink(directory), gated(release), Options.defaults().withClock(clock).withBacklog(1, wait))) {
+    try (Toa app =
+        app(
+            Fixtures.sourceAndSink(directory),
+            gated(release),
+            Options.defaults().withClock(clock).withBacklog(1, wait))) {
       app.call("test.sources.emit", emit(1));
       app.call("test.sources.emit", emit(2));
       await().atMost(PATIENCE).until(() -> depth(app) == 2);
@@ -87,7 +96,9 @@ abstract class BackpressureContract {
       long waited = System.nanoTime() - started;
 
       assertThat(third).isInstanceOf(Reply.Output.class);
-      assertThat(Duration.ofNanos(waited)).as("it waited, then went on").isGreaterThanOrEqualTo(wait);
+      assertThat(Duration.ofNanos(waited))
+          .as("it waited, then went on")
+          .isGreaterThanOrEqualTo(wait);
       assertThat(waits(app)).isEqualTo(before + 1);
       assertThat(received(app, 3)).as("the receiver still held").containsOnly(0L);
       release.countDown();
@@ -98,7 +109,11 @@ abstract class BackpressureContract {
   @Test
   void withNoBacklogBound_noCallWaits() throws Exception {
     CountDownLatch release = new CountDownLatch(1);
-    try (Toa app = app(Fixtures.sourceAndSink(directory), gated(release), Options.defaults().withClock(clock).withBacklog(0, PATIENCE))) {
+    try (Toa app =
+        app(
+            Fixtures.sourceAndSink(directory),
+            gated(release),
+            Options.defaults().withClock(clock).withBacklog(0, PATIENCE))) {
       for (int n = 1; n <= 3; n++) app.call("test.sources.emit", emit(n));
       await().atMost(PATIENCE).until(() -> depth(app) == 3);
       clock.advance(Duration.ofMillis(Admission.SAMPLE_MILLIS));
@@ -113,20 +128,31 @@ abstract class BackpressureContract {
   @Test
   void aBusThatDoesNotAnswer_holdsNoCallBack() throws Exception {
     CountDownLatch release = new CountDownLatch(1);
-    InterceptedBus bus = gated(release).backlogs(queue -> {
-      try {
-        release.await(PATIENCE.toSeconds(), TimeUnit.SECONDS); // a broker cut off without a reset: no answer
-      } catch (InterruptedException e) {
-        Thread.currentThread().interrupt();
-      }
-      return OptionalLong.of(100);
-    });
+    InterceptedBus bus =
+        gated(release)
+            .backlogs(
+                queue -> {
+                  try {
+                    release.await(
+                        PATIENCE.toSeconds(),
+                        TimeUnit.SECONDS); // a broker cut off without a reset: no answer
+                  } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                  }
+                  return OptionalLong.of(100);
+                });
     // over the bound, had the bus answered; the three entries alone are not
-    try (Toa app = app(Fixtures.sourceAndSink(directory), bus, Options.defaults().withClock(clock).withBacklog(10, PATIENCE))) {
+    try (Toa app =
+        app(
+            Fixtures.sourceAndSink(directory),
+            bus,
+            Options.defaults().withClock(clock).withBacklog(10, PATIENCE))) {
       for (int n = 1; n <= 3; n++) {
         int topup = n;
-        CompletableFuture<Reply> call = CompletableFuture.supplyAsync(() -> app.call("test.sources.emit", emit(topup)));
-        assertThat(call.get(10, TimeUnit.SECONDS)).as("call %d answered while the bus does not say how long its queue is", n)
+        CompletableFuture<Reply> call =
+            CompletableFuture.supplyAsync(() -> app.call("test.sources.emit", emit(topup)));
+        assertThat(call.get(10, TimeUnit.SECONDS))
+            .as("call %d answered while the bus does not say how long its queue is", n)
             .isInstanceOf(Reply.Output.class);
         clock.advance(Duration.ofMillis(Admission.SAMPLE_MILLIS));
       }
@@ -143,16 +169,23 @@ abstract class BackpressureContract {
 
   /** The real bus, its consumer of {@code held} held until {@code release}. */
   InterceptedBus gated(CountDownLatch release, String held) {
-    BiFunction<String, Bus.Handler, Bus.Handler> holding = (queue, handler) -> !queue.equals(held) ? handler : delivery -> {
-      try {
-        if (!release.await(PATIENCE.toSeconds(), TimeUnit.SECONDS)) throw new IllegalStateException("the test never released the receiver");
-      } catch (InterruptedException e) {
-        Thread.currentThread().interrupt(); // the bus is closing: the message comes again
-        return new Verdict.Retry(Duration.ofSeconds(1));
-      }
-      return handler.handle(delivery);
-    };
-    return new InterceptedBus("held-" + real(), real(), (events, proceed) -> proceed.accept(events), holding);
+    BiFunction<String, Bus.Handler, Bus.Handler> holding =
+        (queue, handler) ->
+            !queue.equals(held)
+                ? handler
+                : delivery -> {
+                  try {
+                    if (!release.await(PATIENCE.toSeconds(), TimeUnit.SECONDS))
+                      throw new IllegalStateException("the test never released the receiver");
+                  } catch (InterruptedException e) {
+                    Thread.currentThread()
+                        .interrupt(); // the bus is closing: the message comes again
+                    return new Verdict.Retry(Duration.ofSeconds(1));
+                  }
+                  return handler.handle(delivery);
+                };
+    return new InterceptedBus(
+        "held-" + real(), real(), (events, proceed) -> proceed.accept(events), holding);
   }
 
   private static long depth(Toa app) {
@@ -180,8 +213,13 @@ abstract class BackpressureContract {
   private static List<Long> received(Toa app, int n) {
     return IntStream.rangeClosed(1, n)
         .mapToObj(i -> app.call("test.sinks.observe", Request.id(hex(i))))
-        .map(reply -> reply instanceof Reply.Output output && output.value().orElse(Map.of()) instanceof Map<?, ?> sink
-            && sink.get("received") instanceof Number received ? received.longValue() : 0L) // a sink never written took none
+        .map(
+            reply ->
+                reply instanceof Reply.Output output
+                        && output.value().orElse(Map.of()) instanceof Map<?, ?> sink
+                        && sink.get("received") instanceof Number received
+                    ? received.longValue()
+                    : 0L) // a sink never written took none
         .toList();
   }
 }

@@ -19,7 +19,12 @@ class BackpressureTest extends BackpressureContract {
 
   @Override
   Toa app(Path context, InterceptedBus bus, Options options) {
-    return Toa.builder().directory(context).engine(bus).bus(bus.name(), Map.of()).options(options).build();
+    return Toa.builder()
+        .directory(context)
+        .engine(bus)
+        .bus(bus.name(), Map.of())
+        .options(options)
+        .build();
   }
 
   @Override
@@ -28,22 +33,30 @@ class BackpressureTest extends BackpressureContract {
   }
 
   @Test
-  void aComponentThatOnlySendsTasks_waitsWhileItsTasksLag_andGoesOnOnceTheyAreHandled() throws Exception {
+  void aComponentThatOnlySendsTasks_waitsWhileItsTasksLag_andGoesOnOnceTheyAreHandled()
+      throws Exception {
     CountDownLatch release = new CountDownLatch(1);
     // test.courier announces nothing anyone receives: its line is the task queue it sends to
     Options options = Options.defaults().withClock(clock).withBacklog(3, PATIENCE.multipliedBy(2));
     try (Toa app = app(Fixtures.courier(directory), gated(release, NOTES), options)) {
       for (int n = 1; n <= 4; n++) app.call("test.courier.dispatch", dispatch(n));
-      await().atMost(PATIENCE).until(() -> depth(app, NOTES) == 4); // held by the notes or waiting for them
-      clock.advance(Duration.ofMillis(Admission.SAMPLE_MILLIS)); // the queue's length is asked again
-      long before = waits(app); // the fourth may have waited a moment: a task published and not yet marked counts twice
+      await()
+          .atMost(PATIENCE)
+          .until(() -> depth(app, NOTES) == 4); // held by the notes or waiting for them
+      clock.advance(
+          Duration.ofMillis(Admission.SAMPLE_MILLIS)); // the queue's length is asked again
+      long before =
+          waits(app); // the fourth may have waited a moment: a task published and not yet marked
+      // counts twice
 
-      CompletableFuture<Reply> fifth = CompletableFuture.supplyAsync(() -> app.call("test.courier.dispatch", dispatch(5)));
+      CompletableFuture<Reply> fifth =
+          CompletableFuture.supplyAsync(() -> app.call("test.courier.dispatch", dispatch(5)));
       await().atMost(PATIENCE).until(() -> waits(app) == before + 1);
       await().during(QUIET).atMost(PATIENCE).until(() -> !fifth.isDone());
 
       release.countDown();
-      assertThat(fifth.get(PATIENCE.toSeconds(), TimeUnit.SECONDS)).isInstanceOf(Reply.Output.class);
+      assertThat(fifth.get(PATIENCE.toSeconds(), TimeUnit.SECONDS))
+          .isInstanceOf(Reply.Output.class);
       await().atMost(PATIENCE).until(() -> notes(app) == 5);
     }
   }
@@ -54,8 +67,10 @@ class BackpressureTest extends BackpressureContract {
 
   /** How many tasks the notes ran. */
   private static long notes(Toa app) {
-    return app.call("test.notes.observe", Request.id("fedcba9876543210fedcba9876543210")) instanceof Reply.Output output
-            && output.value().orElse(Map.of()) instanceof Map<?, ?> notes && notes.get("received") instanceof Number received
+    return app.call("test.notes.observe", Request.id("fedcba9876543210fedcba9876543210"))
+                instanceof Reply.Output output
+            && output.value().orElse(Map.of()) instanceof Map<?, ?> notes
+            && notes.get("received") instanceof Number received
         ? received.longValue()
         : 0;
   }

@@ -43,7 +43,11 @@ class BootTest {
   @Test
   void boot_manifestValueOfWrongType_isRefusedAtItsPath() {
     Path context = shop();
-    Shop.edit(context, MANIFEST, "not applied again\n    query: true", "not applied again\n    query: often");
+    Shop.edit(
+        context,
+        MANIFEST,
+        "not applied again\n    query: true",
+        "not applied again\n    query: often");
 
     assertThatThrownBy(() -> Toa.builder().directory(context).build())
         .isInstanceOf(ManifestException.class)
@@ -109,7 +113,11 @@ class BootTest {
   @Test
   void boot_entityFieldTheEntityLacks_isRefused() {
     Path context = shop();
-    Shop.edit(context, WALLETS + "Wallet.java", "  public long balance;\n", "  public long balance;\n  public String nickname;\n");
+    Shop.edit(
+        context,
+        WALLETS + "Wallet.java",
+        "  public long balance;\n",
+        "  public long balance;\n  public String nickname;\n");
 
     assertThatThrownBy(() -> Toa.builder().directory(context).build())
         .isInstanceOf(StartupException.class)
@@ -120,7 +128,11 @@ class BootTest {
   @Test
   void boot_sourceThatDoesNotCompile_isRefusedWithFileAndLine() {
     Path context = shop();
-    Shop.edit(context, WALLETS + "operations/Credit.java", "entry.balance += input.amount();", "entry.balance += input.amount() +;");
+    Shop.edit(
+        context,
+        WALLETS + "operations/Credit.java",
+        "entry.balance += input.amount();",
+        "entry.balance += input.amount() +;");
 
     assertThatThrownBy(() -> Toa.builder().directory(context).build())
         .isInstanceOf(StartupException.class)
@@ -141,9 +153,12 @@ class BootTest {
             + "}\n");
 
     try (Toa app = Toa.builder().directory(context).build()) {
-      assertThat(app.call("billing.wallets.freeze", Request.empty())).isEqualTo(new Reply.Output(java.util.Optional.of("frozen")));
-      assertThatThrownBy(() -> app.call("billing.wallets.freeze", Request.input(Map.of("now", true))))
-          .isInstanceOfSatisfying(Failure.class, f -> assertThat(f.code()).isEqualTo(Failure.Code.CONTRACT))
+      assertThat(app.call("billing.wallets.freeze", Request.empty()))
+          .isEqualTo(new Reply.Output(java.util.Optional.of("frozen")));
+      assertThatThrownBy(
+              () -> app.call("billing.wallets.freeze", Request.input(Map.of("now", true))))
+          .isInstanceOfSatisfying(
+              Failure.class, f -> assertThat(f.code()).isEqualTo(Failure.Code.CONTRACT))
           .hasMessageContaining("takes no input");
     }
   }
@@ -162,7 +177,11 @@ class BootTest {
 
     assertThatThrownBy(() -> Toa.builder().directory(context).build())
         .isInstanceOf(StartupException.class)
-        .hasMessageContainingAll("Freeze.java", "declares no input", "takes Input", "declare its input schema in the manifest");
+        .hasMessageContainingAll(
+            "Freeze.java",
+            "declares no input",
+            "takes Input",
+            "declare its input schema in the manifest");
     assertNoState(context);
   }
 
@@ -179,13 +198,15 @@ class BootTest {
 
     assertThatThrownBy(() -> Toa.builder().directory(context).build())
         .isInstanceOf(StartupException.class)
-        .hasMessageContainingAll("observe is given to every entity and runs no class of its own", "Observe");
+        .hasMessageContainingAll(
+            "observe is given to every entity and runs no class of its own", "Observe");
   }
 
   @Test
   void boot_declaredTypeDisagreesWithTheClass_isRefused() {
     Path context = shop();
-    Shop.edit(context, MANIFEST, "  credit:\n    concurrency: retry", "  credit:\n    type: effect");
+    Shop.edit(
+        context, MANIFEST, "  credit:\n    concurrency: retry", "  credit:\n    type: effect");
 
     assertThatThrownBy(() -> Toa.builder().directory(context).build())
         .isInstanceOf(RuntimeException.class)
@@ -201,11 +222,18 @@ class BootTest {
     Toa.builder().directory(context).build().close();
     assertThat(cached(context)).isEqualTo(first);
 
-    Shop.edit(context, WALLETS + "operations/Credit.java", "entry.balance += input.amount();", "entry.balance += 2 * input.amount();");
+    Shop.edit(
+        context,
+        WALLETS + "operations/Credit.java",
+        "entry.balance += input.amount();",
+        "entry.balance += 2 * input.amount();");
     try (Toa shop = Toa.builder().directory(context).build()) {
       assertThat(cached(context)).hasSize(first.size() + 1);
       Map<String, Object> record =
-          TransitionTest.output(shop.call("billing.wallets.credit", Request.of(TransitionTest.WALLET, TransitionTest.credit(5, "x"))));
+          TransitionTest.output(
+              shop.call(
+                  "billing.wallets.credit",
+                  Request.of(TransitionTest.WALLET, TransitionTest.credit(5, "x"))));
       assertThat(record).containsEntry("balance", 10L);
     }
   }
@@ -213,13 +241,19 @@ class BootTest {
   @Test
   void componentCode_closed_loadsNoClassAgain_andKeepsThoseLoaded() throws Exception {
     Path context = shop();
-    ComponentCode code = ComponentCode.load(Manifests.loadComponent(context.resolve(WALLETS)), directory.resolve("classes"));
+    ComponentCode code =
+        ComponentCode.load(
+            Manifests.loadComponent(context.resolve(WALLETS)), directory.resolve("classes"));
     Class<?> credit = code.find("operations", "Credit").orElseThrow();
 
     code.close();
 
-    assertThat(code.find("operations", "Debit")).as("a class not loaded before the close").isEmpty();
-    assertThat(credit.getDeclaredConstructor().newInstance()).as("a class loaded before it").isNotNull();
+    assertThat(code.find("operations", "Debit"))
+        .as("a class not loaded before the close")
+        .isEmpty();
+    assertThat(credit.getDeclaredConstructor().newInstance())
+        .as("a class loaded before it")
+        .isNotNull();
   }
 
   private static List<Path> cached(Path context) throws IOException {

@@ -18,10 +18,14 @@ import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-/** A context built with {@link Toa#builder()}: from each source of components, with engines found by name. */
+/**
+ * A context built with {@link Toa#builder()}: from each source of components, with engines found by
+ * name.
+ */
 class BuilderTest {
   static final String ID = "0123456789abcdef0123456789abcdef";
-  static final String STAMPS = """
+  static final String STAMPS =
+      """
       entity:
         associated: true
         properties:
@@ -38,12 +42,13 @@ class BuilderTest {
     Path shop = Shop.copyTo(directory.resolve("shop"));
     Path state = directory.resolve("state");
 
-    try (Toa toa = Toa.builder()
-        .name("shop")
-        .component(shop.resolve("components/billing.wallets"))
-        .component(shop.resolve("components/billing.topups"))
-        .state(state)
-        .build()) {
+    try (Toa toa =
+        Toa.builder()
+            .name("shop")
+            .component(shop.resolve("components/billing.wallets"))
+            .component(shop.resolve("components/billing.topups"))
+            .state(state)
+            .build()) {
       toa.call("billing.wallets.credit", credit(5000, "welcome"), "edge-1");
       toa.call("billing.wallets.credit", credit(5000, "welcome"), "edge-1");
 
@@ -59,17 +64,29 @@ class BuilderTest {
 
   @Test
   void build_componentOnTheClassPath_readsItsManifestBesideItsClasses() {
-    try (Toa toa = Toa.builder().name("stamps").componentOnClassPath("test.precompiled").state(directory).build()) {
+    try (Toa toa =
+        Toa.builder()
+            .name("stamps")
+            .componentOnClassPath("test.precompiled")
+            .state(directory)
+            .build()) {
       toa.call("test.precompiled.touch", Request.id(ID));
 
-      assertThat(TransitionTest.output(toa.call("test.precompiled.touch", Request.id(ID)))).containsEntry("count", 2L);
-      assertThat(toa.context().components().get(0).file()).hasToString("classpath:test/precompiled/manifest.toa.yaml");
+      assertThat(TransitionTest.output(toa.call("test.precompiled.touch", Request.id(ID))))
+          .containsEntry("count", 2L);
+      assertThat(toa.context().components().get(0).file())
+          .hasToString("classpath:test/precompiled/manifest.toa.yaml");
     }
   }
 
   @Test
   void build_componentDeclaredInCode_runsItsClassesFromTheClassPath() {
-    try (Toa toa = Toa.builder().name("stamps").component("test.precompiled", STAMPS).state(directory).build()) {
+    try (Toa toa =
+        Toa.builder()
+            .name("stamps")
+            .component("test.precompiled", STAMPS)
+            .state(directory)
+            .build()) {
       assertThat(TransitionTest.output(toa.call("test.precompiled.touch", Request.id(ID))))
           .containsEntry("count", 1L)
           .containsEntry("VERSION", 1L);
@@ -86,30 +103,33 @@ class BuilderTest {
   @Test
   void build_anEngineProviderGivenInCode_isFoundByItsName() {
     AtomicInteger opened = new AtomicInteger();
-    StorageProvider given = new StorageProvider() {
-      @Override
-      public String name() {
-        return "given";
-      }
+    StorageProvider given =
+        new StorageProvider() {
+          @Override
+          public String name() {
+            return "given";
+          }
 
-      @Override
-      public Storage open(StorageSettings settings) {
-        opened.incrementAndGet();
-        return new SqliteStorageProvider().open(settings);
-      }
-    };
+          @Override
+          public Storage open(StorageSettings settings) {
+            opened.incrementAndGet();
+            return new SqliteStorageProvider().open(settings);
+          }
+        };
 
-    try (Toa toa = Toa.builder()
-        .name("stamps")
-        .component("test.precompiled", STAMPS)
-        .engine(given)
-        .storage("given", Map.of("path", directory.resolve("given")))
-        .state(directory)
-        .build()) {
+    try (Toa toa =
+        Toa.builder()
+            .name("stamps")
+            .component("test.precompiled", STAMPS)
+            .engine(given)
+            .storage("given", Map.of("path", directory.resolve("given")))
+            .state(directory)
+            .build()) {
       toa.call("test.precompiled.touch", Request.id(ID));
 
       assertThat(opened).hasValue(1);
-      assertThat(directory.resolve("given")).isDirectoryContaining(p -> p.getFileName().toString().startsWith("test.precompiled"));
+      assertThat(directory.resolve("given"))
+          .isDirectoryContaining(p -> p.getFileName().toString().startsWith("test.precompiled"));
     }
   }
 
@@ -117,12 +137,13 @@ class BuilderTest {
   void build_aThirdEngineOnTheClassPath_isPickedUpByName() {
     String label = UUID.randomUUID().toString();
 
-    try (Toa toa = Toa.builder()
-        .name("stamps")
-        .component("test.precompiled", STAMPS)
-        .storage("counting", Map.of("label", label))
-        .state(directory)
-        .build()) {
+    try (Toa toa =
+        Toa.builder()
+            .name("stamps")
+            .component("test.precompiled", STAMPS)
+            .storage("counting", Map.of("label", label))
+            .state(directory)
+            .build()) {
       toa.call("test.precompiled.touch", Request.id(ID));
       toa.call("test.precompiled.touch", Request.id(ID));
 
@@ -134,12 +155,16 @@ class BuilderTest {
   @Test
   void build_aThirdEngineNamedInTheContextFile_isPickedUpWithItsOptions() throws Exception {
     String label = UUID.randomUUID().toString();
-    Files.writeString(directory.resolve("context.toa.yaml"), """
+    Files.writeString(
+        directory.resolve("context.toa.yaml"),
+        """
         name: stamps
         storage: { engine: counting, options: { label: %s } }
-        """.formatted(label));
+        """
+            .formatted(label));
 
-    try (Toa toa = Toa.builder().directory(directory).component("test.precompiled", STAMPS).build()) {
+    try (Toa toa =
+        Toa.builder().directory(directory).component("test.precompiled", STAMPS).build()) {
       toa.call("test.precompiled.touch", Request.id(ID));
 
       assertThat(CountingStorageProvider.COMMITS.get(label)).hasValue(1);
@@ -148,11 +173,14 @@ class BuilderTest {
 
   @Test
   void build_unknownEngine_isRefusedWithTheEnginesFound() {
-    assertThatThrownBy(() -> Toa.builder().name("stamps").storage("mongodb", Map.of()).state(directory).build())
+    assertThatThrownBy(
+            () ->
+                Toa.builder().name("stamps").storage("mongodb", Map.of()).state(directory).build())
         .isInstanceOf(StartupException.class)
         .hasMessageContaining("Toa.builder() at storage: there is no storage engine 'mongodb'")
         .hasMessageContaining("(found: counting, postgres, sqlite)");
-    assertThatThrownBy(() -> Toa.builder().name("stamps").bus("kafka", Map.of()).state(directory).build())
+    assertThatThrownBy(
+            () -> Toa.builder().name("stamps").bus("kafka", Map.of()).state(directory).build())
         .isInstanceOf(StartupException.class)
         .hasMessageContaining("there is no bus engine 'kafka'")
         .hasMessageContaining("(found: embedded, rabbitmq)");
@@ -161,11 +189,19 @@ class BuilderTest {
 
   @Test
   void build_unknownOption_isRefusedByNameSayingWhereItIsDeclared() throws Exception {
-    assertThatThrownBy(() -> Toa.builder().name("stamps").storage("sqlite", Map.of("journal", "wal")).state(directory).build())
+    assertThatThrownBy(
+            () ->
+                Toa.builder()
+                    .name("stamps")
+                    .storage("sqlite", Map.of("journal", "wal"))
+                    .state(directory)
+                    .build())
         .isInstanceOf(StartupException.class)
         .hasMessageContaining("Toa.builder() at storage: the storage (sqlite) refused its options")
         .hasMessageContaining("no option 'journal'");
-    Files.writeString(directory.resolve("context.toa.yaml"), """
+    Files.writeString(
+        directory.resolve("context.toa.yaml"),
+        """
         name: stamps
         bus: { engine: embedded, options: { poll-interval-ms: 0 } }
         """);
@@ -177,17 +213,18 @@ class BuilderTest {
 
   @Test
   void build_twoProvidersOfOneName_areRefused() {
-    StorageProvider impostor = new StorageProvider() {
-      @Override
-      public String name() {
-        return "sqlite";
-      }
+    StorageProvider impostor =
+        new StorageProvider() {
+          @Override
+          public String name() {
+            return "sqlite";
+          }
 
-      @Override
-      public Storage open(StorageSettings settings) {
-        throw new AssertionError("never opened");
-      }
-    };
+          @Override
+          public Storage open(StorageSettings settings) {
+            throw new AssertionError("never opened");
+          }
+        };
 
     assertThatThrownBy(() -> Toa.builder().name("stamps").engine(impostor).state(directory).build())
         .isInstanceOf(StartupException.class)
@@ -199,35 +236,60 @@ class BuilderTest {
     SimpleMeterRegistry registry = new SimpleMeterRegistry();
     Path shop = Shop.copyTo(directory.resolve("shop"));
 
-    try (Toa toa = Toa.builder().directory(shop).state(directory.resolve("state")).meterRegistry(registry).build()) {
+    try (Toa toa =
+        Toa.builder()
+            .directory(shop)
+            .state(directory.resolve("state"))
+            .meterRegistry(registry)
+            .build()) {
       toa.call("billing.wallets.credit", credit(100, "a"), "edge-1");
       toa.call("billing.wallets.credit", credit(100, "a"), "edge-1");
 
-      assertThat(registry.get("toa.inbox.answers").tag("operation", "billing.wallets.credit").counter().count()).isEqualTo(1.0);
+      assertThat(
+              registry
+                  .get("toa.inbox.answers")
+                  .tag("operation", "billing.wallets.credit")
+                  .counter()
+                  .count())
+          .isEqualTo(1.0);
       assertThat(registry.find("toa.outbox.backlog").gauge()).isNotNull();
     }
   }
 
   @Test
   void build_announceAll_publishesTheEventsNoReceiverConsumes() throws Exception {
-    try (Toa quiet = Toa.builder().name("stamps").component("test.precompiled", STAMPS).state(directory.resolve("quiet")).build()) {
+    try (Toa quiet =
+        Toa.builder()
+            .name("stamps")
+            .component("test.precompiled", STAMPS)
+            .state(directory.resolve("quiet"))
+            .build()) {
       quiet.call("test.precompiled.touch", Request.id(ID));
       assertThat(quiet.admin().settle(SeedFlowTest.SETTLE)).isEmpty();
     }
     try (Toa announcing =
-        Toa.builder().name("stamps").component("test.precompiled", STAMPS).state(directory.resolve("announcing")).announceAll().build()) {
+        Toa.builder()
+            .name("stamps")
+            .component("test.precompiled", STAMPS)
+            .state(directory.resolve("announcing"))
+            .announceAll()
+            .build()) {
       announcing.call("test.precompiled.touch", Request.id(ID));
       assertThat(announcing.admin().settle(SeedFlowTest.SETTLE)).isEmpty();
     }
 
     assertThat(outbox(directory.resolve("quiet"))).as("no receiver, no outbox").isEmpty();
-    assertThat(outbox(directory.resolve("announcing"))).as("the touch's change, published").containsExactly("published");
+    assertThat(outbox(directory.resolve("announcing")))
+        .as("the touch's change, published")
+        .containsExactly("published");
   }
 
   /** Whether each outbox entry of test.precompiled under this state folder is published. */
   private static java.util.List<String> outbox(Path state) throws Exception {
     java.util.List<String> entries = new java.util.ArrayList<>();
-    try (var c = java.sql.DriverManager.getConnection("jdbc:sqlite:" + state.resolve("storage/test.precompiled.db"));
+    try (var c =
+            java.sql.DriverManager.getConnection(
+                "jdbc:sqlite:" + state.resolve("storage/test.precompiled.db"));
         var r = c.createStatement().executeQuery("SELECT published FROM outbox")) {
       while (r.next()) entries.add(r.getObject(1) == null ? "unpublished" : "published");
     }

@@ -33,26 +33,44 @@ class ConcurrencyTest {
 
       hammer(shop, failures);
 
-      Map<String, Object> wallet = TransitionTest.output(shop.call("billing.wallets.observe", Request.id(WALLET)));
+      Map<String, Object> wallet =
+          TransitionTest.output(shop.call("billing.wallets.observe", Request.id(WALLET)));
       assertThat(failures).hasValue(0);
-      assertThat(wallet).containsEntry("balance", (long) (THREADS * CALLS * 3)).containsEntry("VERSION", (long) (THREADS * CALLS));
+      assertThat(wallet)
+          .containsEntry("balance", (long) (THREADS * CALLS * 3))
+          .containsEntry("VERSION", (long) (THREADS * CALLS));
     }
   }
 
-  /** Without turns (as writers in several processes race): some lose the compare-and-swap, and are told. */
+  /**
+   * Without turns (as writers in several processes race): some lose the compare-and-swap, and are
+   * told.
+   */
   @Test
-  void credit_16ThreadsWithoutRetryNorTurns_failsSomeWithConcurrencyAndCountsOnlyTheRest() throws Exception {
+  void credit_16ThreadsWithoutRetryNorTurns_failsSomeWithConcurrencyAndCountsOnlyTheRest()
+      throws Exception {
     Path context = Shop.copyTo(directory);
-    Shop.edit(context, "components/billing.wallets/manifest.toa.yaml", "  credit:\n    concurrency: retry", "  credit:\n    concurrency: none");
-    try (Toa shop = Toa.builder().directory(context).options(Options.defaults().withTurnWait(Duration.ZERO)).build()) {
+    Shop.edit(
+        context,
+        "components/billing.wallets/manifest.toa.yaml",
+        "  credit:\n    concurrency: retry",
+        "  credit:\n    concurrency: none");
+    try (Toa shop =
+        Toa.builder()
+            .directory(context)
+            .options(Options.defaults().withTurnWait(Duration.ZERO))
+            .build()) {
       AtomicInteger failures = new AtomicInteger();
 
       int succeeded = hammer(shop, failures);
 
-      Map<String, Object> wallet = TransitionTest.output(shop.call("billing.wallets.observe", Request.id(WALLET)));
+      Map<String, Object> wallet =
+          TransitionTest.output(shop.call("billing.wallets.observe", Request.id(WALLET)));
       assertThat(failures.get()).isPositive();
       assertThat(succeeded + failures.get()).isEqualTo(THREADS * CALLS);
-      assertThat(wallet).containsEntry("balance", (long) (succeeded * 3)).containsEntry("VERSION", (long) (succeeded));
+      assertThat(wallet)
+          .containsEntry("balance", (long) (succeeded * 3))
+          .containsEntry("VERSION", (long) (succeeded));
     }
   }
 
@@ -70,7 +88,9 @@ class ConcurrencyTest {
                   for (int i = 0; i < CALLS; i++) {
                     try {
                       Reply reply =
-                          shop.call("billing.wallets.credit", Request.of(WALLET, TransitionTest.credit(3, thread + "-" + i)));
+                          shop.call(
+                              "billing.wallets.credit",
+                              Request.of(WALLET, TransitionTest.credit(3, thread + "-" + i)));
                       assertThat(reply).isInstanceOf(Reply.Output.class);
                       ok++;
                     } catch (Failure f) {

@@ -24,14 +24,21 @@ class ConfigurationTest {
   /** {@code test.limits}, whose {@code show} answers its configuration as it reads it. */
   private Path limits(String configuration, String context) {
     Fixtures.write(directory, "context.toa.yaml", "name: test\n" + context);
-    Fixtures.write(directory, "components/test.limits/manifest.toa.yaml", """
+    Fixtures.write(
+        directory,
+        "components/test.limits/manifest.toa.yaml",
+        """
         operations:
           show:
             type: computation
         configuration:
         %s
-        """.formatted(configuration.indent(2).stripTrailing()));
-    Fixtures.write(directory, "components/test.limits/operations/Show.java", """
+        """
+            .formatted(configuration.indent(2).stripTrailing()));
+    Fixtures.write(
+        directory,
+        "components/test.limits/operations/Show.java",
+        """
         package test.limits.operations;
         import io.toa4j.api.*;
         import java.util.List;
@@ -48,7 +55,8 @@ class ConfigurationTest {
     return directory;
   }
 
-  private static final String SCHEMA = """
+  private static final String SCHEMA =
+      """
       rounds: 10
       pepper: ''
       key*: string
@@ -59,14 +67,20 @@ class ConfigurationTest {
       """;
 
   private Map<String, Object> shown(Map<String, String> environment) {
-    try (Toa app = Toa.builder().directory(directory).options(Options.defaults().withEnvironment(environment)).build()) {
+    try (Toa app =
+        Toa.builder()
+            .directory(directory)
+            .options(Options.defaults().withEnvironment(environment))
+            .build()) {
       return TransitionTest.output(app.call("test.limits.show", Request.empty()));
     }
   }
 
   @Test
   void concise_defaultsUnderTheContext_underTheEnvironment_mergedPropertyByProperty() {
-    limits(SCHEMA, """
+    limits(
+        SCHEMA,
+        """
         configuration:
           test.limits:
             key: from-context
@@ -83,15 +97,23 @@ class ConfigurationTest {
 
     String json = "{\"rounds\": 12, \"cache\": {\"max\": 8}}";
     Map<String, Object> overridden = shown(Map.of("TOA_CONFIGURATION_TEST_LIMITS", json));
-    assertThat(overridden).containsEntry("rounds", 12L).containsEntry("key", "from-context").containsEntry("cache", "{max=8, ttl=60}");
+    assertThat(overridden)
+        .containsEntry("rounds", 12L)
+        .containsEntry("key", "from-context")
+        .containsEntry("cache", "{max=8, ttl=60}");
 
-    String base64 = Base64.getEncoder().encodeToString("{\"pepper\": \"salt\"}".getBytes(StandardCharsets.UTF_8));
-    assertThat(shown(Map.of("TOA_CONFIGURATION_TEST_LIMITS", base64))).containsEntry("pepper", "salt").containsEntry("rounds", 10L);
+    String base64 =
+        Base64.getEncoder()
+            .encodeToString("{\"pepper\": \"salt\"}".getBytes(StandardCharsets.UTF_8));
+    assertThat(shown(Map.of("TOA_CONFIGURATION_TEST_LIMITS", base64)))
+        .containsEntry("pepper", "salt")
+        .containsEntry("rounds", 10L);
   }
 
   @Test
   void schemaAndDefaults_form_andASecretReadFromTheEnvironment() {
-    limits("""
+    limits(
+        """
         schema:
           rounds: number
           pepper: string
@@ -103,7 +125,8 @@ class ConfigurationTest {
           pepper: none
           cache: {}
           names: []
-        """, """
+        """,
+        """
         configuration:
           test.limits:
             key: $SIGNING_KEY
@@ -115,12 +138,15 @@ class ConfigurationTest {
         .containsEntry("key", "s3cret");
     assertThatThrownBy(() -> shown(Map.of()))
         .isInstanceOf(StartupException.class)
-        .hasMessageContainingAll("test.limits", "$SIGNING_KEY", "/key", "TOA_CONFIGURATION__SIGNING_KEY is not set");
+        .hasMessageContainingAll(
+            "test.limits", "$SIGNING_KEY", "/key", "TOA_CONFIGURATION__SIGNING_KEY is not set");
   }
 
   @Test
   void valuesThatDoNotFit_refuseTheStart_namingTheComponentAndTheProperty() {
-    limits(SCHEMA, """
+    limits(
+        SCHEMA,
+        """
         configuration:
           test.limits:
             key: k
@@ -129,13 +155,17 @@ class ConfigurationTest {
 
     assertThatThrownBy(() -> shown(Map.of()))
         .isInstanceOf(StartupException.class)
-        .hasMessageContainingAll("The configuration of test.limits does not fit its schema", "/rounds", "TOA_CONFIGURATION_TEST_LIMITS");
+        .hasMessageContainingAll(
+            "The configuration of test.limits does not fit its schema",
+            "/rounds",
+            "TOA_CONFIGURATION_TEST_LIMITS");
     Map<String, String> environment = new HashMap<>();
     environment.put("TOA_CONFIGURATION_TEST_LIMITS", "[1, 2]");
     limits(SCHEMA, "");
     assertThatThrownBy(() -> shown(environment))
         .isInstanceOf(StartupException.class)
-        .hasMessageContaining("TOA_CONFIGURATION_TEST_LIMITS (the configuration of test.limits) is neither a JSON object nor one in base64");
+        .hasMessageContaining(
+            "TOA_CONFIGURATION_TEST_LIMITS (the configuration of test.limits) is neither a JSON object nor one in base64");
     assertThatThrownBy(() -> shown(Map.of()))
         .as("key is a required string, given nowhere")
         .isInstanceOf(StartupException.class)
@@ -144,7 +174,9 @@ class ConfigurationTest {
 
   @Test
   void contextValues_forAComponentWithoutConfiguration_areRefusedWhereWritten() {
-    limits(SCHEMA, """
+    limits(
+        SCHEMA,
+        """
         configuration:
           test.other:
             key: k
@@ -152,14 +184,22 @@ class ConfigurationTest {
 
     assertThatThrownBy(() -> Toa.builder().directory(directory).build())
         .isInstanceOf(ManifestException.class)
-        .hasMessageContainingAll("configuration.test.other", "'test.other' names no component of this context that declares a configuration");
+        .hasMessageContainingAll(
+            "configuration.test.other",
+            "'test.other' names no component of this context that declares a configuration");
   }
 
   @Test
   void anOperationOfAComponentWithoutConfiguration_isToldSo() {
     Fixtures.write(directory, "context.toa.yaml", "name: test\n");
-    Fixtures.write(directory, "components/test.bare/manifest.toa.yaml", "operations:\n  show:\n    type: computation\n");
-    Fixtures.write(directory, "components/test.bare/operations/Show.java", """
+    Fixtures.write(
+        directory,
+        "components/test.bare/manifest.toa.yaml",
+        "operations:\n  show:\n    type: computation\n");
+    Fixtures.write(
+        directory,
+        "components/test.bare/operations/Show.java",
+        """
         package test.bare.operations;
         import io.toa4j.api.*;
         public class Show implements Computation<Void> {
@@ -176,20 +216,28 @@ class ConfigurationTest {
 
   @Test
   void theVariable_isTheLabelInCapitals() {
-    assertThat(Configurations.variable("billing.wallets")).isEqualTo("TOA_CONFIGURATION_BILLING_WALLETS");
-    assertThat(Configurations.variable("default.top-ups")).isEqualTo("TOA_CONFIGURATION_DEFAULT_TOP_UPS");
+    assertThat(Configurations.variable("billing.wallets"))
+        .isEqualTo("TOA_CONFIGURATION_BILLING_WALLETS");
+    assertThat(Configurations.variable("default.top-ups"))
+        .isEqualTo("TOA_CONFIGURATION_DEFAULT_TOP_UPS");
   }
 
   @Test
   void state_isOneMapTheComponentsOperationsShare_andAComponentWithoutIt_isToldSo() {
     Fixtures.write(directory, "context.toa.yaml", "name: test\n");
-    Fixtures.write(directory, "components/test.counter/manifest.toa.yaml", """
+    Fixtures.write(
+        directory,
+        "components/test.counter/manifest.toa.yaml",
+        """
         state: ~
         operations:
           count: { type: effect }
           read: { type: computation }
         """);
-    Fixtures.write(directory, "components/test.counter/operations/Count.java", """
+    Fixtures.write(
+        directory,
+        "components/test.counter/operations/Count.java",
+        """
         package test.counter.operations;
         import io.toa4j.api.*;
         public class Count implements Effect<Void> {
@@ -198,7 +246,10 @@ class ConfigurationTest {
           }
         }
         """);
-    Fixtures.write(directory, "components/test.counter/operations/Read.java", """
+    Fixtures.write(
+        directory,
+        "components/test.counter/operations/Read.java",
+        """
         package test.counter.operations;
         import io.toa4j.api.*;
         public class Read implements Computation<Void> {
@@ -207,8 +258,14 @@ class ConfigurationTest {
           }
         }
         """);
-    Fixtures.write(directory, "components/test.bare/manifest.toa.yaml", "operations:\n  read:\n    type: computation\n");
-    Fixtures.write(directory, "components/test.bare/operations/Read.java", """
+    Fixtures.write(
+        directory,
+        "components/test.bare/manifest.toa.yaml",
+        "operations:\n  read:\n    type: computation\n");
+    Fixtures.write(
+        directory,
+        "components/test.bare/operations/Read.java",
+        """
         package test.bare.operations;
         import io.toa4j.api.*;
         public class Read implements Computation<Void> {
@@ -220,12 +277,18 @@ class ConfigurationTest {
     try (Toa app = Toa.builder().directory(directory).build()) {
       app.call("test.counter.count", Request.empty());
       app.call("test.counter.count", Request.empty());
-      assertThat(((io.toa4j.api.Reply.Output) app.call("test.counter.read", Request.empty())).value()).contains(2L);
-      assertThatThrownBy(() -> app.call("test.bare.read", Request.empty())).hasMessageContaining("test.bare declares no state");
+      assertThat(
+              ((io.toa4j.api.Reply.Output) app.call("test.counter.read", Request.empty())).value())
+          .contains(2L);
+      assertThatThrownBy(() -> app.call("test.bare.read", Request.empty()))
+          .hasMessageContaining("test.bare declares no state");
     }
     try (Toa again = Toa.builder().directory(directory).build()) {
-      assertThat(((io.toa4j.api.Reply.Output) again.call("test.counter.read", Request.empty())).value())
-          .as("in memory: a new start begins empty").contains(0L);
+      assertThat(
+              ((io.toa4j.api.Reply.Output) again.call("test.counter.read", Request.empty()))
+                  .value())
+          .as("in memory: a new start begins empty")
+          .contains(0L);
     }
   }
 }

@@ -11,8 +11,8 @@ import tools.jackson.databind.ObjectMapper;
 
 /**
  * Values made through their constructors are read by {@link Binding#VALUES} as Jackson reads them,
- * with the constructor called through a handle made once ({@link Constructors}) instead of
- * {@code invokeWithArguments} on every call.
+ * with the constructor called through a handle made once ({@link Constructors}) instead of {@code
+ * invokeWithArguments} on every call.
  */
 class ConstructorsTest {
   /** What Binding.VALUES is without Constructors. */
@@ -22,7 +22,10 @@ class ConstructorsTest {
 
   public record Credit(String customer, long amount, List<String> tags) {
     public Credit {
-      CALLERS.set(StackWalker.getInstance().walk(frames -> frames.map(f -> f.getClassName() + "." + f.getMethodName()).toList()));
+      CALLERS.set(
+          StackWalker.getInstance()
+              .walk(
+                  frames -> frames.map(f -> f.getClassName() + "." + f.getMethodName()).toList()));
     }
   }
 
@@ -34,13 +37,16 @@ class ConstructorsTest {
 
   @Test
   void record_isReadAsJacksonReadsIt_withItsConstructorCalledThroughTheHandle() {
-    JsonNode input = Binding.VALUES.readTree("{\"customer\":\"c1\",\"amount\":5,\"tags\":[\"a\",\"b\"],\"other\":1}");
+    JsonNode input =
+        Binding.VALUES.readTree(
+            "{\"customer\":\"c1\",\"amount\":5,\"tags\":[\"a\",\"b\"],\"other\":1}");
 
     Credit read = Binding.VALUES.treeToValue(input, Credit.class);
 
     assertThat(read).isEqualTo(new Credit("c1", 5, List.of("a", "b")));
     assertThat(read).isEqualTo(JACKSON.treeToValue(input, Credit.class));
-    Binding.VALUES.treeToValue(input, Credit.class); // again: Jackson's own call above set CALLERS last
+    Binding.VALUES.treeToValue(
+        input, Credit.class); // again: Jackson's own call above set CALLERS last
     assertThat(CALLERS.get())
         .anyMatch(frame -> frame.startsWith(Constructors.class.getName()))
         .noneMatch(frame -> frame.endsWith(".invokeWithArguments"));
@@ -54,7 +60,9 @@ class ConstructorsTest {
     Throwable jacksons = catchThrowable(() -> JACKSON.treeToValue(input, Positive.class));
 
     assertThat(ours).isNotNull().hasSameClassAs(jacksons).hasMessage(jacksons.getMessage());
-    assertThat(ours).hasRootCauseInstanceOf(IllegalArgumentException.class).hasRootCauseMessage("amount must be positive, got 0");
+    assertThat(ours)
+        .hasRootCauseInstanceOf(IllegalArgumentException.class)
+        .hasRootCauseMessage("amount must be positive, got 0");
   }
 
   @Test

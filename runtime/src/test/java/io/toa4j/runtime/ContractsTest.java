@@ -13,8 +13,8 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * Contracts as Toa checks them, on the embedded engine: {@code nullable}, input defaults applied
- * before the input is validated and bound, outputs checked against their schema when checks are
- * on, and a refusal code not declared under {@code errors} refused saying how to declare it.
+ * before the input is validated and bound, outputs checked against their schema when checks are on,
+ * and a refusal code not declared under {@code errors} refused saying how to declare it.
  */
 class ContractsTest {
   static final String ID = "0123456789abcdef0123456789abcdef";
@@ -23,7 +23,10 @@ class ContractsTest {
 
   private Path context() {
     Fixtures.write(directory, "context.toa.yaml", "name: test\n");
-    Fixtures.write(directory, "components/test.counters/manifest.toa.yaml", """
+    Fixtures.write(
+        directory,
+        "components/test.counters/manifest.toa.yaml",
+        """
         entity:
           associated: true
           properties:
@@ -51,13 +54,19 @@ class ContractsTest {
             type: computation
             errors: [CLOSED]
         """);
-    Fixtures.write(directory, "components/test.counters/Counter.java", """
+    Fixtures.write(
+        directory,
+        "components/test.counters/Counter.java",
+        """
         package test.counters;
         public class Counter extends io.toa4j.api.Entry {
           public long count;
         }
         """);
-    Fixtures.write(directory, "components/test.counters/operations/Echo.java", """
+    Fixtures.write(
+        directory,
+        "components/test.counters/operations/Echo.java",
+        """
         package test.counters.operations;
         import io.toa4j.api.*;
         public class Echo implements Computation<Echo.In> {
@@ -68,7 +77,10 @@ class ContractsTest {
           }
         }
         """);
-    Fixtures.write(directory, "components/test.counters/operations/Tally.java", """
+    Fixtures.write(
+        directory,
+        "components/test.counters/operations/Tally.java",
+        """
         package test.counters.operations;
         import io.toa4j.api.*;
         import java.util.Map;
@@ -80,7 +92,10 @@ class ContractsTest {
           }
         }
         """);
-    Fixtures.write(directory, "components/test.counters/operations/Deny.java", """
+    Fixtures.write(
+        directory,
+        "components/test.counters/operations/Deny.java",
+        """
         package test.counters.operations;
         import io.toa4j.api.*;
         public class Deny implements Computation<Void> {
@@ -110,20 +125,25 @@ class ContractsTest {
     try (Toa toa = Toa.builder().directory(context()).build()) {
       Reply reply = toa.call("test.counters.echo", Request.input(Map.of("step", 3, "note", "hi")));
 
-      assertThat(TransitionTest.output(reply)).containsEntry("step", 3L).containsEntry("note", "hi")
+      assertThat(TransitionTest.output(reply))
+          .containsEntry("step", 3L)
+          .containsEntry("note", "hi")
           .as("a missing object is not created to hold its properties' defaults")
           .containsEntry("options", null);
       assertThatThrownBy(() -> toa.call("test.counters.echo", Request.input(Map.of("step", 0))))
-          .isInstanceOfSatisfying(Failure.class, f -> assertThat(f.code()).isEqualTo(Failure.Code.CONTRACT))
+          .isInstanceOfSatisfying(
+              Failure.class, f -> assertThat(f.code()).isEqualTo(Failure.Code.CONTRACT))
           .hasMessageContaining("the input of test.counters.echo does not fit its schema: /step:");
     }
   }
 
   @Test
   void outputThatDoesNotFit_withChecksOn_failsNamingOperationAndPointer_andWritesNothing() {
-    try (Toa toa = Toa.builder().directory(context()).options(Options.defaults().withChecks(true)).build()) {
+    try (Toa toa =
+        Toa.builder().directory(context()).options(Options.defaults().withChecks(true)).build()) {
       assertThatThrownBy(() -> toa.call("test.counters.tally", Request.of(ID, Map.of())))
-          .isInstanceOfSatisfying(Failure.class, f -> assertThat(f.code()).isEqualTo(Failure.Code.RESPONSE_CONTRACT))
+          .isInstanceOfSatisfying(
+              Failure.class, f -> assertThat(f.code()).isEqualTo(Failure.Code.RESPONSE_CONTRACT))
           .hasMessageContainingAll(
               "the output of test.counters.tally does not fit its schema: /total: string found, integer expected",
               "checks are on");
@@ -151,7 +171,8 @@ class ContractsTest {
   void refusalCodeNotDeclared_isRefusedSayingToa4jRequiresItAndHowToDeclareIt() {
     try (Toa toa = Toa.builder().directory(context()).build()) {
       assertThatThrownBy(() -> toa.call("test.counters.deny", Request.empty()))
-          .isInstanceOfSatisfying(Failure.class, f -> assertThat(f.code()).isEqualTo(Failure.Code.RESPONSE_CONTRACT))
+          .isInstanceOfSatisfying(
+              Failure.class, f -> assertThat(f.code()).isEqualTo(Failure.Code.RESPONSE_CONTRACT))
           .hasMessageContainingAll(
               "test.counters.deny refused with GONE, which it does not declare under errors (declared: CLOSED)",
               "toa4j requires every refusal code an operation returns to be declared",

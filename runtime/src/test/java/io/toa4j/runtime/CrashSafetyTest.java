@@ -20,9 +20,9 @@ import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * Kills the runtime with SIGKILL at random moments while it records sources whose events a
- * receiver takes, restarts it each time, and checks at the end that no event was lost: every
- * recorded source reached the sink, under exactly one identity.
+ * Kills the runtime with SIGKILL at random moments while it records sources whose events a receiver
+ * takes, restarts it each time, and checks at the end that no event was lost: every recorded source
+ * reached the sink, under exactly one identity.
  *
  * <p>{@code -Dtoa.crash.kills=N} runs a longer trial (10 kills by default).
  */
@@ -43,7 +43,9 @@ class CrashSafetyTest {
       Process worker = start(context, next, directory.resolve("worker-" + kill + ".log"));
       long last = next - 1;
       try {
-        BufferedReader out = new BufferedReader(new InputStreamReader(worker.getInputStream(), StandardCharsets.UTF_8));
+        BufferedReader out =
+            new BufferedReader(
+                new InputStreamReader(worker.getInputStream(), StandardCharsets.UTF_8));
         awaitLine(out, worker, "ready");
         long commitsBeforeKill = 1 + random.nextInt(40);
         for (long seen = 0; seen < commitsBeforeKill; seen++) {
@@ -65,7 +67,8 @@ class CrashSafetyTest {
       List<String> sources = allSources(app);
       assertThat((long) sources.size()).as("seed %d", SEED).isGreaterThanOrEqualTo(confirmed);
       for (String id : sources) {
-        Map<String, Object> sink = TransitionTest.output(app.call("test.sinks.observe", Request.id(id)));
+        Map<String, Object> sink =
+            TransitionTest.output(app.call("test.sinks.observe", Request.id(id)));
         assertThat(sink.get("received")).as("source %s, seed %d", id, SEED).isEqualTo(1L);
       }
       assertThat(app.admin().parked()).isEmpty();
@@ -75,7 +78,13 @@ class CrashSafetyTest {
   private Process start(Path context, long next, Path log) throws IOException {
     String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
     this.log = log;
-    return new ProcessBuilder(java, "-cp", System.getProperty("java.class.path"), CrashWorker.class.getName(), context.toString(), Long.toString(next))
+    return new ProcessBuilder(
+            java,
+            "-cp",
+            System.getProperty("java.class.path"),
+            CrashWorker.class.getName(),
+            context.toString(),
+            Long.toString(next))
         .redirectError(log.toFile())
         .start();
   }
@@ -83,21 +92,31 @@ class CrashSafetyTest {
   private Path log;
 
   /** The next line starting with the prefix; fails, with the worker's log, when it ends first. */
-  private String awaitLine(BufferedReader out, Process worker, String prefix) throws IOException, InterruptedException {
+  private String awaitLine(BufferedReader out, Process worker, String prefix)
+      throws IOException, InterruptedException {
     String line;
     while ((line = out.readLine()) != null) {
       if (line.startsWith(prefix)) return line;
     }
     worker.waitFor(30, TimeUnit.SECONDS);
     throw new AssertionError(
-        "the worker ended (" + (worker.isAlive() ? "still alive" : "exit " + worker.exitValue()) + ") before printing " + prefix
-            + "; its log:\n" + java.nio.file.Files.readString(log));
+        "the worker ended ("
+            + (worker.isAlive() ? "still alive" : "exit " + worker.exitValue())
+            + ") before printing "
+            + prefix
+            + "; its log:\n"
+            + java.nio.file.Files.readString(log));
   }
 
   private static List<String> allSources(Toa app) {
     List<String> ids = new ArrayList<>();
     for (long omit = 0; ; omit += 1000) {
-      Reply reply = app.call("test.sources.enumerate", new Request(java.util.Optional.of(io.toa4j.api.Query.page(1000, omit)), java.util.Optional.empty()));
+      Reply reply =
+          app.call(
+              "test.sources.enumerate",
+              new Request(
+                  java.util.Optional.of(io.toa4j.api.Query.page(1000, omit)),
+                  java.util.Optional.empty()));
       List<?> page = (List<?>) ((Reply.Output) reply).value().orElseThrow();
       page.forEach(r -> ids.add((String) ((Map<?, ?>) r).get("id")));
       if (page.size() < 1000) return ids;

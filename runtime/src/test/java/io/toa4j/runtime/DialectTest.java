@@ -31,7 +31,11 @@ class DialectTest {
 
   @BeforeEach
   void boot() {
-    app = Toa.builder().directory(Shop.copy(CONTEXT, directory)).options(Options.defaults().withChecks(true)).build();
+    app =
+        Toa.builder()
+            .directory(Shop.copy(CONTEXT, directory))
+            .options(Options.defaults().withChecks(true))
+            .build();
   }
 
   @AfterEach
@@ -49,15 +53,21 @@ class DialectTest {
 
   private void refused(String operation, Request request, String... message) {
     assertThatThrownBy(() -> app.call("dialect.books." + operation, request))
-        .isInstanceOfSatisfying(Failure.class, f -> assertThat(f.code()).isEqualTo(Failure.Code.CONTRACT))
+        .isInstanceOfSatisfying(
+            Failure.class, f -> assertThat(f.code()).isEqualTo(Failure.Code.CONTRACT))
         .hasMessageContainingAll(message);
   }
 
   @Test
   void create_forwardsToTransit_underItsConciseInput() {
-    Map<String, Object> created = record("create", Request.input(Map.of("title", "Dune", "pages", 412, "tags", List.of("sf"))));
+    Map<String, Object> created =
+        record(
+            "create", Request.input(Map.of("title", "Dune", "pages", 412, "tags", List.of("sf"))));
 
-    assertThat(created).containsEntry("title", "Dune").containsEntry("pages", 412L).containsEntry("VERSION", 1L);
+    assertThat(created)
+        .containsEntry("title", "Dune")
+        .containsEntry("pages", 412L)
+        .containsEntry("VERSION", 1L);
     refused("create", Request.input(Map.of("pages", 412)), "title");
     refused("create", Request.input(Map.of("title", "Dune", "colour", "red")), "colour");
     refused("create", Request.input(Map.of("title", "Dune", "tags", List.of(1))), "tags");
@@ -72,19 +82,27 @@ class DialectTest {
 
     Map<String, Object> edited = record("edit", Request.of(BOOK, subtitle));
 
-    assertThat(edited).containsEntry("title", "Dune").containsEntry("pages", 412L).containsEntry("subtitle", null).containsEntry("VERSION", 2L);
+    assertThat(edited)
+        .containsEntry("title", "Dune")
+        .containsEntry("pages", 412L)
+        .containsEntry("subtitle", null)
+        .containsEntry("VERSION", 2L);
     refused("edit", Request.of(BOOK, Map.of("title", "Emma")), "title");
     refused("edit", Request.of(BOOK, Map.of("pages", "many")), "pages");
     refused("edit", Request.input(Map.of("pages", 1)), "query");
-    assertThatThrownBy(() -> app.call("dialect.books.edit", Request.of(Query.id(BOOK, 1), Map.of("pages", 1))))
-        .isInstanceOfSatisfying(Failure.class, f -> assertThat(f.code()).isEqualTo(Failure.Code.PRECONDITION));
+    assertThatThrownBy(
+            () -> app.call("dialect.books.edit", Request.of(Query.id(BOOK, 1), Map.of("pages", 1))))
+        .isInstanceOfSatisfying(
+            Failure.class, f -> assertThat(f.code()).isEqualTo(Failure.Code.PRECONDITION));
   }
 
   @Test
   void observe_redeclared_answersTheRecordUnderItsOutputSchema() {
     record("transit", Request.of(BOOK, Map.of("title", "Dune")));
 
-    assertThat(record("observe", Request.id(BOOK))).containsEntry("title", "Dune").containsEntry("id", BOOK);
+    assertThat(record("observe", Request.id(BOOK)))
+        .containsEntry("title", "Dune")
+        .containsEntry("id", BOOK);
   }
 
   @Test
@@ -97,17 +115,20 @@ class DialectTest {
 
   @Test
   void suggest_takesTheAliasedSchemaOfCreate() {
-    assertThat(value("suggest", Request.input(Map.of("title", "Dune", "tags", List.of("sf"))))).isEqualTo("Dune #sf");
+    assertThat(value("suggest", Request.input(Map.of("title", "Dune", "tags", List.of("sf")))))
+        .isEqualTo("Dune #sf");
     refused("suggest", Request.input(Map.of("pages", 1)), "title");
   }
 
   @Test
   void stamp_presentOnlyAsAClass_isCalled() {
-    assertThat(app.call("dialect.books.stamp", Request.empty())).isEqualTo(new Reply.Output(Optional.of("stamped")));
+    assertThat(app.call("dialect.books.stamp", Request.empty()))
+        .isEqualTo(new Reply.Output(Optional.of("stamped")));
   }
 
   private static Request where(String criteria, String sort) {
-    return new Request(Optional.of(Query.where(criteria, Optional.ofNullable(sort))), Optional.empty());
+    return new Request(
+        Optional.of(Query.where(criteria, Optional.ofNullable(sort))), Optional.empty());
   }
 
   private void books() {
@@ -119,7 +140,8 @@ class DialectTest {
 
   @SuppressWarnings("unchecked")
   private List<String> titles(Request request) {
-    return ((List<Map<String, Object>>) value("enumerate", request)).stream().map(b -> (String) b.get("title")).toList();
+    return ((List<Map<String, Object>>) value("enumerate", request))
+        .stream().map(b -> (String) b.get("title")).toList();
   }
 
   @Test
@@ -127,12 +149,22 @@ class DialectTest {
     books();
 
     assertThat(titles(where("pages>300", "pages:desc"))).containsExactly("Emma", "Dune", "Beloved");
-    assertThat(titles(where("pages=lt=400,title==Dune", "title"))).containsExactly("Beloved", "Dune", "Ubik");
-    assertThat(titles(where("(pages>=400;pages<=450),title=in=(Ubik,Emma)", "pages:asc"))).containsExactly("Ubik", "Dune", "Emma");
-    assertThat(titles(where("title!=Dune;VERSION==1", "title:desc"))).containsExactly("Ubik", "Emma", "Beloved");
-    Query window = new Query(Optional.empty(), java.util.OptionalLong.empty(), java.util.OptionalLong.of(2), java.util.OptionalLong.of(1),
-        Optional.of("pages>0"), Optional.of("pages"));
-    assertThat(titles(new Request(Optional.of(window), Optional.empty()))).containsExactly("Beloved", "Dune");
+    assertThat(titles(where("pages=lt=400,title==Dune", "title")))
+        .containsExactly("Beloved", "Dune", "Ubik");
+    assertThat(titles(where("(pages>=400;pages<=450),title=in=(Ubik,Emma)", "pages:asc")))
+        .containsExactly("Ubik", "Dune", "Emma");
+    assertThat(titles(where("title!=Dune;VERSION==1", "title:desc")))
+        .containsExactly("Ubik", "Emma", "Beloved");
+    Query window =
+        new Query(
+            Optional.empty(),
+            java.util.OptionalLong.empty(),
+            java.util.OptionalLong.of(2),
+            java.util.OptionalLong.of(1),
+            Optional.of("pages>0"),
+            Optional.of("pages"));
+    assertThat(titles(new Request(Optional.of(window), Optional.empty())))
+        .containsExactly("Beloved", "Dune");
   }
 
   @Test
@@ -141,24 +173,55 @@ class DialectTest {
 
     assertThat(record("observe", where("pages>400", "pages:desc"))).containsEntry("title", "Emma");
     assertThat(value("observe", where("title==Persuasion", null))).isNull();
-    Map<String, Object> edited = record("edit", new Request(Optional.of(Query.where("title==Ubik", Optional.empty())), Optional.of(Map.of("pages", 208))));
-    assertThat(edited).containsEntry("title", "Ubik").containsEntry("pages", 208L).containsEntry("VERSION", 2L);
-    assertThatThrownBy(() -> app.call("dialect.books.edit",
-            new Request(Optional.of(Query.where("title==Persuasion", Optional.empty())), Optional.of(Map.of("pages", 1)))))
-        .isInstanceOfSatisfying(Failure.class, f -> assertThat(f.code()).isEqualTo(Failure.Code.NOT_FOUND))
+    Map<String, Object> edited =
+        record(
+            "edit",
+            new Request(
+                Optional.of(Query.where("title==Ubik", Optional.empty())),
+                Optional.of(Map.of("pages", 208))));
+    assertThat(edited)
+        .containsEntry("title", "Ubik")
+        .containsEntry("pages", 208L)
+        .containsEntry("VERSION", 2L);
+    assertThatThrownBy(
+            () ->
+                app.call(
+                    "dialect.books.edit",
+                    new Request(
+                        Optional.of(Query.where("title==Persuasion", Optional.empty())),
+                        Optional.of(Map.of("pages", 1)))))
+        .isInstanceOfSatisfying(
+            Failure.class, f -> assertThat(f.code()).isEqualTo(Failure.Code.NOT_FOUND))
         .hasMessageContaining("title==Persuasion");
   }
 
   @Test
   void criteriaAndSort_thatDoNotFitTheEntity_areRefusedNamingWhatAndWhere() {
-    refused("enumerate", where("colour==red", null), "query.criteria", "no property 'colour'", "title");
+    refused(
+        "enumerate", where("colour==red", null), "query.criteria", "no property 'colour'", "title");
     refused("enumerate", where("pages==many", null), "query.criteria", "pages is a number", "many");
-    refused("enumerate", where("tags==sf", null), "query.criteria", "'tags' is not a text, a number or a boolean");
+    refused(
+        "enumerate",
+        where("tags==sf", null),
+        "query.criteria",
+        "'tags' is not a text, a number or a boolean");
     refused("enumerate", where("pages>", null), "query.criteria 'pages>' is not RSQL");
     refused("enumerate", where("pages>1", "pages:sideways"), "query.sort", "pages:sideways");
     refused("enumerate", where("pages>1e400", null), "out of range");
-    refused("enumerate", where("(".repeat(40) + "pages>1" + ")".repeat(40), null), "deeper than 32");
-    refused("observe", new Request(Optional.of(new Query(Optional.of(BOOK), java.util.OptionalLong.empty(), java.util.OptionalLong.empty(),
-        java.util.OptionalLong.empty(), Optional.of("pages>1"), Optional.empty())), Optional.empty()), "by id or by criteria and sort, not both");
+    refused(
+        "enumerate", where("(".repeat(40) + "pages>1" + ")".repeat(40), null), "deeper than 32");
+    refused(
+        "observe",
+        new Request(
+            Optional.of(
+                new Query(
+                    Optional.of(BOOK),
+                    java.util.OptionalLong.empty(),
+                    java.util.OptionalLong.empty(),
+                    java.util.OptionalLong.empty(),
+                    Optional.of("pages>1"),
+                    Optional.empty())),
+            Optional.empty()),
+        "by id or by criteria and sort, not both");
   }
 }

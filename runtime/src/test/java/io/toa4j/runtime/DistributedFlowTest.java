@@ -23,8 +23,8 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * The guide's top-up flow on the distributed engines: the shop's records, outbox and inbox on
- * PostgreSQL (a database of the test's own), its events on RabbitMQ (a virtual host of the
- * test's own), chosen by TOA_* settings over an unchanged context.
+ * PostgreSQL (a database of the test's own), its events on RabbitMQ (a virtual host of the test's
+ * own), chosen by TOA_* settings over an unchanged context.
  */
 @Needs({Server.POSTGRES, Server.RABBITMQ, Server.RABBITMQ_CONTROL})
 class DistributedFlowTest {
@@ -34,15 +34,29 @@ class DistributedFlowTest {
   @RegisterExtension final DistributedEngines engines = new DistributedEngines();
 
   private Toa boot() {
-    return Toa.builder().directory(directory).options(Options.defaults().withEnvironment(engines.environment)).build();
+    return Toa.builder()
+        .directory(directory)
+        .options(Options.defaults().withEnvironment(engines.environment))
+        .build();
   }
 
   private static Request record() {
-    return Request.of(SeedFlowTest.TOPUP, Map.of("checkout", "co_1", "customer", SeedFlowTest.CUSTOMER, "amount", 5000, "currency", "USD"));
+    return Request.of(
+        SeedFlowTest.TOPUP,
+        Map.of(
+            "checkout",
+            "co_1",
+            "customer",
+            SeedFlowTest.CUSTOMER,
+            "amount",
+            5000,
+            "currency",
+            "USD"));
   }
 
   private static Map<String, Object> wallet(Toa shop) {
-    return TransitionTest.output(shop.call("billing.wallets.observe", Request.id(SeedFlowTest.CUSTOMER)));
+    return TransitionTest.output(
+        shop.call("billing.wallets.observe", Request.id(SeedFlowTest.CUSTOMER)));
   }
 
   @Test
@@ -63,7 +77,9 @@ class DistributedFlowTest {
       assertThat(shop.metrics().find("toa.inbox.answers").counter().count()).isEqualTo(1);
     }
     try (Toa again = boot()) {
-      assertThat(wallet(again)).as("the state is in PostgreSQL, not in the process").containsEntry("balance", 5000L);
+      assertThat(wallet(again))
+          .as("the state is in PostgreSQL, not in the process")
+          .containsEntry("balance", 5000L);
     }
   }
 
@@ -73,15 +89,21 @@ class DistributedFlowTest {
     int postgresPort = TcpProxy.freePort();
     int rabbitPort = TcpProxy.freePort();
     AtomicInteger waits = new AtomicInteger();
-    Options options = Options.defaults()
-        .withEnvironment(DistributedEngines.environment(
-            Server.POSTGRES.url(engines.name, postgresPort), Server.RABBITMQ.url(engines.name, rabbitPort)))
-        .withStartupWait(Duration.ofMinutes(2))
-        .withSleeper(millis -> {
-          waits.incrementAndGet();
-          Thread.sleep(millis);
-        });
-    CompletableFuture<Toa> booting = CompletableFuture.supplyAsync(() -> Toa.builder().directory(directory).options(options).build());
+    Options options =
+        Options.defaults()
+            .withEnvironment(
+                DistributedEngines.environment(
+                    Server.POSTGRES.url(engines.name, postgresPort),
+                    Server.RABBITMQ.url(engines.name, rabbitPort)))
+            .withStartupWait(Duration.ofMinutes(2))
+            .withSleeper(
+                millis -> {
+                  waits.incrementAndGet();
+                  Thread.sleep(millis);
+                });
+    CompletableFuture<Toa> booting =
+        CompletableFuture.supplyAsync(
+            () -> Toa.builder().directory(directory).options(options).build());
     TcpProxy postgres = null;
     TcpProxy rabbit = null;
     try {
@@ -108,11 +130,17 @@ class DistributedFlowTest {
   /** The paid event of the only top-up, as its outbox entry in PostgreSQL renders it. */
   private Message paidAgain() throws Exception {
     try (Connection c = engines.database();
-        ResultSet r = c.createStatement().executeQuery("SELECT id, change::text FROM billing_topups.outbox")) {
+        ResultSet r =
+            c.createStatement()
+                .executeQuery("SELECT id, change::text FROM billing_topups.outbox")) {
       assertThat(r.next()).isTrue();
       var change = Binding.VALUES.readTree(r.getString(2));
       String label = "billing.topups.paid";
-      return new Message(Identities.derive(r.getString(1), label), label, Binding.json(change.get("state")), Map.of("version", "1"));
+      return new Message(
+          Identities.derive(r.getString(1), label),
+          label,
+          Binding.json(change.get("state")),
+          Map.of("version", "1"));
     }
   }
 }

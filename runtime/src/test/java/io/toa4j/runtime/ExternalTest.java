@@ -27,15 +27,23 @@ import org.junit.jupiter.api.io.TempDir;
  */
 class ExternalTest {
   static final Duration SETTLE = Duration.ofSeconds(60);
-  /** The file the fake provider appends each charge to; the charge hangs after it when {@link #HANG} is set. */
+
+  /**
+   * The file the fake provider appends each charge to; the charge hangs after it when {@link #HANG}
+   * is set.
+   */
   static final String PROVIDER = "toa.test.provider";
+
   static final String HANG = "toa.test.hang";
 
   @TempDir Path directory;
 
   static Path context(Path directory) {
     Fixtures.write(directory, "context.toa.yaml", "name: test\n");
-    Fixtures.write(directory, "components/test.payments/manifest.toa.yaml", """
+    Fixtures.write(
+        directory,
+        "components/test.payments/manifest.toa.yaml",
+        """
         operations:
           order:
             type: effect
@@ -45,7 +53,10 @@ class ExternalTest {
             external: { unknown: 1 }
             input: { type: object, properties: { order: { type: string } }, required: [order] }
         """);
-    Fixtures.write(directory, "components/test.payments/operations/Order.java", """
+    Fixtures.write(
+        directory,
+        "components/test.payments/operations/Order.java",
+        """
         package test.payments.operations;
         import io.toa4j.api.*;
         import java.util.Map;
@@ -57,7 +68,10 @@ class ExternalTest {
           }
         }
         """);
-    Fixtures.write(directory, "components/test.payments/operations/Charge.java", """
+    Fixtures.write(
+        directory,
+        "components/test.payments/operations/Charge.java",
+        """
         package test.payments.operations;
         import io.toa4j.api.*;
         import java.nio.file.*;
@@ -86,33 +100,45 @@ class ExternalTest {
   }
 
   @Test
-  void anAttemptThatEnded_leavesNoMark_andAMarkFoundIsToldThenRefusedPastTheAllowance() throws Exception {
+  void anAttemptThatEnded_leavesNoMark_andAMarkFoundIsToldThenRefusedPastTheAllowance()
+      throws Exception {
     Path provider = directory.resolve("provider.log");
     System.setProperty(PROVIDER, provider.toString());
     try (Toa app = Toa.builder().directory(context(directory.resolve("context"))).build()) {
       String identity = "0123456789abcdef0123456789abcdef";
       assertThat(app.call("test.payments.charge", Request.input(Map.of("order", "o1")), identity))
           .isEqualTo(new Reply.Output(Optional.of("charged")));
-      assertThat(app.systemStore(Attempts.STORE).read(Attempts.id("test.payments.charge", identity))).isEmpty();
+      assertThat(
+              app.systemStore(Attempts.STORE).read(Attempts.id("test.payments.charge", identity)))
+          .isEmpty();
 
       // an attempt whose process died: its mark, as it committed it
-      Attempts marks = new Attempts(() -> app.systemStore(Attempts.STORE), java.time.Clock.systemUTC());
+      Attempts marks =
+          new Attempts(() -> app.systemStore(Attempts.STORE), java.time.Clock.systemUTC());
       marks.start("test.payments.charge", identity, 1);
       assertThat(app.call("test.payments.charge", Request.input(Map.of("order", "o1")), identity))
           .isEqualTo(new Reply.Output(Optional.of("charged")));
       marks.start("test.payments.charge", identity, 1);
       marks.start("test.payments.charge", identity, 1);
-      assertThatThrownBy(() -> app.call("test.payments.charge", Request.input(Map.of("order", "o1")), identity))
-          .isInstanceOfSatisfying(Failure.class, f -> {
-            assertThat(f.code()).isEqualTo(Failure.Code.OUTCOME_UNKNOWN);
-            assertThat(f.details()).containsEntry("key", identity).containsEntry("unknown", "2");
-          });
-      assertThat(lines(provider)).containsExactly(identity + " fresh", identity + " unknown 1 key " + identity);
+      assertThatThrownBy(
+              () ->
+                  app.call("test.payments.charge", Request.input(Map.of("order", "o1")), identity))
+          .isInstanceOfSatisfying(
+              Failure.class,
+              f -> {
+                assertThat(f.code()).isEqualTo(Failure.Code.OUTCOME_UNKNOWN);
+                assertThat(f.details())
+                    .containsEntry("key", identity)
+                    .containsEntry("unknown", "2");
+              });
+      assertThat(lines(provider))
+          .containsExactly(identity + " fresh", identity + " unknown 1 key " + identity);
     }
   }
 
   @Test
-  void sigkillBetweenTheProviderAndTheEnd_theRedeliveryIsToldTheOutcomeIsUnknown_thenItIsParked() throws Exception {
+  void sigkillBetweenTheProviderAndTheEnd_theRedeliveryIsToldTheOutcomeIsUnknown_thenItIsParked()
+      throws Exception {
     Path context = context(directory.resolve("context"));
     Path provider = directory.resolve("provider.log");
 
@@ -139,10 +165,21 @@ class ExternalTest {
 
   private Process worker(Path context, Path provider, String order) throws IOException {
     String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
-    List<String> command = new java.util.ArrayList<>(List.of(java, "-D" + PROVIDER + "=" + provider, "-D" + HANG + "=true", "-cp",
-        System.getProperty("java.class.path"), ExternalWorker.class.getName(), context.toString()));
+    List<String> command =
+        new java.util.ArrayList<>(
+            List.of(
+                java,
+                "-D" + PROVIDER + "=" + provider,
+                "-D" + HANG + "=true",
+                "-cp",
+                System.getProperty("java.class.path"),
+                ExternalWorker.class.getName(),
+                context.toString()));
     if (order != null) command.add(order);
-    return new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(directory.resolve("worker-" + System.nanoTime() + ".log").toFile()).start();
+    return new ProcessBuilder(command)
+        .redirectErrorStream(true)
+        .redirectOutput(directory.resolve("worker-" + System.nanoTime() + ".log").toFile())
+        .start();
   }
 
   private static List<String> lines(Path file) throws IOException {

@@ -6,8 +6,8 @@ import java.util.Map;
 
 /**
  * A process for {@link ExternalTest}: boots the context (its {@code charge} hangs after calling the
- * provider, by the system property the test sets) and, when told to, places an order whose task
- * is the charge; then waits to be killed.
+ * provider, by the system property the test sets) and, when told to, places an order whose task is
+ * the charge; then waits to be killed.
  */
 public final class ExternalWorker {
   private ExternalWorker() {}

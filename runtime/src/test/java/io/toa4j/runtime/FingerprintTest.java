@@ -40,7 +40,10 @@ class FingerprintTest {
   final TestClock clock = new TestClock();
 
   private Toa ledger() {
-    return Toa.builder().directory(Fixtures.ledger(directory, "true")).options(Options.defaults().withClock(clock)).build();
+    return Toa.builder()
+        .directory(Fixtures.ledger(directory, "true"))
+        .options(Options.defaults().withClock(clock))
+        .build();
   }
 
   private static Request add(String account, long amount) {
@@ -48,7 +51,8 @@ class FingerprintTest {
   }
 
   private static long balance(Toa app, String account) {
-    Object balance = TransitionTest.output(app.call("test.ledger.observe", Request.id(account))).get("balance");
+    Object balance =
+        TransitionTest.output(app.call("test.ledger.observe", Request.id(account))).get("balance");
     return balance == null ? 0 : ((Number) balance).longValue();
   }
 
@@ -70,8 +74,16 @@ class FingerprintTest {
   @Test
   void answer_ofAnOperationWithoutOnce_hasNoRetention_andIsNeverReplayed() {
     try (Toa app = ledger()) {
-      Answer first = app.answer("test.feed.post", Request.of(OTHER, Map.of("account", ACCOUNT, "amount", 1)), "call-1");
-      Answer again = app.answer("test.feed.post", Request.of(OTHER, Map.of("account", ACCOUNT, "amount", 1)), "call-1");
+      Answer first =
+          app.answer(
+              "test.feed.post",
+              Request.of(OTHER, Map.of("account", ACCOUNT, "amount", 1)),
+              "call-1");
+      Answer again =
+          app.answer(
+              "test.feed.post",
+              Request.of(OTHER, Map.of("account", ACCOUNT, "amount", 1)),
+              "call-1");
 
       assertThat(first.retention()).isEmpty();
       assertThat(first.replayed()).isFalse();
@@ -85,16 +97,20 @@ class FingerprintTest {
       app.call("test.ledger.add", add(ACCOUNT, 5), "call-1");
 
       assertThatThrownBy(() -> app.call("test.ledger.add", add(ACCOUNT, 6), "call-1"))
-          .isInstanceOfSatisfying(Failure.class, f -> {
-            assertThat(f.code()).isEqualTo(Failure.Code.IDENTITY_REUSED);
-            assertThat(f.code().status()).isEqualTo(422);
-            assertThat(f.code().isTransient()).isFalse();
-          })
+          .isInstanceOfSatisfying(
+              Failure.class,
+              f -> {
+                assertThat(f.code()).isEqualTo(Failure.Code.IDENTITY_REUSED);
+                assertThat(f.code().status()).isEqualTo(422);
+                assertThat(f.code().isTransient()).isFalse();
+              })
           .hasMessageContaining("call-1")
           .hasMessageContaining("test.ledger.add")
           .hasMessageContaining("different request");
       assertThat(balance(app, ACCOUNT)).isEqualTo(5);
-      assertThat(app.call("test.ledger.add", add(ACCOUNT, 5), "call-1")).as("the first request still repeats").isInstanceOf(Reply.Output.class);
+      assertThat(app.call("test.ledger.add", add(ACCOUNT, 5), "call-1"))
+          .as("the first request still repeats")
+          .isInstanceOf(Reply.Output.class);
       assertThat(balance(app, ACCOUNT)).isEqualTo(5);
     }
   }
@@ -105,10 +121,19 @@ class FingerprintTest {
       app.call("test.ledger.add", add(ACCOUNT, 5), "call-1");
 
       assertThatThrownBy(() -> app.call("test.ledger.add", add(OTHER, 5), "call-1"))
-          .isInstanceOfSatisfying(Failure.class, f -> assertThat(f.code()).isEqualTo(Failure.Code.IDENTITY_REUSED));
-      assertThatThrownBy(() -> app.call("test.ledger.add", new Request(Optional.of(Query.id(ACCOUNT, 1)), Optional.of(Map.of("amount", 5, "mode", "ok"))), "call-1"))
+          .isInstanceOfSatisfying(
+              Failure.class, f -> assertThat(f.code()).isEqualTo(Failure.Code.IDENTITY_REUSED));
+      assertThatThrownBy(
+              () ->
+                  app.call(
+                      "test.ledger.add",
+                      new Request(
+                          Optional.of(Query.id(ACCOUNT, 1)),
+                          Optional.of(Map.of("amount", 5, "mode", "ok"))),
+                      "call-1"))
           .as("a version precondition is part of the request")
-          .isInstanceOfSatisfying(Failure.class, f -> assertThat(f.code()).isEqualTo(Failure.Code.IDENTITY_REUSED));
+          .isInstanceOfSatisfying(
+              Failure.class, f -> assertThat(f.code()).isEqualTo(Failure.Code.IDENTITY_REUSED));
       assertThat(balance(app, OTHER)).isZero();
       assertThat(balance(app, ACCOUNT)).isEqualTo(5);
     }
@@ -119,9 +144,16 @@ class FingerprintTest {
     JsonNode json = new ObjectMapper().readTree("{\"mode\": \"ok\", \"amount\": 5}");
     JsonNode yaml = new YAMLMapper().readTree("amount: 5.0\nmode: ok\n");
     try (Toa app = ledger()) {
-      app.call("test.ledger.add", new Request(Optional.of(Query.id(ACCOUNT)), Optional.of(json)), "call-1");
+      app.call(
+          "test.ledger.add",
+          new Request(Optional.of(Query.id(ACCOUNT)), Optional.of(json)),
+          "call-1");
 
-      Answer again = app.answer("test.ledger.add", new Request(Optional.of(Query.id(ACCOUNT)), Optional.of(yaml)), "call-1");
+      Answer again =
+          app.answer(
+              "test.ledger.add",
+              new Request(Optional.of(Query.id(ACCOUNT)), Optional.of(yaml)),
+              "call-1");
 
       assertThat(again.replayed()).isTrue();
       assertThat(balance(app, ACCOUNT)).isEqualTo(5);
@@ -132,8 +164,11 @@ class FingerprintTest {
   void call_answeredBeforeFingerprintsWereKept_isAnsweredWhateverItAsks() throws Exception {
     try (Toa app = ledger()) {
       app.call("test.ledger.add", add(ACCOUNT, 5), "call-1");
-      try (Connection c = DriverManager.getConnection("jdbc:sqlite:" + directory.resolve(".toa/storage/test.ledger.db"))) {
-        assertThat(c.createStatement().executeUpdate("UPDATE inbox SET fingerprint = NULL")).isEqualTo(1);
+      try (Connection c =
+          DriverManager.getConnection(
+              "jdbc:sqlite:" + directory.resolve(".toa/storage/test.ledger.db"))) {
+        assertThat(c.createStatement().executeUpdate("UPDATE inbox SET fingerprint = NULL"))
+            .isEqualTo(1);
       }
 
       Answer again = app.answer("test.ledger.add", add(ACCOUNT, 6), "call-1");
@@ -149,20 +184,28 @@ class FingerprintTest {
   @Test
   void twinsWithDifferentRequests_oneCommits_theOthersGetItsAnswerOrAreRefused() throws Exception {
     try (Toa app = ledger()) {
-      app.call("test.ledger.add", add(ACCOUNT, 1000), "setup"); // twins race on the record's version
+      app.call(
+          "test.ledger.add", add(ACCOUNT, 1000), "setup"); // twins race on the record's version
       ExecutorService pool = Executors.newFixedThreadPool(8);
       CountDownLatch start = new CountDownLatch(1);
       List<Future<Twin>> futures = new ArrayList<>();
       for (int i = 0; i < 8; i++) {
         long amount = 1 + i % 2;
-        futures.add(pool.submit((Callable<Twin>) () -> {
-          start.await();
-          try {
-            return new Twin(amount, Optional.of(app.answer("test.ledger.add", add(ACCOUNT, amount), "the-call")), Optional.empty());
-          } catch (Failure f) {
-            return new Twin(amount, Optional.empty(), Optional.of(f.code()));
-          }
-        }));
+        futures.add(
+            pool.submit(
+                (Callable<Twin>)
+                    () -> {
+                      start.await();
+                      try {
+                        return new Twin(
+                            amount,
+                            Optional.of(
+                                app.answer("test.ledger.add", add(ACCOUNT, amount), "the-call")),
+                            Optional.empty());
+                      } catch (Failure f) {
+                        return new Twin(amount, Optional.empty(), Optional.of(f.code()));
+                      }
+                    }));
       }
       start.countDown();
       List<Twin> twins = new ArrayList<>();
@@ -171,28 +214,63 @@ class FingerprintTest {
 
       long credited = balance(app, ACCOUNT) - 1000;
       assertThat(credited).isIn(1L, 2L);
-      assertThat(twins).filteredOn(t -> t.amount() == credited).allSatisfy(t -> assertThat(t.answer()).isPresent());
-      assertThat(twins).filteredOn(t -> t.amount() != credited).allSatisfy(t -> assertThat(t.failure()).contains(Failure.Code.IDENTITY_REUSED));
-      assertThat(twins).filteredOn(t -> t.answer().isPresent() && !t.answer().get().replayed()).hasSize(1);
+      assertThat(twins)
+          .filteredOn(t -> t.amount() == credited)
+          .allSatisfy(t -> assertThat(t.answer()).isPresent());
+      assertThat(twins)
+          .filteredOn(t -> t.amount() != credited)
+          .allSatisfy(t -> assertThat(t.failure()).contains(Failure.Code.IDENTITY_REUSED));
+      assertThat(twins)
+          .filteredOn(t -> t.answer().isPresent() && !t.answer().get().replayed())
+          .hasSize(1);
     }
   }
 
   @Test
   void fingerprint_ofAQueryWithEveryField_isTheHashOfItsCanonicalText() throws Exception {
-    Query query = new Query(Optional.of("x\"1"), java.util.OptionalLong.of(3), java.util.OptionalLong.of(5),
-        java.util.OptionalLong.of(2), Optional.of("a==1"), Optional.of("-b"));
+    Query query =
+        new Query(
+            Optional.of("x\"1"),
+            java.util.OptionalLong.of(3),
+            java.util.OptionalLong.of(5),
+            java.util.OptionalLong.of(2),
+            Optional.of("a==1"),
+            Optional.of("-b"));
     JsonNode input = new ObjectMapper().readTree("{\"z\":1.50,\"a\":[true,null,\"s\"]}");
-    String canonical = "{\"operation\":\"op\",\"query\":{\"criteria\":\"a==1\",\"id\":\"x\\\"1\",\"limit\":5,\"omit\":2,"
-        + "\"sort\":\"-b\",\"version\":3},\"input\":{\"a\":[true,null,\"s\"],\"z\":1.5}}";
-    String expected = java.util.HexFormat.of().formatHex(
-        java.security.MessageDigest.getInstance("SHA-256").digest(canonical.getBytes(java.nio.charset.StandardCharsets.UTF_8)));
+    String canonical =
+        "{\"operation\":\"op\",\"query\":{\"criteria\":\"a==1\",\"id\":\"x\\\"1\",\"limit\":5,\"omit\":2,"
+            + "\"sort\":\"-b\",\"version\":3},\"input\":{\"a\":[true,null,\"s\"],\"z\":1.5}}";
+    String expected =
+        java.util.HexFormat.of()
+            .formatHex(
+                java.security.MessageDigest.getInstance("SHA-256")
+                    .digest(canonical.getBytes(java.nio.charset.StandardCharsets.UTF_8)));
 
-    assertThat(Fingerprints.of("op", new Invocation(Optional.empty(), input, "call-1", Optional.of(query)))).isEqualTo(expected);
-    Query bare = new Query(Optional.empty(), java.util.OptionalLong.empty(), java.util.OptionalLong.empty(),
-        java.util.OptionalLong.empty(), Optional.empty(), Optional.empty());
+    assertThat(
+            Fingerprints.of(
+                "op", new Invocation(Optional.empty(), input, "call-1", Optional.of(query))))
+        .isEqualTo(expected);
+    Query bare =
+        new Query(
+            Optional.empty(),
+            java.util.OptionalLong.empty(),
+            java.util.OptionalLong.empty(),
+            java.util.OptionalLong.empty(),
+            Optional.empty(),
+            Optional.empty());
     String none = "{\"operation\":\"op\",\"query\":{},\"input\":null}";
-    assertThat(Fingerprints.of("op", new Invocation(Optional.empty(), tools.jackson.databind.node.MissingNode.getInstance(), "call-1", Optional.of(bare))))
-        .isEqualTo(java.util.HexFormat.of().formatHex(
-            java.security.MessageDigest.getInstance("SHA-256").digest(none.getBytes(java.nio.charset.StandardCharsets.UTF_8))));
+    assertThat(
+            Fingerprints.of(
+                "op",
+                new Invocation(
+                    Optional.empty(),
+                    tools.jackson.databind.node.MissingNode.getInstance(),
+                    "call-1",
+                    Optional.of(bare))))
+        .isEqualTo(
+            java.util.HexFormat.of()
+                .formatHex(
+                    java.security.MessageDigest.getInstance("SHA-256")
+                        .digest(none.getBytes(java.nio.charset.StandardCharsets.UTF_8))));
   }
 }

@@ -8,15 +8,18 @@ final class Fixtures {
 
   /**
    * {@code test.sources}, whose {@code emit} writes {@code { failures, refuse }} to a record and
-   * whose {@code schedule} sends the same as a task to the sink, and
-   * {@code test.sinks}, which receives {@code test.sources.created} with {@code absorb}: it throws
-   * while it has been called fewer times than {@code failures} for that record, refuses when
-   * {@code refuse}, and otherwise records the identity of the delivery in its own record, once:
-   * {@code received} counts the distinct identities it saw.
+   * whose {@code schedule} sends the same as a task to the sink, and {@code test.sinks}, which
+   * receives {@code test.sources.created} with {@code absorb}: it throws while it has been called
+   * fewer times than {@code failures} for that record, refuses when {@code refuse}, and otherwise
+   * records the identity of the delivery in its own record, once: {@code received} counts the
+   * distinct identities it saw.
    */
   static Path sourceAndSink(Path directory) {
     write(directory, "context.toa.yaml", "name: test\n");
-    write(directory, "components/test.sources/manifest.toa.yaml", """
+    write(
+        directory,
+        "components/test.sources/manifest.toa.yaml",
+        """
         entity:
           associated: true
           properties:
@@ -40,7 +43,10 @@ final class Fixtures {
                 refuse: { type: boolean }
               required: [id, failures, refuse]
         """);
-    write(directory, "components/test.sources/operations/Schedule.java", """
+    write(
+        directory,
+        "components/test.sources/operations/Schedule.java",
+        """
         package test.sources.operations;
         import io.toa4j.api.*;
         import java.util.Map;
@@ -52,14 +58,20 @@ final class Fixtures {
           }
         }
         """);
-    write(directory, "components/test.sources/Source.java", """
+    write(
+        directory,
+        "components/test.sources/Source.java",
+        """
         package test.sources;
         public class Source extends io.toa4j.api.Entry {
           public Long failures;
           public Boolean refuse;
         }
         """);
-    write(directory, "components/test.sources/operations/Emit.java", """
+    write(
+        directory,
+        "components/test.sources/operations/Emit.java",
+        """
         package test.sources.operations;
         import test.sources.Source;
         public class Emit implements io.toa4j.api.Transition<Emit.Input, Source> {
@@ -71,7 +83,10 @@ final class Fixtures {
           }
         }
         """);
-    write(directory, "components/test.sinks/manifest.toa.yaml", """
+    write(
+        directory,
+        "components/test.sinks/manifest.toa.yaml",
+        """
         entity:
           associated: true
           properties:
@@ -91,14 +106,20 @@ final class Fixtures {
         receivers:
           test.sources.created: absorb
         """);
-    write(directory, "components/test.sinks/Sink.java", """
+    write(
+        directory,
+        "components/test.sinks/Sink.java",
+        """
         package test.sinks;
         public class Sink extends io.toa4j.api.Entry {
           public long received;
           public java.util.Map<String, Boolean> identities = new java.util.LinkedHashMap<>();
         }
         """);
-    write(directory, "components/test.sinks/operations/Absorb.java", """
+    write(
+        directory,
+        "components/test.sinks/operations/Absorb.java",
+        """
         package test.sinks.operations;
         import io.toa4j.api.Refusal;
         import java.util.Map;
@@ -123,7 +144,10 @@ final class Fixtures {
           }
         }
         """);
-    write(directory, "components/test.sinks/receivers/TestSourcesCreated.java", """
+    write(
+        directory,
+        "components/test.sinks/receivers/TestSourcesCreated.java",
+        """
         package test.sinks.receivers;
         import io.toa4j.api.*;
         import java.util.Map;
@@ -154,7 +178,10 @@ final class Fixtures {
    */
   static Path ledger(Path directory, String once) {
     write(directory, "context.toa.yaml", "name: test\n");
-    write(directory, "components/test.ledger/manifest.toa.yaml", """
+    write(
+        directory,
+        "components/test.ledger/manifest.toa.yaml",
+        """
         entity:
           associated: true
           properties:
@@ -171,14 +198,21 @@ final class Fixtures {
                 mode: { type: string, enum: [ok, refuse, throw, discard] }
               required: [amount, mode]
             errors: [REFUSED]
-        """.formatted(once));
-    write(directory, "components/test.ledger/Account.java", """
+        """
+            .formatted(once));
+    write(
+        directory,
+        "components/test.ledger/Account.java",
+        """
         package test.ledger;
         public class Account extends io.toa4j.api.Entry {
           public long balance;
         }
         """);
-    write(directory, "components/test.ledger/operations/Add.java", """
+    write(
+        directory,
+        "components/test.ledger/operations/Add.java",
+        """
         package test.ledger.operations;
         import io.toa4j.api.*;
         import test.ledger.Account;
@@ -194,7 +228,10 @@ final class Fixtures {
           }
         }
         """);
-    write(directory, "components/test.feed/manifest.toa.yaml", """
+    write(
+        directory,
+        "components/test.feed/manifest.toa.yaml",
+        """
         entity:
           associated: true
           properties:
@@ -210,14 +247,20 @@ final class Fixtures {
                 amount: { type: integer }
               required: [account, amount]
         """);
-    write(directory, "components/test.feed/Post.java", """
+    write(
+        directory,
+        "components/test.feed/Post.java",
+        """
         package test.feed;
         public class Post extends io.toa4j.api.Entry {
           public String account;
           public Long amount;
         }
         """);
-    write(directory, "components/test.feed/operations/Post.java", """
+    write(
+        directory,
+        "components/test.feed/operations/Post.java",
+        """
         package test.feed.operations;
         public class Post implements io.toa4j.api.Transition<Post.Input, test.feed.Post> {
           public record Input(String account, long amount) {}
@@ -228,7 +271,10 @@ final class Fixtures {
           }
         }
         """);
-    write(directory, "components/test.relay/manifest.toa.yaml", """
+    write(
+        directory,
+        "components/test.relay/manifest.toa.yaml",
+        """
         entity:
           associated: true
           properties:
@@ -253,13 +299,19 @@ final class Fixtures {
         receivers:
           test.feed.created: forward
         """);
-    write(directory, "components/test.relay/Relay.java", """
+    write(
+        directory,
+        "components/test.relay/Relay.java",
+        """
         package test.relay;
         public class Relay extends io.toa4j.api.Entry {
           public long calls;
         }
         """);
-    write(directory, "components/test.relay/operations/Forward.java", """
+    write(
+        directory,
+        "components/test.relay/operations/Forward.java",
+        """
         package test.relay.operations;
         import io.toa4j.api.*;
         import java.util.Map;
@@ -270,7 +322,10 @@ final class Fixtures {
           }
         }
         """);
-    write(directory, "components/test.relay/operations/Eager.java", """
+    write(
+        directory,
+        "components/test.relay/operations/Eager.java",
+        """
         package test.relay.operations;
         import io.toa4j.api.*;
         import java.util.Map;
@@ -283,7 +338,10 @@ final class Fixtures {
           }
         }
         """);
-    write(directory, "components/test.relay/receivers/TestFeedCreated.java", """
+    write(
+        directory,
+        "components/test.relay/receivers/TestFeedCreated.java",
+        """
         package test.relay.receivers;
         import io.toa4j.api.*;
         import java.util.Map;
@@ -303,15 +361,18 @@ final class Fixtures {
    * or refuses, throws or discards; in mode {@code race}, while the record is not yet bumped, it
    * first calls {@code bump} on its own record, so that its first attempt loses its
    * compare-and-swap; {@code hand} (a transition declaring once) counts too; {@code send} (an
-   * effect) answers, refuses or throws. {@code test.notes.note} (once) records the identity of
-   * each call it runs: {@code received} counts them.
+   * effect) answers, refuses or throws. {@code test.notes.note} (once) records the identity of each
+   * call it runs: {@code received} counts them.
    */
   static Path courier(Path directory) {
     write(directory, "context.toa.yaml", "name: test\n");
     String mode =
         "{ type: object, properties: { mode: { type: string, enum: [ok, refuse, throw, discard, race] }, note: { type: string } },"
             + " required: [mode, note] }";
-    write(directory, "components/test.courier/manifest.toa.yaml", """
+    write(
+        directory,
+        "components/test.courier/manifest.toa.yaml",
+        """
         entity:
           associated: true
           properties:
@@ -337,15 +398,22 @@ final class Fixtures {
             input:
               %s
             errors: [REFUSED]
-        """.formatted(mode, mode, mode));
-    write(directory, "components/test.courier/Parcel.java", """
+        """
+            .formatted(mode, mode, mode));
+    write(
+        directory,
+        "components/test.courier/Parcel.java",
+        """
         package test.courier;
         public class Parcel extends io.toa4j.api.Entry {
           public boolean bumped;
           public long dispatched;
         }
         """);
-    write(directory, "components/test.courier/Sending.java", """
+    write(
+        directory,
+        "components/test.courier/Sending.java",
+        """
         package test.courier;
         import io.toa4j.api.*;
         import java.util.Map;
@@ -365,7 +433,10 @@ final class Fixtures {
           }
         }
         """);
-    write(directory, "components/test.courier/operations/Dispatch.java", """
+    write(
+        directory,
+        "components/test.courier/operations/Dispatch.java",
+        """
         package test.courier.operations;
         import io.toa4j.api.*;
         import java.util.Map;
@@ -382,7 +453,10 @@ final class Fixtures {
           }
         }
         """);
-    write(directory, "components/test.courier/operations/Hand.java", """
+    write(
+        directory,
+        "components/test.courier/operations/Hand.java",
+        """
         package test.courier.operations;
         import io.toa4j.api.*;
         import test.courier.Parcel;
@@ -395,7 +469,10 @@ final class Fixtures {
           }
         }
         """);
-    write(directory, "components/test.courier/operations/Bump.java", """
+    write(
+        directory,
+        "components/test.courier/operations/Bump.java",
+        """
         package test.courier.operations;
         import test.courier.Parcel;
         public class Bump implements io.toa4j.api.Transition<Void, Parcel> {
@@ -405,7 +482,10 @@ final class Fixtures {
           }
         }
         """);
-    write(directory, "components/test.courier/operations/Send.java", """
+    write(
+        directory,
+        "components/test.courier/operations/Send.java",
+        """
         package test.courier.operations;
         import io.toa4j.api.*;
         import test.courier.Sending;
@@ -419,7 +499,10 @@ final class Fixtures {
           }
         }
         """);
-    write(directory, "components/test.notes/manifest.toa.yaml", """
+    write(
+        directory,
+        "components/test.notes/manifest.toa.yaml",
+        """
         entity:
           associated: true
           properties:
@@ -436,14 +519,20 @@ final class Fixtures {
                 note: { type: string }
               required: [note]
         """);
-    write(directory, "components/test.notes/Notes.java", """
+    write(
+        directory,
+        "components/test.notes/Notes.java",
+        """
         package test.notes;
         public class Notes extends io.toa4j.api.Entry {
           public long received;
           public java.util.Map<String, Boolean> identities = new java.util.LinkedHashMap<>();
         }
         """);
-    write(directory, "components/test.notes/operations/Note.java", """
+    write(
+        directory,
+        "components/test.notes/operations/Note.java",
+        """
         package test.notes.operations;
         import test.notes.Notes;
         public class Note implements io.toa4j.api.Transition<Note.Input, Notes> {
@@ -458,10 +547,16 @@ final class Fixtures {
     return directory;
   }
 
-  /** A context {@code test} with {@code test.orders}, whose {@code place} writes an order of an amount under the id it is given. */
+  /**
+   * A context {@code test} with {@code test.orders}, whose {@code place} writes an order of an
+   * amount under the id it is given.
+   */
   static void orders(Path directory) {
     write(directory, "context.toa.yaml", "name: test\n");
-    write(directory, "components/test.orders/manifest.toa.yaml", """
+    write(
+        directory,
+        "components/test.orders/manifest.toa.yaml",
+        """
         entity:
           associated: true
           properties:
@@ -475,13 +570,19 @@ final class Fixtures {
                 amount: { type: integer }
               required: [amount]
         """);
-    write(directory, "components/test.orders/Order.java", """
+    write(
+        directory,
+        "components/test.orders/Order.java",
+        """
         package test.orders;
         public class Order extends io.toa4j.api.Entry {
           public Long amount;
         }
         """);
-    write(directory, "components/test.orders/operations/Place.java", """
+    write(
+        directory,
+        "components/test.orders/operations/Place.java",
+        """
         package test.orders.operations;
         import test.orders.Order;
         public class Place implements io.toa4j.api.Transition<Place.Input, Order> {

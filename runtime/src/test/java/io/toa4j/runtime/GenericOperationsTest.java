@@ -23,7 +23,10 @@ class GenericOperationsTest {
 
   private Path library() {
     Fixtures.write(directory, "context.toa.yaml", "name: test\n");
-    Fixtures.write(directory, "components/test.books/manifest.toa.yaml", """
+    Fixtures.write(
+        directory,
+        "components/test.books/manifest.toa.yaml",
+        """
         entity:
           associated: true
           properties:
@@ -44,7 +47,10 @@ class GenericOperationsTest {
   }
 
   private Toa boot(boolean checks) {
-    return Toa.builder().directory(library()).options(Options.defaults().withChecks(checks)).build();
+    return Toa.builder()
+        .directory(library())
+        .options(Options.defaults().withChecks(checks))
+        .build();
   }
 
   private static Map<String, Object> output(Toa app, String operation, Request request) {
@@ -56,13 +62,22 @@ class GenericOperationsTest {
     try (Toa app = boot(false)) {
       Map<String, Object> created = output(app, "create", Request.input(Map.of("title", "Dune")));
 
-      assertThat(created).containsEntry("title", "Dune").containsEntry("VERSION", 1L).containsKey("id");
-      assertThat(output(app, "observe", Request.id((String) created.get("id")))).containsEntry("title", "Dune");
-      assertThatThrownBy(() -> app.call("test.books.create", Request.of(BOOK, Map.of("title", "Emma"))))
-          .isInstanceOfSatisfying(Failure.class, f -> assertThat(f.code()).isEqualTo(Failure.Code.CONTRACT));
-      assertThatThrownBy(() -> app.call("test.books.create", Request.input(Map.of("title", "Emma", "pages", 3))))
+      assertThat(created)
+          .containsEntry("title", "Dune")
+          .containsEntry("VERSION", 1L)
+          .containsKey("id");
+      assertThat(output(app, "observe", Request.id((String) created.get("id"))))
+          .containsEntry("title", "Dune");
+      assertThatThrownBy(
+              () -> app.call("test.books.create", Request.of(BOOK, Map.of("title", "Emma"))))
+          .isInstanceOfSatisfying(
+              Failure.class, f -> assertThat(f.code()).isEqualTo(Failure.Code.CONTRACT));
+      assertThatThrownBy(
+              () ->
+                  app.call("test.books.create", Request.input(Map.of("title", "Emma", "pages", 3))))
           .as("create's own contract, not transit's")
-          .isInstanceOfSatisfying(Failure.class, f -> assertThat(f.code()).isEqualTo(Failure.Code.CONTRACT));
+          .isInstanceOfSatisfying(
+              Failure.class, f -> assertThat(f.code()).isEqualTo(Failure.Code.CONTRACT));
     }
   }
 
@@ -72,12 +87,18 @@ class GenericOperationsTest {
       output(app, "transit", Request.of(BOOK, Map.of("title", "Dune")));
       Map<String, Object> merged = output(app, "transit", Request.of(BOOK, Map.of("pages", 412)));
 
-      assertThat(merged).containsEntry("title", "Dune").containsEntry("pages", 412L).containsEntry("VERSION", 2L);
-      assertThatThrownBy(() -> app.call("test.books.transit", Request.of(BOOK, Map.of("colour", "red"))))
+      assertThat(merged)
+          .containsEntry("title", "Dune")
+          .containsEntry("pages", 412L)
+          .containsEntry("VERSION", 2L);
+      assertThatThrownBy(
+              () -> app.call("test.books.transit", Request.of(BOOK, Map.of("colour", "red"))))
           .as("the entity's properties only")
-          .isInstanceOfSatisfying(Failure.class, f -> assertThat(f.code()).isEqualTo(Failure.Code.CONTRACT));
+          .isInstanceOfSatisfying(
+              Failure.class, f -> assertThat(f.code()).isEqualTo(Failure.Code.CONTRACT));
       assertThatThrownBy(() -> app.call("test.books.transit", Request.of(BOOK, Map.of("pages", 0))))
-          .isInstanceOfSatisfying(Failure.class, f -> assertThat(f.code()).isEqualTo(Failure.Code.CONTRACT));
+          .isInstanceOfSatisfying(
+              Failure.class, f -> assertThat(f.code()).isEqualTo(Failure.Code.CONTRACT));
       assertThat(output(app, "observe", Request.id(BOOK))).containsEntry("VERSION", 2L);
     }
   }
@@ -87,9 +108,16 @@ class GenericOperationsTest {
     try (Toa app = boot(false)) {
       output(app, "transit", Request.of(BOOK, Map.of("title", "Dune")));
 
-      assertThatThrownBy(() -> app.call("test.books.transit", Request.of(io.toa4j.api.Query.id(BOOK, 5), Map.of("pages", 9))))
-          .isInstanceOfSatisfying(Failure.class, f -> assertThat(f.code()).isEqualTo(Failure.Code.PRECONDITION));
-      assertThat(output(app, "observe", Request.id(BOOK))).containsEntry("VERSION", 1L).doesNotContainKey("pages");
+      assertThatThrownBy(
+              () ->
+                  app.call(
+                      "test.books.transit",
+                      Request.of(io.toa4j.api.Query.id(BOOK, 5), Map.of("pages", 9))))
+          .isInstanceOfSatisfying(
+              Failure.class, f -> assertThat(f.code()).isEqualTo(Failure.Code.PRECONDITION));
+      assertThat(output(app, "observe", Request.id(BOOK)))
+          .containsEntry("VERSION", 1L)
+          .doesNotContainKey("pages");
     }
   }
 
@@ -99,8 +127,10 @@ class GenericOperationsTest {
       output(checked, "transit", Request.of(BOOK, Map.of("title", "Dune")));
 
       assertThatThrownBy(() -> checked.call("test.books.observe", Request.id(BOOK)))
-          .isInstanceOfSatisfying(Failure.class, f -> assertThat(f.code()).isEqualTo(Failure.Code.RESPONSE_CONTRACT))
-          .hasMessageContaining("test.books.observe").hasMessageContaining("pages");
+          .isInstanceOfSatisfying(
+              Failure.class, f -> assertThat(f.code()).isEqualTo(Failure.Code.RESPONSE_CONTRACT))
+          .hasMessageContaining("test.books.observe")
+          .hasMessageContaining("pages");
       output(checked, "transit", Request.of(BOOK, Map.of("pages", 412)));
       assertThat(output(checked, "observe", Request.id(BOOK))).containsEntry("pages", 412L);
     }
@@ -113,11 +143,17 @@ class GenericOperationsTest {
   @Test
   void aClassForTransit_isRefusedAtStartup_namingIt() {
     library();
-    Fixtures.write(directory, "components/test.books/Book.java", """
+    Fixtures.write(
+        directory,
+        "components/test.books/Book.java",
+        """
         package test.books;
         public class Book extends io.toa4j.api.Entry { public String title; public Long pages; }
         """);
-    Fixtures.write(directory, "components/test.books/operations/Transit.java", """
+    Fixtures.write(
+        directory,
+        "components/test.books/operations/Transit.java",
+        """
         package test.books.operations;
         public class Transit implements io.toa4j.api.Transition<Object, test.books.Book> {
           public Object transition(Object input, test.books.Book entry) { return entry; }
@@ -135,7 +171,10 @@ class GenericOperationsTest {
       output(app, "create", Request.input(Map.of("title", "Dune")));
       output(app, "create", Request.input(Map.of("title", "Emma")));
 
-      Object page = ((io.toa4j.api.Reply.Output) app.call("test.books.enumerate", Request.empty())).value().orElseThrow();
+      Object page =
+          ((io.toa4j.api.Reply.Output) app.call("test.books.enumerate", Request.empty()))
+              .value()
+              .orElseThrow();
       assertThat((List<?>) page).hasSize(2);
     }
   }

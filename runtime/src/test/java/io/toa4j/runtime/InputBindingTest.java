@@ -35,27 +35,47 @@ class InputBindingTest {
   }
 
   private static Request paid(long amount) {
-    return Request.of(CHECKOUT, Map.of("checkout", "chk-1", "customer", WALLET, "amount", amount, "currency", "EUR"));
+    return Request.of(
+        CHECKOUT,
+        Map.of("checkout", "chk-1", "customer", WALLET, "amount", amount, "currency", "EUR"));
   }
 
   @Test
   void input_withAPropertyTheSchemaAllowsAndTheClassLacks_bindsIgnoringIt() {
     try (Toa shop = Toa.builder().directory(Shop.copyTo(directory)).build()) {
-      Reply reply = shop.call("billing.wallets.credit", Request.of(WALLET, Map.of("amount", 5, "type", "topup", "ref", "c1", "note", "x")));
+      Reply reply =
+          shop.call(
+              "billing.wallets.credit",
+              Request.of(WALLET, Map.of("amount", 5, "type", "topup", "ref", "c1", "note", "x")));
 
-      assertThat(output(reply)).containsEntry("balance", 5L).containsEntry("VERSION", 1L).doesNotContainKey("note");
+      assertThat(output(reply))
+          .containsEntry("balance", 5L)
+          .containsEntry("VERSION", 1L)
+          .doesNotContainKey("note");
     }
   }
 
   @Test
   void input_withAPropertyTheSchemaForbids_isAContractFailureNamingItsPointer_andChangesNothing() {
     Path context = Shop.copyTo(directory);
-    Shop.edit(context, MANIFEST, "      required: [amount, type, ref]\n", "      required: [amount, type, ref]\n      additionalProperties: false\n");
+    Shop.edit(
+        context,
+        MANIFEST,
+        "      required: [amount, type, ref]\n",
+        "      required: [amount, type, ref]\n      additionalProperties: false\n");
     try (Toa shop = Toa.builder().directory(context).build()) {
-      shop.call("billing.wallets.credit", Request.of(WALLET, Map.of("amount", 5, "type", "topup", "ref", "c1")));
+      shop.call(
+          "billing.wallets.credit",
+          Request.of(WALLET, Map.of("amount", 5, "type", "topup", "ref", "c1")));
 
-      assertThatThrownBy(() -> shop.call("billing.wallets.credit", Request.of(WALLET, Map.of("amount", 5, "type", "topup", "ref", "c2", "note", "x"))))
-          .isInstanceOfSatisfying(Failure.class, f -> assertThat(f.code()).isEqualTo(Failure.Code.CONTRACT))
+      assertThatThrownBy(
+              () ->
+                  shop.call(
+                      "billing.wallets.credit",
+                      Request.of(
+                          WALLET, Map.of("amount", 5, "type", "topup", "ref", "c2", "note", "x"))))
+          .isInstanceOfSatisfying(
+              Failure.class, f -> assertThat(f.code()).isEqualTo(Failure.Code.CONTRACT))
           .hasMessageContaining("/note")
           .hasMessageNotContaining("Input");
       assertThat(wallet(shop)).containsEntry("balance", 5L).containsEntry("VERSION", 1L);
@@ -65,7 +85,10 @@ class InputBindingTest {
   @Test
   void receiverWithoutAClass_callsItsOperationWithThePayload_whichIsHandledNotParked() {
     Path context = Shop.copyTo(directory);
-    Shop.write(context, "components/billing.ledger/manifest.toa.yaml", """
+    Shop.write(
+        context,
+        "components/billing.ledger/manifest.toa.yaml",
+        """
         # A line per paid top-up, written from the event's payload as it is: no receiver class.
         entity:
           properties:
@@ -82,14 +105,20 @@ class InputBindingTest {
         receivers:
           billing.topups.paid: note
         """);
-    Shop.write(context, "components/billing.ledger/Line.java", """
+    Shop.write(
+        context,
+        "components/billing.ledger/Line.java",
+        """
         package billing.ledger;
         public class Line extends io.toa4j.api.Entry {
           public String customer;
           public Long amount;
         }
         """);
-    Shop.write(context, "components/billing.ledger/operations/Note.java", """
+    Shop.write(
+        context,
+        "components/billing.ledger/operations/Note.java",
+        """
         package billing.ledger.operations;
         import billing.ledger.Line;
         public class Note implements io.toa4j.api.Transition<Note.Input, Line> {
@@ -108,8 +137,13 @@ class InputBindingTest {
       assertThat(shop.admin().parked()).isEmpty();
       Reply lines = shop.call("billing.ledger.enumerate", Request.empty());
       @SuppressWarnings("unchecked")
-      List<Map<String, Object>> page = (List<Map<String, Object>>) ((Reply.Output) lines).value().orElseThrow();
-      assertThat(page).singleElement().satisfies(line -> assertThat(line).containsEntry("customer", WALLET).containsEntry("amount", 300L));
+      List<Map<String, Object>> page =
+          (List<Map<String, Object>>) ((Reply.Output) lines).value().orElseThrow();
+      assertThat(page)
+          .singleElement()
+          .satisfies(
+              line ->
+                  assertThat(line).containsEntry("customer", WALLET).containsEntry("amount", 300L));
       assertThat(wallet(shop)).containsEntry("balance", 300L);
     }
   }

@@ -21,7 +21,10 @@ import java.util.function.Function;
  * point it examines; and every consumer's handler wrapped by the test's, which may hold deliveries.
  */
 final class InterceptedBus implements BusProvider {
-  /** Around one publish of one or more events: {@code proceed} publishes them, or some of them, for real. */
+  /**
+   * Around one publish of one or more events: {@code proceed} publishes them, or some of them, for
+   * real.
+   */
   @FunctionalInterface
   interface Interceptor {
     void publish(List<Message> events, Consumer<List<Message>> proceed) throws Exception;
@@ -38,13 +41,22 @@ final class InterceptedBus implements BusProvider {
     this(name, real, interceptor, (queue, handler) -> handler);
   }
 
-  /** @param consuming the handler a consumer of a queue gets, given the runtime's */
-  InterceptedBus(String name, String real, Interceptor interceptor, BiFunction<String, Bus.Handler, Bus.Handler> consuming) {
+  /**
+   * @param consuming the handler a consumer of a queue gets, given the runtime's
+   */
+  InterceptedBus(
+      String name,
+      String real,
+      Interceptor interceptor,
+      BiFunction<String, Bus.Handler, Bus.Handler> consuming) {
     this.consuming = consuming;
     this.name = name;
-    this.real = ServiceLoader.load(BusProvider.class).stream().map(ServiceLoader.Provider::get)
-        .filter(provider -> provider.name().equals(real)).findFirst()
-        .orElseThrow(() -> new AssertionError("no " + real + " bus on the class path"));
+    this.real =
+        ServiceLoader.load(BusProvider.class).stream()
+            .map(ServiceLoader.Provider::get)
+            .filter(provider -> provider.name().equals(real))
+            .findFirst()
+            .orElseThrow(() -> new AssertionError("no " + real + " bus on the class path"));
     this.interceptor = interceptor;
   }
 
@@ -77,20 +89,33 @@ final class InterceptedBus implements BusProvider {
   @SuppressWarnings("unchecked")
   public Bus open(BusSettings settings) {
     Bus bus = real.open(settings);
-    return (Bus) Proxy.newProxyInstance(Bus.class.getClassLoader(), new Class<?>[] {Bus.class}, (proxy, method, args) -> {
-      if (method.getName().equals("publish") || method.getName().equals("republish")) {
-        List<Message> events = args[0] instanceof List<?> list ? (List<Message>) list : List.of((Message) args[0]);
-        interceptor.publish(events, method.getName().equals("republish") ? bus::republish : bus::publish);
-        return null;
-      }
-      if (coreOnly && (method.getName().equals("calls") || method.getName().equals("parking"))) return Optional.empty();
-      if (method.getName().equals("backlog") && backlogs != null) return backlogs.apply((String) args[0]);
-      if (method.getName().equals("consume")) return bus.consume((String) args[0], consuming.apply((String) args[0], (Bus.Handler) args[1]));
-      try {
-        return method.invoke(bus, args);
-      } catch (InvocationTargetException e) {
-        throw e.getCause();
-      }
-    });
+    return (Bus)
+        Proxy.newProxyInstance(
+            Bus.class.getClassLoader(),
+            new Class<?>[] {Bus.class},
+            (proxy, method, args) -> {
+              if (method.getName().equals("publish") || method.getName().equals("republish")) {
+                List<Message> events =
+                    args[0] instanceof List<?> list
+                        ? (List<Message>) list
+                        : List.of((Message) args[0]);
+                interceptor.publish(
+                    events, method.getName().equals("republish") ? bus::republish : bus::publish);
+                return null;
+              }
+              if (coreOnly
+                  && (method.getName().equals("calls") || method.getName().equals("parking")))
+                return Optional.empty();
+              if (method.getName().equals("backlog") && backlogs != null)
+                return backlogs.apply((String) args[0]);
+              if (method.getName().equals("consume"))
+                return bus.consume(
+                    (String) args[0], consuming.apply((String) args[0], (Bus.Handler) args[1]));
+              try {
+                return method.invoke(bus, args);
+              } catch (InvocationTargetException e) {
+                throw e.getCause();
+              }
+            });
   }
 }

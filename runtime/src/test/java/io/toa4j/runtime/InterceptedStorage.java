@@ -16,10 +16,13 @@ import java.util.concurrent.Callable;
  * a store's calls at the exact point it examines, on the real engine.
  */
 final class InterceptedStorage implements StorageProvider {
-  /** Around one call of one component's store: {@code proceed} makes the real call and answers it. */
+  /**
+   * Around one call of one component's store: {@code proceed} makes the real call and answers it.
+   */
   @FunctionalInterface
   interface Interceptor {
-    Object around(String component, Method method, Object[] args, Callable<Object> proceed) throws Exception;
+    Object around(String component, Method method, Object[] args, Callable<Object> proceed)
+        throws Exception;
   }
 
   private final String name;
@@ -42,15 +45,23 @@ final class InterceptedStorage implements StorageProvider {
       @Override
       public Store store(String component) {
         Store store = sqlite.store(component);
-        return (Store) Proxy.newProxyInstance(Store.class.getClassLoader(), new Class<?>[] {Store.class}, (proxy, method, args) ->
-            interceptor.around(component, method, args, () -> {
-              try {
-                return method.invoke(store, args);
-              } catch (InvocationTargetException e) {
-                if (e.getCause() instanceof Error error) throw error;
-                throw e.getCause() instanceof Exception cause ? cause : e;
-              }
-            }));
+        return (Store)
+            Proxy.newProxyInstance(
+                Store.class.getClassLoader(),
+                new Class<?>[] {Store.class},
+                (proxy, method, args) ->
+                    interceptor.around(
+                        component,
+                        method,
+                        args,
+                        () -> {
+                          try {
+                            return method.invoke(store, args);
+                          } catch (InvocationTargetException e) {
+                            if (e.getCause() instanceof Error error) throw error;
+                            throw e.getCause() instanceof Exception cause ? cause : e;
+                          }
+                        }));
       }
 
       @Override

@@ -23,6 +23,7 @@ import org.junit.jupiter.api.io.TempDir;
  */
 abstract class LateRepeatContract {
   static final String ACCOUNT = "0123456789abcdef0123456789abcdef";
+
   /** The ledger's add answers repeats for 10 minutes and knows it answered them for 20. */
   static final String WINDOWS = "{ retention: 600, remember: 1200 }";
 
@@ -32,11 +33,16 @@ abstract class LateRepeatContract {
   /** The options that choose the engines under test. */
   abstract Options options();
 
-  /** How many inbox entries the ledger's store holds, and how many of them still hold their answer. */
+  /**
+   * How many inbox entries the ledger's store holds, and how many of them still hold their answer.
+   */
   abstract long[] inbox() throws Exception;
 
   private Toa ledger() {
-    return Toa.builder().directory(Fixtures.ledger(directory, WINDOWS)).options(options().withClock(clock)).build();
+    return Toa.builder()
+        .directory(Fixtures.ledger(directory, WINDOWS))
+        .options(options().withClock(clock))
+        .build();
   }
 
   private static Request add(long amount) {
@@ -57,24 +63,33 @@ abstract class LateRepeatContract {
 
       clock.advance(Duration.ofSeconds(2));
       assertThatThrownBy(() -> app.call("test.ledger.add", add(10), "call-1"))
-          .isInstanceOfSatisfying(Failure.class, f -> {
-            assertThat(f.code()).isEqualTo(Failure.Code.ALREADY_ANSWERED);
-            assertThat(f.code().status()).isEqualTo(410);
-            assertThat(f.details())
-                .containsEntry("answered", answered.toString())
-                .containsEntry("component", "test.ledger")
-                .containsEntry("record", ACCOUNT)
-                .containsEntry("identity", "call-1");
-            assertThat(f).hasMessageContaining("test.ledger.add").hasMessageContaining(answered.toString()).hasMessageContaining(ACCOUNT);
-          });
+          .isInstanceOfSatisfying(
+              Failure.class,
+              f -> {
+                assertThat(f.code()).isEqualTo(Failure.Code.ALREADY_ANSWERED);
+                assertThat(f.code().status()).isEqualTo(410);
+                assertThat(f.details())
+                    .containsEntry("answered", answered.toString())
+                    .containsEntry("component", "test.ledger")
+                    .containsEntry("record", ACCOUNT)
+                    .containsEntry("identity", "call-1");
+                assertThat(f)
+                    .hasMessageContaining("test.ledger.add")
+                    .hasMessageContaining(answered.toString())
+                    .hasMessageContaining(ACCOUNT);
+              });
       assertThatThrownBy(() -> app.call("test.ledger.add", add(11), "call-1"))
           .as("another request under the identity is still refused as a reuse")
-          .isInstanceOfSatisfying(Failure.class, f -> assertThat(f.code()).isEqualTo(Failure.Code.IDENTITY_REUSED));
+          .isInstanceOfSatisfying(
+              Failure.class, f -> assertThat(f.code()).isEqualTo(Failure.Code.IDENTITY_REUSED));
       assertThat(account(app)).containsEntry("balance", 10L).containsEntry("VERSION", 1L);
 
       clock.advance(Duration.ofSeconds(600));
       app.call("test.ledger.add", add(10), "call-1");
-      assertThat(account(app)).as("forgotten: the identity is new again").containsEntry("balance", 20L).containsEntry("VERSION", 2L);
+      assertThat(account(app))
+          .as("forgotten: the identity is new again")
+          .containsEntry("balance", 20L)
+          .containsEntry("VERSION", 2L);
       assertThat(app.call("test.ledger.add", add(10), "call-1")).isInstanceOf(Reply.Output.class);
       assertThat(account(app)).containsEntry("balance", 20L);
     }
@@ -86,18 +101,24 @@ abstract class LateRepeatContract {
     int minutes = 40;
     try (Toa app = ledger()) {
       for (int minute = 0; minute < minutes; minute++) {
-        for (int i = 0; i < perMinute; i++) app.call("test.ledger.add", add(1), "call-" + minute + "-" + i);
+        for (int i = 0; i < perMinute; i++)
+          app.call("test.ledger.add", add(1), "call-" + minute + "-" + i);
         clock.advance(Duration.ofSeconds(60));
       }
-      // answers of the last 10 minutes, records of the last 20 (the 40th minute's calls are 60 s old)
-      await().atMost(Duration.ofSeconds(60)).untilAsserted(() -> {
-        long[] inbox = inbox();
-        assertThat(inbox[0]).as("entries").isEqualTo(19L * perMinute);
-        assertThat(inbox[1]).as("entries holding their answer").isEqualTo(9L * perMinute);
-      });
+      // answers of the last 10 minutes, records of the last 20 (the 40th minute's calls are 60 s
+      // old)
+      await()
+          .atMost(Duration.ofSeconds(60))
+          .untilAsserted(
+              () -> {
+                long[] inbox = inbox();
+                assertThat(inbox[0]).as("entries").isEqualTo(19L * perMinute);
+                assertThat(inbox[1]).as("entries holding their answer").isEqualTo(9L * perMinute);
+              });
       assertThat(account(app)).containsEntry("balance", (long) perMinute * minutes);
       assertThatThrownBy(() -> app.call("test.ledger.add", add(1), "call-" + (minutes - 15) + "-0"))
-          .isInstanceOfSatisfying(Failure.class, f -> assertThat(f.code()).isEqualTo(Failure.Code.ALREADY_ANSWERED));
+          .isInstanceOfSatisfying(
+              Failure.class, f -> assertThat(f.code()).isEqualTo(Failure.Code.ALREADY_ANSWERED));
     }
   }
 }

@@ -6,7 +6,10 @@ import java.sql.Connection;
 import java.sql.ResultSet;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
-/** Late repeats on the distributed engines: PostgreSQL and RabbitMQ, a database and a virtual host of the test's own. */
+/**
+ * Late repeats on the distributed engines: PostgreSQL and RabbitMQ, a database and a virtual host
+ * of the test's own.
+ */
 @Needs({Server.POSTGRES, Server.RABBITMQ, Server.RABBITMQ_CONTROL})
 class LateRepeatDistributedTest extends LateRepeatContract {
   @RegisterExtension final DistributedEngines engines = new DistributedEngines();
@@ -19,7 +22,9 @@ class LateRepeatDistributedTest extends LateRepeatContract {
   @Override
   long[] inbox() throws Exception {
     try (Connection c = engines.database();
-        ResultSet r = c.createStatement().executeQuery("SELECT count(*), count(reply) FROM test_ledger.inbox")) {
+        ResultSet r =
+            c.createStatement()
+                .executeQuery("SELECT count(*), count(reply) FROM test_ledger.inbox")) {
       r.next();
       return new long[] {r.getLong(1), r.getLong(2)};
     }

@@ -42,7 +42,11 @@ class MetricsTest {
   final TestClock clock = new TestClock();
 
   private Toa boot(Path context) {
-    return Toa.builder().directory(context).state(directory.resolve("state")).options(Options.defaults().withClock(clock)).build();
+    return Toa.builder()
+        .directory(context)
+        .state(directory.resolve("state"))
+        .options(Options.defaults().withClock(clock))
+        .build();
   }
 
   private static Request absorb(String id, int failures, boolean refuse) {
@@ -50,7 +54,8 @@ class MetricsTest {
   }
 
   private static long calls(MeterRegistry metrics, String operation, String outcome) {
-    Timer timer = metrics.find(Engine.CALL_TIMER).tag("operation", operation).tag("outcome", outcome).timer();
+    Timer timer =
+        metrics.find(Engine.CALL_TIMER).tag("operation", operation).tag("outcome", outcome).timer();
     return timer == null ? 0 : timer.count();
   }
 
@@ -59,7 +64,10 @@ class MetricsTest {
     try (Toa app = boot(Fixtures.sourceAndSink(directory.resolve("context")))) {
       app.call("test.sinks.absorb", absorb(A, 0, false));
       Reply refused = app.call("test.sinks.absorb", absorb(B, 0, true));
-      assertThatThrownBy(() -> app.call("test.sinks.absorb", absorb("00000000000000000000000000000001", 1, false)))
+      assertThatThrownBy(
+              () ->
+                  app.call(
+                      "test.sinks.absorb", absorb("00000000000000000000000000000001", 1, false)))
           .isInstanceOf(Failure.class);
 
       assertThat(refused).isInstanceOf(Reply.Refused.class);
@@ -68,7 +76,12 @@ class MetricsTest {
       assertThat(calls(metrics, "test.sinks.absorb", "refused")).isEqualTo(1);
       assertThat(calls(metrics, "test.sinks.absorb", "failed")).isEqualTo(1);
       assertThat(calls(metrics, "test.sinks.absorb", "replayed")).isZero();
-      Timer commits = metrics.get(Engine.COMMIT_TIMER).tag("component", "test.sinks").tag("outcome", "committed").timer();
+      Timer commits =
+          metrics
+              .get(Engine.COMMIT_TIMER)
+              .tag("component", "test.sinks")
+              .tag("outcome", "committed")
+              .timer();
       assertThat(commits.count()).as("only the output committed").isEqualTo(1);
       assertThat(commits.totalTime(TimeUnit.NANOSECONDS)).isPositive();
     }
@@ -77,7 +90,9 @@ class MetricsTest {
   @Test
   void aCallTheInboxAnswers_isTimedAsReplayed() {
     try (Toa app = boot(Shop.copyTo(directory.resolve("shop")))) {
-      Request credit = Request.of(io.toa4j.api.Query.id(A), Map.of("amount", 100, "type", "goodwill", "ref", "a"));
+      Request credit =
+          Request.of(
+              io.toa4j.api.Query.id(A), Map.of("amount", 100, "type", "goodwill", "ref", "a"));
       app.call("billing.wallets.credit", credit, "edge-1");
       app.call("billing.wallets.credit", credit, "edge-1");
 
@@ -89,25 +104,37 @@ class MetricsTest {
   @Test
   void anEventsDelivery_recordsItsLagFromTheCommit_notFromItsLastAttempt() {
     try (Toa app = boot(Fixtures.sourceAndSink(directory.resolve("context")))) {
-      app.call("test.sources.emit", Request.of(io.toa4j.api.Query.id(A), Map.of("failures", 1, "refuse", false)));
-      await().atMost(SETTLE).until(() -> app.metrics().find("toa.messages").tag("outcome", "retried").counter() != null);
+      app.call(
+          "test.sources.emit",
+          Request.of(io.toa4j.api.Query.id(A), Map.of("failures", 1, "refuse", false)));
+      await()
+          .atMost(SETTLE)
+          .until(
+              () -> app.metrics().find("toa.messages").tag("outcome", "retried").counter() != null);
       clock.advance(Duration.ofSeconds(1)); // the first retry delay
 
       assertThat(app.admin().settle(SETTLE)).isEmpty();
       Timer lag = app.metrics().get(Deliveries.LAG_TIMER).timer();
       assertThat(lag.getId().getTag("queue")).contains("test.sinks");
       assertThat(lag.count()).as("the handled delivery, not the failed attempt").isEqualTo(1);
-      assertThat(lag.max(TimeUnit.MILLISECONDS)).as("measured from the commit, on the context's clock").isGreaterThanOrEqualTo(1000);
+      assertThat(lag.max(TimeUnit.MILLISECONDS))
+          .as("measured from the commit, on the context's clock")
+          .isGreaterThanOrEqualTo(1000);
     }
   }
 
   @Test
   void aTasksDelivery_recordsItsLag() {
     try (Toa app = boot(Fixtures.sourceAndSink(directory.resolve("context")))) {
-      app.call("test.sources.schedule", Request.input(Map.of("id", A, "failures", 0, "refuse", false)));
+      app.call(
+          "test.sources.schedule", Request.input(Map.of("id", A, "failures", 0, "refuse", false)));
 
       assertThat(app.admin().settle(SETTLE)).isEmpty();
-      Timer lag = app.metrics().get(Deliveries.LAG_TIMER).tag("queue", Messaging.tasks("test.sinks")).timer();
+      Timer lag =
+          app.metrics()
+              .get(Deliveries.LAG_TIMER)
+              .tag("queue", Messaging.tasks("test.sinks"))
+              .timer();
       assertThat(lag.count()).isEqualTo(1);
     }
   }
@@ -116,18 +143,38 @@ class MetricsTest {
   void gauges_showTheOutboxBacklogPerComponent_andTheParkedMessages() {
     Path context = Fixtures.sourceAndSink(directory.resolve("context"));
     Fixtures.write(context, "context.toa.yaml", "name: test\ndelivery: { retries: [] }\n");
-    pendingEntries(directory.resolve("state"), "test.sources", 3, clock.millis() + Duration.ofDays(1).toMillis());
+    pendingEntries(
+        directory.resolve("state"),
+        "test.sources",
+        3,
+        clock.millis() + Duration.ofDays(1).toMillis());
 
     try (Toa app = boot(context)) {
-      app.call("test.sinks.absorb", absorb(A, 0, false)); // commits; no one consumes the sinks' events
-      app.call("test.sources.emit", Request.of(io.toa4j.api.Query.id(B), Map.of("failures", 1, "refuse", false)));
+      app.call(
+          "test.sinks.absorb", absorb(A, 0, false)); // commits; no one consumes the sinks' events
+      app.call(
+          "test.sources.emit",
+          Request.of(io.toa4j.api.Query.id(B), Map.of("failures", 1, "refuse", false)));
       await().atMost(SETTLE).until(() -> app.admin().parked().size() == 1);
 
       MeterRegistry metrics = app.metrics();
-      await().atMost(SETTLE).untilAsserted(() -> assertThat(metrics.get(Toa.PARKED_GAUGE).gauge().value()).isEqualTo(1));
-      await().atMost(SETTLE).untilAsserted(
-          () -> assertThat(metrics.get(Toa.BACKLOG_GAUGE).tag("component", "test.sources").gauge().value()).isEqualTo(3));
-      assertThat(metrics.get(Toa.BACKLOG_GAUGE).tag("component", "test.sinks").gauge().value()).isZero();
+      await()
+          .atMost(SETTLE)
+          .untilAsserted(
+              () -> assertThat(metrics.get(Toa.PARKED_GAUGE).gauge().value()).isEqualTo(1));
+      await()
+          .atMost(SETTLE)
+          .untilAsserted(
+              () ->
+                  assertThat(
+                          metrics
+                              .get(Toa.BACKLOG_GAUGE)
+                              .tag("component", "test.sources")
+                              .gauge()
+                              .value())
+                      .isEqualTo(3));
+      assertThat(metrics.get(Toa.BACKLOG_GAUGE).tag("component", "test.sinks").gauge().value())
+          .isZero();
     }
   }
 
@@ -135,7 +182,10 @@ class MetricsTest {
   void aScrape_asksTheStoreAtMostOncePerPeriod() {
     String label = UUID.randomUUID().toString();
     Path context = Fixtures.sourceAndSink(directory.resolve("context"));
-    Fixtures.write(context, "context.toa.yaml", "name: test\nstorage: { engine: counting, options: { label: " + label + " } }\n");
+    Fixtures.write(
+        context,
+        "context.toa.yaml",
+        "name: test\nstorage: { engine: counting, options: { label: " + label + " } }\n");
 
     try (Toa app = boot(context)) {
       var backlog = app.metrics().get(Toa.BACKLOG_GAUGE).tag("component", "test.sources").gauge();
@@ -149,9 +199,13 @@ class MetricsTest {
       if (System.nanoTime() - start < TimeUnit.MILLISECONDS.toNanos(Sampled.PERIOD_MILLIS)) {
         assertThat(after).as("50 scrapes within one period ask nothing more").isEqualTo(asked);
       } else {
-        assertThat(after).as("a slow machine: one period ended, so one more question").isLessThanOrEqualTo(asked + 1);
+        assertThat(after)
+            .as("a slow machine: one period ended, so one more question")
+            .isLessThanOrEqualTo(asked + 1);
       }
-      assertThat(CountingStorageProvider.calls(label, "test.sources", "unpublished")).as("no scrape reads the entries").isZero();
+      assertThat(CountingStorageProvider.calls(label, "test.sources", "unpublished"))
+          .as("no scrape reads the entries")
+          .isZero();
     }
   }
 
@@ -161,11 +215,15 @@ class MetricsTest {
     AtomicLong asked = new AtomicLong();
     AtomicLong answer = new AtomicLong(7);
     Sampled sampled =
-        new Sampled("a count", () -> {
-          asked.incrementAndGet();
-          if (answer.get() < 0) throw new IllegalStateException("down");
-          return answer.get();
-        }, 100, now::get);
+        new Sampled(
+            "a count",
+            () -> {
+              asked.incrementAndGet();
+              if (answer.get() < 0) throw new IllegalStateException("down");
+              return answer.get();
+            },
+            100,
+            now::get);
 
     assertThat(sampled.value()).isEqualTo(7);
     answer.set(8);
@@ -190,10 +248,14 @@ class MetricsTest {
       var store = storage.store(component);
       for (int i = 0; i < n; i++) {
         String id = String.format("%032x", i + 1);
-        assertThat(store.commit(new Write(
-            0,
-            new StoredRecord(id, 1, 1000, 1000, new Json("{}")),
-            Optional.of(new OutboxEntry(String.format("%032x", 100 + i), 1000, new Json("{}"), until)))))
+        assertThat(
+                store.commit(
+                    new Write(
+                        0,
+                        new StoredRecord(id, 1, 1000, 1000, new Json("{}")),
+                        Optional.of(
+                            new OutboxEntry(
+                                String.format("%032x", 100 + i), 1000, new Json("{}"), until)))))
             .isEqualTo(Outcome.COMMITTED);
       }
     }

@@ -26,8 +26,8 @@ import net.jqwik.api.Provide;
 import net.jqwik.api.constraints.Size;
 
 /**
- * However duplicate deliveries, concurrent twins and restarts interleave over a set of credits
- * made once, the balance is the sum of the distinct credits.
+ * However duplicate deliveries, concurrent twins and restarts interleave over a set of credits made
+ * once, the balance is the sum of the distinct credits.
  */
 class OncePropertyTest {
 
@@ -35,7 +35,8 @@ class OncePropertyTest {
   record Step(int credit, int copies, boolean restart) {}
 
   @Property(tries = 12)
-  void anyInterleaving_endsWithTheSumOfDistinctCredits(@ForAll("steps") @Size(min = 1, max = 25) List<Step> steps) throws Exception {
+  void anyInterleaving_endsWithTheSumOfDistinctCredits(
+      @ForAll("steps") @Size(min = 1, max = 25) List<Step> steps) throws Exception {
     Path directory = Files.createTempDirectory("toa-once-property");
     try {
       Fixtures.ledger(directory, "true");
@@ -48,11 +49,13 @@ class OncePropertyTest {
             app = Toa.builder().directory(directory).build();
             continue;
           }
-          long amount = 1L << step.credit(); // distinct powers of two: a double credit shows in the sum
+          long amount =
+              1L << step.credit(); // distinct powers of two: a double credit shows in the sum
           distinct.put(step.credit(), amount);
           deliver(app, step.credit(), amount, step.copies());
         }
-        Map<String, Object> account = TransitionTest.output(app.call("test.ledger.observe", Request.id(OnceTest.ACCOUNT)));
+        Map<String, Object> account =
+            TransitionTest.output(app.call("test.ledger.observe", Request.id(OnceTest.ACCOUNT)));
         long expected = distinct.values().stream().mapToLong(Long::longValue).sum();
         // no credit at all (only restarts drawn) leaves the account unwritten: nothing to show, 0
         assertThat(account.getOrDefault("balance", 0L)).isEqualTo(expected);
@@ -71,8 +74,14 @@ class OncePropertyTest {
     try {
       List<Future<?>> calls = new ArrayList<>();
       for (int i = 0; i < copies; i++) {
-        calls.add(pool.submit((Callable<Object>) () ->
-            app.call("test.ledger.add", Request.of(OnceTest.ACCOUNT, Map.of("amount", amount, "mode", "ok")), "credit-" + credit)));
+        calls.add(
+            pool.submit(
+                (Callable<Object>)
+                    () ->
+                        app.call(
+                            "test.ledger.add",
+                            Request.of(OnceTest.ACCOUNT, Map.of("amount", amount, "mode", "ok")),
+                            "credit-" + credit)));
       }
       for (Future<?> call : calls) call.get(60, TimeUnit.SECONDS);
     } finally {
@@ -82,15 +91,20 @@ class OncePropertyTest {
 
   @Provide
   Arbitrary<List<Step>> steps() {
-    Arbitrary<Step> call = Combinators.combine(Arbitraries.integers().between(0, 8), Arbitraries.integers().between(1, 4))
-        .as((credit, copies) -> new Step(credit, copies, false));
+    Arbitrary<Step> call =
+        Combinators.combine(
+                Arbitraries.integers().between(0, 8), Arbitraries.integers().between(1, 4))
+            .as((credit, copies) -> new Step(credit, copies, false));
     Arbitrary<Step> restart = Arbitraries.just(new Step(0, 0, true));
-    return Arbitraries.frequencyOf(net.jqwik.api.Tuple.of(8, call), net.jqwik.api.Tuple.of(1, restart)).list();
+    return Arbitraries.frequencyOf(
+            net.jqwik.api.Tuple.of(8, call), net.jqwik.api.Tuple.of(1, restart))
+        .list();
   }
 
   private static void delete(Path directory) throws IOException {
     try (Stream<Path> files = Files.walk(directory)) {
-      for (Path p : (Iterable<Path>) files.sorted(Comparator.reverseOrder())::iterator) Files.deleteIfExists(p);
+      for (Path p : (Iterable<Path>) files.sorted(Comparator.reverseOrder())::iterator)
+        Files.deleteIfExists(p);
     }
   }
 }

@@ -1,6 +1,5 @@
 package io.toa4j.runtime;
 
-import io.toa4j.testkit.time.TestClock;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
@@ -12,6 +11,7 @@ import io.toa4j.spi.Bus;
 import io.toa4j.spi.BusProvider;
 import io.toa4j.spi.BusSettings;
 import io.toa4j.spi.Message;
+import io.toa4j.testkit.time.TestClock;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.DriverManager;
@@ -30,7 +30,9 @@ import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-/** The transactional inbox: a call made again is answered with its first answer and moves nothing. */
+/**
+ * The transactional inbox: a call made again is answered with its first answer and moves nothing.
+ */
 class OnceTest {
   static final Duration SETTLE = Duration.ofSeconds(30);
   static final String ACCOUNT = "0123456789abcdef0123456789abcdef";
@@ -40,7 +42,10 @@ class OnceTest {
   final TestClock clock = new TestClock();
 
   private Toa ledger(String once) {
-    return Toa.builder().directory(Fixtures.ledger(directory, once)).options(Options.defaults().withClock(clock)).build();
+    return Toa.builder()
+        .directory(Fixtures.ledger(directory, once))
+        .options(Options.defaults().withClock(clock))
+        .build();
   }
 
   private static Request add(long amount, String mode) {
@@ -52,7 +57,9 @@ class OnceTest {
   }
 
   private static double counted(Toa app, String name, String... tags) {
-    return app.metrics().find(name).tags(tags).counters().stream().mapToDouble(c -> c.count()).sum();
+    return app.metrics().find(name).tags(tags).counters().stream()
+        .mapToDouble(c -> c.count())
+        .sum();
   }
 
   @Test
@@ -85,10 +92,13 @@ class OnceTest {
       CountDownLatch start = new CountDownLatch(1);
       List<Future<Reply>> replies = new ArrayList<>();
       for (int i = 0; i < 16; i++) {
-        replies.add(pool.submit((Callable<Reply>) () -> {
-          start.await();
-          return app.call("test.ledger.add", add(5000, "ok"), "the-same-call");
-        }));
+        replies.add(
+            pool.submit(
+                (Callable<Reply>)
+                    () -> {
+                      start.await();
+                      return app.call("test.ledger.add", add(5000, "ok"), "the-same-call");
+                    }));
       }
       start.countDown();
       List<Reply> answers = new ArrayList<>();
@@ -104,8 +114,10 @@ class OnceTest {
   @Test
   void refusalExceptionAndDiscard_recordNothing_soTheSameCallRunsAgain() throws Exception {
     try (Toa app = ledger("true")) {
-      assertThat(app.call("test.ledger.add", add(7, "refuse"), "call-r")).isInstanceOf(Reply.Refused.class);
-      assertThat(app.call("test.ledger.add", add(7, "ok"), "call-r")).isInstanceOf(Reply.Output.class);
+      assertThat(app.call("test.ledger.add", add(7, "refuse"), "call-r"))
+          .isInstanceOf(Reply.Refused.class);
+      assertThat(app.call("test.ledger.add", add(7, "ok"), "call-r"))
+          .isInstanceOf(Reply.Output.class);
 
       try {
         app.call("test.ledger.add", add(7, "throw"), "call-t");
@@ -123,7 +135,8 @@ class OnceTest {
   }
 
   @Test
-  void retention_repeatInsideTheWindowIsAnswered_afterItIsRefusedForTheContextsRememberWindow_thenRunsAgain() {
+  void
+      retention_repeatInsideTheWindowIsAnswered_afterItIsRefusedForTheContextsRememberWindow_thenRunsAgain() {
     try (Toa app = ledger("600")) {
       app.call("test.ledger.add", add(10, "ok"), "call-1");
       clock.advance(Duration.ofSeconds(599));
@@ -132,7 +145,8 @@ class OnceTest {
 
       clock.advance(Duration.ofSeconds(2));
       assertThatThrownBy(() -> app.call("test.ledger.add", add(10, "ok"), "call-1"))
-          .isInstanceOfSatisfying(Failure.class, f -> assertThat(f.code()).isEqualTo(Failure.Code.ALREADY_ANSWERED));
+          .isInstanceOfSatisfying(
+              Failure.class, f -> assertThat(f.code()).isEqualTo(Failure.Code.ALREADY_ANSWERED));
 
       clock.advance(Duration.ofDays(30));
       app.call("test.ledger.add", add(10, "ok"), "call-1");
@@ -142,7 +156,8 @@ class OnceTest {
   }
 
   @Test
-  void expiredAnswers_areDroppedInTheBackground_andForgottenCallsRemoved_soTheInboxStaysBounded() throws Exception {
+  void expiredAnswers_areDroppedInTheBackground_andForgottenCallsRemoved_soTheInboxStaysBounded()
+      throws Exception {
     try (Toa app = ledger("600")) {
       for (int i = 0; i < 3000; i++) app.call("test.ledger.add", add(1, "ok"), "call-" + i);
       assertThat(inboxRows()).isEqualTo(3000);
@@ -158,11 +173,17 @@ class OnceTest {
   }
 
   @Test
-  void lateRedeliveryOfAnEvent_toAOnceReceiver_isHandledBefore_notRunAgainNorParked() throws Exception {
+  void lateRedeliveryOfAnEvent_toAOnceReceiver_isHandledBefore_notRunAgainNorParked()
+      throws Exception {
     Path shop = Shop.copyTo(directory.resolve("shop"));
     String customer = "8d1f0c2e5a7b4c3d9e6f1a2b3c4d5e6f";
-    try (Toa app = Toa.builder().directory(shop).options(Options.defaults().withClock(clock)).build()) {
-      app.call("billing.topups.record", Request.of(FEED, Map.of("checkout", "co_1", "customer", customer, "amount", 5000, "currency", "USD")));
+    try (Toa app =
+        Toa.builder().directory(shop).options(Options.defaults().withClock(clock)).build()) {
+      app.call(
+          "billing.topups.record",
+          Request.of(
+              FEED,
+              Map.of("checkout", "co_1", "customer", customer, "amount", 5000, "currency", "USD")));
       assertThat(app.admin().settle(SETTLE)).isEmpty();
       clock.advance(Duration.ofHours(2));
 
@@ -171,13 +192,16 @@ class OnceTest {
       assertThat(app.admin().settle(SETTLE)).isEmpty();
 
       assertThat(TransitionTest.output(app.call("billing.wallets.observe", Request.id(customer))))
-          .containsEntry("balance", 5000L).containsEntry("VERSION", 1L);
+          .containsEntry("balance", 5000L)
+          .containsEntry("VERSION", 1L);
       assertThat(app.admin().parked()).isEmpty();
     }
   }
 
   @Test
-  void lateRedeliveryOfAnEvent_whoseReceiverCallsAOnceOperation_isParkedAsAlreadyAnswered_notRunAgain() throws Exception {
+  void
+      lateRedeliveryOfAnEvent_whoseReceiverCallsAOnceOperation_isParkedAsAlreadyAnswered_notRunAgain()
+          throws Exception {
     try (Toa app = ledger("true")) {
       app.call("test.feed.post", Request.of(FEED, Map.of("account", ACCOUNT, "amount", 42)));
       assertThat(app.admin().settle(SETTLE)).isEmpty();
@@ -186,21 +210,30 @@ class OnceTest {
       publishAgain(directory.resolve(".toa/storage/test.feed.db"));
       await().atMost(SETTLE).until(() -> !app.admin().parked().isEmpty());
 
-      assertThat(app.admin().parked()).singleElement().satisfies(p -> assertThat(p.code()).isEqualTo("ALREADY_ANSWERED"));
+      assertThat(app.admin().parked())
+          .singleElement()
+          .satisfies(p -> assertThat(p.code()).isEqualTo("ALREADY_ANSWERED"));
       assertThat(account(app)).containsEntry("balance", 42L).containsEntry("VERSION", 1L);
     }
   }
 
-  /** Marks every outbox entry of the store unpublished, as an operator could: the sweep publishes each again. */
+  /**
+   * Marks every outbox entry of the store unpublished, as an operator could: the sweep publishes
+   * each again.
+   */
   private static void publishAgain(Path store) throws Exception {
     try (Connection c = DriverManager.getConnection("jdbc:sqlite:" + store)) {
-      assertThat(c.createStatement().executeUpdate("UPDATE outbox SET published = NULL, claimed_until = 0")).isPositive();
+      assertThat(
+              c.createStatement()
+                  .executeUpdate("UPDATE outbox SET published = NULL, claimed_until = 0"))
+          .isPositive();
     }
   }
 
   @Test
   void chain_receiverDeliveredTwice_changesTheOnceOperationDownstreamOnce() {
-    try (Toa app = ledger("true"); Bus second = openSecondBus()) {
+    try (Toa app = ledger("true");
+        Bus second = openSecondBus()) {
       app.call("test.feed.post", Request.of(FEED, Map.of("account", ACCOUNT, "amount", 42)));
       assertThat(app.admin().settle(SETTLE)).isEmpty();
       assertThat(account(app)).containsEntry("balance", 42L).containsEntry("VERSION", 1L);
@@ -226,19 +259,29 @@ class OnceTest {
       assertThat(failure).isNotNull();
       assertThat(failure.code()).isEqualTo(Failure.Code.UNREPEATABLE);
       assertThat(failure.code().isTransient()).isFalse();
-      assertThat(failure).hasMessageContaining("test.ledger.add").hasMessageContaining("test.relay.eager").hasMessageContaining("concurrency: none");
+      assertThat(failure)
+          .hasMessageContaining("test.ledger.add")
+          .hasMessageContaining("test.relay.eager")
+          .hasMessageContaining("concurrency: none");
       assertThat(account(app)).containsEntry("VERSION", 0L);
-      assertThat(TransitionTest.output(app.call("test.relay.observe", Request.id(FEED)))).containsEntry("VERSION", 0L);
+      assertThat(TransitionTest.output(app.call("test.relay.observe", Request.id(FEED))))
+          .containsEntry("VERSION", 0L);
     }
   }
 
   /** The message the outbox published for the only entry of a component, made again. */
   private Message publishedCopy(String component, String label) {
-    try (Connection c = DriverManager.getConnection("jdbc:sqlite:" + directory.resolve(".toa/storage/" + component + ".db"));
+    try (Connection c =
+            DriverManager.getConnection(
+                "jdbc:sqlite:" + directory.resolve(".toa/storage/" + component + ".db"));
         ResultSet r = c.createStatement().executeQuery("SELECT id, change FROM outbox")) {
       assertThat(r.next()).isTrue();
       var change = Binding.VALUES.readTree(r.getString(2));
-      return new Message(Identities.derive(r.getString(1), label), label, Binding.json(change.get("state")), Map.of("version", "1"));
+      return new Message(
+          Identities.derive(r.getString(1), label),
+          label,
+          Binding.json(change.get("state")),
+          Map.of("version", "1"));
     } catch (Exception e) {
       throw new AssertionError(e);
     }
@@ -249,15 +292,19 @@ class OnceTest {
   }
 
   private long inboxRows(String condition) throws Exception {
-    try (Connection c = DriverManager.getConnection("jdbc:sqlite:" + directory.resolve(".toa/storage/test.ledger.db"));
-        ResultSet r = c.createStatement().executeQuery("SELECT count(*) FROM inbox WHERE " + condition)) {
+    try (Connection c =
+            DriverManager.getConnection(
+                "jdbc:sqlite:" + directory.resolve(".toa/storage/test.ledger.db"));
+        ResultSet r =
+            c.createStatement().executeQuery("SELECT count(*) FROM inbox WHERE " + condition)) {
       return r.next() ? r.getLong(1) : 0;
     }
   }
 
   private Bus openSecondBus() {
     for (BusProvider p : ServiceLoader.load(BusProvider.class)) {
-      if (p.name().equals("embedded")) return p.open(new BusSettings(directory.resolve(".toa"), Map.of(), clock));
+      if (p.name().equals("embedded"))
+        return p.open(new BusSettings(directory.resolve(".toa"), Map.of(), clock));
     }
     throw new AssertionError("no embedded bus");
   }

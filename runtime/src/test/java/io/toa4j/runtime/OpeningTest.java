@@ -32,38 +32,50 @@ class OpeningTest {
   @Test
   void get_openingThrows_rethrowsWhatItThrewAsItWas() {
     StartupException refused = new StartupException("refused its options");
-    Opening<Engine> failing = Opening.start("test-open", () -> {
-      throw refused;
-    });
+    Opening<Engine> failing =
+        Opening.start(
+            "test-open",
+            () -> {
+              throw refused;
+            });
     assertThatThrownBy(failing::get).isSameAs(refused);
 
     AssertionError error = new AssertionError("an Error out of a provider");
-    Opening<Engine> erring = Opening.start("test-open", () -> {
-      throw error;
-    });
+    Opening<Engine> erring =
+        Opening.start(
+            "test-open",
+            () -> {
+              throw error;
+            });
     assertThatThrownBy(erring::get).isSameAs(error);
   }
 
   @Test
-  void abandon_whileWaitingForItsServer_interruptsTheWaitAndOpensNothing() throws InterruptedException {
+  void abandon_whileWaitingForItsServer_interruptsTheWaitAndOpensNothing()
+      throws InterruptedException {
     CountDownLatch waiting = new CountDownLatch(1);
     Engine engine = new Engine();
-    Opening<Engine> opening = Opening.start("test-open", () -> {
-      waiting.countDown();
-      try {
-        new CountDownLatch(1).await(1, TimeUnit.MINUTES); // a server that never answers
-        return engine;
-      } catch (InterruptedException e) {
-        throw new StartupException("Interrupted while waiting for the bus", e);
-      }
-    });
+    Opening<Engine> opening =
+        Opening.start(
+            "test-open",
+            () -> {
+              waiting.countDown();
+              try {
+                new CountDownLatch(1).await(1, TimeUnit.MINUTES); // a server that never answers
+                return engine;
+              } catch (InterruptedException e) {
+                throw new StartupException("Interrupted while waiting for the bus", e);
+              }
+            });
     assertThat(waiting.await(10, TimeUnit.SECONDS)).isTrue();
     RuntimeException cause = new RuntimeException("the components did not compile");
 
     long before = System.nanoTime();
     opening.abandon(cause);
 
-    assertThat(TimeUnit.NANOSECONDS.toSeconds(System.nanoTime() - before)).as("abandoned without waiting out the server").isLessThan(30);
+    assertThat(TimeUnit.NANOSECONDS.toSeconds(System.nanoTime() - before))
+        .as("abandoned without waiting out the server")
+        .isLessThan(30);
     assertThat(engine.closed).hasValue(0);
     assertThat(cause.getSuppressed()).isEmpty();
   }
@@ -81,9 +93,13 @@ class OpeningTest {
   @Test
   void abandon_closingThrows_addsItToTheCause() {
     IllegalStateException closing = new IllegalStateException("close failed");
-    Opening<AutoCloseable> opening = Opening.start("test-open", () -> () -> {
-      throw closing;
-    });
+    Opening<AutoCloseable> opening =
+        Opening.start(
+            "test-open",
+            () ->
+                () -> {
+                  throw closing;
+                });
     RuntimeException cause = new RuntimeException("the bus did not open");
 
     opening.abandon(cause);

@@ -45,24 +45,33 @@ class OutagesTest {
   }
 
   private Toa boot() {
-    Map<String, String> throughProxies = DistributedEngines.environment(
-        Server.POSTGRES.url(engines.name, postgresPort), Server.RABBITMQ.url(engines.name, rabbitPort));
+    Map<String, String> throughProxies =
+        DistributedEngines.environment(
+            Server.POSTGRES.url(engines.name, postgresPort),
+            Server.RABBITMQ.url(engines.name, rabbitPort));
     return Toa.builder()
         .directory(directory)
-        .options(Options.defaults().withEnvironment(throughProxies).withStartupWait(Options.FOREVER))
+        .options(
+            Options.defaults().withEnvironment(throughProxies).withStartupWait(Options.FOREVER))
         .build();
   }
 
   @Test
   void rabbitmqAwayUnderLoad_eachPartLogsOneWarnThenOneInfo() throws Exception {
     try (CapturedLog log = CapturedLog.start();
-        TcpProxy postgres = TcpProxy.start(postgresPort, Server.POSTGRES.host(), Server.POSTGRES.port());
-        TcpProxy rabbit = TcpProxy.start(rabbitPort, Server.RABBITMQ.host(), Server.RABBITMQ.port());
+        TcpProxy postgres =
+            TcpProxy.start(postgresPort, Server.POSTGRES.host(), Server.POSTGRES.port());
+        TcpProxy rabbit =
+            TcpProxy.start(rabbitPort, Server.RABBITMQ.host(), Server.RABBITMQ.port());
         Toa shop = boot()) {
       ShopLoad load = ShopLoad.start(shop, 8, 300, 4, BOUND);
       load.awaitAnswered(0.2);
       rabbit.down();
-      await().atMost(BOUND).until(() -> !log.lines(" WARN ", "Publishing the outbox of billing.topups fails").isEmpty());
+      await()
+          .atMost(BOUND)
+          .until(
+              () ->
+                  !log.lines(" WARN ", "Publishing the outbox of billing.topups fails").isEmpty());
       load.awaitAnswered(0.5); // the storage answers: calls go on, their events wait in the outbox
       rabbit.up();
       load.assertEveryDistinctCreditLandedOnce();
@@ -73,13 +82,17 @@ class OutagesTest {
   @Test
   void postgresAwayUnderLoad_eachPartLogsOneWarnThenOneInfo() throws Exception {
     try (CapturedLog log = CapturedLog.start();
-        TcpProxy postgres = TcpProxy.start(postgresPort, Server.POSTGRES.host(), Server.POSTGRES.port());
-        TcpProxy rabbit = TcpProxy.start(rabbitPort, Server.RABBITMQ.host(), Server.RABBITMQ.port());
+        TcpProxy postgres =
+            TcpProxy.start(postgresPort, Server.POSTGRES.host(), Server.POSTGRES.port());
+        TcpProxy rabbit =
+            TcpProxy.start(rabbitPort, Server.RABBITMQ.host(), Server.RABBITMQ.port());
         Toa shop = boot()) {
       ShopLoad load = ShopLoad.start(shop, 8, 300, 4, BOUND);
       load.awaitAnswered(0.3);
       postgres.down();
-      await().atMost(BOUND).until(() -> !log.lines(" WARN ", "The outbox of", " fails: ").isEmpty());
+      await()
+          .atMost(BOUND)
+          .until(() -> !log.lines(" WARN ", "The outbox of", " fails: ").isEmpty());
       postgres.up();
       load.assertEveryDistinctCreditLandedOnce();
       assertOneWarnThenOneInfoPerPart(log, "The outbox of");
@@ -88,8 +101,10 @@ class OutagesTest {
 
   @Test
   void startedWhilePostgresIsAway_servesOnceItIsBack() throws Exception {
-    try (TcpProxy postgres = TcpProxy.start(postgresPort, Server.POSTGRES.host(), Server.POSTGRES.port());
-        TcpProxy rabbit = TcpProxy.start(rabbitPort, Server.RABBITMQ.host(), Server.RABBITMQ.port())) {
+    try (TcpProxy postgres =
+            TcpProxy.start(postgresPort, Server.POSTGRES.host(), Server.POSTGRES.port());
+        TcpProxy rabbit =
+            TcpProxy.start(rabbitPort, Server.RABBITMQ.host(), Server.RABBITMQ.port())) {
       postgres.down();
       assertServesOnceBack(postgres, "Waiting for the storage");
     }
@@ -97,8 +112,10 @@ class OutagesTest {
 
   @Test
   void startedWhileRabbitmqIsAway_servesOnceItIsBack() throws Exception {
-    try (TcpProxy postgres = TcpProxy.start(postgresPort, Server.POSTGRES.host(), Server.POSTGRES.port());
-        TcpProxy rabbit = TcpProxy.start(rabbitPort, Server.RABBITMQ.host(), Server.RABBITMQ.port())) {
+    try (TcpProxy postgres =
+            TcpProxy.start(postgresPort, Server.POSTGRES.host(), Server.POSTGRES.port());
+        TcpProxy rabbit =
+            TcpProxy.start(rabbitPort, Server.RABBITMQ.host(), Server.RABBITMQ.port())) {
       rabbit.down();
       assertServesOnceBack(rabbit, "Waiting for the bus");
     }
@@ -118,10 +135,18 @@ class OutagesTest {
         away.up();
         Toa shop = booting.get(BOUND.toSeconds(), TimeUnit.SECONDS);
         try {
-          Object answer = shop.call("billing.wallets.credit",
-              Request.of(String.format("%032x", 0xbee0L), Map.of("amount", 5, "type", "goodwill", "ref", "g_back")), "credit-back");
+          Object answer =
+              shop.call(
+                  "billing.wallets.credit",
+                  Request.of(
+                      String.format("%032x", 0xbee0L),
+                      Map.of("amount", 5, "type", "goodwill", "ref", "g_back")),
+                  "credit-back");
           assertThat(answer).isInstanceOf(Reply.Output.class);
-          assertThat(TransitionTest.output(shop.call("billing.wallets.observe", Request.id(String.format("%032x", 0xbee0L)))))
+          assertThat(
+                  TransitionTest.output(
+                      shop.call(
+                          "billing.wallets.observe", Request.id(String.format("%032x", 0xbee0L)))))
               .containsEntry("balance", 5L);
         } finally {
           shop.close();
@@ -143,13 +168,20 @@ class OutagesTest {
       parts.add(text.substring(0, text.indexOf(" fails: ")));
     }
     assertThat(parts).as("the parts that failed").anyMatch(part -> part.startsWith(expected));
-    await().atMost(BOUND).untilAsserted(() -> {
-      for (String part : parts) {
-        assertThat(log.lines(" INFO io.toa4j.", " - " + part + " is back after ")).as("%s is back, once", part).hasSize(1);
-      }
-    });
+    await()
+        .atMost(BOUND)
+        .untilAsserted(
+            () -> {
+              for (String part : parts) {
+                assertThat(log.lines(" INFO io.toa4j.", " - " + part + " is back after "))
+                    .as("%s is back, once", part)
+                    .hasSize(1);
+              }
+            });
     for (String part : parts) {
-      assertThat(log.lines(" WARN io.toa4j.", " - " + part + " fails: ")).as("%s fails, once", part).hasSize(1);
+      assertThat(log.lines(" WARN io.toa4j.", " - " + part + " fails: "))
+          .as("%s fails, once", part)
+          .hasSize(1);
     }
     List<String> traced = log.withStackTraces("io.toa4j.");
     assertThat(traced).as("lines of toa4j with a stack trace").isEmpty();

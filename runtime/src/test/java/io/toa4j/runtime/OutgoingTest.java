@@ -4,7 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.toa4j.api.Failure;
-import io.toa4j.spi.OutboxEntry;
 import org.junit.jupiter.api.Test;
 
 /** The tasks of one run, held until the engine takes them. */
@@ -23,8 +22,10 @@ class OutgoingTest {
     Outgoing outgoing = new Outgoing();
     outgoing.take();
 
-    assertThatThrownBy(() -> outgoing.task("a", "test.notes.note", Binding.VALUES.createObjectNode()))
-        .isInstanceOfSatisfying(Failure.class, f -> assertThat(f.code()).isEqualTo(Failure.Code.SYSTEM))
+    assertThatThrownBy(
+            () -> outgoing.task("a", "test.notes.note", Binding.VALUES.createObjectNode()))
+        .isInstanceOfSatisfying(
+            Failure.class, f -> assertThat(f.code()).isEqualTo(Failure.Code.SYSTEM))
         .hasMessageContaining("test.notes.note")
         .hasMessageContaining("after its operation answered");
     assertThat(outgoing.take()).isEmpty();

@@ -43,18 +43,24 @@ class ParkedCrashTest {
   void sigkillAtRandomMoments_announcesEveryParkedMessageOnce() throws Exception {
     Path context = ParkedEventsContract.context(directory, false);
     Path pager = context.resolve("components/test.pager/manifest.toa.yaml");
-    Files.writeString(pager, Files.readString(pager).replace("input: { type: object }", "input: { type: object }\n    once: true"));
+    Files.writeString(
+        pager,
+        Files.readString(pager)
+            .replace("input: { type: object }", "input: { type: object }\n    once: true"));
     Random random = new Random(SEED);
     long next = 1;
     for (int kill = 0; kill < KILLS; kill++) {
       Process worker = start(context, next, directory.resolve("worker-" + kill + ".log"));
       long last = next - 1;
       try {
-        BufferedReader out = new BufferedReader(new InputStreamReader(worker.getInputStream(), StandardCharsets.UTF_8));
+        BufferedReader out =
+            new BufferedReader(
+                new InputStreamReader(worker.getInputStream(), StandardCharsets.UTF_8));
         awaitLine(out, worker, "ready", kill);
         long placedBeforeKill = 1 + random.nextInt(12);
         for (long seen = 0; seen < placedBeforeKill; seen++) {
-          last = Long.parseLong(awaitLine(out, worker, "placed ", kill).substring("placed ".length()));
+          last =
+              Long.parseLong(awaitLine(out, worker, "placed ", kill).substring("placed ".length()));
         }
       } finally {
         worker.destroyForcibly(); // SIGKILL: no shutdown hook, no flush, no close
@@ -67,33 +73,52 @@ class ParkedCrashTest {
       assertThat(app.admin().settle(Duration.ofSeconds(120))).as("seed %d", SEED).isEmpty();
       List<Parked> parked = app.admin().parked();
       List<StoredRecord> notes = app.storage().store("test.pager").page(10_000, 0);
-      Map<String, Long> announced = notes.stream()
-          .map(n -> Binding.object(n.state()))
-          .filter(n -> n.path("state").asString().equals("parked"))
-          .collect(Collectors.groupingBy(n -> n.path("message").asString() + " " + n.path("queue").asString(), Collectors.counting()));
-      Map<String, Long> expected = parked.stream()
-          .collect(Collectors.toMap(p -> p.message().id() + " " + p.queue(), p -> 1L));
-      assertThat(parked).as("seed %d: two parked messages per order placed", SEED).hasSizeGreaterThanOrEqualTo(2 * KILLS);
-      assertThat(announced).as("seed %d: each parked message announced once, nothing else announced", SEED).isEqualTo(expected);
+      Map<String, Long> announced =
+          notes.stream()
+              .map(n -> Binding.object(n.state()))
+              .filter(n -> n.path("state").asString().equals("parked"))
+              .collect(
+                  Collectors.groupingBy(
+                      n -> n.path("message").asString() + " " + n.path("queue").asString(),
+                      Collectors.counting()));
+      Map<String, Long> expected =
+          parked.stream()
+              .collect(Collectors.toMap(p -> p.message().id() + " " + p.queue(), p -> 1L));
+      assertThat(parked)
+          .as("seed %d: two parked messages per order placed", SEED)
+          .hasSizeGreaterThanOrEqualTo(2 * KILLS);
+      assertThat(announced)
+          .as("seed %d: each parked message announced once, nothing else announced", SEED)
+          .isEqualTo(expected);
       assertThat(notes).as("seed %d", SEED).hasSameSizeAs(parked);
     }
   }
 
   private Process start(Path context, long next, Path log) throws IOException {
     String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
-    return new ProcessBuilder(java, "-cp", System.getProperty("java.class.path"), ParkingWorker.class.getName(), context.toString(), Long.toString(next))
+    return new ProcessBuilder(
+            java,
+            "-cp",
+            System.getProperty("java.class.path"),
+            ParkingWorker.class.getName(),
+            context.toString(),
+            Long.toString(next))
         .redirectError(log.toFile())
         .start();
   }
 
   /** The next line starting with the prefix; fails, with the worker's log, when it ends first. */
-  private String awaitLine(BufferedReader out, Process worker, String prefix, int kill) throws IOException, InterruptedException {
+  private String awaitLine(BufferedReader out, Process worker, String prefix, int kill)
+      throws IOException, InterruptedException {
     String line;
     while ((line = out.readLine()) != null) {
       if (line.startsWith(prefix)) return line;
     }
     worker.waitFor(30, TimeUnit.SECONDS);
-    throw new AssertionError("the worker ended before printing " + prefix + "; its log:\n"
-        + Files.readString(directory.resolve("worker-" + kill + ".log")));
+    throw new AssertionError(
+        "the worker ended before printing "
+            + prefix
+            + "; its log:\n"
+            + Files.readString(directory.resolve("worker-" + kill + ".log")));
   }
 }

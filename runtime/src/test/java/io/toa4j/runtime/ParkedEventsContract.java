@@ -29,8 +29,8 @@ import tools.jackson.databind.JsonNode;
  * of engines ({@link ParkedEventsTest}, {@link ParkedEventsDistributedTest}). {@code
  * test.orders.created} reaches {@code test.fussy.take} and {@code test.picky.pick}, whose inputs
  * take no negative amount, so a negative order parks one message in each at once ({@code
- * CONTRACT}); {@code test.pager.note} receives {@code system.messages.parked}, {@code .replayed} and
- * {@code .discarded}, writing one new record per event it gets.
+ * CONTRACT}); {@code test.pager.note} receives {@code system.messages.parked}, {@code .replayed}
+ * and {@code .discarded}, writing one new record per event it gets.
  */
 abstract class ParkedEventsContract {
   static final Duration SETTLE = Duration.ofSeconds(60);
@@ -59,7 +59,9 @@ abstract class ParkedEventsContract {
 
   /** The pager's notes: one per event it received, each as the event's payload told it. */
   private static List<JsonNode> notes(Toa app) {
-    return app.storage().store("test.pager").page(1000, 0).stream().map(ParkedEventsContract::state).toList();
+    return app.storage().store("test.pager").page(1000, 0).stream()
+        .map(ParkedEventsContract::state)
+        .toList();
   }
 
   private static JsonNode state(StoredRecord record) {
@@ -67,7 +69,8 @@ abstract class ParkedEventsContract {
   }
 
   private static Map<String, Long> byState(List<JsonNode> notes) {
-    return notes.stream().collect(Collectors.groupingBy(n -> n.path("state").asString(), Collectors.counting()));
+    return notes.stream()
+        .collect(Collectors.groupingBy(n -> n.path("state").asString(), Collectors.counting()));
   }
 
   private static void settled(Toa app) {
@@ -88,9 +91,15 @@ abstract class ParkedEventsContract {
       List<Parked> parked = app.admin().parked();
       List<JsonNode> notes = notes(app);
       assertThat(notes).as("one event per parked message, and none for a handled one").hasSize(4);
-      assertThat(notes).extracting(n -> n.path("message").asString() + " " + n.path("queue").asString())
-          .containsExactlyInAnyOrderElementsOf(parked.stream().map(p -> p.message().id() + " " + p.queue()).toList());
-      JsonNode fussy = notes.stream().filter(n -> n.path("queue").asString().equals(FUSSY)).findFirst().orElseThrow();
+      assertThat(notes)
+          .extracting(n -> n.path("message").asString() + " " + n.path("queue").asString())
+          .containsExactlyInAnyOrderElementsOf(
+              parked.stream().map(p -> p.message().id() + " " + p.queue()).toList());
+      JsonNode fussy =
+          notes.stream()
+              .filter(n -> n.path("queue").asString().equals(FUSSY))
+              .findFirst()
+              .orElseThrow();
       assertThat(fussy.path("state").asString()).isEqualTo("parked");
       assertThat(fussy.path("operation").asString()).isEqualTo("test.fussy.take");
       assertThat(fussy.path("label").asString()).isEqualTo("test.orders.created");
@@ -100,8 +109,10 @@ abstract class ParkedEventsContract {
       long first = Instant.parse(fussy.path("firstFailure").asString()).toEpochMilli();
       long last = Instant.parse(fussy.path("lastFailure").asString()).toEpochMilli();
       assertThat(first).isBetween(before, System.currentTimeMillis()).isLessThanOrEqualTo(last);
-      assertThat(notes).filteredOn(n -> n.path("queue").asString().equals(PICKY))
-          .extracting(n -> n.path("operation").asString()).containsOnly("test.picky.pick");
+      assertThat(notes)
+          .filteredOn(n -> n.path("queue").asString().equals(PICKY))
+          .extracting(n -> n.path("operation").asString())
+          .containsOnly("test.picky.pick");
     }
   }
 
@@ -111,11 +122,17 @@ abstract class ParkedEventsContract {
     try (Toa app = boot()) { // declares the queues, as the process that dies had
       settled(app);
     }
-    Message event = new Message("00000000000000000000000000000abc", "test.orders.created", new Json("{\"id\":\"x\",\"amount\":-1}"), Map.of());
+    Message event =
+        new Message(
+            "00000000000000000000000000000abc",
+            "test.orders.created",
+            new Json("{\"id\":\"x\",\"amount\":-1}"),
+            Map.of());
     // What a process leaves that committed the parking and died before its bus kept the park
     // verdict and before it published the event: the record parked, its entry unpublished, and the
     // message still on its queue.
-    try (Toa client = client(); Bus bus = secondBus()) {
+    try (Toa client = client();
+        Bus bus = secondBus()) {
       SystemMessages dead =
           new SystemMessages(
               client.context(),
@@ -132,9 +149,15 @@ abstract class ParkedEventsContract {
       await().atMost(SETTLE).until(() -> app.admin().parked().size() == 1);
       settled(app);
 
-      assertThat(notes(app)).as("the leftover entry published, the second parking committing nothing").hasSize(1);
+      assertThat(notes(app))
+          .as("the leftover entry published, the second parking committing nothing")
+          .hasSize(1);
       assertThat(notes(app).get(0).path("message").asString()).isEqualTo(event.id());
-      StoredRecord record = app.storage().store(SystemMessages.LABEL).read(SystemMessages.key(event.id(), FUSSY)).orElseThrow();
+      StoredRecord record =
+          app.storage()
+              .store(SystemMessages.LABEL)
+              .read(SystemMessages.key(event.id(), FUSSY))
+              .orElseThrow();
       assertThat(record.version()).isEqualTo(1);
     }
   }
@@ -147,9 +170,16 @@ abstract class ParkedEventsContract {
       await().atMost(SETTLE).until(() -> app.admin().parked().size() == 4);
       settled(app);
 
-      assertThat(app.admin().parked()).extracting(Parked::queue)
-          .containsExactlyInAnyOrder(FUSSY, PICKY, "system.messages.parked..test.broken", "system.messages.parked..test.broken");
-      assertThat(notes(app)).as("the two parked orders announced; the broken receiver's parkings not").hasSize(2);
+      assertThat(app.admin().parked())
+          .extracting(Parked::queue)
+          .containsExactlyInAnyOrder(
+              FUSSY,
+              PICKY,
+              "system.messages.parked..test.broken",
+              "system.messages.parked..test.broken");
+      assertThat(notes(app))
+          .as("the two parked orders announced; the broken receiver's parkings not")
+          .hasSize(2);
     }
   }
 
@@ -161,22 +191,42 @@ abstract class ParkedEventsContract {
       await().atMost(SETTLE).until(() -> app.admin().parked().size() == 6);
       settled(app);
 
-      ParkedFilter fussyTwo = new ParkedFilter(Optional.of("test.fussy"), Optional.empty(), Optional.of("CONTRACT"), Optional.empty(), 2);
-      assertThat(app.admin().parked(fussyTwo)).hasSize(2).allSatisfy(p -> assertThat(p.queue()).isEqualTo(FUSSY));
+      ParkedFilter fussyTwo =
+          new ParkedFilter(
+              Optional.of("test.fussy"),
+              Optional.empty(),
+              Optional.of("CONTRACT"),
+              Optional.empty(),
+              2);
+      assertThat(app.admin().parked(fussyTwo))
+          .hasSize(2)
+          .allSatisfy(p -> assertThat(p.queue()).isEqualTo(FUSSY));
       List<Parked> replayed = app.admin().replay(fussyTwo);
 
       assertThat(replayed).hasSize(2).allSatisfy(p -> assertThat(p.queue()).isEqualTo(FUSSY));
-      await().atMost(SETTLE).until(() -> app.admin().parked().stream().filter(p -> p.attempts() == 2).count() == 2);
+      await()
+          .atMost(SETTLE)
+          .until(() -> app.admin().parked().stream().filter(p -> p.attempts() == 2).count() == 2);
       settled(app);
       assertThat(app.admin().parked()).as("failing again, parked again").hasSize(6);
       assertThat(byState(notes(app))).containsEntry("parked", 8L).containsEntry("replayed", 2L);
-      assertThat(notes(app)).filteredOn(n -> n.path("state").asString().equals("replayed"))
+      assertThat(notes(app))
+          .filteredOn(n -> n.path("state").asString().equals("replayed"))
           .extracting(n -> n.path("message").asString())
-          .containsExactlyInAnyOrderElementsOf(replayed.stream().map(p -> p.message().id()).toList());
+          .containsExactlyInAnyOrderElementsOf(
+              replayed.stream().map(p -> p.message().id()).toList());
 
-      ParkedFilter later = new ParkedFilter(Optional.empty(), Optional.empty(), Optional.empty(), Optional.of(Instant.now().plusSeconds(3600)), 100);
+      ParkedFilter later =
+          new ParkedFilter(
+              Optional.empty(),
+              Optional.empty(),
+              Optional.empty(),
+              Optional.of(Instant.now().plusSeconds(3600)),
+              100);
       assertThat(app.admin().replay(later)).as("nothing parked since").isEmpty();
-      ParkedFilter otherCode = new ParkedFilter(Optional.empty(), Optional.empty(), Optional.of("SYSTEM"), Optional.empty(), 100);
+      ParkedFilter otherCode =
+          new ParkedFilter(
+              Optional.empty(), Optional.empty(), Optional.of("SYSTEM"), Optional.empty(), 100);
       assertThat(app.admin().replay(otherCode)).isEmpty();
     }
   }
@@ -189,10 +239,14 @@ abstract class ParkedEventsContract {
       await().atMost(SETTLE).until(() -> app.admin().parked().size() == 6);
       settled(app);
 
-      ParkedFilter picks = new ParkedFilter(Optional.empty(), Optional.of("pick"), Optional.empty(), Optional.empty(), 100);
+      ParkedFilter picks =
+          new ParkedFilter(
+              Optional.empty(), Optional.of("pick"), Optional.empty(), Optional.empty(), 100);
       List<Parked> discarded;
       try (Toa client = client()) { // as toa discard does it, beside the running context
-        assertThatThrownBy(() -> client.admin().discard(picks, " ")).isInstanceOf(IllegalArgumentException.class).hasMessageContaining("reason");
+        assertThatThrownBy(() -> client.admin().discard(picks, " "))
+            .isInstanceOf(IllegalArgumentException.class)
+            .hasMessageContaining("reason");
         discarded = client.admin().discard(picks, "orders of a negative amount are a test's");
       }
 
@@ -200,9 +254,17 @@ abstract class ParkedEventsContract {
       assertThat(app.admin().parked()).extracting(Parked::queue).containsOnly(FUSSY).hasSize(3);
       await().atMost(SETTLE).until(() -> byState(notes(app)).getOrDefault("discarded", 0L) == 3);
       settled(app);
-      assertThat(notes(app)).filteredOn(n -> n.path("state").asString().equals("discarded"))
-          .allSatisfy(n -> assertThat(n.path("discardReason").asString()).isEqualTo("orders of a negative amount are a test's"));
-      StoredRecord record = app.storage().store(SystemMessages.LABEL).read(SystemMessages.key(discarded.get(0).message().id(), PICKY)).orElseThrow();
+      assertThat(notes(app))
+          .filteredOn(n -> n.path("state").asString().equals("discarded"))
+          .allSatisfy(
+              n ->
+                  assertThat(n.path("discardReason").asString())
+                      .isEqualTo("orders of a negative amount are a test's"));
+      StoredRecord record =
+          app.storage()
+              .store(SystemMessages.LABEL)
+              .read(SystemMessages.key(discarded.get(0).message().id(), PICKY))
+              .orElseThrow();
       assertThat(state(record).path("state").asString()).isEqualTo("discarded");
       assertThat(record.version()).as("parked, then discarded").isEqualTo(2);
 
@@ -223,7 +285,10 @@ abstract class ParkedEventsContract {
     Fixtures.orders(directory);
     fussy(directory, "fussy", "take");
     fussy(directory, "picky", "pick");
-    Fixtures.write(directory, "components/test.pager/manifest.toa.yaml", """
+    Fixtures.write(
+        directory,
+        "components/test.pager/manifest.toa.yaml",
+        """
         entity:
           properties:
             state: { type: string }
@@ -245,7 +310,10 @@ abstract class ParkedEventsContract {
           system.messages.replayed: note
           system.messages.discarded: note
         """);
-    Fixtures.write(directory, "components/test.pager/Note.java", """
+    Fixtures.write(
+        directory,
+        "components/test.pager/Note.java",
+        """
         package test.pager;
         public class Note extends io.toa4j.api.Entry {
           public String state = "", message = "", queue = "", label = "", operation = "", code = "", reason = "";
@@ -253,7 +321,10 @@ abstract class ParkedEventsContract {
           public long attempts;
         }
         """);
-    Fixtures.write(directory, "components/test.pager/operations/Note.java", """
+    Fixtures.write(
+        directory,
+        "components/test.pager/operations/Note.java",
+        """
         package test.pager.operations;
         public class Note implements io.toa4j.api.Transition<Note.Input, test.pager.Note> {
           public record Input(String state, String message, String queue, String label, String operation, String code,
@@ -268,7 +339,10 @@ abstract class ParkedEventsContract {
         }
         """);
     if (broken) {
-      Fixtures.write(directory, "components/test.broken/manifest.toa.yaml", """
+      Fixtures.write(
+          directory,
+          "components/test.broken/manifest.toa.yaml",
+          """
           operations:
             mind:
               input:
@@ -279,7 +353,10 @@ abstract class ParkedEventsContract {
           receivers:
             system.messages.parked: mind
           """);
-      Fixtures.write(directory, "components/test.broken/operations/Mind.java", """
+      Fixtures.write(
+          directory,
+          "components/test.broken/operations/Mind.java",
+          """
           package test.broken.operations;
           public class Mind implements io.toa4j.api.Computation<Mind.Input> {
             public record Input(String never) {}
@@ -292,9 +369,15 @@ abstract class ParkedEventsContract {
     return directory;
   }
 
-  /** {@code test.<name>}, whose computation {@code operation} receives test.orders.created and takes no negative amount. */
+  /**
+   * {@code test.<name>}, whose computation {@code operation} receives test.orders.created and takes
+   * no negative amount.
+   */
   private static void fussy(Path directory, String name, String operation) {
-    Fixtures.write(directory, "components/test." + name + "/manifest.toa.yaml", """
+    Fixtures.write(
+        directory,
+        "components/test." + name + "/manifest.toa.yaml",
+        """
         operations:
           %s:
             input:
@@ -304,9 +387,13 @@ abstract class ParkedEventsContract {
               required: [amount]
         receivers:
           test.orders.created: %s
-        """.formatted(operation, operation));
+        """
+            .formatted(operation, operation));
     String type = Character.toUpperCase(operation.charAt(0)) + operation.substring(1);
-    Fixtures.write(directory, "components/test." + name + "/operations/" + type + ".java", """
+    Fixtures.write(
+        directory,
+        "components/test." + name + "/operations/" + type + ".java",
+        """
         package test.%s.operations;
         public class %s implements io.toa4j.api.Computation<%s.Input> {
           public record Input(long amount) {}
@@ -314,6 +401,7 @@ abstract class ParkedEventsContract {
             return input.amount();
           }
         }
-        """.formatted(name, type, type));
+        """
+            .formatted(name, type, type));
   }
 }

@@ -7,7 +7,10 @@ import java.time.Clock;
 import java.util.Map;
 import java.util.ServiceLoader;
 
-/** Parked messages as events, and bulk replay and discard, on the embedded engines: SQLite files and the embedded bus. */
+/**
+ * Parked messages as events, and bulk replay and discard, on the embedded engines: SQLite files and
+ * the embedded bus.
+ */
 class ParkedEventsTest extends ParkedEventsContract {
   @Override
   Options options() {
@@ -17,7 +20,8 @@ class ParkedEventsTest extends ParkedEventsContract {
   @Override
   Bus secondBus() {
     for (BusProvider p : ServiceLoader.load(BusProvider.class)) {
-      if (p.name().equals("embedded")) return p.open(new BusSettings(directory.resolve(".toa"), Map.of(), Clock.systemUTC()));
+      if (p.name().equals("embedded"))
+        return p.open(new BusSettings(directory.resolve(".toa"), Map.of(), Clock.systemUTC()));
     }
     throw new AssertionError("no embedded bus");
   }

@@ -17,7 +17,8 @@ public final class ParkingWorker {
     System.out.println("ready");
     System.out.flush();
     for (long next = Long.parseLong(args[1]); ; next++) {
-      app.call("test.orders.place", Request.of(String.format("%032x", next), Map.of("amount", -next)));
+      app.call(
+          "test.orders.place", Request.of(String.format("%032x", next), Map.of("amount", -next)));
       System.out.println("placed " + next);
       System.out.flush();
     }

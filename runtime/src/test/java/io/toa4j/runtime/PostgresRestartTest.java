@@ -29,11 +29,13 @@ class PostgresRestartTest {
       VirtualHosts.create(name);
       try {
         Shop.copyTo(directory);
-        // every client calling throughout, none held back while the credits lag (docs/backpressure.md):
+        // every client calling throughout, none held back while the credits lag
+        // (docs/backpressure.md):
         // the crashes are to meet calls in flight
         Options options =
             Options.defaults()
-                .withEnvironment(DistributedEngines.environment(postgres.url(name), Server.RABBITMQ.url(name)))
+                .withEnvironment(
+                    DistributedEngines.environment(postgres.url(name), Server.RABBITMQ.url(name)))
                 .withBacklog(0, Options.BACKLOG_WAIT);
         try (Toa shop = Toa.builder().directory(directory).options(options).build()) {
           // the clients call until both crashes are over and calls are answered again after them,
@@ -46,7 +48,9 @@ class PostgresRestartTest {
           load.awaitAnswered(load.answered() + 300);
           load.stop();
           load.assertEveryDistinctCreditLandedOnce();
-          assertThat(load.repeated()).as("the crashes interrupted calls, which were repeated").isPositive();
+          assertThat(load.repeated())
+              .as("the crashes interrupted calls, which were repeated")
+              .isPositive();
         }
       } finally {
         VirtualHosts.delete(name);

@@ -20,7 +20,10 @@ class PrecompiledTest {
   @Test
   void componentWithoutSources_isFoundOnTheClassPathUnderItsPackage() {
     Fixtures.write(directory, "context.toa.yaml", "name: test\n");
-    Fixtures.write(directory, "components/test.precompiled/manifest.toa.yaml", """
+    Fixtures.write(
+        directory,
+        "components/test.precompiled/manifest.toa.yaml",
+        """
         entity:
           associated: true
           properties:
@@ -40,29 +43,50 @@ class PrecompiledTest {
 
   @Test
   void eventListedInTheManifest_ofAComponentOnTheClassPath_isItsClass() {
-    ComponentManifest manifest = Manifests.readComponent("""
+    ComponentManifest manifest =
+        Manifests.readComponent(
+            """
         entity:
           properties:
             count: { type: integer }
         events:
           touched:
           stamped:
-        """, "test.precompiled", "code:test.precompiled");
-    Announcements events = Announcements.bind(manifest, ComponentCode.load(manifest, directory.resolve("classes")));
+        """,
+            "test.precompiled",
+            "code:test.precompiled");
+    Announcements events =
+        Announcements.bind(manifest, ComponentCode.load(manifest, directory.resolve("classes")));
 
-    assertThat(events.get("touched").orElseThrow().code()).as("its class, test.precompiled.events.Touched").isPresent();
+    assertThat(events.get("touched").orElseThrow().code())
+        .as("its class, test.precompiled.events.Touched")
+        .isPresent();
     assertThat(events.get("touched").orElseThrow().entity()).contains(test.precompiled.Stamp.class);
     assertThat(events.get("stamped").orElseThrow().code()).as("no class: on every write").isEmpty();
   }
 
   @Test
   void onceOrConsumedEvents_onAStorageWithoutTransactions_refuseToBoot() {
-    Storage flimsy = new Storage() {
-      @Override public Store store(String component) { throw new UnsupportedOperationException(); }
-      @Override public boolean transactional() { return false; }
-      @Override public String describe() { return "a storage without transactions"; }
-      @Override public void close() {}
-    };
+    Storage flimsy =
+        new Storage() {
+          @Override
+          public Store store(String component) {
+            throw new UnsupportedOperationException();
+          }
+
+          @Override
+          public boolean transactional() {
+            return false;
+          }
+
+          @Override
+          public String describe() {
+            return "a storage without transactions";
+          }
+
+          @Override
+          public void close() {}
+        };
 
     assertThatThrownBy(() -> Assembly.requireTransactions("billing.wallets", true, false, flimsy))
         .isInstanceOf(StartupException.class)

@@ -30,20 +30,26 @@ class PublishedMarksTest {
     final List<List<String>> marks = new CopyOnWriteArrayList<>();
     final CountDownLatch first = new CountDownLatch(1);
     final CountDownLatch release = new CountDownLatch(1);
-    final InterceptedStorage storage = new InterceptedStorage("held-marks", (component, method, args, proceed) -> {
-      if (component.equals("test.sources") && method.getName().equals("published")) {
-        @SuppressWarnings("unchecked")
-        Collection<String> ids = (Collection<String>) args[0];
-        marks.add(List.copyOf(ids));
-        first.countDown();
-        if (!release.await(SETTLE.toSeconds(), TimeUnit.SECONDS)) throw new IllegalStateException("the test never released the mark");
-      }
-      return proceed.call();
-    });
+    final InterceptedStorage storage =
+        new InterceptedStorage(
+            "held-marks",
+            (component, method, args, proceed) -> {
+              if (component.equals("test.sources") && method.getName().equals("published")) {
+                @SuppressWarnings("unchecked")
+                Collection<String> ids = (Collection<String>) args[0];
+                marks.add(List.copyOf(ids));
+                first.countDown();
+                if (!release.await(SETTLE.toSeconds(), TimeUnit.SECONDS))
+                  throw new IllegalStateException("the test never released the mark");
+              }
+              return proceed.call();
+            });
   }
 
   private static double delivered(Toa app) {
-    return app.metrics().find("toa.messages").tag("outcome", "delivered").counters().stream().mapToDouble(c -> c.count()).sum();
+    return app.metrics().find("toa.messages").tag("outcome", "delivered").counters().stream()
+        .mapToDouble(c -> c.count())
+        .sum();
   }
 
   private static Request emit(int n) {
@@ -53,9 +59,16 @@ class PublishedMarksTest {
   @Test
   void entriesPublishedWhileAMarkIsWritten_areMarkedTogetherAfterIt() throws Exception {
     HeldMarks held = new HeldMarks();
-    try (Toa app = Toa.builder().directory(Fixtures.sourceAndSink(directory)).engine(held.storage).storage(held.storage.name(), Map.of()).build()) {
+    try (Toa app =
+        Toa.builder()
+            .directory(Fixtures.sourceAndSink(directory))
+            .engine(held.storage)
+            .storage(held.storage.name(), Map.of())
+            .build()) {
       app.call("test.sources.emit", emit(1));
-      assertThat(held.first.await(SETTLE.toSeconds(), TimeUnit.SECONDS)).as("the first entry's mark is being written").isTrue();
+      assertThat(held.first.await(SETTLE.toSeconds(), TimeUnit.SECONDS))
+          .as("the first entry's mark is being written")
+          .isTrue();
 
       for (int n = 2; n <= 11; n++) app.call("test.sources.emit", emit(n));
       // every event is on the bus (its receiver ran) while the first mark is still held

@@ -41,20 +41,32 @@ class PublisherErrorsTest {
   }
 
   @Test
-  void anErrorOutOfThePublish_leavesTheEntryToTheSweep_andOneOutOfTheSweepsPublish_toTheNextSweep() {
+  void
+      anErrorOutOfThePublish_leavesTheEntryToTheSweep_andOneOutOfTheSweepsPublish_toTheNextSweep() {
     AtomicInteger publishes = new AtomicInteger();
-    InterceptedBus bus = new InterceptedBus("failing-twice", "embedded", (events, proceed) -> {
-      if (publishes.incrementAndGet() <= 2) throw new AssertionError("publish " + publishes.get() + " fails with an Error");
-      proceed.accept(events);
-    });
-    try (Toa app = Toa.builder().directory(Fixtures.sourceAndSink(directory)).engine(bus).bus(bus.name(), Map.of())
-        .options(Options.defaults().withClock(clock)).build()) {
+    InterceptedBus bus =
+        new InterceptedBus(
+            "failing-twice",
+            "embedded",
+            (events, proceed) -> {
+              if (publishes.incrementAndGet() <= 2)
+                throw new AssertionError("publish " + publishes.get() + " fails with an Error");
+              proceed.accept(events);
+            });
+    try (Toa app =
+        Toa.builder()
+            .directory(Fixtures.sourceAndSink(directory))
+            .engine(bus)
+            .bus(bus.name(), Map.of())
+            .options(Options.defaults().withClock(clock))
+            .build()) {
       app.call("test.sources.emit", emit(1));
       waiting().until(() -> publishes.get() == 1);
       assertThat(app.admin().backlog()).as("the entry whose publish threw").isEqualTo(1);
 
       clock.advance(PAST_THE_CLAIM); // the committer's claim is over: the sweep takes the entry
-      waiting("the sweep publishes the entry again (it is not left in flight)").until(() -> publishes.get() == 2);
+      waiting("the sweep publishes the entry again (it is not left in flight)")
+          .until(() -> publishes.get() == 2);
 
       clock.advance(PAST_THE_CLAIM); // the sweep's claim is over: the next sweep takes it
       waiting("a later sweep runs").until(() -> app.admin().backlog() == 0);
@@ -65,14 +77,24 @@ class PublisherErrorsTest {
   @Test
   void anErrorOutOfAMark_leavesTheEntryToTheSweep() {
     AtomicInteger marks = new AtomicInteger();
-    InterceptedStorage storage = new InterceptedStorage("failing-mark", (component, method, args, proceed) -> {
-      if (component.equals("test.sources") && method.getName().equals("published") && marks.incrementAndGet() == 1) {
-        throw new AssertionError("the first mark fails with an Error");
-      }
-      return proceed.call();
-    });
-    try (Toa app = Toa.builder().directory(Fixtures.sourceAndSink(directory)).engine(storage).storage(storage.name(), Map.of())
-        .options(Options.defaults().withClock(clock)).build()) {
+    InterceptedStorage storage =
+        new InterceptedStorage(
+            "failing-mark",
+            (component, method, args, proceed) -> {
+              if (component.equals("test.sources")
+                  && method.getName().equals("published")
+                  && marks.incrementAndGet() == 1) {
+                throw new AssertionError("the first mark fails with an Error");
+              }
+              return proceed.call();
+            });
+    try (Toa app =
+        Toa.builder()
+            .directory(Fixtures.sourceAndSink(directory))
+            .engine(storage)
+            .storage(storage.name(), Map.of())
+            .options(Options.defaults().withClock(clock))
+            .build()) {
       app.call("test.sources.emit", emit(1));
       waiting().until(() -> marks.get() == 1);
       waiting().until(() -> received(app, 1).equals(List.of(1L)));

@@ -20,11 +20,12 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * The publisher publishes together the entries committed while it was publishing ({@link
- * io.toa4j.spi.Bus#publish(List)}), in commit order; an entry whose event the bus refuses holds
- * up none of the others; a publish that stops midway (the bus cut after some of its events) is
+ * io.toa4j.spi.Bus#publish(List)}), in commit order; an entry whose event the bus refuses holds up
+ * none of the others; a publish that stops midway (the bus cut after some of its events) is
  * published again whole by a sweep, and each event is handled once. On a real bus, every publish
  * passing through the test ({@link InterceptedBus}); the same tests on every pair of engines, each
- * subclass choosing one ({@link PublishingTogetherTest}, {@link PublishingTogetherDistributedTest}).
+ * subclass choosing one ({@link PublishingTogetherTest}, {@link
+ * PublishingTogetherDistributedTest}).
  */
 abstract class PublishingTogetherContract {
   static final Duration PATIENCE = Duration.ofSeconds(30);
@@ -35,7 +36,10 @@ abstract class PublishingTogetherContract {
   /** The sources and sinks on the engines under test, with this bus. */
   abstract Toa app(Path context, InterceptedBus bus);
 
-  /** Each publish's events, by the number of the source each announces; the first held until released. */
+  /**
+   * Each publish's events, by the number of the source each announces; the first held until
+   * released.
+   */
   static final class Publishes {
     final List<List<Integer>> seen = new CopyOnWriteArrayList<>();
     final CountDownLatch first = new CountDownLatch(1);
@@ -45,7 +49,8 @@ abstract class PublishingTogetherContract {
       seen.add(events.stream().map(Publishes::source).toList());
       if (seen.size() == 1) {
         first.countDown();
-        if (!release.await(PATIENCE.toSeconds(), TimeUnit.SECONDS)) throw new IllegalStateException("the test never released the publish");
+        if (!release.await(PATIENCE.toSeconds(), TimeUnit.SECONDS))
+          throw new IllegalStateException("the test never released the publish");
       }
     }
 
@@ -63,37 +68,65 @@ abstract class PublishingTogetherContract {
   static List<Long> received(Toa app, int n) {
     return java.util.stream.IntStream.rangeClosed(1, n)
         .mapToObj(i -> app.call("test.sinks.observe", Request.id(String.format("%032x", i))))
-        .map(reply -> reply instanceof io.toa4j.api.Reply.Output output && output.value().orElse(Map.of()) instanceof Map<?, ?> sink
-            && sink.get("received") instanceof Number received ? received.longValue() : 0L) // a sink never written took none
+        .map(
+            reply ->
+                reply instanceof io.toa4j.api.Reply.Output output
+                        && output.value().orElse(Map.of()) instanceof Map<?, ?> sink
+                        && sink.get("received") instanceof Number received
+                    ? received.longValue()
+                    : 0L) // a sink never written took none
         .toList();
   }
 
   @Test
-  void entriesCommittedWhileOneIsPublished_goTogether_andOneTheBusRefuses_holdsUpNoneOfThem() throws Exception {
+  void entriesCommittedWhileOneIsPublished_goTogether_andOneTheBusRefuses_holdsUpNoneOfThem()
+      throws Exception {
     Publishes publishes = new Publishes();
     AtomicBoolean refusing = new AtomicBoolean(true);
-    InterceptedBus bus = new InterceptedBus("refusing-one", real(), (events, proceed) -> {
-      publishes.hold(events);
-      if (refusing.get() && events.stream().anyMatch(event -> Publishes.source(event) == 4)) {
-        throw new IllegalStateException("the broker refuses the event of source 4");
-      }
-      proceed.accept(events);
-    });
+    InterceptedBus bus =
+        new InterceptedBus(
+            "refusing-one",
+            real(),
+            (events, proceed) -> {
+              publishes.hold(events);
+              if (refusing.get()
+                  && events.stream().anyMatch(event -> Publishes.source(event) == 4)) {
+                throw new IllegalStateException("the broker refuses the event of source 4");
+              }
+              proceed.accept(events);
+            });
     try (Toa app = app(Fixtures.sourceAndSink(directory), bus)) {
       app.call("test.sources.emit", emit(1));
-      assertThat(publishes.first.await(PATIENCE.toSeconds(), TimeUnit.SECONDS)).as("the first entry is being published").isTrue();
+      assertThat(publishes.first.await(PATIENCE.toSeconds(), TimeUnit.SECONDS))
+          .as("the first entry is being published")
+          .isTrue();
       for (int n = 2; n <= 6; n++) app.call("test.sources.emit", emit(n));
       publishes.release.countDown();
 
-      await().atMost(PATIENCE).until(() -> received(app, 6).equals(List.of(1L, 1L, 1L, 0L, 1L, 1L)));
+      await()
+          .atMost(PATIENCE)
+          .until(() -> received(app, 6).equals(List.of(1L, 1L, 1L, 0L, 1L, 1L)));
       assertThat(publishes.seen)
-          .as("the five committed meanwhile together, in commit order; then each alone, as together failed")
-          .containsExactly(List.of(1), List.of(2, 3, 4, 5, 6), List.of(2), List.of(3), List.of(4), List.of(5), List.of(6));
+          .as(
+              "the five committed meanwhile together, in commit order; then each alone, as together failed")
+          .containsExactly(
+              List.of(1),
+              List.of(2, 3, 4, 5, 6),
+              List.of(2),
+              List.of(3),
+              List.of(4),
+              List.of(5),
+              List.of(6));
       await().atMost(PATIENCE).until(() -> app.admin().backlog() == 1);
 
       refusing.set(false);
-      clock.advance(Duration.ofMillis(Publisher.CLAIM_MILLIS + 1000)); // the committer's claim on it ended: a sweep takes it
-      await().atMost(PATIENCE).until(() -> received(app, 6).equals(List.of(1L, 1L, 1L, 1L, 1L, 1L)));
+      clock.advance(
+          Duration.ofMillis(
+              Publisher.CLAIM_MILLIS
+                  + 1000)); // the committer's claim on it ended: a sweep takes it
+      await()
+          .atMost(PATIENCE)
+          .until(() -> received(app, 6).equals(List.of(1L, 1L, 1L, 1L, 1L, 1L)));
       await().atMost(PATIENCE).until(() -> app.admin().backlog() == 0);
     }
   }
@@ -102,14 +135,23 @@ abstract class PublishingTogetherContract {
   void aPublishCutMidway_isPublishedWholeAgain_andEachEventIsHandledOnce() throws Exception {
     Publishes publishes = new Publishes();
     AtomicBoolean cut = new AtomicBoolean(true);
-    InterceptedBus bus = new InterceptedBus("cut-midway", real(), (events, proceed) -> {
-      publishes.hold(events);
-      if (events.size() > 1 && cut.getAndSet(false)) {
-        proceed.accept(events.subList(0, events.size() / 2));
-        throw new UnreachableException("the broker went away after " + events.size() / 2 + " of " + events.size() + " events");
-      }
-      proceed.accept(events);
-    });
+    InterceptedBus bus =
+        new InterceptedBus(
+            "cut-midway",
+            real(),
+            (events, proceed) -> {
+              publishes.hold(events);
+              if (events.size() > 1 && cut.getAndSet(false)) {
+                proceed.accept(events.subList(0, events.size() / 2));
+                throw new UnreachableException(
+                    "the broker went away after "
+                        + events.size() / 2
+                        + " of "
+                        + events.size()
+                        + " events");
+              }
+              proceed.accept(events);
+            });
     try (Toa app = app(Fixtures.sourceAndSink(directory), bus)) {
       app.call("test.sources.emit", emit(1));
       assertThat(publishes.first.await(PATIENCE.toSeconds(), TimeUnit.SECONDS)).isTrue();
@@ -119,12 +161,22 @@ abstract class PublishingTogetherContract {
       // the clock stands still, so the committer's claims never end: the sweep takes the six only
       // because the publish that failed for an unreachable broker gave them back
       await().atMost(PATIENCE).until(() -> app.admin().backlog() == 0);
-      await().atMost(PATIENCE).until(() -> received(app, 7).equals(List.of(1L, 1L, 1L, 1L, 1L, 1L, 1L)));
-      assertThat(publishes.seen).as("the cut publish, then the sweep's, whole").contains(List.of(2, 3, 4, 5, 6, 7), atIndex(1));
-      assertThat(publishes.seen.subList(2, publishes.seen.size()).stream().flatMap(List::stream).sorted().toList())
+      await()
+          .atMost(PATIENCE)
+          .until(() -> received(app, 7).equals(List.of(1L, 1L, 1L, 1L, 1L, 1L, 1L)));
+      assertThat(publishes.seen)
+          .as("the cut publish, then the sweep's, whole")
+          .contains(List.of(2, 3, 4, 5, 6, 7), atIndex(1));
+      assertThat(
+              publishes.seen.subList(2, publishes.seen.size()).stream()
+                  .flatMap(List::stream)
+                  .sorted()
+                  .toList())
           .as("the sweep published the six again, those that went before the cut included")
           .containsExactly(2, 3, 4, 5, 6, 7);
-      assertThat(received(app, 7)).as("each handled once, though three were delivered twice").containsOnly(1L);
+      assertThat(received(app, 7))
+          .as("each handled once, though three were delivered twice")
+          .containsOnly(1L);
     }
   }
 

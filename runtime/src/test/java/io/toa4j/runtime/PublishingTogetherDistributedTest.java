@@ -6,16 +6,28 @@ import java.nio.file.Path;
 import java.util.Map;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
-/** Publishing together on the distributed engines: PostgreSQL and RabbitMQ, a database and a virtual host of the test's own. */
+/**
+ * Publishing together on the distributed engines: PostgreSQL and RabbitMQ, a database and a virtual
+ * host of the test's own.
+ */
 @Needs({Server.POSTGRES, Server.RABBITMQ, Server.RABBITMQ_CONTROL})
 class PublishingTogetherDistributedTest extends PublishingTogetherContract {
   @RegisterExtension final DistributedEngines engines = new DistributedEngines();
 
   @Override
   Toa app(Path context, InterceptedBus bus) {
-    Map<String, String> storage = Map.of("TOA_STORAGE", "postgres", "TOA_STORAGE_URL", engines.environment.get("TOA_STORAGE_URL"));
-    return Toa.builder().directory(context).engine(bus).bus(bus.name(), Map.of("url", engines.environment.get("TOA_BUS_URL")))
-        .options(Options.defaults().withClock(clock).withEnvironment(storage)).build();
+    Map<String, String> storage =
+        Map.of(
+            "TOA_STORAGE",
+            "postgres",
+            "TOA_STORAGE_URL",
+            engines.environment.get("TOA_STORAGE_URL"));
+    return Toa.builder()
+        .directory(context)
+        .engine(bus)
+        .bus(bus.name(), Map.of("url", engines.environment.get("TOA_BUS_URL")))
+        .options(Options.defaults().withClock(clock).withEnvironment(storage))
+        .build();
   }
 
   @Override

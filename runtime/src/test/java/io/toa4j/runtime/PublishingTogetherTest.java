@@ -7,7 +7,12 @@ import java.util.Map;
 class PublishingTogetherTest extends PublishingTogetherContract {
   @Override
   Toa app(Path context, InterceptedBus bus) {
-    return Toa.builder().directory(context).engine(bus).bus(bus.name(), Map.of()).options(Options.defaults().withClock(clock)).build();
+    return Toa.builder()
+        .directory(context)
+        .engine(bus)
+        .bus(bus.name(), Map.of())
+        .options(Options.defaults().withClock(clock))
+        .build();
   }
 
   @Override

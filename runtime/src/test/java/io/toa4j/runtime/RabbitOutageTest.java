@@ -17,9 +17,9 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * RabbitMQ lost under load, while the shop's clients go on: events recorded meanwhile wait in the
  * outbox, deliveries that were in flight come again, and afterwards every wallet holds the sum of
- * its distinct credits, none lost, none doubled. Once out of reach twice (connections cut, new
- * ones refused for a while), once restarted for real (with rabbitmqctl, which makes the virtual
- * hosts as well).
+ * its distinct credits, none lost, none doubled. Once out of reach twice (connections cut, new ones
+ * refused for a while), once restarted for real (with rabbitmqctl, which makes the virtual hosts as
+ * well).
  */
 @Needs({Server.POSTGRES, Server.RABBITMQ, Server.RABBITMQ_CONTROL})
 class RabbitOutageTest {
@@ -34,15 +34,20 @@ class RabbitOutageTest {
   }
 
   private Toa boot(Map<String, String> environment) {
-    return Toa.builder().directory(directory).options(Options.defaults().withEnvironment(environment)).build();
+    return Toa.builder()
+        .directory(directory)
+        .options(Options.defaults().withEnvironment(environment))
+        .build();
   }
 
   @Test
   void brokerUnreachableTwiceMidLoad_everyDistinctCreditLandsOnce() throws Exception {
     int port = TcpProxy.freePort();
     Map<String, String> throughProxy =
-        DistributedEngines.environment(Server.POSTGRES.url(engines.name), Server.RABBITMQ.url(engines.name, port));
-    try (TcpProxy rabbit = TcpProxy.start(port, Server.RABBITMQ.host(), Server.RABBITMQ.port()); Toa shop = boot(throughProxy)) {
+        DistributedEngines.environment(
+            Server.POSTGRES.url(engines.name), Server.RABBITMQ.url(engines.name, port));
+    try (TcpProxy rabbit = TcpProxy.start(port, Server.RABBITMQ.host(), Server.RABBITMQ.port());
+        Toa shop = boot(throughProxy)) {
       ShopLoad load = ShopLoad.start(shop, 8, 600, 6, BOUND);
       load.awaitAnswered(0.2);
       rabbit.down();
@@ -53,7 +58,9 @@ class RabbitOutageTest {
       load.awaitAnswered(0.8);
       rabbit.up();
       load.assertEveryDistinctCreditLandedOnce();
-      assertThat(rabbit.accepted()).as("the bus connected again after each outage").isGreaterThanOrEqualTo(4);
+      assertThat(rabbit.accepted())
+          .as("the bus connected again after each outage")
+          .isGreaterThanOrEqualTo(4);
     }
   }
 

@@ -1,6 +1,5 @@
 package io.toa4j.runtime;
 
-import io.toa4j.testkit.time.TestClock;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
@@ -9,6 +8,7 @@ import io.toa4j.api.Failure;
 import io.toa4j.api.Reply;
 import io.toa4j.api.Request;
 import io.toa4j.spi.Parked;
+import io.toa4j.testkit.time.TestClock;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
@@ -17,8 +17,8 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * Events through receivers on the embedded engine: a source component announces every write, a
- * sink component receives them and fails, refuses or succeeds as each event's payload says.
+ * Events through receivers on the embedded engine: a source component announces every write, a sink
+ * component receives them and fails, refuses or succeeds as each event's payload says.
  */
 class ReceiverTest {
   static final Duration SETTLE = Duration.ofSeconds(30);
@@ -28,7 +28,10 @@ class ReceiverTest {
   final TestClock clock = new TestClock();
 
   private Toa boot() {
-    return Toa.builder().directory(Fixtures.sourceAndSink(directory)).options(Options.defaults().withClock(clock)).build();
+    return Toa.builder()
+        .directory(Fixtures.sourceAndSink(directory))
+        .options(Options.defaults().withClock(clock))
+        .build();
   }
 
   private static Request emit(int failures, boolean refuse) {
@@ -40,7 +43,9 @@ class ReceiverTest {
   }
 
   private static double counted(Toa app, String outcome) {
-    return app.metrics().find("toa.messages").tag("outcome", outcome).counters().stream().mapToDouble(c -> c.count()).sum();
+    return app.metrics().find("toa.messages").tag("outcome", outcome).counters().stream()
+        .mapToDouble(c -> c.count())
+        .sum();
   }
 
   @Test
@@ -86,7 +91,8 @@ class ReceiverTest {
       Parked parked = app.admin().parked().get(0);
       assertThat(parked.attempts()).isEqualTo(5);
       assertThat(parked.code()).isEqualTo("SYSTEM");
-      assertThat(parked.reason()).isEqualTo("test.sinks.absorb threw java.lang.IllegalStateException: failure 5 of 5");
+      assertThat(parked.reason())
+          .isEqualTo("test.sinks.absorb threw java.lang.IllegalStateException: failure 5 of 5");
       assertThat(parked.queue()).isEqualTo("test.sources.created..test.sinks");
       assertThat(sink(app)).containsEntry("VERSION", 0L);
 
@@ -100,8 +106,12 @@ class ReceiverTest {
   @Test
   void call_ofAnOperationThatThrows_failsNamingItsComponentAndOperation() {
     try (Toa app = boot()) {
-      assertThatThrownBy(() -> app.call("test.sinks.absorb", Request.of(A, Map.of("failures", 1, "refuse", false))))
-          .isInstanceOfSatisfying(Failure.class, f -> assertThat(f.code()).isEqualTo(Failure.Code.SYSTEM))
+      assertThatThrownBy(
+              () ->
+                  app.call(
+                      "test.sinks.absorb", Request.of(A, Map.of("failures", 1, "refuse", false))))
+          .isInstanceOfSatisfying(
+              Failure.class, f -> assertThat(f.code()).isEqualTo(Failure.Code.SYSTEM))
           .hasMessage("test.sinks.absorb threw java.lang.IllegalStateException: failure 1 of 1");
     }
   }
@@ -138,7 +148,10 @@ class ReceiverTest {
   /** The sinks' receiver class reads the payload as a map and runs {@code body} as its request. */
   private Toa bootWithReceiverRequest(String body) {
     Path context = Fixtures.sourceAndSink(directory);
-    Fixtures.write(context, "components/test.sinks/receivers/TestSourcesCreated.java", """
+    Fixtures.write(
+        context,
+        "components/test.sinks/receivers/TestSourcesCreated.java",
+        """
         package test.sinks.receivers;
         import io.toa4j.api.*;
         import java.util.Map;
@@ -147,13 +160,16 @@ class ReceiverTest {
             %s
           }
         }
-        """.formatted(body));
+        """
+            .formatted(body));
     return Toa.builder().directory(context).options(Options.defaults().withClock(clock)).build();
   }
 
   @Test
   void request_breakingTheTargetSchema_isParkedAtOnceWithTheSchemaError() {
-    try (Toa app = bootWithReceiverRequest("return Request.of(Query.id((String) payload.get(\"id\")), Map.of(\"failures\", \"many\", \"refuse\", false));")) {
+    try (Toa app =
+        bootWithReceiverRequest(
+            "return Request.of(Query.id((String) payload.get(\"id\")), Map.of(\"failures\", \"many\", \"refuse\", false));")) {
       app.call("test.sources.emit", emit(0, false));
 
       await().atMost(SETTLE).until(() -> app.admin().parked().size() == 1);
@@ -163,10 +179,16 @@ class ReceiverTest {
     }
   }
 
-  /** The sinks' absorb throws what the JVM throws where its code was compiled against a Ledger that had post(long). */
+  /**
+   * The sinks' absorb throws what the JVM throws where its code was compiled against a Ledger that
+   * had post(long).
+   */
   private Toa bootWithAbsorbUnlinked() {
     Path context = Fixtures.sourceAndSink(directory);
-    Fixtures.write(context, "components/test.sinks/operations/Absorb.java", """
+    Fixtures.write(
+        context,
+        "components/test.sinks/operations/Absorb.java",
+        """
         package test.sinks.operations;
         import test.sinks.Sink;
         public class Absorb implements io.toa4j.api.Transition<Absorb.Input, Sink> {
@@ -179,15 +201,24 @@ class ReceiverTest {
     return Toa.builder().directory(context).options(Options.defaults().withClock(clock)).build();
   }
 
-  /** A sink's record class in {@code file} whose static initializer throws: it fails to initialize where it is first bound to. */
+  /**
+   * A sink's record class in {@code file} whose static initializer throws: it fails to initialize
+   * where it is first bound to.
+   */
   private Toa bootWithUninitializable(String file, String record) {
     Path context = Fixtures.sourceAndSink(directory);
-    Fixtures.edit(context, "components/test.sinks/" + file, "public record " + record + " {}",
+    Fixtures.edit(
+        context,
+        "components/test.sinks/" + file,
+        "public record " + record + " {}",
         "public record " + record + " { static final long LIMIT = Long.parseLong(\"none\"); }");
     return Toa.builder().directory(context).options(Options.defaults().withClock(clock)).build();
   }
 
-  /** Emits a source whose event the sink receives, and answers the message parked for it: as LINKAGE, after one attempt, never retried. */
+  /**
+   * Emits a source whose event the sink receives, and answers the message parked for it: as
+   * LINKAGE, after one attempt, never retried.
+   */
   private Parked parkedAsLinkageAtOnce(Toa app) {
     app.call("test.sources.emit", emit(0, false));
     await().atMost(SETTLE).until(() -> app.admin().parked().size() == 1);
@@ -202,22 +233,29 @@ class ReceiverTest {
   void operation_throwingALinkageError_isParkedAfterOneAttempt_asLinkage() {
     try (Toa app = bootWithAbsorbUnlinked()) {
       Parked parked = parkedAsLinkageAtOnce(app);
-      assertThat(parked.reason()).startsWith("test.sinks.absorb cannot run: java.lang.NoSuchMethodError").contains("Ledger.post(long)", "build it again");
+      assertThat(parked.reason())
+          .startsWith("test.sinks.absorb cannot run: java.lang.NoSuchMethodError")
+          .contains("Ledger.post(long)", "build it again");
       assertThat(sink(app)).containsEntry("VERSION", 0L);
     }
   }
 
   @Test
   void operation_whoseInputClassFailsToInitialize_isParkedAfterOneAttempt_asLinkage() {
-    try (Toa app = bootWithUninitializable("operations/Absorb.java", "Input(long failures, boolean refuse)")) {
+    try (Toa app =
+        bootWithUninitializable("operations/Absorb.java", "Input(long failures, boolean refuse)")) {
       Parked parked = parkedAsLinkageAtOnce(app);
-      assertThat(parked.reason()).startsWith("test.sinks.absorb cannot run: java.lang.ExceptionInInitializerError");
+      assertThat(parked.reason())
+          .startsWith("test.sinks.absorb cannot run: java.lang.ExceptionInInitializerError");
     }
   }
 
   @Test
   void receiver_whosePayloadClassFailsToInitialize_isParkedAfterOneAttempt_asLinkage() {
-    try (Toa app = bootWithUninitializable("receivers/TestSourcesCreated.java", "Source(String id, long failures, boolean refuse)")) {
+    try (Toa app =
+        bootWithUninitializable(
+            "receivers/TestSourcesCreated.java",
+            "Source(String id, long failures, boolean refuse)")) {
       Parked parked = parkedAsLinkageAtOnce(app);
       assertThat(parked.reason()).startsWith("java.lang.ExceptionInInitializerError");
     }
@@ -226,8 +264,12 @@ class ReceiverTest {
   @Test
   void call_ofAnOperationThrowingALinkageError_failsLinkage_andWritesNothing() {
     try (Toa app = bootWithAbsorbUnlinked()) {
-      assertThatThrownBy(() -> app.call("test.sinks.absorb", Request.of(A, Map.of("failures", 0, "refuse", false))))
-          .isInstanceOfSatisfying(Failure.class, f -> assertThat(f.code()).isEqualTo(Failure.Code.LINKAGE))
+      assertThatThrownBy(
+              () ->
+                  app.call(
+                      "test.sinks.absorb", Request.of(A, Map.of("failures", 0, "refuse", false))))
+          .isInstanceOfSatisfying(
+              Failure.class, f -> assertThat(f.code()).isEqualTo(Failure.Code.LINKAGE))
           .hasMessageContaining("cannot run: java.lang.NoSuchMethodError");
       assertThat(sink(app)).containsEntry("VERSION", 0L);
     }
@@ -235,9 +277,12 @@ class ReceiverTest {
 
   @Test
   void receiverClass_throwingALinkageError_isParkedAfterOneAttempt_namingTheReceiver() {
-    try (Toa app = bootWithReceiverRequest("throw new NoClassDefFoundError(\"test/sinks/Ledger\");")) {
+    try (Toa app =
+        bootWithReceiverRequest("throw new NoClassDefFoundError(\"test/sinks/Ledger\");")) {
       Parked parked = parkedAsLinkageAtOnce(app);
-      assertThat(parked.reason()).startsWith("the receiver of test.sources.created in test.sinks (TestSourcesCreated) cannot run:")
+      assertThat(parked.reason())
+          .startsWith(
+              "the receiver of test.sources.created in test.sinks (TestSourcesCreated) cannot run:")
           .contains("java.lang.NoClassDefFoundError: test/sinks/Ledger");
     }
   }
@@ -245,7 +290,11 @@ class ReceiverTest {
   @Test
   void receiver_namingAnUnknownEvent_refusesToBoot() {
     Path context = Fixtures.sourceAndSink(directory);
-    Fixtures.edit(context, "components/test.sinks/manifest.toa.yaml", "test.sources.created: absorb", "test.sources.vanished: absorb");
+    Fixtures.edit(
+        context,
+        "components/test.sinks/manifest.toa.yaml",
+        "test.sources.created: absorb",
+        "test.sources.vanished: absorb");
 
     assertThatThrownBy(() -> Toa.builder().directory(context).build())
         .isInstanceOf(StartupException.class)
@@ -256,7 +305,8 @@ class ReceiverTest {
   @Test
   void noConsumer_meansNoOutboxEntry_andNothingToSettle() {
     try (Toa app = boot()) {
-      Reply reply = app.call("test.sinks.absorb", Request.of(A, Map.of("failures", 0, "refuse", false)));
+      Reply reply =
+          app.call("test.sinks.absorb", Request.of(A, Map.of("failures", 0, "refuse", false)));
 
       assertThat(reply).isInstanceOf(Reply.Output.class);
       assertThat(app.admin().settle(Duration.ZERO)).isEmpty();

@@ -34,7 +34,10 @@ abstract class RedeliveryContract {
     return Toa.builder().directory(context(directory)).options(options()).build();
   }
 
-  /** A context that hosts nothing, opened beside (or without) a running one, as {@code toa redeliver} opens it. */
+  /**
+   * A context that hosts nothing, opened beside (or without) a running one, as {@code toa
+   * redeliver} opens it.
+   */
   private Toa client() {
     return Toa.builder().directory(directory).options(options()).connect();
   }
@@ -48,7 +51,14 @@ abstract class RedeliveryContract {
   }
 
   private static double inboxAnswers(Toa app) {
-    return app.metrics().find("toa.inbox.answers").tag("operation", "test.purse.add").counters().stream().mapToDouble(c -> c.count()).sum();
+    return app
+        .metrics()
+        .find("toa.inbox.answers")
+        .tag("operation", "test.purse.add")
+        .counters()
+        .stream()
+        .mapToDouble(c -> c.count())
+        .sum();
   }
 
   private static void order(Toa app, String id, long amount) {
@@ -67,9 +77,12 @@ abstract class RedeliveryContract {
       Outboxed entry = listed.get(0);
       assertThat(entry.component()).isEqualTo("test.orders");
       assertThat(entry.published()).as("the publisher marked it").isPresent();
-      assertThat(entry.events()).containsExactly(new Outboxed.Message(CREATED, Identities.derive(entry.id(), CREATED)));
+      assertThat(entry.events())
+          .containsExactly(new Outboxed.Message(CREATED, Identities.derive(entry.id(), CREATED)));
       assertThat(entry.tasks()).isEmpty();
-      assertThat(app.admin().outbox(Optional.empty(), 10)).as("the receivers' writes announce nothing consumed").containsExactly(entry);
+      assertThat(app.admin().outbox(Optional.empty(), 10))
+          .as("the receivers' writes announce nothing consumed")
+          .containsExactly(entry);
     }
   }
 
@@ -85,9 +98,17 @@ abstract class RedeliveryContract {
       assertThat(app.admin().settle(SETTLE)).isEmpty();
 
       Map<String, Object> tally = tally(app);
-      assertThat(tally).as("a receiver without once runs again").containsEntry("count", 2L).containsEntry("VERSION", 2L);
-      assertThat((Map<?, ?>) tally.get("identities")).as("the same delivery identity both times").hasSize(1);
-      assertThat(purse(app)).as("once answers the repeat: nothing applied twice").containsEntry("balance", 5L).containsEntry("VERSION", 1L);
+      assertThat(tally)
+          .as("a receiver without once runs again")
+          .containsEntry("count", 2L)
+          .containsEntry("VERSION", 2L);
+      assertThat((Map<?, ?>) tally.get("identities"))
+          .as("the same delivery identity both times")
+          .hasSize(1);
+      assertThat(purse(app))
+          .as("once answers the repeat: nothing applied twice")
+          .containsEntry("balance", 5L)
+          .containsEntry("VERSION", 1L);
       assertThat(inboxAnswers(app)).isEqualTo(1);
       assertThat(app.admin().outbox(Optional.of("test.orders"), 1).get(0).published()).isPresent();
     }
@@ -131,7 +152,8 @@ abstract class RedeliveryContract {
     try (Toa app = boot()) {
       assertThatThrownBy(() -> app.admin().redeliverLast("test.nothing", 1))
           .isInstanceOf(IllegalArgumentException.class)
-          .hasMessage("Context test has no component 'test.nothing'; it has test.orders, test.purse, test.relay, test.tally");
+          .hasMessage(
+              "Context test has no component 'test.nothing'; it has test.orders, test.purse, test.relay, test.tally");
       assertThatThrownBy(() -> app.admin().outbox(Optional.of("test.relay"), 1))
           .isInstanceOf(IllegalArgumentException.class)
           .hasMessageStartingWith("Component test.relay keeps no state, so it has no outbox");
@@ -177,42 +199,61 @@ abstract class RedeliveryContract {
     try (Toa app = boot()) {
       order(app, ORDER, 5);
 
-      assertThat(app.admin().backlogs()).as("every component with an entity, nothing waiting")
-          .containsExactly(Map.entry("test.orders", 0L), Map.entry("test.purse", 0L), Map.entry("test.tally", 0L));
-      assertThat(app.admin().queues().values()).contains(
-          new Admin.Queue("test.orders.created..test.tally", "test.tally", 0),
-          new Admin.Queue("test.orders.created..test.purse", "test.purse", 0),
-          new Admin.Queue("test.orders..tasks", "test.orders", 0),
-          new Admin.Queue("test.relay..tasks", "test.relay", 0));
+      assertThat(app.admin().backlogs())
+          .as("every component with an entity, nothing waiting")
+          .containsExactly(
+              Map.entry("test.orders", 0L),
+              Map.entry("test.purse", 0L),
+              Map.entry("test.tally", 0L));
+      assertThat(app.admin().queues().values())
+          .contains(
+              new Admin.Queue("test.orders.created..test.tally", "test.tally", 0),
+              new Admin.Queue("test.orders.created..test.purse", "test.purse", 0),
+              new Admin.Queue("test.orders..tasks", "test.orders", 0),
+              new Admin.Queue("test.relay..tasks", "test.relay", 0));
     }
     try (Toa client = client()) {
       client.admin().redeliverLast("test.orders", 1);
 
-      assertThat(client.admin().backlogs()).as("counted on the storage, not by a publisher").containsEntry("test.orders", 1L);
+      assertThat(client.admin().backlogs())
+          .as("counted on the storage, not by a publisher")
+          .containsEntry("test.orders", 1L);
     }
   }
 
   /**
    * {@code test.orders}, whose {@code place} creates an order of an amount; {@code test.tally},
    * whose {@code count} receives {@code test.orders.created} and counts every delivery on one
-   * record, noting the identities it was called under; {@code test.purse}, whose {@code add}
-   * (once) receives the same event and adds its amount to one balance; and {@code test.relay}, a
-   * component without state.
+   * record, noting the identities it was called under; {@code test.purse}, whose {@code add} (once)
+   * receives the same event and adds its amount to one balance; and {@code test.relay}, a component
+   * without state.
    */
   static Path context(Path directory) {
     Fixtures.orders(directory);
-    receiving(directory, "tally", "count", "", """
+    receiving(
+        directory,
+        "tally",
+        "count",
+        "",
+        """
         count: { type: integer }
         identities: { type: object, additionalProperties: { type: boolean } }
-        """, TALLY);
-    Fixtures.write(directory, "components/test.tally/Tally.java", """
+        """,
+        TALLY);
+    Fixtures.write(
+        directory,
+        "components/test.tally/Tally.java",
+        """
         package test.tally;
         public class Tally extends io.toa4j.api.Entry {
           public long count;
           public java.util.Map<String, Boolean> identities = new java.util.LinkedHashMap<>();
         }
         """);
-    Fixtures.write(directory, "components/test.tally/operations/Count.java", """
+    Fixtures.write(
+        directory,
+        "components/test.tally/operations/Count.java",
+        """
         package test.tally.operations;
         import test.tally.Tally;
         public class Count implements io.toa4j.api.Transition<Count.Input, Tally> {
@@ -224,16 +265,28 @@ abstract class RedeliveryContract {
           }
         }
         """);
-    receiving(directory, "purse", "add", "once: true", """
+    receiving(
+        directory,
+        "purse",
+        "add",
+        "once: true",
+        """
         balance: { type: integer }
-        """, PURSE);
-    Fixtures.write(directory, "components/test.purse/Purse.java", """
+        """,
+        PURSE);
+    Fixtures.write(
+        directory,
+        "components/test.purse/Purse.java",
+        """
         package test.purse;
         public class Purse extends io.toa4j.api.Entry {
           public long balance;
         }
         """);
-    Fixtures.write(directory, "components/test.purse/operations/Add.java", """
+    Fixtures.write(
+        directory,
+        "components/test.purse/operations/Add.java",
+        """
         package test.purse.operations;
         import test.purse.Purse;
         public class Add implements io.toa4j.api.Transition<Add.Input, Purse> {
@@ -244,12 +297,18 @@ abstract class RedeliveryContract {
           }
         }
         """);
-    Fixtures.write(directory, "components/test.relay/manifest.toa.yaml", """
+    Fixtures.write(
+        directory,
+        "components/test.relay/manifest.toa.yaml",
+        """
         operations:
           echo:
             input: { type: object }
         """);
-    Fixtures.write(directory, "components/test.relay/operations/Echo.java", """
+    Fixtures.write(
+        directory,
+        "components/test.relay/operations/Echo.java",
+        """
         package test.relay.operations;
         public class Echo implements io.toa4j.api.Computation<Object> {
           public Object computation(Object input) {
@@ -265,8 +324,12 @@ abstract class RedeliveryContract {
    * {@code once} as given) receives {@code test.orders.created}, and the receiver that calls it on
    * the record {@code id} with the order's amount.
    */
-  private static void receiving(Path directory, String name, String operation, String once, String properties, String id) {
-    Fixtures.write(directory, "components/test." + name + "/manifest.toa.yaml", """
+  private static void receiving(
+      Path directory, String name, String operation, String once, String properties, String id) {
+    Fixtures.write(
+        directory,
+        "components/test." + name + "/manifest.toa.yaml",
+        """
         entity:
           associated: true
           properties:
@@ -283,8 +346,12 @@ abstract class RedeliveryContract {
               required: [amount]
         receivers:
           test.orders.created: %s
-        """.formatted(properties.indent(4).stripTrailing(), operation, once, operation));
-    Fixtures.write(directory, "components/test." + name + "/receivers/TestOrdersCreated.java", """
+        """
+            .formatted(properties.indent(4).stripTrailing(), operation, once, operation));
+    Fixtures.write(
+        directory,
+        "components/test." + name + "/receivers/TestOrdersCreated.java",
+        """
         package test.%s.receivers;
         import io.toa4j.api.*;
         import java.util.Map;
@@ -294,6 +361,7 @@ abstract class RedeliveryContract {
             return Request.of(Query.id("%s"), Map.of("amount", order.amount()));
           }
         }
-        """.formatted(name, id));
+        """
+            .formatted(name, id));
   }
 }

@@ -20,7 +20,8 @@ class RepliesTest {
 
   @Test
   void output_writtenAndRead_isTheSameReplyAsInProcess() {
-    Map<String, Object> record = Map.of("id", ID, "balance", 5000L, "paid", Map.of("order-1", 10L), "tags", List.of("x"));
+    Map<String, Object> record =
+        Map.of("id", ID, "balance", 5000L, "paid", Map.of("order-1", 10L), "tags", List.of("x"));
 
     Reply read = Replies.read(Replies.write(new Reply.Output(Optional.of(record))));
 
@@ -30,12 +31,14 @@ class RepliesTest {
   @Test
   void output_withWholeNumbersBeyondALong_readsBackTheSameNumbers() {
     BigInteger big = new BigInteger("123456789012345678901234567890");
-    Map<String, Object> record = Map.of("id", ID, "supply", big, "debts", List.of(big.negate(), 7L));
+    Map<String, Object> record =
+        Map.of("id", ID, "supply", big, "debts", List.of(big.negate(), 7L));
 
     Reply read = Replies.read(Replies.write(new Reply.Output(Optional.of(record))));
 
     assertThat(read).isEqualTo(new Reply.Output(Optional.of(record)));
-    Result.Output tree = new Result.Output(Binding.tree(new Json("{\"supply\":123456789012345678901234567890}")));
+    Result.Output tree =
+        new Result.Output(Binding.tree(new Json("{\"supply\":123456789012345678901234567890}")));
     assertThat(Routing.reply(tree)).isEqualTo(new Reply.Output(Optional.of(Map.of("supply", big))));
   }
 
@@ -75,8 +78,10 @@ class RepliesTest {
 
   @Test
   void earlierHostsEmptyOutput_withoutOutputField_readsBackEmpty() {
-    assertThat(Replies.result(new Json("{}"))).isEqualTo(new Result.Output(MissingNode.getInstance()));
-    assertThat(Replies.result(new Json("{\"replayed\":true}"))).isEqualTo(new Result.Output(MissingNode.getInstance(), true));
+    assertThat(Replies.result(new Json("{}")))
+        .isEqualTo(new Result.Output(MissingNode.getInstance()));
+    assertThat(Replies.result(new Json("{\"replayed\":true}")))
+        .isEqualTo(new Result.Output(MissingNode.getInstance(), true));
   }
 
   @Test
@@ -85,9 +90,13 @@ class RepliesTest {
 
     byte[] written = Replies.write(refused);
 
-    assertThat(text(written)).isEqualTo("{\"refusal\":{\"code\":\"INSUFFICIENT_FUNDS\",\"cause\":{\"balance\":10}}}");
+    assertThat(text(written))
+        .isEqualTo("{\"refusal\":{\"code\":\"INSUFFICIENT_FUNDS\",\"cause\":{\"balance\":10}}}");
     assertThat(Replies.read(written)).isEqualTo(refused);
-    assertThat(Replies.result(Replies.answer(new Result.Refused(Refusal.of("INSUFFICIENT_FUNDS", Map.of("balance", 10L))))))
+    assertThat(
+            Replies.result(
+                Replies.answer(
+                    new Result.Refused(Refusal.of("INSUFFICIENT_FUNDS", Map.of("balance", 10L))))))
         .isEqualTo(new Result.Refused(Refusal.of("INSUFFICIENT_FUNDS", Map.of("balance", 10L))));
   }
 
@@ -104,44 +113,71 @@ class RepliesTest {
 
   @Test
   void failure_withDetails_travelsWithThem_inTheirOrder() {
-    Failure late = new Failure(Failure.Code.ALREADY_ANSWERED, "answered before", Map.of("answered", "2026-12-03T10:00:00Z"));
+    Failure late =
+        new Failure(
+            Failure.Code.ALREADY_ANSWERED,
+            "answered before",
+            Map.of("answered", "2026-12-03T10:00:00Z"));
     byte[] written = Replies.failure(late);
 
     assertThat(text(written))
-        .isEqualTo("{\"failure\":{\"code\":\"ALREADY_ANSWERED\",\"message\":\"answered before\",\"details\":{\"answered\":\"2026-12-03T10:00:00Z\"}}}");
+        .isEqualTo(
+            "{\"failure\":{\"code\":\"ALREADY_ANSWERED\",\"message\":\"answered before\",\"details\":{\"answered\":\"2026-12-03T10:00:00Z\"}}}");
     assertThatThrownBy(() -> Replies.read(written))
-        .isInstanceOfSatisfying(Failure.class, f -> assertThat(f.details()).containsExactly(Map.entry("answered", "2026-12-03T10:00:00Z")));
+        .isInstanceOfSatisfying(
+            Failure.class,
+            f ->
+                assertThat(f.details())
+                    .containsExactly(Map.entry("answered", "2026-12-03T10:00:00Z")));
     assertThatThrownBy(() -> Replies.result(Replies.failed(late)))
-        .isInstanceOfSatisfying(Failure.class, f -> assertThat(f.details()).isEqualTo(late.details()));
-    assertThatThrownBy(() -> Replies.read("{\"failure\":{\"code\":\"SYSTEM\",\"details\":{\"n\":1}}}".getBytes(java.nio.charset.StandardCharsets.UTF_8)))
+        .isInstanceOfSatisfying(
+            Failure.class, f -> assertThat(f.details()).isEqualTo(late.details()));
+    assertThatThrownBy(
+            () ->
+                Replies.read(
+                    "{\"failure\":{\"code\":\"SYSTEM\",\"details\":{\"n\":1}}}"
+                        .getBytes(java.nio.charset.StandardCharsets.UTF_8)))
         .isInstanceOf(Replies.Malformed.class)
         .hasMessageContaining("detail n is text");
   }
 
   @Test
   void failure_readBack_isThrownWithItsCodeAndMessage() {
-    byte[] written = Replies.failure(Failure.Code.ENDPOINT, "context shop has no component 'billing.nothing'");
+    byte[] written =
+        Replies.failure(Failure.Code.ENDPOINT, "context shop has no component 'billing.nothing'");
 
-    assertThat(text(written)).isEqualTo("{\"failure\":{\"code\":\"ENDPOINT\",\"message\":\"context shop has no component 'billing.nothing'\"}}");
+    assertThat(text(written))
+        .isEqualTo(
+            "{\"failure\":{\"code\":\"ENDPOINT\",\"message\":\"context shop has no component 'billing.nothing'\"}}");
     assertThatThrownBy(() -> Replies.read(written))
-        .isInstanceOfSatisfying(Failure.class, f -> assertThat(f.code()).isEqualTo(Failure.Code.ENDPOINT))
+        .isInstanceOfSatisfying(
+            Failure.class, f -> assertThat(f.code()).isEqualTo(Failure.Code.ENDPOINT))
         .hasMessage("context shop has no component 'billing.nothing'");
     assertThatThrownBy(() -> Replies.result(Replies.failed(Failure.Code.CONCURRENCY, "stale")))
-        .isInstanceOfSatisfying(Failure.class, f -> assertThat(f.code()).isEqualTo(Failure.Code.CONCURRENCY))
+        .isInstanceOfSatisfying(
+            Failure.class, f -> assertThat(f.code()).isEqualTo(Failure.Code.CONCURRENCY))
         .hasMessage("stale");
   }
 
   @Test
   void failure_withUnknownCode_isReadAsSystemFailure() {
-    assertThatThrownBy(() -> Replies.read(bytes("{\"failure\":{\"code\":\"FROM_THE_FUTURE\",\"message\":\"m\"}}")))
-        .isInstanceOfSatisfying(Failure.class, f -> assertThat(f.code()).isEqualTo(Failure.Code.SYSTEM))
+    assertThatThrownBy(
+            () ->
+                Replies.read(
+                    bytes("{\"failure\":{\"code\":\"FROM_THE_FUTURE\",\"message\":\"m\"}}")))
+        .isInstanceOfSatisfying(
+            Failure.class, f -> assertThat(f.code()).isEqualTo(Failure.Code.SYSTEM))
         .hasMessage("m");
   }
 
   @Test
   void malformed_notJson_saysSo() {
-    assertThatThrownBy(() -> Replies.read(bytes("{ output: "))).isInstanceOf(Replies.Malformed.class).hasMessageContaining("not JSON");
-    assertThatThrownBy(() -> Replies.result(new Json("[1]"))).isInstanceOf(Replies.Malformed.class).hasMessageContaining("JSON object");
+    assertThatThrownBy(() -> Replies.read(bytes("{ output: ")))
+        .isInstanceOf(Replies.Malformed.class)
+        .hasMessageContaining("not JSON");
+    assertThatThrownBy(() -> Replies.result(new Json("[1]")))
+        .isInstanceOf(Replies.Malformed.class)
+        .hasMessageContaining("JSON object");
   }
 
   @Test
@@ -153,7 +189,8 @@ class RepliesTest {
 
   @Test
   void malformed_badRefusalCode_orCodelessFailure_isMalformed() {
-    assertThatThrownBy(() -> Replies.read(bytes("{\"refusal\":{\"code\":\"not a code\"}}"))).isInstanceOf(Replies.Malformed.class);
+    assertThatThrownBy(() -> Replies.read(bytes("{\"refusal\":{\"code\":\"not a code\"}}")))
+        .isInstanceOf(Replies.Malformed.class);
     assertThatThrownBy(() -> Replies.read(bytes("{\"failure\":{\"message\":\"m\"}}")))
         .isInstanceOf(Replies.Malformed.class)
         .hasMessageContaining("code");

@@ -50,7 +50,9 @@ class RequestTest {
     Failure f = failure(() -> shop.call("billing.walets.credit", Request.id(WALLET)));
 
     assertThat(f.code()).isEqualTo(Failure.Code.ENDPOINT);
-    assertThat(f).hasMessageContaining("no component 'billing.walets'").hasMessageContaining("billing.wallets");
+    assertThat(f)
+        .hasMessageContaining("no component 'billing.walets'")
+        .hasMessageContaining("billing.wallets");
   }
 
   @Test
@@ -58,12 +60,19 @@ class RequestTest {
     Failure f = failure(() -> shop.call("billing.wallets.refund", Request.id(WALLET)));
 
     assertThat(f.code()).isEqualTo(Failure.Code.ENDPOINT);
-    assertThat(f).hasMessageContaining("no operation 'refund'").hasMessageContaining("credit, debit");
+    assertThat(f)
+        .hasMessageContaining("no operation 'refund'")
+        .hasMessageContaining("credit, debit");
   }
 
   @Test
   void call_inputBreakingTheSchema_failsWithThePath() {
-    Failure f = failure(() -> shop.call("billing.wallets.credit", Request.of(WALLET, Map.of("amount", 0, "type", "gift", "ref", "x"))));
+    Failure f =
+        failure(
+            () ->
+                shop.call(
+                    "billing.wallets.credit",
+                    Request.of(WALLET, Map.of("amount", 0, "type", "gift", "ref", "x"))));
 
     assertThat(f.code()).isEqualTo(Failure.Code.CONTRACT);
     assertThat(f).hasMessageContaining("/amount").hasMessageContaining("/type");
@@ -71,7 +80,12 @@ class RequestTest {
 
   @Test
   void credit_amountOverTheShopsMaximum_isAContractFailureNamingIt_andChangesNothing() {
-    Failure f = failure(() -> shop.call("billing.wallets.credit", Request.of(WALLET, TransitionTest.credit(Long.MAX_VALUE - 50, "huge"))));
+    Failure f =
+        failure(
+            () ->
+                shop.call(
+                    "billing.wallets.credit",
+                    Request.of(WALLET, TransitionTest.credit(Long.MAX_VALUE - 50, "huge"))));
 
     assertThat(f.code()).isEqualTo(Failure.Code.CONTRACT);
     assertThat(f).hasMessageContaining("/amount").hasMessageContaining("1000000000");
@@ -82,19 +96,30 @@ class RequestTest {
     String full = "ffffffffffffffffffffffffffffffff";
     shop.call("billing.wallets.assign", Request.of(full, Map.of("balance", Long.MAX_VALUE - 10)));
 
-    Reply reply = shop.call("billing.wallets.credit", Request.of(full, TransitionTest.credit(11, "one-too-many")));
+    Reply reply =
+        shop.call(
+            "billing.wallets.credit", Request.of(full, TransitionTest.credit(11, "one-too-many")));
 
-    assertThat(reply).isInstanceOfSatisfying(Reply.Refused.class, r -> assertThat(r.refusal().code()).isEqualTo("BALANCE_LIMIT"));
+    assertThat(reply)
+        .isInstanceOfSatisfying(
+            Reply.Refused.class, r -> assertThat(r.refusal().code()).isEqualTo("BALANCE_LIMIT"));
     assertThat(TransitionTest.output(shop.call("billing.wallets.observe", Request.id(full))))
         .containsEntry("balance", Long.MAX_VALUE - 10)
         .containsEntry("VERSION", 1L);
-    assertThat(TransitionTest.output(shop.call("billing.wallets.credit", Request.of(full, TransitionTest.credit(10, "to-the-brim")))))
+    assertThat(
+            TransitionTest.output(
+                shop.call(
+                    "billing.wallets.credit",
+                    Request.of(full, TransitionTest.credit(10, "to-the-brim")))))
         .containsEntry("balance", Long.MAX_VALUE);
   }
 
   @Test
   void call_withoutTheRequiredQuery_fails() {
-    Failure f = failure(() -> shop.call("billing.wallets.credit", Request.input(TransitionTest.credit(1, "x"))));
+    Failure f =
+        failure(
+            () ->
+                shop.call("billing.wallets.credit", Request.input(TransitionTest.credit(1, "x"))));
 
     assertThat(f.code()).isEqualTo(Failure.Code.CONTRACT);
     assertThat(f).hasMessageContaining("requires a query");
@@ -103,13 +128,17 @@ class RequestTest {
   @Test
   void parse_notARequestMap_fails() {
     assertThatThrownBy(() -> Requests.parse(JSON.readTree("[1, 2]")))
-        .isInstanceOfSatisfying(Failure.class, f -> assertThat(f.code()).isEqualTo(Failure.Code.CONTRACT))
+        .isInstanceOfSatisfying(
+            Failure.class, f -> assertThat(f.code()).isEqualTo(Failure.Code.CONTRACT))
         .hasMessageContaining("a request is a map");
   }
 
   @Test
   void parse_unknownQueryField_fails() {
-    assertThatThrownBy(() -> Requests.parse(JSON.readTree("{\"query\": {\"id\": \"" + WALLET + "\", \"colour\": 1}}")))
+    assertThatThrownBy(
+            () ->
+                Requests.parse(
+                    JSON.readTree("{\"query\": {\"id\": \"" + WALLET + "\", \"colour\": 1}}")))
         .hasMessageContaining("query.colour is not a query field");
   }
 
@@ -121,7 +150,12 @@ class RequestTest {
 
   @Test
   void parse_requestWithQueryAndInput_keepsBoth() throws Exception {
-    Request request = Requests.parse(JSON.readTree("{\"query\": {\"id\": \"" + WALLET.toUpperCase() + "\", \"version\": 1}, \"input\": {\"amount\": 5}}"));
+    Request request =
+        Requests.parse(
+            JSON.readTree(
+                "{\"query\": {\"id\": \""
+                    + WALLET.toUpperCase()
+                    + "\", \"version\": 1}, \"input\": {\"amount\": 5}}"));
 
     assertThat(request.query().orElseThrow().id()).contains(WALLET);
     assertThat(request.query().orElseThrow().version()).hasValue(1);

@@ -16,9 +16,9 @@ import tools.jackson.databind.node.ObjectNode;
 
 /**
  * The publisher renders an entry committed here from the engine's tree instead of the committed
- * text ({@link Binding#reread}): so that the change reads the same either way, the copy is the
- * tree the text reads back as, node for node and number type for number type, or nothing. And a
- * tree turned into plain values by the runtime's own walk ({@link Binding#plain}) is what Jackson's
+ * text ({@link Binding#reread}): so that the change reads the same either way, the copy is the tree
+ * the text reads back as, node for node and number type for number type, or nothing. And a tree
+ * turned into plain values by the runtime's own walk ({@link Binding#plain}) is what Jackson's
  * conversion makes of it, value for value and class for class.
  */
 class RereadPropertyTest {
@@ -66,7 +66,8 @@ class RereadPropertyTest {
       if (node.isBigInteger() && !node.canConvertToLong()) return node.bigIntegerValue();
       if (node.isObject()) {
         java.util.Map<String, Object> values = new java.util.LinkedHashMap<>();
-        node.properties().forEach(property -> values.put(property.getKey(), converted(property.getValue())));
+        node.properties()
+            .forEach(property -> values.put(property.getKey(), converted(property.getValue())));
         return values;
       }
       if (node.isArray()) {
@@ -78,7 +79,10 @@ class RereadPropertyTest {
     }
   }
 
-  /** The same value, of the same class, all the way down: equals alone lets a HashMap equal a LinkedHashMap. */
+  /**
+   * The same value, of the same class, all the way down: equals alone lets a HashMap equal a
+   * LinkedHashMap.
+   */
   private static void assertSame(Object actual, Object expected) {
     if (expected == null) {
       assertThat(actual).isNull();
@@ -86,7 +90,8 @@ class RereadPropertyTest {
     }
     assertThat(actual).hasSameClassAs(expected);
     if (expected instanceof java.util.Map<?, ?> map) {
-      assertThat(List.copyOf(((java.util.Map<?, ?>) actual).keySet())).isEqualTo(List.copyOf(map.keySet()));
+      assertThat(List.copyOf(((java.util.Map<?, ?>) actual).keySet()))
+          .isEqualTo(List.copyOf(map.keySet()));
       map.forEach((key, value) -> assertSame(((java.util.Map<?, ?>) actual).get(key), value));
     } else if (expected instanceof List<?> list) {
       assertThat((List<?>) actual).hasSameSizeAs(list);
@@ -116,28 +121,49 @@ class RereadPropertyTest {
   }
 
   private static Arbitrary<JsonNode> tree(int depth) {
-    Arbitrary<JsonNode> leaf = Arbitraries.oneOf(
-        Arbitraries.integers().map(i -> (JsonNode) NODES.numberNode(i)),
-        Arbitraries.longs().map(l -> (JsonNode) NODES.numberNode(l)), // small ones too: a long node that reads back as an int
-        Arbitraries.integers().between(-1000, 1000).map(i -> (JsonNode) NODES.numberNode((long) i)),
-        Arbitraries.shorts().map(s -> (JsonNode) NODES.numberNode(s)),
-        Arbitraries.bigIntegers().between(BigInteger.TWO.pow(70).negate(), BigInteger.TWO.pow(70)).map(b -> (JsonNode) NODES.numberNode(b)),
-        Arbitraries.doubles().map(d -> (JsonNode) NODES.numberNode(d)),
-        Arbitraries.strings().ofMaxLength(12).map(s -> (JsonNode) NODES.stringNode(s)),
-        Arbitraries.of(NODES.booleanNode(true), NODES.booleanNode(false), NODES.nullNode()));
+    Arbitrary<JsonNode> leaf =
+        Arbitraries.oneOf(
+            Arbitraries.integers().map(i -> (JsonNode) NODES.numberNode(i)),
+            Arbitraries.longs()
+                .map(
+                    l ->
+                        (JsonNode)
+                            NODES.numberNode(
+                                l)), // small ones too: a long node that reads back as an int
+            Arbitraries.integers()
+                .between(-1000, 1000)
+                .map(i -> (JsonNode) NODES.numberNode((long) i)),
+            Arbitraries.shorts().map(s -> (JsonNode) NODES.numberNode(s)),
+            Arbitraries.bigIntegers()
+                .between(BigInteger.TWO.pow(70).negate(), BigInteger.TWO.pow(70))
+                .map(b -> (JsonNode) NODES.numberNode(b)),
+            Arbitraries.doubles().map(d -> (JsonNode) NODES.numberNode(d)),
+            Arbitraries.strings().ofMaxLength(12).map(s -> (JsonNode) NODES.stringNode(s)),
+            Arbitraries.of(NODES.booleanNode(true), NODES.booleanNode(false), NODES.nullNode()));
     if (depth == 0) return leaf;
     Arbitrary<JsonNode> inner = tree(depth - 1);
-    Arbitrary<JsonNode> array = inner.list().ofMaxSize(4).map(values -> {
-      var node = NODES.arrayNode();
-      values.forEach(node::add);
-      return node;
-    });
-    Arbitrary<JsonNode> object = Arbitraries.maps(Arbitraries.strings().alpha().ofMaxLength(6), inner).ofMaxSize(4).map(values -> {
-      ObjectNode node = NODES.objectNode();
-      values.forEach(node::set);
-      return node;
-    });
+    Arbitrary<JsonNode> array =
+        inner
+            .list()
+            .ofMaxSize(4)
+            .map(
+                values -> {
+                  var node = NODES.arrayNode();
+                  values.forEach(node::add);
+                  return node;
+                });
+    Arbitrary<JsonNode> object =
+        Arbitraries.maps(Arbitraries.strings().alpha().ofMaxLength(6), inner)
+            .ofMaxSize(4)
+            .map(
+                values -> {
+                  ObjectNode node = NODES.objectNode();
+                  values.forEach(node::set);
+                  return node;
+                });
     return Arbitraries.frequencyOf(
-        net.jqwik.api.Tuple.of(3, leaf), net.jqwik.api.Tuple.of(1, array), net.jqwik.api.Tuple.of(2, object));
+        net.jqwik.api.Tuple.of(3, leaf),
+        net.jqwik.api.Tuple.of(1, array),
+        net.jqwik.api.Tuple.of(2, object));
   }
 }

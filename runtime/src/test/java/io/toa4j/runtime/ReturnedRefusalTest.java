@@ -17,7 +17,10 @@ class ReturnedRefusalTest {
   @Test
   void transition_returningARefusedReply_commitsNothing() {
     Fixtures.write(directory, "context.toa.yaml", "name: test\n");
-    Fixtures.write(directory, "components/test.gates/manifest.toa.yaml", """
+    Fixtures.write(
+        directory,
+        "components/test.gates/manifest.toa.yaml",
+        """
         entity:
           associated: true
           properties:
@@ -27,13 +30,19 @@ class ReturnedRefusalTest {
             query: true
             errors: [CLOSED]
         """);
-    Fixtures.write(directory, "components/test.gates/Gate.java", """
+    Fixtures.write(
+        directory,
+        "components/test.gates/Gate.java",
+        """
         package test.gates;
         public class Gate extends io.toa4j.api.Entry {
           public long passed;
         }
         """);
-    Fixtures.write(directory, "components/test.gates/operations/Pass.java", """
+    Fixtures.write(
+        directory,
+        "components/test.gates/operations/Pass.java",
+        """
         package test.gates.operations;
         import io.toa4j.api.*;
         public class Pass implements Transition<Void, test.gates.Gate> {
@@ -47,7 +56,9 @@ class ReturnedRefusalTest {
     try (Toa toa = Toa.builder().directory(directory).build()) {
       Reply reply = toa.call("test.gates.pass", Request.id(ID));
 
-      assertThat(reply).isInstanceOfSatisfying(Reply.Refused.class, r -> assertThat(r.refusal().code()).isEqualTo("CLOSED"));
+      assertThat(reply)
+          .isInstanceOfSatisfying(
+              Reply.Refused.class, r -> assertThat(r.refusal().code()).isEqualTo("CLOSED"));
       assertThat(TransitionTest.output(toa.call("test.gates.observe", Request.id(ID))))
           .as("the associated record was never written")
           .containsEntry("VERSION", 0L);

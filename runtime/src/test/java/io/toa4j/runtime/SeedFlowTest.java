@@ -19,8 +19,8 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * The guide's top-up flow on the shop, on real SQLite files: a checkout recorded twice is one
- * fact, announced once; the announcement delivered twice is one credit.
+ * The guide's top-up flow on the shop, on real SQLite files: a checkout recorded twice is one fact,
+ * announced once; the announcement delivered twice is one credit.
  */
 class SeedFlowTest {
   static final Duration SETTLE = Duration.ofSeconds(30);
@@ -30,7 +30,8 @@ class SeedFlowTest {
   @TempDir Path directory;
 
   private static Request record() {
-    return Request.of(TOPUP, Map.of("checkout", "co_1", "customer", CUSTOMER, "amount", 5000, "currency", "USD"));
+    return Request.of(
+        TOPUP, Map.of("checkout", "co_1", "customer", CUSTOMER, "amount", 5000, "currency", "USD"));
   }
 
   private static Map<String, Object> wallet(Toa shop) {
@@ -77,18 +78,25 @@ class SeedFlowTest {
 
   /** The paid event of the only top-up, as its outbox entry renders it. */
   private Message paidAgain() throws Exception {
-    try (Connection c = DriverManager.getConnection("jdbc:sqlite:" + directory.resolve(".toa/storage/billing.topups.db"));
+    try (Connection c =
+            DriverManager.getConnection(
+                "jdbc:sqlite:" + directory.resolve(".toa/storage/billing.topups.db"));
         ResultSet r = c.createStatement().executeQuery("SELECT id, change FROM outbox")) {
       assertThat(r.next()).isTrue();
       var change = Binding.VALUES.readTree(r.getString(2));
       String label = "billing.topups.paid";
-      return new Message(Identities.derive(r.getString(1), label), label, Binding.json(change.get("state")), Map.of("version", "1"));
+      return new Message(
+          Identities.derive(r.getString(1), label),
+          label,
+          Binding.json(change.get("state")),
+          Map.of("version", "1"));
     }
   }
 
   private Bus bus() {
     for (BusProvider p : ServiceLoader.load(BusProvider.class)) {
-      if (p.name().equals("embedded")) return p.open(new BusSettings(directory.resolve(".toa"), Map.of(), Clock.systemUTC()));
+      if (p.name().equals("embedded"))
+        return p.open(new BusSettings(directory.resolve(".toa"), Map.of(), Clock.systemUTC()));
     }
     throw new AssertionError("no embedded bus");
   }

@@ -23,22 +23,30 @@ class SettleTest {
   final TestClock clock = new TestClock();
 
   private Toa boot() {
-    return Toa.builder().directory(Fixtures.sourceAndSink(directory)).options(Options.defaults().withClock(clock)).build();
+    return Toa.builder()
+        .directory(Fixtures.sourceAndSink(directory))
+        .options(Options.defaults().withClock(clock))
+        .build();
   }
 
   private static double counted(Toa app, String outcome) {
-    return app.metrics().find("toa.messages").tag("outcome", outcome).counters().stream().mapToDouble(c -> c.count()).sum();
+    return app.metrics().find("toa.messages").tag("outcome", outcome).counters().stream()
+        .mapToDouble(c -> c.count())
+        .sum();
   }
 
   @Test
-  void settle_waitingForARetriedDelivery_returnsOnceItIsHandled_wokenByItsSignal() throws Exception {
+  void settle_waitingForARetriedDelivery_returnsOnceItIsHandled_wokenByItsSignal()
+      throws Exception {
     try (Toa app = boot()) {
       app.call("test.sources.emit", Request.of(A, Map.of("failures", 1, "refuse", false)));
       await().atMost(SETTLE).until(() -> counted(app, "retried") == 1);
       Admin admin = app.admin();
 
-      CompletableFuture<Optional<String>> settled = CompletableFuture.supplyAsync(() -> admin.settle(SETTLE));
-      // the retry is due only when the test clock says so: settle is surely waiting once it woke by time
+      CompletableFuture<Optional<String>> settled =
+          CompletableFuture.supplyAsync(() -> admin.settle(SETTLE));
+      // the retry is due only when the test clock says so: settle is surely waiting once it woke by
+      // time
       await().atMost(SETTLE).until(() -> admin.timedWakes() >= 1);
       assertThat(settled).isNotDone();
       long signalledBefore = admin.signalledWakes();

@@ -9,7 +9,8 @@ import java.util.stream.Stream;
 
 /** A fresh copy of examples/shop in a folder of a test's own, to change and boot. */
 final class Shop {
-  static final Path EXAMPLE = Path.of(System.getProperty("toa.examples", "../examples")).resolve("shop");
+  static final Path EXAMPLE =
+      Path.of(System.getProperty("toa.examples", "../examples")).resolve("shop");
 
   private Shop() {}
 

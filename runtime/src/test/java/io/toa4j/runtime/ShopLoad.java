@@ -18,10 +18,10 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
- * Clients of the shop under a fault: they record top-ups (each credited through its paid event)
- * and credit wallets directly, and each repeats its call, unchanged and under the same identity,
- * until it is answered — what a client does when a call fails. The ledger of what they were
- * answered is what every wallet must hold in the end: the sum of its distinct credits.
+ * Clients of the shop under a fault: they record top-ups (each credited through its paid event) and
+ * credit wallets directly, and each repeats its call, unchanged and under the same identity, until
+ * it is answered — what a client does when a call fails. The ledger of what they were answered is
+ * what every wallet must hold in the end: the sum of its distinct credits.
  */
 final class ShopLoad {
   private final Toa shop;
@@ -43,15 +43,21 @@ final class ShopLoad {
     this.clients = Executors.newFixedThreadPool(clients);
   }
 
-  /** Starts {@code clients} clients sharing {@code operations} operations over {@code wallets} wallets. */
+  /**
+   * Starts {@code clients} clients sharing {@code operations} operations over {@code wallets}
+   * wallets.
+   */
   static ShopLoad start(Toa shop, int wallets, int operations, int clients, Duration bound) {
     ShopLoad load = new ShopLoad(shop, wallets, operations, clients, bound);
     for (int c = 0; c < clients; c++) {
       int client = c;
-      load.done.add(load.clients.submit(() -> {
-        for (int next = client; next < operations && !load.stopping.get(); next += clients) load.operate(next);
-        return null;
-      }));
+      load.done.add(
+          load.clients.submit(
+              () -> {
+                for (int next = client; next < operations && !load.stopping.get(); next += clients)
+                  load.operate(next);
+                return null;
+              }));
     }
     return load;
   }
@@ -76,10 +82,17 @@ final class ShopLoad {
   /** Even: a top-up recorded, credited through its paid event; odd: a direct credit. */
   private void call(int i, String wallet, long amount) {
     if (i % 2 == 0) {
-      shop.call("billing.topups.record", Request.of(String.format("%032x", 0xa000000L + i),
-          Map.of("checkout", "co_" + i, "customer", wallet, "amount", amount, "currency", "USD")));
+      shop.call(
+          "billing.topups.record",
+          Request.of(
+              String.format("%032x", 0xa000000L + i),
+              Map.of(
+                  "checkout", "co_" + i, "customer", wallet, "amount", amount, "currency", "USD")));
     } else {
-      shop.call("billing.wallets.credit", Request.of(wallet, Map.of("amount", amount, "type", "goodwill", "ref", "g_" + i)), "credit-" + i);
+      shop.call(
+          "billing.wallets.credit",
+          Request.of(wallet, Map.of("amount", amount, "type", "goodwill", "ref", "g_" + i)),
+          "credit-" + i);
     }
   }
 

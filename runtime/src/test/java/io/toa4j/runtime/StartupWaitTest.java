@@ -23,16 +23,18 @@ class StartupWaitTest {
     return Options.defaults()
         .withClock(clock)
         .withStartupWait(wait)
-        .withSleeper(millis -> {
-          sleeps.add(millis);
-          clock.advance(Duration.ofMillis(millis));
-        });
+        .withSleeper(
+            millis -> {
+              sleeps.add(millis);
+              clock.advance(Duration.ofMillis(millis));
+            });
   }
 
   /** Out of reach {@code failures} times, then open. */
   static java.util.function.Supplier<String> reachableAfter(int failures, AtomicInteger attempts) {
     return () -> {
-      if (attempts.incrementAndGet() <= failures) throw new UnreachableException("nothing listens on 127.0.0.1:1");
+      if (attempts.incrementAndGet() <= failures)
+        throw new UnreachableException("nothing listens on 127.0.0.1:1");
       return "open";
     };
   }
@@ -40,7 +42,8 @@ class StartupWaitTest {
   @Test
   void triesAgain_everySecondAtMost_untilTheServerAnswers() {
     AtomicInteger attempts = new AtomicInteger();
-    String opened = Engines.patiently("the storage", waiting(Options.FOREVER), reachableAfter(8, attempts));
+    String opened =
+        Engines.patiently("the storage", waiting(Options.FOREVER), reachableAfter(8, attempts));
     assertThat(opened).isEqualTo("open");
     assertThat(attempts).hasValue(9);
     assertThat(sleeps)
@@ -51,7 +54,10 @@ class StartupWaitTest {
   @Test
   void noWait_failsAtTheFirstAttempt() {
     AtomicInteger attempts = new AtomicInteger();
-    assertThatThrownBy(() -> Engines.patiently("the storage", waiting(Duration.ZERO), reachableAfter(1, attempts)))
+    assertThatThrownBy(
+            () ->
+                Engines.patiently(
+                    "the storage", waiting(Duration.ZERO), reachableAfter(1, attempts)))
         .isInstanceOf(UnreachableException.class)
         .hasMessageContaining("nothing listens");
     assertThat(attempts).hasValue(1);
@@ -61,7 +67,10 @@ class StartupWaitTest {
   @Test
   void givesUp_whenTheWaitIsOver_withTheLastReason() {
     AtomicInteger attempts = new AtomicInteger();
-    assertThatThrownBy(() -> Engines.patiently("the bus", waiting(Duration.ofSeconds(5)), reachableAfter(100, attempts)))
+    assertThatThrownBy(
+            () ->
+                Engines.patiently(
+                    "the bus", waiting(Duration.ofSeconds(5)), reachableAfter(100, attempts)))
         .isInstanceOf(UnreachableException.class);
     // 0.5 + 1 + 1 + 1 + 1 + 1 = 5.5 s: the attempt after the sixth sleep finds the 5 s spent
     assertThat(sleeps).containsExactly(500L, 1000L, 1000L, 1000L, 1000L, 1000L);
@@ -71,10 +80,16 @@ class StartupWaitTest {
   @Test
   void otherFailures_areNotRetried() {
     AtomicInteger attempts = new AtomicInteger();
-    assertThatThrownBy(() -> Engines.patiently("the storage", waiting(Options.FOREVER), () -> {
-          attempts.incrementAndGet();
-          throw new IllegalStateException("password authentication failed for user \"toa\"");
-        }))
+    assertThatThrownBy(
+            () ->
+                Engines.patiently(
+                    "the storage",
+                    waiting(Options.FOREVER),
+                    () -> {
+                      attempts.incrementAndGet();
+                      throw new IllegalStateException(
+                          "password authentication failed for user \"toa\"");
+                    }))
         .isInstanceOf(IllegalStateException.class)
         .isNotInstanceOf(UnreachableException.class);
     assertThat(attempts).hasValue(1);

@@ -22,23 +22,30 @@ class StateFileModesTest {
   void bootedShop_afterACall_everyFolderUnderToaIs0700_andEveryFileIs0600() throws Exception {
     Path context = Shop.copyTo(directory);
     try (Toa shop = Toa.builder().directory(context).build()) {
-      shop.call("billing.wallets.credit", Request.of(TransitionTest.WALLET, TransitionTest.credit(5, "x")));
+      shop.call(
+          "billing.wallets.credit",
+          Request.of(TransitionTest.WALLET, TransitionTest.credit(5, "x")));
 
       Map<Path, Set<PosixFilePermission>> modes = modes(context.resolve(".toa"));
-      assertThat(modes.keySet()).as("what the state folder holds")
+      assertThat(modes.keySet())
+          .as("what the state folder holds")
           .anyMatch(p -> p.toString().endsWith(".class"))
           .anyMatch(p -> p.toString().endsWith("classes.index"))
           .anyMatch(p -> p.toString().endsWith(".db-wal"))
           .anyMatch(p -> p.toString().endsWith("bus.db"));
-      modes.forEach((path, mode) ->
-          assertThat(mode).as(path.toString()).isEqualTo(Files.isDirectory(path) ? OwnerOnly.FOLDER : OwnerOnly.FILE));
+      modes.forEach(
+          (path, mode) ->
+              assertThat(mode)
+                  .as(path.toString())
+                  .isEqualTo(Files.isDirectory(path) ? OwnerOnly.FOLDER : OwnerOnly.FILE));
     }
   }
 
   private static Map<Path, Set<PosixFilePermission>> modes(Path root) throws Exception {
     Map<Path, Set<PosixFilePermission>> modes = new TreeMap<>();
     try (Stream<Path> paths = Files.walk(root)) {
-      for (Path path : (Iterable<Path>) paths::iterator) modes.put(path, Files.getPosixFilePermissions(path));
+      for (Path path : (Iterable<Path>) paths::iterator)
+        modes.put(path, Files.getPosixFilePermissions(path));
     }
     return modes;
   }

@@ -6,10 +6,8 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import io.toa4j.api.Failure;
 import io.toa4j.api.Reply;
 import io.toa4j.api.Request;
-import io.toa4j.manifest.Manifests;
 import io.toa4j.spi.OutboxEntry;
 import io.toa4j.spi.Outcome;
-import io.toa4j.spi.Storage;
 import io.toa4j.spi.StoredRecord;
 import io.toa4j.spi.Write;
 import java.nio.file.Path;
@@ -27,8 +25,8 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * A task sent by an operation leaves with its commit and never before: the same tests on every
- * pair of engines, each subclass choosing one ({@link TaskOutboxTest}, {@link
+ * A task sent by an operation leaves with its commit and never before: the same tests on every pair
+ * of engines, each subclass choosing one ({@link TaskOutboxTest}, {@link
  * TaskOutboxDistributedTest}). {@code test.notes.note} counts what reached it, and the task queue's
  * deliveries count what was sent.
  */
@@ -61,7 +59,9 @@ abstract class TaskOutboxContract {
 
   /** How many task messages the notes' queue delivered. */
   private static double sent(Toa app) {
-    return app.metrics().find("toa.messages").tag("queue", QUEUE).counters().stream().mapToDouble(c -> c.count()).sum();
+    return app.metrics().find("toa.messages").tag("queue", QUEUE).counters().stream()
+        .mapToDouble(c -> c.count())
+        .sum();
   }
 
   private static void assertNothingSent(Toa app) {
@@ -84,7 +84,8 @@ abstract class TaskOutboxContract {
   void transition_sendingATaskThenThrowing_sendsNothing() {
     try (Toa app = boot()) {
       assertThatThrownBy(() -> app.call("test.courier.dispatch", parcel("throw")))
-          .isInstanceOfSatisfying(Failure.class, f -> assertThat(f.code()).isEqualTo(Failure.Code.SYSTEM));
+          .isInstanceOfSatisfying(
+              Failure.class, f -> assertThat(f.code()).isEqualTo(Failure.Code.SYSTEM));
 
       assertNothingSent(app);
     }
@@ -107,7 +108,9 @@ abstract class TaskOutboxContract {
 
       assertThat(app.admin().settle(SETTLE)).isEmpty();
       assertThat(sent(app)).isEqualTo(1);
-      assertThat(notes(app)).containsEntry("received", 1L).containsEntry("identities", Map.of(Identities.derive("call-ok", 1), true));
+      assertThat(notes(app))
+          .containsEntry("received", 1L)
+          .containsEntry("identities", Map.of(Identities.derive("call-ok", 1), true));
     }
   }
 
@@ -118,12 +121,16 @@ abstract class TaskOutboxContract {
    * same identity, which the notes' inbox recognises.
    */
   @Test
-  void transition_losingItsCompareAndSwap_sendsTheCommittedAttemptsTaskOnce_andTheSameIdentityWhenCalledAgain() {
+  void
+      transition_losingItsCompareAndSwap_sendsTheCommittedAttemptsTaskOnce_andTheSameIdentityWhenCalledAgain() {
     try (Toa app = boot()) {
       app.call("test.courier.dispatch", parcel("race"), "call-race");
 
       assertThat(app.admin().settle(SETTLE)).isEmpty();
-      assertThat(courier(app)).containsEntry("bumped", true).containsEntry("dispatched", 1L).containsEntry("VERSION", 2L);
+      assertThat(courier(app))
+          .containsEntry("bumped", true)
+          .containsEntry("dispatched", 1L)
+          .containsEntry("VERSION", 2L);
       assertThat(sent(app)).as("the lost attempt's task never left").isEqualTo(1);
       Map<String, Object> once = Map.of(Identities.derive("call-race", 1), true);
       assertThat(notes(app)).containsEntry("received", 1L).containsEntry("identities", once);
@@ -133,8 +140,17 @@ abstract class TaskOutboxContract {
       assertThat(app.admin().settle(SETTLE)).isEmpty();
       assertThat(courier(app)).containsEntry("dispatched", 2L);
       assertThat(sent(app)).isEqualTo(2);
-      assertThat(notes(app)).as("the copy carried the same identity").containsEntry("received", 1L).containsEntry("identities", once);
-      assertThat(app.metrics().find("toa.inbox.answers").tag("operation", "test.notes.note").counter().count()).isEqualTo(1);
+      assertThat(notes(app))
+          .as("the copy carried the same identity")
+          .containsEntry("received", 1L)
+          .containsEntry("identities", once);
+      assertThat(
+              app.metrics()
+                  .find("toa.inbox.answers")
+                  .tag("operation", "test.notes.note")
+                  .counter()
+                  .count())
+          .isEqualTo(1);
     }
   }
 
@@ -151,14 +167,24 @@ abstract class TaskOutboxContract {
       List<Outboxed> listed = app.admin().outbox(Optional.of("test.courier"), 10);
       assertThat(listed).hasSize(1);
       assertThat(listed.get(0).events()).isEmpty();
-      assertThat(listed.get(0).tasks()).containsExactly(new Outboxed.Message("test.notes.note", identity));
+      assertThat(listed.get(0).tasks())
+          .containsExactly(new Outboxed.Message("test.notes.note", identity));
 
       assertThat(app.admin().redeliver(listed.get(0).id())).contains("test.courier");
 
       assertThat(app.admin().settle(SETTLE)).isEmpty();
       assertThat(sent(app)).as("the task went again").isEqualTo(2);
-      assertThat(notes(app)).containsEntry("received", 1L).containsEntry("identities", Map.of(identity, true)).containsEntry("VERSION", 1L);
-      assertThat(app.metrics().find("toa.inbox.answers").tag("operation", "test.notes.note").counter().count()).isEqualTo(1);
+      assertThat(notes(app))
+          .containsEntry("received", 1L)
+          .containsEntry("identities", Map.of(identity, true))
+          .containsEntry("VERSION", 1L);
+      assertThat(
+              app.metrics()
+                  .find("toa.inbox.answers")
+                  .tag("operation", "test.notes.note")
+                  .counter()
+                  .count())
+          .isEqualTo(1);
     }
   }
 
@@ -172,12 +198,15 @@ abstract class TaskOutboxContract {
         CyclicBarrier start = new CyclicBarrier(twins);
         List<Future<Reply>> replies = new ArrayList<>();
         for (int i = 0; i < twins; i++) {
-          replies.add(pool.submit(() -> {
-            start.await(60, TimeUnit.SECONDS);
-            return app.call("test.courier.hand", parcel("ok"), "call-twin");
-          }));
+          replies.add(
+              pool.submit(
+                  () -> {
+                    start.await(60, TimeUnit.SECONDS);
+                    return app.call("test.courier.hand", parcel("ok"), "call-twin");
+                  }));
         }
-        for (Future<Reply> reply : replies) assertThat(reply.get(60, TimeUnit.SECONDS)).isInstanceOf(Reply.Output.class);
+        for (Future<Reply> reply : replies)
+          assertThat(reply.get(60, TimeUnit.SECONDS)).isInstanceOf(Reply.Output.class);
       } finally {
         pool.shutdownNow();
       }
@@ -185,43 +214,61 @@ abstract class TaskOutboxContract {
       assertThat(app.admin().settle(SETTLE)).isEmpty();
       assertThat(courier(app)).containsEntry("dispatched", 1L).containsEntry("VERSION", 1L);
       assertThat(sent(app)).isEqualTo(1);
-      assertThat(notes(app)).containsEntry("received", 1L).containsEntry("identities", Map.of(Identities.derive("call-twin", 1), true));
+      assertThat(notes(app))
+          .containsEntry("received", 1L)
+          .containsEntry("identities", Map.of(Identities.derive("call-twin", 1), true));
     }
   }
 
   @Test
   void effect_sendsItsTaskAfterItsOutput_andNothingWhenItRefusesOrThrows() {
     try (Toa app = boot()) {
-      assertThat(app.call("test.courier.send", Request.input(Map.of("mode", "refuse", "note", "no")))).isInstanceOf(Reply.Refused.class);
-      assertThatThrownBy(() -> app.call("test.courier.send", Request.input(Map.of("mode", "throw", "note", "no")))).isInstanceOf(Failure.class);
+      assertThat(
+              app.call("test.courier.send", Request.input(Map.of("mode", "refuse", "note", "no"))))
+          .isInstanceOf(Reply.Refused.class);
+      assertThatThrownBy(
+              () ->
+                  app.call(
+                      "test.courier.send", Request.input(Map.of("mode", "throw", "note", "no"))))
+          .isInstanceOf(Failure.class);
       assertNothingSent(app);
 
-      app.call("test.courier.send", Request.input(Map.of("mode", "ok", "note", "yes")), "call-effect");
+      app.call(
+          "test.courier.send", Request.input(Map.of("mode", "ok", "note", "yes")), "call-effect");
 
       assertThat(app.admin().settle(SETTLE)).isEmpty();
       assertThat(sent(app)).isEqualTo(1);
-      assertThat(notes(app)).containsEntry("identities", Map.of(Identities.derive("call-effect", 1), true));
+      assertThat(notes(app))
+          .containsEntry("identities", Map.of(Identities.derive("call-effect", 1), true));
     }
   }
 
   /**
-   * A process committed a dispatch and died before publishing its entry, a minute ago: the entry
-   * is in the store, unpublished, its claim over. The next process's sweep sends the task, under
-   * the identity committed, though the component announces no event.
+   * A process committed a dispatch and died before publishing its entry, a minute ago: the entry is
+   * in the store, unpublished, its claim over. The next process's sweep sends the task, under the
+   * identity committed, though the component announces no event.
    */
   @Test
   void entryLeftUnpublished_byAProcessThatDied_isSentByTheSweep() throws Exception {
     Path context = Fixtures.courier(directory);
     long at = System.currentTimeMillis() - 60_000;
     String identity = Identities.derive("call-dead", 1);
-    Task task = new Task(identity, "test.notes.note", Requests.tree(Request.of(NOTES, Map.of("note", "left"))));
+    Task task =
+        new Task(
+            identity, "test.notes.note", Requests.tree(Request.of(NOTES, Map.of("note", "left"))));
     var state = Binding.VALUES.createObjectNode().put("bumped", false).put("dispatched", 1);
     try (Toa client = Toa.builder().directory(context).options(options()).connect()) {
       Write write =
           new Write(
               0,
               new StoredRecord(PARCEL, 1, at, at, Binding.json(state)),
-              Optional.of(new OutboxEntry(Identities.ordered(at, new java.util.Random()), at, Optional.empty(), Task.encode(List.of(task)), at + Publisher.CLAIM_MILLIS)));
+              Optional.of(
+                  new OutboxEntry(
+                      Identities.ordered(at, new java.util.Random()),
+                      at,
+                      Optional.empty(),
+                      Task.encode(List.of(task)),
+                      at + Publisher.CLAIM_MILLIS)));
       assertThat(client.storage().store("test.courier").commit(write)).isEqualTo(Outcome.COMMITTED);
     }
 
@@ -229,7 +276,9 @@ abstract class TaskOutboxContract {
       assertThat(app.admin().settle(SETTLE)).isEmpty();
 
       assertThat(sent(app)).isEqualTo(1);
-      assertThat(notes(app)).containsEntry("received", 1L).containsEntry("identities", Map.of(identity, true));
+      assertThat(notes(app))
+          .containsEntry("received", 1L)
+          .containsEntry("identities", Map.of(identity, true));
     }
   }
 }

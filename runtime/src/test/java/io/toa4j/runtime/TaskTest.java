@@ -1,6 +1,5 @@
 package io.toa4j.runtime;
 
-import io.toa4j.testkit.time.TestClock;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
@@ -12,6 +11,7 @@ import io.toa4j.spi.Bus;
 import io.toa4j.spi.BusProvider;
 import io.toa4j.spi.BusSettings;
 import io.toa4j.spi.Message;
+import io.toa4j.testkit.time.TestClock;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
@@ -29,7 +29,10 @@ class TaskTest {
   final TestClock clock = new TestClock();
 
   private Toa boot() {
-    return Toa.builder().directory(Fixtures.sourceAndSink(directory)).options(Options.defaults().withClock(clock)).build();
+    return Toa.builder()
+        .directory(Fixtures.sourceAndSink(directory))
+        .options(Options.defaults().withClock(clock))
+        .build();
   }
 
   private static Request schedule(int failures) {
@@ -43,7 +46,8 @@ class TaskTest {
 
       assertThat(reply).isEqualTo(new Reply.Output(java.util.Optional.empty()));
       assertThat(app.admin().settle(SETTLE)).isEmpty();
-      assertThat(TransitionTest.output(app.call("test.sinks.observe", Request.id(A)))).containsEntry("received", 1L);
+      assertThat(TransitionTest.output(app.call("test.sinks.observe", Request.id(A))))
+          .containsEntry("received", 1L);
     }
   }
 
@@ -67,10 +71,16 @@ class TaskTest {
   @Test
   void task_toAnUnknownOperation_failsAtTheCallSite() {
     Path context = Fixtures.sourceAndSink(directory);
-    Fixtures.edit(context, "components/test.sources/operations/Schedule.java", ".task(\"absorb\"", ".task(\"absorbs\"");
-    try (Toa app = Toa.builder().directory(context).options(Options.defaults().withClock(clock)).build()) {
+    Fixtures.edit(
+        context,
+        "components/test.sources/operations/Schedule.java",
+        ".task(\"absorb\"",
+        ".task(\"absorbs\"");
+    try (Toa app =
+        Toa.builder().directory(context).options(Options.defaults().withClock(clock)).build()) {
       assertThatThrownBy(() -> app.call("test.sources.schedule", schedule(0)))
-          .isInstanceOfSatisfying(Failure.class, f -> assertThat(f.code()).isEqualTo(Failure.Code.ENDPOINT))
+          .isInstanceOfSatisfying(
+              Failure.class, f -> assertThat(f.code()).isEqualTo(Failure.Code.ENDPOINT))
           .hasMessageContaining("no operation 'absorbs'");
       assertThat(app.admin().settle(SETTLE)).isEmpty();
     }
@@ -78,26 +88,36 @@ class TaskTest {
 
   @Test
   void events_deliveredOutOfOrderAndTwice_areEachHandledOnce() {
-    try (Toa app = boot(); Bus second = openSecondBus()) {
+    try (Toa app = boot();
+        Bus second = openSecondBus()) {
       List<String> order = List.of("m3", "m1", "m2", "m1", "m3");
       for (String id : order) {
         second.publish(
-            new Message(id, "test.sources.created", Binding.json(Binding.tree(Map.of("id", A, "failures", 0, "refuse", false))), Map.of("version", "1")));
-        assertThat(app.admin().settle(SETTLE)).isEmpty(); // each copy is handled before the next arrives
+            new Message(
+                id,
+                "test.sources.created",
+                Binding.json(Binding.tree(Map.of("id", A, "failures", 0, "refuse", false))),
+                Map.of("version", "1")));
+        assertThat(app.admin().settle(SETTLE))
+            .isEmpty(); // each copy is handled before the next arrives
       }
 
-      Map<String, Object> sink = TransitionTest.output(app.call("test.sinks.observe", Request.id(A)));
+      Map<String, Object> sink =
+          TransitionTest.output(app.call("test.sinks.observe", Request.id(A)));
       assertThat(sink).containsEntry("received", 3L).containsEntry("VERSION", 3L);
     }
   }
 
   private static double retried(Toa app) {
-    return app.metrics().find("toa.messages").tag("outcome", "retried").counters().stream().mapToDouble(c -> c.count()).sum();
+    return app.metrics().find("toa.messages").tag("outcome", "retried").counters().stream()
+        .mapToDouble(c -> c.count())
+        .sum();
   }
 
   private Bus openSecondBus() {
     for (BusProvider p : ServiceLoader.load(BusProvider.class)) {
-      if (p.name().equals("embedded")) return p.open(new BusSettings(directory.resolve(".toa"), Map.of(), clock));
+      if (p.name().equals("embedded"))
+        return p.open(new BusSettings(directory.resolve(".toa"), Map.of(), clock));
     }
     throw new AssertionError("no embedded bus");
   }

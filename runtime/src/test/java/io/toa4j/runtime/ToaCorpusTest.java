@@ -14,19 +14,28 @@ import org.junit.jupiter.api.Test;
 
 /**
  * Toa's own component manifests (src/test/resources/toa, copied from Toa's repository: its README
- * says from where): every one loads, or is refused with a clear error that names its file — never
- * a crash of the reader — and the share that loads does not fall.
+ * says from where): every one loads, or is refused with a clear error that names its file — never a
+ * crash of the reader — and the share that loads does not fall.
  */
 class ToaCorpusTest {
   private static final Path CORPUS = Path.of("src/test/resources/toa");
-  /** How many of the corpus's component manifests load unchanged today (15 at first); issue 42 asks 90 %. */
+
+  /**
+   * How many of the corpus's component manifests load unchanged today (15 at first); issue 42 asks
+   * 90 %.
+   */
   private static final int LOADING_AT_LEAST = 46;
 
   @Test
   void everyManifest_loadsOrIsRefusedNamingItsFile_andNoFewerLoadThanBefore() throws IOException {
     List<Path> components;
     try (Stream<Path> files = Files.walk(CORPUS)) {
-      components = files.filter(f -> f.getFileName().toString().equals("manifest.toa.yaml")).map(Path::getParent).sorted().toList();
+      components =
+          files
+              .filter(f -> f.getFileName().toString().equals("manifest.toa.yaml"))
+              .map(Path::getParent)
+              .sorted()
+              .toList();
     }
     assertThat(components).hasSize(105);
 
@@ -36,9 +45,13 @@ class ToaCorpusTest {
         Manifests.loadComponent(component);
         loaded.add(component);
       } catch (ManifestException e) {
-        assertThat(e.getMessage()).as("the refusal of %s", component).contains(component.resolve("manifest.toa.yaml").toString());
+        assertThat(e.getMessage())
+            .as("the refusal of %s", component)
+            .contains(component.resolve("manifest.toa.yaml").toString());
       }
     }
-    assertThat(loaded).as("the manifests that load unchanged").hasSizeGreaterThanOrEqualTo(LOADING_AT_LEAST);
+    assertThat(loaded)
+        .as("the manifests that load unchanged")
+        .hasSizeGreaterThanOrEqualTo(LOADING_AT_LEAST);
   }
 }

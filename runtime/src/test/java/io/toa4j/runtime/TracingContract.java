@@ -31,8 +31,8 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * The shop's top-up as one trace, recorded by the OpenTelemetry SDK's in-memory exporter: the call
  * that records it, its commit, the paid event published, its delivery to the wallets' receiver and
- * the credit that receiver calls, across the processes that host them, and across a restart
- * between the commit and the publish, the outbox entry keeping the call's trace context.
+ * the credit that receiver calls, across the processes that host them, and across a restart between
+ * the commit and the publish, the outbox entry keeping the call's trace context.
  */
 abstract class TracingContract {
   static final Duration PATIENCE = Duration.ofSeconds(60);
@@ -58,18 +58,34 @@ abstract class TracingContract {
 
   /** An SDK of one process, its spans exported, as they end, to {@code exporter}. */
   private OpenTelemetry sdk(InMemorySpanExporter exporter) {
-    SdkTracerProvider provider = SdkTracerProvider.builder().addSpanProcessor(SimpleSpanProcessor.create(exporter)).build();
+    SdkTracerProvider provider =
+        SdkTracerProvider.builder().addSpanProcessor(SimpleSpanProcessor.create(exporter)).build();
     providers.add(provider);
     return OpenTelemetrySdk.builder().setTracerProvider(provider).build();
   }
 
   private static Request topup() {
-    return Request.of(SeedFlowTest.TOPUP, Map.of("checkout", "co_1", "customer", SeedFlowTest.CUSTOMER, "amount", 5000, "currency", "USD"));
+    return Request.of(
+        SeedFlowTest.TOPUP,
+        Map.of(
+            "checkout",
+            "co_1",
+            "customer",
+            SeedFlowTest.CUSTOMER,
+            "amount",
+            5000,
+            "currency",
+            "USD"));
   }
 
   private static SpanData span(InMemorySpanExporter exporter, String name) {
-    return await().atMost(PATIENCE).until(
-            () -> exporter.getFinishedSpanItems().stream().filter(s -> s.getName().equals(name)).findFirst(),
+    return await()
+        .atMost(PATIENCE)
+        .until(
+            () ->
+                exporter.getFinishedSpanItems().stream()
+                    .filter(s -> s.getName().equals(name))
+                    .findFirst(),
             found -> found.isPresent())
         .orElseThrow();
   }
@@ -88,7 +104,13 @@ abstract class TracingContract {
     List<Toa> started = new ArrayList<>();
     try {
       for (List<String> hosted : processes()) {
-        started.add(Toa.builder().directory(directory).options(options()).host(hosted).openTelemetry(sdk(exporter)).build());
+        started.add(
+            Toa.builder()
+                .directory(directory)
+                .options(options())
+                .host(hosted)
+                .openTelemetry(sdk(exporter))
+                .build());
       }
       started.get(0).call("billing.topups.record", topup());
 
@@ -98,7 +120,9 @@ abstract class TracingContract {
       SpanData published = parent(exporter, delivery);
       SpanData commit = span(exporter, "commit billing.topups");
 
-      assertThat(List.of(commit, published, delivery, credit)).extracting(SpanData::getTraceId).containsOnly(record.getTraceId());
+      assertThat(List.of(commit, published, delivery, credit))
+          .extracting(SpanData::getTraceId)
+          .containsOnly(record.getTraceId());
       assertThat(record.getParentSpanContext().isValid()).as("the call starts the trace").isFalse();
       assertThat(commit.getParentSpanId()).isEqualTo(record.getSpanId());
       assertThat(published.getName()).isEqualTo("publish billing.topups.paid");
@@ -119,7 +143,9 @@ abstract class TracingContract {
       assertThat(credit.getAttributes().get(Tracing.OPERATION)).isEqualTo("billing.wallets.credit");
       assertThat(credit.getAttributes().get(Tracing.RECORD_ID)).isEqualTo(SeedFlowTest.CUSTOMER);
       assertThat(credit.getAttributes().get(Tracing.CALL_IDENTITY))
-          .isEqualTo(Identities.derive(delivery.getAttributes().get(Tracing.MESSAGE_ID), HostsTest.RECEIVER));
+          .isEqualTo(
+              Identities.derive(
+                  delivery.getAttributes().get(Tracing.MESSAGE_ID), HostsTest.RECEIVER));
     } finally {
       started.forEach(Toa::close);
     }
@@ -131,33 +157,49 @@ abstract class TracingContract {
     InMemorySpanExporter before = InMemorySpanExporter.create();
     InMemorySpanExporter after = InMemorySpanExporter.create();
     try (Toa refusing =
-        Toa.builder().directory(directory).options(options()).engine(refusingToPublish(bus())).bus("refusing", busOptions())
-            .openTelemetry(sdk(before)).build()) {
+        Toa.builder()
+            .directory(directory)
+            .options(options())
+            .engine(refusingToPublish(bus()))
+            .bus("refusing", busOptions())
+            .openTelemetry(sdk(before))
+            .build()) {
       refusing.call("billing.topups.record", topup());
       assertThat(span(before, "publish billing.topups.paid").getStatus().getStatusCode())
-          .as("the bus refused the event; its entry waits in the outbox").isEqualTo(StatusCode.ERROR);
+          .as("the bus refused the event; its entry waits in the outbox")
+          .isEqualTo(StatusCode.ERROR);
     }
     SpanData record = span(before, "call billing.topups.record");
 
     // a minute later, when the dead committer's claim on the entry has ended
     Options later = options().withClock(Clock.offset(Clock.systemUTC(), Duration.ofMinutes(1)));
-    try (Toa restarted = Toa.builder().directory(directory).options(later).openTelemetry(sdk(after)).build()) {
+    try (Toa restarted =
+        Toa.builder().directory(directory).options(later).openTelemetry(sdk(after)).build()) {
       assertThat(restarted.hosted()).contains("billing.topups");
       SpanData credit = span(after, "call billing.wallets.credit");
       SpanData published = parent(after, parent(after, credit));
 
       assertThat(published.getName()).isEqualTo("publish billing.topups.paid");
       assertThat(published.getTraceId()).isEqualTo(record.getTraceId());
-      assertThat(published.getParentSpanId()).as("the outbox entry kept the call's context").isEqualTo(record.getSpanId());
+      assertThat(published.getParentSpanId())
+          .as("the outbox entry kept the call's context")
+          .isEqualTo(record.getSpanId());
       assertThat(credit.getTraceId()).isEqualTo(record.getTraceId());
-      assertThat(after.getFinishedSpanItems()).noneMatch(s -> s.getName().equals("call billing.topups.record"));
+      assertThat(after.getFinishedSpanItems())
+          .noneMatch(s -> s.getName().equals("call billing.topups.record"));
     }
   }
 
-  /** A bus provider named {@code refusing}: the named bus, whose publish throws, as a broker out of reach would. */
+  /**
+   * A bus provider named {@code refusing}: the named bus, whose publish throws, as a broker out of
+   * reach would.
+   */
   private static BusProvider refusingToPublish(String name) {
     BusProvider real =
-        ServiceLoader.load(BusProvider.class).stream().map(ServiceLoader.Provider::get).filter(p -> p.name().equals(name)).findFirst()
+        ServiceLoader.load(BusProvider.class).stream()
+            .map(ServiceLoader.Provider::get)
+            .filter(p -> p.name().equals(name))
+            .findFirst()
             .orElseThrow(() -> new AssertionError("no " + name + " bus on the class path"));
     return new BusProvider() {
       @Override
@@ -173,17 +215,19 @@ abstract class TracingContract {
       @Override
       public Bus open(BusSettings settings) {
         Bus bus = real.open(settings);
-        return (Bus) Proxy.newProxyInstance(
-            Bus.class.getClassLoader(),
-            new Class<?>[] {Bus.class},
-            (proxy, method, arguments) -> {
-              if (method.getName().equals("publish")) throw new IllegalStateException("the bus refuses to publish");
-              try {
-                return method.invoke(bus, arguments);
-              } catch (InvocationTargetException e) {
-                throw e.getCause();
-              }
-            });
+        return (Bus)
+            Proxy.newProxyInstance(
+                Bus.class.getClassLoader(),
+                new Class<?>[] {Bus.class},
+                (proxy, method, arguments) -> {
+                  if (method.getName().equals("publish"))
+                    throw new IllegalStateException("the bus refuses to publish");
+                  try {
+                    return method.invoke(bus, arguments);
+                  } catch (InvocationTargetException e) {
+                    throw e.getCause();
+                  }
+                });
       }
     };
   }

@@ -18,7 +18,10 @@ class TrailersTest {
   @Test
   void trailers_reachTheEventsPayload_andAreNotStored() {
     Fixtures.write(directory, "context.toa.yaml", "name: test\n");
-    Fixtures.write(directory, "components/test.notes/manifest.toa.yaml", """
+    Fixtures.write(
+        directory,
+        "components/test.notes/manifest.toa.yaml",
+        """
         entity:
           associated: true
           properties:
@@ -28,11 +31,17 @@ class TrailersTest {
             query: true
             input: { type: object, properties: { text: { type: string }, by: { type: string } }, required: [text, by] }
         """);
-    Fixtures.write(directory, "components/test.notes/Note.java", """
+    Fixtures.write(
+        directory,
+        "components/test.notes/Note.java",
+        """
         package test.notes;
         public class Note extends io.toa4j.api.Entry { public String text; }
         """);
-    Fixtures.write(directory, "components/test.notes/operations/Write.java", """
+    Fixtures.write(
+        directory,
+        "components/test.notes/operations/Write.java",
+        """
         package test.notes.operations;
         public class Write implements io.toa4j.api.Transition<Write.Input, test.notes.Note> {
           public record Input(String text, String by) {}
@@ -43,7 +52,10 @@ class TrailersTest {
           }
         }
         """);
-    Fixtures.write(directory, "components/test.notes/events/Written.java", """
+    Fixtures.write(
+        directory,
+        "components/test.notes/events/Written.java",
+        """
         package test.notes.events;
         import io.toa4j.api.*;
         import java.util.Map;
@@ -53,7 +65,10 @@ class TrailersTest {
           }
         }
         """);
-    Fixtures.write(directory, "components/test.audit/manifest.toa.yaml", """
+    Fixtures.write(
+        directory,
+        "components/test.audit/manifest.toa.yaml",
+        """
         entity:
           associated: true
           properties:
@@ -65,11 +80,17 @@ class TrailersTest {
         receivers:
           test.notes.written: log
         """);
-    Fixtures.write(directory, "components/test.audit/Line.java", """
+    Fixtures.write(
+        directory,
+        "components/test.audit/Line.java",
+        """
         package test.audit;
         public class Line extends io.toa4j.api.Entry { public String by; }
         """);
-    Fixtures.write(directory, "components/test.audit/operations/Log.java", """
+    Fixtures.write(
+        directory,
+        "components/test.audit/operations/Log.java",
+        """
         package test.audit.operations;
         public class Log implements io.toa4j.api.Transition<Log.Input, test.audit.Line> {
           public record Input(String by) {}
@@ -79,7 +100,10 @@ class TrailersTest {
           }
         }
         """);
-    Fixtures.write(directory, "components/test.audit/receivers/TestNotesWritten.java", """
+    Fixtures.write(
+        directory,
+        "components/test.audit/receivers/TestNotesWritten.java",
+        """
         package test.audit.receivers;
         import io.toa4j.api.*;
         import java.util.Map;
@@ -91,12 +115,16 @@ class TrailersTest {
         }
         """);
     try (Toa app = Toa.builder().directory(directory).build()) {
-      Map<String, Object> note = TransitionTest.output(app.call("test.notes.write", Request.of(ID, Map.of("text", "hello", "by", "ann"))));
+      Map<String, Object> note =
+          TransitionTest.output(
+              app.call("test.notes.write", Request.of(ID, Map.of("text", "hello", "by", "ann"))));
 
       assertThat(app.admin().settle(Duration.ofSeconds(30))).isEmpty();
       assertThat(note).doesNotContainKeys("by", "TRAILERS").containsEntry("text", "hello");
-      assertThat(TransitionTest.output(app.call("test.notes.observe", Request.id(ID)))).doesNotContainKeys("by", "TRAILERS");
-      assertThat(TransitionTest.output(app.call("test.audit.observe", Request.id(ID)))).containsEntry("by", "ann");
+      assertThat(TransitionTest.output(app.call("test.notes.observe", Request.id(ID))))
+          .doesNotContainKeys("by", "TRAILERS");
+      assertThat(TransitionTest.output(app.call("test.audit.observe", Request.id(ID))))
+          .containsEntry("by", "ann");
     }
   }
 }

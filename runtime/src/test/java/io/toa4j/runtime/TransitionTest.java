@@ -21,13 +21,22 @@ class TransitionTest {
   static final String ORDER = "4af147e8801b824e7bd03b000e1d4b64";
 
   @TempDir Path directory;
-  /** Moved on by hand: two records made in one test are made at distinct instants only if it says so. */
+
+  /**
+   * Moved on by hand: two records made in one test are made at distinct instants only if it says
+   * so.
+   */
   final TestClock clock = new TestClock();
+
   Toa shop;
 
   @BeforeEach
   void boot() {
-    shop = Toa.builder().directory(Shop.copyTo(directory)).options(Options.defaults().withClock(clock)).build();
+    shop =
+        Toa.builder()
+            .directory(Shop.copyTo(directory))
+            .options(Options.defaults().withClock(clock))
+            .build();
   }
 
   @AfterEach
@@ -51,14 +60,21 @@ class TransitionTest {
 
   @Test
   void observe_associatedNeverWritten_answersBlankWithItsId() {
-    assertThat(wallet()).containsEntry("id", WALLET).containsEntry("balance", 0L).containsEntry("VERSION", 0L);
+    assertThat(wallet())
+        .containsEntry("id", WALLET)
+        .containsEntry("balance", 0L)
+        .containsEntry("VERSION", 0L);
   }
 
   @Test
   void credit_associatedNeverWritten_createsTheRecordAtVersion1() {
-    Map<String, Object> record = output(shop.call("billing.wallets.credit", Request.of(WALLET, credit(5000, "welcome"))));
+    Map<String, Object> record =
+        output(shop.call("billing.wallets.credit", Request.of(WALLET, credit(5000, "welcome"))));
 
-    assertThat(record).containsEntry("id", WALLET).containsEntry("balance", 5000L).containsEntry("VERSION", 1L);
+    assertThat(record)
+        .containsEntry("id", WALLET)
+        .containsEntry("balance", 5000L)
+        .containsEntry("VERSION", 1L);
     assertThat(record.get("CREATED")).isEqualTo(record.get("UPDATED"));
     assertThat(wallet()).isEqualTo(record);
   }
@@ -74,20 +90,30 @@ class TransitionTest {
   @Test
   void ship_calledTwice_discardsTheSecondAndAnswersSuccessBothTimes() {
     shop.call("fulfilment.shipments.pack", Request.id(ORDER));
-    Map<String, Object> first = output(shop.call("fulfilment.shipments.ship", Request.of(ORDER, Map.of("carrier", "dhl"))));
-    Map<String, Object> second = output(shop.call("fulfilment.shipments.ship", Request.of(ORDER, Map.of("carrier", "ups"))));
+    Map<String, Object> first =
+        output(shop.call("fulfilment.shipments.ship", Request.of(ORDER, Map.of("carrier", "dhl"))));
+    Map<String, Object> second =
+        output(shop.call("fulfilment.shipments.ship", Request.of(ORDER, Map.of("carrier", "ups"))));
 
-    assertThat(first).containsEntry("status", "shipped").containsEntry("carrier", "dhl").containsEntry("VERSION", 2L);
+    assertThat(first)
+        .containsEntry("status", "shipped")
+        .containsEntry("carrier", "dhl")
+        .containsEntry("VERSION", 2L);
     assertThat(second).isEqualTo(first);
-    assertThat(output(shop.call("fulfilment.shipments.observe", Request.id(ORDER)))).isEqualTo(first);
+    assertThat(output(shop.call("fulfilment.shipments.observe", Request.id(ORDER))))
+        .isEqualTo(first);
   }
 
   @Test
   void ship_notPacked_isRefusedAndWritesNothing() {
-    Reply reply = shop.call("fulfilment.shipments.ship", Request.of(ORDER, Map.of("carrier", "dhl")));
+    Reply reply =
+        shop.call("fulfilment.shipments.ship", Request.of(ORDER, Map.of("carrier", "dhl")));
 
-    assertThat(reply).isInstanceOfSatisfying(Reply.Refused.class, r -> assertThat(r.refusal().code()).isEqualTo("NOT_PACKED"));
-    assertThat(output(shop.call("fulfilment.shipments.observe", Request.id(ORDER)))).containsEntry("VERSION", 0L);
+    assertThat(reply)
+        .isInstanceOfSatisfying(
+            Reply.Refused.class, r -> assertThat(r.refusal().code()).isEqualTo("NOT_PACKED"));
+    assertThat(output(shop.call("fulfilment.shipments.observe", Request.id(ORDER))))
+        .containsEntry("VERSION", 0L);
   }
 
   @Test
@@ -95,14 +121,21 @@ class TransitionTest {
     shop.call("fulfilment.shipments.pack", Request.id(ORDER));
     shop.call("fulfilment.shipments.pack", Request.id(ORDER));
 
-    assertThat(output(shop.call("fulfilment.shipments.observe", Request.id(ORDER)))).containsEntry("VERSION", 1L);
+    assertThat(output(shop.call("fulfilment.shipments.observe", Request.id(ORDER))))
+        .containsEntry("VERSION", 1L);
   }
 
   @Test
   void debit_sameRefTwice_takesTheMoneyOnce() {
     shop.call("billing.wallets.credit", Request.of(WALLET, credit(5000, "topup")));
-    Map<String, Object> first = output(shop.call("billing.wallets.debit", Request.of(WALLET, Map.of("amount", 1200, "ref", ORDER))));
-    Map<String, Object> second = output(shop.call("billing.wallets.debit", Request.of(WALLET, Map.of("amount", 1200, "ref", ORDER))));
+    Map<String, Object> first =
+        output(
+            shop.call(
+                "billing.wallets.debit", Request.of(WALLET, Map.of("amount", 1200, "ref", ORDER))));
+    Map<String, Object> second =
+        output(
+            shop.call(
+                "billing.wallets.debit", Request.of(WALLET, Map.of("amount", 1200, "ref", ORDER))));
 
     assertThat(first).isEqualTo(Map.of("balance", 3800L));
     assertThat(second).isEqualTo(first);
@@ -114,10 +147,14 @@ class TransitionTest {
   void debit_overTheBalance_isRefusedAndCommitsNothing() {
     shop.call("billing.wallets.credit", Request.of(WALLET, credit(100, "topup")));
 
-    Reply reply = shop.call("billing.wallets.debit", Request.of(WALLET, Map.of("amount", 1200, "ref", ORDER)));
+    Reply reply =
+        shop.call(
+            "billing.wallets.debit", Request.of(WALLET, Map.of("amount", 1200, "ref", ORDER)));
 
-    assertThat(reply).isInstanceOfSatisfying(
-        Reply.Refused.class, r -> assertThat(r.refusal().code()).isEqualTo("INSUFFICIENT_FUNDS"));
+    assertThat(reply)
+        .isInstanceOfSatisfying(
+            Reply.Refused.class,
+            r -> assertThat(r.refusal().code()).isEqualTo("INSUFFICIENT_FUNDS"));
     assertThat(wallet()).containsEntry("balance", 100L).containsEntry("VERSION", 1L);
   }
 
@@ -126,12 +163,16 @@ class TransitionTest {
     shop.call("billing.wallets.credit", Request.of(WALLET, credit(100, "a")));
 
     assertThatThrownBy(
-            () -> shop.call("billing.wallets.credit", Request.of(Query.id(WALLET, 7), credit(100, "b"))))
-        .isInstanceOfSatisfying(Failure.class, f -> {
-          assertThat(f.code()).isEqualTo(Failure.Code.PRECONDITION);
-          assertThat(f.code().status()).isEqualTo(412);
-          assertThat(f).hasMessageContaining("at version 1, not 7");
-        });
+            () ->
+                shop.call(
+                    "billing.wallets.credit", Request.of(Query.id(WALLET, 7), credit(100, "b"))))
+        .isInstanceOfSatisfying(
+            Failure.class,
+            f -> {
+              assertThat(f.code()).isEqualTo(Failure.Code.PRECONDITION);
+              assertThat(f.code().status()).isEqualTo(412);
+              assertThat(f).hasMessageContaining("at version 1, not 7");
+            });
     shop.call("billing.wallets.credit", Request.of(Query.id(WALLET, 1), credit(100, "c")));
     assertThat(wallet()).containsEntry("balance", 200L).containsEntry("VERSION", 2L);
   }
@@ -140,11 +181,14 @@ class TransitionTest {
   void assign_patchesTheRecordAndValidatesIt() {
     shop.call("billing.wallets.credit", Request.of(WALLET, credit(100, "a")));
 
-    Map<String, Object> record = output(shop.call("billing.wallets.assign", Request.of(WALLET, Map.of("balance", 7))));
+    Map<String, Object> record =
+        output(shop.call("billing.wallets.assign", Request.of(WALLET, Map.of("balance", 7))));
 
     assertThat(record).containsEntry("balance", 7L).containsEntry("VERSION", 2L);
-    assertThatThrownBy(() -> shop.call("billing.wallets.assign", Request.of(WALLET, Map.of("balance", -1))))
-        .isInstanceOfSatisfying(Failure.class, f -> assertThat(f.code()).isEqualTo(Failure.Code.CONTRACT))
+    assertThatThrownBy(
+            () -> shop.call("billing.wallets.assign", Request.of(WALLET, Map.of("balance", -1))))
+        .isInstanceOfSatisfying(
+            Failure.class, f -> assertThat(f.code()).isEqualTo(Failure.Code.CONTRACT))
         .hasMessageContaining("/balance");
     assertThat(wallet()).containsEntry("balance", 7L).containsEntry("VERSION", 2L);
   }
@@ -153,12 +197,14 @@ class TransitionTest {
   void enumerate_answersRecordsInCreationOrder() {
     String other = "0123456789abcdef0123456789abcdef";
     shop.call("billing.wallets.credit", Request.of(WALLET, credit(1, "a")));
-    clock.advance(Duration.ofMillis(1)); // created at the same millisecond, records are ordered by id
+    clock.advance(
+        Duration.ofMillis(1)); // created at the same millisecond, records are ordered by id
     shop.call("billing.wallets.credit", Request.of(other, credit(2, "a")));
 
     Reply reply = shop.call("billing.wallets.enumerate", Request.empty());
 
     java.util.List<?> page = (java.util.List<?>) ((Reply.Output) reply).value().orElseThrow();
-    assertThat(page.stream().map(r -> (Object) ((Map<?, ?>) r).get("balance")).toList()).containsExactly(1L, 2L);
+    assertThat(page.stream().map(r -> (Object) ((Map<?, ?>) r).get("balance")).toList())
+        .containsExactly(1L, 2L);
   }
 }

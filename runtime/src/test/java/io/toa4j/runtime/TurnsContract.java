@@ -34,10 +34,17 @@ abstract class TurnsContract {
   /** The options that choose the engines under test. */
   abstract Options options();
 
-  /** The ledger, its add declared {@code concurrency: none}: a lost compare-and-swap would fail its call. */
+  /**
+   * The ledger, its add declared {@code concurrency: none}: a lost compare-and-swap would fail its
+   * call.
+   */
   private Toa ledger() {
     Path context = Fixtures.ledger(directory, "false");
-    Fixtures.edit(context, "components/test.ledger/manifest.toa.yaml", "concurrency: retry", "concurrency: none");
+    Fixtures.edit(
+        context,
+        "components/test.ledger/manifest.toa.yaml",
+        "concurrency: retry",
+        "concurrency: none");
     return Toa.builder().directory(context).options(options()).build();
   }
 
@@ -50,34 +57,45 @@ abstract class TurnsContract {
     try (Toa app = ledger()) {
       app.call("test.ledger.add", add(1, "ok"));
 
-      List<Object> versions = together(app, call -> TransitionTest.output(app.call("test.ledger.add", add(1, "ok"))).get("VERSION"));
+      List<Object> versions =
+          together(
+              app,
+              call ->
+                  TransitionTest.output(app.call("test.ledger.add", add(1, "ok"))).get("VERSION"));
 
       assertThat(versions)
           .as("each call committed a version of its own")
-          .containsExactlyInAnyOrderElementsOf(LongStream.rangeClosed(2, CALLERS * CALLS + 1).boxed().toList());
+          .containsExactlyInAnyOrderElementsOf(
+              LongStream.rangeClosed(2, CALLERS * CALLS + 1).boxed().toList());
       assertThat(TransitionTest.output(app.call("test.ledger.observe", Request.id(ACCOUNT))))
           .containsEntry("balance", (long) CALLERS * CALLS + 1)
           .containsEntry("VERSION", (long) CALLERS * CALLS + 1);
       Timer conflicts = app.metrics().find(Engine.COMMIT_TIMER).tag("outcome", "conflict").timer();
-      assertThat(conflicts == null ? 0 : conflicts.count()).as("commits that lost the compare-and-swap").isZero();
+      assertThat(conflicts == null ? 0 : conflicts.count())
+          .as("commits that lost the compare-and-swap")
+          .isZero();
     }
   }
 
   @Test
-  void aCallThatRefusesThrowsOrDiscardsInTheLine_changesNothing_andTheCallsBehindItGoOn() throws Exception {
+  void aCallThatRefusesThrowsOrDiscardsInTheLine_changesNothing_andTheCallsBehindItGoOn()
+      throws Exception {
     String[] modes = {"ok", "refuse", "ok", "throw", "ok", "discard"};
     try (Toa app = ledger()) {
       app.call("test.ledger.add", add(1, "ok"));
 
-      List<Object> outcomes = together(app, call -> {
-        String mode = modes[call % modes.length];
-        try {
-          Reply reply = app.call("test.ledger.add", add(1, mode));
-          return mode + ":" + (reply instanceof Reply.Refused ? "refused" : "output");
-        } catch (Failure f) {
-          return mode + ":" + f.code();
-        }
-      });
+      List<Object> outcomes =
+          together(
+              app,
+              call -> {
+                String mode = modes[call % modes.length];
+                try {
+                  Reply reply = app.call("test.ledger.add", add(1, mode));
+                  return mode + ":" + (reply instanceof Reply.Refused ? "refused" : "output");
+                } catch (Failure f) {
+                  return mode + ":" + f.code();
+                }
+              });
 
       int each = CALLERS * CALLS / modes.length;
       assertThat(outcomes).filteredOn("ok:output"::equals).hasSize(3 * each);
@@ -92,20 +110,28 @@ abstract class TurnsContract {
   }
 
   @Test
-  void onceCallsAndTheirTwinsInOneLine_moveTheRecordOncePerIdentity_andTwinsGetOneAnswer() throws Exception {
+  void onceCallsAndTheirTwinsInOneLine_moveTheRecordOncePerIdentity_andTwinsGetOneAnswer()
+      throws Exception {
     Path context = Fixtures.ledger(directory, "true");
     try (Toa app = Toa.builder().directory(context).options(options()).build()) {
       app.call("test.ledger.add", add(1, "ok"));
 
       // callers c and c + CALLERS / 2 make the same calls, under the same identities, at once
-      List<Object> answers = together(app, call -> {
-        int identity = call % (CALLERS * CALLS / 2);
-        Reply reply = app.call("test.ledger.add", add(1, "ok"), "call-" + identity);
-        return identity + ":" + TransitionTest.output(reply).get("VERSION");
-      });
+      List<Object> answers =
+          together(
+              app,
+              call -> {
+                int identity = call % (CALLERS * CALLS / 2);
+                Reply reply = app.call("test.ledger.add", add(1, "ok"), "call-" + identity);
+                return identity + ":" + TransitionTest.output(reply).get("VERSION");
+              });
 
-      Map<String, List<Object>> byIdentity = answers.stream().collect(java.util.stream.Collectors.groupingBy(a -> ((String) a).split(":")[0]));
-      assertThat(byIdentity).hasSize(CALLERS * CALLS / 2).allSatisfy((identity, twins) -> assertThat(twins).hasSize(2).containsOnly(twins.get(0)));
+      Map<String, List<Object>> byIdentity =
+          answers.stream()
+              .collect(java.util.stream.Collectors.groupingBy(a -> ((String) a).split(":")[0]));
+      assertThat(byIdentity)
+          .hasSize(CALLERS * CALLS / 2)
+          .allSatisfy((identity, twins) -> assertThat(twins).hasSize(2).containsOnly(twins.get(0)));
       assertThat(TransitionTest.output(app.call("test.ledger.observe", Request.id(ACCOUNT))))
           .as("one credit per identity")
           .containsEntry("balance", (long) CALLERS * CALLS / 2 + 1)
@@ -126,11 +152,13 @@ abstract class TurnsContract {
       List<Future<List<Object>>> answers = new ArrayList<>();
       for (int t = 0; t < CALLERS; t++) {
         int caller = t;
-        answers.add(callers.submit(() -> {
-          List<Object> mine = new ArrayList<>();
-          for (int i = 0; i < CALLS; i++) mine.add(call.run(caller * CALLS + i));
-          return mine;
-        }));
+        answers.add(
+            callers.submit(
+                () -> {
+                  List<Object> mine = new ArrayList<>();
+                  for (int i = 0; i < CALLS; i++) mine.add(call.run(caller * CALLS + i));
+                  return mine;
+                }));
       }
       List<Object> all = new ArrayList<>();
       for (Future<List<Object>> answer : answers) all.addAll(answer.get(5, TimeUnit.MINUTES));

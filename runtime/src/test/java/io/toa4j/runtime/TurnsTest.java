@@ -32,12 +32,17 @@ class TurnsTest extends TurnsContract {
     try (Turns.Turn first = turns.take(RECORD)) {
       for (int i = 1; i <= 6; i++) {
         int caller = i;
-        callers.add(CompletableFuture.runAsync(() -> {
-          try (Turns.Turn turn = turns.take(RECORD)) {
-            order.add(caller);
-          }
-        }, runnable -> new Thread(runnable).start()));
-        await().atMost(Duration.ofSeconds(10)).until(() -> turns.calls(RECORD) == caller + 1); // this one waits in line
+        callers.add(
+            CompletableFuture.runAsync(
+                () -> {
+                  try (Turns.Turn turn = turns.take(RECORD)) {
+                    order.add(caller);
+                  }
+                },
+                runnable -> new Thread(runnable).start()));
+        await()
+            .atMost(Duration.ofSeconds(10))
+            .until(() -> turns.calls(RECORD) == caller + 1); // this one waits in line
       }
       assertThat(order).as("no one goes while the first holds the turn").isEmpty();
     }
@@ -47,23 +52,36 @@ class TurnsTest extends TurnsContract {
   }
 
   @Test
-  void aCallThatWaited_isHandedTheRecordAsTheCallBeforeItCommittedIt_andLooksUpMeanwhile() throws Exception {
+  void aCallThatWaited_isHandedTheRecordAsTheCallBeforeItCommittedIt_andLooksUpMeanwhile()
+      throws Exception {
     Turns turns = new Turns(Duration.ofMinutes(1));
-    io.toa4j.spi.StoredRecord committed = new io.toa4j.spi.StoredRecord(ACCOUNT, 7, 1, 2, new io.toa4j.spi.Json("{\"balance\":7}"));
-    java.util.concurrent.atomic.AtomicBoolean lookedUp = new java.util.concurrent.atomic.AtomicBoolean();
+    io.toa4j.spi.StoredRecord committed =
+        new io.toa4j.spi.StoredRecord(ACCOUNT, 7, 1, 2, new io.toa4j.spi.Json("{\"balance\":7}"));
+    java.util.concurrent.atomic.AtomicBoolean lookedUp =
+        new java.util.concurrent.atomic.AtomicBoolean();
     CompletableFuture<java.util.Optional<io.toa4j.spi.StoredRecord>> waiter;
-    try (Turns.Turn first = turns.take(RECORD, () -> { throw new AssertionError("the first call does not wait"); })) {
+    try (Turns.Turn first =
+        turns.take(
+            RECORD,
+            () -> {
+              throw new AssertionError("the first call does not wait");
+            })) {
       assertThat(first.handed()).as("nobody handed anything to a call that did not wait").isEmpty();
-      waiter = CompletableFuture.supplyAsync(() -> {
-        try (Turns.Turn next = turns.take(RECORD, () -> lookedUp.set(true))) {
-          return next.handed();
-        }
-      }, runnable -> new Thread(runnable).start());
+      waiter =
+          CompletableFuture.supplyAsync(
+              () -> {
+                try (Turns.Turn next = turns.take(RECORD, () -> lookedUp.set(true))) {
+                  return next.handed();
+                }
+              },
+              runnable -> new Thread(runnable).start());
       await().atMost(Duration.ofSeconds(10)).until(() -> turns.calls(RECORD) == 2);
       first.hand(committed);
     }
     assertThat(waiter.get(10, TimeUnit.SECONDS)).contains(committed);
-    assertThat(lookedUp).as("it looked up what it reads beside the record while it waited").isTrue();
+    assertThat(lookedUp)
+        .as("it looked up what it reads beside the record while it waited")
+        .isTrue();
     try (Turns.Turn alone = turns.take(RECORD)) {
       assertThat(alone.handed()).as("a call that did not wait reads for itself").isEmpty();
     }
@@ -73,12 +91,17 @@ class TurnsTest extends TurnsContract {
   void aCallThatWaitedPastTheBound_goesOnWithoutTheTurn() throws Exception {
     Turns turns = new Turns(Duration.ofMillis(50));
     try (Turns.Turn held = turns.take(RECORD)) {
-      CompletableFuture<Boolean> late = CompletableFuture.supplyAsync(() -> {
-        try (Turns.Turn none = turns.take(RECORD)) {
-          return true;
-        }
-      }, runnable -> new Thread(runnable).start());
-      assertThat(late.get(10, TimeUnit.SECONDS)).as("the late call went on while the turn was held").isTrue();
+      CompletableFuture<Boolean> late =
+          CompletableFuture.supplyAsync(
+              () -> {
+                try (Turns.Turn none = turns.take(RECORD)) {
+                  return true;
+                }
+              },
+              runnable -> new Thread(runnable).start());
+      assertThat(late.get(10, TimeUnit.SECONDS))
+          .as("the late call went on while the turn was held")
+          .isTrue();
       assertThat(turns.calls(RECORD)).as("the holder only").isEqualTo(1);
     }
     assertThat(turns.records()).isZero();
@@ -94,13 +117,16 @@ class TurnsTest extends TurnsContract {
   @Test
   void theThreadThatHoldsATurn_takesItAgain_andAnotherRecordsTurnIsFree() throws Exception {
     Turns turns = new Turns(Duration.ofMinutes(1));
-    CompletableFuture<Void> nested = CompletableFuture.runAsync(() -> {
-      try (Turns.Turn outer = turns.take(RECORD);
-          Turns.Turn inner = turns.take(RECORD);
-          Turns.Turn other = turns.take("test.ledger another")) {
-        assertThat(turns.records()).isEqualTo(2);
-      }
-    }, runnable -> new Thread(runnable).start());
+    CompletableFuture<Void> nested =
+        CompletableFuture.runAsync(
+            () -> {
+              try (Turns.Turn outer = turns.take(RECORD);
+                  Turns.Turn inner = turns.take(RECORD);
+                  Turns.Turn other = turns.take("test.ledger another")) {
+                assertThat(turns.records()).isEqualTo(2);
+              }
+            },
+            runnable -> new Thread(runnable).start());
     nested.get(10, TimeUnit.SECONDS);
     assertThat(turns.records()).isZero();
   }
@@ -114,12 +140,17 @@ class TurnsTest extends TurnsContract {
       inner.close();
       inner.close(); // once more: the outer hold of the same thread stays, and the line counts it
       assertThat(turns.calls(RECORD)).as("the outer holder only").isEqualTo(1);
-      otherGotTheTurn = CompletableFuture.supplyAsync(() -> {
-        try (Turns.Turn other = turns.take(RECORD)) {
-          return other != Turns.NONE;
-        }
-      }, runnable -> new Thread(runnable).start());
-      assertThat(otherGotTheTurn.get(10, TimeUnit.SECONDS)).as("another thread while the outer turn is held").isFalse();
+      otherGotTheTurn =
+          CompletableFuture.supplyAsync(
+              () -> {
+                try (Turns.Turn other = turns.take(RECORD)) {
+                  return other != Turns.NONE;
+                }
+              },
+              runnable -> new Thread(runnable).start());
+      assertThat(otherGotTheTurn.get(10, TimeUnit.SECONDS))
+          .as("another thread while the outer turn is held")
+          .isFalse();
     }
     assertThat(turns.records()).as("lines of records nobody waits for").isZero();
     Turns.Turn again = turns.take(RECORD);

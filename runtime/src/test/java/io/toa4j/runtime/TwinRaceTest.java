@@ -32,39 +32,53 @@ class TwinRaceTest {
   static final class TwinsCommitInTurn {
     final AtomicInteger arrived = new AtomicInteger();
     final CountDownLatch secondCommitted = new CountDownLatch(1);
-    final InterceptedStorage storage = new InterceptedStorage("twins-in-turn", (component, method, args, proceed) -> {
-      boolean twin = method.getName().equals("commit")
-          && args[0] instanceof Write write
-          && write.inbox().filter(e -> e.identity().equals(IDENTITY)).isPresent();
-      if (twin && arrived.incrementAndGet() == 1) {
-        assertThat(secondCommitted.await(30, TimeUnit.SECONDS)).as("the twin reached its commit").isTrue();
-      }
-      try {
-        return proceed.call();
-      } finally {
-        if (twin && arrived.get() == 2) secondCommitted.countDown();
-      }
-    });
+    final InterceptedStorage storage =
+        new InterceptedStorage(
+            "twins-in-turn",
+            (component, method, args, proceed) -> {
+              boolean twin =
+                  method.getName().equals("commit")
+                      && args[0] instanceof Write write
+                      && write.inbox().filter(e -> e.identity().equals(IDENTITY)).isPresent();
+              if (twin && arrived.incrementAndGet() == 1) {
+                assertThat(secondCommitted.await(30, TimeUnit.SECONDS))
+                    .as("the twin reached its commit")
+                    .isTrue();
+              }
+              try {
+                return proceed.call();
+              } finally {
+                if (twin && arrived.get() == 2) secondCommitted.countDown();
+              }
+            });
   }
 
   @Test
-  void twinThatLosesTheRecordsCompareAndSwap_isAnsweredWithTheWinnersAnswer_withoutRetrying() throws Exception {
+  void twinThatLosesTheRecordsCompareAndSwap_isAnsweredWithTheWinnersAnswer_withoutRetrying()
+      throws Exception {
     TwinsCommitInTurn twins = new TwinsCommitInTurn();
     AtomicInteger backoffs = new AtomicInteger();
     // Without turns, the twins race as deliveries to two processes do.
-    Options options = Options.defaults().withSleeper(millis -> backoffs.incrementAndGet()).withTurnWait(Duration.ZERO);
-    try (Toa app = Toa.builder()
-        .directory(Fixtures.ledger(directory, "true"))
-        .engine(twins.storage)
-        .storage(twins.storage.name(), Map.of())
-        .options(options)
-        .build()) {
-      app.call("test.ledger.add", Request.of(ACCOUNT, Map.of("amount", 1, "mode", "ok"))); // the record exists
+    Options options =
+        Options.defaults()
+            .withSleeper(millis -> backoffs.incrementAndGet())
+            .withTurnWait(Duration.ZERO);
+    try (Toa app =
+        Toa.builder()
+            .directory(Fixtures.ledger(directory, "true"))
+            .engine(twins.storage)
+            .storage(twins.storage.name(), Map.of())
+            .options(options)
+            .build()) {
+      app.call(
+          "test.ledger.add",
+          Request.of(ACCOUNT, Map.of("amount", 1, "mode", "ok"))); // the record exists
       Request add = Request.of(ACCOUNT, Map.of("amount", 5000, "mode", "ok"));
 
-      List<CompletableFuture<Reply>> calls = List.of(
-          CompletableFuture.supplyAsync(() -> app.call("test.ledger.add", add, IDENTITY)),
-          CompletableFuture.supplyAsync(() -> app.call("test.ledger.add", add, IDENTITY)));
+      List<CompletableFuture<Reply>> calls =
+          List.of(
+              CompletableFuture.supplyAsync(() -> app.call("test.ledger.add", add, IDENTITY)),
+              CompletableFuture.supplyAsync(() -> app.call("test.ledger.add", add, IDENTITY)));
       Reply one = calls.get(0).get(60, TimeUnit.SECONDS);
       Reply other = calls.get(1).get(60, TimeUnit.SECONDS);
 

@@ -10,10 +10,10 @@ import java.util.Set;
  * Carries events and tasks between components, at least once; calls whose callers wait for the
  * answer, and the parked messages an operator looks after, where the bus has those roles.
  *
- * <p>A queue is durable: what was published or sent to it stays until a consumer's verdict
- * removes it, across crashes of the publisher, the consumer and the bus. Delivery is unordered.
- * A consumer may get a message again (after a crash before its verdict, or a retry), always with
- * the same {@link Message#id()}. Thread-safe.
+ * <p>A queue is durable: what was published or sent to it stays until a consumer's verdict removes
+ * it, across crashes of the publisher, the consumer and the bus. Delivery is unordered. A consumer
+ * may get a message again (after a crash before its verdict, or a retry), always with the same
+ * {@link Message#id()}. Thread-safe.
  *
  * <p>Every bus publishes and consumes (the methods here). The other roles are interfaces of their
  * own that a bus has as it can: {@link Calls} ({@link #calls()}), and {@link Parking} ({@link
@@ -31,8 +31,8 @@ public interface Bus extends AutoCloseable {
     DISTRIBUTED,
     /**
      * {@link #publish(List)} may hand an event to a consumer of this bus's own that has room before
-     * storing it, and return once that consumer's verdict is {@code Done}; {@link
-     * #republish(List)} then stores first. A bus without it stores every event before it returns.
+     * storing it, and return once that consumer's verdict is {@code Done}; {@link #republish(List)}
+     * then stores first. A bus without it stores every event before it returns.
      */
     HANDS_FIRST
   }
@@ -69,16 +69,17 @@ public interface Bus extends AutoCloseable {
 
   /**
    * Delivers each event to every queue bound to its label, as {@link #publish(Message)} does for
-   * one; all durable when it returns. A bus writes them together where it can (one transaction,
-   * one wait for the broker's confirms), which is what a publisher with many events at hand asks
-   * for. When it throws, any of them may have been delivered: the caller publishes them all again,
-   * under the same ids. This default publishes them one at a time.
+   * one; all durable when it returns. A bus writes them together where it can (one transaction, one
+   * wait for the broker's confirms), which is what a publisher with many events at hand asks for.
+   * When it throws, any of them may have been delivered: the caller publishes them all again, under
+   * the same ids. This default publishes them one at a time.
    *
-   * <p>Durable means stored in its queues, or handled there: a bus that {@link Capability#HANDS_FIRST
-   * hands first} may hand an event to a consumer of its own that has room before storing it, and
-   * return once the consumer's verdict is {@code Done}, storing only what the consumer did not
-   * finish with {@code Done} in time. The publisher keeps the events until this returns (an outbox
-   * entry stays unpublished), so a crash meanwhile publishes them again: with {@link #republish}.
+   * <p>Durable means stored in its queues, or handled there: a bus that {@link
+   * Capability#HANDS_FIRST hands first} may hand an event to a consumer of its own that has room
+   * before storing it, and return once the consumer's verdict is {@code Done}, storing only what
+   * the consumer did not finish with {@code Done} in time. The publisher keeps the events until
+   * this returns (an outbox entry stays unpublished), so a crash meanwhile publishes them again:
+   * with {@link #republish}.
    */
   default void publish(List<Message> events) {
     for (Message event : events) publish(event);
@@ -88,10 +89,10 @@ public interface Bus extends AutoCloseable {
    * Publishes events that may have been delivered before: those of an outbox entry found
    * unpublished once its committer's claim ended, whose committer may have died while a consumer
    * handled them. As {@link #publish(List)}, except that a bus which hands events to consumers
-   * before storing them stores these first, so that a message whose handling kills the process
-   * has its attempts counted and is parked in the end, rather than delivered uncounted forever.
-   * This default is {@link #publish(List)}, right for a bus that does not {@link
-   * Capability#HANDS_FIRST hand first}.
+   * before storing them stores these first, so that a message whose handling kills the process has
+   * its attempts counted and is parked in the end, rather than delivered uncounted forever. This
+   * default is {@link #publish(List)}, right for a bus that does not {@link Capability#HANDS_FIRST
+   * hand first}.
    */
   default void republish(List<Message> events) {
     publish(events);
@@ -115,12 +116,12 @@ public interface Bus extends AutoCloseable {
   /**
    * How many messages wait in the queue for the consumers taking from it now, counted as {@link
    * #depth(String)} counts them (a bus may leave out those waiting for a retry's delay, which wait
-   * for time rather than for a consumer); empty when no consumer takes from it (here or, on a {@link
-   * Capability#DISTRIBUTED distributed} bus, in another process), since then what waits there waits
-   * for a consumer to come, not behind others. One cheap question (a count, a passive declare),
-   * asked a few dozen times a second while callers are busy: the runtime holds back new calls of a
-   * component while the queues of its events' receivers are long. A queue that does not exist has
-   * no consumer. This default is empty: a bus that cannot tell is never waited for.
+   * for time rather than for a consumer); empty when no consumer takes from it (here or, on a
+   * {@link Capability#DISTRIBUTED distributed} bus, in another process), since then what waits
+   * there waits for a consumer to come, not behind others. One cheap question (a count, a passive
+   * declare), asked a few dozen times a second while callers are busy: the runtime holds back new
+   * calls of a component while the queues of its events' receivers are long. A queue that does not
+   * exist has no consumer. This default is empty: a bus that cannot tell is never waited for.
    */
   default OptionalLong backlog(String queue) {
     return OptionalLong.empty();
@@ -159,18 +160,18 @@ public interface Bus extends AutoCloseable {
   }
 
   /**
-   * The parked messages, for an operator: a role a bus has as it can ({@link Bus#parking()}).
-   * Every bus keeps aside what a {@link Verdict.Park} parks; this is how they are reached.
+   * The parked messages, for an operator: a role a bus has as it can ({@link Bus#parking()}). Every
+   * bus keeps aside what a {@link Verdict.Park} parks; this is how they are reached.
    */
   interface Parking {
     /** The parked messages, oldest first. */
     List<Parked> parked();
 
     /**
-     * How many messages are parked, over all queues: one cheap question to the bus (an indexed count,
-     * a queue's message count), never a listing, so that a metrics scrape may ask it. A message that
-     * another caller of {@link #parked()} or {@link #replay(String)} holds at that moment may be left
-     * out.
+     * How many messages are parked, over all queues: one cheap question to the bus (an indexed
+     * count, a queue's message count), never a listing, so that a metrics scrape may ask it. A
+     * message that another caller of {@link #parked()} or {@link #replay(String)} holds at that
+     * moment may be left out.
      */
     long parkedCount();
 

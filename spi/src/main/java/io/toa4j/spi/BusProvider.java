@@ -11,9 +11,10 @@ public interface BusProvider {
   String name();
 
   /**
-   * What every bus of this kind does, known without opening one: {@link Bus.Capability#DISTRIBUTED},
-   * above all, which decides where a context's components may run before its bus is opened. A bus
-   * it opens has these, and may have more that its options give it ({@link Bus#capabilities()}).
+   * What every bus of this kind does, known without opening one: {@link
+   * Bus.Capability#DISTRIBUTED}, above all, which decides where a context's components may run
+   * before its bus is opened. A bus it opens has these, and may have more that its options give it
+   * ({@link Bus#capabilities()}).
    */
   Set<Bus.Capability> capabilities();
 

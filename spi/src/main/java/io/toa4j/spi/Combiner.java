@@ -5,12 +5,12 @@ import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**
- * Runs a drain on one thread at a time, for as long as work keeps being asked for (flat
- * combining): a thread that asks while a drain runs leaves its work to that drain, which runs once
- * more before it stops. The drain takes whatever waits (in a queue of its owner's) each time it
- * runs; the combiner only decides who runs it and when. So a drain must take everything that
- * waits when it starts whatever fails while it works — take it all before working on it, or go on
- * past a failure and throw at the end: a request made before a run starts is left to that run.
+ * Runs a drain on one thread at a time, for as long as work keeps being asked for (flat combining):
+ * a thread that asks while a drain runs leaves its work to that drain, which runs once more before
+ * it stops. The drain takes whatever waits (in a queue of its owner's) each time it runs; the
+ * combiner only decides who runs it and when. So a drain must take everything that waits when it
+ * starts whatever fails while it works — take it all before working on it, or go on past a failure
+ * and throw at the end: a request made before a run starts is left to that run.
  *
  * <p>Its state is one of four, after Caffeine's drain status:
  *
@@ -44,6 +44,7 @@ public final class Combiner {
 
   private final AtomicInteger status = new AtomicInteger(IDLE);
   private final Runnable drain;
+
   /** Where a due drain runs; {@code null}: on the requesting thread. */
   private final Executor executor;
 
@@ -52,12 +53,17 @@ public final class Combiner {
     this.executor = executor;
   }
 
-  /** A combiner whose drain runs on the thread that finds none running, before its request returns. */
+  /**
+   * A combiner whose drain runs on the thread that finds none running, before its request returns.
+   */
   public static Combiner inline(Runnable drain) {
     return new Combiner(drain, null);
   }
 
-  /** A combiner whose drain runs on the executor, started by the request that finds none due or running. */
+  /**
+   * A combiner whose drain runs on the executor, started by the request that finds none due or
+   * running.
+   */
   public static Combiner on(Executor executor, Runnable drain) {
     return new Combiner(drain, executor);
   }

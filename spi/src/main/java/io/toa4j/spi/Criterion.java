@@ -28,15 +28,24 @@ public sealed interface Criterion {
     }
   }
 
-  /** The field compared with the values: one value, or one or more for {@link Operator#IN} and {@link Operator#OUT}. */
-  record Compare(Selection.Field field, Operator operator, List<Object> values) implements Criterion {
+  /**
+   * The field compared with the values: one value, or one or more for {@link Operator#IN} and
+   * {@link Operator#OUT}.
+   */
+  record Compare(Selection.Field field, Operator operator, List<Object> values)
+      implements Criterion {
     public Compare {
       Objects.requireNonNull(field, "field");
       Objects.requireNonNull(operator, "operator");
       values = List.copyOf(values);
       boolean many = operator == Operator.IN || operator == Operator.OUT;
       if (values.isEmpty() || (!many && values.size() != 1)) {
-        throw new IllegalArgumentException(operator + " compares " + (many ? "with one or more values" : "with one value") + "; got " + values);
+        throw new IllegalArgumentException(
+            operator
+                + " compares "
+                + (many ? "with one or more values" : "with one value")
+                + "; got "
+                + values);
       }
     }
   }

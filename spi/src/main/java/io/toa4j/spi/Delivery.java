@@ -11,8 +11,8 @@ import java.util.OptionalLong;
  * @param attempt 1 on the first delivery, one more on each redelivery (after a retry verdict, a
  *     crash before the verdict, or a replay from the parked messages resets nothing: it goes on)
  * @param firstFailed when a verdict on this message first failed it (retry or park), in epoch
- *     milliseconds, as the bus keeps it with the message; empty before its first failure, and for
- *     a message a bus kept before it recorded the time
+ *     milliseconds, as the bus keeps it with the message; empty before its first failure, and for a
+ *     message a bus kept before it recorded the time
  */
 public record Delivery(Message message, String queue, int attempt, OptionalLong firstFailed) {
   public Delivery {

@@ -35,7 +35,8 @@ public record InboxEntry(
     Objects.requireNonNull(fingerprint, "fingerprint");
     Objects.requireNonNull(record, "record");
     if (forgotten < expires) {
-      throw new IllegalArgumentException("an inbox entry is forgotten after its answer expires: " + forgotten + " < " + expires);
+      throw new IllegalArgumentException(
+          "an inbox entry is forgotten after its answer expires: " + forgotten + " < " + expires);
     }
   }
 
@@ -51,6 +52,9 @@ public record InboxEntry(
 
   /** This entry as a store answers it at {@code now}: without its reply once the reply expired. */
   public InboxEntry at(long now) {
-    return expires > now || reply.isEmpty() ? this : new InboxEntry(identity, Optional.empty(), expires, fingerprint, answered, forgotten, record);
+    return expires > now || reply.isEmpty()
+        ? this
+        : new InboxEntry(
+            identity, Optional.empty(), expires, fingerprint, answered, forgotten, record);
   }
 }

@@ -6,9 +6,8 @@ import java.util.Objects;
 /**
  * A message on the bus: an event, a task, or a call and its answer.
  *
- * @param id the message's identity: the same however many times it is published, sent or
- *     delivered (an event's derives from its outbox entry; a task's and a call's are the call's
- *     identity)
+ * @param id the message's identity: the same however many times it is published, sent or delivered
+ *     (an event's derives from its outbox entry; a task's and a call's are the call's identity)
  * @param label what it is: {@code namespace.name.event} for an event, {@code
  *     namespace.name.operation} for a task or a call
  * @param body the payload as JSON

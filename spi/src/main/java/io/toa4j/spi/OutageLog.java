@@ -8,8 +8,8 @@ import java.util.concurrent.atomic.AtomicReference;
 import org.slf4j.Logger;
 
 /**
- * How one part of a process that depends on a server (an outbox's sweeps, a queue's deliveries,
- * the answering of calls) logs an outage of that server: two lines, not one per failed attempt.
+ * How one part of a process that depends on a server (an outbox's sweeps, a queue's deliveries, the
+ * answering of calls) logs an outage of that server: two lines, not one per failed attempt.
  *
  * <ul>
  *   <li>The first failure after a success (or since the start) is one WARN naming the part and the
@@ -17,10 +17,10 @@ import org.slf4j.Logger;
  *   <li>Further failures are logged at DEBUG only, each with its stack trace.
  *   <li>The first success after failures is one INFO: the part is back, after how many seconds.
  *   <li>A part whose attempts run side by side (deliveries of one queue, calls of one component)
- *       takes a ticket when an attempt begins ({@link #attempt()}) and hands it to
- *       {@link #failed(Throwable, long)}: an attempt begun before the part came back that fails
- *       after it (it held a connection the outage cut, say) is logged at DEBUG and opens no new
- *       outage, so one outage stays two lines however many attempts were in flight.
+ *       takes a ticket when an attempt begins ({@link #attempt()}) and hands it to {@link
+ *       #failed(Throwable, long)}: an attempt begun before the part came back that fails after it
+ *       (it held a connection the outage cut, say) is logged at DEBUG and opens no new outage, so
+ *       one outage stays two lines however many attempts were in flight.
  * </ul>
  *
  * <p>The parts that use it retry on their own (a sweep, a redelivery); this only says what to log.
@@ -40,7 +40,10 @@ public final class OutageLog {
    */
   private record State(Instant since, long ended) {}
 
-  /** @param part what fails and comes back, as a line starts with it: "The outbox of billing.wallets" */
+  /**
+   * @param part what fails and comes back, as a line starts with it: "The outbox of
+   *     billing.wallets"
+   */
   public OutageLog(Logger log, String part) {
     this(log, part, Clock.systemUTC());
   }
@@ -76,7 +79,8 @@ public final class OutageLog {
     while (true) {
       State now = state.get();
       if (attempt < now.ended()) {
-        log.debug("{} failed in an attempt begun before it came back: {}", part, message(cause), cause);
+        log.debug(
+            "{} failed in an attempt begun before it came back: {}", part, message(cause), cause);
         return false;
       }
       if (now.since() != null) {
@@ -86,9 +90,16 @@ public final class OutageLog {
       if (state.compareAndSet(now, new State(clock.instant(), now.ended()))) break;
     }
     if (log.isDebugEnabled()) {
-      log.warn("{} fails: {}. It is tried again; further failures are logged at DEBUG until it works", part, message(cause), cause);
+      log.warn(
+          "{} fails: {}. It is tried again; further failures are logged at DEBUG until it works",
+          part,
+          message(cause),
+          cause);
     } else {
-      log.warn("{} fails: {}. It is tried again; further failures are logged at DEBUG until it works", part, message(cause));
+      log.warn(
+          "{} fails: {}. It is tried again; further failures are logged at DEBUG until it works",
+          part,
+          message(cause));
     }
     return true;
   }
@@ -103,7 +114,10 @@ public final class OutageLog {
       State now = state.get();
       if (now.since() == null) return false; // the usual case: one volatile read
       if (state.compareAndSet(now, new State(null, now.ended() + 1))) {
-        log.info("{} is back after {} s", part, Math.max(0, Duration.between(now.since(), clock.instant()).toSeconds()));
+        log.info(
+            "{} is back after {} s",
+            part,
+            Math.max(0, Duration.between(now.since(), clock.instant()).toSeconds()));
         return true;
       }
     }
@@ -115,8 +129,8 @@ public final class OutageLog {
   }
 
   /**
-   * Whether the failure says a server is out of reach: an {@link UnreachableException} in its
-   * chain of causes.
+   * Whether the failure says a server is out of reach: an {@link UnreachableException} in its chain
+   * of causes.
    */
   public static boolean isOutage(Throwable failure) {
     for (Throwable at = failure; at != null; at = at.getCause()) {

@@ -15,9 +15,9 @@ import java.util.function.Consumer;
 
 /**
  * Files and folders under a context's {@code .toa/} that only their owner may reach: a file is
- * created 0600 and a folder 0700, with the mode given at creation (never changed after writing),
- * so no other local user can read the records, the secrets or the compiled code in the window
- * between creating and restricting.
+ * created 0600 and a folder 0700, with the mode given at creation (never changed after writing), so
+ * no other local user can read the records, the secrets or the compiled code in the window between
+ * creating and restricting.
  *
  * <p>What exists already is checked, not changed: a file or folder that grants anything to its
  * group or to others is reported once per path and process, with its mode and the {@code chmod}
@@ -27,13 +27,18 @@ import java.util.function.Consumer;
  */
 public final class OwnerOnly {
   /** {@code rw-------}: what a file under {@code .toa/} is created with. */
-  public static final Set<PosixFilePermission> FILE = Set.copyOf(PosixFilePermissions.fromString("rw-------"));
+  public static final Set<PosixFilePermission> FILE =
+      Set.copyOf(PosixFilePermissions.fromString("rw-------"));
 
   /** {@code rwx------}: what a folder under {@code .toa/} is created with. */
-  public static final Set<PosixFilePermission> FOLDER = Set.copyOf(PosixFilePermissions.fromString("rwx------"));
+  public static final Set<PosixFilePermission> FOLDER =
+      Set.copyOf(PosixFilePermissions.fromString("rwx------"));
 
   private static final Set<PosixFilePermission> OWNER =
-      EnumSet.of(PosixFilePermission.OWNER_READ, PosixFilePermission.OWNER_WRITE, PosixFilePermission.OWNER_EXECUTE);
+      EnumSet.of(
+          PosixFilePermission.OWNER_READ,
+          PosixFilePermission.OWNER_WRITE,
+          PosixFilePermission.OWNER_EXECUTE);
   private static final Set<Path> REPORTED = ConcurrentHashMap.newKeySet();
 
   private OwnerOnly() {}
@@ -74,12 +79,16 @@ public final class OwnerOnly {
 
   /** What creates a file 0600 where the file system has POSIX permissions; nothing elsewhere. */
   public static FileAttribute<?>[] fileAttributes(Path where) {
-    return posix(where) ? new FileAttribute<?>[] {PosixFilePermissions.asFileAttribute(FILE)} : new FileAttribute<?>[0];
+    return posix(where)
+        ? new FileAttribute<?>[] {PosixFilePermissions.asFileAttribute(FILE)}
+        : new FileAttribute<?>[0];
   }
 
   /** What creates a folder 0700 where the file system has POSIX permissions; nothing elsewhere. */
   public static FileAttribute<?>[] folderAttributes(Path where) {
-    return posix(where) ? new FileAttribute<?>[] {PosixFilePermissions.asFileAttribute(FOLDER)} : new FileAttribute<?>[0];
+    return posix(where)
+        ? new FileAttribute<?>[] {PosixFilePermissions.asFileAttribute(FOLDER)}
+        : new FileAttribute<?>[0];
   }
 
   /**
@@ -97,9 +106,18 @@ public final class OwnerOnly {
     }
     if (OWNER.containsAll(mode) || !REPORTED.add(path.toAbsolutePath().normalize())) return;
     boolean folder = Files.isDirectory(path);
-    warn.accept(path + " can be reached by other local users (mode " + octal(mode) + ", " + PosixFilePermissions.toString(mode)
-        + "); only its owner should: run chmod " + (folder ? "700" : "600") + " '" + path + "' (or chmod -R go-rwx on the"
-        + " context's .toa folder)");
+    warn.accept(
+        path
+            + " can be reached by other local users (mode "
+            + octal(mode)
+            + ", "
+            + PosixFilePermissions.toString(mode)
+            + "); only its owner should: run chmod "
+            + (folder ? "700" : "600")
+            + " '"
+            + path
+            + "' (or chmod -R go-rwx on the"
+            + " context's .toa folder)");
   }
 
   /** The mode as {@code chmod} writes it, such as {@code 0644}. */

@@ -13,9 +13,18 @@ package io.toa4j.spi;
  * @param firstFailed when it first failed (its first retry, or its parking when it never retried),
  *     in epoch milliseconds: kept by the bus from the first failing verdict on
  */
-public record Parked(String id, String queue, Message message, String code, String reason, int attempts, long at, long firstFailed) {
+public record Parked(
+    String id,
+    String queue,
+    Message message,
+    String code,
+    String reason,
+    int attempts,
+    long at,
+    long firstFailed) {
   /** A parked message that failed first when it was parked. */
-  public Parked(String id, String queue, Message message, String code, String reason, int attempts, long at) {
+  public Parked(
+      String id, String queue, Message message, String code, String reason, int attempts, long at) {
     this(id, queue, message, code, reason, attempts, at, at);
   }
 }

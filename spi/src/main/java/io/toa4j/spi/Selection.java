@@ -16,7 +16,9 @@ public record Selection(Optional<Criterion> criteria, List<Order> sort, long lim
   public Selection {
     Objects.requireNonNull(criteria, "criteria");
     sort = List.copyOf(sort);
-    if (limit < 0 || omit < 0) throw new IllegalArgumentException("a selection's limit and omit are 0 or more; got " + limit + " and " + omit);
+    if (limit < 0 || omit < 0)
+      throw new IllegalArgumentException(
+          "a selection's limit and omit are 0 or more; got " + limit + " and " + omit);
   }
 
   /** Whether it selects every record in creation order, as {@link #page} does. */
@@ -30,9 +32,9 @@ public record Selection(Optional<Criterion> criteria, List<Order> sort, long lim
   }
 
   /**
-   * A property a selection compares or sorts by: an entity property at the top level of a
-   * record's state, or one of the properties every record has ({@code id}, {@code VERSION}, {@code
-   * CREATED}, {@code UPDATED}), which a store keeps in columns of their own.
+   * A property a selection compares or sorts by: an entity property at the top level of a record's
+   * state, or one of the properties every record has ({@code id}, {@code VERSION}, {@code CREATED},
+   * {@code UPDATED}), which a store keeps in columns of their own.
    *
    * @param kind what its values are; a store compares and sorts by it (texts by their code points,
    *     numbers by value, false before true), and never meets a value of another kind there: a
@@ -67,7 +69,10 @@ public record Selection(Optional<Criterion> criteria, List<Order> sort, long lim
     BOOLEAN
   }
 
-  /** One step of an order: a field, ascending or descending; a record without the property comes first ascending, last descending. */
+  /**
+   * One step of an order: a field, ascending or descending; a record without the property comes
+   * first ascending, last descending.
+   */
   public record Order(Field field, boolean descending) {
     public Order {
       Objects.requireNonNull(field, "field");

@@ -15,8 +15,8 @@ public interface Store {
   Optional<StoredRecord> read(String id);
 
   /**
-   * Records in the order they were created (ties by id), skipping {@code omit} and answering at most
-   * {@code limit}.
+   * Records in the order they were created (ties by id), skipping {@code omit} and answering at
+   * most {@code limit}.
    */
   default List<StoredRecord> page(long limit, long omit) {
     return find(Selection.page(limit, omit));
@@ -24,19 +24,18 @@ public interface Store {
 
   /**
    * The records the selection matches, in its order: its window of at most {@code limit} after
-   * {@code omit}. The criteria and the order are applied by the storage to the records as stored,
-   * a whole scan where nothing indexes them.
+   * {@code omit}. The criteria and the order are applied by the storage to the records as stored, a
+   * whole scan where nothing indexes them.
    */
   List<StoredRecord> find(Selection selection);
 
   /**
    * Applies the write if the record is still at its expected version.
    *
-   * @return {@link Outcome#COMMITTED}; {@link Outcome#CONFLICT} when another write got there
-   *     first; {@link Outcome#DUPLICATE} when the write's inbox entry names a call already answered
-   *     and not forgotten at the time of the write (its record's {@code updated}): its answer may
-   *     have expired, its record of being answered has not. Nothing at all is written unless
-   *     COMMITTED.
+   * @return {@link Outcome#COMMITTED}; {@link Outcome#CONFLICT} when another write got there first;
+   *     {@link Outcome#DUPLICATE} when the write's inbox entry names a call already answered and
+   *     not forgotten at the time of the write (its record's {@code updated}): its answer may have
+   *     expired, its record of being answered has not. Nothing at all is written unless COMMITTED.
    */
   Outcome commit(Write write);
 
@@ -51,7 +50,8 @@ public interface Store {
   /**
    * The inbox entry recorded for a call, if it is recorded and not forgotten by {@code now}: with
    * its answer while the answer has not expired by {@code now} ({@link InboxEntry#at(long)}), and
-   * always when it was answered, the fingerprint of the request it answered and the record it wrote.
+   * always when it was answered, the fingerprint of the request it answered and the record it
+   * wrote.
    *
    * @param now epoch milliseconds
    */
@@ -95,8 +95,8 @@ public interface Store {
   /**
    * Takes the publication of at most {@code limit} unpublished entries, oldest first: those whose
    * claim ended by {@code now}, claimed now until {@code until}. Two callers, in one process or in
-   * several, never hold a claim on the same entry at once; an entry whose claimant died is taken
-   * by the next sweep after its claim ends.
+   * several, never hold a claim on the same entry at once; an entry whose claimant died is taken by
+   * the next sweep after its claim ends.
    */
   List<OutboxEntry> claim(int limit, long now, long until);
 
@@ -106,8 +106,8 @@ public interface Store {
    * not been taken over) is left claimed until {@code now}, for the next sweep of any process to
    * take. What a process calls when it could not publish entries it claimed because the bus is out
    * of reach, so that another process publishes them without waiting for the claim to end. Entries
-   * published, claimed by another, or unknown are left as they are. This default gives nothing back:
-   * the claims then end by themselves.
+   * published, claimed by another, or unknown are left as they are. This default gives nothing
+   * back: the claims then end by themselves.
    */
   default void release(Collection<OutboxEntry> entries, long now) {}
 

@@ -12,7 +12,8 @@ public sealed interface Verdict {
   record Retry(Duration delay) implements Verdict {
     public Retry {
       Objects.requireNonNull(delay, "delay");
-      if (delay.isNegative()) throw new IllegalArgumentException("a retry delay is never negative: " + delay);
+      if (delay.isNegative())
+        throw new IllegalArgumentException("a retry delay is never negative: " + delay);
     }
   }
 

@@ -15,13 +15,20 @@ import java.util.Optional;
  * @param inbox the answer to the call that made the change, for an operation that declares {@code
  *     once}; committed with the record or not at all
  */
-public record Write(long expectedVersion, StoredRecord record, Optional<OutboxEntry> outbox, Optional<InboxEntry> inbox) {
+public record Write(
+    long expectedVersion,
+    StoredRecord record,
+    Optional<OutboxEntry> outbox,
+    Optional<InboxEntry> inbox) {
   public Write {
     Objects.requireNonNull(record, "record");
     Objects.requireNonNull(outbox, "outbox");
     Objects.requireNonNull(inbox, "inbox");
     if (inbox.isPresent() && inbox.get().reply().isEmpty()) {
-      throw new IllegalArgumentException("a write records the answer to its call; the inbox entry of " + inbox.get().identity() + " has none");
+      throw new IllegalArgumentException(
+          "a write records the answer to its call; the inbox entry of "
+              + inbox.get().identity()
+              + " has none");
     }
     if (record.version() != expectedVersion + 1) {
       throw new IllegalArgumentException(

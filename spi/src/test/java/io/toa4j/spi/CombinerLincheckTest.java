@@ -13,11 +13,11 @@ import org.junit.jupiter.api.Test;
 /**
  * The combiner's protocol explored by Lincheck's model checker, which runs scenarios of a few
  * threads under many interleavings (switching threads at each shared access): whatever the
- * interleaving, and when a drain throws an {@code Error}, a drain never runs on two
- * threads at once, every item added is drained, and the combiner ends idle. Both kinds are
- * explored: the drain on the requesting thread (the RabbitMQ bus's acks) and the drain handed to an
- * executor (the publisher's drains), whose executor here runs it on the requesting thread so that
- * the hand-over's states are explored with the rest.
+ * interleaving, and when a drain throws an {@code Error}, a drain never runs on two threads at
+ * once, every item added is drained, and the combiner ends idle. Both kinds are explored: the drain
+ * on the requesting thread (the RabbitMQ bus's acks) and the drain handed to an executor (the
+ * publisher's drains), whose executor here runs it on the requesting thread so that the hand-over's
+ * states are explored with the rest.
  */
 public class CombinerLincheckTest {
   private final Owner inline = new Owner(Combiner::inline);
@@ -100,9 +100,17 @@ public class CombinerLincheckTest {
     void check(String kind) {
       if (overlapped.get()) throw new IllegalStateException(kind + ": two drains ran at once");
       if (!waiting.isEmpty() || drained.get() != added.get()) {
-        throw new IllegalStateException(kind + ": added " + added + ", drained " + drained + ", still waiting " + waiting.size());
+        throw new IllegalStateException(
+            kind
+                + ": added "
+                + added
+                + ", drained "
+                + drained
+                + ", still waiting "
+                + waiting.size());
       }
-      if (combiner.busy()) throw new IllegalStateException(kind + ": the combiner did not end idle");
+      if (combiner.busy())
+        throw new IllegalStateException(kind + ": the combiner did not end idle");
     }
   }
 }

@@ -35,32 +35,52 @@ class OwnerOnlyTest {
 
   @Test
   void file_existingAndWider_isKeptAsItIs_andReportedOnceWithItsModeAndTheChmod() throws Exception {
-    Path file = Files.createFile(dir.resolve("x.db"), PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rw-r--r--")));
+    Path file =
+        Files.createFile(
+            dir.resolve("x.db"),
+            PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rw-r--r--")));
     Files.writeString(file, "kept");
 
     OwnerOnly.file(file, warnings::add);
     OwnerOnly.file(file, warnings::add);
     OwnerOnly.check(file, warnings::add);
 
-    assertThat(Files.getPosixFilePermissions(file)).isEqualTo(PosixFilePermissions.fromString("rw-r--r--"));
+    assertThat(Files.getPosixFilePermissions(file))
+        .isEqualTo(PosixFilePermissions.fromString("rw-r--r--"));
     assertThat(Files.readString(file)).isEqualTo("kept");
-    assertThat(warnings).containsExactly(file + " can be reached by other local users (mode 0644, rw-r--r--); only its owner should:"
-        + " run chmod 600 '" + file + "' (or chmod -R go-rwx on the context's .toa folder)");
+    assertThat(warnings)
+        .containsExactly(
+            file
+                + " can be reached by other local users (mode 0644, rw-r--r--); only its owner should:"
+                + " run chmod 600 '"
+                + file
+                + "' (or chmod -R go-rwx on the context's .toa folder)");
   }
 
   @Test
   void folder_existingAndWider_isReportedWithChmod700() throws Exception {
-    Path folder = Files.createDirectory(dir.resolve(".toa"), PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rwxr-x---")));
+    Path folder =
+        Files.createDirectory(
+            dir.resolve(".toa"),
+            PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rwxr-x---")));
 
     OwnerOnly.folder(folder, warnings::add);
 
-    assertThat(Files.getPosixFilePermissions(folder)).isEqualTo(PosixFilePermissions.fromString("rwxr-x---"));
-    assertThat(warnings).singleElement().asString().contains("(mode 0750, rwxr-x---)").contains("run chmod 700 '" + folder + "'");
+    assertThat(Files.getPosixFilePermissions(folder))
+        .isEqualTo(PosixFilePermissions.fromString("rwxr-x---"));
+    assertThat(warnings)
+        .singleElement()
+        .asString()
+        .contains("(mode 0750, rwxr-x---)")
+        .contains("run chmod 700 '" + folder + "'");
   }
 
   @Test
   void check_ownerOnlyOrAbsent_reportsNothing() throws Exception {
-    Path readOnly = Files.createFile(dir.resolve("r"), PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("r--------")));
+    Path readOnly =
+        Files.createFile(
+            dir.resolve("r"),
+            PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("r--------")));
 
     OwnerOnly.check(readOnly, warnings::add);
     OwnerOnly.check(dir.resolve("absent"), warnings::add);

@@ -37,7 +37,12 @@ public final class IdempotentCall {
   private final String route;
   private final boolean keyRequired;
 
-  IdempotentCall(IdempotentCalls calls, HttpServletRequest request, HttpServletResponse response, String route, boolean keyRequired) {
+  IdempotentCall(
+      IdempotentCalls calls,
+      HttpServletRequest request,
+      HttpServletResponse response,
+      String route,
+      boolean keyRequired) {
     this.calls = calls;
     this.request = request;
     this.response = response;
@@ -56,9 +61,15 @@ public final class IdempotentCall {
    */
   public Reply call(String endpoint, Request call) {
     Principal principal = request.getUserPrincipal();
-    IdempotentCalls.Answered answered = calls.call(
-        Collections.list(request.getHeaders(IdempotentCalls.HEADER)), keyRequired, principal == null ? "" : principal.getName(),
-        request.getMethod(), route, endpoint, call);
+    IdempotentCalls.Answered answered =
+        calls.call(
+            Collections.list(request.getHeaders(IdempotentCalls.HEADER)),
+            keyRequired,
+            principal == null ? "" : principal.getName(),
+            request.getMethod(),
+            route,
+            endpoint,
+            call);
     answered.headers().forEach(response::setHeader);
     return answered.reply();
   }

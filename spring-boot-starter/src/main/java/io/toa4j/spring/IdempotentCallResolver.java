@@ -10,7 +10,10 @@ import org.springframework.web.method.support.HandlerMethodArgumentResolver;
 import org.springframework.web.method.support.ModelAndViewContainer;
 import org.springframework.web.servlet.HandlerMapping;
 
-/** Gives a controller method its {@link IdempotentCall}: the request, its mapped route, and whether a key is required. */
+/**
+ * Gives a controller method its {@link IdempotentCall}: the request, its mapped route, and whether
+ * a key is required.
+ */
 final class IdempotentCallResolver implements HandlerMethodArgumentResolver {
   private final IdempotentCalls calls;
 
@@ -25,15 +28,23 @@ final class IdempotentCallResolver implements HandlerMethodArgumentResolver {
 
   @Override
   public IdempotentCall resolveArgument(
-      MethodParameter parameter, ModelAndViewContainer mav, NativeWebRequest web, WebDataBinderFactory binders) {
+      MethodParameter parameter,
+      ModelAndViewContainer mav,
+      NativeWebRequest web,
+      WebDataBinderFactory binders) {
     HttpServletRequest request = web.getNativeRequest(HttpServletRequest.class);
     HttpServletResponse response = web.getNativeResponse(HttpServletResponse.class);
     if (request == null || response == null) {
-      throw new IllegalStateException("An IdempotentCall is made from a servlet request; " + parameter.getMethod() + " is not served by one");
+      throw new IllegalStateException(
+          "An IdempotentCall is made from a servlet request; "
+              + parameter.getMethod()
+              + " is not served by one");
     }
     Object pattern = request.getAttribute(HandlerMapping.BEST_MATCHING_PATTERN_ATTRIBUTE);
     String route = pattern == null ? request.getRequestURI() : pattern.toString();
-    boolean required = parameter.hasParameterAnnotation(IdempotencyKeyRequired.class) || parameter.hasMethodAnnotation(IdempotencyKeyRequired.class);
+    boolean required =
+        parameter.hasParameterAnnotation(IdempotencyKeyRequired.class)
+            || parameter.hasMethodAnnotation(IdempotencyKeyRequired.class);
     return new IdempotentCall(calls, request, response, route, required);
   }
 }

@@ -23,15 +23,20 @@ final class JacksonCheck {
    */
   static void require(ClassLoader loader) {
     if (ClassUtils.isPresent(NEEDED, loader)) return;
-    throw new IllegalStateException("toa4j reads YAML with Jackson 3.3 or newer, and this application has jackson-dataformat-yaml "
-        + version(loader) + " (Spring Boot 4.0 manages Jackson 3.1): import io.toa4j:toa4j-bom in the application's"
-        + " dependencyManagement (type pom, scope import; before Spring Boot's BOM where the application imports that),"
-        + " which brings Jackson 3.3 for all of Jackson (docs/spring-boot.md, \"Versions\")");
+    throw new IllegalStateException(
+        "toa4j reads YAML with Jackson 3.3 or newer, and this application has jackson-dataformat-yaml "
+            + version(loader)
+            + " (Spring Boot 4.0 manages Jackson 3.1): import io.toa4j:toa4j-bom in the application's"
+            + " dependencyManagement (type pom, scope import; before Spring Boot's BOM where the application imports that),"
+            + " which brings Jackson 3.3 for all of Jackson (docs/spring-boot.md, \"Versions\")");
   }
 
   private static String version(ClassLoader loader) {
     try {
-      return String.valueOf(Class.forName("tools.jackson.dataformat.yaml.PackageVersion", false, loader).getField("VERSION").get(null));
+      return String.valueOf(
+          Class.forName("tools.jackson.dataformat.yaml.PackageVersion", false, loader)
+              .getField("VERSION")
+              .get(null));
     } catch (ReflectiveOperationException | LinkageError e) {
       return "older than 3.3";
     }

@@ -50,10 +50,16 @@ public class ToaAutoConfiguration {
   /** Closed by {@link #toaClosing}, in the lifecycle, not when the bean is destroyed. */
   @Bean(destroyMethod = "")
   @ConditionalOnMissingBean
-  Toa toa(ToaProperties properties, Environment environment, ObjectProvider<MeterRegistry> registry, ObjectProvider<OpenTelemetry> openTelemetry) {
+  Toa toa(
+      ToaProperties properties,
+      Environment environment,
+      ObjectProvider<MeterRegistry> registry,
+      ObjectProvider<OpenTelemetry> openTelemetry) {
     JacksonCheck.require(ToaAutoConfiguration.class.getClassLoader());
     ToaPropertyNames.refuseWhatCannotApply(environment);
-    ToaBuilder builder = ToaContexts.builder(properties, Binder.get(environment), Optional.ofNullable(registry.getIfUnique()));
+    ToaBuilder builder =
+        ToaContexts.builder(
+            properties, Binder.get(environment), Optional.ofNullable(registry.getIfUnique()));
     openTelemetry.ifUnique(builder::openTelemetry);
     return builder.build();
   }
@@ -74,7 +80,10 @@ public class ToaAutoConfiguration {
     }
   }
 
-  /** The {@code Idempotency-Key} contract for controllers, and problem answers for what a call throws. */
+  /**
+   * The {@code Idempotency-Key} contract for controllers, and problem answers for what a call
+   * throws.
+   */
   @Configuration(proxyBeanMethods = false)
   @ConditionalOnWebApplication(type = ConditionalOnWebApplication.Type.SERVLET)
   @ConditionalOnClass(WebMvcConfigurer.class)
@@ -116,9 +125,12 @@ public class ToaAutoConfiguration {
     @Bean(destroyMethod = "")
     @ConditionalOnMissingBean
     Gateway toaGateway(Toa toa, ToaProperties properties) {
-      return Gateway.start(toa, properties.gateway().socketAddress(), GatewaySettings.defaults()
-          .withAttach(properties.idempotency().attach())
-          .withOperatorRole(properties.gateway().operatorRole()));
+      return Gateway.start(
+          toa,
+          properties.gateway().socketAddress(),
+          GatewaySettings.defaults()
+              .withAttach(properties.idempotency().attach())
+              .withOperatorRole(properties.gateway().operatorRole()));
     }
 
     @Bean

@@ -27,7 +27,8 @@ final class ToaHealthIndicator implements HealthIndicator {
   @Override
   public Health health() {
     Optional<String> problem = toa.admin().health();
-    Health.Builder health = problem.map(reason -> Health.down().withDetail("reason", reason)).orElseGet(Health::up);
+    Health.Builder health =
+        problem.map(reason -> Health.down().withDetail("reason", reason)).orElseGet(Health::up);
     gauges("toa.outbox.backlog").ifPresent(backlog -> health.withDetail("outboxBacklog", backlog));
     gauges("toa.parked").ifPresent(parked -> health.withDetail("parked", parked));
     return health.build();

@@ -16,8 +16,8 @@ import org.springframework.web.bind.annotation.RestControllerAdvice;
  * Answers what a controller's call to the context throws as the gateway answers it: an RFC 9457
  * problem ({@code application/problem+json}) with toa4j's stable {@code code}. A refusal of the
  * {@code Idempotency-Key} contract takes its status (400, 409, 422); a failure its code's (a
- * contract violation 400, a reused identity 422, a lost race 409, ...), and one of the system a
- * 500 that says only that it is logged. Ordered last, so the application's own advice comes first.
+ * contract violation 400, a reused identity 422, a lost race 409, ...), and one of the system a 500
+ * that says only that it is logged. Ordered last, so the application's own advice comes first.
  */
 @RestControllerAdvice
 @Order(Ordered.LOWEST_PRECEDENCE)
@@ -34,7 +34,8 @@ final class ToaProblems {
     int status = failure.code().status();
     if (status < 500) return problem(status, failure.code().name(), failure.getMessage());
     LOG.error("A call to the context failed", failure);
-    return problem(status, failure.code().name(), "the request failed inside the application; it is logged");
+    return problem(
+        status, failure.code().name(), "the request failed inside the application; it is logged");
   }
 
   private static ResponseEntity<ProblemDetail> problem(int status, String code, String detail) {

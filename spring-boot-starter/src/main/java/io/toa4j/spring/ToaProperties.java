@@ -36,7 +36,10 @@ public record ToaProperties(
     @DefaultValue Gateway gateway,
     @DefaultValue Idempotency idempotency) {
 
-  /** @param attach the wait for a request with the same key that is being answered; zero refuses at once */
+  /**
+   * @param attach the wait for a request with the same key that is being answered; zero refuses at
+   *     once
+   */
   public record Idempotency(@DefaultValue("5s") Duration attach) {}
 
   /**
@@ -47,14 +50,18 @@ public record ToaProperties(
    * @param operatorRole the role that uses the operator console at {@code /.toa/console/}
    */
   public record Gateway(
-      @DefaultValue("false") boolean enabled, @DefaultValue("127.0.0.1:8000") String address, @DefaultValue("toa:operator") String operatorRole) {
+      @DefaultValue("false") boolean enabled,
+      @DefaultValue("127.0.0.1:8000") String address,
+      @DefaultValue("toa:operator") String operatorRole) {
     /** The address, read. */
     InetSocketAddress socketAddress() {
       int colon = address.lastIndexOf(':');
       String port = colon < 0 ? "" : address.substring(colon + 1);
       if (colon <= 0 || !port.matches("[0-9]{1,5}") || Integer.parseInt(port) > 65535) {
         throw new IllegalArgumentException(
-            "toa.gateway.address is '" + address + "'; write it as host:port, such as 127.0.0.1:8000 (port 0 takes a free one)");
+            "toa.gateway.address is '"
+                + address
+                + "'; write it as host:port, such as 127.0.0.1:8000 (port 0 takes a free one)");
       }
       return new InetSocketAddress(address.substring(0, colon), Integer.parseInt(port));
     }

@@ -19,22 +19,24 @@ import org.springframework.core.env.StandardEnvironment;
  * Refuses, before the context is built, the {@code toa.*} properties that would otherwise be
  * ignored: a name that is none of the starter's (a misspelt {@code toa.compnents}) and an engine's
  * options with no engine named beside them. Spring binds what it knows and passes over the rest;
- * here a property that was written and does nothing would be a setting the application believes
- * it has.
+ * here a property that was written and does nothing would be a setting the application believes it
+ * has.
  *
  * <p>Names are read from every property source but the process's environment: variables such as
- * {@code TOA_REQUIRE_SERVERS} or {@code TOA_POSTGRES_URL} are the tools' and the tests', and Spring's
- * relaxed binding would read them as {@code toa.require-servers}. Options without an engine are
- * refused from every source, the environment's {@code TOA_STORAGE_URL} too.
+ * {@code TOA_REQUIRE_SERVERS} or {@code TOA_POSTGRES_URL} are the tools' and the tests', and
+ * Spring's relaxed binding would read them as {@code toa.require-servers}. Options without an
+ * engine are refused from every source, the environment's {@code TOA_STORAGE_URL} too.
  */
 final class ToaPropertyNames {
   /** The starter's properties, each name in Spring's uniform form (lower case, no dashes). */
-  private static final Pattern KNOWN = Pattern.compile("toa\\.("
-      + "name|directory|state"
-      + "|(components|host)(\\[\\d+\\])?"
-      + "|(storage|bus)(\\.(engine|url|options\\..+))?"
-      + "|gateway\\.(enabled|address|operatorrole)"
-      + "|idempotency\\.attach)");
+  private static final Pattern KNOWN =
+      Pattern.compile(
+          "toa\\.("
+              + "name|directory|state"
+              + "|(components|host)(\\[\\d+\\])?"
+              + "|(storage|bus)(\\.(engine|url|options\\..+))?"
+              + "|gateway\\.(enabled|address|operatorrole)"
+              + "|idempotency\\.attach)");
 
   private ToaPropertyNames() {}
 
@@ -52,8 +54,10 @@ final class ToaPropertyNames {
   private static void refuseUnknown(ConfigurableEnvironment environment) {
     TreeSet<String> unknown = new TreeSet<>();
     ConfigurationPropertyName toa = ConfigurationPropertyName.of("toa");
-    for (ConfigurationPropertySource source : ConfigurationPropertySources.from(environment.getPropertySources())) {
-      if (fromTheEnvironment(source) || !(source instanceof IterableConfigurationPropertySource iterable)) continue;
+    for (ConfigurationPropertySource source :
+        ConfigurationPropertySources.from(environment.getPropertySources())) {
+      if (fromTheEnvironment(source)
+          || !(source instanceof IterableConfigurationPropertySource iterable)) continue;
       iterable.stream()
           .filter(toa::isAncestorOf)
           .map(ConfigurationPropertyName::toString)
@@ -61,11 +65,13 @@ final class ToaPropertyNames {
           .forEach(unknown::add);
     }
     if (!unknown.isEmpty()) {
-      throw new IllegalArgumentException(String.join(", ", unknown) + (unknown.size() == 1 ? " is" : " are")
-          + " not a property of toa4j's starter, so it would do nothing; the properties are toa.name, toa.directory,"
-          + " toa.components, toa.host, toa.state, toa.storage.engine, toa.storage.options.*, toa.storage.url,"
-          + " toa.bus.engine, toa.bus.options.*, toa.bus.url, toa.gateway.enabled, toa.gateway.address,"
-          + " toa.gateway.operator-role and toa.idempotency.attach (docs/spring-boot.md, \"Properties\")");
+      throw new IllegalArgumentException(
+          String.join(", ", unknown)
+              + (unknown.size() == 1 ? " is" : " are")
+              + " not a property of toa4j's starter, so it would do nothing; the properties are toa.name, toa.directory,"
+              + " toa.components, toa.host, toa.state, toa.storage.engine, toa.storage.options.*, toa.storage.url,"
+              + " toa.bus.engine, toa.bus.options.*, toa.bus.url, toa.gateway.enabled, toa.gateway.address,"
+              + " toa.gateway.operator-role and toa.idempotency.attach (docs/spring-boot.md, \"Properties\")");
     }
   }
 
@@ -73,15 +79,24 @@ final class ToaPropertyNames {
     String prefix = "toa." + engine;
     if (EngineProperties.of(binder, prefix).isPresent()) return;
     TreeSet<String> options = new TreeSet<>();
-    binder.bind(prefix + ".options", Bindable.mapOf(String.class, String.class))
+    binder
+        .bind(prefix + ".options", Bindable.mapOf(String.class, String.class))
         .ifBound(map -> map.keySet().forEach(key -> options.add(prefix + ".options." + key)));
     binder.bind(prefix + ".url", String.class).ifBound(url -> options.add(prefix + ".url"));
     if (options.isEmpty()) return;
     String example = "storage".equals(engine) ? "sqlite or postgres" : "embedded or rabbitmq";
-    throw new IllegalArgumentException(String.join(", ", options) + (options.size() == 1 ? " is" : " are")
-        + " set, and no engine is named for them: set " + prefix + ".engine (" + example + ")"
-        + " beside them: options are read only with the engine they are for, and without one the context"
-        + " folder's engine (or " + ("storage".equals(engine) ? "sqlite" : "embedded") + ", the default) runs without them");
+    throw new IllegalArgumentException(
+        String.join(", ", options)
+            + (options.size() == 1 ? " is" : " are")
+            + " set, and no engine is named for them: set "
+            + prefix
+            + ".engine ("
+            + example
+            + ")"
+            + " beside them: options are read only with the engine they are for, and without one the context"
+            + " folder's engine (or "
+            + ("storage".equals(engine) ? "sqlite" : "embedded")
+            + ", the default) runs without them");
   }
 
   private static boolean fromTheEnvironment(ConfigurationPropertySource source) {

@@ -29,10 +29,13 @@ class BomTest {
     Set<String> published = new TreeSet<>();
     for (String module : all(MODULE, Files.readString(root.resolve("pom.xml")))) {
       if (UNPUBLISHED.contains(module) || module.startsWith("examples/")) continue;
-      String pom = Files.readString(root.resolve(module).resolve("pom.xml")).replaceFirst("(?s)<parent>.*?</parent>", "");
+      String pom =
+          Files.readString(root.resolve(module).resolve("pom.xml"))
+              .replaceFirst("(?s)<parent>.*?</parent>", "");
       published.add(all(ARTIFACT, pom).get(0)); // the module's own, the first after its parent
     }
-    Set<String> listed = new TreeSet<>(all(ARTIFACT, Files.readString(root.resolve("bom/pom.xml"))));
+    Set<String> listed =
+        new TreeSet<>(all(ARTIFACT, Files.readString(root.resolve("bom/pom.xml"))));
     listed.remove("toa4j-bom");
     assertThat(published).as("the modules the build publishes").hasSizeGreaterThan(10);
     assertThat(listed).as("what toa4j-bom lists").isEqualTo(published);

@@ -21,17 +21,21 @@ class HealthTest {
     new ApplicationContextRunner()
         .withConfiguration(AutoConfigurations.of(ToaAutoConfiguration.class))
         .withPropertyValues("toa.name=test", "toa.components=test.wallets", "toa.state=" + state)
-        .run(context -> {
-          HealthIndicator indicator = context.getBean("toaHealthIndicator", HealthIndicator.class);
-          Health up = indicator.health();
+        .run(
+            context -> {
+              HealthIndicator indicator =
+                  context.getBean("toaHealthIndicator", HealthIndicator.class);
+              Health up = indicator.health();
 
-          context.getBean(Toa.class).close(); // the storage and the bus are gone
-          Health down = indicator.health();
+              context.getBean(Toa.class).close(); // the storage and the bus are gone
+              Health down = indicator.health();
 
-          assertThat(up.getStatus()).isEqualTo(Status.UP);
-          assertThat(up.getDetails()).containsEntry("outboxBacklog", 0L).containsEntry("parked", 0L);
-          assertThat(down.getStatus()).isEqualTo(Status.DOWN);
-          assertThat(down.getDetails().get("reason")).asString().contains("does not answer");
-        });
+              assertThat(up.getStatus()).isEqualTo(Status.UP);
+              assertThat(up.getDetails())
+                  .containsEntry("outboxBacklog", 0L)
+                  .containsEntry("parked", 0L);
+              assertThat(down.getStatus()).isEqualTo(Status.DOWN);
+              assertThat(down.getDetails().get("reason")).asString().contains("does not answer");
+            });
   }
 }

@@ -11,7 +11,8 @@ import tools.jackson.databind.json.JsonMapper;
 
 /** A real HTTP client against a port on this machine, answering bodies as JSON trees. */
 final class Http {
-  private static final HttpClient CLIENT = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
+  private static final HttpClient CLIENT =
+      HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
   private static final JsonMapper JSON = JsonMapper.builder().build();
 
   private final int port;
@@ -22,9 +23,14 @@ final class Http {
 
   /** Sends a request with a JSON body (none when null) and header pairs. */
   HttpResponse<String> send(String method, String path, String body, String... headers) {
-    HttpRequest.Builder request = HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + path))
-        .timeout(Duration.ofSeconds(30))
-        .method(method, body == null ? HttpRequest.BodyPublishers.noBody() : HttpRequest.BodyPublishers.ofString(body));
+    HttpRequest.Builder request =
+        HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + path))
+            .timeout(Duration.ofSeconds(30))
+            .method(
+                method,
+                body == null
+                    ? HttpRequest.BodyPublishers.noBody()
+                    : HttpRequest.BodyPublishers.ofString(body));
     if (body != null) request.header("content-type", "application/json");
     for (int i = 0; i < headers.length; i += 2) request.header(headers[i], headers[i + 1]);
     try {

@@ -54,14 +54,20 @@ class LifecycleTest {
   void gatewayEnabled_servesTheExpositionOnItsOwnAddress_andStopsWithTheApplication() {
     int gatewayPort;
     try (ConfigurableApplicationContext application =
-        start("toa.gateway.enabled=true", "toa.gateway.address=127.0.0.1:0", "toa.gateway.operator-role=ops")) {
+        start(
+            "toa.gateway.enabled=true",
+            "toa.gateway.address=127.0.0.1:0",
+            "toa.gateway.operator-role=ops")) {
       Gateway gateway = application.getBean(Gateway.class);
       gatewayPort = gateway.port();
       assertThat(gatewayPort).isNotEqualTo(port(application));
-      application.getBean(Toa.class).call("test.wallets.credit", Request.of(WALLET, Map.of("amount", 3)));
+      application
+          .getBean(Toa.class)
+          .call("test.wallets.credit", Request.of(WALLET, Map.of("amount", 3)));
 
       HttpResponse<String> health = new Http(gatewayPort).send("GET", "/.toa/health", null);
-      HttpResponse<String> wallet = new Http(gatewayPort).send("GET", "/test/wallets/" + WALLET + "/", null);
+      HttpResponse<String> wallet =
+          new Http(gatewayPort).send("GET", "/test/wallets/" + WALLET + "/", null);
 
       assertThat(health.statusCode()).isEqualTo(200);
       assertThat(wallet.statusCode()).as(wallet.body()).isEqualTo(200);
@@ -72,7 +78,9 @@ class LifecycleTest {
       assertThat(state.statusCode()).isEqualTo(401);
       assertThat(state.body()).as("open to the configured role").contains("[ops]");
     }
-    assertThatThrownBy(() -> new Http(gatewayPort).send("GET", "/.toa/health", null)).as("the gateway stopped").isInstanceOf(AssertionError.class);
+    assertThatThrownBy(() -> new Http(gatewayPort).send("GET", "/.toa/health", null))
+        .as("the gateway stopped")
+        .isInstanceOf(AssertionError.class);
   }
 
   @Test
@@ -81,8 +89,15 @@ class LifecycleTest {
     Toa toa = application.getBean(Toa.class);
     Http http = new Http(port(application));
     CountDownLatch reached = Gate.shut();
-    CompletableFuture<HttpResponse<String>> inFlight = CompletableFuture.supplyAsync(
-        () -> http.send("PUT", "/wallets/" + WALLET + "/credits", "{\"amount\": 9}", "idempotency-key", "k-stop"));
+    CompletableFuture<HttpResponse<String>> inFlight =
+        CompletableFuture.supplyAsync(
+            () ->
+                http.send(
+                    "PUT",
+                    "/wallets/" + WALLET + "/credits",
+                    "{\"amount\": 9}",
+                    "idempotency-key",
+                    "k-stop"));
     assertThat(reached.await(30, TimeUnit.SECONDS)).as("the credit runs").isTrue();
 
     CountDownLatch closing = new CountDownLatch(1);
@@ -97,9 +112,12 @@ class LifecycleTest {
     HttpResponse<String> answered = inFlight.get(30, TimeUnit.SECONDS);
     stopping.get(60, TimeUnit.SECONDS);
     assertThat(answered.statusCode()).as(answered.body()).isEqualTo(200);
-    assertThatThrownBy(() -> toa.call("test.wallets.observe", Request.id(WALLET))).as("the context is closed").isInstanceOf(RuntimeException.class);
+    assertThatThrownBy(() -> toa.call("test.wallets.observe", Request.id(WALLET)))
+        .as("the context is closed")
+        .isInstanceOf(RuntimeException.class);
     try (ConfigurableApplicationContext again = start()) {
-      assertThat(new Http(port(again)).send("GET", "/wallets/" + WALLET, null).body()).contains("\"balance\":9");
+      assertThat(new Http(port(again)).send("GET", "/wallets/" + WALLET, null).body())
+          .contains("\"balance\":9");
     }
   }
 }

@@ -17,7 +17,10 @@ import org.junit.jupiter.api.io.TempDir;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 
-/** The application's OpenTelemetry bean, when it defines one, is where the context records its spans. */
+/**
+ * The application's OpenTelemetry bean, when it defines one, is where the context records its
+ * spans.
+ */
 class OpenTelemetryTest {
   static final String WALLET = "0123456789abcdef0123456789abcdef";
 
@@ -26,21 +29,28 @@ class OpenTelemetryTest {
   @Test
   void anOpenTelemetryBean_recordsTheContextsSpans() {
     InMemorySpanExporter exporter = InMemorySpanExporter.create();
-    try (SdkTracerProvider provider = SdkTracerProvider.builder().addSpanProcessor(SimpleSpanProcessor.create(exporter)).build()) {
+    try (SdkTracerProvider provider =
+        SdkTracerProvider.builder()
+            .addSpanProcessor(SimpleSpanProcessor.create(exporter))
+            .build()) {
       new ApplicationContextRunner()
           .withConfiguration(AutoConfigurations.of(ToaAutoConfiguration.class))
-          .withBean(OpenTelemetry.class, () -> OpenTelemetrySdk.builder().setTracerProvider(provider).build())
+          .withBean(
+              OpenTelemetry.class,
+              () -> OpenTelemetrySdk.builder().setTracerProvider(provider).build())
           .withPropertyValues("toa.name=test", "toa.components=test.wallets", "toa.state=" + state)
-          .run(context -> {
-            Toa toa = context.getBean(Toa.class);
-            assertThat(toa.openTelemetry()).isSameAs(context.getBean(OpenTelemetry.class));
+          .run(
+              context -> {
+                Toa toa = context.getBean(Toa.class);
+                assertThat(toa.openTelemetry()).isSameAs(context.getBean(OpenTelemetry.class));
 
-            toa.call("test.wallets.credit", Request.of(WALLET, Map.of("amount", 5)), "call-1");
+                toa.call("test.wallets.credit", Request.of(WALLET, Map.of("amount", 5)), "call-1");
 
-            assertThat(exporter.getFinishedSpanItems()).extracting(SpanData::getName)
-                .contains("call test.wallets.credit", "commit test.wallets");
-            toa.close();
-          });
+                assertThat(exporter.getFinishedSpanItems())
+                    .extracting(SpanData::getName)
+                    .contains("call test.wallets.credit", "commit test.wallets");
+                toa.close();
+              });
     }
   }
 
@@ -49,10 +59,12 @@ class OpenTelemetryTest {
     new ApplicationContextRunner()
         .withConfiguration(AutoConfigurations.of(ToaAutoConfiguration.class))
         .withPropertyValues("toa.name=test", "toa.components=test.wallets", "toa.state=" + state)
-        .run(context -> {
-          Toa toa = context.getBean(Toa.class);
-          assertThat(toa.openTelemetry()).isSameAs(io.opentelemetry.api.GlobalOpenTelemetry.get());
-          toa.close();
-        });
+        .run(
+            context -> {
+              Toa toa = context.getBean(Toa.class);
+              assertThat(toa.openTelemetry())
+                  .isSameAs(io.opentelemetry.api.GlobalOpenTelemetry.get());
+              toa.close();
+            });
   }
 }

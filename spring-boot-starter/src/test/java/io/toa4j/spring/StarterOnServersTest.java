@@ -29,7 +29,11 @@ import org.springframework.test.context.DynamicPropertySource;
 @SpringBootTest(
     classes = WalletsApplication.class,
     webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT,
-    properties = {"toa.name=test", "toa.components=test.wallets", "management.endpoint.health.show-details=always"})
+    properties = {
+      "toa.name=test",
+      "toa.components=test.wallets",
+      "management.endpoint.health.show-details=always"
+    })
 @DirtiesContext
 class StarterOnServersTest {
   static final String WALLET = "0123456789abcdef0123456789abcdef";
@@ -52,14 +56,27 @@ class StarterOnServersTest {
   @Test
   void sameKeyTwice_isReplayed_andCreditsOnce_inPostgres() {
     Http http = new Http(port);
-    HttpResponse<String> first = http.send("PUT", "/wallets/" + WALLET + "/credits", "{\"amount\": 500}", "idempotency-key", "k-1");
-    HttpResponse<String> again = http.send("PUT", "/wallets/" + WALLET + "/credits", "{\"amount\": 500}", "idempotency-key", "k-1");
+    HttpResponse<String> first =
+        http.send(
+            "PUT",
+            "/wallets/" + WALLET + "/credits",
+            "{\"amount\": 500}",
+            "idempotency-key",
+            "k-1");
+    HttpResponse<String> again =
+        http.send(
+            "PUT",
+            "/wallets/" + WALLET + "/credits",
+            "{\"amount\": 500}",
+            "idempotency-key",
+            "k-1");
 
     assertThat(first.statusCode()).as(first.body()).isEqualTo(200);
     // the same JSON: PostgreSQL keeps a record's properties in an order of its own
     assertThat(Http.json(again)).isEqualTo(Http.json(first));
     assertThat(again.headers().firstValue("idempotent-replayed")).hasValue("true");
-    assertThat(Http.json(http.send("GET", "/wallets/" + WALLET, null)).path("balance").asLong()).isEqualTo(500);
+    assertThat(Http.json(http.send("GET", "/wallets/" + WALLET, null)).path("balance").asLong())
+        .isEqualTo(500);
   }
 
   @Test
@@ -67,8 +84,17 @@ class StarterOnServersTest {
     HttpResponse<String> health = new Http(port).send("GET", "/actuator/health", null);
 
     assertThat(health.statusCode()).as(health.body()).isEqualTo(200);
-    assertThat(Http.json(health).path("components").path("toa").path("status").asText()).isEqualTo("UP");
-    assertThat(Http.json(health).path("components").path("toa").path("details").path("parked").isNumber()).as(health.body()).isTrue();
+    assertThat(Http.json(health).path("components").path("toa").path("status").asText())
+        .isEqualTo("UP");
+    assertThat(
+            Http.json(health)
+                .path("components")
+                .path("toa")
+                .path("details")
+                .path("parked")
+                .isNumber())
+        .as(health.body())
+        .isTrue();
   }
 
   /** Drops the test's database and virtual host once the application is closed. */

@@ -36,7 +36,11 @@ import tools.jackson.databind.JsonNode;
 @SpringBootTest(
     classes = WalletsApplication.class,
     webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT,
-    properties = {"toa.name=test", "toa.components=test.wallets", "management.endpoint.health.show-details=always"})
+    properties = {
+      "toa.name=test",
+      "toa.components=test.wallets",
+      "management.endpoint.health.show-details=always"
+    })
 class StarterTest {
   static final String WALLET = "0123456789abcdef0123456789abcdef";
 
@@ -81,8 +85,10 @@ class StarterTest {
   void meters_goToTheApplicationsRegistry() {
     toa.call("test.wallets.credit", Request.of(wallet("ee"), java.util.Map.of("amount", 1)));
 
-    assertThat(registry.find("toa.call").tag("operation", "test.wallets.credit").timer()).isNotNull();
-    assertThat(registry.find("toa.call").tag("operation", "test.wallets.credit").timer().count()).isGreaterThanOrEqualTo(1);
+    assertThat(registry.find("toa.call").tag("operation", "test.wallets.credit").timer())
+        .isNotNull();
+    assertThat(registry.find("toa.call").tag("operation", "test.wallets.credit").timer().count())
+        .isGreaterThanOrEqualTo(1);
   }
 
   @Test
@@ -98,15 +104,31 @@ class StarterTest {
     JsonNode toaHealth = Http.json(response).path("components").path("toa");
     assertThat(Http.json(response).path("status").asText()).isEqualTo("UP");
     assertThat(toaHealth.path("status").asText()).isEqualTo("UP");
-    assertThat(toaHealth.path("details").path("outboxBacklog").isNumber()).as(response.body()).isTrue();
+    assertThat(toaHealth.path("details").path("outboxBacklog").isNumber())
+        .as(response.body())
+        .isTrue();
     assertThat(toaHealth.path("details").path("parked").asLong()).as(response.body()).isZero();
   }
 
   @Test
   void sameKeyTwice_answersTheSame_replayed_andCreditsOnce() {
     String wallet = wallet("01");
-    HttpResponse<String> first = http().send("PUT", "/wallets/" + wallet + "/credits", "{\"amount\": 500}", "idempotency-key", "k-1");
-    HttpResponse<String> again = http().send("PUT", "/wallets/" + wallet + "/credits", "{\"amount\": 500}", "idempotency-key", "\"k-1\"");
+    HttpResponse<String> first =
+        http()
+            .send(
+                "PUT",
+                "/wallets/" + wallet + "/credits",
+                "{\"amount\": 500}",
+                "idempotency-key",
+                "k-1");
+    HttpResponse<String> again =
+        http()
+            .send(
+                "PUT",
+                "/wallets/" + wallet + "/credits",
+                "{\"amount\": 500}",
+                "idempotency-key",
+                "\"k-1\"");
 
     assertThat(first.statusCode()).as(first.body()).isEqualTo(200);
     assertThat(first.headers().firstValue("idempotent-replayed")).isEmpty();
@@ -121,18 +143,44 @@ class StarterTest {
   @Test
   void sameKeyWithAnotherBody_is422_andCreditsNothingMore() {
     String wallet = wallet("02");
-    http().send("PUT", "/wallets/" + wallet + "/credits", "{\"amount\": 500}", "idempotency-key", "k-2");
-    HttpResponse<String> other = http().send("PUT", "/wallets/" + wallet + "/credits", "{\"amount\": 600}", "idempotency-key", "k-2");
+    http()
+        .send(
+            "PUT",
+            "/wallets/" + wallet + "/credits",
+            "{\"amount\": 500}",
+            "idempotency-key",
+            "k-2");
+    HttpResponse<String> other =
+        http()
+            .send(
+                "PUT",
+                "/wallets/" + wallet + "/credits",
+                "{\"amount\": 600}",
+                "idempotency-key",
+                "k-2");
 
-    assertProblem(other, 422, "IDEMPOTENCY_KEY_REUSED", "used before with a different request on PUT /wallets/{id}/credits");
+    assertProblem(
+        other,
+        422,
+        "IDEMPOTENCY_KEY_REUSED",
+        "used before with a different request on PUT /wallets/{id}/credits");
     assertThat(balance(wallet)).isEqualTo(500);
   }
 
   @Test
   void sameKeyOnAnotherRoute_isAnotherCall() {
     String wallet = wallet("03");
-    http().send("PUT", "/wallets/" + wallet + "/credits", "{\"amount\": 5}", "idempotency-key", "k-3");
-    HttpResponse<String> deposit = http().send("POST", "/wallets/" + wallet + "/deposits", "{\"amount\": 5}", "idempotency-key", "k-3");
+    http()
+        .send(
+            "PUT", "/wallets/" + wallet + "/credits", "{\"amount\": 5}", "idempotency-key", "k-3");
+    HttpResponse<String> deposit =
+        http()
+            .send(
+                "POST",
+                "/wallets/" + wallet + "/deposits",
+                "{\"amount\": 5}",
+                "idempotency-key",
+                "k-3");
 
     assertThat(deposit.statusCode()).isEqualTo(200);
     assertThat(deposit.headers().firstValue("idempotent-replayed")).isEmpty();
@@ -142,7 +190,10 @@ class StarterTest {
   @Test
   void noKey_onARequiredRoute_is400_andOnAnOptionalOne_aNewCallEachTime() {
     String wallet = wallet("04");
-    assertProblem(http().send("PUT", "/wallets/" + wallet + "/credits", "{\"amount\": 5}"), 400, "IDEMPOTENCY_KEY_REQUIRED",
+    assertProblem(
+        http().send("PUT", "/wallets/" + wallet + "/credits", "{\"amount\": 5}"),
+        400,
+        "IDEMPOTENCY_KEY_REQUIRED",
         "PUT /wallets/{id}/credits requires an idempotency-key");
     http().send("POST", "/wallets/" + wallet + "/deposits", "{\"amount\": 5}");
     http().send("POST", "/wallets/" + wallet + "/deposits", "{\"amount\": 5}");
@@ -153,9 +204,21 @@ class StarterTest {
   @Test
   void malformedKey_is400_sayingWhatIsWrong() {
     String path = "/wallets/" + wallet("05") + "/credits";
-    assertProblem(http().send("PUT", path, "{\"amount\": 5}", "idempotency-key", "two words"), 400, "IDEMPOTENCY_KEY", "a space");
-    assertProblem(http().send("PUT", path, "{\"amount\": 5}", "idempotency-key", "\"open"), 400, "IDEMPOTENCY_KEY", "does not close");
-    assertProblem(http().send("PUT", path, "{\"amount\": 5}", "idempotency-key", "a", "idempotency-key", "b"), 400, "IDEMPOTENCY_KEY", "send one");
+    assertProblem(
+        http().send("PUT", path, "{\"amount\": 5}", "idempotency-key", "two words"),
+        400,
+        "IDEMPOTENCY_KEY",
+        "a space");
+    assertProblem(
+        http().send("PUT", path, "{\"amount\": 5}", "idempotency-key", "\"open"),
+        400,
+        "IDEMPOTENCY_KEY",
+        "does not close");
+    assertProblem(
+        http().send("PUT", path, "{\"amount\": 5}", "idempotency-key", "a", "idempotency-key", "b"),
+        400,
+        "IDEMPOTENCY_KEY",
+        "send one");
   }
 
   @Test
@@ -163,13 +226,17 @@ class StarterTest {
     String path = "/wallets/" + wallet("06") + "/credits";
     var reached = Gate.shut();
     CompletableFuture<HttpResponse<String>> first =
-        CompletableFuture.supplyAsync(() -> http().send("PUT", path, "{\"amount\": 7}", "idempotency-key", "k-6"));
+        CompletableFuture.supplyAsync(
+            () -> http().send("PUT", path, "{\"amount\": 7}", "idempotency-key", "k-6"));
     assertThat(reached.await(30, TimeUnit.SECONDS)).as("the first credit runs").isTrue();
     double waitsBefore = toa.metrics().counter(IdempotentCalls.WAITS).count();
 
     CompletableFuture<HttpResponse<String>> meanwhile =
-        CompletableFuture.supplyAsync(() -> http().send("PUT", path, "{\"amount\": 7}", "idempotency-key", "k-6"));
-    await().atMost(Duration.ofSeconds(30)).until(() -> toa.metrics().counter(IdempotentCalls.WAITS).count() > waitsBefore);
+        CompletableFuture.supplyAsync(
+            () -> http().send("PUT", path, "{\"amount\": 7}", "idempotency-key", "k-6"));
+    await()
+        .atMost(Duration.ofSeconds(30))
+        .until(() -> toa.metrics().counter(IdempotentCalls.WAITS).count() > waitsBefore);
     assertThat(meanwhile).as("the retry waits while the first is held").isNotDone();
     Gate.open();
 
@@ -184,14 +251,17 @@ class StarterTest {
 
   @Test
   void callTheEngineRefusesAsAContractViolation_is400Problem_not500() {
-    HttpResponse<String> response = http().send("PUT", "/wallets/not-an-id/credits", "{\"amount\": 5}", "idempotency-key", "k-7");
+    HttpResponse<String> response =
+        http()
+            .send("PUT", "/wallets/not-an-id/credits", "{\"amount\": 5}", "idempotency-key", "k-7");
 
     assertProblem(response, 400, "CONTRACT", "query.id must be 32 hexadecimal characters");
   }
 
   static void assertProblem(HttpResponse<String> response, int status, String code, String detail) {
     assertThat(response.statusCode()).as(response.body()).isEqualTo(status);
-    assertThat(response.headers().firstValue("content-type")).hasValueSatisfying(type -> assertThat(type).startsWith("application/problem+json"));
+    assertThat(response.headers().firstValue("content-type"))
+        .hasValueSatisfying(type -> assertThat(type).startsWith("application/problem+json"));
     JsonNode problem = Http.json(response);
     assertThat(problem.path("code").asText()).isEqualTo(code);
     assertThat(problem.path("status").asInt()).isEqualTo(status);

@@ -21,18 +21,19 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * A server storage's connections: its pool (HikariCP's, in both server storages) behind a fair
- * gate of as many permits as the pool has connections, so that the threads beyond them wait their
- * turn parked, in the order they came, rather than inside the pool.
+ * A server storage's connections: its pool (HikariCP's, in both server storages) behind a fair gate
+ * of as many permits as the pool has connections, so that the threads beyond them wait their turn
+ * parked, in the order they came, rather than inside the pool.
  *
  * <p>A connection given back while threads wait inside HikariCP is handed over with the giver
- * spinning ({@code Thread.yield}) until a waiter takes it; with more callers than connections —
- * a process's callers, receivers and publisher on ten connections — that spinning took a tenth of
- * the callers' processor time, and waiters were served in no particular order. Past the gate, a
- * thread finds a connection idle, or one being replaced after a loss. Thread-safe.
+ * spinning ({@code Thread.yield}) until a waiter takes it; with more callers than connections — a
+ * process's callers, receivers and publisher on ten connections — that spinning took a tenth of the
+ * callers' processor time, and waiters were served in no particular order. Past the gate, a thread
+ * finds a connection idle, or one being replaced after a loss. Thread-safe.
  */
 public final class Connections {
   private static final Logger LOG = LoggerFactory.getLogger(Connections.class);
+
   /**
    * The threads that discard connections, one per connection at once, daemons that end a minute
    * after their last: a discard that never ends holds up no other. One may never end — an {@code
@@ -54,9 +55,10 @@ public final class Connections {
   private final Pool shape;
   private final Semaphore gate;
   private final Executor discards;
+
   /**
-   * How many works the server answered: ended, or failed with an answer of the server's (not a
-   * lost connection). A wait at the gate that saw none answered met a server that answers nothing.
+   * How many works the server answered: ended, or failed with an answer of the server's (not a lost
+   * connection). A wait at the gate that saw none answered met a server that answers nothing.
    */
   private final AtomicLong answered = new AtomicLong();
 
@@ -71,9 +73,17 @@ public final class Connections {
    * @param discard takes a connection out of the pool for good, closing it (HikariCP's eviction):
    *     for one whose work ended in neither a result nor a {@link SQLException}
    */
-  public record Pool(String name, int size, long timeoutMillis, String server, Predicate<Throwable> unreachable, Consumer<Connection> discard) {}
+  public record Pool(
+      String name,
+      int size,
+      long timeoutMillis,
+      String server,
+      Predicate<Throwable> unreachable,
+      Consumer<Connection> discard) {}
 
-  /** @param pool opened, as {@code shape} describes it */
+  /**
+   * @param pool opened, as {@code shape} describes it
+   */
   public Connections(DataSource pool, Pool shape) {
     this(pool, shape, Connections::discardApart);
   }
@@ -88,12 +98,13 @@ public final class Connections {
 
   /**
    * Runs the work on a connection of the pool, taken for its duration. A work that ends in neither
-   * a result nor a {@link SQLException} — an {@code Error} (a stack or the heap run out in the middle
-   * of the driver's exchange), a {@code RuntimeException} — may leave its connection anywhere: a
-   * transaction open, a reply half read, so that the next statement on it reads the last one's rows.
-   * That connection is discarded, never given to another work: handed, as it is, to a thread of
-   * its own that discards it, since the work may have ended for want of stack and discarding takes
-   * more (a single call here: the {@code Discard} handed over is of a class loaded beforehand).
+   * a result nor a {@link SQLException} — an {@code Error} (a stack or the heap run out in the
+   * middle of the driver's exchange), a {@code RuntimeException} — may leave its connection
+   * anywhere: a transaction open, a reply half read, so that the next statement on it reads the
+   * last one's rows. That connection is discarded, never given to another work: handed, as it is,
+   * to a thread of its own that discards it, since the work may have ended for want of stack and
+   * discarding takes more (a single call here: the {@code Discard} handed over is of a class loaded
+   * beforehand).
    *
    * @throws SQLException what the work or the pool threw; {@link SQLTransientConnectionException}
    *     when every connection stayed in use for the pool's connection timeout, an {@link
@@ -102,7 +113,8 @@ public final class Connections {
   public <T> T run(Work<T> work) throws SQLException {
     long before = answered.get();
     try {
-      if (!gate.tryAcquire(shape.timeoutMillis(), TimeUnit.MILLISECONDS)) throw exhausted(answered.get() - before);
+      if (!gate.tryAcquire(shape.timeoutMillis(), TimeUnit.MILLISECONDS))
+        throw exhausted(answered.get() - before);
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
       throw new SQLException(shape.name() + " - interrupted while waiting for a connection", e);
@@ -117,7 +129,8 @@ public final class Connections {
         return result;
       } catch (SQLException e) {
         known = true; // the driver said what failed; the pool judges the connection by it
-        if (!shape.unreachable().test(e)) answered.incrementAndGet(); // an error is an answer too; a lost connection is none
+        if (!shape.unreachable().test(e))
+          answered.incrementAndGet(); // an error is an answer too; a lost connection is none
         throw e;
       } finally {
         if (known) c.close();
@@ -134,20 +147,30 @@ public final class Connections {
    * threads that waited before.
    */
   private SQLTransientConnectionException exhausted(long answers) {
-    String full = shape.name() + " - every one of its " + shape.size() + " connections stayed in use for "
-        + shape.timeoutMillis() + " ms";
+    String full =
+        shape.name()
+            + " - every one of its "
+            + shape.size()
+            + " connections stayed in use for "
+            + shape.timeoutMillis()
+            + " ms";
     if (answers == 0) {
-      return new Unanswered(full + ", and " + shape.server() + " answered none of their work meanwhile");
+      return new Unanswered(
+          full + ", and " + shape.server() + " answered none of their work meanwhile");
     }
-    return new SQLTransientConnectionException(full + "; the " + answers + " given back meanwhile, answered, went to calls that"
-        + " waited before (more work than connections: a larger pool-size, or shorter transactions)");
+    return new SQLTransientConnectionException(
+        full
+            + "; the "
+            + answers
+            + " given back meanwhile, answered, went to calls that"
+            + " waited before (more work than connections: a larger pool-size, or shorter transactions)");
   }
 
   /**
-   * Every connection stayed in use for the whole connection timeout and the server answered none
-   * of their work: no statement ended in that time, longer than a statement may run before the
-   * server stops it, and those whose connection was lost meanwhile got no answer either. It is out
-   * of reach, as when a connection is lost (docs/faults.md).
+   * Every connection stayed in use for the whole connection timeout and the server answered none of
+   * their work: no statement ended in that time, longer than a statement may run before the server
+   * stops it, and those whose connection was lost meanwhile got no answer either. It is out of
+   * reach, as when a connection is lost (docs/faults.md).
    */
   public static final class Unanswered extends SQLTransientConnectionException {
     private static final long serialVersionUID = 1L;
@@ -164,16 +187,18 @@ public final class Connections {
 
   /**
    * Closes a pool within the time given, on a thread of its own: a pool closing a connection that
-   * never ends (see {@link #APART}) would hold its closer for good. Past the time, it is left to end
-   * on that thread, and a warning says so.
+   * never ends (see {@link #APART}) would hold its closer for good. Past the time, it is left to
+   * end on that thread, and a warning says so.
    *
    * @return whether it closed within the time
    */
   public static boolean close(AutoCloseable pool, String name, Duration within) {
-    FutureTask<Void> closing = new FutureTask<>(() -> {
-      pool.close();
-      return null;
-    });
+    FutureTask<Void> closing =
+        new FutureTask<>(
+            () -> {
+              pool.close();
+              return null;
+            });
     Thread thread = new Thread(closing, "toa4j-sql-close-" + name);
     thread.setDaemon(true);
     thread.start();
@@ -181,7 +206,11 @@ public final class Connections {
       closing.get(within.toMillis(), TimeUnit.MILLISECONDS);
       return true;
     } catch (TimeoutException e) {
-      LOG.warn("{} did not close within {} ms: a connection of it does not end (an Error left its socket locked?). It is left to close on {}", name, within.toMillis(), thread.getName());
+      LOG.warn(
+          "{} did not close within {} ms: a connection of it does not end (an Error left its socket locked?). It is left to close on {}",
+          name,
+          within.toMillis(),
+          thread.getName());
       return false;
     } catch (ExecutionException e) {
       LOG.warn("{} failed to close", name, e.getCause());
@@ -236,13 +265,17 @@ public final class Connections {
     public void run() {
       try {
         APART.execute(discard);
-      } catch (RuntimeException | OutOfMemoryError e) { // no thread to be had: rejected, or none can be made
+      } catch (RuntimeException
+          | OutOfMemoryError e) { // no thread to be had: rejected, or none can be made
         discard.run();
       }
     }
   }
 
-  /** A connection to discard, and how; its class loaded with this one's, not when first needed deep in a stack. */
+  /**
+   * A connection to discard, and how; its class loaded with this one's, not when first needed deep
+   * in a stack.
+   */
   private record Discard(Consumer<Connection> discard, Connection connection) implements Runnable {
     @Override
     public void run() {

@@ -11,14 +11,14 @@ import java.util.List;
  * <p>The defaults are standard SQL (PostgreSQL and SQLite write them so); an engine overrides what
  * its SQL lacks — MariaDB and MySQL have neither {@code IS DISTINCT FROM} nor {@code NULLS FIRST},
  * and write {@code NOT (x <=> ?)} and rely on NULL sorting first ascending ({@link
- * MariadbDialect}). {@link Queries} puts
- * the parts together, so that a store's queries mean the same on every engine.
+ * MariadbDialect}). {@link Queries} puts the parts together, so that a store's queries mean the
+ * same on every engine.
  */
 public interface Dialect {
   /**
    * The value of a field as an SQL expression of its kind, NULL where a record lacks it, adding the
-   * parameters it needs in the order of their marks. It is written again for each use: a
-   * comparison that names the field twice adds its parameters twice.
+   * parameters it needs in the order of their marks. It is written again for each use: a comparison
+   * that names the field twice adds its parameters twice.
    */
   String field(Selection.Field field, List<Object> parameters);
 

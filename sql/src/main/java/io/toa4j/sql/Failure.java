@@ -5,9 +5,9 @@ import java.sql.SQLException;
 import java.util.function.UnaryOperator;
 
 /**
- * A driver's error as a server storage reports it: what could not be done, where, with the
- * password masked, as an {@link UnreachableException} when the server was out of reach (the
- * runtime may wait for it) and an {@link IllegalStateException} otherwise. Stateless.
+ * A driver's error as a server storage reports it: what could not be done, where, with the password
+ * masked, as an {@link UnreachableException} when the server was out of reach (the runtime may wait
+ * for it) and an {@link IllegalStateException} otherwise. Stateless.
  */
 public final class Failure {
   private Failure() {}
@@ -18,13 +18,19 @@ public final class Failure {
    * @param mask hides the password in a text
    * @param unreachable whether the error says the server is out of reach
    */
-  public static IllegalStateException of(String server, String what, Exception e, UnaryOperator<String> mask, boolean unreachable) {
-    String state = e instanceof SQLException sql && sql.getSQLState() != null ? " [SQLState " + sql.getSQLState() + "]" : "";
+  public static IllegalStateException of(
+      String server, String what, Exception e, UnaryOperator<String> mask, boolean unreachable) {
+    String state =
+        e instanceof SQLException sql && sql.getSQLState() != null
+            ? " [SQLState " + sql.getSQLState() + "]"
+            : "";
     String message = mask.apply(e.getMessage());
     String text = server + " could not " + what + ": " + message + state;
-    IllegalStateException failure = unreachable ? new UnreachableException(text) : new IllegalStateException(text);
+    IllegalStateException failure =
+        unreachable ? new UnreachableException(text) : new IllegalStateException(text);
     // The cause goes along only when its own text gives nothing away.
-    if (message.equals(e.getMessage()) && !mentionsSecrets(e.getCause(), mask)) failure.initCause(e);
+    if (message.equals(e.getMessage()) && !mentionsSecrets(e.getCause(), mask))
+      failure.initCause(e);
     return failure;
   }
 

@@ -33,11 +33,14 @@ public final class MariadbDialect implements Dialect {
     };
   }
 
-  /** A number as a decimal, compared by value; a boolean as its JSON text, as the field reads it. */
+  /**
+   * A number as a decimal, compared by value; a boolean as its JSON text, as the field reads it.
+   */
   @Override
   public Object value(Object value) {
     if (value instanceof Boolean b) return b ? "true" : "false";
-    if (value instanceof Number n && !(value instanceof BigDecimal)) return new BigDecimal(n.toString());
+    if (value instanceof Number n && !(value instanceof BigDecimal))
+      return new BigDecimal(n.toString());
     return value;
   }
 

@@ -18,11 +18,16 @@ public final class Options {
   public static final String STATEMENT_TIMEOUT = "statement-timeout-seconds";
   public static final int DEFAULT_STATEMENT_SECONDS = 6;
   public static final int MAX_STATEMENT_SECONDS = 86_400;
-  /** The options every server storage takes. */
-  public static final Set<String> KNOWN = Set.of("url", "user", "password", POOL_SIZE, STATEMENT_TIMEOUT);
 
-  /** A password in a URL: {@code password=...} as a parameter, or {@code user:...@} before a host. */
-  private static final Pattern URL_PASSWORD = Pattern.compile("(?i)(password=)[^&;\\s]*|(//[^/:@\\s]+:)[^@/\\s]*(@)");
+  /** The options every server storage takes. */
+  public static final Set<String> KNOWN =
+      Set.of("url", "user", "password", POOL_SIZE, STATEMENT_TIMEOUT);
+
+  /**
+   * A password in a URL: {@code password=...} as a parameter, or {@code user:...@} before a host.
+   */
+  private static final Pattern URL_PASSWORD =
+      Pattern.compile("(?i)(password=)[^&;\\s]*|(//[^/:@\\s]+:)[^@/\\s]*(@)");
 
   private Options() {}
 
@@ -31,23 +36,40 @@ public final class Options {
     for (String key : options.keySet()) {
       if (!KNOWN.contains(key)) {
         throw new IllegalArgumentException(
-            "The " + engine + " storage has no option '" + key + "'; it takes " + new TreeSet<>(KNOWN)
+            "The "
+                + engine
+                + " storage has no option '"
+                + key
+                + "'; it takes "
+                + new TreeSet<>(KNOWN)
                 + " (anything the driver understands goes in the url)");
       }
     }
   }
 
-  /** The pool's size from its option, else the default; a clear error for anything but 1 to 1000. */
+  /**
+   * The pool's size from its option, else the default; a clear error for anything but 1 to 1000.
+   */
   public static int poolSize(String engine, String text) {
     return whole(engine, POOL_SIZE, text, DEFAULT_POOL_SIZE, 1000, "connections");
   }
 
-  /** The statement timeout from its option, else the default; a clear error for anything but 1 to 86400. */
+  /**
+   * The statement timeout from its option, else the default; a clear error for anything but 1 to
+   * 86400.
+   */
   public static int statementSeconds(String engine, String text) {
-    return whole(engine, STATEMENT_TIMEOUT, text, DEFAULT_STATEMENT_SECONDS, MAX_STATEMENT_SECONDS, "seconds");
+    return whole(
+        engine,
+        STATEMENT_TIMEOUT,
+        text,
+        DEFAULT_STATEMENT_SECONDS,
+        MAX_STATEMENT_SECONDS,
+        "seconds");
   }
 
-  private static int whole(String engine, String option, String text, int fallback, int most, String unit) {
+  private static int whole(
+      String engine, String option, String text, int fallback, int most, String unit) {
     if (text == null) return fallback;
     try {
       int value = Integer.parseInt(text.strip());
@@ -56,8 +78,19 @@ public final class Options {
       // refused below, with the rule
     }
     throw new IllegalArgumentException(
-        "The " + engine + " storage option " + option + " is '" + text + "'; it must be a whole number of " + unit + " from 1 to "
-            + most + " (default " + fallback + ")");
+        "The "
+            + engine
+            + " storage option "
+            + option
+            + " is '"
+            + text
+            + "'; it must be a whole number of "
+            + unit
+            + " from 1 to "
+            + most
+            + " (default "
+            + fallback
+            + ")");
   }
 
   /** The value stripped, empty when missing or blank. */

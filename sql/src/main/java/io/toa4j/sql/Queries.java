@@ -23,10 +23,13 @@ public final class Queries {
    */
   public static String selection(Selection selection, Dialect dialect, List<Object> parameters) {
     StringBuilder sql = new StringBuilder();
-    selection.criteria().ifPresent(c -> sql.append(" WHERE ").append(where(c, dialect, parameters)));
+    selection
+        .criteria()
+        .ifPresent(c -> sql.append(" WHERE ").append(where(c, dialect, parameters)));
     sql.append(" ORDER BY ");
     for (Selection.Order order : selection.sort()) {
-      sql.append(dialect.order(dialect.field(order.field(), parameters), order.descending())).append(", ");
+      sql.append(dialect.order(dialect.field(order.field(), parameters), order.descending()))
+          .append(", ");
     }
     parameters.add(selection.limit());
     parameters.add(selection.omit());
@@ -38,27 +41,39 @@ public final class Queries {
    * mark.
    */
   public static String where(Criterion criterion, Dialect dialect, List<Object> parameters) {
-    if (criterion instanceof Criterion.Compare compare) return comparison(compare, dialect, parameters);
-    List<Criterion> parts = criterion instanceof Criterion.All all ? all.of() : ((Criterion.Any) criterion).of();
+    if (criterion instanceof Criterion.Compare compare)
+      return comparison(compare, dialect, parameters);
+    List<Criterion> parts =
+        criterion instanceof Criterion.All all ? all.of() : ((Criterion.Any) criterion).of();
     String joint = criterion instanceof Criterion.All ? " AND " : " OR ";
     StringBuilder text = new StringBuilder("(");
-    for (int i = 0; i < parts.size(); i++) text.append(i == 0 ? "" : joint).append(where(parts.get(i), dialect, parameters));
+    for (int i = 0; i < parts.size(); i++)
+      text.append(i == 0 ? "" : joint).append(where(parts.get(i), dialect, parameters));
     return text.append(')').toString();
   }
 
-  private static String comparison(Criterion.Compare compare, Dialect dialect, List<Object> parameters) {
+  private static String comparison(
+      Criterion.Compare compare, Dialect dialect, List<Object> parameters) {
     String marks = String.join(", ", Collections.nCopies(compare.values().size(), "?"));
     String field = dialect.field(compare.field(), parameters);
-    String sql = switch (compare.operator()) {
-      case EQ -> field + " = ?";
-      case NE -> dialect.notEqual(field);
-      case LT -> field + " < ?";
-      case LE -> field + " <= ?";
-      case GT -> field + " > ?";
-      case GE -> field + " >= ?";
-      case IN -> field + " IN (" + marks + ")";
-      case OUT -> "(" + field + " IS NULL OR " + dialect.field(compare.field(), parameters) + " NOT IN (" + marks + "))";
-    };
+    String sql =
+        switch (compare.operator()) {
+          case EQ -> field + " = ?";
+          case NE -> dialect.notEqual(field);
+          case LT -> field + " < ?";
+          case LE -> field + " <= ?";
+          case GT -> field + " > ?";
+          case GE -> field + " >= ?";
+          case IN -> field + " IN (" + marks + ")";
+          case OUT ->
+              "("
+                  + field
+                  + " IS NULL OR "
+                  + dialect.field(compare.field(), parameters)
+                  + " NOT IN ("
+                  + marks
+                  + "))";
+        };
     compare.values().forEach(v -> parameters.add(dialect.value(v)));
     return sql;
   }

@@ -24,10 +24,13 @@ public final class Rows {
 
   /** The record in the first five columns: id, version, created, updated, state. */
   public static StoredRecord record(ResultSet r) throws SQLException {
-    return new StoredRecord(r.getString(1), r.getLong(2), r.getLong(3), r.getLong(4), new Json(r.getString(5)));
+    return new StoredRecord(
+        r.getString(1), r.getLong(2), r.getLong(3), r.getLong(4), new Json(r.getString(5)));
   }
 
-  /** The outbox entry in the first six columns: id, created, change, claimed_until, tasks, trace. */
+  /**
+   * The outbox entry in the first six columns: id, created, change, claimed_until, tasks, trace.
+   */
   public static OutboxEntry entry(ResultSet r) throws SQLException {
     Optional<Json> change = Optional.ofNullable(r.getString(3)).map(Json::new);
     Optional<Json> tasks = Optional.ofNullable(r.getString(5)).map(Json::new);
@@ -44,7 +47,10 @@ public final class Rows {
     }
   }
 
-  /** Every entry the query answers, each an outbox entry's six columns then when it was published (NULL: not yet). */
+  /**
+   * Every entry the query answers, each an outbox entry's six columns then when it was published
+   * (NULL: not yet).
+   */
   public static List<RecentEntry> recent(PreparedStatement s) throws SQLException {
     try (ResultSet r = s.executeQuery()) {
       List<RecentEntry> entries = new ArrayList<>();
@@ -61,7 +67,8 @@ public final class Rows {
    * The inbox entry in the row's columns from {@code at} on (reply, expires, fingerprint, answered,
    * forgotten, record), as answered at {@code now}.
    */
-  public static InboxEntry inboxEntry(ResultSet r, int at, String identity, long now) throws SQLException {
+  public static InboxEntry inboxEntry(ResultSet r, int at, String identity, long now)
+      throws SQLException {
     return new InboxEntry(
             identity,
             Optional.ofNullable(r.getString(at)).map(Json::new),

@@ -7,7 +7,10 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 
-/** A pool is closed within a bound: one that never ends its close leaves its closer waiting no longer. */
+/**
+ * A pool is closed within a bound: one that never ends its close leaves its closer waiting no
+ * longer.
+ */
 class ConnectionsCloseTest {
   @Test
   void aPoolThatCloses_isClosed() {
@@ -32,7 +35,8 @@ class ConnectionsCloseTest {
               Duration.ofMillis(300));
       assertThat(closed).isFalse();
       assertThat(closing.await(0, TimeUnit.SECONDS)).as("its close began").isTrue();
-      assertThat(Duration.ofNanos(System.nanoTime() - started)).isGreaterThanOrEqualTo(Duration.ofMillis(300));
+      assertThat(Duration.ofNanos(System.nanoTime() - started))
+          .isGreaterThanOrEqualTo(Duration.ofMillis(300));
     } finally {
       never.countDown();
     }
@@ -40,8 +44,13 @@ class ConnectionsCloseTest {
 
   @Test
   void aPoolWhoseCloseFails_isNotClosed() {
-    assertThat(Connections.close(() -> {
-      throw new IllegalStateException("cannot");
-    }, "failing", Duration.ofSeconds(30))).isFalse();
+    assertThat(
+            Connections.close(
+                () -> {
+                  throw new IllegalStateException("cannot");
+                },
+                "failing",
+                Duration.ofSeconds(30)))
+        .isFalse();
   }
 }

@@ -22,23 +22,30 @@ import org.junit.jupiter.api.Test;
  * are connections, no connection is lent to two works at once, a connection whose work ended in an
  * {@code Error} is discarded and never lent again, and once every work ended, every permit is free
  * and every connection is back in the pool or discarded. The pool is a stand-in that counts who
- * holds what and replaces a discarded connection with a new one, as HikariCP does, and works do not wait at the gate (a wait of zero: the model checker's clock stands
- * still): the gate's bookkeeping is what is explored, not a server or time.
+ * holds what and replaces a discarded connection with a new one, as HikariCP does, and works do not
+ * wait at the gate (a wait of zero: the model checker's clock stands still): the gate's bookkeeping
+ * is what is explored, not a server or time.
  */
 public class ConnectionsLincheckTest {
   private static final int SIZE = 2;
+
   /** Connections the stand-in pool can make: the first two, and one for each discarded. */
   private static final int MADE_AT_MOST = 16;
+
   private final AtomicIntegerArray lent = new AtomicIntegerArray(MADE_AT_MOST);
   private final AtomicIntegerArray discarded = new AtomicIntegerArray(MADE_AT_MOST);
+
   /** Connections a work ended in an Error on: their state unknown. */
   private final AtomicIntegerArray unknown = new AtomicIntegerArray(MADE_AT_MOST);
+
   private final AtomicInteger made = new AtomicInteger(SIZE);
   private final Deque<Integer> idle = new ConcurrentLinkedDeque<>(java.util.List.of(0, 1));
   private final AtomicReference<String> violation = new AtomicReference<>();
   private final Connections connections =
       new Connections(
-          pool(), new Connections.Pool("lincheck", SIZE, 0, "a stand-in", t -> false, this::discard), Runnable::run);
+          pool(),
+          new Connections.Pool("lincheck", SIZE, 0, "a stand-in", t -> false, this::discard),
+          Runnable::run);
 
   @Operation
   public void returns() {
@@ -73,12 +80,19 @@ public class ConnectionsLincheckTest {
   @Validate
   public void everyPermitFree_everyConnectionBackOrDiscarded_noneLentTwice() {
     if (violation.get() != null) throw new IllegalStateException(violation.get());
-    if (connections.free() != SIZE) throw new IllegalStateException(connections.free() + " permits free of " + SIZE);
+    if (connections.free() != SIZE)
+      throw new IllegalStateException(connections.free() + " permits free of " + SIZE);
     for (int i = 0; i < made.get(); i++) {
       if (lent.get(i) != 0) throw new IllegalStateException("connection " + i + " still lent");
-      if (unknown.get(i) == 1 && discarded.get(i) == 0) throw new IllegalStateException("connection " + i + " not discarded after its work ended in an Error");
+      if (unknown.get(i) == 1 && discarded.get(i) == 0)
+        throw new IllegalStateException(
+            "connection " + i + " not discarded after its work ended in an Error");
       boolean back = idle.contains(i);
-      if (back == (discarded.get(i) == 1)) throw new IllegalStateException("connection " + i + (back ? " back in the pool though discarded" : " neither back nor discarded"));
+      if (back == (discarded.get(i) == 1))
+        throw new IllegalStateException(
+            "connection "
+                + i
+                + (back ? " back in the pool though discarded" : " neither back nor discarded"));
     }
   }
 
@@ -112,11 +126,15 @@ public class ConnectionsLincheckTest {
               }
               Integer i = idle.poll();
               if (i == null) {
-                violation.compareAndSet(null, "the gate let in more works than there are connections");
+                violation.compareAndSet(
+                    null, "the gate let in more works than there are connections");
                 throw new SQLException("no connection idle");
               }
-              if (discarded.get(i) == 1) violation.compareAndSet(null, "connection " + i + " lent again after it was discarded");
-              if (!lent.compareAndSet(i, 0, 1)) violation.compareAndSet(null, "connection " + i + " lent to two works at once");
+              if (discarded.get(i) == 1)
+                violation.compareAndSet(
+                    null, "connection " + i + " lent again after it was discarded");
+              if (!lent.compareAndSet(i, 0, 1))
+                violation.compareAndSet(null, "connection " + i + " lent to two works at once");
               return connection(i);
             });
   }
@@ -130,8 +148,15 @@ public class ConnectionsLincheckTest {
                 switch (method.getName()) {
                   case "number" -> i;
                   case "close" -> {
-                    if (discarded.get(i) == 1) violation.compareAndSet(null, "connection " + i + " given back after it was discarded");
-                    if (unknown.get(i) == 1) violation.compareAndSet(null, "connection " + i + " given back to the pool after its work ended in an Error");
+                    if (discarded.get(i) == 1)
+                      violation.compareAndSet(
+                          null, "connection " + i + " given back after it was discarded");
+                    if (unknown.get(i) == 1)
+                      violation.compareAndSet(
+                          null,
+                          "connection "
+                              + i
+                              + " given back to the pool after its work ended in an Error");
                     lent.set(i, 0);
                     idle.add(i);
                     yield null;
@@ -143,7 +168,10 @@ public class ConnectionsLincheckTest {
                 });
   }
 
-  /** What HikariCP's eviction does: the connection leaves the pool for good, and a new one takes its place. */
+  /**
+   * What HikariCP's eviction does: the connection leaves the pool for good, and a new one takes its
+   * place.
+   */
   private void discard(Connection c) {
     int i = ((Numbered) c).number();
     discarded.set(i, 1);

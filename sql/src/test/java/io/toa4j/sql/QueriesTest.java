@@ -12,12 +12,14 @@ import java.util.Optional;
 import org.junit.jupiter.api.Test;
 
 /**
- * The parts a dialect writes land where the query needs them, and every parameter lands at its
- * mark — also where a dialect writes a field with parameters of its own, and names it twice.
+ * The parts a dialect writes land where the query needs them, and every parameter lands at its mark
+ * — also where a dialect writes a field with parameters of its own, and names it twice.
  */
 class QueriesTest {
-  private static final Selection.Field CURRENCY = new Selection.Field("currency", Selection.Kind.TEXT);
-  private static final Selection.Field BALANCE = new Selection.Field("balance", Selection.Kind.NUMBER);
+  private static final Selection.Field CURRENCY =
+      new Selection.Field("currency", Selection.Kind.TEXT);
+  private static final Selection.Field BALANCE =
+      new Selection.Field("balance", Selection.Kind.NUMBER);
 
   /** A property read by a key given as a parameter, as PostgreSQL's {@code state ->> ?} is. */
   private static final Dialect STANDARD =
@@ -26,7 +28,10 @@ class QueriesTest {
         return "(state ->> ?)";
       };
 
-  /** MariaDB's: no IS DISTINCT FROM, no NULLS FIRST or LAST, the state's properties read from its JSON text. */
+  /**
+   * MariaDB's: no IS DISTINCT FROM, no NULLS FIRST or LAST, the state's properties read from its
+   * JSON text.
+   */
   private static final Dialect MARIADB = new MariadbDialect();
 
   private static final Selection SELECTION =
@@ -52,7 +57,18 @@ class QueriesTest {
             " WHERE ((state ->> ?) IS DISTINCT FROM ? OR (((state ->> ?) IS NULL OR (state ->> ?) NOT IN (?, ?)) AND (state ->> ?) >= ?))"
                 + " ORDER BY (state ->> ?) DESC NULLS LAST, created, id LIMIT ? OFFSET ?");
     assertThat(parameters)
-        .containsExactly("currency", "USD", "currency", "currency", "EUR", "GBP", "balance", 10L, "balance", 20L, 40L);
+        .containsExactly(
+            "currency",
+            "USD",
+            "currency",
+            "currency",
+            "EUR",
+            "GBP",
+            "balance",
+            10L,
+            "balance",
+            20L,
+            40L);
     assertThat(sql.chars().filter(c -> c == '?').count()).isEqualTo(parameters.size());
   }
 
@@ -64,14 +80,32 @@ class QueriesTest {
     String balance = "CAST(JSON_VALUE(state, ?) AS DECIMAL(65,30))";
     assertThat(sql)
         .isEqualTo(
-            " WHERE (NOT (" + currency + " <=> ?) OR ((" + currency + " IS NULL OR " + currency + " NOT IN (?, ?)) AND "
-                + balance + " >= ?))"
-                + " ORDER BY " + balance + " DESC, created, id LIMIT ? OFFSET ?");
+            " WHERE (NOT ("
+                + currency
+                + " <=> ?) OR (("
+                + currency
+                + " IS NULL OR "
+                + currency
+                + " NOT IN (?, ?)) AND "
+                + balance
+                + " >= ?))"
+                + " ORDER BY "
+                + balance
+                + " DESC, created, id LIMIT ? OFFSET ?");
     assertThat(sql).doesNotContain("DISTINCT", "NULLS");
     assertThat(parameters)
         .containsExactly(
-            "$.\"currency\"", "USD", "$.\"currency\"", "$.\"currency\"", "EUR", "GBP", "$.\"balance\"", new BigDecimal("10"),
-            "$.\"balance\"", 20L, 40L);
+            "$.\"currency\"",
+            "USD",
+            "$.\"currency\"",
+            "$.\"currency\"",
+            "EUR",
+            "GBP",
+            "$.\"balance\"",
+            new BigDecimal("10"),
+            "$.\"balance\"",
+            20L,
+            40L);
     assertThat(sql.chars().filter(c -> c == '?').count()).isEqualTo(parameters.size());
   }
 
@@ -81,9 +115,14 @@ class QueriesTest {
     Criterion both =
         new Criterion.All(
             List.of(
-                new Criterion.Compare(new Selection.Field("id", Selection.Kind.TEXT), Operator.GT, List.of("a")),
-                new Criterion.Compare(new Selection.Field("VERSION", Selection.Kind.NUMBER), Operator.EQ, List.of(2L))));
-    assertThat(Queries.where(both, MARIADB, parameters)).isEqualTo("(id COLLATE utf8mb4_bin > ? AND version = ?)");
+                new Criterion.Compare(
+                    new Selection.Field("id", Selection.Kind.TEXT), Operator.GT, List.of("a")),
+                new Criterion.Compare(
+                    new Selection.Field("VERSION", Selection.Kind.NUMBER),
+                    Operator.EQ,
+                    List.of(2L))));
+    assertThat(Queries.where(both, MARIADB, parameters))
+        .isEqualTo("(id COLLATE utf8mb4_bin > ? AND version = ?)");
     assertThat(parameters).containsExactly("a", new BigDecimal("2"));
   }
 
@@ -99,7 +138,9 @@ class QueriesTest {
   void valuesAreBoundAsTheDialectSays() {
     List<Object> parameters = new ArrayList<>();
     Selection.Field active = new Selection.Field("active", Selection.Kind.BOOLEAN);
-    String where = Queries.where(new Criterion.Compare(active, Operator.EQ, List.of(true)), MARIADB, parameters);
+    String where =
+        Queries.where(
+            new Criterion.Compare(active, Operator.EQ, List.of(true)), MARIADB, parameters);
     assertThat(where).isEqualTo("NULLIF(JSON_EXTRACT(state, ?), 'null') = ?");
     assertThat(parameters).containsExactly("$.\"active\"", "true");
   }
@@ -107,7 +148,8 @@ class QueriesTest {
   @Test
   void aPlainSelection_hasNoWhere_andKeepsCreationOrder() {
     List<Object> parameters = new ArrayList<>();
-    assertThat(Queries.selection(Selection.page(5, 0), STANDARD, parameters)).isEqualTo(" ORDER BY created, id LIMIT ? OFFSET ?");
+    assertThat(Queries.selection(Selection.page(5, 0), STANDARD, parameters))
+        .isEqualTo(" ORDER BY created, id LIMIT ? OFFSET ?");
     assertThat(parameters).containsExactly(5L, 0L);
   }
 }

@@ -21,10 +21,10 @@ import java.util.function.Supplier;
  * writes alone either happens whole or not at all. Every move between states is such a step: the
  * queue is a chain of the items' own nodes, not a collection; taking a batch marks its nodes and
  * moves the head; ending it marks them again and frees the writer, in the {@code finally} of the
- * frame that took it, which had the stack for every call it made before. An item is ENDED
- * committed only when the commit returned: a batch that failed before or during its commit, however
- * early, fails every item it took. The storage contract's test that runs a commit out of stack at
- * every depth holds it to this.
+ * frame that took it, which had the stack for every call it made before. An item is ENDED committed
+ * only when the commit returned: a batch that failed before or during its commit, however early,
+ * fails every item it took. The storage contract's test that runs a commit out of stack at every
+ * depth holds it to this.
  *
  * @param <P> an item: what a write leaves for the batch that commits it
  */
@@ -37,13 +37,17 @@ final class Batches<P> {
 
   private final int batchSize;
   private final Supplier<? extends RuntimeException> closedFailure;
+
   /** The monitor guarding every state. */
   private final Object lock = new Object();
+
   /** The chain of QUEUED nodes, oldest first; guarded by lock. */
   private Node<P> head;
+
   private Node<P> tail;
   private boolean writing; // guarded by lock
   private boolean closed; // guarded by lock
+
   /** The thread holding the writer, while one does. */
   private volatile Thread holder;
 
@@ -121,7 +125,8 @@ final class Batches<P> {
     } finally {
       if (interrupted) Thread.currentThread().interrupt();
     }
-    Throwable failure = node.failure; // written before ended, under the lock this thread read ended under
+    Throwable failure =
+        node.failure; // written before ended, under the lock this thread read ended under
     if (failure == null) return;
     if (failure instanceof Exception e) throw e;
     if (failure instanceof Error e) throw e;
@@ -196,10 +201,13 @@ final class Batches<P> {
   /** An item and its state; every field guarded by the lock. */
   private static final class Node<P> {
     private final P item;
+
     /** The next QUEUED node, while this one is QUEUED; the next of its batch once TAKEN. */
     private Node<P> next;
+
     private boolean taken;
     private boolean ended;
+
     /** Once ENDED: null when its batch committed, else what the commit threw. */
     private Throwable failure;
 

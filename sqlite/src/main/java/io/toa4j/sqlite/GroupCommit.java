@@ -1,8 +1,8 @@
 package io.toa4j.sqlite;
 
 import java.sql.Connection;
-import java.sql.SQLException;
 import java.sql.PreparedStatement;
+import java.sql.SQLException;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -10,8 +10,8 @@ import java.util.function.Predicate;
 import java.util.function.Supplier;
 
 /**
- * The writes of one SQLite file, committed in groups: one transaction and one fsync for every
- * write that waited while the one before was committed.
+ * The writes of one SQLite file, committed in groups: one transaction and one fsync for every write
+ * that waited while the one before was committed.
  *
  * <p>A write joins a queue, and whichever waiting thread finds the writer free takes everything
  * queued (up to the batch size) into one {@code BEGIN IMMEDIATE} transaction, each write inside a
@@ -21,9 +21,9 @@ import java.util.function.Supplier;
  * thread gets the {@code Error}, the others a {@code SQLException} caused by it). Whatever a batch
  * throws, its transaction is rolled back before the writer is given up, or, when even that fails,
  * before the next batch begins: no transaction outlives its batch to hold the file's other writers
- * with {@code SQLITE_BUSY}. A write returns only once the commit that holds it has
- * returned, so with {@code synchronous=FULL} what was answered is on disk. A thread whose write
- * was committed in someone else's batch leaves as soon as that batch is done.
+ * with {@code SQLITE_BUSY}. A write returns only once the commit that holds it has returned, so
+ * with {@code synchronous=FULL} what was answered is on disk. A thread whose write was committed in
+ * someone else's batch leaves as soon as that batch is done.
  *
  * <p>A write may say it need not wait for the disk ({@link #writeUnsynced}): one whose loss on
  * power failure only repeats work, such as the removal of a message already handled. A batch of
@@ -43,23 +43,27 @@ public final class GroupCommit {
   }
 
   private final Connection writer;
+
   /**
    * The statements on the writer, each prepared once (SQLite compiles a statement's text each time
    * it is prepared): the transaction's own and the works' ({@link #prepared}). Used only by the
    * thread holding the writer, as is {@code syncing}.
    */
   private final Map<String, PreparedStatement> statements = new HashMap<>();
+
   /**
    * Whether the writer now commits with {@code synchronous=FULL}; null when not known: before a
    * batch set it, and while (or after) a pragma setting it threw.
    */
   private Boolean syncing;
+
   /**
    * Whether a transaction may be open: set before a batch begins one, cleared once it is committed
    * or rolled back; left set after a batch whose rollback failed, and the next batch rolls back
    * first. Held as the statements are.
    */
   private boolean unfinished;
+
   /** The writes waiting for the writer, and the thread holding it. */
   private final Batches<Pending<?>> batches;
 
@@ -68,12 +72,15 @@ public final class GroupCommit {
    * @param batchSize the most writes one transaction commits together
    * @param closedFailure what a write after {@link #close()} throws
    */
-  public GroupCommit(Connection writer, int batchSize, Supplier<? extends RuntimeException> closedFailure) {
+  public GroupCommit(
+      Connection writer, int batchSize, Supplier<? extends RuntimeException> closedFailure) {
     this.writer = writer;
     this.batches = new Batches<>(batchSize, closedFailure);
   }
 
-  /** Runs the work in a committed transaction, as {@link #write(Work, Predicate)} keeping it always. */
+  /**
+   * Runs the work in a committed transaction, as {@link #write(Work, Predicate)} keeping it always.
+   */
   public <T> T write(Work<T> work) throws SQLException {
     return write(work, result -> true);
   }
@@ -126,10 +133,10 @@ public final class GroupCommit {
   }
 
   /**
-   * Commits a batch in one transaction, on the writer, which the calling thread holds. Whatever
-   * the batch throws, {@code Error} included, its transaction is rolled back and the batch throws
-   * it again, failing every write of it; the writer is left with no transaction open, or marked
-   * {@code unfinished} when even the rollback failed, and the next batch rolls back first.
+   * Commits a batch in one transaction, on the writer, which the calling thread holds. Whatever the
+   * batch throws, {@code Error} included, its transaction is rolled back and the batch throws it
+   * again, failing every write of it; the writer is left with no transaction open, or marked {@code
+   * unfinished} when even the rollback failed, and the next batch rolls back first.
    */
   private void commit(List<Pending<?>> batch) throws SQLException {
     try {
@@ -137,11 +144,17 @@ public final class GroupCommit {
       boolean synced = false;
       for (Pending<?> pending : batch) synced |= pending.synced;
       if (!Boolean.valueOf(synced).equals(syncing)) {
-        syncing = null; // unknown until the pragma has returned: it may take effect and its call still throw
-        execute(synced ? "PRAGMA synchronous = FULL" : "PRAGMA synchronous = NORMAL"); // not allowed inside a transaction
+        syncing =
+            null; // unknown until the pragma has returned: it may take effect and its call still
+        // throw
+        execute(
+            synced
+                ? "PRAGMA synchronous = FULL"
+                : "PRAGMA synchronous = NORMAL"); // not allowed inside a transaction
         syncing = synced;
       }
-      // marked before it begins: BEGIN may take effect and its call still throw (an Error on the way
+      // marked before it begins: BEGIN may take effect and its call still throw (an Error on the
+      // way
       // back from the driver), and a transaction nobody marked would hold the file until a restart
       unfinished = true;
       execute("BEGIN IMMEDIATE");
@@ -165,17 +178,22 @@ public final class GroupCommit {
    * A statement on the writer, prepared the first time a work asks for it and kept for the next
    * ones: SQLite compiles a statement's text each time it is prepared. Only for a work running in
    * {@link #write}, on its own thread. The work sets every parameter, closes the result sets it
-   * opened, and never closes the statement; after a work fails, every kept statement is closed
-   * and prepared again when next asked for.
+   * opened, and never closes the statement; after a work fails, every kept statement is closed and
+   * prepared again when next asked for.
    *
    * @throws IllegalStateException when the calling thread does not hold the writer
    */
   public PreparedStatement prepared(String sql) throws SQLException {
-    if (!batches.heldBy(Thread.currentThread())) throw new IllegalStateException("Only a write's work, on its own thread, may use the writer's statements");
+    if (!batches.heldBy(Thread.currentThread()))
+      throw new IllegalStateException(
+          "Only a write's work, on its own thread, may use the writer's statements");
     return statement(sql);
   }
 
-  /** The kept statement of the text, prepared now if it is not kept; by the thread holding the writer. */
+  /**
+   * The kept statement of the text, prepared now if it is not kept; by the thread holding the
+   * writer.
+   */
   private PreparedStatement statement(String sql) throws SQLException {
     PreparedStatement statement = statements.get(sql);
     if (statement == null) {
@@ -185,7 +203,10 @@ public final class GroupCommit {
     return statement;
   }
 
-  /** Closes every kept statement, which a failure may have left in any state; each is prepared again when next asked for. */
+  /**
+   * Closes every kept statement, which a failure may have left in any state; each is prepared again
+   * when next asked for.
+   */
   private void forgetPrepared() {
     for (PreparedStatement statement : statements.values()) {
       try {
@@ -197,7 +218,10 @@ public final class GroupCommit {
     statements.clear();
   }
 
-  /** Runs one of the transaction's own statements: BEGIN, COMMIT, ROLLBACK, savepoints, the sync mode. */
+  /**
+   * Runs one of the transaction's own statements: BEGIN, COMMIT, ROLLBACK, savepoints, the sync
+   * mode.
+   */
   private void execute(String sql) throws SQLException {
     try {
       statement(sql).execute();

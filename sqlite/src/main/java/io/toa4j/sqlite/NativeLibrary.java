@@ -17,15 +17,15 @@ import org.sqlite.util.OSInfo;
 /**
  * SQLite's native library, extracted once into a folder of the caller's and loaded from there.
  *
- * <p>Left to itself, the driver extracts its native library from its jar into the temporary
- * folder on every start, under a new name each time, compares the copy with the original byte by
- * byte, and deletes it at a normal exit only (a process killed, or halted after its shutdown
- * hooks, leaves its copy behind). That is about a tenth of a second of every start. Here the
- * library of this driver version and platform is written once, under a name that says both,
- * into {@code <folder>/native/} (made owner-only, as everything under a context's {@code .toa/}
- * is), through a file of its own renamed into place, so a reader never sees half of it; later
- * starts point the driver at it through its documented system properties, {@code
- * org.sqlite.lib.path} and {@code org.sqlite.lib.name}.
+ * <p>Left to itself, the driver extracts its native library from its jar into the temporary folder
+ * on every start, under a new name each time, compares the copy with the original byte by byte, and
+ * deletes it at a normal exit only (a process killed, or halted after its shutdown hooks, leaves
+ * its copy behind). That is about a tenth of a second of every start. Here the library of this
+ * driver version and platform is written once, under a name that says both, into {@code
+ * <folder>/native/} (made owner-only, as everything under a context's {@code .toa/} is), through a
+ * file of its own renamed into place, so a reader never sees half of it; later starts point the
+ * driver at it through its documented system properties, {@code org.sqlite.lib.path} and {@code
+ * org.sqlite.lib.name}.
  *
  * <p>Once per process, before the first connection: the driver loads its library once. When the
  * properties are set already (by the application, or by an earlier call), or anything here fails,
@@ -39,28 +39,42 @@ public final class NativeLibrary {
 
   private NativeLibrary() {}
 
-  /** Points the driver at its library in {@code <folder>/native/}, extracting it there first if needed. */
+  /**
+   * Points the driver at its library in {@code <folder>/native/}, extracting it there first if
+   * needed.
+   */
   public static synchronized void prepareIn(Path folder) {
     if (prepared) return;
     prepared = true;
     if (System.getProperty(PATH) != null || System.getProperty(NAME) != null) return;
     try {
       String name = System.mapLibraryName("sqlitejdbc");
-      URL resource = SQLiteJDBCLoader.class.getResource("/org/sqlite/native/" + OSInfo.getNativeLibFolderPathForCurrentOS() + "/" + name);
-      if (resource == null) return; // no library for this platform in the jar: the driver says so itself
-      Path home = ownerOnlyFolder(folder.resolve("native").resolve("sqlite-jdbc-" + SQLiteJDBCLoader.getVersion()));
+      URL resource =
+          SQLiteJDBCLoader.class.getResource(
+              "/org/sqlite/native/" + OSInfo.getNativeLibFolderPathForCurrentOS() + "/" + name);
+      if (resource == null)
+        return; // no library for this platform in the jar: the driver says so itself
+      Path home =
+          ownerOnlyFolder(
+              folder.resolve("native").resolve("sqlite-jdbc-" + SQLiteJDBCLoader.getVersion()));
       Path library = home.resolve(name);
       URLConnection connection = resource.openConnection();
       connection.setUseCaches(false); // its own jar file, closed with the stream
       try (InputStream in = connection.getInputStream()) {
         long size = connection.getContentLengthLong();
         if (size <= 0 || !Files.isRegularFile(library) || Files.size(library) != size) {
-          Path written = Files.createTempFile(home, name, ".part", attributes("rw-------")); // dlopen reads it
+          Path written =
+              Files.createTempFile(home, name, ".part", attributes("rw-------")); // dlopen reads it
           try {
-            try (OutputStream out = Files.newOutputStream(written)) { // keeps the mode it was made with
+            try (OutputStream out =
+                Files.newOutputStream(written)) { // keeps the mode it was made with
               in.transferTo(out);
             }
-            Files.move(written, library, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+            Files.move(
+                written,
+                library,
+                StandardCopyOption.ATOMIC_MOVE,
+                StandardCopyOption.REPLACE_EXISTING);
           } finally {
             Files.deleteIfExists(written);
           }
@@ -80,7 +94,9 @@ public final class NativeLibrary {
 
   private static FileAttribute<?>[] attributes(String mode) {
     return FileSystems.getDefault().supportedFileAttributeViews().contains("posix")
-        ? new FileAttribute<?>[] {PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString(mode))}
+        ? new FileAttribute<?>[] {
+          PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString(mode))
+        }
         : new FileAttribute<?>[0];
   }
 }

@@ -11,20 +11,20 @@ import java.util.concurrent.TimeUnit;
 import java.util.function.Supplier;
 
 /**
- * The read connections of a SQLite file (a store of the embedded storage, the embedded bus's
- * file): a read takes one, runs, and gives it back; a read that finds none free waits for one at
- * most the reader wait, then fails naming the file and the numbers, and a pool that closes leaves
- * no connection open behind it.
+ * The read connections of a SQLite file (a store of the embedded storage, the embedded bus's file):
+ * a read takes one, runs, and gives it back; a read that finds none free waits for one at most the
+ * reader wait, then fails naming the file and the numbers, and a pool that closes leaves no
+ * connection open behind it.
  *
  * <p>Each connection is in one of three states, moved only under this object's monitor: <b>idle</b>
  * (in the pool) → <b>taken</b> by {@link #take} (one read at a time); taken → idle by {@link
  * #give}, or taken → <b>closed</b> by {@code give} once the pool is closed; idle → closed by {@link
  * #close}, which then waits at most the close wait for the taken ones to come back (each is closed
- * as it does, also after {@code close} returned). A read waiting when the pool closes fails at once.
- * Nothing is held between {@code take} and {@code give} but the connection itself, so a read that
- * throws, {@code Error} included, gives it back in its {@code finally}. The idle connections are
- * an array and a count, moved with field reads and writes alone: a {@code StackOverflowError} is
- * thrown only on entering a method, so a connection is never half taken or half given back (an
+ * as it does, also after {@code close} returned). A read waiting when the pool closes fails at
+ * once. Nothing is held between {@code take} and {@code give} but the connection itself, so a read
+ * that throws, {@code Error} included, gives it back in its {@code finally}. The idle connections
+ * are an array and a count, moved with field reads and writes alone: a {@code StackOverflowError}
+ * is thrown only on entering a method, so a connection is never half taken or half given back (an
  * {@code ArrayDeque} calls methods between removing an element and answering it: a publish run out
  * of stack there lost a reader of the embedded bus for good, and the next reads waited for it).
  * Thread-safe.
@@ -35,8 +35,10 @@ public final class Readers {
   private final long waitNanos;
   private final long closeNanos;
   private final Supplier<? extends RuntimeException> closedFailure;
+
   /** The idle connections, {@code idle[0..free)}; guarded by this. */
   private final Connection[] idle;
+
   private int free;
   private int taken;
   private int waiting;
@@ -48,7 +50,11 @@ public final class Readers {
    * @param closeWait the longest {@link #close} waits for the taken ones to come back
    * @param closedFailure what a read fails with once the pool is closed
    */
-  public Readers(Path file, List<Connection> connections, Duration wait, Duration closeWait,
+  public Readers(
+      Path file,
+      List<Connection> connections,
+      Duration wait,
+      Duration closeWait,
       Supplier<? extends RuntimeException> closedFailure) {
     this.file = file;
     this.closedFailure = closedFailure;
@@ -63,7 +69,8 @@ public final class Readers {
    * A free connection, taken until {@link #give}; waits for one at most the reader wait.
    *
    * @throws IllegalStateException when none came free in time, or when interrupted while waiting
-   *     (the interrupt kept); the closed failure when the pool is closed, or closes while this waits
+   *     (the interrupt kept); the closed failure when the pool is closed, or closes while this
+   *     waits
    */
   public synchronized Connection take() {
     long deadline = System.nanoTime() + waitNanos;
@@ -89,8 +96,16 @@ public final class Readers {
 
   private IllegalStateException exhausted() {
     return new IllegalStateException(
-        "SQLite could not read in " + file + ": none of its " + size + " readers came free in "
-            + TimeUnit.NANOSECONDS.toMillis(waitNanos) + " ms (" + taken + " in use, " + waiting
+        "SQLite could not read in "
+            + file
+            + ": none of its "
+            + size
+            + " readers came free in "
+            + TimeUnit.NANOSECONDS.toMillis(waitNanos)
+            + " ms ("
+            + taken
+            + " in use, "
+            + waiting
             + " reads waiting); each read holds one for as long as it runs");
   }
 
@@ -138,7 +153,8 @@ public final class Readers {
         TimeUnit.NANOSECONDS.timedWait(this, left);
       }
     } catch (InterruptedException e) {
-      Thread.currentThread().interrupt(); // stop waiting; those still taken are closed when they come back
+      Thread.currentThread()
+          .interrupt(); // stop waiting; those still taken are closed when they come back
     }
     return taken;
   }

@@ -30,13 +30,19 @@ class NativeLibraryTest {
   void prepareIn_extractsOnceOwnerOnly_andTheDriverLoadsThatCopy() throws Exception {
     String first = probe(dir);
     Path library = only(dir.resolve("native"));
-    assertThat(first).as("mapped from the extracted copy").isEqualTo(library.toRealPath().toString());
+    assertThat(first)
+        .as("mapped from the extracted copy")
+        .isEqualTo(library.toRealPath().toString());
     assertThat(library.getParent().getParent().getFileName()).hasToString("native");
     assertThat(library.getParent().getFileName().toString()).startsWith("sqlite-jdbc-");
     for (Path p : List.of(library.getParent().getParent(), library.getParent())) {
-      assertThat(PosixFilePermissions.toString(Files.getPosixFilePermissions(p))).as("%s", p).isEqualTo("rwx------");
+      assertThat(PosixFilePermissions.toString(Files.getPosixFilePermissions(p)))
+          .as("%s", p)
+          .isEqualTo("rwx------");
     }
-    assertThat(PosixFilePermissions.toString(Files.getPosixFilePermissions(library))).as("read to be mapped, by its owner only").isEqualTo("rw-------");
+    assertThat(PosixFilePermissions.toString(Files.getPosixFilePermissions(library)))
+        .as("read to be mapped, by its owner only")
+        .isEqualTo("rw-------");
     try (Stream<Path> files = Files.list(library.getParent())) {
       assertThat(files).as("no part file left").containsExactly(library);
     }
@@ -44,7 +50,9 @@ class NativeLibraryTest {
     FileTime written = Files.getLastModifiedTime(library);
     String second = probe(dir);
     assertThat(second).isEqualTo(first);
-    assertThat(Files.getLastModifiedTime(library)).as("the copy is reused, not written again").isEqualTo(written);
+    assertThat(Files.getLastModifiedTime(library))
+        .as("the copy is reused, not written again")
+        .isEqualTo(written);
   }
 
   @Test
@@ -74,9 +82,16 @@ class NativeLibraryTest {
 
   /** Runs {@link Probe} in a JVM of its own; the file the native library was mapped from. */
   private static String probe(Path folder, String... jvm) throws Exception {
-    List<String> command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString()));
+    List<String> command =
+        new ArrayList<>(
+            List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString()));
     command.addAll(List.of(jvm));
-    command.addAll(List.of("-cp", System.getProperty("java.class.path"), Probe.class.getName(), folder.toString()));
+    command.addAll(
+        List.of(
+            "-cp",
+            System.getProperty("java.class.path"),
+            Probe.class.getName(),
+            folder.toString()));
     Process process = new ProcessBuilder(command).redirectErrorStream(true).start();
     String out = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8).trim();
     assertThat(process.waitFor(1, TimeUnit.MINUTES)).isTrue();
@@ -84,11 +99,15 @@ class NativeLibraryTest {
     return out;
   }
 
-  /** Prepares the library in the folder named, opens a connection, prints where the library came from. */
+  /**
+   * Prepares the library in the folder named, opens a connection, prints where the library came
+   * from.
+   */
   public static final class Probe {
     public static void main(String[] args) throws Exception {
       NativeLibrary.prepareIn(Path.of(args[0]));
-      try (Connection c = DriverManager.getConnection("jdbc:sqlite::memory:"); Statement s = c.createStatement()) {
+      try (Connection c = DriverManager.getConnection("jdbc:sqlite::memory:");
+          Statement s = c.createStatement()) {
         s.execute("SELECT 1");
       }
       for (String line : Files.readAllLines(Path.of("/proc/self/maps"))) {

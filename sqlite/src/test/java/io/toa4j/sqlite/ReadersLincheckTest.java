@@ -19,9 +19,9 @@ import org.junit.jupiter.api.Test;
  * interleaving: no connection is held by two reads at once, a read after close is refused, a
  * connection is never used once closed, and once the pool closed and every read ended, every
  * connection is closed — none left open behind it. The connections are stand-ins that count who
- * holds them and whether they were closed, and reads do not wait for a connection (a wait of
- * zero: the model checker's clock stands still, so a timed wait would never end): the pool's
- * bookkeeping is what is explored, not SQLite or time.
+ * holds them and whether they were closed, and reads do not wait for a connection (a wait of zero:
+ * the model checker's clock stands still, so a timed wait would never end): the pool's bookkeeping
+ * is what is explored, not SQLite or time.
  */
 public class ReadersLincheckTest {
   private static final class Closed extends RuntimeException {
@@ -41,19 +41,21 @@ public class ReadersLincheckTest {
 
   /** Stand-in connection {@code n}: closing it is recorded, anything else is not expected. */
   private Connection connection(int n) {
-    return (Connection) Proxy.newProxyInstance(
-        Connection.class.getClassLoader(),
-        new Class<?>[] {Connection.class},
-        (proxy, method, args) -> switch (method.getName()) {
-          case "close" -> {
-            closedConnections.set(n, 1);
-            yield null;
-          }
-          case "equals" -> proxy == args[0];
-          case "hashCode" -> n;
-          case "toString" -> "connection " + n;
-          default -> throw new UnsupportedOperationException(method.getName());
-        });
+    return (Connection)
+        Proxy.newProxyInstance(
+            Connection.class.getClassLoader(),
+            new Class<?>[] {Connection.class},
+            (proxy, method, args) ->
+                switch (method.getName()) {
+                  case "close" -> {
+                    closedConnections.set(n, 1);
+                    yield null;
+                  }
+                  case "equals" -> proxy == args[0];
+                  case "hashCode" -> n;
+                  case "toString" -> "connection " + n;
+                  default -> throw new UnsupportedOperationException(method.getName());
+                });
   }
 
   private int index(Connection c) {
@@ -80,8 +82,10 @@ public class ReadersLincheckTest {
     }
     int n = index(c);
     try {
-      if (closedConnections.get(n) == 1) violation.compareAndSet(null, "a read was given a closed connection");
-      if (holders.incrementAndGet(n) > 1) violation.compareAndSet(null, "two reads held one connection");
+      if (closedConnections.get(n) == 1)
+        violation.compareAndSet(null, "a read was given a closed connection");
+      if (holders.incrementAndGet(n) > 1)
+        violation.compareAndSet(null, "two reads held one connection");
       holders.decrementAndGet(n);
       if (failing) throw new StackOverflowError("a read failing");
     } catch (StackOverflowError expected) {
@@ -101,7 +105,8 @@ public class ReadersLincheckTest {
   public void nothingSharedAndNothingLeftOpen() {
     if (violation.get() != null) throw new IllegalStateException(violation.get());
     if (closeReturned && (closedConnections.get(0) == 0 || closedConnections.get(1) == 0)) {
-      throw new IllegalStateException("the pool closed and every read ended, yet a connection was left open");
+      throw new IllegalStateException(
+          "the pool closed and every read ended, yet a connection was left open");
     }
   }
 

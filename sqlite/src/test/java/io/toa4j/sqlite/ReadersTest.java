@@ -42,7 +42,8 @@ class ReadersTest {
     assertThatThrownBy(readers::take)
         .isInstanceOf(IllegalStateException.class)
         .hasMessageContaining(file.toString())
-        .hasMessageContaining("none of its 2 readers came free in 200 ms (2 in use, 1 reads waiting)");
+        .hasMessageContaining(
+            "none of its 2 readers came free in 200 ms (2 in use, 1 reads waiting)");
   }
 
   @Test
@@ -65,16 +66,21 @@ class ReadersTest {
     Connection used = readers.take();
     CompletableFuture<Integer> closing = CompletableFuture.supplyAsync(readers::close);
     await().during(SHORT).atMost(PATIENCE).until(() -> !closing.isDone());
-    assertThat(opened.subList(1, 3)).filteredOn(c -> c != used).allMatch(ReadersTest::closed, "the idle one closed at once");
+    assertThat(opened.subList(1, 3))
+        .filteredOn(c -> c != used)
+        .allMatch(ReadersTest::closed, "the idle one closed at once");
 
     readers.give(used);
 
-    assertThat(closing.get(PATIENCE.toSeconds(), TimeUnit.SECONDS)).as("readers still in use when it returned").isZero();
+    assertThat(closing.get(PATIENCE.toSeconds(), TimeUnit.SECONDS))
+        .as("readers still in use when it returned")
+        .isZero();
     assertThat(used.isClosed()).isTrue();
   }
 
   @Test
-  void close_withAReaderNeverGivenBack_returnsAfterTheWait_andClosesItWhenItComesBack() throws Exception {
+  void close_withAReaderNeverGivenBack_returnsAfterTheWait_andClosesItWhenItComesBack()
+      throws Exception {
     Readers readers = readers(1, PATIENCE, SHORT);
     Connection used = readers.take();
 
@@ -94,12 +100,19 @@ class ReadersTest {
 
     readers.close();
 
-    assertThat(waiting).failsWithin(PATIENCE).withThrowableThat().havingRootCause().withMessageContaining("the store is closed");
-    assertThatThrownBy(readers::take).hasMessage("SQLite could not read in " + file + ": the store is closed");
+    assertThat(waiting)
+        .failsWithin(PATIENCE)
+        .withThrowableThat()
+        .havingRootCause()
+        .withMessageContaining("the store is closed");
+    assertThatThrownBy(readers::take)
+        .hasMessage("SQLite could not read in " + file + ": the store is closed");
     readers.give(used);
   }
 
-  /** A pool of {@code n} read-only connections to a file with one empty table, beside its writer. */
+  /**
+   * A pool of {@code n} read-only connections to a file with one empty table, beside its writer.
+   */
   private Readers readers(int n, Duration wait, Duration closeWait) throws SQLException {
     file = directory.resolve("test.db");
     Connection writer = new SQLiteConfig().createConnection("jdbc:sqlite:" + file);
@@ -112,11 +125,19 @@ class ReadersTest {
     reader.setReadOnly(true);
     for (int i = 0; i < n; i++) connections.add(reader.createConnection("jdbc:sqlite:" + file));
     opened.addAll(connections);
-    return new Readers(file, connections, wait, closeWait, () -> new IllegalStateException("SQLite could not read in " + file + ": the store is closed"));
+    return new Readers(
+        file,
+        connections,
+        wait,
+        closeWait,
+        () ->
+            new IllegalStateException(
+                "SQLite could not read in " + file + ": the store is closed"));
   }
 
   private static long count(Connection c) throws SQLException {
-    try (Statement s = c.createStatement(); ResultSet r = s.executeQuery("SELECT count(*) FROM t")) {
+    try (Statement s = c.createStatement();
+        ResultSet r = s.executeQuery("SELECT count(*) FROM t")) {
       r.next();
       return r.getLong(1);
     }

@@ -29,7 +29,13 @@ public record Announced(List<AnnouncedEvent> events) implements AssertProvider<A
   public AnnouncedEvent only(String label) {
     List<AnnouncedEvent> matching = of(label).events();
     if (matching.size() != 1) {
-      throw new AssertionError("Expected one event " + label + " to be announced, but " + matching.size() + " were; announced: " + this);
+      throw new AssertionError(
+          "Expected one event "
+              + label
+              + " to be announced, but "
+              + matching.size()
+              + " were; announced: "
+              + this);
     }
     return matching.get(0);
   }

@@ -14,7 +14,10 @@ public final class AnnouncedAssert extends AbstractAssert<AnnouncedAssert, Annou
   public AnnouncedAssert announced(String label, int times) {
     isNotNull();
     int n = actual.of(label).size();
-    if (n != times) failWithMessage("Expected %s to be announced %s time(s), but it was %s time(s); announced: %s", label, times, n, actual);
+    if (n != times)
+      failWithMessage(
+          "Expected %s to be announced %s time(s), but it was %s time(s); announced: %s",
+          label, times, n, actual);
     return myself;
   }
 
@@ -35,7 +38,9 @@ public final class AnnouncedAssert extends AbstractAssert<AnnouncedAssert, Annou
     isNotNull();
     List<String> actualLabels = actual.events().stream().map(AnnouncedEvent::label).toList();
     if (!actualLabels.equals(Arrays.asList(labels))) {
-      failWithMessage("Expected the events announced to be %s, but they were %s", Arrays.asList(labels), actualLabels);
+      failWithMessage(
+          "Expected the events announced to be %s, but they were %s",
+          Arrays.asList(labels), actualLabels);
     }
     return myself;
   }

@@ -12,10 +12,15 @@ import org.assertj.core.api.AssertProvider;
  * @param payload its payload as plain values (the record's state, or what the event class made)
  * @param version the {@code VERSION} of the record whose write announced it
  */
-public record AnnouncedEvent(String label, String id, Map<String, Object> payload, long version) implements AssertProvider<EventAssert> {
+public record AnnouncedEvent(String label, String id, Map<String, Object> payload, long version)
+    implements AssertProvider<EventAssert> {
   static AnnouncedEvent of(Message message) {
     String version = message.headers().getOrDefault("version", "0");
-    return new AnnouncedEvent(message.label(), message.id(), Map.copyOf(Values.object(message.body())), Long.parseLong(version));
+    return new AnnouncedEvent(
+        message.label(),
+        message.id(),
+        Map.copyOf(Values.object(message.body())),
+        Long.parseLong(version));
   }
 
   @Override

@@ -50,7 +50,10 @@ public final class Check {
   /** The calls of each writing operation that make the state the tries start from. */
   private static final int PREPARED = 3;
 
-  /** How many inputs are drawn for one request before an operation is given up: none fits its schema. */
+  /**
+   * How many inputs are drawn for one request before an operation is given up: none fits its
+   * schema.
+   */
   private static final int DRAWS = 50;
 
   private final Path folder;
@@ -67,7 +70,10 @@ public final class Check {
    * @param request the request that shows it, as JSON: {@code {"query":{"id":...},"input":{...}}}
    */
   public record Finding(String operation, String property, String difference, String request) {
-    /** The finding on one line: {@code kit.tally.bump: record ... has count = 2, and 1 when delivered once; request {...}}. */
+    /**
+     * The finding on one line: {@code kit.tally.bump: record ... has count = 2, and 1 when
+     * delivered once; request {...}}.
+     */
     public String line() {
       return operation + ": " + difference + "; request " + request;
     }
@@ -82,7 +88,8 @@ public final class Check {
    * @param untried the operations reached by a repeat that it could not try, and why
    * @param findings one per operation that ended differently
    */
-  public record Report(long seed, int tries, List<String> checked, List<String> untried, List<Finding> findings) {
+  public record Report(
+      long seed, int tries, List<String> checked, List<String> untried, List<Finding> findings) {
     public Report {
       checked = List.copyOf(checked);
       untried = List.copyOf(untried);
@@ -90,7 +97,9 @@ public final class Check {
     }
   }
 
-  /** What one context did with the request: its state once settled, and how each call was answered. */
+  /**
+   * What one context did with the request: its state once settled, and how each call was answered.
+   */
   private record Run(Snapshot snapshot, List<String> answers) {}
 
   private Check(Path folder) {
@@ -101,7 +110,9 @@ public final class Check {
   public static Check folder(Path folder) {
     Objects.requireNonNull(folder, "folder");
     if (!Files.isRegularFile(folder.resolve("context.toa.yaml"))) {
-      throw new IllegalArgumentException(folder.toAbsolutePath().normalize() + " holds no context.toa.yaml; give the folder of a context");
+      throw new IllegalArgumentException(
+          folder.toAbsolutePath().normalize()
+              + " holds no context.toa.yaml; give the folder of a context");
     }
     return new Check(folder);
   }
@@ -119,7 +130,10 @@ public final class Check {
     return this;
   }
 
-  /** Runs the check: boots the context, makes its state, and tries each operation reached by a repeat. */
+  /**
+   * Runs the check: boots the context, makes its state, and tries each operation reached by a
+   * repeat.
+   */
   public Report run() {
     ToaContext prepared = context(seed);
     prepared.start();
@@ -143,7 +157,8 @@ public final class Check {
     }
   }
 
-  private Report tryAll(List<CheckedOperation> operations, Map<String, List<String>> ids, Path state) {
+  private Report tryAll(
+      List<CheckedOperation> operations, Map<String, List<String>> ids, Path state) {
     List<String> checked = new ArrayList<>();
     List<String> untried = new ArrayList<>();
     List<Finding> findings = new ArrayList<>();
@@ -161,28 +176,52 @@ public final class Check {
         }
       }
       if (drawn > 0) checked.add(operation.endpoint());
-      else untried.add(operation.endpoint() + ": no input of " + DRAWS + " drawn fits its schema, in each of " + tries + " tries");
+      else
+        untried.add(
+            operation.endpoint()
+                + ": no input of "
+                + DRAWS
+                + " drawn fits its schema, in each of "
+                + tries
+                + " tries");
     }
     return new Report(seed, tries, checked, untried, findings);
   }
 
-  /** The request tried once and twice on copies of the state, and the first difference as a finding. */
-  private Optional<Finding> trial(CheckedOperation operation, Request request, long trial, Path state) {
+  /**
+   * The request tried once and twice on copies of the state, and the first difference as a finding.
+   */
+  private Optional<Finding> trial(
+      CheckedOperation operation, Request request, long trial, Path state) {
     Run once = run(operation, request, trial, state, 1);
     Run twice = run(operation, request, trial, state, 2);
-    List<Snapshot.Difference> differences = new ArrayList<>(twice.snapshot().compare(once.snapshot()));
+    List<Snapshot.Difference> differences =
+        new ArrayList<>(twice.snapshot().compare(once.snapshot()));
     String first = once.answers().get(0);
     String repeat = twice.answers().get(1);
     if (!repeat.equals(first)) {
-      differences.add(new Snapshot.Difference(Optional.empty(), "reply",
-          "the repeat was answered with " + repeat + ", and the call with " + first + " when delivered once"));
+      differences.add(
+          new Snapshot.Difference(
+              Optional.empty(),
+              "reply",
+              "the repeat was answered with "
+                  + repeat
+                  + ", and the call with "
+                  + first
+                  + " when delivered once"));
     }
     return differences.stream()
         .min(Comparator.comparingInt(Check::rank))
-        .map(d -> new Finding(operation.endpoint(), d.property(), d.text(), Values.json(described(request))));
+        .map(
+            d ->
+                new Finding(
+                    operation.endpoint(), d.property(), d.text(), Values.json(described(request))));
   }
 
-  /** What tells most first: a declared property of a record, then its VERSION, its other system properties, events, parked messages, the reply. */
+  /**
+   * What tells most first: a declared property of a record, then its VERSION, its other system
+   * properties, events, parked messages, the reply.
+   */
   private static int rank(Snapshot.Difference d) {
     if (d.record().isPresent()) {
       if (d.property().equals("VERSION")) return 1;
@@ -202,7 +241,8 @@ public final class Check {
     try {
       String identity = HexFormat.of().toHexDigits(trial) + HexFormat.of().toHexDigits(~trial);
       List<String> answers = new ArrayList<>();
-      for (int i = 0; i < times; i++) answers.add(answer(toa, operation.endpoint(), request, identity));
+      for (int i = 0; i < times; i++)
+        answers.add(answer(toa, operation.endpoint(), request, identity));
       toa.settle();
       return new Run(toa.snapshot(), answers);
     } finally {
@@ -210,17 +250,25 @@ public final class Check {
     }
   }
 
-  /** How a call was answered, in words: {@code an output}, {@code the refusal NOT_PACKED}, {@code the failure NOT_FOUND}. */
+  /**
+   * How a call was answered, in words: {@code an output}, {@code the refusal NOT_PACKED}, {@code
+   * the failure NOT_FOUND}.
+   */
   private static String answer(ToaContext toa, String endpoint, Request request, String identity) {
     try {
       Reply reply = toa.call(endpoint, request, identity).reply();
-      return reply instanceof Reply.Refused refused ? "the refusal " + refused.refusal().code() : "an output";
+      return reply instanceof Reply.Refused refused
+          ? "the refusal " + refused.refusal().code()
+          : "an output";
     } catch (Failure f) {
       return "the failure " + f.code();
     }
   }
 
-  /** Runs each writing operation a few times on drawn requests, settling after each, ignoring how each is answered. */
+  /**
+   * Runs each writing operation a few times on drawn requests, settling after each, ignoring how
+   * each is answered.
+   */
   private void prepare(ToaContext toa, List<CheckedOperation> operations) {
     Random random = new Random(seed);
     for (int i = 0; i < PREPARED; i++) {
@@ -230,25 +278,36 @@ public final class Check {
         try {
           toa.call(operation.endpoint(), request.get());
         } catch (Failure f) {
-          // a request a generator drew may well fail (a record not found); the state is what the others left
+          // a request a generator drew may well fail (a record not found); the state is what the
+          // others left
         }
         toa.settle();
       }
     }
   }
 
-  /** A request for the operation: a query when it takes one, an input its schema accepts; empty when none was drawn in {@value #DRAWS} draws. */
-  private static Optional<Request> request(CheckedOperation operation, Random random, Map<String, List<String>> ids) {
+  /**
+   * A request for the operation: a query when it takes one, an input its schema accepts; empty when
+   * none was drawn in {@value #DRAWS} draws.
+   */
+  private static Optional<Request> request(
+      CheckedOperation operation, Random random, Map<String, List<String>> ids) {
     List<String> all = ids.values().stream().flatMap(List::stream).toList();
     SchemaValues values = new SchemaValues(random, all);
-    boolean query = operation.query() == QueryRule.REQUIRED || (operation.query() == QueryRule.OPTIONAL && random.nextBoolean());
+    boolean query =
+        operation.query() == QueryRule.REQUIRED
+            || (operation.query() == QueryRule.OPTIONAL && random.nextBoolean());
     Optional<Query> selected =
-        query ? Optional.of(Query.id(values.id(ids.getOrDefault(operation.component().label(), List.of())))) : Optional.empty();
+        query
+            ? Optional.of(
+                Query.id(values.id(ids.getOrDefault(operation.component().label(), List.of()))))
+            : Optional.empty();
     if (operation.input().isEmpty()) return Optional.of(new Request(selected, Optional.empty()));
     JsonNode schema = operation.input().get().source();
     for (int i = 0; i < DRAWS; i++) {
       JsonNode input = values.draw(schema, schema);
-      if (operation.input().get().validate(input).isEmpty()) return Optional.of(new Request(selected, Optional.of(Values.plain(input))));
+      if (operation.input().get().validate(input).isEmpty())
+        return Optional.of(new Request(selected, Optional.of(Values.plain(input))));
     }
     return Optional.empty();
   }
@@ -258,7 +317,8 @@ public final class Check {
     Map<String, List<String>> ids = new LinkedHashMap<>();
     toa.toa().context().components().stream()
         .filter(c -> c.entity().isPresent())
-        .forEach(c -> ids.put(c.label(), toa.records(c.label()).stream().map(RecordView::id).toList()));
+        .forEach(
+            c -> ids.put(c.label(), toa.records(c.label()).stream().map(RecordView::id).toList()));
     return ids;
   }
 
@@ -275,7 +335,9 @@ public final class Check {
     return new Random(seed ^ ((long) endpoint.hashCode() << 32) ^ attempt).nextLong();
   }
 
-  /** A context as the kit boots one, parking a failing message at once so that every run settles. */
+  /**
+   * A context as the kit boots one, parking a failing message at once so that every run settles.
+   */
   private ToaContext context(long seed) {
     return ToaContext.folder(folder).seed(seed).with(b -> b.retryDelays());
   }

@@ -24,9 +24,11 @@ import tools.jackson.databind.JsonNode;
  * @param query whether a request must, may or must not carry a query
  * @param input the schema of its input; empty when it takes none
  */
-record CheckedOperation(ComponentManifest component, String name, QueryRule query, Optional<Schema> input) {
+record CheckedOperation(
+    ComponentManifest component, String name, QueryRule query, Optional<Schema> input) {
   /** The kinds of operation that write: the others cannot end differently when run again. */
-  private static final Set<OperationType> WRITING = Set.of(OperationType.TRANSITION, OperationType.ASSIGNMENT, OperationType.EFFECT);
+  private static final Set<OperationType> WRITING =
+      Set.of(OperationType.TRANSITION, OperationType.ASSIGNMENT, OperationType.EFFECT);
 
   /** {@code namespace.name.operation}. */
   String endpoint() {
@@ -42,18 +44,27 @@ record CheckedOperation(ComponentManifest component, String name, QueryRule quer
     for (ComponentManifest component : toa.context().components()) {
       for (OperationDeclaration operation : component.operations().values()) {
         if (WRITING.contains(toa.typeOf(component.label(), operation.name()))) {
-          found.add(new CheckedOperation(component, operation.name(), operation.query(), operation.input()));
+          found.add(
+              new CheckedOperation(
+                  component, operation.name(), operation.query(), operation.input()));
         }
       }
-      component.entity().map(EntityDeclaration::changeset).ifPresent(changeset ->
-          found.add(new CheckedOperation(component, "assign", QueryRule.REQUIRED, Optional.of(changeset))));
+      component
+          .entity()
+          .map(EntityDeclaration::changeset)
+          .ifPresent(
+              changeset ->
+                  found.add(
+                      new CheckedOperation(
+                          component, "assign", QueryRule.REQUIRED, Optional.of(changeset))));
     }
     return found;
   }
 
   /**
    * The endpoints a repeat reaches: the operation of each receiver, each operation a route of an
-   * exposition names, and each endpoint that was {@code tasks} (delivered as a task), in that order.
+   * exposition names, and each endpoint that was {@code tasks} (delivered as a task), in that
+   * order.
    */
   static Set<String> reachable(Toa toa, Set<String> tasks) {
     Set<String> found = new LinkedHashSet<>();
@@ -67,11 +78,14 @@ record CheckedOperation(ComponentManifest component, String name, QueryRule quer
     return found;
   }
 
-  /** The operations named by the methods of a level of the route tree and of the routes under it. */
+  /**
+   * The operations named by the methods of a level of the route tree and of the routes under it.
+   */
   private static void routed(String component, JsonNode level, Set<String> found) {
     for (Map.Entry<String, JsonNode> entry : level.properties()) {
       if (entry.getKey().startsWith("/")) routed(component, entry.getValue(), found);
-      else if (entry.getKey().matches("[A-Z]+") && entry.getValue().isString()) found.add(component + "." + entry.getValue().asString());
+      else if (entry.getKey().matches("[A-Z]+") && entry.getValue().isString())
+        found.add(component + "." + entry.getValue().asString());
     }
   }
 }

@@ -2,7 +2,10 @@ package io.toa4j.test;
 
 import java.util.Map;
 
-/** Assertions on one {@link AnnouncedEvent}: its payload's properties, the version that announced it. */
+/**
+ * Assertions on one {@link AnnouncedEvent}: its payload's properties, the version that announced
+ * it.
+ */
 public final class EventAssert extends PropertiesAssert<EventAssert, AnnouncedEvent> {
   EventAssert(AnnouncedEvent actual) {
     super(actual, EventAssert.class);
@@ -21,7 +24,10 @@ public final class EventAssert extends PropertiesAssert<EventAssert, AnnouncedEv
   /** Verifies the {@code VERSION} of the record whose write announced it. */
   public EventAssert wasAnnouncedAtVersion(long version) {
     isNotNull();
-    if (actual.version() != version) failWithMessage("Expected %s to be announced at VERSION %s, but it was at VERSION %s", what(), version, actual.version());
+    if (actual.version() != version)
+      failWithMessage(
+          "Expected %s to be announced at VERSION %s, but it was at VERSION %s",
+          what(), version, actual.version());
     return myself;
   }
 }

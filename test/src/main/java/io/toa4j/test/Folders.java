@@ -26,28 +26,37 @@ final class Folders {
     try {
       return Files.createDirectories(folder);
     } catch (IOException e) {
-      throw new UncheckedIOException("Cannot make the folder " + folder + " for a context under test", e);
+      throw new UncheckedIOException(
+          "Cannot make the folder " + folder + " for a context under test", e);
     }
   }
 
-  /** Copies everything under {@code from} into the folder {@code to}, each file and folder with its permissions. */
+  /**
+   * Copies everything under {@code from} into the folder {@code to}, each file and folder with its
+   * permissions.
+   */
   static void copy(Path from, Path to) {
     try (Stream<Path> files = Files.walk(from)) {
       for (Path p : (Iterable<Path>) files::iterator) {
         // with its attributes: what was its owner's alone stays so (the runtime warns otherwise)
-        if (!p.equals(from)) Files.copy(p, to.resolve(from.relativize(p).toString()), StandardCopyOption.COPY_ATTRIBUTES);
+        if (!p.equals(from))
+          Files.copy(
+              p, to.resolve(from.relativize(p).toString()), StandardCopyOption.COPY_ATTRIBUTES);
       }
     } catch (IOException e) {
-      throw new UncheckedIOException("Cannot copy the state of a context under test from " + from + " to " + to, e);
+      throw new UncheckedIOException(
+          "Cannot copy the state of a context under test from " + from + " to " + to, e);
     }
   }
 
   /** Removes a folder and everything in it. */
   static void delete(Path folder) {
     try (Stream<Path> files = Files.walk(folder)) {
-      for (Path p : (Iterable<Path>) files.sorted(Comparator.reverseOrder())::iterator) Files.deleteIfExists(p);
+      for (Path p : (Iterable<Path>) files.sorted(Comparator.reverseOrder())::iterator)
+        Files.deleteIfExists(p);
     } catch (IOException e) {
-      throw new UncheckedIOException("Cannot remove the folder of a context under test, " + folder, e);
+      throw new UncheckedIOException(
+          "Cannot remove the folder of a context under test, " + folder, e);
     }
   }
 }

@@ -19,16 +19,17 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 
 /**
- * The bus of a context under test: the embedded bus, seen through a wrapper that keeps what the
- * kit asserts and explains. It records every event published (the announced events, in the order
- * they reached the bus), the endpoint of every task delivered, and the last verdict of every delivery that is to come again after a
- * delay, so that a context that does not settle names the messages waiting for the test clock.
+ * The bus of a context under test: the embedded bus, seen through a wrapper that keeps what the kit
+ * asserts and explains. It records every event published (the announced events, in the order they
+ * reached the bus), the endpoint of every task delivered, and the last verdict of every delivery
+ * that is to come again after a delay, so that a context that does not settle names the messages
+ * waiting for the test clock.
  *
- * <p>Every delivery of a receiver or a task passes through {@link Observed#consume}, which says what
- * is being handled to {@link Causes} — as a repeat when the same message was handled on the same
- * queue before. When {@link Repeats} picks it (every one in twice mode, those a seed picks in crash
- * mode), it hands a delivery the handler handled ({@link Verdict.Done}) to the handler again, as
- * the next attempt, before the bus hears the verdict: what a crash between the commit and the
+ * <p>Every delivery of a receiver or a task passes through {@link Observed#consume}, which says
+ * what is being handled to {@link Causes} — as a repeat when the same message was handled on the
+ * same queue before. When {@link Repeats} picks it (every one in twice mode, those a seed picks in
+ * crash mode), it hands a delivery the handler handled ({@link Verdict.Done}) to the handler again,
+ * as the next attempt, before the bus hears the verdict: what a crash between the commit and the
  * acknowledgement makes the bus do. The bus then acts on the second verdict. One per context under
  * test; thread-safe.
  */
@@ -99,7 +100,10 @@ final class KitBus implements BusProvider {
     return true;
   }
 
-  /** Every event published so far, in the order it reached the bus; one published again appears again. */
+  /**
+   * Every event published so far, in the order it reached the bus; one published again appears
+   * again.
+   */
   List<Message> published() {
     return List.copyOf(published);
   }
@@ -114,11 +118,20 @@ final class KitBus implements BusProvider {
     return new ArrayList<>(new LinkedHashMap<>(waiting).values());
   }
 
-  /** What a delivery's verdict says about it: waiting for a retry, or done with (handled or parked). */
+  /**
+   * What a delivery's verdict says about it: waiting for a retry, or done with (handled or parked).
+   */
   private void observe(Delivery delivery, Verdict verdict) {
     String key = delivery.queue() + " " + delivery.message().id();
     if (verdict instanceof Verdict.Retry retry) {
-      waiting.put(key, new Waiting(delivery.queue(), delivery.message(), delivery.attempt(), retry.delay(), clock.millis()));
+      waiting.put(
+          key,
+          new Waiting(
+              delivery.queue(),
+              delivery.message(),
+              delivery.attempt(),
+              retry.delay(),
+              clock.millis()));
     } else {
       waiting.remove(key);
     }
@@ -151,23 +164,32 @@ final class KitBus implements BusProvider {
     @Override
     public Subscription consume(String queue, Handler handler) {
       consumed.add(queue);
-      return bus.consume(queue, delivery -> {
-        Message message = delivery.message();
-        Optional<String> from = Optional.of(delivery.queue());
-        String key = delivery.queue() + " " + message.id();
-        if (delivery.queue().endsWith(TASKS)) tasks.add(message.label());
-        Verdict verdict = causes.under(new Causes.Cause(from, message.label(), handled.contains(key)), () -> handler.handle(delivery));
-        boolean done = verdict instanceof Verdict.Done;
-        if (done) handled.add(key);
-        if (!done || !repeats.beforeAcknowledgement(delivery.queue(), message.label(), message.id())) {
-          observe(delivery, verdict);
-          return verdict;
-        }
-        Delivery again = new Delivery(message, delivery.queue(), delivery.attempt() + 1);
-        Verdict second = causes.under(new Causes.Cause(from, message.label(), true), () -> handler.handle(again));
-        observe(again, second);
-        return second;
-      });
+      return bus.consume(
+          queue,
+          delivery -> {
+            Message message = delivery.message();
+            Optional<String> from = Optional.of(delivery.queue());
+            String key = delivery.queue() + " " + message.id();
+            if (delivery.queue().endsWith(TASKS)) tasks.add(message.label());
+            Verdict verdict =
+                causes.under(
+                    new Causes.Cause(from, message.label(), handled.contains(key)),
+                    () -> handler.handle(delivery));
+            boolean done = verdict instanceof Verdict.Done;
+            if (done) handled.add(key);
+            if (!done
+                || !repeats.beforeAcknowledgement(
+                    delivery.queue(), message.label(), message.id())) {
+              observe(delivery, verdict);
+              return verdict;
+            }
+            Delivery again = new Delivery(message, delivery.queue(), delivery.attempt() + 1);
+            Verdict second =
+                causes.under(
+                    new Causes.Cause(from, message.label(), true), () -> handler.handle(again));
+            observe(again, second);
+            return second;
+          });
     }
 
     @Override

@@ -5,10 +5,10 @@ import io.toa4j.spi.OutboxEntry;
 import io.toa4j.spi.Outcome;
 import io.toa4j.spi.Reading;
 import io.toa4j.spi.RecentEntry;
+import io.toa4j.spi.Selection;
 import io.toa4j.spi.Storage;
 import io.toa4j.spi.StorageProvider;
 import io.toa4j.spi.StorageSettings;
-import io.toa4j.spi.Selection;
 import io.toa4j.spi.Store;
 import io.toa4j.spi.StoredRecord;
 import io.toa4j.spi.Write;
@@ -25,9 +25,9 @@ import java.util.concurrent.atomic.AtomicReference;
 
 /**
  * The storage of a context under test: the embedded SQLite storage, opened by the runtime as any
- * engine is and held here too, so the kit reads the records the context wrote from the very
- * storage it wrote them to. Every committed write is noted in {@link Causes} with the message that
- * made it, so that twice mode can name the operation behind a record that ends differently.
+ * engine is and held here too, so the kit reads the records the context wrote from the very storage
+ * it wrote them to. Every committed write is noted in {@link Causes} with the message that made it,
+ * so that twice mode can name the operation behind a record that ends differently.
  *
  * <p>In crash mode it is where an outbox entry's crash falls between its publish and its marking
  * published: when {@link Repeats} picks the entry, the runtime's publisher has published it and
@@ -43,11 +43,18 @@ final class KitStorage implements StorageProvider {
   private final Causes causes;
   private final Repeats repeats;
   private final AtomicReference<Storage> opened = new AtomicReference<>();
-  /** The record write behind each outbox entry committed, in words: {@code kit.orders 0c1d… at VERSION 1}. */
+
+  /**
+   * The record write behind each outbox entry committed, in words: {@code kit.orders 0c1d… at
+   * VERSION 1}.
+   */
   private final Map<String, String> writes = new ConcurrentHashMap<>();
+
   private final Queue<String> crashed = new ConcurrentLinkedQueue<>();
 
-  /** @param repeats which outbox entries are published again */
+  /**
+   * @param repeats which outbox entries are published again
+   */
   KitStorage(Causes causes, Repeats repeats) {
     this.causes = causes;
     this.repeats = repeats;
@@ -139,7 +146,17 @@ final class KitStorage implements StorageProvider {
       Outcome outcome = store.commit(write);
       if (outcome == Outcome.COMMITTED) {
         causes.wrote(component, write.record());
-        write.outbox().ifPresent(e -> writes.put(e.id(), component + " " + write.record().id() + " at VERSION " + write.record().version()));
+        write
+            .outbox()
+            .ifPresent(
+                e ->
+                    writes.put(
+                        e.id(),
+                        component
+                            + " "
+                            + write.record().id()
+                            + " at VERSION "
+                            + write.record().version()));
       }
       return outcome;
     }
@@ -177,7 +194,9 @@ final class KitStorage implements StorageProvider {
     @Override
     public void published(Collection<String> ids, long at) {
       store.published(ids, at);
-      for (String id : ids) if (repeats.beforeMarkedPublished(writes.getOrDefault(id, component + " entry " + id))) crashed.add(id);
+      for (String id : ids)
+        if (repeats.beforeMarkedPublished(writes.getOrDefault(id, component + " entry " + id)))
+          crashed.add(id);
     }
 
     @Override

@@ -16,7 +16,9 @@ public record ParkedMessages(List<Parked> messages) implements AssertProvider<Pa
     messages = List.copyOf(messages);
   }
 
-  /** Those whose message has this label: an event's {@code namespace.name.event}, a task's endpoint. */
+  /**
+   * Those whose message has this label: an event's {@code namespace.name.event}, a task's endpoint.
+   */
   public List<Parked> of(String label) {
     return messages.stream().filter(p -> p.message().label().equals(label)).toList();
   }
@@ -30,7 +32,17 @@ public record ParkedMessages(List<Parked> messages) implements AssertProvider<Pa
   public String toString() {
     if (messages.isEmpty()) return "none";
     return messages.stream()
-        .map(p -> p.message().label() + " on " + p.queue() + " after " + p.attempts() + " attempt(s), " + p.code() + ": " + p.reason())
+        .map(
+            p ->
+                p.message().label()
+                    + " on "
+                    + p.queue()
+                    + " after "
+                    + p.attempts()
+                    + " attempt(s), "
+                    + p.code()
+                    + ": "
+                    + p.reason())
         .collect(Collectors.joining("; "));
   }
 }

@@ -11,7 +11,8 @@ import org.assertj.core.api.AbstractAssert;
  * @param <SELF> the assertion's own type, for chaining
  * @param <ACTUAL> what is asserted on
  */
-public abstract class PropertiesAssert<SELF extends PropertiesAssert<SELF, ACTUAL>, ACTUAL> extends AbstractAssert<SELF, ACTUAL> {
+public abstract class PropertiesAssert<SELF extends PropertiesAssert<SELF, ACTUAL>, ACTUAL>
+    extends AbstractAssert<SELF, ACTUAL> {
   protected PropertiesAssert(ACTUAL actual, Class<?> selfType) {
     super(actual, selfType);
   }
@@ -27,12 +28,15 @@ public abstract class PropertiesAssert<SELF extends PropertiesAssert<SELF, ACTUA
     isNotNull();
     Map<String, Object> properties = properties();
     if (!properties.containsKey(property)) {
-      failWithMessage("Expected %s to have %s = %s, but it has no property '%s'; it has %s", what(), property, expected, property,
-          new TreeSet<>(properties.keySet()));
+      failWithMessage(
+          "Expected %s to have %s = %s, but it has no property '%s'; it has %s",
+          what(), property, expected, property, new TreeSet<>(properties.keySet()));
     }
     Object value = properties.get(property);
     if (!Values.same(value, expected)) {
-      failWithMessage("Expected %s to have %s = %s, but it has %s = %s", what(), property, expected, property, value);
+      failWithMessage(
+          "Expected %s to have %s = %s, but it has %s = %s",
+          what(), property, expected, property, value);
     }
     return myself;
   }
@@ -47,7 +51,9 @@ public abstract class PropertiesAssert<SELF extends PropertiesAssert<SELF, ACTUA
   public SELF doesNotHave(String property) {
     isNotNull();
     Object value = properties().get(property);
-    if (value != null) failWithMessage("Expected %s to have no %s, but it has %s = %s", what(), property, property, value);
+    if (value != null)
+      failWithMessage(
+          "Expected %s to have no %s, but it has %s = %s", what(), property, property, value);
     return myself;
   }
 }

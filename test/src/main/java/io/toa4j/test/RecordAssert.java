@@ -30,7 +30,10 @@ public final class RecordAssert extends PropertiesAssert<RecordAssert, RecordVie
   /** Verifies that the record was never written. */
   public RecordAssert doesNotExist() {
     isNotNull();
-    if (actual.exists()) failWithMessage("Expected %s not to exist, but it is at VERSION %s: %s", what(), actual.version(), actual.stored().get().state().text());
+    if (actual.exists())
+      failWithMessage(
+          "Expected %s not to exist, but it is at VERSION %s: %s",
+          what(), actual.version(), actual.stored().get().state().text());
     return myself;
   }
 
@@ -38,7 +41,9 @@ public final class RecordAssert extends PropertiesAssert<RecordAssert, RecordVie
   public RecordAssert hasVersion(long version) {
     exists();
     if (actual.version() != version) {
-      failWithMessage("Expected %s to be at VERSION %s, but it is at VERSION %s: %s", what(), version, actual.version(), actual.stored().get().state().text());
+      failWithMessage(
+          "Expected %s to be at VERSION %s, but it is at VERSION %s: %s",
+          what(), version, actual.version(), actual.stored().get().state().text());
     }
     return myself;
   }
@@ -46,7 +51,9 @@ public final class RecordAssert extends PropertiesAssert<RecordAssert, RecordVie
   /** Verifies when it was last written, by the test clock. */
   public RecordAssert wasUpdatedAt(Instant at) {
     exists();
-    if (!actual.updated().orElseThrow().equals(at)) failWithMessage("Expected %s to be updated at %s, but it was at %s", what(), at, actual.updated().get());
+    if (!actual.updated().orElseThrow().equals(at))
+      failWithMessage(
+          "Expected %s to be updated at %s, but it was at %s", what(), at, actual.updated().get());
     return myself;
   }
 }

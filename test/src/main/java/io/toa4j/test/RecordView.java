@@ -15,13 +15,17 @@ import org.assertj.core.api.AssertProvider;
  * @param id the record's id
  * @param stored what the store holds; empty when the record was never written
  */
-public record RecordView(String component, String id, Optional<StoredRecord> stored) implements AssertProvider<RecordAssert> {
+public record RecordView(String component, String id, Optional<StoredRecord> stored)
+    implements AssertProvider<RecordAssert> {
   /** Whether the record was ever written. */
   public boolean exists() {
     return stored.isPresent();
   }
 
-  /** Its {@code VERSION}: 1 after the first write, one more per committed write; 0 when never written. */
+  /**
+   * Its {@code VERSION}: 1 after the first write, one more per committed write; 0 when never
+   * written.
+   */
   public long version() {
     return stored.map(StoredRecord::version).orElse(0L);
   }
@@ -63,6 +67,12 @@ public record RecordView(String component, String id, Optional<StoredRecord> sto
 
   @Override
   public String toString() {
-    return "record " + component + " " + id + stored.map(r -> " at VERSION " + r.version() + ": " + r.state().text()).orElse(" (never written)");
+    return "record "
+        + component
+        + " "
+        + id
+        + stored
+            .map(r -> " at VERSION " + r.version() + ": " + r.state().text())
+            .orElse(" (never written)");
   }
 }

@@ -10,28 +10,30 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
- * Which messages a run under test hands over again, and where a crash falls: nowhere (a plain
- * run), after every commit before its acknowledgement (twice mode), or at the points a seed picks
- * (crash mode). There are two kinds of point:
+ * Which messages a run under test hands over again, and where a crash falls: nowhere (a plain run),
+ * after every commit before its acknowledgement (twice mode), or at the points a seed picks (crash
+ * mode). There are two kinds of point:
  *
  * <ul>
  *   <li><b>between commit and acknowledgement</b>: a delivery of an event or a task handled and
  *       committed, or a call of the scenario answered, is handed over again — what the bus or the
  *       caller does when the process dies before the acknowledgement reaches it;
  *   <li><b>between publish and marking published</b> (crash mode only): an outbox entry committed
- *       and published is published again — what the sweep of the next process does with an entry
- *       a process died before marking.
+ *       and published is published again — what the sweep of the next process does with an entry a
+ *       process died before marking.
  * </ul>
  *
  * <p>In crash mode each point is picked, or not, by the seed and the point's name alone (its queue
- * and message, the record write whose outbox entry it is, its endpoint and identity), not by the order in
- * which concurrent deliveries reach it: the same seed picks the same points in every run that
- * meets the same messages under the same ids, as runs from the same settings and id seed do. A
- * point is decided once: a delivery of a message on a queue is handled again at most once, an
- * entry is published again at most once. Thread-safe.
+ * and message, the record write whose outbox entry it is, its endpoint and identity), not by the
+ * order in which concurrent deliveries reach it: the same seed picks the same points in every run
+ * that meets the same messages under the same ids, as runs from the same settings and id seed do. A
+ * point is decided once: a delivery of a message on a queue is handled again at most once, an entry
+ * is published again at most once. Thread-safe.
  */
 final class Repeats {
-  /** The system property that fixes the seed of crash mode for every test that does not fix its own. */
+  /**
+   * The system property that fixes the seed of crash mode for every test that does not fix its own.
+   */
   static final String SEED = "toa.crash.seed";
 
   private final boolean every;
@@ -79,12 +81,26 @@ final class Repeats {
    * @param id the message's identity
    */
   boolean beforeAcknowledgement(String queue, String label, String id) {
-    return every || pick("between commit and acknowledgement: " + label + " " + id + " on " + queue + ", handled again");
+    return every
+        || pick(
+            "between commit and acknowledgement: "
+                + label
+                + " "
+                + id
+                + " on "
+                + queue
+                + ", handled again");
   }
 
   /** Whether a call of the scenario answered is made again under its identity. */
   boolean beforeAnswer(String endpoint, String identity) {
-    return every || pick("between commit and answer: " + endpoint + " under identity " + identity + ", called again");
+    return every
+        || pick(
+            "between commit and answer: "
+                + endpoint
+                + " under identity "
+                + identity
+                + ", called again");
   }
 
   /**
@@ -93,7 +109,10 @@ final class Repeats {
    * @param write the write whose entry it is, in words: {@code kit.orders 0c1d… at VERSION 1}
    */
   boolean beforeMarkedPublished(String write) {
-    return pick("between publish and marking published: the outbox entry of " + write + ", published again");
+    return pick(
+        "between publish and marking published: the outbox entry of "
+            + write
+            + ", published again");
   }
 
   /** Decides a point once, from the seed and its name; false without a seed. */
@@ -105,7 +124,10 @@ final class Repeats {
     return chosen;
   }
 
-  /** A well-spread 64-bit hash of the point's name, so that neighbouring names draw unrelated choices. */
+  /**
+   * A well-spread 64-bit hash of the point's name, so that neighbouring names draw unrelated
+   * choices.
+   */
   private static long mix(String point) {
     long h = 0x9E3779B97F4A7C15L;
     for (int i = 0; i < point.length(); i++) h = (h ^ point.charAt(i)) * 0x100000001B3L;
@@ -123,19 +145,25 @@ final class Repeats {
   }
 
   /**
-   * The seed of crash mode: the one the test gives, else the system property {@value #SEED}, else
-   * a fresh one.
+   * The seed of crash mode: the one the test gives, else the system property {@value #SEED}, else a
+   * fresh one.
    *
    * @throws IllegalArgumentException when the property is set but is not a number
    */
   static long seed(Optional<Long> given) {
     if (given.isPresent()) return given.get();
     String property = System.getProperty(SEED);
-    if (property == null || property.isBlank()) return new SplittableRandom().nextLong() & Long.MAX_VALUE;
+    if (property == null || property.isBlank())
+      return new SplittableRandom().nextLong() & Long.MAX_VALUE;
     try {
       return Long.parseLong(property.trim());
     } catch (NumberFormatException e) {
-      throw new IllegalArgumentException("system property " + SEED + " is the seed of crash mode, a whole number; got '" + property + "'");
+      throw new IllegalArgumentException(
+          "system property "
+              + SEED
+              + " is the seed of crash mode, a whole number; got '"
+              + property
+              + "'");
     }
   }
 }

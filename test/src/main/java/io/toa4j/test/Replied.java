@@ -15,8 +15,12 @@ import org.assertj.core.api.AssertProvider;
  * @param reply the output or the refusal
  * @param replayed whether the operation's inbox answered it: the same identity was answered before
  */
-public record Replied(String endpoint, String identity, Reply reply, boolean replayed) implements AssertProvider<ReplyAssert> {
-  /** The output's value, when the call was not refused: a record as a map, or what the operation returned. */
+public record Replied(String endpoint, String identity, Reply reply, boolean replayed)
+    implements AssertProvider<ReplyAssert> {
+  /**
+   * The output's value, when the call was not refused: a record as a map, or what the operation
+   * returned.
+   */
   public Optional<Object> value() {
     return reply instanceof Reply.Output output ? output.value() : Optional.empty();
   }

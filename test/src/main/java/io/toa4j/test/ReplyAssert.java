@@ -24,7 +24,9 @@ public final class ReplyAssert extends PropertiesAssert<ReplyAssert, Replied> {
   public ReplyAssert isOutput() {
     isNotNull();
     if (actual.reply() instanceof Reply.Refused refused) {
-      failWithMessage("Expected %s to be an output, but it was refused with %s", what(), refused.refusal().code());
+      failWithMessage(
+          "Expected %s to be an output, but it was refused with %s",
+          what(), refused.refusal().code());
     }
     return myself;
   }
@@ -33,24 +35,33 @@ public final class ReplyAssert extends PropertiesAssert<ReplyAssert, Replied> {
   public ReplyAssert isRefused(String code) {
     isNotNull();
     if (!(actual.reply() instanceof Reply.Refused refused)) {
-      failWithMessage("Expected %s to be refused with %s, but it was an output: %s", what(), code, actual.value().orElse("nothing"));
+      failWithMessage(
+          "Expected %s to be refused with %s, but it was an output: %s",
+          what(), code, actual.value().orElse("nothing"));
     } else if (!refused.refusal().code().equals(code)) {
-      failWithMessage("Expected %s to be refused with %s, but it was refused with %s", what(), code, refused.refusal().code());
+      failWithMessage(
+          "Expected %s to be refused with %s, but it was refused with %s",
+          what(), code, refused.refusal().code());
     }
     return myself;
   }
 
-  /** Verifies that the operation's inbox answered it with the first answer: the call was made before. */
+  /**
+   * Verifies that the operation's inbox answered it with the first answer: the call was made
+   * before.
+   */
   public ReplyAssert isReplayed() {
     isNotNull();
-    if (!actual.replayed()) failWithMessage("Expected %s to be answered from the inbox, but the operation ran", what());
+    if (!actual.replayed())
+      failWithMessage("Expected %s to be answered from the inbox, but the operation ran", what());
     return myself;
   }
 
   /** Verifies that the operation ran for it, rather than its inbox answering. */
   public ReplyAssert isNotReplayed() {
     isNotNull();
-    if (actual.replayed()) failWithMessage("Expected the operation to run for %s, but its inbox answered it", what());
+    if (actual.replayed())
+      failWithMessage("Expected the operation to run for %s, but its inbox answered it", what());
     return myself;
   }
 }

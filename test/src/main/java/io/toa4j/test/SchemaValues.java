@@ -12,13 +12,13 @@ import tools.jackson.databind.node.JsonNodeFactory;
 import tools.jackson.databind.node.ObjectNode;
 
 /**
- * Values drawn at random for a JSON Schema, for {@link Check}: the keywords a manifest's schemas use
- * ({@code type}, {@code enum}, {@code const}, the bounds of numbers, strings and lists,
- * {@code properties}, {@code required}, {@code additionalProperties}, {@code items},
- * {@code prefixItems}, {@code anyOf}, {@code oneOf}, {@code allOf}'s first schema, local
- * {@code $ref}s) are followed; the others are not, and a value that does not fit is thrown away by
- * the caller, which validates each one with the manifest's own validator. A {@code pattern} for a
- * record id (32 hexadecimal characters) draws an id of a record that exists, most times.
+ * Values drawn at random for a JSON Schema, for {@link Check}: the keywords a manifest's schemas
+ * use ({@code type}, {@code enum}, {@code const}, the bounds of numbers, strings and lists, {@code
+ * properties}, {@code required}, {@code additionalProperties}, {@code items}, {@code prefixItems},
+ * {@code anyOf}, {@code oneOf}, {@code allOf}'s first schema, local {@code $ref}s) are followed;
+ * the others are not, and a value that does not fit is thrown away by the caller, which validates
+ * each one with the manifest's own validator. A {@code pattern} for a record id (32 hexadecimal
+ * characters) draws an id of a record that exists, most times.
  *
  * <p>Values come from small pools (short strings of a few letters, small numbers near the bounds)
  * so that two draws meet often: a repeat is most telling on a value that was seen before. Not
@@ -54,15 +54,20 @@ final class SchemaValues {
   }
 
   private JsonNode draw(JsonNode root, JsonNode schema, int depth) {
-    if (depth > 4 * DEPTH) return NODES.nullNode(); // a schema that refers to itself: a value that does not fit, thrown away
+    if (depth > 4 * DEPTH)
+      return NODES
+          .nullNode(); // a schema that refers to itself: a value that does not fit, thrown away
     if (schema.isBoolean()) return schema.asBoolean() ? NODES.stringNode(word()) : NODES.nullNode();
-    if (schema.has("$ref")) return draw(root, referred(root, schema.get("$ref").asString()), depth + 1);
+    if (schema.has("$ref"))
+      return draw(root, referred(root, schema.get("$ref").asString()), depth + 1);
     if (schema.has("const")) return schema.get("const");
     if (schema.has("enum") && !schema.get("enum").isEmpty()) return pick(schema.get("enum"));
     for (String choice : List.of("anyOf", "oneOf")) {
-      if (schema.has(choice) && !schema.get(choice).isEmpty()) return draw(root, pick(schema.get(choice)), depth + 1);
+      if (schema.has(choice) && !schema.get(choice).isEmpty())
+        return draw(root, pick(schema.get(choice)), depth + 1);
     }
-    if (schema.has("allOf") && !schema.get("allOf").isEmpty()) return draw(root, schema.get("allOf").get(0), depth + 1);
+    if (schema.has("allOf") && !schema.get("allOf").isEmpty())
+      return draw(root, schema.get("allOf").get(0), depth + 1);
     return switch (type(schema)) {
       case "string" -> NODES.stringNode(string(schema));
       case "integer" -> NODES.numberNode(integer(schema));
@@ -74,15 +79,20 @@ final class SchemaValues {
     };
   }
 
-  /** The type to draw: the one declared, one of those declared, or, when none is, one guessed from the keywords. */
+  /**
+   * The type to draw: the one declared, one of those declared, or, when none is, one guessed from
+   * the keywords.
+   */
   private String type(JsonNode schema) {
     JsonNode type = schema.path("type");
     if (type.isString()) return type.asString();
     if (type.isArray() && !type.isEmpty()) return pick(type).asString();
-    if (schema.has("properties") || schema.has("required") || schema.has("additionalProperties")) return "object";
+    if (schema.has("properties") || schema.has("required") || schema.has("additionalProperties"))
+      return "object";
     if (schema.has("items") || schema.has("prefixItems")) return "array";
     if (schema.has("minimum") || schema.has("maximum")) return "integer";
-    if (schema.has("minLength") || schema.has("maxLength") || schema.has("pattern")) return "string";
+    if (schema.has("minLength") || schema.has("maxLength") || schema.has("pattern"))
+      return "string";
     return random.nextBoolean() ? "string" : "integer";
   }
 
@@ -102,27 +112,47 @@ final class SchemaValues {
   }
 
   private long integer(JsonNode schema) {
-    long min = schema.has("minimum") ? (long) Math.ceil(schema.get("minimum").asDouble()) : Long.MIN_VALUE;
-    if (schema.has("exclusiveMinimum")) min = Math.max(min, (long) Math.floor(schema.get("exclusiveMinimum").asDouble()) + 1);
-    long max = schema.has("maximum") ? (long) Math.floor(schema.get("maximum").asDouble()) : Long.MAX_VALUE;
-    if (schema.has("exclusiveMaximum")) max = Math.min(max, (long) Math.ceil(schema.get("exclusiveMaximum").asDouble()) - 1);
+    long min =
+        schema.has("minimum") ? (long) Math.ceil(schema.get("minimum").asDouble()) : Long.MIN_VALUE;
+    if (schema.has("exclusiveMinimum"))
+      min = Math.max(min, (long) Math.floor(schema.get("exclusiveMinimum").asDouble()) + 1);
+    long max =
+        schema.has("maximum")
+            ? (long) Math.floor(schema.get("maximum").asDouble())
+            : Long.MAX_VALUE;
+    if (schema.has("exclusiveMaximum"))
+      max = Math.min(max, (long) Math.ceil(schema.get("exclusiveMaximum").asDouble()) - 1);
     if (min == Long.MIN_VALUE) min = max < 1000 ? max - 1000 : 0;
     if (max == Long.MAX_VALUE) max = min + 1000;
     if (max < min) return min;
     long span = Math.min(max - min, 1000);
-    long value = random.nextInt(5) == 0 ? (random.nextBoolean() ? min : max) : min + (long) (random.nextDouble() * (span + 1));
+    long value =
+        random.nextInt(5) == 0
+            ? (random.nextBoolean() ? min : max)
+            : min + (long) (random.nextDouble() * (span + 1));
     long step = schema.path("multipleOf").asLong(0);
     return step > 0 ? Math.max(min, value - Math.floorMod(value, step)) : value;
   }
 
-  /** A number between the bounds, in hundredths of the span; the middle when that falls on a bound excluded. */
+  /**
+   * A number between the bounds, in hundredths of the span; the middle when that falls on a bound
+   * excluded.
+   */
   private double number(JsonNode schema) {
-    double low = Math.max(schema.path("minimum").asDouble(-Double.MAX_VALUE), schema.path("exclusiveMinimum").asDouble(-Double.MAX_VALUE));
-    double high = Math.min(schema.path("maximum").asDouble(Double.MAX_VALUE), schema.path("exclusiveMaximum").asDouble(Double.MAX_VALUE));
+    double low =
+        Math.max(
+            schema.path("minimum").asDouble(-Double.MAX_VALUE),
+            schema.path("exclusiveMinimum").asDouble(-Double.MAX_VALUE));
+    double high =
+        Math.min(
+            schema.path("maximum").asDouble(Double.MAX_VALUE),
+            schema.path("exclusiveMaximum").asDouble(Double.MAX_VALUE));
     if (low == -Double.MAX_VALUE) low = Math.min(0, high);
     if (high == Double.MAX_VALUE) high = low + 1000;
     double value = low + (high - low) * random.nextInt(101) / 100.0;
-    boolean excluded = value <= schema.path("exclusiveMinimum").asDouble(-Double.MAX_VALUE) || value >= schema.path("exclusiveMaximum").asDouble(Double.MAX_VALUE);
+    boolean excluded =
+        value <= schema.path("exclusiveMinimum").asDouble(-Double.MAX_VALUE)
+            || value >= schema.path("exclusiveMaximum").asDouble(Double.MAX_VALUE);
     return excluded ? (low + high) / 2 : value;
   }
 
@@ -134,11 +164,15 @@ final class SchemaValues {
     int min = schema.path("minItems").asInt(0);
     int max = Math.max(min, schema.path("maxItems").asInt(min + 3));
     int size = depth >= DEPTH ? min : min + random.nextInt(Math.min(max, min + 3) - min + 1);
-    while (array.size() < size) array.add(items.isMissingNode() ? NODES.stringNode(word()) : draw(root, items, depth + 1));
+    while (array.size() < size)
+      array.add(items.isMissingNode() ? NODES.stringNode(word()) : draw(root, items, depth + 1));
     return array;
   }
 
-  /** The required properties, each other declared one half the time, and a few more where more are allowed. */
+  /**
+   * The required properties, each other declared one half the time, and a few more where more are
+   * allowed.
+   */
   private JsonNode object(JsonNode root, JsonNode schema, int depth) {
     ObjectNode object = NODES.objectNode();
     List<String> required = new ArrayList<>();
@@ -158,7 +192,9 @@ final class SchemaValues {
     return object;
   }
 
-  /** The schema a local reference ({@code #/$defs/money}) points at; an empty schema for any other. */
+  /**
+   * The schema a local reference ({@code #/$defs/money}) points at; an empty schema for any other.
+   */
   private static JsonNode referred(JsonNode root, String ref) {
     if (!ref.startsWith("#")) return NODES.objectNode();
     JsonNode target = root.at(ref.substring(1));

@@ -8,9 +8,9 @@ import java.time.ZoneOffset;
 import java.util.concurrent.atomic.AtomicReference;
 
 /**
- * The clock of a context under test: it stands still until the test moves it, so a record's
- * CREATED and UPDATED, a retry's due time and an inbox entry's expiry are what the test makes
- * them, and nothing waits on the wall clock. Always in UTC; thread-safe.
+ * The clock of a context under test: it stands still until the test moves it, so a record's CREATED
+ * and UPDATED, a retry's due time and an inbox entry's expiry are what the test makes them, and
+ * nothing waits on the wall clock. Always in UTC; thread-safe.
  */
 public final class TestClock extends Clock {
   /** Where every context under test starts: 2027-01-15T08:00:00Z. */
@@ -28,7 +28,8 @@ public final class TestClock extends Clock {
    * @throws IllegalArgumentException for a negative duration: time under test never goes back
    */
   public void advance(Duration by) {
-    if (by.isNegative()) throw new IllegalArgumentException("the test clock only moves forward; got " + by);
+    if (by.isNegative())
+      throw new IllegalArgumentException("the test clock only moves forward; got " + by);
     now.updateAndGet(t -> t.plus(by));
   }
 

@@ -7,8 +7,8 @@ import io.toa4j.runtime.Options;
 import io.toa4j.runtime.Toa;
 import io.toa4j.runtime.ToaBuilder;
 import io.toa4j.spi.Message;
-import io.toa4j.spi.StoredRecord;
 import io.toa4j.spi.Store;
+import io.toa4j.spi.StoredRecord;
 import java.lang.reflect.InvocationTargetException;
 import java.lang.reflect.Method;
 import java.nio.file.Files;
@@ -51,10 +51,10 @@ import org.junit.jupiter.api.extension.ReflectiveInvocationContext;
  *
  * <p>The kit owns how the context is built — its engines, its state folder, its clock, its random
  * source, and that every event is announced ({@link ToaBuilder#announceAll()}) so that a test sees
- * the events no receiver of the context consumes — and how a scenario's consequences are waited
- * for ({@link #settle()}). What the test adds with {@link #with} is laid over a folder's context,
- * under those. The process's {@code TOA_*} variables are not read: a test runs on the embedded
- * engine wherever it runs.
+ * the events no receiver of the context consumes — and how a scenario's consequences are waited for
+ * ({@link #settle()}). What the test adds with {@link #with} is laid over a folder's context, under
+ * those. The process's {@code TOA_*} variables are not read: a test runs on the embedded engine
+ * wherever it runs.
  *
  * <p>Registered with {@code @RegisterExtension}, it starts before each test and closes after it;
  * {@link #start()} and {@link #close()} do the same by hand. With {@link #twice()}, each test runs
@@ -62,14 +62,21 @@ import org.junit.jupiter.api.extension.ReflectiveInvocationContext;
  * differently; with {@link #crash()}, again with repeats at the points a seed picks. Not
  * thread-safe: one test at a time drives it (the context it runs is thread-safe).
  */
-public final class ToaContext implements BeforeEachCallback, AfterEachCallback, InvocationInterceptor {
+public final class ToaContext
+    implements BeforeEachCallback, AfterEachCallback, InvocationInterceptor {
   /** How long {@link #settle()} waits unless told otherwise. */
   public static final Duration SETTLE = Duration.ofSeconds(30);
 
-  /** The folder of a context's state that keeps its compiled classes, by component and hash of their sources. */
+  /**
+   * The folder of a context's state that keeps its compiled classes, by component and hash of their
+   * sources.
+   */
   private static final String CLASSES = "classes";
 
-  /** The longest wait of one look at what is pending, between checks for messages that wait for the clock. */
+  /**
+   * The longest wait of one look at what is pending, between checks for messages that wait for the
+   * clock.
+   */
   private static final Duration LOOK = Duration.ofMillis(500);
 
   private final Optional<Path> folder;
@@ -79,8 +86,10 @@ public final class ToaContext implements BeforeEachCallback, AfterEachCallback, 
   private boolean twice;
   private boolean crash;
   private Optional<Long> crashSeed = Optional.empty();
+
   /** The seed of the running test's crashes, drawn before it starts. */
   private long drawn;
+
   private final List<Setup> setups = new ArrayList<>();
   private Running running;
 
@@ -90,7 +99,14 @@ public final class ToaContext implements BeforeEachCallback, AfterEachCallback, 
    * @param repeats which messages this run hands over again
    */
   private record Running(
-      Path state, TestClock clock, Toa toa, KitStorage storage, KitBus bus, Causes causes, Random identities, Repeats repeats) {}
+      Path state,
+      TestClock clock,
+      Toa toa,
+      KitStorage storage,
+      KitBus bus,
+      Causes causes,
+      Random identities,
+      Repeats repeats) {}
 
   /** A {@code @BeforeEach} method of the test, run again before the scenario's second run. */
   private record Setup(Method method, Object target, List<Object> arguments) {}
@@ -107,7 +123,8 @@ public final class ToaContext implements BeforeEachCallback, AfterEachCallback, 
     Objects.requireNonNull(folder, "folder");
     if (!Files.isRegularFile(folder.resolve("context.toa.yaml"))) {
       throw new IllegalArgumentException(
-          folder.toAbsolutePath().normalize() + " holds no context.toa.yaml; give the folder of a context, such as examples/shop");
+          folder.toAbsolutePath().normalize()
+              + " holds no context.toa.yaml; give the folder of a context, such as examples/shop");
     }
     return new ToaContext(Optional.of(folder));
   }
@@ -124,8 +141,8 @@ public final class ToaContext implements BeforeEachCallback, AfterEachCallback, 
    * More settings for the builder, applied in order before the kit's own, such as {@code b ->
    * b.retryDelays()} for a context that parks a failing message at once. The kit's options check
    * each output against its operation's schema ({@code Options.withChecks(true)}); a setting that
-   * gives its own {@code options(...)} decides that for itself. The engines, the state
-   * folder, the clock and the announcing of every event stay the kit's.
+   * gives its own {@code options(...)} decides that for itself. The engines, the state folder, the
+   * clock and the announcing of every event stay the kit's.
    */
   public ToaContext with(Consumer<ToaBuilder> more) {
     settings.add(Objects.requireNonNull(more, "more"));
@@ -134,24 +151,28 @@ public final class ToaContext implements BeforeEachCallback, AfterEachCallback, 
 
   /** How long {@link #settle()} waits before failing; 30 s unless told. */
   public ToaContext settleTimeout(Duration timeout) {
-    if (timeout.isNegative() || timeout.isZero()) throw new IllegalArgumentException("a settle timeout is positive; got " + timeout);
+    if (timeout.isNegative() || timeout.isZero())
+      throw new IllegalArgumentException("a settle timeout is positive; got " + timeout);
     this.settleTimeout = timeout;
     return this;
   }
 
-  /** The seed of the random sources that mint ids and identities, so that two runs mint the same ones. */
+  /**
+   * The seed of the random sources that mint ids and identities, so that two runs mint the same
+   * ones.
+   */
   public ToaContext seed(long seed) {
     this.seed = seed;
     return this;
   }
 
   /**
-   * Twice mode: each test runs its scenario twice on a fresh context, once as it is, then with every
-   * message delivered twice — each event at each receiver, each task, each call of the scenario —
-   * the second delivery after the first was handled and committed, as a crash between the commit
-   * and the acknowledgement produces. Both runs settle, and a difference between what they left in
-   * the records (properties and {@code VERSION}), the events announced or the messages parked fails
-   * the test, naming the operation, the record, the property and both values.
+   * Twice mode: each test runs its scenario twice on a fresh context, once as it is, then with
+   * every message delivered twice — each event at each receiver, each task, each call of the
+   * scenario — the second delivery after the first was handled and committed, as a crash between
+   * the commit and the acknowledgement produces. Both runs settle, and a difference between what
+   * they left in the records (properties and {@code VERSION}), the events announced or the messages
+   * parked fails the test, naming the operation, the record, the property and both values.
    *
    * <p>Both runs start from the same settings and seed, so the ids they mint are the same. The
    * second run runs the test's {@code @BeforeEach} methods and the test method again, on the same
@@ -186,18 +207,27 @@ public final class ToaContext implements BeforeEachCallback, AfterEachCallback, 
     return crash();
   }
 
-  /** Whether the running context delivers every message twice: in twice mode, the scenario's second run. */
+  /**
+   * Whether the running context delivers every message twice: in twice mode, the scenario's second
+   * run.
+   */
   public boolean deliversTwice() {
     Repeats repeats = running().repeats();
     return repeats.any() && repeats.seed().isEmpty();
   }
 
-  /** The seed of the running context's crashes: in crash mode, the scenario's run that crashes; else empty. */
+  /**
+   * The seed of the running context's crashes: in crash mode, the scenario's run that crashes; else
+   * empty.
+   */
   public OptionalLong crashSeed() {
     return running().repeats().seed();
   }
 
-  /** The points the seed picked so far in the running context, in words, sorted; none outside crash mode. */
+  /**
+   * The points the seed picked so far in the running context, in words, sorted; none outside crash
+   * mode.
+   */
   List<String> crashPoints() {
     return running().repeats().picked();
   }
@@ -205,20 +235,32 @@ public final class ToaContext implements BeforeEachCallback, AfterEachCallback, 
   @Override
   public void beforeEach(ExtensionContext extension) {
     setups.clear();
-    if (crash) drawn = Repeats.seed(crashSeed); // a seed property that is no number fails the test before it runs
+    if (crash)
+      drawn =
+          Repeats.seed(
+              crashSeed); // a seed property that is no number fails the test before it runs
     start();
   }
 
   @Override
   public void interceptBeforeEachMethod(
-      Invocation<Void> invocation, ReflectiveInvocationContext<Method> method, ExtensionContext extension) throws Throwable {
-    if (twice || crash) setups.add(new Setup(method.getExecutable(), method.getTarget().orElse(null), method.getArguments()));
+      Invocation<Void> invocation,
+      ReflectiveInvocationContext<Method> method,
+      ExtensionContext extension)
+      throws Throwable {
+    if (twice || crash)
+      setups.add(
+          new Setup(
+              method.getExecutable(), method.getTarget().orElse(null), method.getArguments()));
     invocation.proceed();
   }
 
   @Override
   public void interceptTestMethod(
-      Invocation<Void> invocation, ReflectiveInvocationContext<Method> method, ExtensionContext extension) throws Throwable {
+      Invocation<Void> invocation,
+      ReflectiveInvocationContext<Method> method,
+      ExtensionContext extension)
+      throws Throwable {
     invocation.proceed();
     if (!twice && !crash) return;
     settle();
@@ -233,7 +275,8 @@ public final class ToaContext implements BeforeEachCallback, AfterEachCallback, 
    *
    * @throws AssertionError naming each difference, and in crash mode the seed and its points
    */
-  private void rerun(Repeats repeats, Snapshot once, ReflectiveInvocationContext<Method> method) throws Throwable {
+  private void rerun(Repeats repeats, Snapshot once, ReflectiveInvocationContext<Method> method)
+      throws Throwable {
     start(repeats, Optional.empty());
     Throwable trouble = null;
     try {
@@ -248,13 +291,25 @@ public final class ToaContext implements BeforeEachCallback, AfterEachCallback, 
     if (differences.isEmpty()) {
       if (trouble == null) return;
       if (seed.isEmpty()) throw trouble;
-      throw new AssertionError(mode(repeats) + ": the scenario failed in the run that repeats the points the seed picked: " + trouble.getMessage()
-          + points(repeats), trouble);
+      throw new AssertionError(
+          mode(repeats)
+              + ": the scenario failed in the run that repeats the points the seed picked: "
+              + trouble.getMessage()
+              + points(repeats),
+          trouble);
     }
-    String what = seed.isEmpty()
-        ? "delivering every message twice ends differently from delivering it once:"
-        : "repeating the messages at the points the seed picked ends differently from delivering each once:";
-    AssertionError failure = new AssertionError(mode(repeats) + ": " + what + "\n- " + String.join("\n- ", differences) + points(repeats));
+    String what =
+        seed.isEmpty()
+            ? "delivering every message twice ends differently from delivering it once:"
+            : "repeating the messages at the points the seed picked ends differently from delivering each once:";
+    AssertionError failure =
+        new AssertionError(
+            mode(repeats)
+                + ": "
+                + what
+                + "\n- "
+                + String.join("\n- ", differences)
+                + points(repeats));
     if (trouble != null) failure.addSuppressed(trouble);
     throw failure;
   }
@@ -270,11 +325,23 @@ public final class ToaContext implements BeforeEachCallback, AfterEachCallback, 
     if (repeats.seed().isEmpty()) return "";
     long seed = repeats.seed().getAsLong();
     List<String> picked = repeats.picked();
-    return "\nThe seed picked " + picked.size() + " of " + repeats.points() + " point(s)" + (picked.isEmpty() ? "" : ":\n- " + String.join("\n- ", picked))
-        + "\nRepeat this run with -D" + Repeats.SEED + "=" + seed + ", or crash(" + seed + ")";
+    return "\nThe seed picked "
+        + picked.size()
+        + " of "
+        + repeats.points()
+        + " point(s)"
+        + (picked.isEmpty() ? "" : ":\n- " + String.join("\n- ", picked))
+        + "\nRepeat this run with -D"
+        + Repeats.SEED
+        + "="
+        + seed
+        + ", or crash("
+        + seed
+        + ")";
   }
 
-  private static void invoke(Method method, Object target, List<Object> arguments) throws Throwable {
+  private static void invoke(Method method, Object target, List<Object> arguments)
+      throws Throwable {
     try {
       method.setAccessible(true);
       method.invoke(target, arguments.toArray());
@@ -283,13 +350,17 @@ public final class ToaContext implements BeforeEachCallback, AfterEachCallback, 
     }
   }
 
-  /** What the running context holds now: every record of every component with an entity, the events, the parked messages. */
+  /**
+   * What the running context holds now: every record of every component with an entity, the events,
+   * the parked messages.
+   */
   Snapshot snapshot() {
     Map<String, Map<String, Map<String, Object>>> records = new LinkedHashMap<>();
     for (ComponentManifest component : running().toa().context().components()) {
       if (component.entity().isEmpty()) continue;
       Map<String, Map<String, Object>> byId = new LinkedHashMap<>();
-      for (RecordView record : records(component.label())) byId.put(record.id(), record.properties());
+      for (RecordView record : records(component.label()))
+        byId.put(record.id(), record.properties());
       records.put(component.label(), byId);
     }
     return new Snapshot(records, events().events(), parked().messages());
@@ -300,28 +371,38 @@ public final class ToaContext implements BeforeEachCallback, AfterEachCallback, 
    * given: the last write made by a repeated delivery when there is one, else the last write.
    */
   private Optional<String> writer(String component, String id) {
-    List<Causes.Written> writes = running().causes().written().stream()
-        .filter(w -> w.component().equals(component) && w.id().equals(id) && w.cause().isPresent())
-        .toList();
-    Optional<Causes.Cause> cause = writes.stream().map(w -> w.cause().get()).filter(Causes.Cause::repeat).reduce((a, b) -> b)
-        .or(() -> writes.stream().map(w -> w.cause().get()).reduce((a, b) -> b));
+    List<Causes.Written> writes =
+        running().causes().written().stream()
+            .filter(
+                w -> w.component().equals(component) && w.id().equals(id) && w.cause().isPresent())
+            .toList();
+    Optional<Causes.Cause> cause =
+        writes.stream()
+            .map(w -> w.cause().get())
+            .filter(Causes.Cause::repeat)
+            .reduce((a, b) -> b)
+            .or(() -> writes.stream().map(w -> w.cause().get()).reduce((a, b) -> b));
     return cause.map(this::described);
   }
 
-  /** A message handed to the runtime as the operation it ran and what it was given: {@code kit.tally.bump, given kit.orders.created again}. */
+  /**
+   * A message handed to the runtime as the operation it ran and what it was given: {@code
+   * kit.tally.bump, given kit.orders.created again}.
+   */
   private String described(Causes.Cause cause) {
     String again = cause.repeat() ? " again" : "";
     if (cause.queue().isEmpty()) return cause.label() + ", called" + again + " under its identity";
     String queue = cause.queue().get();
     String receiver = queue.substring(queue.lastIndexOf("..") + 2);
     if (receiver.equals("tasks")) return cause.label() + ", run" + again + " as a task";
-    String operation = running().toa().context().components().stream()
-        .filter(c -> c.label().equals(receiver))
-        .flatMap(c -> c.receivers().stream())
-        .filter(r -> r.label().equals(cause.label()))
-        .map(r -> receiver + "." + r.operation())
-        .findFirst()
-        .orElse(receiver);
+    String operation =
+        running().toa().context().components().stream()
+            .filter(c -> c.label().equals(receiver))
+            .flatMap(c -> c.receivers().stream())
+            .filter(r -> r.label().equals(cause.label()))
+            .map(r -> receiver + "." + r.operation())
+            .findFirst()
+            .orElse(receiver);
     return operation + ", given " + cause.label() + again;
   }
 
@@ -348,13 +429,17 @@ public final class ToaContext implements BeforeEachCallback, AfterEachCallback, 
     start(Repeats.none(), Optional.of(from));
   }
 
-  /** Boots a context handing messages over again as {@code repeats} says, fresh or on a copy of {@code from}. */
+  /**
+   * Boots a context handing messages over again as {@code repeats} says, fresh or on a copy of
+   * {@code from}.
+   */
   private void start(Repeats repeats, Optional<Path> from) {
     Path state = Folders.temporary();
     if (from.isPresent()) {
       Folders.copy(from.get(), state);
     } else if (running != null && Files.isDirectory(running.state().resolve(CLASSES))) {
-      // the run before compiled the same sources: its classes, cached by their hash, spare this one compiling them again
+      // the run before compiled the same sources: its classes, cached by their hash, spare this one
+      // compiling them again
       Folders.copy(running.state().resolve(CLASSES), Folders.folder(state.resolve(CLASSES)));
     }
     close();
@@ -364,7 +449,8 @@ public final class ToaContext implements BeforeEachCallback, AfterEachCallback, 
     KitBus bus = new KitBus(clock, causes, repeats);
     ToaBuilder builder = Toa.builder();
     folder.ifPresent(builder::directory);
-    builder.options(Options.defaults().withEnvironment(Map.of()).withRandom(new Random(seed)).withChecks(true));
+    builder.options(
+        Options.defaults().withEnvironment(Map.of()).withRandom(new Random(seed)).withChecks(true));
     settings.forEach(s -> s.accept(builder));
     builder
         .clock(clock)
@@ -375,14 +461,19 @@ public final class ToaContext implements BeforeEachCallback, AfterEachCallback, 
         .state(state)
         .announceAll();
     try {
-      running = new Running(state, clock, builder.build(), storage, bus, causes, new Random(~seed), repeats);
+      running =
+          new Running(
+              state, clock, builder.build(), storage, bus, causes, new Random(~seed), repeats);
     } catch (RuntimeException e) {
       Folders.delete(state);
       throw e;
     }
   }
 
-  /** Closes the context and keeps its folder, to {@linkplain #start(Path) start on} copies of it; the caller removes it. */
+  /**
+   * Closes the context and keeps its folder, to {@linkplain #start(Path) start on} copies of it;
+   * the caller removes it.
+   */
   Path closeKeeping() {
     Running r = running();
     running = null;
@@ -409,8 +500,8 @@ public final class ToaContext implements BeforeEachCallback, AfterEachCallback, 
 
   /**
    * Calls an operation under a stated identity, as an edge does: the same identity is the same
-   * call. A call that fails throws its {@link io.toa4j.api.Failure}, and committed nothing. When the
-   * context {@linkplain #deliversTwice() delivers every message twice}, or crash mode picks the
+   * call. A call that fails throws its {@link io.toa4j.api.Failure}, and committed nothing. When
+   * the context {@linkplain #deliversTwice() delivers every message twice}, or crash mode picks the
    * call, a call answered is made again under the same identity, and answers what the first
    * answered.
    *
@@ -418,13 +509,26 @@ public final class ToaContext implements BeforeEachCallback, AfterEachCallback, 
    */
   public Replied call(String endpoint, Request request, String identity) {
     Running r = running();
-    Answer answer = r.causes().under(new Causes.Cause(Optional.empty(), endpoint, false), () -> r.toa().answer(endpoint, request, identity));
+    Answer answer =
+        r.causes()
+            .under(
+                new Causes.Cause(Optional.empty(), endpoint, false),
+                () -> r.toa().answer(endpoint, request, identity));
     if (r.repeats().beforeAnswer(endpoint, identity)) {
       try {
-        r.causes().under(new Causes.Cause(Optional.empty(), endpoint, true), () -> r.toa().answer(endpoint, request, identity));
+        r.causes()
+            .under(
+                new Causes.Cause(Optional.empty(), endpoint, true),
+                () -> r.toa().answer(endpoint, request, identity));
       } catch (RuntimeException e) {
-        throw new AssertionError((r.repeats().seed().isEmpty() ? "Twice mode: " : "Crash mode: ") + endpoint + ", called again under its identity " + identity
-            + ", failed where the first call was answered: " + e.getMessage(), e);
+        throw new AssertionError(
+            (r.repeats().seed().isEmpty() ? "Twice mode: " : "Crash mode: ")
+                + endpoint
+                + ", called again under its identity "
+                + identity
+                + ", failed where the first call was answered: "
+                + e.getMessage(),
+            e);
       }
     }
     return new Replied(endpoint, identity, answer.reply(), answer.replayed());
@@ -437,7 +541,9 @@ public final class ToaContext implements BeforeEachCallback, AfterEachCallback, 
     return call(endpoint, request, HexFormat.of().formatHex(bytes));
   }
 
-  /** Waits, at most the settle timeout, until every consequence of the scenario so far is handled. */
+  /**
+   * Waits, at most the settle timeout, until every consequence of the scenario so far is handled.
+   */
   public void settle() {
     settle(settleTimeout);
   }
@@ -445,9 +551,9 @@ public final class ToaContext implements BeforeEachCallback, AfterEachCallback, 
   /**
    * Waits, at most {@code timeout}, until every consequence of the scenario so far is handled:
    * every event announced is published and every delivery of a receiver or a task has its verdict
-   * (handled, or parked). Time by the test clock does not pass meanwhile: a message that failed
-   * and is retried after a delay waits for {@link #advance}, and when nothing else is pending the
-   * wait ends at once. In crash mode, the outbox entries whose crash fell between their publish and
+   * (handled, or parked). Time by the test clock does not pass meanwhile: a message that failed and
+   * is retried after a delay waits for {@link #advance}, and when nothing else is pending the wait
+   * ends at once. In crash mode, the outbox entries whose crash fell between their publish and
    * their marking published are put back once the rest has settled ({@link
    * io.toa4j.runtime.Admin#redeliver}, as after the dead process's claim has ended), and waited for
    * in turn.
@@ -459,7 +565,8 @@ public final class ToaContext implements BeforeEachCallback, AfterEachCallback, 
     long deadline = System.nanoTime() + timeout.toNanos();
     while (true) {
       long left = deadline - System.nanoTime();
-      Optional<String> pending = r.toa().admin().settle(Duration.ofNanos(Math.max(0, Math.min(left, LOOK.toNanos()))));
+      Optional<String> pending =
+          r.toa().admin().settle(Duration.ofNanos(Math.max(0, Math.min(left, LOOK.toNanos()))));
       if (pending.isEmpty()) {
         List<String> crashed = r.storage().crashed();
         if (crashed.isEmpty()) return;
@@ -467,10 +574,19 @@ public final class ToaContext implements BeforeEachCallback, AfterEachCallback, 
         continue;
       }
       if (r.bus().stalled(r.toa().admin().backlog())) {
-        throw new AssertionError("The context cannot settle until the test clock moves; still pending: " + pending.get() + ". " + waiting(r));
+        throw new AssertionError(
+            "The context cannot settle until the test clock moves; still pending: "
+                + pending.get()
+                + ". "
+                + waiting(r));
       }
       if (deadline - System.nanoTime() <= 0) {
-        throw new AssertionError("The context did not settle within " + seconds(timeout) + "; still pending: " + pending.get() + waitingToo(r));
+        throw new AssertionError(
+            "The context did not settle within "
+                + seconds(timeout)
+                + "; still pending: "
+                + pending.get()
+                + waitingToo(r));
       }
     }
   }
@@ -485,17 +601,33 @@ public final class ToaContext implements BeforeEachCallback, AfterEachCallback, 
     List<String> lines = new ArrayList<>();
     for (KitBus.Waiting w : r.bus().waiting()) {
       long due = w.failedAt() + w.delay().toMillis();
-      lines.add(w.message().label() + " " + w.message().id() + " on " + w.queue() + " failed at attempt " + w.attempt()
-          + (due > now ? " and is retried in " + seconds(Duration.ofMillis(due - now)) + " by the test clock" : " and is due again now"));
+      lines.add(
+          w.message().label()
+              + " "
+              + w.message().id()
+              + " on "
+              + w.queue()
+              + " failed at attempt "
+              + w.attempt()
+              + (due > now
+                  ? " and is retried in "
+                      + seconds(Duration.ofMillis(due - now))
+                      + " by the test clock"
+                  : " and is due again now"));
     }
-    return "Waiting for a retry: " + String.join("; ", lines) + " (move time with advance(Duration))";
+    return "Waiting for a retry: "
+        + String.join("; ", lines)
+        + " (move time with advance(Duration))";
   }
 
   private static String seconds(Duration d) {
     return d.toMillis() % 1000 == 0 ? d.toSeconds() + " s" : d.toMillis() / 1000.0 + " s";
   }
 
-  /** The record of a component with this id, as its store holds it now (never written: it does not exist). */
+  /**
+   * The record of a component with this id, as its store holds it now (never written: it does not
+   * exist).
+   */
   public RecordView record(String component, String id) {
     String label = stateful(component);
     return new RecordView(label, id, store(label).read(id));
@@ -514,10 +646,15 @@ public final class ToaContext implements BeforeEachCallback, AfterEachCallback, 
   }
 
   private Store store(String label) {
-    return running().storage().store(label).orElseThrow(() -> new IllegalStateException("the context's storage is not open"));
+    return running()
+        .storage()
+        .store(label)
+        .orElseThrow(() -> new IllegalStateException("the context's storage is not open"));
   }
 
-  /** The component's label when it is one of the context's and keeps records; else a clear refusal. */
+  /**
+   * The component's label when it is one of the context's and keeps records; else a clear refusal.
+   */
   private String stateful(String component) {
     String label = component.indexOf('.') < 0 ? "default." + component : component;
     Map<String, ComponentManifest> components = new LinkedHashMap<>();
@@ -525,16 +662,24 @@ public final class ToaContext implements BeforeEachCallback, AfterEachCallback, 
     ComponentManifest manifest = components.get(label);
     if (manifest == null) {
       throw new IllegalArgumentException(
-          "context " + running().toa().context().name() + " has no component '" + component + "'; it has " + new TreeSet<>(components.keySet()));
+          "context "
+              + running().toa().context().name()
+              + " has no component '"
+              + component
+              + "'; it has "
+              + new TreeSet<>(components.keySet()));
     }
-    if (manifest.entity().isEmpty()) throw new IllegalArgumentException("component " + label + " keeps no records: it declares no entity");
+    if (manifest.entity().isEmpty())
+      throw new IllegalArgumentException(
+          "component " + label + " keeps no records: it declares no entity");
     return label;
   }
 
   /** The events announced so far, each once, in the order they reached the bus. */
   public Announced events() {
     Map<String, AnnouncedEvent> distinct = new LinkedHashMap<>();
-    for (Message message : running().bus().published()) distinct.putIfAbsent(message.id(), AnnouncedEvent.of(message));
+    for (Message message : running().bus().published())
+      distinct.putIfAbsent(message.id(), AnnouncedEvent.of(message));
     return new Announced(List.copyOf(distinct.values()));
   }
 
@@ -565,7 +710,8 @@ public final class ToaContext implements BeforeEachCallback, AfterEachCallback, 
 
   private Running running() {
     if (running == null) {
-      throw new IllegalStateException("The context is not started: register ToaContext with @RegisterExtension, or call start() first");
+      throw new IllegalStateException(
+          "The context is not started: register ToaContext with @RegisterExtension, or call start() first");
     }
     return running;
   }

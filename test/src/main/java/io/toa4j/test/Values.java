@@ -22,7 +22,8 @@ final class Values {
   @SuppressWarnings("unchecked")
   static Map<String, Object> object(Json json) {
     Object value = JSON.readValue(json.text(), Object.class);
-    if (!(value instanceof Map<?, ?> map)) throw new IllegalStateException("not a JSON object: " + json.text());
+    if (!(value instanceof Map<?, ?> map))
+      throw new IllegalStateException("not a JSON object: " + json.text());
     return (Map<String, Object>) map;
   }
 
@@ -41,13 +42,17 @@ final class Values {
     return normal(actual).equals(normal(expected));
   }
 
-  /** A value with every number as a BigDecimal without trailing zeros, so numbers compare by value. */
+  /**
+   * A value with every number as a BigDecimal without trailing zeros, so numbers compare by value.
+   */
   private static Object normal(Object value) {
     if (value instanceof Number number) {
       BigDecimal decimal =
-          number instanceof BigDecimal d ? d
-              : number instanceof Double || number instanceof Float ? BigDecimal.valueOf(number.doubleValue())
-              : new BigDecimal(number.toString());
+          number instanceof BigDecimal d
+              ? d
+              : number instanceof Double || number instanceof Float
+                  ? BigDecimal.valueOf(number.doubleValue())
+                  : new BigDecimal(number.toString());
       return decimal.stripTrailingZeros();
     }
     if (value instanceof Map<?, ?> map) {

@@ -8,18 +8,26 @@ import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
-/** A context built in code, its classes on the test class path; every event announced, consumed or not. */
+/**
+ * A context built in code, its classes on the test class path; every event announced, consumed or
+ * not.
+ */
 class BuiltContextTest {
   @RegisterExtension final ToaContext toa = ToaContext.built(Kit::context);
 
   @Test
   void aScenario_onComponentsDeclaredInCode() {
-    assertThat(toa.call("kit.orders.place", Kit.place("book"))).has("item", "book").has("VERSION", 1);
+    assertThat(toa.call("kit.orders.place", Kit.place("book")))
+        .has("item", "book")
+        .has("VERSION", 1);
     toa.call("kit.orders.place", Kit.place("pen"));
     toa.settle();
 
     assertThat(toa.record("kit.orders", Kit.ORDER)).has("item", "book").hasVersion(1);
-    assertThat(toa.events()).announcedExactly("kit.orders.created").only("kit.orders.created").has("item", "book");
+    assertThat(toa.events())
+        .announcedExactly("kit.orders.created")
+        .only("kit.orders.created")
+        .has("item", "book");
     assertThat(toa.parked()).isEmpty();
   }
 
@@ -30,7 +38,9 @@ class BuiltContextTest {
     toa.settle();
 
     assertThat(toa.events()).announced("kit.orders.created", 1).announced("kit.orders.updated", 1);
-    assertThat(toa.events().only("kit.orders.updated")).has("item", "atlas").wasAnnouncedAtVersion(2);
+    assertThat(toa.events().only("kit.orders.updated"))
+        .has("item", "atlas")
+        .wasAnnouncedAtVersion(2);
   }
 
   @Test

@@ -8,8 +8,8 @@ import java.nio.file.Path;
 import org.junit.jupiter.api.Test;
 
 /**
- * {@link Check} on the shop, whose operations reached by a repeat are all safe to repeat, and on
- * a context (test resources, {@code checked/}) with one reached only through a task that appends
+ * {@link Check} on the shop, whose operations reached by a repeat are all safe to repeat, and on a
+ * context (test resources, {@code checked/}) with one reached only through a task that appends
  * without once, one behind a route that discards a repeat, and one whose input has a pattern no
  * drawn value fits.
  */
@@ -27,17 +27,28 @@ class CheckTest {
   }
 
   @Test
-  void anOperationReachedOnlyByATask_thatAppendsWithoutOnce_isTheOneFinding() throws URISyntaxException {
+  void anOperationReachedOnlyByATask_thatAppendsWithoutOnce_isTheOneFinding()
+      throws URISyntaxException {
     Check.Report report = Check.folder(checked()).seed(5).tries(5).run();
 
-    assertThat(report.checked()).containsExactlyInAnyOrder("check.sinks.absorb", "check.sinks.keep");
-    assertThat(report.untried()).containsExactly("check.sinks.tag: no input of 50 drawn fits its schema, in each of 5 tries");
-    assertThat(report.findings()).singleElement().satisfies(finding -> {
-      assertThat(finding.operation()).isEqualTo("check.sinks.absorb");
-      assertThat(finding.property()).isEqualTo("notes");
-      assertThat(finding.difference()).matches("record check.sinks [0-9a-f]{32} has notes = \\[.*], and \\[.*] when delivered once");
-      assertThat(finding.line()).startsWith("check.sinks.absorb: record check.sinks ").contains("; request {\"query\":{\"id\":");
-    });
+    assertThat(report.checked())
+        .containsExactlyInAnyOrder("check.sinks.absorb", "check.sinks.keep");
+    assertThat(report.untried())
+        .containsExactly(
+            "check.sinks.tag: no input of 50 drawn fits its schema, in each of 5 tries");
+    assertThat(report.findings())
+        .singleElement()
+        .satisfies(
+            finding -> {
+              assertThat(finding.operation()).isEqualTo("check.sinks.absorb");
+              assertThat(finding.property()).isEqualTo("notes");
+              assertThat(finding.difference())
+                  .matches(
+                      "record check.sinks [0-9a-f]{32} has notes = \\[.*], and \\[.*] when delivered once");
+              assertThat(finding.line())
+                  .startsWith("check.sinks.absorb: record check.sinks ")
+                  .contains("; request {\"query\":{\"id\":");
+            });
   }
 
   @Test

@@ -19,7 +19,10 @@ import org.junit.platform.launcher.listeners.TestExecutionSummary;
  * is asserted here, with the seed and the points each crashing run saw.
  */
 class CrashModeTest {
-  /** What each run of a scenario saw, in order: the run that delivers each message once, then the one that crashes. */
+  /**
+   * What each run of a scenario saw, in order: the run that delivers each message once, then the
+   * one that crashes.
+   */
   static final List<String> RUNS = new CopyOnWriteArrayList<>();
 
   /**
@@ -29,10 +32,16 @@ class CrashModeTest {
    */
   static final long EVERY_KIND = 3987206283546037114L;
 
-  /** A seed that picks, in the scenario of kit.tally, the publish of the order's entry and nothing the tally receives. */
+  /**
+   * A seed that picks, in the scenario of kit.tally, the publish of the order's entry and nothing
+   * the tally receives.
+   */
   static final long PUBLISH_ONLY = 9160414602873908121L;
 
-  /** A seed that picks a point of each kind in the shop's top-up, among them the publish of the top-up's entry. */
+  /**
+   * A seed that picks a point of each kind in the shop's top-up, among them the publish of the
+   * top-up's entry.
+   */
   static final long SHOP_EVERY_KIND = 422007565252447211L;
 
   private static final Pattern SEED = Pattern.compile("^Crash mode, seed (\\d+): ");
@@ -50,30 +59,40 @@ class CrashModeTest {
 
     assertThat(summary.getFailures()).isEmpty();
     assertThat(summary.getTestsSucceededCount()).isEqualTo(1);
-    assertThat(RUNS).containsExactly(
-        "once: no seed, kit.looks.count discarded 0, kit.orders.place discarded 0 []",
-        "crash: seed " + EVERY_KIND + ", kit.looks.count discarded 2, kit.orders.place discarded 1 ["
-            + "between commit and acknowledgement: kit.orders.created 95ea3aad08ab3d20705b60348f09dd09 on kit.orders.created..kit.looks, handled again, "
-            + "between commit and answer: kit.orders.place under identity order-1, called again, "
-            + "between publish and marking published: the outbox entry of kit.orders " + Kit.ORDER + " at VERSION 1, published again]");
+    assertThat(RUNS)
+        .containsExactly(
+            "once: no seed, kit.looks.count discarded 0, kit.orders.place discarded 0 []",
+            "crash: seed "
+                + EVERY_KIND
+                + ", kit.looks.count discarded 2, kit.orders.place discarded 1 ["
+                + "between commit and acknowledgement: kit.orders.created 95ea3aad08ab3d20705b60348f09dd09 on kit.orders.created..kit.looks, handled again, "
+                + "between commit and answer: kit.orders.place under identity order-1, called again, "
+                + "between publish and marking published: the outbox entry of kit.orders "
+                + Kit.ORDER
+                + " at VERSION 1, published again]");
   }
 
   @Test
-  void theShopsTopUp_passesCrashingAtEveryKindOfPoint_itsPaidEventPublishedAgainAnsweredByTheCreditsOnce() {
+  void
+      theShopsTopUp_passesCrashingAtEveryKindOfPoint_itsPaidEventPublishedAgainAnsweredByTheCreditsOnce() {
     TestExecutionSummary summary = Kit.run(ShopCrashing.class);
 
     assertThat(summary.getFailures()).isEmpty();
     assertThat(summary.getTestsSucceededCount()).isEqualTo(1);
-    assertThat(RUNS).containsExactly(
-        "once: credit answered by the inbox 0 time(s), record discarded 0 time(s)",
-        "crash: credit answered by the inbox 2 time(s), record discarded 1 time(s) ["
-            + "between commit and acknowledgement: billing.topups.paid 05bc4e8896b3c6f13f7ae1588a1ac0ba on billing.topups.paid..billing.wallets, handled again, "
-            + "between commit and answer: billing.topups.record under identity provider-report-1, called again, "
-            + "between publish and marking published: the outbox entry of billing.topups " + ShopScenarioTest.TOPUP + " at VERSION 1, published again]");
+    assertThat(RUNS)
+        .containsExactly(
+            "once: credit answered by the inbox 0 time(s), record discarded 0 time(s)",
+            "crash: credit answered by the inbox 2 time(s), record discarded 1 time(s) ["
+                + "between commit and acknowledgement: billing.topups.paid 05bc4e8896b3c6f13f7ae1588a1ac0ba on billing.topups.paid..billing.wallets, handled again, "
+                + "between commit and answer: billing.topups.record under identity provider-report-1, called again, "
+                + "between publish and marking published: the outbox entry of billing.topups "
+                + ShopScenarioTest.TOPUP
+                + " at VERSION 1, published again]");
   }
 
   @Test
-  void anOperationThatIsNotRepeatSafe_failsNamingItTheSeedAndThePoints_aCrashBeforeTheMarkAloneShowsIt() {
+  void
+      anOperationThatIsNotRepeatSafe_failsNamingItTheSeedAndThePoints_aCrashBeforeTheMarkAloneShowsIt() {
     TestExecutionSummary summary = Kit.run(TallyCrashingAtAFixedSeed.class);
 
     assertThat(summary.getTestsFailedCount()).isEqualTo(1);
@@ -89,27 +108,52 @@ class CrashModeTest {
             - between publish and marking published: the outbox entry of kit.orders %1$s at VERSION 1, published again
             Repeat this run with -Dtoa.crash.seed=%2$d, or crash(%2$d)""",
             Kit.ORDER, PUBLISH_ONLY)
-        .satisfies(e -> assertThat(e.getSuppressed()).singleElement().satisfies(
-            s -> assertThat(s).hasMessage("Expected record kit.tally %s to have count = 1, but it has count = 2", Kit.ORDER)));
-    assertThat(RUNS).containsExactly(
-        "once: count 1",
-        "crash: count 2 [between publish and marking published: the outbox entry of kit.orders " + Kit.ORDER + " at VERSION 1, published again]");
+        .satisfies(
+            e ->
+                assertThat(e.getSuppressed())
+                    .singleElement()
+                    .satisfies(
+                        s ->
+                            assertThat(s)
+                                .hasMessage(
+                                    "Expected record kit.tally %s to have count = 1, but it has count = 2",
+                                    Kit.ORDER)));
+    assertThat(RUNS)
+        .containsExactly(
+            "once: count 1",
+            "crash: count 2 [between publish and marking published: the outbox entry of kit.orders "
+                + Kit.ORDER
+                + " at VERSION 1, published again]");
   }
 
   @Test
   void aFailureUnderAFreshSeed_isTheSameFailureWhenTheSeedItPrintsIsFixedBySystemProperty() {
     List<String> seen = new ArrayList<>();
     Throwable failure = null;
-    for (int run = 0; run < 16 && failure == null; run++) { // three runs in four pick a point the tally meets
+    for (int run = 0;
+        run < 16 && failure == null;
+        run++) { // three runs in four pick a point the tally meets
       TestExecutionSummary summary = Kit.run(TallyCrashing.class);
       seen.add(RUNS.get(RUNS.size() - 1));
       if (summary.getTestsFailedCount() > 0) failure = summary.getFailures().get(0).getException();
     }
-    assertThat(failure).as("a failure in 16 runs under fresh seeds; the runs: %s", seen).isNotNull();
-    assertThat(failure.getMessage()).contains("- kit.tally.bump, given kit.orders.created again: record kit.tally " + Kit.ORDER + " has count = ");
+    assertThat(failure)
+        .as("a failure in 16 runs under fresh seeds; the runs: %s", seen)
+        .isNotNull();
+    assertThat(failure.getMessage())
+        .contains(
+            "- kit.tally.bump, given kit.orders.created again: record kit.tally "
+                + Kit.ORDER
+                + " has count = ");
     Matcher seed = SEED.matcher(failure.getMessage());
     assertThat(seed.find()).as("the seed starts the message: %s", failure.getMessage()).isTrue();
-    assertThat(failure.getMessage()).contains("Repeat this run with -Dtoa.crash.seed=" + seed.group(1) + ", or crash(" + seed.group(1) + ")");
+    assertThat(failure.getMessage())
+        .contains(
+            "Repeat this run with -Dtoa.crash.seed="
+                + seed.group(1)
+                + ", or crash("
+                + seed.group(1)
+                + ")");
     String crashed = RUNS.get(RUNS.size() - 1);
 
     System.setProperty(Repeats.SEED, seed.group(1));
@@ -118,7 +162,9 @@ class CrashModeTest {
 
     assertThat(again.getTestsFailedCount()).isEqualTo(1);
     assertThat(again.getFailures().get(0).getException()).hasMessage(failure.getMessage());
-    assertThat(RUNS).as("the same points, the same count").containsExactly("once: count 1", crashed);
+    assertThat(RUNS)
+        .as("the same points, the same count")
+        .containsExactly("once: count 1", crashed);
   }
 
   @Test
@@ -130,7 +176,11 @@ class CrashModeTest {
     Kit.run(LooksCrashingFresh.class);
 
     assertThat(RUNS).hasSize(8).filteredOn(r -> r.startsWith("crash:")).hasSize(4);
-    List<String> crashing = RUNS.stream().filter(r -> r.startsWith("crash:")).map(r -> r.substring(0, r.indexOf(','))).toList();
+    List<String> crashing =
+        RUNS.stream()
+            .filter(r -> r.startsWith("crash:"))
+            .map(r -> r.substring(0, r.indexOf(',')))
+            .toList();
     assertThat(crashing.get(0)).isNotEqualTo(crashing.get(1));
     assertThat(crashing.subList(2, 4)).containsExactly("crash: seed 42", "crash: seed 42");
   }
@@ -144,7 +194,8 @@ class CrashModeTest {
     assertThat(summary.getTestsFailedCount()).isEqualTo(1);
     assertThat(summary.getFailures().get(0).getException())
         .isInstanceOf(IllegalArgumentException.class)
-        .hasMessage("system property toa.crash.seed is the seed of crash mode, a whole number; got 'forty-two'");
+        .hasMessage(
+            "system property toa.crash.seed is the seed of crash mode, a whole number; got 'forty-two'");
     assertThat(RUNS).as("the test did not run").isEmpty();
   }
 
@@ -164,7 +215,10 @@ class CrashModeTest {
     }
   }
 
-  /** An order placed, then counted by a receiver: what each run saw is noted in {@link #RUNS}, then asserted. */
+  /**
+   * An order placed, then counted by a receiver: what each run saw is noted in {@link #RUNS}, then
+   * asserted.
+   */
   abstract static class OrderScenario {
     @RegisterExtension final ToaContext toa = context();
 
@@ -187,10 +241,20 @@ class CrashModeTest {
   abstract static class LooksScenario extends OrderScenario {
     @Override
     void countedOnce() {
-      RUNS.add(run(toa) + toa.crashSeed().stream().mapToObj(s -> "seed " + s).findFirst().orElse("no seed") + ", "
-          + "kit.looks.count discarded " + Kit.counted(toa, "toa.discards", "kit.looks.count") + ", kit.orders.place discarded "
-          + Kit.counted(toa, "toa.discards", "kit.orders.place") + " " + toa.crashPoints());
-      assertThat(toa.record("kit.looks", Kit.ORDER)).has("count", 1).has("items", List.of("book")).hasVersion(1);
+      RUNS.add(
+          run(toa)
+              + toa.crashSeed().stream().mapToObj(s -> "seed " + s).findFirst().orElse("no seed")
+              + ", "
+              + "kit.looks.count discarded "
+              + Kit.counted(toa, "toa.discards", "kit.looks.count")
+              + ", kit.orders.place discarded "
+              + Kit.counted(toa, "toa.discards", "kit.orders.place")
+              + " "
+              + toa.crashPoints());
+      assertThat(toa.record("kit.looks", Kit.ORDER))
+          .has("count", 1)
+          .has("items", List.of("book"))
+          .hasVersion(1);
     }
   }
 
@@ -212,8 +276,11 @@ class CrashModeTest {
   abstract static class TallyScenario extends OrderScenario {
     @Override
     void countedOnce() {
-      RUNS.add(run(toa) + "count " + toa.record("kit.tally", Kit.ORDER).get("count")
-          + (toa.crashPoints().isEmpty() ? "" : " " + toa.crashPoints()));
+      RUNS.add(
+          run(toa)
+              + "count "
+              + toa.record("kit.tally", Kit.ORDER).get("count")
+              + (toa.crashPoints().isEmpty() ? "" : " " + toa.crashPoints()));
       assertThat(toa.record("kit.tally", Kit.ORDER)).has("count", 1);
     }
   }

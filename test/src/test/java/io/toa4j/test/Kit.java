@@ -11,11 +11,15 @@ import org.junit.platform.launcher.core.LauncherFactory;
 import org.junit.platform.launcher.listeners.SummaryGeneratingListener;
 import org.junit.platform.launcher.listeners.TestExecutionSummary;
 
-/** The kit's own test components, built in code — orders, and components that receive them — and how a scenario class is run. */
+/**
+ * The kit's own test components, built in code — orders, and components that receive them — and how
+ * a scenario class is run.
+ */
 final class Kit {
   static final String ORDER = "0c1d2e3f405162738495a6b7c8d9eaf0";
 
-  static final String ORDERS = """
+  static final String ORDERS =
+      """
       entity:
         associated: true
         properties:
@@ -31,7 +35,8 @@ final class Kit {
           input: { type: object, properties: { item: { type: string } }, required: [item] }
       """;
 
-  static final String MAILER = """
+  static final String MAILER =
+      """
       operations:
         send:
           input: { type: object, properties: { item: { type: string } } }
@@ -40,7 +45,8 @@ final class Kit {
       """;
 
   /** Counts each order delivered by adding one, without once: a repeat counts it again. */
-  static final String TALLY = """
+  static final String TALLY =
+      """
       entity:
         associated: true
         properties:
@@ -55,7 +61,8 @@ final class Kit {
       """;
 
   /** Counts each item once: the operation looks before it writes and discards a repeat. */
-  static final String LOOKS = """
+  static final String LOOKS =
+      """
       entity:
         associated: true
         properties:
@@ -71,7 +78,8 @@ final class Kit {
       """;
 
   /** Writes a new note, its id minted, for each order: once answers a repeat. */
-  static final String NOTES = """
+  static final String NOTES =
+      """
       entity:
         properties:
           item: { type: string }
@@ -84,7 +92,8 @@ final class Kit {
       """;
 
   /** Takes each order, and throws on a repeat instead of discarding it. */
-  static final String STRICT = """
+  static final String STRICT =
+      """
       entity:
         associated: true
         properties:
@@ -114,14 +123,23 @@ final class Kit {
     return Request.of(ORDER, Map.of("item", item));
   }
 
-  /** Runs a scenario's test class through the JUnit Platform, as a build runs it, and answers what it reported. */
+  /**
+   * Runs a scenario's test class through the JUnit Platform, as a build runs it, and answers what
+   * it reported.
+   */
   static TestExecutionSummary run(Class<?> scenario) {
     SummaryGeneratingListener listener = new SummaryGeneratingListener();
-    LauncherFactory.create().execute(LauncherDiscoveryRequestBuilder.request().selectors(selectClass(scenario)).build(), listener);
+    LauncherFactory.create()
+        .execute(
+            LauncherDiscoveryRequestBuilder.request().selectors(selectClass(scenario)).build(),
+            listener);
     return listener.getSummary();
   }
 
-  /** How many times the running context counted an operation in a metric: {@code toa.discards}, {@code toa.inbox.answers}. */
+  /**
+   * How many times the running context counted an operation in a metric: {@code toa.discards},
+   * {@code toa.inbox.answers}.
+   */
   static long counted(ToaContext toa, String metric, String operation) {
     return (long) toa.toa().metrics().counter(metric, "operation", operation).count();
   }

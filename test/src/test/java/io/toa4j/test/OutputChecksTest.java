@@ -18,13 +18,17 @@ class OutputChecksTest {
 
   private Path context() throws Exception {
     write("context.toa.yaml", "name: kit\n");
-    write("components/kit.clock/manifest.toa.yaml", """
+    write(
+        "components/kit.clock/manifest.toa.yaml",
+        """
         operations:
           now:
             type: computation
             output: { type: object, properties: { hour: { type: integer, maximum: 23 } } }
         """);
-    write("components/kit.clock/operations/Now.java", """
+    write(
+        "components/kit.clock/operations/Now.java",
+        """
         package kit.clock.operations;
         import io.toa4j.api.*;
         public class Now implements Computation<Void> {
@@ -48,7 +52,8 @@ class OutputChecksTest {
     toa.start();
     try {
       assertThatThrownBy(() -> toa.call("kit.clock.now", Request.empty()))
-          .isInstanceOfSatisfying(Failure.class, f -> assertThat(f.code()).isEqualTo(Failure.Code.RESPONSE_CONTRACT))
+          .isInstanceOfSatisfying(
+              Failure.class, f -> assertThat(f.code()).isEqualTo(Failure.Code.RESPONSE_CONTRACT))
           .hasMessageContaining("the output of kit.clock.now does not fit its schema: /hour:");
     } finally {
       toa.close();
@@ -57,7 +62,9 @@ class OutputChecksTest {
 
   @Test
   void withChecksTurnedOff_theOutputIsAnsweredAsReturned() throws Exception {
-    ToaContext toa = ToaContext.folder(context()).with(b -> b.options(Options.defaults().withEnvironment(Map.of())));
+    ToaContext toa =
+        ToaContext.folder(context())
+            .with(b -> b.options(Options.defaults().withEnvironment(Map.of())));
     toa.start();
     try {
       assertThat(toa.call("kit.clock.now", Request.empty())).has("hour", 25);

@@ -12,12 +12,17 @@ import java.util.TreeSet;
 import org.junit.jupiter.api.Test;
 import tools.jackson.databind.JsonNode;
 
-/** {@link SchemaValues} against the manifest's own validator: what it draws for the keywords it follows fits. */
+/**
+ * {@link SchemaValues} against the manifest's own validator: what it draws for the keywords it
+ * follows fits.
+ */
 class SchemaValuesTest {
   private static final String ID = "0c1d2e3f405162738495a6b7c8d9eaf0";
 
   /** An input schema with every keyword the generator follows, read as a manifest reads it. */
-  private static final Schema INPUT = Manifests.readComponent("""
+  private static final Schema INPUT =
+      Manifests.readComponent(
+              """
       operations:
         order:
           input:
@@ -44,7 +49,13 @@ class SchemaValuesTest {
                   sku: { type: string }
                   quantity: { type: integer, minimum: 1, maximum: 9 }
                 required: [sku, quantity]
-      """, "test.values", "a test").operations().get("order").input().orElseThrow();
+      """,
+              "test.values",
+              "a test")
+          .operations()
+          .get("order")
+          .input()
+          .orElseThrow();
 
   @Test
   void everyValueDrawnForTheKeywordsItFollows_fitsTheSchema() {
@@ -61,7 +72,8 @@ class SchemaValuesTest {
     SchemaValues values = new SchemaValues(new Random(5), List.of(ID));
     JsonNode schema = INPUT.source();
     List<String> customers = new ArrayList<>();
-    for (int i = 0; i < 200; i++) customers.add(values.draw(schema, schema).get("customer").asString());
+    for (int i = 0; i < 200; i++)
+      customers.add(values.draw(schema, schema).get("customer").asString());
 
     assertThat(customers).allMatch(c -> c.matches("[0-9a-f]{32}"));
     assertThat(customers.stream().filter(ID::equals).count()).isBetween(100L, 190L);
@@ -72,7 +84,8 @@ class SchemaValuesTest {
     JsonNode schema = INPUT.source();
     SchemaValues one = new SchemaValues(new Random(7), List.of(ID));
     SchemaValues other = new SchemaValues(new Random(7), List.of(ID));
-    for (int i = 0; i < 20; i++) assertThat(one.draw(schema, schema)).isEqualTo(other.draw(schema, schema));
+    for (int i = 0; i < 20; i++)
+      assertThat(one.draw(schema, schema)).isEqualTo(other.draw(schema, schema));
   }
 
   @Test

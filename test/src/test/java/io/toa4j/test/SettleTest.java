@@ -18,7 +18,10 @@ class SettleTest {
   static final String QUEUE = "kit.orders.created..kit.mailer";
 
   @RegisterExtension
-  final ToaContext toa = ToaContext.built(Kit::context).with(b -> b.retryDelays(Duration.ofSeconds(5))).settleTimeout(Duration.ofSeconds(20));
+  final ToaContext toa =
+      ToaContext.built(Kit::context)
+          .with(b -> b.retryDelays(Duration.ofSeconds(5)))
+          .settleTimeout(Duration.ofSeconds(20));
 
   @Test
   void aReceiverThatFails_waitsForTheTestClockAndSaysSoAtOnce() {
@@ -27,11 +30,17 @@ class SettleTest {
 
     assertThatThrownBy(toa::settle)
         .isInstanceOf(AssertionError.class)
-        .hasMessageStartingWith("The context cannot settle until the test clock moves; still pending: 1 message(s) in " + QUEUE + ". ")
+        .hasMessageStartingWith(
+            "The context cannot settle until the test clock moves; still pending: 1 message(s) in "
+                + QUEUE
+                + ". ")
         .hasMessageContaining("Waiting for a retry: kit.orders.created ")
-        .hasMessageContaining(" on " + QUEUE + " failed at attempt 1 and is retried in 5 s by the test clock")
+        .hasMessageContaining(
+            " on " + QUEUE + " failed at attempt 1 and is retried in 5 s by the test clock")
         .hasMessageEndingWith("(move time with advance(Duration))");
-    assertThat(Duration.ofNanos(System.nanoTime() - start)).as("it does not wait out the timeout").isLessThan(Duration.ofSeconds(10));
+    assertThat(Duration.ofNanos(System.nanoTime() - start))
+        .as("it does not wait out the timeout")
+        .isLessThan(Duration.ofSeconds(10));
     assertThat(toa.parked()).isEmpty();
   }
 
@@ -52,7 +61,8 @@ class SettleTest {
         .afterAttempts(2);
     assertThat(toa.record("kit.orders", Kit.ORDER)).has("item", "poison").hasVersion(1);
     assertThatThrownBy(() -> assertThat(toa.parked()).isEmpty())
-        .hasMessageStartingWith("Expected no parked message, but there are: kit.orders.created on " + QUEUE)
+        .hasMessageStartingWith(
+            "Expected no parked message, but there are: kit.orders.created on " + QUEUE)
         .hasMessageContaining("after 2 attempt(s), SYSTEM: ");
   }
 
@@ -63,7 +73,8 @@ class SettleTest {
     try {
       assertThatThrownBy(() -> toa.settle(Duration.ofMillis(700)))
           .isInstanceOf(AssertionError.class)
-          .hasMessage("The context did not settle within 0.7 s; still pending: 1 message(s) in " + QUEUE);
+          .hasMessage(
+              "The context did not settle within 0.7 s; still pending: 1 message(s) in " + QUEUE);
     } finally {
       Send.RELEASE.countDown();
     }

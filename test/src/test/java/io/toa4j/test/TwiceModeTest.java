@@ -17,7 +17,10 @@ import org.junit.platform.launcher.listeners.TestExecutionSummary;
  * is asserted here, with what each of its two runs saw.
  */
 class TwiceModeTest {
-  /** What each run of a scenario saw, in order: the run that delivers each message once, then the one that delivers it twice. */
+  /**
+   * What each run of a scenario saw, in order: the run that delivers each message once, then the
+   * one that delivers it twice.
+   */
   static final List<String> RUNS = new CopyOnWriteArrayList<>();
 
   @BeforeEach
@@ -26,7 +29,8 @@ class TwiceModeTest {
   }
 
   @Test
-  void aReceiverThatAddsOneWithoutOnce_passesOnceAndFailsTwiceNamingTheOperationTheRecordThePropertyAndBothValues() {
+  void
+      aReceiverThatAddsOneWithoutOnce_passesOnceAndFailsTwiceNamingTheOperationTheRecordThePropertyAndBothValues() {
     assertThat(Kit.run(TallyOnce.class).getTestsSucceededCount()).isEqualTo(1);
     assertThat(RUNS).containsExactly("once: count 1");
     RUNS.clear();
@@ -47,12 +51,18 @@ class TwiceModeTest {
     assertThat(failure.getSuppressed())
         .as("the scenario's own assertion, which failed in the second run, is kept")
         .singleElement()
-        .satisfies(e -> assertThat(e).hasMessage("Expected record kit.tally %s to have count = 1, but it has count = 2", Kit.ORDER));
+        .satisfies(
+            e ->
+                assertThat(e)
+                    .hasMessage(
+                        "Expected record kit.tally %s to have count = 1, but it has count = 2",
+                        Kit.ORDER));
     assertThat(RUNS).containsExactly("once: count 1", "twice: count 2");
   }
 
   @Test
-  void aCallThatSetsWhatIsSetAlready_writesAgainWhenCalledAgain_andTwiceModeNamesTheCallAndVersion() {
+  void
+      aCallThatSetsWhatIsSetAlready_writesAgainWhenCalledAgain_andTwiceModeNamesTheCallAndVersion() {
     TestExecutionSummary twice = Kit.run(RenameTwice.class);
 
     assertThat(twice.getTestsFailedCount()).isEqualTo(1);
@@ -72,10 +82,12 @@ class TwiceModeTest {
 
     assertThat(twice.getTestsFailedCount()).isEqualTo(1);
     assertThat(twice.getFailures().get(0).getException())
-        .hasMessageStartingWith("Twice mode: delivering every message twice ends differently from delivering it once:\n- kit.notes.write, given"
-            + " kit.orders.created again: record kit.notes ")
+        .hasMessageStartingWith(
+            "Twice mode: delivering every message twice ends differently from delivering it once:\n- kit.notes.write, given"
+                + " kit.orders.created again: record kit.notes ")
         .hasMessageContaining(" exists, and does not when delivered once: {item=book, id=")
-        .hasMessageEndingWith("\n- event kit.notes.created was announced 2 time(s), and 1 when delivered once");
+        .hasMessageEndingWith(
+            "\n- event kit.notes.created was announced 2 time(s), and 1 when delivered once");
   }
 
   @Test
@@ -89,8 +101,15 @@ class TwiceModeTest {
                 + "- message kit.orders.created on kit.orders.created..kit.strict (SYSTEM: ")
         .hasMessageContaining("order " + Kit.ORDER + " is taken already")
         .hasMessageEndingWith(") was parked, and was not when delivered once")
-        .satisfies(e -> assertThat(e.getSuppressed()).singleElement().satisfies(
-            s -> assertThat(s).hasMessageStartingWith("Expected no parked message, but there are: kit.orders.created")));
+        .satisfies(
+            e ->
+                assertThat(e.getSuppressed())
+                    .singleElement()
+                    .satisfies(
+                        s ->
+                            assertThat(s)
+                                .hasMessageStartingWith(
+                                    "Expected no parked message, but there are: kit.orders.created")));
   }
 
   @Test
@@ -110,7 +129,10 @@ class TwiceModeTest {
     assertThat(summary.getTestsSucceededCount()).isEqualTo(1);
     assertThat(RUNS).hasSize(2);
     String note = RUNS.get(0).substring("once: note ".length(), "once: note ".length() + 32);
-    assertThat(RUNS).containsExactly("once: note " + note + ", 0 inbox answer(s)", "twice: note " + note + ", 1 inbox answer(s)");
+    assertThat(RUNS)
+        .containsExactly(
+            "once: note " + note + ", 0 inbox answer(s)",
+            "twice: note " + note + ", 1 inbox answer(s)");
   }
 
   @Test
@@ -119,9 +141,10 @@ class TwiceModeTest {
 
     assertThat(summary.getFailures()).isEmpty();
     assertThat(summary.getTestsSucceededCount()).isEqualTo(1);
-    assertThat(RUNS).containsExactly(
-        "once: credit answered by the inbox 0 time(s), record discarded 0 time(s)",
-        "twice: credit answered by the inbox 1 time(s), record discarded 1 time(s)");
+    assertThat(RUNS)
+        .containsExactly(
+            "once: credit answered by the inbox 0 time(s), record discarded 0 time(s)",
+            "twice: credit answered by the inbox 1 time(s), record discarded 1 time(s)");
   }
 
   private static String run(ToaContext toa) {
@@ -143,7 +166,8 @@ class TwiceModeTest {
   }
 
   static class TallyOnce extends TallyScenario {
-    @RegisterExtension final ToaContext toa = ToaContext.built(Kit.withOrders("kit.tally", Kit.TALLY));
+    @RegisterExtension
+    final ToaContext toa = ToaContext.built(Kit.withOrders("kit.tally", Kit.TALLY));
 
     @Override
     ToaContext toa() {
@@ -152,7 +176,8 @@ class TwiceModeTest {
   }
 
   static class TallyTwice extends TallyScenario {
-    @RegisterExtension final ToaContext toa = ToaContext.built(Kit.withOrders("kit.tally", Kit.TALLY)).twice();
+    @RegisterExtension
+    final ToaContext toa = ToaContext.built(Kit.withOrders("kit.tally", Kit.TALLY)).twice();
 
     @Override
     ToaContext toa() {
@@ -175,7 +200,10 @@ class TwiceModeTest {
 
   static class NotesWithoutOnceTwice {
     @RegisterExtension
-    final ToaContext toa = ToaContext.built(Kit.withOrders("kit.notes", Kit.NOTES.replace("once: true", "concurrency: none"))).twice();
+    final ToaContext toa =
+        ToaContext.built(
+                Kit.withOrders("kit.notes", Kit.NOTES.replace("once: true", "concurrency: none")))
+            .twice();
 
     @Test
     void anOrderPlaced_isNoted() {
@@ -185,7 +213,11 @@ class TwiceModeTest {
   }
 
   static class StrictTwice {
-    @RegisterExtension final ToaContext toa = ToaContext.built(Kit.withOrders("kit.strict", Kit.STRICT)).with(b -> b.retryDelays()).twice();
+    @RegisterExtension
+    final ToaContext toa =
+        ToaContext.built(Kit.withOrders("kit.strict", Kit.STRICT))
+            .with(b -> b.retryDelays())
+            .twice();
 
     @Test
     void anOrderPlaced_isTaken() {
@@ -198,7 +230,8 @@ class TwiceModeTest {
   }
 
   static class LooksTwice {
-    @RegisterExtension final ToaContext toa = ToaContext.built(Kit.withOrders("kit.looks", Kit.LOOKS)).twice();
+    @RegisterExtension
+    final ToaContext toa = ToaContext.built(Kit.withOrders("kit.looks", Kit.LOOKS)).twice();
 
     @Test
     void anOrderPlaced_isCountedOnce() {
@@ -206,21 +239,32 @@ class TwiceModeTest {
       toa.settle();
 
       RUNS.add(run(toa) + Kit.counted(toa, "toa.discards", "kit.looks.count") + " discard(s)");
-      assertThat(toa.record("kit.looks", Kit.ORDER)).has("count", 1).has("items", List.of("book")).hasVersion(1);
+      assertThat(toa.record("kit.looks", Kit.ORDER))
+          .has("count", 1)
+          .has("items", List.of("book"))
+          .hasVersion(1);
     }
   }
 
   static class NotesTwice {
-    @RegisterExtension final ToaContext toa = ToaContext.built(Kit.withOrders("kit.notes", Kit.NOTES)).twice();
+    @RegisterExtension
+    final ToaContext toa = ToaContext.built(Kit.withOrders("kit.notes", Kit.NOTES)).twice();
 
     @Test
     void anOrderPlaced_isNotedOnce() {
       toa.call("kit.orders.place", Kit.place("book"), "order-1");
       toa.settle();
 
-      assertThat(toa.records("kit.notes")).singleElement().satisfies(note -> assertThat(note).has("item", "book"));
-      RUNS.add(run(toa) + "note " + toa.records("kit.notes").get(0).id() + ", " + Kit.counted(toa, "toa.inbox.answers", "kit.notes.write")
-          + " inbox answer(s)");
+      assertThat(toa.records("kit.notes"))
+          .singleElement()
+          .satisfies(note -> assertThat(note).has("item", "book"));
+      RUNS.add(
+          run(toa)
+              + "note "
+              + toa.records("kit.notes").get(0).id()
+              + ", "
+              + Kit.counted(toa, "toa.inbox.answers", "kit.notes.write")
+              + " inbox answer(s)");
     }
   }
 

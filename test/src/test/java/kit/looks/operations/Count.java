@@ -3,7 +3,9 @@ package kit.looks.operations;
 import io.toa4j.api.Transition;
 import kit.looks.Look;
 
-/** Counts an item once: looks before it writes, and discards a repeat that finds the item counted. */
+/**
+ * Counts an item once: looks before it writes, and discards a repeat that finds the item counted.
+ */
 public class Count implements Transition<Count.Input, Look> {
   public record Input(String item) {}
 

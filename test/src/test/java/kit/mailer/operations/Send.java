@@ -16,10 +16,12 @@ public class Send implements Effect<Send.Input> {
 
   @Override
   public Object effect(Input input) {
-    if ("poison".equals(input.item())) throw new IllegalStateException("the mail server refuses " + input.item());
+    if ("poison".equals(input.item()))
+      throw new IllegalStateException("the mail server refuses " + input.item());
     if ("slow".equals(input.item())) {
       try {
-        if (!RELEASE.await(30, TimeUnit.SECONDS)) throw new IllegalStateException("the slow mail was never released");
+        if (!RELEASE.await(30, TimeUnit.SECONDS))
+          throw new IllegalStateException("the slow mail was never released");
       } catch (InterruptedException e) {
         Thread.currentThread().interrupt();
         throw new IllegalStateException("interrupted", e);

@@ -3,7 +3,10 @@ package kit.notes.operations;
 import io.toa4j.api.Transition;
 import kit.notes.Note;
 
-/** Writes a new note: a new record each run, so it declares once and a repeat is answered by the inbox. */
+/**
+ * Writes a new note: a new record each run, so it declares once and a repeat is answered by the
+ * inbox.
+ */
 public class Write implements Transition<Write.Input, Note> {
   public record Input(String item) {}
 

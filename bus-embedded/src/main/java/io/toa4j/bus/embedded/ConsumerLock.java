@@ -38,7 +38,11 @@ final class ConsumerLock {
     FileChannel opened = null;
     try {
       OwnerOnly.check(file, LOG::warn);
-      opened = FileChannel.open(file, Set.of(StandardOpenOption.CREATE, StandardOpenOption.WRITE), OwnerOnly.fileAttributes(file));
+      opened =
+          FileChannel.open(
+              file,
+              Set.of(StandardOpenOption.CREATE, StandardOpenOption.WRITE),
+              OwnerOnly.fileAttributes(file));
       FileLock taken = opened.tryLock();
       if (taken == null) throw held();
       channel = opened;

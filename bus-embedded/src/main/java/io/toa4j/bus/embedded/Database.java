@@ -11,10 +11,10 @@ import java.sql.SQLException;
 import java.sql.Statement;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.List;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.sqlite.SQLiteConfig;
@@ -36,8 +36,10 @@ import org.sqlite.SQLiteConfig;
 final class Database implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(Database.class);
   private static final int READERS = 4;
+
   /** The longest a read waits for a free reader, then fails naming the file and the numbers. */
   private static final Duration READER_WAIT = Duration.ofSeconds(30);
+
   /** The longest closing waits for the readers in use to come back. */
   private static final Duration CLOSE_WAIT = Duration.ofSeconds(10);
 
@@ -61,8 +63,14 @@ final class Database implements AutoCloseable {
   private final Connection writer;
   private final GroupCommit commits;
   private final Readers readers;
-  /** The statements kept on each reader ({@link #prepared(Connection, String)}): each map used only by the reader's borrower. */
-  private final Map<Connection, Map<String, PreparedStatement>> readerStatements = new ConcurrentHashMap<>();
+
+  /**
+   * The statements kept on each reader ({@link #prepared(Connection, String)}): each map used only
+   * by the reader's borrower.
+   */
+  private final Map<Connection, Map<String, PreparedStatement>> readerStatements =
+      new ConcurrentHashMap<>();
+
   private volatile boolean closed;
 
   private Database(Path file, Connection writer, List<Connection> reading) {
@@ -76,12 +84,14 @@ final class Database implements AutoCloseable {
   static Database open(Path file, Duration busyTimeout) {
     List<Connection> opened = new ArrayList<>();
     // SQLite makes the -wal and -shm files with the database file's mode (on unix), so making the
-    // database file first, 0600, makes them 0600 too; SQLite takes an empty file for an empty database.
+    // database file first, 0600, makes them 0600 too; SQLite takes an empty file for an empty
+    // database.
     OwnerOnly.file(file, LOG::warn);
     NativeLibrary.prepareIn(file.toAbsolutePath().getParent());
     try {
       Connection writer = connect(file, busyTimeout, false, opened);
-      for (String companion : List.of("-wal", "-shm")) OwnerOnly.check(file.resolveSibling(file.getFileName() + companion), LOG::warn);
+      for (String companion : List.of("-wal", "-shm"))
+        OwnerOnly.check(file.resolveSibling(file.getFileName() + companion), LOG::warn);
       List<Connection> reading = new ArrayList<>();
       for (int i = 0; i < READERS; i++) reading.add(connect(file, busyTimeout, true, opened));
       Database db = new Database(file, writer, reading);
@@ -90,7 +100,8 @@ final class Database implements AutoCloseable {
     } catch (SQLException e) {
       opened.forEach(Readers::closeQuietly);
       throw failure(file, "open the file", e);
-    } catch (RuntimeException | Error e) { // an Error too: a file that cannot be opened stays closed
+    } catch (RuntimeException
+        | Error e) { // an Error too: a file that cannot be opened stays closed
       opened.forEach(Readers::closeQuietly);
       throw e;
     }
@@ -116,8 +127,8 @@ final class Database implements AutoCloseable {
   }
 
   /**
-   * Runs the work in a {@code BEGIN IMMEDIATE} transaction on the writer connection, committed
-   * (and so durable) when this returns; if it throws, nothing it wrote is kept.
+   * Runs the work in a {@code BEGIN IMMEDIATE} transaction on the writer connection, committed (and
+   * so durable) when this returns; if it throws, nothing it wrote is kept.
    *
    * @param what what the work does, for the message of a failure
    */
@@ -157,7 +168,8 @@ final class Database implements AutoCloseable {
    * are closed and prepared again when next asked for.
    */
   PreparedStatement prepared(Connection c, String sql) throws SQLException {
-    Map<String, PreparedStatement> kept = readerStatements.computeIfAbsent(c, reader -> new HashMap<>());
+    Map<String, PreparedStatement> kept =
+        readerStatements.computeIfAbsent(c, reader -> new HashMap<>());
     PreparedStatement statement = kept.get(sql);
     if (statement == null) {
       statement = c.prepareStatement(sql);
@@ -202,7 +214,10 @@ final class Database implements AutoCloseable {
     Readers.closeQuietly(writer);
     int left = readers.close();
     if (left > 0) {
-      LOG.warn("{} readers of {} were still in use {} ms after the bus closed; each is closed when its read ends", left, file,
+      LOG.warn(
+          "{} readers of {} were still in use {} ms after the bus closed; each is closed when its read ends",
+          left,
+          file,
           CLOSE_WAIT.toMillis());
     }
   }

@@ -33,24 +33,24 @@ import org.slf4j.LoggerFactory;
  *       stored with its first attempt counted, in the publish's own transaction, and added to
  *       {@code claimed} under {@link #claiming} before the lock is let go, so no poll takes it
  *       meanwhile. It is then exactly a claimed row, as if a poll had taken it.
- *   <li>The attempt is counted in the file before the handler runs (committed without an fsync
- *       when a poll claims it: a power loss may take the count back, never a crash of the
- *       process). A crash (or a close that gives up waiting) between the two leaves the row
- *       pending, due, with its attempt counted: the next process to consume delivers it again with
- *       a higher attempt. Nothing needs recovering on open, since no claim was ever written.
+ *   <li>The attempt is counted in the file before the handler runs (committed without an fsync when
+ *       a poll claims it: a power loss may take the count back, never a crash of the process). A
+ *       crash (or a close that gives up waiting) between the two leaves the row pending, due, with
+ *       its attempt counted: the next process to consume delivers it again with a higher attempt.
+ *       Nothing needs recovering on open, since no claim was ever written.
  *   <li>Only the consuming bus (see {@link ConsumerLock}) deletes, postpones or parks rows, so a
  *       claimed row changes under a handler only through that handler's verdict. Other buses on the
  *       file only add rows, or turn parked rows back into pending ones.
  *   <li>Verdicts wait in {@link #verdicts} for the one thread that writes them ({@link #writing},
- *       the flag-and-recheck protocol of {@link Combiner}): the handler that finds no other
- *       writing writes every waiting verdict, in batches of one transaction each, until none
- *       waits; the others leave theirs to it. A batch that fails, {@code Error} included, releases
- *       its claims (its messages come again) and the writer goes on with the next; the first
- *       failure is thrown to the writer's handler once none waits, so no verdict is left waiting
- *       with its row claimed. A row's claim is released
- *       only after its verdict's transaction, so it cannot be claimed again while its verdict waits.
- *       The writer runs inside its handler, which keeps the writer's subscription busy until all is
- *       written; so once a bus's handlers are idle, no verdict waits.
+ *       the flag-and-recheck protocol of {@link Combiner}): the handler that finds no other writing
+ *       writes every waiting verdict, in batches of one transaction each, until none waits; the
+ *       others leave theirs to it. A batch that fails, {@code Error} included, releases its claims
+ *       (its messages come again) and the writer goes on with the next; the first failure is thrown
+ *       to the writer's handler once none waits, so no verdict is left waiting with its row
+ *       claimed. A row's claim is released only after its verdict's transaction, so it cannot be
+ *       claimed again while its verdict waits. The writer runs inside its handler, which keeps the
+ *       writer's subscription busy until all is written; so once a bus's handlers are idle, no
+ *       verdict waits.
  * </ol>
  *
  * <p>Thread-safe.
@@ -76,9 +76,15 @@ final class Deliveries {
   private final AtomicLong transactions = new AtomicLong();
   private final AtomicLong claimedAsStored = new AtomicLong();
 
-  /** Where a batch of verdicts is recorded: the table's {@link MessageTable#settle}, or a test's around it. */
+  /**
+   * Where a batch of verdicts is recorded: the table's {@link MessageTable#settle}, or a test's
+   * around it.
+   */
   interface Recording {
-    void settle(Collection<Long> handled, List<MessageTable.Postponed> postponed, List<MessageTable.Parking> parked);
+    void settle(
+        Collection<Long> handled,
+        List<MessageTable.Postponed> postponed,
+        List<MessageTable.Parking> parked);
   }
 
   Deliveries(MessageTable table, Clock clock) {
@@ -168,7 +174,8 @@ final class Deliveries {
   void settle(Claim claim, Verdict verdict) {
     handed.incrementAndGet();
     verdicts.add(new Settled(claim, verdict, clock.millis()));
-    writing.request(); // writes now, or leaves it to the thread writing, which sees it before it stops
+    writing
+        .request(); // writes now, or leaves it to the thread writing, which sees it before it stops
   }
 
   /** Lets the row be claimed again, when it could not be dispatched. */
@@ -194,7 +201,10 @@ final class Deliveries {
   /** A handler's verdict on its claim, and when it was given. */
   private record Settled(Claim claim, Verdict verdict, long at) {}
 
-  /** Writes every waiting verdict; a batch that throws leaves the others to be written, and its failure thrown at the end. */
+  /**
+   * Writes every waiting verdict; a batch that throws leaves the others to be written, and its
+   * failure thrown at the end.
+   */
   private void write() {
     List<Settled> batch = new ArrayList<>();
     Error failure = null;

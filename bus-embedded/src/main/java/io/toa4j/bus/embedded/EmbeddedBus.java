@@ -3,14 +3,14 @@ package io.toa4j.bus.embedded;
 import io.toa4j.spi.Bus;
 import io.toa4j.spi.Delivery;
 import io.toa4j.spi.Message;
-import io.toa4j.spi.Parked;
-import io.toa4j.spi.Verdict;
 import io.toa4j.spi.OwnerOnly;
+import io.toa4j.spi.Parked;
+import io.toa4j.spi.Response;
+import io.toa4j.spi.Verdict;
 import java.io.UncheckedIOException;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
-import io.toa4j.spi.Response;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.HashMap;
@@ -48,7 +48,11 @@ final class EmbeddedBus implements Bus, Bus.Calls, Bus.Parking {
   private final AtomicBoolean closed = new AtomicBoolean();
   private final Responders responders = new Responders(handlers);
   private final AtomicLong handedFirst = new AtomicLong();
-  /** How {@link #close} waits for a subscription's handlers; a test's may throw where the wait would. */
+
+  /**
+   * How {@link #close} waits for a subscription's handlers; a test's may throw where the wait
+   * would.
+   */
   private volatile Idling idling = Subscriber::awaitIdle;
 
   /** Waits for a subscription's handlers until a deadline of {@link System#nanoTime}. */
@@ -62,7 +66,8 @@ final class EmbeddedBus implements Bus, Bus.Calls, Bus.Parking {
       OwnerOnly.folder(stateDirectory, LOG::warn);
     } catch (UncheckedIOException e) {
       handlers.shutdown();
-      throw new UncheckedIOException("Cannot create the bus's folder " + stateDirectory + ": " + e.getCause(), e.getCause());
+      throw new UncheckedIOException(
+          "Cannot create the bus's folder " + stateDirectory + ": " + e.getCause(), e.getCause());
     }
     this.tuning = tuning;
     this.clock = clock;
@@ -95,11 +100,11 @@ final class EmbeddedBus implements Bus, Bus.Calls, Bus.Parking {
    * <p>A message goes to each queue bound to its label that does not hold its id already, as when
    * it is stored first. A message for a subscription of this bus that has room and no backlog is
    * handed to a handler before it is stored, and the publish waits up to {@code hand-off-wait-ms}
-   * (100) in all for room and for the verdicts: a message handled {@code Done} in time is never written;
-   * one retried or parked is stored as it stands, its attempt counted; one still being handled is
-   * stored claimed, and its verdict is recorded when it comes. Messages for queues without such
-   * room are stored pending. All it stores goes in one transaction, after the verdicts. With
-   * {@code hand-off-wait-ms} 0 it stores first, as {@link #republish} does.
+   * (100) in all for room and for the verdicts: a message handled {@code Done} in time is never
+   * written; one retried or parked is stored as it stands, its attempt counted; one still being
+   * handled is stored claimed, and its verdict is recorded when it comes. Messages for queues
+   * without such room are stored pending. All it stores goes in one transaction, after the
+   * verdicts. With {@code hand-off-wait-ms} 0 it stores first, as {@link #republish} does.
    */
   @Override
   public void publish(List<Message> events) {
@@ -107,9 +112,9 @@ final class EmbeddedBus implements Bus, Bus.Calls, Bus.Parking {
   }
 
   /**
-   * {@inheritDoc} In one transaction, before any handler sees them. A message for a subscription
-   * of this bus that has room and no backlog is stored claimed, its first attempt counted, and
-   * goes straight to a handler: no poll, and no transaction of its own to count the attempt.
+   * {@inheritDoc} In one transaction, before any handler sees them. A message for a subscription of
+   * this bus that has room and no backlog is stored claimed, its first attempt counted, and goes
+   * straight to a handler: no poll, and no transaction of its own to count the attempt.
    */
   @Override
   public void republish(List<Message> events) {
@@ -117,7 +122,8 @@ final class EmbeddedBus implements Bus, Bus.Calls, Bus.Parking {
   }
 
   private void publish(List<Message> events, boolean handFirst) {
-    Objects.requireNonNull(events, "events").forEach(event -> Objects.requireNonNull(event, "event"));
+    Objects.requireNonNull(events, "events")
+        .forEach(event -> Objects.requireNonNull(event, "event"));
     if (events.isEmpty()) return;
     if (handFirst && !subscribers.isEmpty() && !tuning.handOffWait().isZero()) {
       handFirst(events);
@@ -154,15 +160,16 @@ final class EmbeddedBus implements Bus, Bus.Calls, Bus.Parking {
   /**
    * Hands each message to a subscription of its queue with room, waiting up to the tuning's
    * hand-off wait in all for room and for the verdicts; then stores in one transaction what is
-   * left: the messages no subscription took (pending), and those whose verdict was not {@code
-   * Done} in time, as they stand.
+   * left: the messages no subscription took (pending), and those whose verdict was not {@code Done}
+   * in time, as they stand.
    */
   private void handFirst(List<Message> events) {
     long deadline = System.nanoTime() + tuning.handOffWait().toNanos();
     Map<String, List<String>> destinations = table.destinations(events);
     Set<String> seen = new HashSet<>(); // an id twice in one publish goes once to each queue
     List<MessageTable.Row> rows = new ArrayList<>();
-    List<HandOff> holders = new ArrayList<>(); // per row: the hand-off of a row stored claimed, else null
+    List<HandOff> holders =
+        new ArrayList<>(); // per row: the hand-off of a row stored claimed, else null
     List<HandOff> running = new ArrayList<>();
     for (Message event : events) {
       for (String queue : destinations.getOrDefault(event.id(), List.of())) {
@@ -188,7 +195,9 @@ final class EmbeddedBus implements Bus, Bus.Calls, Bus.Parking {
         rows.add(MessageTable.Row.handling(d.message(), d.queue(), now));
         holders.add(handOff);
       } else if (verdict.get() instanceof Verdict.Retry retry) {
-        rows.add(MessageTable.Row.retried(d.message(), d.queue(), Deliveries.dueAfter(now, retry.delay()), now));
+        rows.add(
+            MessageTable.Row.retried(
+                d.message(), d.queue(), Deliveries.dueAfter(now, retry.delay()), now));
         holders.add(null);
       } else if (verdict.get() instanceof Verdict.Park park) {
         rows.add(MessageTable.Row.parked(d.message(), d.queue(), park.code(), park.reason(), now));
@@ -220,15 +229,17 @@ final class EmbeddedBus implements Bus, Bus.Calls, Bus.Parking {
     try {
       seqs = deliveries.store(rows);
     } catch (RuntimeException | Error e) {
-      holders.forEach(h -> {
-        if (h != null) h.dropped();
-      });
+      holders.forEach(
+          h -> {
+            if (h != null) h.dropped();
+          });
       throw e;
     }
     for (int i = 0; i < rows.size(); i++) {
       HandOff holder = holders.get(i);
       if (holder == null) continue;
-      if (seqs.get(i) == null) { // the queue held the message already: that row is delivered as any other
+      if (seqs.get(i)
+          == null) { // the queue held the message already: that row is delivered as any other
         holder.dropped();
         continue;
       }
@@ -237,7 +248,10 @@ final class EmbeddedBus implements Bus, Bus.Calls, Bus.Parking {
     }
   }
 
-  /** A subscription of the queue with room taken and left, its room counted down by one; null when none. */
+  /**
+   * A subscription of the queue with room taken and left, its room counted down by one; null when
+   * none.
+   */
   private static Subscriber take(Map<Subscriber, Integer> reserved, String queue) {
     for (Map.Entry<Subscriber, Integer> r : reserved.entrySet()) {
       if (r.getValue() > 0 && r.getKey().queue().equals(queue)) {
@@ -336,12 +350,16 @@ final class EmbeddedBus implements Bus, Bus.Calls, Bus.Parking {
     return queue.isPresent();
   }
 
-  /** {@inheritDoc} The row is deleted; the reason is logged at INFO with the message's queue and id. */
+  /**
+   * {@inheritDoc} The row is deleted; the reason is logged at INFO with the message's queue and id.
+   */
   @Override
   public boolean discard(String parkedId, String reason) {
     Objects.requireNonNull(reason, "reason");
     Optional<String> gone = seq(parkedId).flatMap(table::discard);
-    gone.ifPresent(what -> LOG.info("Parked message {} discarded (queue and id: {}): {}", parkedId, what, reason));
+    gone.ifPresent(
+        what ->
+            LOG.info("Parked message {} discarded (queue and id: {}): {}", parkedId, what, reason));
     return gone.isPresent();
   }
 
@@ -350,7 +368,11 @@ final class EmbeddedBus implements Bus, Bus.Calls, Bus.Parking {
     return table.depth(queue);
   }
 
-  /** {@inheritDoc} <p>The queue's stored messages while a subscription of this bus consumes it. */
+  /**
+   * {@inheritDoc}
+   *
+   * <p>The queue's stored messages while a subscription of this bus consumes it.
+   */
   @Override
   public OptionalLong backlog(String queue) {
     if (subscribers.stream().noneMatch(s -> s.queue().equals(queue))) return OptionalLong.empty();
@@ -377,7 +399,8 @@ final class EmbeddedBus implements Bus, Bus.Calls, Bus.Parking {
       subscribers.clear();
     } finally {
       // whatever the steps above threw, an Error included: the file's connections are closed, the
-      // handlers stop and the file's consumer lock is given back, so that the next process may consume
+      // handlers stop and the file's consumer lock is given back, so that the next process may
+      // consume
       try {
         db.close();
       } finally {
@@ -397,7 +420,10 @@ final class EmbeddedBus implements Bus, Bus.Calls, Bus.Parking {
 
   /** How many times this bus's consumers of the queue have looked for messages (for tests). */
   long polls(String queue) {
-    return subscribers.stream().filter(s -> s.queue().equals(queue)).mapToLong(Subscriber::polls).sum();
+    return subscribers.stream()
+        .filter(s -> s.queue().equals(queue))
+        .mapToLong(Subscriber::polls)
+        .sum();
   }
 
   /** How many messages were handed to a handler before they were stored (for tests). */

@@ -9,8 +9,8 @@ import java.util.concurrent.TimeUnit;
  * One event handed to a handler before it was stored: between the publish that waits for its
  * verdict and the handler thread that gives it.
  *
- * <p>The publish waits a short while ({@link #await}). A verdict in time is the publish's to act on:
- * {@code Done} stores nothing, another verdict stores the message as it stands. A verdict that
+ * <p>The publish waits a short while ({@link #await}). A verdict in time is the publish's to act
+ * on: {@code Done} stores nothing, another verdict stores the message as it stands. A verdict that
  * comes later finds the message being stored ({@link #storing}) or stored claimed ({@link
  * #stored}): it is recorded like any claimed message's, by whichever side comes second. When the
  * publish gives up on storing it ({@link #dropped}), a later verdict is dropped: the publish
@@ -29,8 +29,8 @@ import java.util.concurrent.TimeUnit;
  *       the row, to {@code DROPPED} ({@link #dropped}).
  *   <li>{@code STORED}: stored claimed, no verdict yet. Final: the handler records its verdict on
  *       the claim {@link #answered} returns.
- *   <li>{@code DROPPED}: the publish gave up on the message (it fails, and is published again). Final:
- *       a verdict given later is dropped.
+ *   <li>{@code DROPPED}: the publish gave up on the message (it fails, and is published again).
+ *       Final: a verdict given later is dropped.
  * </ul>
  *
  * <p>So each verdict is acted on exactly once, by the side that comes second, or by nobody when the
@@ -88,8 +88,8 @@ final class HandOff {
   }
 
   /**
-   * Waits for the verdict until {@code deadline} (of {@link System#nanoTime}); when none came,
-   * the message is to be stored claimed, and this says so to the handler.
+   * Waits for the verdict until {@code deadline} (of {@link System#nanoTime}); when none came, the
+   * message is to be stored claimed, and this says so to the handler.
    *
    * @return the verdict given in time; empty when the message is now being stored
    */
@@ -124,7 +124,10 @@ final class HandOff {
     return Optional.empty();
   }
 
-  /** The message was not stored (the store failed, or its queue held it already): a later verdict is dropped. */
+  /**
+   * The message was not stored (the store failed, or its queue held it already): a later verdict is
+   * dropped.
+   */
   synchronized void dropped() {
     state = State.DROPPED;
   }

@@ -34,33 +34,46 @@ import tools.jackson.databind.ObjectMapper;
 final class MessageTable {
   private static final ObjectMapper JSON = new ObjectMapper();
   private static final TypeReference<Map<String, String>> HEADERS = new TypeReference<>() {};
-  private static final String COLUMNS = "seq, queue, message_id, label, body, headers, attempts, first_failed";
+  private static final String COLUMNS =
+      "seq, queue, message_id, label, body, headers, attempts, first_failed";
   private static final String INSERT =
       "INSERT INTO message (message_id, label, body, headers, attempts, not_before, created, queue)"
           + " ";
   private static final String NO_DUPLICATE =
       " ON CONFLICT (queue, message_id) DO NOTHING RETURNING queue";
+
   /** For [id, label] pairs: each id with the queues bound to its label that do not hold that id. */
   private static final String DESTINATIONS =
       "SELECT e.value ->> 0, b.queue FROM json_each(?) e JOIN binding b ON b.label = e.value ->> 1"
           + " WHERE NOT EXISTS (SELECT 1 FROM message m WHERE m.queue = b.queue AND m.message_id = e.value ->> 0)";
+
   /** Each binding, and whether its queue holds any message. */
   private static final String BINDINGS =
       "SELECT b.label, b.queue, EXISTS (SELECT 1 FROM message m WHERE m.queue = b.queue) FROM binding b";
+
   /** Changes when another connection, of any process, commits to the file. */
   private static final String DATA_VERSION = "PRAGMA data_version";
+
   /** A message into one queue, as it stands ({@link Row}). */
   private static final String STORE =
       "INSERT INTO message (message_id, label, body, headers, attempts, not_before, created, queue, first_failed, parked_at, park_code, park_reason)"
           + " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (queue, message_id) DO NOTHING RETURNING seq";
-  /** An event into every queue bound to its label, claimed as stored in the queues named by parameter 5. */
+
+  /**
+   * An event into every queue bound to its label, claimed as stored in the queues named by
+   * parameter 5.
+   */
   private static final String PUBLISH =
       INSERT
           + "SELECT ?, ?, ?, ?, queue IN (SELECT value FROM json_each(?)), ?, ?, queue FROM binding"
           + " WHERE label = ? ON CONFLICT (queue, message_id) DO NOTHING RETURNING queue, seq, attempts";
 
   private final Database db;
-  /** By reader, what it last read of the bindings ({@link #destinations}): each used only by the reader's borrower. */
+
+  /**
+   * By reader, what it last read of the bindings ({@link #destinations}): each used only by the
+   * reader's borrower.
+   */
   private final Map<Connection, Bindings> lastRead = new ConcurrentHashMap<>();
 
   MessageTable(Database db) {
@@ -100,16 +113,23 @@ final class MessageTable {
 
   /**
    * Stores each event once in every queue bound to its label that does not hold it yet, all in one
-   * transaction through one statement; counts the first attempt of at most {@code room} of them
-   * per queue as it stores them.
+   * transaction through one statement; counts the first attempt of at most {@code room} of them per
+   * queue as it stores them.
    *
    * @param room per queue, how many of the messages stored in it to store claimed
    */
   Stored publish(List<Message> events, long now, Map<String, Integer> room) {
     Message first = events.get(0);
-    String what = events.size() == 1
-        ? "publish the event " + first.id() + " (" + first.label() + ")"
-        : "publish " + events.size() + " events, the first " + first.id() + " (" + first.label() + ")";
+    String what =
+        events.size() == 1
+            ? "publish the event " + first.id() + " (" + first.label() + ")"
+            : "publish "
+                + events.size()
+                + " events, the first "
+                + first.id()
+                + " ("
+                + first.label()
+                + ")";
     return db.write(
         what,
         c -> {
@@ -118,7 +138,8 @@ final class MessageTable {
           Set<String> pending = new LinkedHashSet<>();
           List<Claim> claimed = new ArrayList<>();
           PreparedStatement s = db.prepared(PUBLISH);
-          String withRoom = json(left.keySet()); // queue names are free text: a JSON array for json_each
+          String withRoom =
+              json(left.keySet()); // queue names are free text: a JSON array for json_each
           for (Message event : events) {
             s.setString(1, event.id());
             s.setString(2, event.label());
@@ -148,8 +169,8 @@ final class MessageTable {
   }
 
   /**
-   * Where each event goes: by event id, the queues bound to its label that do not hold a message
-   * of that id already (pending, claimed or parked). A read, no lock taken.
+   * Where each event goes: by event id, the queues bound to its label that do not hold a message of
+   * that id already (pending, claimed or parked). A read, no lock taken.
    *
    * <p>Each reader keeps what it last read of the bindings, and which of their queues held any
    * message, with the file's data version it asked for just before. While the version stays the
@@ -163,7 +184,8 @@ final class MessageTable {
     return db.read(
         "read where " + events.size() + " event(s) go, the first " + events.get(0).id(),
         c -> {
-          // the version first: a commit after it, even one the reads below see, changes the next one
+          // the version first: a commit after it, even one the reads below see, changes the next
+          // one
           long version = dataVersion(c);
           Bindings known = lastRead.get(c);
           if (known == null || known.version() != version) {
@@ -182,13 +204,15 @@ final class MessageTable {
         });
   }
 
-  private Map<String, List<String>> readDestinations(Connection c, List<Message> events) throws SQLException {
+  private Map<String, List<String>> readDestinations(Connection c, List<Message> events)
+      throws SQLException {
     List<List<String>> pairs = events.stream().map(e -> List.of(e.id(), e.label())).toList();
     Map<String, List<String>> queues = new HashMap<>();
     PreparedStatement s = db.prepared(c, DESTINATIONS);
     s.setString(1, json(pairs));
     try (ResultSet r = s.executeQuery()) {
-      while (r.next()) queues.computeIfAbsent(r.getString(1), id -> new ArrayList<>()).add(r.getString(2));
+      while (r.next())
+        queues.computeIfAbsent(r.getString(1), id -> new ArrayList<>()).add(r.getString(2));
     }
     return queues;
   }
@@ -217,13 +241,17 @@ final class MessageTable {
    * those of them that held any message; both null while only the version is known.
    */
   private record Bindings(long version, Map<String, List<String>> queues, Set<String> holding) {
-    /** Where each event goes, by event id; null when a queue of theirs held messages, whose ids only the file tells. */
+    /**
+     * Where each event goes, by event id; null when a queue of theirs held messages, whose ids only
+     * the file tells.
+     */
     Map<String, List<String>> destinations(List<Message> events) {
       Map<String, List<String>> destinations = new HashMap<>();
       for (Message event : events) {
         List<String> bound = queues.getOrDefault(event.label(), List.of());
         for (String queue : bound) if (holding.contains(queue)) return null;
-        if (!bound.isEmpty()) destinations.computeIfAbsent(event.id(), id -> new ArrayList<>()).addAll(bound);
+        if (!bound.isEmpty())
+          destinations.computeIfAbsent(event.id(), id -> new ArrayList<>()).addAll(bound);
       }
       return destinations;
     }
@@ -238,7 +266,15 @@ final class MessageTable {
    * @param firstFailed when its first attempt failed; null unless it did
    * @param parkedAt when it was parked; null unless it is
    */
-  record Row(Message message, String queue, int attempts, long notBefore, Long firstFailed, Long parkedAt, String parkCode, String parkReason) {
+  record Row(
+      Message message,
+      String queue,
+      int attempts,
+      long notBefore,
+      Long firstFailed,
+      Long parkedAt,
+      String parkCode,
+      String parkReason) {
     /** Never tried. */
     static Row pending(Message message, String queue, long now) {
       return new Row(message, queue, 0, now, null, null, null, null);
@@ -266,14 +302,19 @@ final class MessageTable {
   }
 
   /**
-   * Stores the rows, each in its queue unless the queue holds that message already, in one
-   * durable transaction.
+   * Stores the rows, each in its queue unless the queue holds that message already, in one durable
+   * transaction.
    *
    * @return each row's seq, or null where the queue held the message already
    */
   List<Long> store(List<Row> rows, long now) {
     return db.write(
-        "store " + rows.size() + " message(s), the first " + rows.get(0).message().id() + " in the queue " + rows.get(0).queue(),
+        "store "
+            + rows.size()
+            + " message(s), the first "
+            + rows.get(0).message().id()
+            + " in the queue "
+            + rows.get(0).queue(),
         c -> {
           List<Long> seqs = new ArrayList<>(rows.size());
           PreparedStatement s = db.prepared(STORE);
@@ -315,7 +356,9 @@ final class MessageTable {
         });
   }
 
-  /** Whether the queue has a row due at {@code now} other than {@code skip}: a read, no lock taken. */
+  /**
+   * Whether the queue has a row due at {@code now} other than {@code skip}: a read, no lock taken.
+   */
   boolean anyDue(String queue, long now, Collection<Long> skip) {
     return db.read(
         "look for due messages in the queue " + queue,
@@ -347,12 +390,14 @@ final class MessageTable {
           s.setInt(4, limit);
           try (ResultSet r = s.executeQuery()) {
             while (r.next()) {
-              Delivery delivery = new Delivery(message(r), r.getString(2), r.getInt(7), firstFailed(r));
+              Delivery delivery =
+                  new Delivery(message(r), r.getString(2), r.getInt(7), firstFailed(r));
               claimed.add(new Due(r.getLong(9), new Claim(r.getLong(1), delivery)));
             }
           }
           // RETURNING gives the rows in no set order: oldest due first, as they were picked
-          claimed.sort(Comparator.comparingLong(Due::notBefore).thenComparingLong(d -> d.claim().seq()));
+          claimed.sort(
+              Comparator.comparingLong(Due::notBefore).thenComparingLong(d -> d.claim().seq()));
           return claimed.stream().map(Due::claim).toList();
         });
   }
@@ -366,10 +411,14 @@ final class MessageTable {
 
   /** One more attempt counted on at most parameter 4 rows due, oldest due first. */
   private static final String CLAIM =
-      "UPDATE message SET attempts = attempts + 1 WHERE seq IN (SELECT seq FROM message WHERE " + DUE
-          + " ORDER BY not_before, seq LIMIT ?) RETURNING " + COLUMNS + ", not_before";
+      "UPDATE message SET attempts = attempts + 1 WHERE seq IN (SELECT seq FROM message WHERE "
+          + DUE
+          + " ORDER BY not_before, seq LIMIT ?) RETURNING "
+          + COLUMNS
+          + ", not_before";
 
-  private static void bindDue(PreparedStatement s, String queue, long now, Collection<Long> skip) throws SQLException {
+  private static void bindDue(PreparedStatement s, String queue, long now, Collection<Long> skip)
+      throws SQLException {
     s.setString(1, queue);
     s.setLong(2, now);
     s.setString(3, array(skip));
@@ -388,11 +437,15 @@ final class MessageTable {
    * when this returns.
    */
   void settle(Collection<Long> handled, List<Postponed> postponed, List<Parking> parked) {
-    String what = "record the verdicts on " + (handled.size() + postponed.size() + parked.size()) + " message(s)";
+    String what =
+        "record the verdicts on "
+            + (handled.size() + postponed.size() + parked.size())
+            + " message(s)";
     Database.Work<Void> work =
         c -> {
           if (!handled.isEmpty()) {
-            PreparedStatement s = db.prepared("DELETE FROM message WHERE seq IN (SELECT value FROM json_each(?))");
+            PreparedStatement s =
+                db.prepared("DELETE FROM message WHERE seq IN (SELECT value FROM json_each(?))");
             s.setString(1, array(handled));
             s.executeUpdate();
           }
@@ -404,7 +457,9 @@ final class MessageTable {
     else db.write(what, work);
   }
 
-  /** A row to make due again at {@code notBefore}, failed first at {@code now} if it had not failed. */
+  /**
+   * A row to make due again at {@code notBefore}, failed first at {@code now} if it had not failed.
+   */
   record Postponed(long seq, long notBefore, long now) {}
 
   /** A row to park with the handler's code and reason, at {@code at}. */
@@ -501,7 +556,8 @@ final class MessageTable {
     return db.read(
         "count the parked messages",
         c -> {
-          try (PreparedStatement s = c.prepareStatement("SELECT count(*) FROM message WHERE parked_at IS NOT NULL");
+          try (PreparedStatement s =
+                  c.prepareStatement("SELECT count(*) FROM message WHERE parked_at IS NOT NULL");
               ResultSet r = s.executeQuery()) {
             return r.next() ? r.getLong(1) : 0L;
           }
@@ -563,10 +619,7 @@ final class MessageTable {
     String id = r.getString(3);
     try {
       return new Message(
-          id,
-          r.getString(4),
-          new Json(r.getString(5)),
-          JSON.readValue(r.getString(6), HEADERS));
+          id, r.getString(4), new Json(r.getString(5)), JSON.readValue(r.getString(6), HEADERS));
     } catch (JacksonException e) {
       throw new SQLException(
           "The stored message " + id + " is not valid JSON: " + e.getOriginalMessage(), e);

@@ -20,10 +20,9 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Calls on the embedded bus: handed in memory to a responder of the same bus, never written to
- * the file. The embedded bus is consumed by one process, which hosts every component, so caller
- * and responder live and die together: there is nothing a durable call queue would save.
- * Thread-safe.
+ * Calls on the embedded bus: handed in memory to a responder of the same bus, never written to the
+ * file. The embedded bus is consumed by one process, which hosts every component, so caller and
+ * responder live and die together: there is nothing a durable call queue would save. Thread-safe.
  */
 final class Responders {
   private static final Logger LOG = LoggerFactory.getLogger(Responders.class);
@@ -62,13 +61,18 @@ final class Responders {
       if (reply != null) return new Response.Answered(reply);
       LOG.warn("The responder of queue {} answered nothing to call {}", queue, call.id());
     } catch (ExecutionException e) {
-      LOG.warn("The responder of queue {} failed on call {}; it sends no answer", queue, call.id(), e.getCause());
+      LOG.warn(
+          "The responder of queue {} failed on call {}; it sends no answer",
+          queue,
+          call.id(),
+          e.getCause());
     } catch (TimeoutException e) {
       return new Response.Unanswered(timeout);
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
       answer.cancel(true);
-      throw new IllegalStateException("Interrupted while waiting for the answer to call " + call.id() + " on " + queue, e);
+      throw new IllegalStateException(
+          "Interrupted while waiting for the answer to call " + call.id() + " on " + queue, e);
     }
     return new Response.Unanswered(timeout);
   }

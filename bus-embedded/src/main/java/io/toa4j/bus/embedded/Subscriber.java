@@ -26,9 +26,8 @@ import org.slf4j.LoggerFactory;
  * #room} per message taken for a handler, given back when the handler ends ({@code finally}), or at
  * once when no handler thread takes the message (the executor refuses it, or cannot start a thread:
  * an {@code OutOfMemoryError}); a claim per message taken by a poll, released by its verdict's
- * record or, when no handler took it, at once. The poller survives whatever a round throws: it
- * logs it and looks again after the poll interval, so a failure never stops the consumer.
- * Thread-safe.
+ * record or, when no handler took it, at once. The poller survives whatever a round throws: it logs
+ * it and looks again after the poll interval, so a failure never stops the consumer. Thread-safe.
  */
 final class Subscriber implements Bus.Subscription {
   private static final Logger LOG = LoggerFactory.getLogger(Subscriber.class);
@@ -51,6 +50,7 @@ final class Subscriber implements Bus.Subscription {
   private volatile boolean running = true;
   private final OutageLog claiming;
   private final AtomicLong polls = new AtomicLong();
+
   /** Whether the last poll took every message due (or found none): publishes may claim for it. */
   private volatile boolean caughtUp;
 
@@ -149,7 +149,8 @@ final class Subscriber implements Bus.Subscription {
     if (!running || !caughtUp) return false;
     if (room.tryAcquire()) return true;
     try {
-      return room.tryAcquire(Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS) && (running || release());
+      return room.tryAcquire(Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS)
+          && (running || release());
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
       return false;
@@ -157,8 +158,8 @@ final class Subscriber implements Bus.Subscription {
   }
 
   /**
-   * Says a message of its queue was stored for a poll to take: until a poll has taken every
-   * message due, publishes hand it nothing, so that none goes ahead of those waiting.
+   * Says a message of its queue was stored for a poll to take: until a poll has taken every message
+   * due, publishes hand it nothing, so that none goes ahead of those waiting.
    */
   void behind() {
     caughtUp = false;
@@ -193,7 +194,11 @@ final class Subscriber implements Bus.Subscription {
   }
 
   private void notHanded(Delivery delivery, Throwable cause) {
-    LOG.warn("No handler of queue {} could start for message {}; it comes again", queue, delivery.message().id(), cause);
+    LOG.warn(
+        "No handler of queue {} could start for message {}; it comes again",
+        queue,
+        delivery.message().id(),
+        cause);
   }
 
   /**
@@ -207,7 +212,8 @@ final class Subscriber implements Bus.Subscription {
     try {
       executor.execute(() -> handle(handOff));
       return true;
-    } catch (RuntimeException | Error e) { // refused, or no thread could start: the publish stores it
+    } catch (RuntimeException
+        | Error e) { // refused, or no thread could start: the publish stores it
       finish();
       if (!(e instanceof RejectedExecutionException)) notHanded(handOff.delivery(), e);
       return false;
@@ -222,12 +228,15 @@ final class Subscriber implements Bus.Subscription {
     } finally {
       HANDLING.remove();
       room.release();
-      // the poller needs to hear of the room only when messages wait for it; else its interval finds them
+      // the poller needs to hear of the room only when messages wait for it; else its interval
+      // finds them
       if (!caughtUp) wake.raise();
     }
   }
 
-  /** How many times it has looked for messages: once per signal or poll interval, while it has room. */
+  /**
+   * How many times it has looked for messages: once per signal or poll interval, while it has room.
+   */
   long polls() {
     return polls.get();
   }
@@ -242,7 +251,11 @@ final class Subscriber implements Bus.Subscription {
       } catch (RuntimeException | Error e) { // whatever a round throws, the consumer goes on
         caughtUp = false;
         taken = 0;
-        LOG.error("A poll of queue {} failed; it looks again in {} ms", queue, tuning.pollInterval().toMillis(), e);
+        LOG.error(
+            "A poll of queue {} failed; it looks again in {} ms",
+            queue,
+            tuning.pollInterval().toMillis(),
+            e);
       }
       if (running && (free == 0 || taken < free)) wake.await(tuning.pollInterval());
     }
@@ -254,7 +267,8 @@ final class Subscriber implements Bus.Subscription {
     try {
       claims = deliveries.claim(queue, free, look);
       claiming.succeeded();
-    } catch (RuntimeException | Error e) { // an Error too: the claim's transaction rolled back, nothing is held
+    } catch (RuntimeException
+        | Error e) { // an Error too: the claim's transaction rolled back, nothing is held
       caughtUp = false;
       polls.incrementAndGet();
       if (!running) return 0;

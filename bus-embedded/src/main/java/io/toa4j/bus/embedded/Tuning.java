@@ -15,7 +15,12 @@ import java.util.TreeMap;
  * @param handOffWait how long a publish that hands messages to handlers before storing them waits
  *     for room and verdicts; zero stores every message first
  */
-record Tuning(Duration pollInterval, int maxInFlight, Duration closeTimeout, Duration busyTimeout, Duration handOffWait) {
+record Tuning(
+    Duration pollInterval,
+    int maxInFlight,
+    Duration closeTimeout,
+    Duration busyTimeout,
+    Duration handOffWait) {
   static final String POLL_INTERVAL = "poll-interval-ms";
   static final String MAX_IN_FLIGHT = "max-in-flight";
   static final String CLOSE_TIMEOUT = "close-timeout-ms";
@@ -23,7 +28,12 @@ record Tuning(Duration pollInterval, int maxInFlight, Duration closeTimeout, Dur
   static final String HAND_OFF_WAIT = "hand-off-wait-ms";
 
   static final Tuning DEFAULT =
-      new Tuning(Duration.ofMillis(50), 16, Duration.ofSeconds(10), Duration.ofSeconds(30), Duration.ofMillis(100));
+      new Tuning(
+          Duration.ofMillis(50),
+          16,
+          Duration.ofSeconds(10),
+          Duration.ofSeconds(30),
+          Duration.ofMillis(100));
 
   /** The defaults, overridden by the options given; fails on an unknown option or a bad value. */
   static Tuning from(Map<String, String> options) {
@@ -38,7 +48,8 @@ record Tuning(Duration pollInterval, int maxInFlight, Duration closeTimeout, Dur
           "The embedded bus has no option "
               + String.join(", ", rest.keySet())
               + "; it knows "
-              + String.join(", ", POLL_INTERVAL, MAX_IN_FLIGHT, CLOSE_TIMEOUT, BUSY_TIMEOUT, HAND_OFF_WAIT)
+              + String.join(
+                  ", ", POLL_INTERVAL, MAX_IN_FLIGHT, CLOSE_TIMEOUT, BUSY_TIMEOUT, HAND_OFF_WAIT)
               + ". Remove it from the context's bus options.");
     }
     return new Tuning(poll, inFlight, close, busy, handOff);

@@ -20,8 +20,8 @@ import org.junit.jupiter.api.io.TempDir;
  * A republish (events that may have been delivered before) that finds a subscription of this bus
  * with room and no backlog stores the message claimed, its first attempt counted in the publish's
  * own transaction, and hands it straight to a handler; otherwise the message waits for a poll, as
- * before. Either way it is one claimed row with its attempt in the file before any handler sees
- * it, and a close in the middle leaves it to come again. ({@link HandFirstTest}: a first publish.)
+ * before. Either way it is one claimed row with its attempt in the file before any handler sees it,
+ * and a close in the middle leaves it to come again. ({@link HandFirstTest}: a first publish.)
  */
 class ClaimAsPublishedTest {
   private static final Duration WAIT = Duration.ofSeconds(10);
@@ -36,20 +36,28 @@ class ClaimAsPublishedTest {
       bus.declare("b", Set.of("x.y.created"));
       Recorder a = new Recorder();
       bus.consume("a", a);
-      await().atMost(WAIT).until(() -> bus.polls("a") > 0); // the first poll found nothing: caught up
+      await()
+          .atMost(WAIT)
+          .until(() -> bus.polls("a") > 0); // the first poll found nothing: caught up
 
       for (int i = 0; i < 20; i++) {
         int n = i;
         bus.republish(List.of(message("e" + i, "x.y.created")));
         await().atMost(WAIT).until(() -> a.count() == n + 1);
       }
-      bus.republish(List.of(message("f1", "x.y.created"), message("f2", "x.y.created"), message("f3", "x.y.created")));
+      bus.republish(
+          List.of(
+              message("f1", "x.y.created"),
+              message("f2", "x.y.created"),
+              message("f3", "x.y.created")));
       await().atMost(WAIT).until(() -> a.count() == 23 && bus.depth("a") == 0);
 
       assertThat(a.attempts()).hasSize(23).containsOnly(1);
       assertThat(bus.claimedAsPublished()).as("each went straight to a handler").isEqualTo(23);
       assertThat(bus.handedFirst()).as("none before it was stored").isZero();
-      assertThat(bus.depth("b")).as("a queue without a subscription of this bus gets its copy, unclaimed").isEqualTo(23);
+      assertThat(bus.depth("b"))
+          .as("a queue without a subscription of this bus gets its copy, unclaimed")
+          .isEqualTo(23);
       assertThat(Fixtures.column(dir, "b", "e0", "attempts")).isZero();
     }
   }
@@ -58,15 +66,18 @@ class ClaimAsPublishedTest {
   void republish_subscriptionWithoutRoom_leavesTheMessageToAPoll() throws Exception {
     CountDownLatch go = new CountDownLatch(1);
     AtomicInteger running = new AtomicInteger();
-    try (EmbeddedBus bus = (EmbeddedBus) Fixtures.open(dir, clock, Map.of(Tuning.MAX_IN_FLIGHT, "2"))) {
+    try (EmbeddedBus bus =
+        (EmbeddedBus) Fixtures.open(dir, clock, Map.of(Tuning.MAX_IN_FLIGHT, "2"))) {
       bus.declare("a", Set.of("x.y.created"));
-      Recorder a = new Recorder(d -> {
-        if (d.message().id().startsWith("slow")) {
-          running.incrementAndGet();
-          Fixtures.awaitQuietly(go);
-        }
-        return Verdict.DONE;
-      });
+      Recorder a =
+          new Recorder(
+              d -> {
+                if (d.message().id().startsWith("slow")) {
+                  running.incrementAndGet();
+                  Fixtures.awaitQuietly(go);
+                }
+                return Verdict.DONE;
+              });
       bus.consume("a", a);
       await().atMost(WAIT).until(() -> bus.polls("a") > 0);
       bus.republish(List.of(message("slow1", "x.y.created"), message("slow2", "x.y.created")));
@@ -88,20 +99,28 @@ class ClaimAsPublishedTest {
   void claimedAsPublished_busClosedWhileHandling_isDeliveredAgainWithHigherAttempt() {
     CountDownLatch never = new CountDownLatch(1);
     CountDownLatch handling = new CountDownLatch(1);
-    EmbeddedBus first = (EmbeddedBus) Fixtures.open(dir, clock, Map.of(Tuning.CLOSE_TIMEOUT, "200"));
+    EmbeddedBus first =
+        (EmbeddedBus) Fixtures.open(dir, clock, Map.of(Tuning.CLOSE_TIMEOUT, "200"));
     first.declare("a", Set.of("x.y.created"));
-    first.consume("a", d -> {
-      handling.countDown();
-      Fixtures.awaitQuietly(never); // interrupted when the close gives up waiting
-      return Verdict.DONE; // too late: the bus is closed, so this verdict is lost, as in a crash
-    });
+    first.consume(
+        "a",
+        d -> {
+          handling.countDown();
+          Fixtures.awaitQuietly(never); // interrupted when the close gives up waiting
+          return Verdict
+              .DONE; // too late: the bus is closed, so this verdict is lost, as in a crash
+        });
     await().atMost(WAIT).until(() -> first.polls("a") > 0);
     first.republish(List.of(message("e1", "x.y.created")));
     await().atMost(WAIT).until(() -> handling.getCount() == 0);
     assertThat(first.claimedAsPublished()).isEqualTo(1);
-    assertThat(Fixtures.column(dir, "a", "e1", "attempts")).as("counted in the publish, before the handler ran").isEqualTo(1);
+    assertThat(Fixtures.column(dir, "a", "e1", "attempts"))
+        .as("counted in the publish, before the handler ran")
+        .isEqualTo(1);
     first.close();
 
-    assertThat(Fixtures.handledByANewBus(dir, clock, "a")).as("(id, attempt) handled by the next bus").containsExactly("e1 2");
+    assertThat(Fixtures.handledByANewBus(dir, clock, "a"))
+        .as("(id, attempt) handled by the next bus")
+        .containsExactly("e1 2");
   }
 }

@@ -19,10 +19,10 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * Closing the bus gives everything back whatever its first steps throw, an {@code Error}
- * included: the wait for a handler that does not end throws a {@link StackOverflowError} once it
- * has waited a while (the bus's wait, replaced by one that waits as the bus does and then throws,
- * as a wait deep in a stack may), on any Java.
+ * Closing the bus gives everything back whatever its first steps throw, an {@code Error} included:
+ * the wait for a handler that does not end throws a {@link StackOverflowError} once it has waited a
+ * while (the bus's wait, replaced by one that waits as the bus does and then throws, as a wait deep
+ * in a stack may), on any Java.
  */
 class CloseErrorTest {
   static final Duration PATIENCE = Duration.ofSeconds(30);
@@ -31,28 +31,36 @@ class CloseErrorTest {
   private final TestClock clock = new TestClock(Fixtures.START);
 
   @Test
-  void anErrorWhileWaitingForTheHandlers_stillStopsThem_closesTheFile_andGivesBackTheConsumerLock() throws Exception {
+  void anErrorWhileWaitingForTheHandlers_stillStopsThem_closesTheFile_andGivesBackTheConsumerLock()
+      throws Exception {
     CountDownLatch handling = new CountDownLatch(1);
     CountDownLatch interrupted = new CountDownLatch(1);
-    EmbeddedBus bus = (EmbeddedBus) Fixtures.open(dir, clock, Map.of(Tuning.CLOSE_TIMEOUT, "600000"));
+    EmbeddedBus bus =
+        (EmbeddedBus) Fixtures.open(dir, clock, Map.of(Tuning.CLOSE_TIMEOUT, "600000"));
     CountDownLatch waited = new CountDownLatch(1);
-    bus.idling((subscriber, deadline) -> {
-      subscriber.awaitIdle(System.nanoTime() + Duration.ofMillis(200).toNanos()); // the handler does not end
-      waited.countDown();
-      throw new StackOverflowError("while waiting for the handlers");
-    });
+    bus.idling(
+        (subscriber, deadline) -> {
+          subscriber.awaitIdle(
+              System.nanoTime() + Duration.ofMillis(200).toNanos()); // the handler does not end
+          waited.countDown();
+          throw new StackOverflowError("while waiting for the handlers");
+        });
     bus.declare("q", Set.of("e"));
-    bus.consume("q", delivery -> {
-      handling.countDown();
-      try {
-        new CountDownLatch(1).await(); // a handler that never ends on its own
-      } catch (InterruptedException e) {
-        interrupted.countDown();
-      }
-      return Verdict.DONE;
-    });
+    bus.consume(
+        "q",
+        delivery -> {
+          handling.countDown();
+          try {
+            new CountDownLatch(1).await(); // a handler that never ends on its own
+          } catch (InterruptedException e) {
+            interrupted.countDown();
+          }
+          return Verdict.DONE;
+        });
     bus.publish(message("m1", "e"));
-    assertThat(handling.await(PATIENCE.toSeconds(), TimeUnit.SECONDS)).as("the handler runs").isTrue();
+    assertThat(handling.await(PATIENCE.toSeconds(), TimeUnit.SECONDS))
+        .as("the handler runs")
+        .isTrue();
 
     AtomicReference<Throwable> thrown = new AtomicReference<>();
     Thread closer = new Thread(bus::close, "closer");
@@ -62,11 +70,18 @@ class CloseErrorTest {
 
     assertThat(waited.getCount()).as("close waited for the handler").isZero();
     assertThat(closer.isAlive()).isFalse();
-    assertThat(thrown.get()).as("the Error goes out of close").isInstanceOf(StackOverflowError.class);
-    assertThat(interrupted.await(PATIENCE.toSeconds(), TimeUnit.SECONDS)).as("the handler is stopped").isTrue();
-    assertThatThrownBy(() -> bus.publish(message("m2", "e"))).as("the file is closed").isInstanceOf(Database.Closed.class);
+    assertThat(thrown.get())
+        .as("the Error goes out of close")
+        .isInstanceOf(StackOverflowError.class);
+    assertThat(interrupted.await(PATIENCE.toSeconds(), TimeUnit.SECONDS))
+        .as("the handler is stopped")
+        .isTrue();
+    assertThatThrownBy(() -> bus.publish(message("m2", "e")))
+        .as("the file is closed")
+        .isInstanceOf(Database.Closed.class);
     try (Bus next = Fixtures.open(dir, clock)) {
-      next.consume("q", delivery -> Verdict.DONE); // throws while another bus holds the consumer lock
+      next.consume(
+          "q", delivery -> Verdict.DONE); // throws while another bus holds the consumer lock
       await().atMost(PATIENCE).until(() -> Fixtures.rows(dir, "q") == 0);
     }
   }

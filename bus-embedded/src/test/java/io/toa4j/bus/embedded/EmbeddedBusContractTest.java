@@ -10,7 +10,10 @@ import java.time.Clock;
 import java.util.Map;
 import org.junit.jupiter.api.io.TempDir;
 
-/** The bus contract, and what it keeps when an Error meets a publish at any depth, on a file of its own per test. */
+/**
+ * The bus contract, and what it keeps when an Error meets a publish at any depth, on a file of its
+ * own per test.
+ */
 class EmbeddedBusContractTest implements ErrorAtAnyDepthContract, CallsContract, ParkingContract {
   @TempDir Path dir;
 

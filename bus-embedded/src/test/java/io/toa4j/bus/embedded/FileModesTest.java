@@ -27,7 +27,13 @@ class FileModesTest {
       bus.consume("q", delivery -> new Verdict.Done());
 
       assertThat(Files.getPosixFilePermissions(state)).isEqualTo(OwnerOnly.FOLDER);
-      for (String file : new String[] {EmbeddedBus.FILE, EmbeddedBus.FILE + "-wal", EmbeddedBus.FILE + "-shm", EmbeddedBus.CONSUMER_LOCK}) {
+      for (String file :
+          new String[] {
+            EmbeddedBus.FILE,
+            EmbeddedBus.FILE + "-wal",
+            EmbeddedBus.FILE + "-shm",
+            EmbeddedBus.CONSUMER_LOCK
+          }) {
         Path path = state.resolve(file);
         assertThat(path).as(file + " while the bus is open").exists();
         assertThat(Files.getPosixFilePermissions(path)).as(file).isEqualTo(OwnerOnly.FILE);
@@ -37,12 +43,16 @@ class FileModesTest {
 
   @Test
   void existingWiderBusFile_isOpened_andLeftAsItIs() throws Exception {
-    Path db = Files.createFile(dir.resolve(EmbeddedBus.FILE), PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rw-r--r--")));
+    Path db =
+        Files.createFile(
+            dir.resolve(EmbeddedBus.FILE),
+            PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rw-r--r--")));
 
     try (Bus bus = Fixtures.open(dir, clock)) {
       bus.declare("q", Set.of("a.b"));
       bus.publish(Fixtures.message("m1", "a.b"));
     }
-    assertThat(Files.getPosixFilePermissions(db)).isEqualTo(PosixFilePermissions.fromString("rw-r--r--"));
+    assertThat(Files.getPosixFilePermissions(db))
+        .isEqualTo(PosixFilePermissions.fromString("rw-r--r--"));
   }
 }

@@ -1,6 +1,5 @@
 package io.toa4j.bus.embedded;
 
-import io.toa4j.spi.Bus;
 import io.toa4j.spi.BusSettings;
 import io.toa4j.spi.Message;
 import io.toa4j.testkit.time.TestClock;
@@ -54,9 +53,13 @@ final class Fixtures {
     }
   }
 
-  /** How many rows the queue holds in the file, pending, claimed or parked, as another process sees it. */
+  /**
+   * How many rows the queue holds in the file, pending, claimed or parked, as another process sees
+   * it.
+   */
   static long rows(Path dir, String queue) {
-    try (Connection c = DriverManager.getConnection("jdbc:sqlite:" + dir.resolve(EmbeddedBus.FILE));
+    try (Connection c =
+            DriverManager.getConnection("jdbc:sqlite:" + dir.resolve(EmbeddedBus.FILE));
         PreparedStatement s = c.prepareStatement("SELECT count(*) FROM message WHERE queue = ?")) {
       s.setString(1, queue);
       try (ResultSet r = s.executeQuery()) {
@@ -78,14 +81,16 @@ final class Fixtures {
   }
 
   /**
-   * What a new bus on the file, consuming the queue until it is empty, is handed: each message's
-   * id and attempt, as "id attempt".
+   * What a new bus on the file, consuming the queue until it is empty, is handed: each message's id
+   * and attempt, as "id attempt".
    */
   static List<String> handledByANewBus(Path dir, TestClock clock, String queue) {
     try (EmbeddedBus bus = (EmbeddedBus) open(dir, clock)) {
       Recorder recorder = new Recorder();
       bus.consume(queue, recorder);
-      org.awaitility.Awaitility.await().atMost(Duration.ofSeconds(10)).until(() -> bus.depth(queue) == 0);
+      org.awaitility.Awaitility.await()
+          .atMost(Duration.ofSeconds(10))
+          .until(() -> bus.depth(queue) == 0);
       return recorder.deliveries().stream().map(d -> d.message().id() + " " + d.attempt()).toList();
     }
   }

@@ -30,7 +30,9 @@ class HandFirstTest {
   @TempDir Path dir;
   private final TestClock clock = new TestClock(Fixtures.START);
 
-  /** A bus with a subscription of queue a whose first poll found nothing: publishes may hand to it. */
+  /**
+   * A bus with a subscription of queue a whose first poll found nothing: publishes may hand to it.
+   */
   private EmbeddedBus caughtUp(Recorder a, Map<String, String> options) {
     EmbeddedBus bus = (EmbeddedBus) Fixtures.open(dir, clock, options);
     bus.declare("a", Set.of("x.y.created"));
@@ -48,14 +50,20 @@ class HandFirstTest {
         bus.publish(message("e" + i, "x.y.created"));
         assertThat(a.count()).as("handled when the publish returned").isEqualTo(i + 1);
       }
-      bus.publish(List.of(message("f1", "x.y.created"), message("f2", "x.y.created"), message("f3", "x.y.created")));
+      bus.publish(
+          List.of(
+              message("f1", "x.y.created"),
+              message("f2", "x.y.created"),
+              message("f3", "x.y.created")));
 
       assertThat(a.count()).isEqualTo(23);
       assertThat(a.attempts()).containsOnly(1);
       assertThat(bus.handedFirst()).isEqualTo(23);
       assertThat(bus.claimedAsPublished()).isZero();
       assertThat(Fixtures.rows(dir, "a")).as("rows ever left in the file for queue a").isZero();
-      assertThat(bus.depth("b")).as("a queue without a subscription of this bus gets its copy, stored").isEqualTo(23);
+      assertThat(bus.depth("b"))
+          .as("a queue without a subscription of this bus gets its copy, stored")
+          .isEqualTo(23);
       assertThat(Fixtures.column(dir, "b", "e0", "attempts")).isZero();
     }
   }
@@ -74,7 +82,9 @@ class HandFirstTest {
 
   @Test
   void publish_handlerRetries_isStoredDueLater_withItsAttemptCounted_andComesAgain() {
-    Recorder a = new Recorder(d -> d.attempt() == 1 ? new Verdict.Retry(Duration.ofSeconds(30)) : Verdict.DONE);
+    Recorder a =
+        new Recorder(
+            d -> d.attempt() == 1 ? new Verdict.Retry(Duration.ofSeconds(30)) : Verdict.DONE);
     try (EmbeddedBus bus = caughtUp(a, Map.of())) {
       bus.publish(message("e1", "x.y.created"));
 
@@ -102,22 +112,31 @@ class HandFirstTest {
       assertThat(parked.get(0).reason()).isEqualTo("broken");
 
       bus.publish(message("e1", "x.y.created"));
-      assertThat(a.count()).as("the same id while parked is neither handed nor stored").isEqualTo(1);
+      assertThat(a.count())
+          .as("the same id while parked is neither handed nor stored")
+          .isEqualTo(1);
     }
   }
 
   @Test
-  void publish_handlerStillRunning_isStoredClaimed_notTakenByAPoll_andRemovedOnItsVerdict() throws Exception {
+  void publish_handlerStillRunning_isStoredClaimed_notTakenByAPoll_andRemovedOnItsVerdict()
+      throws Exception {
     CountDownLatch go = new CountDownLatch(1);
-    Recorder a = new Recorder(d -> {
-      Fixtures.awaitQuietly(go);
-      return Verdict.DONE;
-    });
+    Recorder a =
+        new Recorder(
+            d -> {
+              Fixtures.awaitQuietly(go);
+              return Verdict.DONE;
+            });
     try (EmbeddedBus bus = caughtUp(a, Map.of())) {
       long start = System.nanoTime();
       bus.publish(message("e1", "x.y.created"));
-      assertThat(Duration.ofNanos(System.nanoTime() - start)).as("the publish waited for the verdict").isGreaterThanOrEqualTo(Tuning.DEFAULT.handOffWait());
-      assertThat(Fixtures.column(dir, "a", "e1", "attempts")).as("stored claimed, its attempt counted").isEqualTo(1);
+      assertThat(Duration.ofNanos(System.nanoTime() - start))
+          .as("the publish waited for the verdict")
+          .isGreaterThanOrEqualTo(Tuning.DEFAULT.handOffWait());
+      assertThat(Fixtures.column(dir, "a", "e1", "attempts"))
+          .as("stored claimed, its attempt counted")
+          .isEqualTo(1);
       // the handler it went to still runs; no poll takes the stored row meanwhile
       await().during(QUIET).atMost(QUIET.multipliedBy(3)).until(() -> a.count() == 1);
 
@@ -131,14 +150,21 @@ class HandFirstTest {
   @Test
   void publish_handlerStillRunning_busClosed_isDeliveredAgainWithHigherAttempt() {
     CountDownLatch never = new CountDownLatch(1);
-    EmbeddedBus first = caughtUp(new Recorder(d -> {
-      Fixtures.awaitQuietly(never); // interrupted when the close gives up waiting
-      return Verdict.DONE; // too late: the bus is closed, so this verdict is lost, as in a crash
-    }), Map.of(Tuning.CLOSE_TIMEOUT, "200"));
+    EmbeddedBus first =
+        caughtUp(
+            new Recorder(
+                d -> {
+                  Fixtures.awaitQuietly(never); // interrupted when the close gives up waiting
+                  return Verdict
+                      .DONE; // too late: the bus is closed, so this verdict is lost, as in a crash
+                }),
+            Map.of(Tuning.CLOSE_TIMEOUT, "200"));
     first.publish(message("e1", "x.y.created"));
     assertThat(Fixtures.column(dir, "a", "e1", "attempts")).isEqualTo(1);
     first.close();
 
-    assertThat(Fixtures.handledByANewBus(dir, clock, "a")).as("(id, attempt) handled by the next bus").containsExactly("e1 2");
+    assertThat(Fixtures.handledByANewBus(dir, clock, "a"))
+        .as("(id, attempt) handled by the next bus")
+        .containsExactly("e1 2");
   }
 }

@@ -13,20 +13,23 @@ import org.junit.jupiter.api.Test;
 /**
  * The hand-off's protocol ({@link HandOff}) explored by Lincheck's model checker: its two sides —
  * the handler that gives a verdict, the publish that waits for it and then stores the message or
- * gives up on it — in every order on any threads. Whatever the order, a verdict is acted on
- * exactly once: by the publish when it came in time, by whichever side comes second when the
- * message was stored claimed, by nobody when the publish dropped the message (it is published
- * again). The publish's wait is over at once here, so that the model checker explores the orders
- * rather than time.
+ * gives up on it — in every order on any threads. Whatever the order, a verdict is acted on exactly
+ * once: by the publish when it came in time, by whichever side comes second when the message was
+ * stored claimed, by nobody when the publish dropped the message (it is published again). The
+ * publish's wait is over at once here, so that the model checker explores the orders rather than
+ * time.
  */
 public class HandOffLincheckTest {
-  private final HandOff handOff = new HandOff(new Delivery(Fixtures.message("m-1", "test.sources.created"), "q", 1));
+  private final HandOff handOff =
+      new HandOff(new Delivery(Fixtures.message("m-1", "test.sources.created"), "q", 1));
   private final Claim claim = new Claim(1, handOff.delivery());
   private final AtomicBoolean answered = new AtomicBoolean(); // the handler side ran
   private final AtomicBoolean published = new AtomicBoolean(); // the publish side ran
-  private final AtomicBoolean inTime = new AtomicBoolean(); // the publish acted on a verdict given in time
+  private final AtomicBoolean inTime =
+      new AtomicBoolean(); // the publish acted on a verdict given in time
   private final AtomicBoolean dropped = new AtomicBoolean();
-  private final AtomicInteger recorded = new AtomicInteger(); // verdicts recorded on the claim, by either side
+  private final AtomicInteger recorded =
+      new AtomicInteger(); // verdicts recorded on the claim, by either side
 
   @Operation
   public void handlerAnswers() {
@@ -62,9 +65,12 @@ public class HandOffLincheckTest {
     int actedOn = recorded.get() + (inTime.get() ? 1 : 0);
     if (actedOn > 1) throw new IllegalStateException("a verdict acted on " + actedOn + " times");
     boolean both = answered.get() && published.get();
-    if (both && !dropped.get() && actedOn != 1) throw new IllegalStateException("a verdict given and stored was never recorded");
-    if (dropped.get() && actedOn != 0) throw new IllegalStateException("a verdict on a dropped message was recorded");
-    if (!answered.get() && actedOn != 0) throw new IllegalStateException("a verdict recorded that was never given");
+    if (both && !dropped.get() && actedOn != 1)
+      throw new IllegalStateException("a verdict given and stored was never recorded");
+    if (dropped.get() && actedOn != 0)
+      throw new IllegalStateException("a verdict on a dropped message was recorded");
+    if (!answered.get() && actedOn != 0)
+      throw new IllegalStateException("a verdict recorded that was never given");
   }
 
   @Test

@@ -1,12 +1,12 @@
 package io.toa4j.bus.embedded;
 
-import io.toa4j.testkit.time.TestClock;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.toa4j.spi.Bus;
 import io.toa4j.spi.BusProvider;
 import io.toa4j.spi.BusSettings;
+import io.toa4j.testkit.time.TestClock;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
@@ -86,7 +86,9 @@ class ProviderTest {
                 Tuning.HAND_OFF_WAIT, "0"));
 
     assertThat(tuning)
-        .isEqualTo(new Tuning(Duration.ofMillis(20), 4, Duration.ZERO, Duration.ofMillis(500), Duration.ZERO));
+        .isEqualTo(
+            new Tuning(
+                Duration.ofMillis(20), 4, Duration.ZERO, Duration.ofMillis(500), Duration.ZERO));
   }
 
   @Test

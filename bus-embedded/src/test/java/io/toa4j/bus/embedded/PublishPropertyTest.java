@@ -1,10 +1,10 @@
 package io.toa4j.bus.embedded;
 
-import io.toa4j.testkit.time.TestClock;
 import static io.toa4j.bus.embedded.Fixtures.message;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.toa4j.spi.Bus;
+import io.toa4j.testkit.time.TestClock;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;

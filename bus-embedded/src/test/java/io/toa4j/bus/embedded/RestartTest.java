@@ -1,6 +1,5 @@
 package io.toa4j.bus.embedded;
 
-import io.toa4j.testkit.time.TestClock;
 import static io.toa4j.bus.embedded.Fixtures.message;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
@@ -8,6 +7,7 @@ import static org.awaitility.Awaitility.await;
 import io.toa4j.spi.Bus;
 import io.toa4j.spi.Parked;
 import io.toa4j.spi.Verdict;
+import io.toa4j.testkit.time.TestClock;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Map;

@@ -5,7 +5,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
-import io.toa4j.spi.Bus;
 import io.toa4j.spi.Verdict;
 import io.toa4j.testkit.time.TestClock;
 import java.nio.file.Files;
@@ -64,13 +63,17 @@ class TwoBusesTest {
     await().atMost(Duration.ofSeconds(5)).until(() -> ((EmbeddedBus) first).polls("a") > 0);
     // more publishes than the bus has readers, so that each reader has read the bindings
     for (int i = 0; i < 8; i++) first.publish(message("e" + i, "x.y.created"));
-    assertThat(a.count()).as("handed before stored: nothing written since the bindings were read").isEqualTo(8);
+    assertThat(a.count())
+        .as("handed before stored: nothing written since the bindings were read")
+        .isEqualTo(8);
     assertThat(Fixtures.rows(dir, "a")).isZero();
 
     second.declare("c", Set.of("x.y.created"));
     for (int i = 8; i < 16; i++) first.publish(message("e" + i, "x.y.created"));
 
-    assertThat(Fixtures.rows(dir, "c")).as("the queue the other process bound after those publishes").isEqualTo(8);
+    assertThat(Fixtures.rows(dir, "c"))
+        .as("the queue the other process bound after those publishes")
+        .isEqualTo(8);
     assertThat(Fixtures.column(dir, "c", "e8", "attempts")).isZero();
     assertThat(a.count()).isEqualTo(16);
     assertThat(Fixtures.rows(dir, "a")).isZero();
@@ -112,14 +115,24 @@ class TwoBusesTest {
 
   @Test
   void pollInterval_isHowOftenAnIdleConsumerLooksForMessagesNobodyToldItAbout() throws Exception {
-    try (EmbeddedBus often = Fixtures.open(Files.createDirectories(dir.resolve("often")), clock, Map.of("poll-interval-ms", "10"));
-        EmbeddedBus seldom = Fixtures.open(Files.createDirectories(dir.resolve("seldom")), clock, Map.of("poll-interval-ms", "60000"))) {
+    try (EmbeddedBus often =
+            Fixtures.open(
+                Files.createDirectories(dir.resolve("often")),
+                clock,
+                Map.of("poll-interval-ms", "10"));
+        EmbeddedBus seldom =
+            Fixtures.open(
+                Files.createDirectories(dir.resolve("seldom")),
+                clock,
+                Map.of("poll-interval-ms", "60000"))) {
       seldom.consume("q", new Recorder());
       often.consume("q", new Recorder());
 
       await().atMost(Duration.ofSeconds(10)).until(() -> ((EmbeddedBus) often).polls("q") >= 20);
 
-      assertThat(((EmbeddedBus) seldom).polls("q")).as("a minute apart: only the first look").isLessThanOrEqualTo(1);
+      assertThat(((EmbeddedBus) seldom).polls("q"))
+          .as("a minute apart: only the first look")
+          .isLessThanOrEqualTo(1);
     }
   }
 

@@ -4,7 +4,6 @@ import static io.toa4j.bus.embedded.Fixtures.message;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-import io.toa4j.spi.Bus;
 import io.toa4j.spi.Parked;
 import io.toa4j.spi.Verdict;
 import io.toa4j.testkit.time.TestClock;
@@ -23,53 +22,70 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * Verdicts recorded together: the handlers that finish while one transaction of verdicts is being
  * written hand theirs over and leave, and the next transaction records them all, each by its kind.
- * The file's write lock is held from another connection, as another process would hold it, to
- * place every handler's verdict behind one that cannot be written yet.
+ * The file's write lock is held from another connection, as another process would hold it, to place
+ * every handler's verdict behind one that cannot be written yet.
  */
 class VerdictsTest {
   private static final Duration WAIT = Duration.ofSeconds(10);
-  private static final int MESSAGES = 16; // the default room of one subscription: all handled at once
+  private static final int MESSAGES =
+      16; // the default room of one subscription: all handled at once
 
   @TempDir Path dir;
   private final TestClock clock = new TestClock(Fixtures.START);
 
   @Test
-  void verdicts_handlersFinishingWhileOneIsWritten_areRecordedTogetherEachByItsKind() throws Exception {
+  void verdicts_handlersFinishingWhileOneIsWritten_areRecordedTogetherEachByItsKind()
+      throws Exception {
     CountDownLatch allIn = new CountDownLatch(MESSAGES);
     CountDownLatch go = new CountDownLatch(1);
     try (EmbeddedBus bus = (EmbeddedBus) Fixtures.open(dir, clock)) {
       for (int i = 0; i < MESSAGES; i++) bus.send("q", message("m" + i, "x.y.op"));
-      Recorder handler = new Recorder(d -> {
-        if (d.attempt() == 1) {
-          allIn.countDown();
-          awaitQuietly(go);
-        }
-        int n = Integer.parseInt(d.message().id().substring(1));
-        if (d.attempt() == 1 && n % 4 == 1) return new Verdict.Retry(Duration.ofMinutes(1));
-        if (n % 4 == 2) return new Verdict.Park("unreadable", "message " + n + " cannot be read");
-        return Verdict.DONE;
-      });
+      Recorder handler =
+          new Recorder(
+              d -> {
+                if (d.attempt() == 1) {
+                  allIn.countDown();
+                  awaitQuietly(go);
+                }
+                int n = Integer.parseInt(d.message().id().substring(1));
+                if (d.attempt() == 1 && n % 4 == 1) return new Verdict.Retry(Duration.ofMinutes(1));
+                if (n % 4 == 2)
+                  return new Verdict.Park("unreadable", "message " + n + " cannot be read");
+                return Verdict.DONE;
+              });
       bus.consume("q", handler);
-      assertThat(allIn.await(WAIT.toSeconds(), TimeUnit.SECONDS)).as("every message handled at once").isTrue();
+      assertThat(allIn.await(WAIT.toSeconds(), TimeUnit.SECONDS))
+          .as("every message handled at once")
+          .isTrue();
       try (Connection other = lockFile()) {
         go.countDown();
         await().atMost(WAIT).until(() -> bus.verdictsHanded() == MESSAGES);
-        assertThat(bus.verdictTransactions()).as("nothing written while another holds the file").isZero();
+        assertThat(bus.verdictTransactions())
+            .as("nothing written while another holds the file")
+            .isZero();
         other.createStatement().execute("ROLLBACK");
       }
       await().atMost(WAIT).until(() -> bus.verdictsDone() == MESSAGES);
-      // the writer took its own verdict, or a few, before the file was free; the rest waited together
+      // the writer took its own verdict, or a few, before the file was free; the rest waited
+      // together
       assertThat(bus.verdictTransactions()).isBetween(1L, 2L);
-      assertThat(bus.depth("q")).as("the retried ones wait; done and parked ones are gone from the queue").isEqualTo(4);
+      assertThat(bus.depth("q"))
+          .as("the retried ones wait; done and parked ones are gone from the queue")
+          .isEqualTo(4);
       assertThat(bus.parked()).extracting(Parked::code).hasSize(4).containsOnly("unreadable");
-      assertThat(bus.parked()).extracting(p -> p.message().id()).containsExactlyInAnyOrder("m2", "m6", "m10", "m14");
+      assertThat(bus.parked())
+          .extracting(p -> p.message().id())
+          .containsExactlyInAnyOrder("m2", "m6", "m10", "m14");
       for (String retried : new String[] {"m1", "m5", "m9", "m13"}) {
-        assertThat(Fixtures.column(dir, "q", retried, "not_before")).isEqualTo(Fixtures.START + 60_000);
+        assertThat(Fixtures.column(dir, "q", retried, "not_before"))
+            .isEqualTo(Fixtures.START + 60_000);
       }
 
       clock.advance(Duration.ofMinutes(1));
       await().atMost(WAIT).until(() -> bus.depth("q") == 0);
-      assertThat(handler.deliveries()).filteredOn(d -> d.attempt() == 2).extracting(d -> d.message().id())
+      assertThat(handler.deliveries())
+          .filteredOn(d -> d.attempt() == 2)
+          .extracting(d -> d.message().id())
           .containsExactlyInAnyOrder("m1", "m5", "m9", "m13");
       assertThat(handler.count()).isEqualTo(MESSAGES + 4);
     }
@@ -79,15 +95,18 @@ class VerdictsTest {
   void verdicts_transactionThatCannotBeWritten_leavesEachMessageToComeAgain() throws Exception {
     CountDownLatch allIn = new CountDownLatch(5);
     CountDownLatch go = new CountDownLatch(1);
-    try (EmbeddedBus bus = (EmbeddedBus) Fixtures.open(dir, clock, Map.of(Tuning.BUSY_TIMEOUT, "200"))) {
+    try (EmbeddedBus bus =
+        (EmbeddedBus) Fixtures.open(dir, clock, Map.of(Tuning.BUSY_TIMEOUT, "200"))) {
       for (int i = 0; i < 5; i++) bus.send("q", message("m" + i, "x.y.op"));
-      Recorder handler = new Recorder(d -> {
-        if (d.attempt() == 1) {
-          allIn.countDown();
-          awaitQuietly(go);
-        }
-        return Verdict.DONE;
-      });
+      Recorder handler =
+          new Recorder(
+              d -> {
+                if (d.attempt() == 1) {
+                  allIn.countDown();
+                  awaitQuietly(go);
+                }
+                return Verdict.DONE;
+              });
       bus.consume("q", handler);
       assertThat(allIn.await(WAIT.toSeconds(), TimeUnit.SECONDS)).isTrue();
       try (Connection other = lockFile()) {
@@ -96,12 +115,16 @@ class VerdictsTest {
         await().atMost(WAIT).until(() -> bus.verdictsDone() == 5);
         assertThat(bus.verdictTransactions()).isZero();
         for (int i = 0; i < 5; i++) {
-          assertThat(Fixtures.column(dir, "q", "m" + i, "attempts")).as("m" + i + " still there, its attempt counted").isEqualTo(1);
+          assertThat(Fixtures.column(dir, "q", "m" + i, "attempts"))
+              .as("m" + i + " still there, its attempt counted")
+              .isEqualTo(1);
         }
         other.createStatement().execute("ROLLBACK");
       }
       await().atMost(WAIT).until(() -> bus.depth("q") == 0);
-      assertThat(handler.deliveries()).filteredOn(d -> d.attempt() == 2).extracting(d -> d.message().id())
+      assertThat(handler.deliveries())
+          .filteredOn(d -> d.attempt() == 2)
+          .extracting(d -> d.message().id())
           .containsExactlyInAnyOrder("m0", "m1", "m2", "m3", "m4");
       assertThat(handler.count()).isEqualTo(10);
     }

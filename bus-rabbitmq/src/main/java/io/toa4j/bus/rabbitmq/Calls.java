@@ -27,15 +27,14 @@ import org.slf4j.LoggerFactory;
  * <ul>
  *   <li>A call goes to its durable call queue through the default exchange, persistent, with a
  *       fresh {@code correlation-id}, {@code reply-to} = this bus's reply queue, and an {@code
- *       expiration} equal to the caller's timeout, so a call nobody took by then is dropped
- *       instead of running after its caller gave up.
+ *       expiration} equal to the caller's timeout, so a call nobody took by then is dropped instead
+ *       of running after its caller gave up.
  *   <li>Before sending, a passive declare of the call queue counts its consumers: none (or no
  *       queue) means nobody hosts it, and the call is {@link Response.Unserved} at once. A count
- *       that found consumers holds for {@link #SERVED_FOR}: calls to that queue within it are
- *       sent without counting again: counting on every call cost the broker about a fifth of
- *       its work for a call answered at once, and the caller a round trip. A count that found
- *       none holds for nothing, and closing this bus's own responder of the queue forgets the
- *       count.
+ *       that found consumers holds for {@link #SERVED_FOR}: calls to that queue within it are sent
+ *       without counting again: counting on every call cost the broker about a fifth of its work
+ *       for a call answered at once, and the caller a round trip. A count that found none holds for
+ *       nothing, and closing this bus's own responder of the queue forgets the count.
  *   <li>Each bus has one reply queue, {@code toa.replies.<random>}: exclusive, auto-deleted, named
  *       by the bus so automatic recovery declares it again under the same name. One consumer with
  *       automatic acks completes the caller waiting on the correlation id; an answer nobody waits
@@ -44,8 +43,8 @@ import org.slf4j.LoggerFactory;
  *       correlation-id}, and confirmed, before the call is acknowledged. A responder that dies
  *       before that leaves the call unacknowledged: the broker hands it to another responder, and
  *       the answer of that one still reaches the caller if it waits. The wait for the confirm is
- *       what puts the answer before the ack: the answer leaves on the publishing connection and
- *       the ack on the consuming one, which the broker does not order, so without it an ack could
+ *       what puts the answer before the ack: the answer leaves on the publishing connection and the
+ *       ack on the consuming one, which the broker does not order, so without it an ack could
  *       arrive first and a lost publishing connection leave an acknowledged call unanswered.
  * </ul>
  *
@@ -56,10 +55,11 @@ import org.slf4j.LoggerFactory;
 final class Calls implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(Calls.class);
   static final String REPLIES_PREFIX = "toa.replies.";
+
   /**
    * How long a count that found consumers is trusted. A call made within it after the last
-   * responder stopped is sent, and waits for its timeout (its expiration drops it unrun), as a
-   * call does that was counted just before the last responder stopped.
+   * responder stopped is sent, and waits for its timeout (its expiration drops it unrun), as a call
+   * does that was counted just before the last responder stopped.
    */
   static final Duration SERVED_FOR = Duration.ofMillis(100);
 
@@ -68,6 +68,7 @@ final class Calls implements AutoCloseable {
   private final String replies = REPLIES_PREFIX + UUID.randomUUID();
   private final Map<String, CompletableFuture<Message>> waiting = new ConcurrentHashMap<>();
   private Channel replyChannel; // guarded by this
+
   /** Call queues whose consumers were counted and found, with when ({@link System#nanoTime()}). */
   private final Map<String, Long> served = new ConcurrentHashMap<>();
 
@@ -95,17 +96,26 @@ final class Calls implements AutoCloseable {
               .correlationId(correlation)
               .replyTo(address)
               .build();
-      // the caller waits for the answer, and a runner for the call's confirm: a call not confirmed fails its answer
+      // the caller waits for the answer, and a runner for the call's confirm: a call not confirmed
+      // fails its answer
       channels.send("", queue, properties, Codec.body(call), answer::completeExceptionally);
       return new Response.Answered(answer.get(timeout.toMillis(), TimeUnit.MILLISECONDS));
     } catch (TimeoutException e) { // no answer, or no confirm of the call: it may have been sent
       return new Response.Unanswered(timeout);
     } catch (ExecutionException e) {
       Throwable cause = e.getCause();
-      if (cause instanceof TimeoutException) return new Response.Unanswered(timeout); // not confirmed in time: it may have been sent
+      if (cause instanceof TimeoutException)
+        return new Response.Unanswered(timeout); // not confirmed in time: it may have been sent
       if (cause instanceof IOException io) throw io;
       if (cause instanceof InterruptedException interrupted) throw interrupted;
-      throw new IllegalStateException("Stopped waiting for the answer to call " + call.id() + " on " + queue + ": " + cause.getMessage(), cause);
+      throw new IllegalStateException(
+          "Stopped waiting for the answer to call "
+              + call.id()
+              + " on "
+              + queue
+              + ": "
+              + cause.getMessage(),
+          cause);
     } finally {
       waiting.remove(correlation);
     }
@@ -139,24 +149,39 @@ final class Calls implements AutoCloseable {
       String replyTo = properties.getReplyTo();
       String correlation = properties.getCorrelationId();
       if (replyTo == null || correlation == null) {
-        LOG.warn("Call {} on queue {} has no reply-to or correlation-id; it is dropped", delivery.message().id(), queue);
+        LOG.warn(
+            "Call {} on queue {} has no reply-to or correlation-id; it is dropped",
+            delivery.message().id(),
+            queue);
         return;
       }
       Message reply = answer(queue, responder, delivery);
       if (reply == null) return;
       AMQP.BasicProperties answer =
           Codec.properties(reply, 1).builder().deliveryMode(1).correlationId(correlation).build();
-      channels.publishFromBus("", replyTo, answer, Codec.body(reply)); // the responder returned: at the bottom of the handler's stack
+      channels.publishFromBus(
+          "",
+          replyTo,
+          answer,
+          Codec.body(reply)); // the responder returned: at the bottom of the handler's stack
     };
   }
 
   private static Message answer(String queue, Bus.Responder responder, Delivery delivery) {
     try {
       Message reply = responder.answer(delivery);
-      if (reply == null) LOG.warn("The responder of queue {} answered nothing to call {}", queue, delivery.message().id());
+      if (reply == null)
+        LOG.warn(
+            "The responder of queue {} answered nothing to call {}",
+            queue,
+            delivery.message().id());
       return reply;
     } catch (RuntimeException | Error e) { // a failing call never stops the consumer
-      LOG.warn("The responder of queue {} failed on call {}; it sends no answer", queue, delivery.message().id(), e);
+      LOG.warn(
+          "The responder of queue {} failed on call {}; it sends no answer",
+          queue,
+          delivery.message().id(),
+          e);
       return null;
     }
   }
@@ -174,7 +199,9 @@ final class Calls implements AutoCloseable {
 
   @Override
   public synchronized void close() {
-    waiting.values().forEach(w -> w.completeExceptionally(new IllegalStateException("the bus was closed")));
+    waiting
+        .values()
+        .forEach(w -> w.completeExceptionally(new IllegalStateException("the bus was closed")));
     if (replyChannel != null) Channels.closeQuietly(replyChannel);
   }
 
@@ -185,10 +212,14 @@ final class Calls implements AutoCloseable {
     }
 
     @Override
-    public void handleDelivery(String tag, Envelope envelope, AMQP.BasicProperties properties, byte[] body) {
-      CompletableFuture<Message> caller = properties.getCorrelationId() == null ? null : waiting.get(properties.getCorrelationId());
+    public void handleDelivery(
+        String tag, Envelope envelope, AMQP.BasicProperties properties, byte[] body) {
+      CompletableFuture<Message> caller =
+          properties.getCorrelationId() == null ? null : waiting.get(properties.getCorrelationId());
       if (caller == null) {
-        LOG.debug("An answer came for a call nobody waits for any more (correlation {})", properties.getCorrelationId());
+        LOG.debug(
+            "An answer came for a call nobody waits for any more (correlation {})",
+            properties.getCorrelationId());
         return;
       }
       caller.complete(Codec.message(properties, body));

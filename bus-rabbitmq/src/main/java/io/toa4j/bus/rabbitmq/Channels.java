@@ -22,22 +22,21 @@ import java.util.function.Consumer;
  * channel that failed in any way is closed and dropped rather than returned, because a channel
  * error closes it on the broker's side. Up to {@link #KEEP} idle channels are kept, more than the
  * threads that usually publish at once (a subscription's handlers, up to its prefetch of 16, and
- * the callers): a pool smaller than that opens and closes a channel for nearly every publish,
- * and opening a channel in confirm mode and closing it costs the broker more than the publish.
- * More are made when more threads publish at once. No channel of the pool declares anything: see
- * {@link Declarations}.
+ * the callers): a pool smaller than that opens and closes a channel for nearly every publish, and
+ * opening a channel in confirm mode and closing it costs the broker more than the publish. More are
+ * made when more threads publish at once. No channel of the pool declares anything: see {@link
+ * Declarations}.
  *
  * <p>While the connection recovers, publishing fails at once, and a publish during which a recovery
  * began fails after its confirm: recovery gives the channels back before it has declared the
- * topology again, and a broker that lost its definitions would confirm a message it routed
- * nowhere. The caller publishes it again (the outbox does), once the topology is back.
+ * topology again, and a broker that lost its definitions would confirm a message it routed nowhere.
+ * The caller publishes it again (the outbox does), once the topology is back.
  *
  * <p>Every work on a channel of the pool runs on one of the bus's {@link Runners}, never on its
  * caller's thread, which may be at any depth of its stack: a {@link StackOverflowError} inside the
  * client would stop the connection for good. Two exceptions, each at a depth the bus knows: what a
- * thread the bus started sends once its handler returned ({@link #publishFromBus}), and the
- * channel {@link #open} gives an operator's browsing of the parked queue.
- * Thread-safe.
+ * thread the bus started sends once its handler returned ({@link #publishFromBus}), and the channel
+ * {@link #open} gives an operator's browsing of the parked queue. Thread-safe.
  */
 final class Channels implements AutoCloseable {
   static final int KEEP = 64;
@@ -63,18 +62,20 @@ final class Channels implements AutoCloseable {
     this.connection = connection;
     this.confirmTimeout = confirmTimeout;
     if (connection instanceof Recoverable recoverable) {
-      recoverable.addRecoveryListener(new RecoveryListener() {
-        @Override
-        public void handleRecoveryStarted(Recoverable recoverable) {
-          recovering = true;
-          recoveries.incrementAndGet();
-        }
+      recoverable.addRecoveryListener(
+          new RecoveryListener() {
+            @Override
+            public void handleRecoveryStarted(Recoverable recoverable) {
+              recovering = true;
+              recoveries.incrementAndGet();
+            }
 
-        @Override
-        public void handleRecovery(Recoverable recoverable) { // after the topology was declared again
-          recovering = false;
-        }
-      });
+            @Override
+            public void handleRecovery(
+                Recoverable recoverable) { // after the topology was declared again
+              recovering = false;
+            }
+          });
     }
   }
 
@@ -93,7 +94,8 @@ final class Channels implements AutoCloseable {
    * once its handler returned (an answer, a retry's copy), at the bottom of a stack the bus knows,
    * which a hand-over would only make slower. Any other thread hands it over.
    */
-  void publishFromBus(String exchange, String routingKey, AMQP.BasicProperties properties, byte[] body)
+  void publishFromBus(
+      String exchange, String routingKey, AMQP.BasicProperties properties, byte[] body)
       throws IOException, InterruptedException, TimeoutException {
     List<Outgoing> messages = List.of(new Outgoing(exchange, routingKey, properties, body));
     if (BusThread.current()) {
@@ -104,7 +106,8 @@ final class Channels implements AutoCloseable {
   }
 
   /** One message to publish: where to, its properties and its body. */
-  record Outgoing(String exchange, String routingKey, AMQP.BasicProperties properties, byte[] body) {}
+  record Outgoing(
+      String exchange, String routingKey, AMQP.BasicProperties properties, byte[] body) {}
 
   /**
    * Publishes the messages on one channel, in order, and waits once until the broker confirms it
@@ -121,13 +124,20 @@ final class Channels implements AutoCloseable {
    *
    * @throws IOException when the bus is closed, before anything is handed over
    */
-  void send(String exchange, String routingKey, AMQP.BasicProperties properties, byte[] body, Consumer<Throwable> failed)
+  void send(
+      String exchange,
+      String routingKey,
+      AMQP.BasicProperties properties,
+      byte[] body,
+      Consumer<Throwable> failed)
       throws IOException {
     List<Outgoing> messages = List.of(new Outgoing(exchange, routingKey, properties, body));
-    runners.send(() -> {
-      publish(messages, this::borrowed);
-      return null;
-    }, failed);
+    runners.send(
+        () -> {
+          publish(messages, this::borrowed);
+          return null;
+        },
+        failed);
   }
 
   /** How a publish reaches a channel: handed over to a runner, or on the thread it is on. */
@@ -136,17 +146,23 @@ final class Channels implements AutoCloseable {
     Object lend(Work<Object> work) throws IOException, InterruptedException, TimeoutException;
   }
 
-  private void publish(List<Outgoing> messages, Lending lending) throws IOException, InterruptedException, TimeoutException {
+  private void publish(List<Outgoing> messages, Lending lending)
+      throws IOException, InterruptedException, TimeoutException {
     long recovered = recoveries.get();
-    if (recovering) throw new IOException("the connection to the broker is recovering; publish again once it is back");
+    if (recovering)
+      throw new IOException(
+          "the connection to the broker is recovering; publish again once it is back");
     lending.lend(
         channel -> {
-          for (Outgoing message : messages) channel.basicPublish(message.exchange(), message.routingKey(), message.properties(), message.body());
+          for (Outgoing message : messages)
+            channel.basicPublish(
+                message.exchange(), message.routingKey(), message.properties(), message.body());
           channel.waitForConfirmsOrDie(confirmTimeout.toMillis());
           return null;
         });
     if (recoveries.get() != recovered) {
-      throw new IOException("the connection to the broker recovered while publishing; the messages may not have been routed");
+      throw new IOException(
+          "the connection to the broker recovered while publishing; the messages may not have been routed");
     }
   }
 

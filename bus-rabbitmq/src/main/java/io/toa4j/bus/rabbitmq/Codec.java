@@ -14,11 +14,10 @@ import tools.jackson.databind.ObjectMapper;
 import tools.jackson.databind.node.StringNode;
 
 /**
- * A {@link Message} as an AMQP message, and back: the id is {@code message-id}, the label is
- * {@code type}, the body is JSON, the message's headers are AMQP headers of the same names, and
- * the bus's own facts are headers starting with {@code toa-}. Reading never fails: a body that is
- * not JSON becomes a JSON string, so a stranger's message can still be handled or parked.
- * Thread-safe.
+ * A {@link Message} as an AMQP message, and back: the id is {@code message-id}, the label is {@code
+ * type}, the body is JSON, the message's headers are AMQP headers of the same names, and the bus's
+ * own facts are headers starting with {@code toa-}. Reading never fails: a body that is not JSON
+ * becomes a JSON string, so a stranger's message can still be handled or parked. Thread-safe.
  */
 final class Codec {
   static final String ATTEMPT = "toa-attempt";
@@ -60,12 +59,14 @@ final class Codec {
   static Message message(AMQP.BasicProperties properties, byte[] body) {
     Map<String, String> headers = new HashMap<>();
     if (properties.getHeaders() != null) {
-      properties.getHeaders().forEach(
-          (name, value) -> {
-            if (!name.startsWith("toa-") && !name.startsWith("x-") && value != null) {
-              headers.put(name, value.toString());
-            }
-          });
+      properties
+          .getHeaders()
+          .forEach(
+              (name, value) -> {
+                if (!name.startsWith("toa-") && !name.startsWith("x-") && value != null) {
+                  headers.put(name, value.toString());
+                }
+              });
     }
     return new Message(
         orElse(properties.getMessageId(), "(no message id)"),
@@ -79,13 +80,17 @@ final class Codec {
     return (int) number(properties, ATTEMPT, 1) + (redelivered ? 1 : 0);
   }
 
-  /** When a verdict first failed the message, as its copy says; empty on a copy that never failed. */
+  /**
+   * When a verdict first failed the message, as its copy says; empty on a copy that never failed.
+   */
   static OptionalLong firstFailed(AMQP.BasicProperties properties) {
     long at = number(properties, FIRST_FAILED, -1);
     return at < 0 ? OptionalLong.empty() : OptionalLong.of(at);
   }
 
-  /** The facts a failing verdict's copy carries: the first failure, kept from the delivery or now. */
+  /**
+   * The facts a failing verdict's copy carries: the first failure, kept from the delivery or now.
+   */
   static Map<String, Object> failed(Delivery delivery, long now) {
     return Map.of(FIRST_FAILED, delivery.firstFailed().orElse(now));
   }
@@ -118,7 +123,9 @@ final class Codec {
     }
   }
 
-  /** The body as the runtime wrote it; one that is not JSON (put there by hand) as a JSON string. */
+  /**
+   * The body as the runtime wrote it; one that is not JSON (put there by hand) as a JSON string.
+   */
   private static Json json(byte[] body) {
     String text = new String(body, StandardCharsets.UTF_8);
     try {

@@ -11,16 +11,17 @@ import org.slf4j.LoggerFactory;
  * default handler does: a connection given up for missed heartbeats (the link went quiet) is one
  * WARN line without a stack trace; a connection cut otherwise (reset, closed mid-frame) and a try
  * to connect again that finds the broker out of reach (refused, timed out, cut during the
- * handshake) are DEBUG, with their stack traces. The client itself logs these at ERROR with a
- * stack trace, a failed recovery once per try, every second, for as long as a link stays dropped;
- * the parts the lost connection stops log their own outage (see {@code docs/faults.md}). Anything
- * else goes to the default handler. Thread-safe.
+ * handshake) are DEBUG, with their stack traces. The client itself logs these at ERROR with a stack
+ * trace, a failed recovery once per try, every second, for as long as a link stays dropped; the
+ * parts the lost connection stops log their own outage (see {@code docs/faults.md}). Anything else
+ * goes to the default handler. Thread-safe.
  */
 final class ConnectionLog extends DefaultExceptionHandler {
   private static final Logger LOG = LoggerFactory.getLogger(ConnectionLog.class);
 
   @Override
-  public void handleUnexpectedConnectionDriverException(Connection connection, Throwable exception) {
+  public void handleUnexpectedConnectionDriverException(
+      Connection connection, Throwable exception) {
     if (exception instanceof MissedHeartbeatException) {
       LOG.warn(
           "RabbitMQ connection '{}' heard nothing from the broker for two heartbeats of {} s: it is closed and"
@@ -29,8 +30,12 @@ final class ConnectionLog extends DefaultExceptionHandler {
           connection.getHeartbeat());
       return;
     }
-    if (Connections.isLost(exception)) { // the parts the connection served log the outage: one WARN each
-      LOG.debug("RabbitMQ connection '{}' was lost; it recovers", connection.getClientProvidedName(), exception);
+    if (Connections.isLost(
+        exception)) { // the parts the connection served log the outage: one WARN each
+      LOG.debug(
+          "RabbitMQ connection '{}' was lost; it recovers",
+          connection.getClientProvidedName(),
+          exception);
       return;
     }
     super.handleUnexpectedConnectionDriverException(connection, exception);
@@ -39,7 +44,10 @@ final class ConnectionLog extends DefaultExceptionHandler {
   @Override
   public void handleConnectionRecoveryException(Connection connection, Throwable exception) {
     if (Connections.isUnreachable(exception)) {
-      LOG.debug("RabbitMQ connection '{}' could not recover yet; it tries again", connection.getClientProvidedName(), exception);
+      LOG.debug(
+          "RabbitMQ connection '{}' could not recover yet; it tries again",
+          connection.getClientProvidedName(),
+          exception);
       return;
     }
     super.handleConnectionRecoveryException(connection, exception);

@@ -49,7 +49,8 @@ final class Connections {
     if (t instanceof TimeoutException) return false;
     if (isUnreachable(t)) return true;
     for (Throwable at = t; at != null; at = at.getCause()) {
-      if (at instanceof com.rabbitmq.client.ShutdownSignalException s) return s.isHardError() && !s.isInitiatedByApplication();
+      if (at instanceof com.rabbitmq.client.ShutdownSignalException s)
+        return s.isHardError() && !s.isInitiatedByApplication();
       if (at instanceof java.net.SocketException) return true;
     }
     return false;

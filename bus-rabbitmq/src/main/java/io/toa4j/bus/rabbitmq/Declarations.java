@@ -10,8 +10,8 @@ import java.util.Map;
  * The topology this bus declared on one connection, declared on a channel of its own that lives as
  * long as the connection and that nothing else uses or closes.
  *
- * <p>Why: the client's automatic recovery declares every exchange, queue and binding again, after
- * a lost connection, on the channel that first declared it. Declared on a channel of the publishing
+ * <p>Why: the client's automatic recovery declares every exchange, queue and binding again, after a
+ * lost connection, on the channel that first declared it. Declared on a channel of the publishing
  * pool, which closes channels it has too many of or that failed, recovery would find that channel
  * closed ("channel is already closed due to clean channel shutdown") and a broker that lost its
  * definitions meanwhile would stay without them. This channel is recovered with its connection, so

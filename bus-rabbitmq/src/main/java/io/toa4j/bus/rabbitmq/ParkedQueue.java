@@ -17,8 +17,8 @@ import java.util.concurrent.TimeoutException;
  * without acknowledging it, looks, and gives back all it does not replay.
  *
  * <p>While one call holds the parked messages, another caller (in another process) sees fewer of
- * them; calls of this bus take turns. The cost is one round trip per parked message, which is
- * fine for the few messages parking is meant for. Thread-safe.
+ * them; calls of this bus take turns. The cost is one round trip per parked message, which is fine
+ * for the few messages parking is meant for. Thread-safe.
  */
 final class ParkedQueue {
   private final Channels channels;
@@ -60,29 +60,42 @@ final class ParkedQueue {
     return take(
             parkedId,
             (channel, got, parked) -> {
-              declarations.declare("queue " + parked.queue(), on -> Topology.declareQueue(on, parked.queue()));
+              declarations.declare(
+                  "queue " + parked.queue(), on -> Topology.declareQueue(on, parked.queue()));
               channel.basicPublish(
                   "",
                   parked.queue(),
-                  Codec.properties(parked.message(), parked.attempts() + 1, Map.of(Codec.FIRST_FAILED, parked.firstFailed()), null),
+                  Codec.properties(
+                      parked.message(),
+                      parked.attempts() + 1,
+                      Map.of(Codec.FIRST_FAILED, parked.firstFailed()),
+                      null),
                   got.getBody());
               channel.waitForConfirmsOrDie(confirmTimeout.toMillis());
             })
         .isPresent();
   }
 
-  /** Removes the parked message for good; the one removed, or empty when there is none with that id. */
-  Optional<Parked> discard(String parkedId) throws IOException, InterruptedException, TimeoutException {
+  /**
+   * Removes the parked message for good; the one removed, or empty when there is none with that id.
+   */
+  Optional<Parked> discard(String parkedId)
+      throws IOException, InterruptedException, TimeoutException {
     return take(parkedId, (channel, got, parked) -> {});
   }
 
   /** What is done with the parked message found, before it leaves the parked queue. */
   private interface Before {
-    void run(Channel channel, GetResponse got, Parked parked) throws IOException, InterruptedException, TimeoutException;
+    void run(Channel channel, GetResponse got, Parked parked)
+        throws IOException, InterruptedException, TimeoutException;
   }
 
-  /** Finds the parked message with the id, does {@code before}, and removes it from the parked queue. */
-  private Optional<Parked> take(String parkedId, Before before) throws IOException, InterruptedException, TimeoutException {
+  /**
+   * Finds the parked message with the id, does {@code before}, and removes it from the parked
+   * queue.
+   */
+  private Optional<Parked> take(String parkedId, Before before)
+      throws IOException, InterruptedException, TimeoutException {
     synchronized (turn) {
       Channel channel = channels.open();
       try {

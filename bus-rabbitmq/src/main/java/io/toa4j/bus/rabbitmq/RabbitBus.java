@@ -30,13 +30,13 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The RabbitMQ bus: see {@link Topology} for the broker's objects, {@link Subscriber} for
- * consuming and the module's README for the design.
+ * The RabbitMQ bus: see {@link Topology} for the broker's objects, {@link Subscriber} for consuming
+ * and the module's README for the design.
  *
  * <p>Two connections, as two processes' worth of work should not wait on each other: one publishes
  * (and lists, replays and counts), one consumes, so that the broker's flow control on publishers
- * never holds back acknowledgements. Both recover automatically; while one is down, calls that
- * need it fail with an {@link IllegalStateException} saying so. Thread-safe.
+ * never holds back acknowledgements. Both recover automatically; while one is down, calls that need
+ * it fail with an {@link IllegalStateException} saying so. Thread-safe.
  */
 final class RabbitBus implements Bus, Bus.Calls, Bus.Parking {
   private static final Logger LOG = LoggerFactory.getLogger(RabbitBus.class);
@@ -44,12 +44,17 @@ final class RabbitBus implements Bus, Bus.Calls, Bus.Parking {
   private final Connection publishing;
   private final Connection consuming;
   private final Channels channels;
-  /** Every exchange, queue and binding, declared on channels that live as long as their connection. */
+
+  /**
+   * Every exchange, queue and binding, declared on channels that live as long as their connection.
+   */
   private final Declarations publishingTopology;
+
   private final Declarations consumingTopology;
   private final Verdicts verdicts;
   private final ParkedQueue parked;
-  private final io.toa4j.bus.rabbitmq.Calls calls; // the broker's side of the calls role (Bus.Calls, this)
+  private final io.toa4j.bus.rabbitmq.Calls
+      calls; // the broker's side of the calls role (Bus.Calls, this)
   private final Set<String> declared = ConcurrentHashMap.newKeySet();
   private final List<Subscriber> subscribers = new CopyOnWriteArrayList<>();
   private final ExecutorService handlers = Executors.newCachedThreadPool(daemons());
@@ -96,9 +101,16 @@ final class RabbitBus implements Bus, Bus.Calls, Bus.Parking {
   public void declare(String queue, Set<String> labels) {
     requireName(queue, "queue");
     Objects.requireNonNull(labels, "labels").forEach(label -> requireName(label, "label"));
-    declare(publishingTopology, "declare queue " + queue, "queue " + queue, channel -> Topology.declareQueue(channel, queue));
+    declare(
+        publishingTopology,
+        "declare queue " + queue,
+        "queue " + queue,
+        channel -> Topology.declareQueue(channel, queue));
     for (String label : labels) {
-      declare(publishingTopology, "bind queue " + queue + " to " + label, "binding " + queue + " " + label,
+      declare(
+          publishingTopology,
+          "bind queue " + queue + " to " + label,
+          "binding " + queue + " " + label,
           channel -> channel.queueBind(queue, Topology.EVENTS, label));
     }
     declared.add(queue);
@@ -124,12 +136,22 @@ final class RabbitBus implements Bus, Bus.Calls, Bus.Parking {
     requireOpen();
     List<Channels.Outgoing> outgoing = new ArrayList<>(events.size());
     for (Message event : events) {
-      outgoing.add(new Channels.Outgoing(Topology.EVENTS, event.label(), Codec.properties(event, 1), Codec.body(event)));
+      outgoing.add(
+          new Channels.Outgoing(
+              Topology.EVENTS, event.label(), Codec.properties(event, 1), Codec.body(event)));
     }
     try {
       channels.publish(outgoing);
     } catch (IOException | InterruptedException | TimeoutException | RuntimeException e) {
-      throw failure("publish " + events.size() + " events, the first " + events.get(0).id() + " (" + events.get(0).label() + ")", e);
+      throw failure(
+          "publish "
+              + events.size()
+              + " events, the first "
+              + events.get(0).id()
+              + " ("
+              + events.get(0).label()
+              + ")",
+          e);
     }
   }
 
@@ -158,8 +180,13 @@ final class RabbitBus implements Bus, Bus.Calls, Bus.Parking {
     Objects.requireNonNull(handler, "handler");
     ensureDeclared(queue);
     // on the consuming connection too, so that its recovery declares the queue before the consumer
-    declare(consumingTopology, "declare queue " + queue, "queue " + queue, channel -> Topology.declareQueue(channel, queue));
-    return subscribe(queue, Subscriber.messages(queue, handler, verdicts), "consume queue " + queue, () -> {});
+    declare(
+        consumingTopology,
+        "declare queue " + queue,
+        "queue " + queue,
+        channel -> Topology.declareQueue(channel, queue));
+    return subscribe(
+        queue, Subscriber.messages(queue, handler, verdicts), "consume queue " + queue, () -> {});
   }
 
   /**
@@ -189,11 +216,23 @@ final class RabbitBus implements Bus, Bus.Calls, Bus.Parking {
     requireName(queue, "queue");
     Objects.requireNonNull(responder, "responder");
     if (!declared.contains(queue)) {
-      declare(publishingTopology, "declare call queue " + queue, "call queue " + queue, channel -> Topology.declareCallQueue(channel, queue));
+      declare(
+          publishingTopology,
+          "declare call queue " + queue,
+          "call queue " + queue,
+          channel -> Topology.declareCallQueue(channel, queue));
       declared.add(queue);
     }
-    declare(consumingTopology, "declare call queue " + queue, "call queue " + queue, channel -> Topology.declareCallQueue(channel, queue));
-    return subscribe(queue, calls.answering(queue, responder), "serve queue " + queue, () -> calls.forget(queue));
+    declare(
+        consumingTopology,
+        "declare call queue " + queue,
+        "call queue " + queue,
+        channel -> Topology.declareCallQueue(channel, queue));
+    return subscribe(
+        queue,
+        calls.answering(queue, responder),
+        "serve queue " + queue,
+        () -> calls.forget(queue));
   }
 
   /** {@inheritDoc} Distributed: any number of processes consume and serve the broker's queues. */
@@ -212,15 +251,22 @@ final class RabbitBus implements Bus, Bus.Calls, Bus.Parking {
     return Optional.of(this);
   }
 
-  private Subscription subscribe(String queue, Subscriber.Work work, String what, Runnable onClose) {
+  private Subscription subscribe(
+      String queue, Subscriber.Work work, String what, Runnable onClose) {
     Channel channel = null;
     try {
       channel = consuming.createChannel();
       Subscriber subscriber =
-          new Subscriber(channel, queue, work, handlers, tuning.closeTimeout(), closed -> {
-            subscribers.remove(closed);
-            onClose.run();
-          });
+          new Subscriber(
+              channel,
+              queue,
+              work,
+              handlers,
+              tuning.closeTimeout(),
+              closed -> {
+                subscribers.remove(closed);
+                onClose.run();
+              });
       subscribers.add(subscriber);
       subscriber.start(tuning.prefetch());
       return subscriber;
@@ -248,7 +294,8 @@ final class RabbitBus implements Bus, Bus.Calls, Bus.Parking {
    */
   @Override
   public long parkedCount() {
-    return call("count queue " + Topology.PARKED, channel -> Topology.ready(channel, Topology.PARKED));
+    return call(
+        "count queue " + Topology.PARKED, channel -> Topology.ready(channel, Topology.PARKED));
   }
 
   @Override
@@ -262,7 +309,10 @@ final class RabbitBus implements Bus, Bus.Calls, Bus.Parking {
     }
   }
 
-  /** {@inheritDoc} The copy is acknowledged; the reason is logged at INFO with the message's queue and id. */
+  /**
+   * {@inheritDoc} The copy is acknowledged; the reason is logged at INFO with the message's queue
+   * and id.
+   */
   @Override
   public boolean discard(String parkedId, String reason) {
     Objects.requireNonNull(parkedId, "parkedId");
@@ -270,7 +320,14 @@ final class RabbitBus implements Bus, Bus.Calls, Bus.Parking {
     requireOpen();
     try {
       Optional<Parked> gone = parked.discard(parkedId);
-      gone.ifPresent(p -> LOG.info("Parked message {} discarded (queue {}, id {}): {}", parkedId, p.queue(), p.message().id(), reason));
+      gone.ifPresent(
+          p ->
+              LOG.info(
+                  "Parked message {} discarded (queue {}, id {}): {}",
+                  parkedId,
+                  p.queue(),
+                  p.message().id(),
+                  reason));
       return gone.isPresent();
     } catch (IOException | InterruptedException | TimeoutException | RuntimeException e) {
       throw failure("discard parked message " + parkedId, e);
@@ -293,7 +350,10 @@ final class RabbitBus implements Bus, Bus.Calls, Bus.Parking {
                 "count queue " + Topology.retryQueue(queue),
                 channel -> Topology.ready(channel, Topology.retryQueue(queue)));
     long held =
-        subscribers.stream().filter(s -> s.queue().equals(queue)).mapToLong(Subscriber::unacked).sum();
+        subscribers.stream()
+            .filter(s -> s.queue().equals(queue))
+            .mapToLong(Subscriber::unacked)
+            .sum();
     return ready + held;
   }
 
@@ -307,9 +367,14 @@ final class RabbitBus implements Bus, Bus.Calls, Bus.Parking {
   @Override
   public OptionalLong backlog(String queue) {
     requireName(queue, "queue");
-    Optional<AMQP.Queue.DeclareOk> found = call("count queue " + queue, channel -> Topology.found(channel, queue));
+    Optional<AMQP.Queue.DeclareOk> found =
+        call("count queue " + queue, channel -> Topology.found(channel, queue));
     if (found.isEmpty() || found.get().getConsumerCount() == 0) return OptionalLong.empty();
-    long held = subscribers.stream().filter(s -> s.queue().equals(queue)).mapToLong(Subscriber::unacked).sum();
+    long held =
+        subscribers.stream()
+            .filter(s -> s.queue().equals(queue))
+            .mapToLong(Subscriber::unacked)
+            .sum();
     return OptionalLong.of(found.get().getMessageCount() + held);
   }
 
@@ -345,9 +410,15 @@ final class RabbitBus implements Bus, Bus.Calls, Bus.Parking {
     handlers.shutdownNow();
   }
 
-  /** Deliveries of the queue this bus's consumers hold: handed over and their acks not sent; for tests. */
+  /**
+   * Deliveries of the queue this bus's consumers hold: handed over and their acks not sent; for
+   * tests.
+   */
   int unacked(String queue) {
-    return subscribers.stream().filter(s -> s.queue().equals(queue)).mapToInt(Subscriber::unacked).sum();
+    return subscribers.stream()
+        .filter(s -> s.queue().equals(queue))
+        .mapToInt(Subscriber::unacked)
+        .sum();
   }
 
   /** How many publishing channels this bus has opened so far; for tests. */
@@ -357,11 +428,16 @@ final class RabbitBus implements Bus, Bus.Calls, Bus.Parking {
 
   private void ensureDeclared(String queue) {
     if (declared.contains(queue)) return;
-    declare(publishingTopology, "declare queue " + queue, "queue " + queue, channel -> Topology.declareQueue(channel, queue));
+    declare(
+        publishingTopology,
+        "declare queue " + queue,
+        "queue " + queue,
+        channel -> Topology.declareQueue(channel, queue));
     declared.add(queue);
   }
 
-  private void declare(Declarations on, String what, String key, Declarations.Declaration declaration) {
+  private void declare(
+      Declarations on, String what, String key, Declarations.Declaration declaration) {
     requireOpen();
     try {
       on.declare(key, declaration);
@@ -382,11 +458,13 @@ final class RabbitBus implements Bus, Bus.Calls, Bus.Parking {
   private IllegalStateException failure(String what, Exception e) {
     if (e instanceof InterruptedException) Thread.currentThread().interrupt();
     if (e instanceof IllegalArgumentException || e instanceof BusClosed) throw (RuntimeException) e;
-    String cause = e.getCause() != null && e instanceof IOException ? e.getCause().getMessage() : e.toString();
+    String cause =
+        e.getCause() != null && e instanceof IOException ? e.getCause().getMessage() : e.toString();
     String text = "Cannot " + what + " on RabbitMQ at " + tuning.where() + ": " + cause;
     // out of reach for now: the caller may try again, and logs it as an outage (see OutageLog); a
     // broker that confirms nothing in time (an alarm holding publishers back) is too
-    if (Connections.isLost(e) || e instanceof TimeoutException || channels.recovering()) return new UnreachableException(text, e);
+    if (Connections.isLost(e) || e instanceof TimeoutException || channels.recovering())
+      return new UnreachableException(text, e);
     return new IllegalStateException(text, e);
   }
 

@@ -11,17 +11,16 @@ import java.util.Set;
  * Opens the RabbitMQ bus, {@code bus: rabbitmq} in a context: durable queues on a broker, with
  * publisher confirms, manual acknowledgements, a retry queue per queue and one parked queue.
  *
- * <p>The broker is the option {@code url}, else the environment variable {@code
- * TOA_RABBITMQ_URL}, else {@code amqp://guest:guest@127.0.0.1:5672}; messages show the URL without
- * its password. Other options, all optional: {@code prefetch} (16 per subscription), {@code
- * confirm-timeout-ms} (5000), {@code close-timeout-ms} (10000), {@code heartbeat-seconds} (2). An
- * unknown option or a value out of range fails {@link #open} with a message naming it; so does a
- * broker that cannot be reached.
+ * <p>The broker is the option {@code url}, else the environment variable {@code TOA_RABBITMQ_URL},
+ * else {@code amqp://guest:guest@127.0.0.1:5672}; messages show the URL without its password. Other
+ * options, all optional: {@code prefetch} (16 per subscription), {@code confirm-timeout-ms} (5000),
+ * {@code close-timeout-ms} (10000), {@code heartbeat-seconds} (2). An unknown option or a value out
+ * of range fails {@link #open} with a message naming it; so does a broker that cannot be reached.
  *
  * <p>A connection that goes quiet (a dropped link: no FIN, no RST) is noticed by heartbeats: the
  * broker closes it after 2 to 3 heartbeats and hands what it held to other consumers; the client
- * closes it after about two and recovers, trying every second, each try bounded by the
- * connection and handshake timeouts, so it consumes again within seconds of the link's return.
+ * closes it after about two and recovers, trying every second, each try bounded by the connection
+ * and handshake timeouts, so it consumes again within seconds of the link's return.
  *
  * <p>The settings' clock only stamps parked messages: the broker decides when a delayed message is
  * due. The state directory is not used. Stateless and thread-safe; every bus it opens is
@@ -30,8 +29,10 @@ import java.util.Set;
 public final class RabbitBusProvider implements BusProvider {
   /** How long a TCP connect may take: a broker on the network answers in milliseconds. */
   static final int CONNECTION_TIMEOUT_MILLIS = 5_000;
+
   /** How long the AMQP handshake after it may take, a recovering broker included. */
   static final int HANDSHAKE_TIMEOUT_MILLIS = 5_000;
+
   /** How long a lost connection waits between tries to connect again. */
   static final int RECOVERY_INTERVAL_MILLIS = 1_000;
 
@@ -65,7 +66,8 @@ public final class RabbitBusProvider implements BusProvider {
     factory.setAutomaticRecoveryEnabled(true);
     factory.setTopologyRecoveryEnabled(true);
     factory.setRequestedHeartbeat(tuning.heartbeat());
-    // a try to connect into a dropped link gives up after these, and the next follows a second later
+    // a try to connect into a dropped link gives up after these, and the next follows a second
+    // later
     factory.setConnectionTimeout(CONNECTION_TIMEOUT_MILLIS);
     factory.setHandshakeTimeout(HANDSHAKE_TIMEOUT_MILLIS);
     factory.setNetworkRecoveryInterval(RECOVERY_INTERVAL_MILLIS);

@@ -23,12 +23,12 @@ import org.slf4j.LoggerFactory;
  * <p>A work is <b>queued</b> (linked in the queue, under this object's monitor), then <b>taken</b>
  * by a runner (unlinked, under the same monitor), then <b>done</b> (its result or failure set,
  * under the work's own monitor, and its waiter woken). A caller that an {@code Error} or an
- * interrupt stops before the work is linked leaves nothing behind; after, it leaves the work to
- * run and be done with nobody waiting (a publish may so leave, as one whose connection was lost).
+ * interrupt stops before the work is linked leaves nothing behind; after, it leaves the work to run
+ * and be done with nobody waiting (a publish may so leave, as one whose connection was lost).
  * Runners are started by runners only, the first at construction: a runner that takes a work and
- * leaves no other idle starts one more, up to {@code most}, so the next work finds one waiting.
- * A runner idle for the idle time ends unless it is the last. Closing fails the works still
- * queued and ends the runners once their works are done. Thread-safe.
+ * leaves no other idle starts one more, up to {@code most}, so the next work finds one waiting. A
+ * runner idle for the idle time ends unless it is the last. Closing fails the works still queued
+ * and ends the runners once their works are done. Thread-safe.
  */
 final class Runners implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(Runners.class);
@@ -42,8 +42,10 @@ final class Runners implements AutoCloseable {
   private final String name;
   private final int most;
   private final long idleNanos;
+
   /** The queue, {@code head} to {@code tail} through {@link Work#next}; guarded by this. */
   private Work<?> head;
+
   private Work<?> tail;
   private int runners;
   private int idle;
@@ -96,8 +98,11 @@ final class Runners implements AutoCloseable {
   /** Links the work at the queue's tail and wakes an idle runner for it. */
   private synchronized void link(Work<?> work) throws IOException {
     if (closed) throw new IOException("the bus is closed");
-    if (runners == 0) throw new IOException("the bus has no thread left to talk to the broker: none could be started");
-    notify(); // an idle runner, which takes the work once this monitor is left; before the link, so an Error here links nothing
+    if (runners == 0)
+      throw new IOException(
+          "the bus has no thread left to talk to the broker: none could be started");
+    notify(); // an idle runner, which takes the work once this monitor is left; before the link, so
+    // an Error here links nothing
     if (tail == null) {
       head = work;
     } else {
@@ -154,11 +159,15 @@ final class Runners implements AutoCloseable {
     }
     try {
       new Runner(this::runOn, name + "-" + n).start();
-    } catch (RuntimeException | OutOfMemoryError e) { // no thread to be had: the works wait for the runners there are
+    } catch (RuntimeException
+        | OutOfMemoryError e) { // no thread to be had: the works wait for the runners there are
       synchronized (this) {
         runners--;
       }
-      LOG.warn("Could not start a thread to talk to the broker ({} runners go on): {}", name, e.toString());
+      LOG.warn(
+          "Could not start a thread to talk to the broker ({} runners go on): {}",
+          name,
+          e.toString());
     }
   }
 
@@ -194,8 +203,8 @@ final class Runners implements AutoCloseable {
   }
 
   /**
-   * One task handed over, and its answer once a runner ran it (or the close failed it); a task
-   * sent without waiting tells its failure to {@code told}, once, on the thread that settles it.
+   * One task handed over, and its answer once a runner ran it (or the close failed it); a task sent
+   * without waiting tells its failure to {@code told}, once, on the thread that settles it.
    */
   private static final class Work<T> {
     final Task<T> task;

@@ -36,25 +36,25 @@ import org.slf4j.LoggerFactory;
  * {@link Calls} sends the answer first. A crash between the two leaves both the copy and the
  * original, so the message comes twice and is never lost.
  *
- * <p>A delivery whose work failed on a channel still open (the retry copy not confirmed in time,
- * or refused) is given back: nacked with requeue after {@link #REQUEUE_AFTER}, so that a broker
+ * <p>A delivery whose work failed on a channel still open (the retry copy not confirmed in time, or
+ * refused) is given back: nacked with requeue after {@link #REQUEUE_AFTER}, so that a broker
  * refusing copies (under a memory or disk alarm, or while the publishing connection recovers) is
  * not asked again at once. Its place in the prefetch window comes free with the nack; a delivery
  * left unacknowledged on a live channel would keep its place for good, and a window of them would
  * stop the consumer. On a channel gone with its connection, the broker has given it back already.
  *
- * <p>Acknowledgements are sent together (flat combining, no thread of their own; {@link
- * Combiner}): a handler whose delivery is settled while another is sending acks leaves its ack to
- * that one, which sends every waiting ack before it goes back to its own work. Each ack is a write
- * to the socket, and a quarter of the handlers' time when every delivery was acknowledged alone. The acks below every
- * delivery still open (in hand, or left unacknowledged after its work failed) go as one {@code
- * basic.ack} with {@code multiple}, which the broker applies to every delivery of the channel up to
- * that tag; those above one still open go alone, so an ack never covers a delivery not settled.
- * Nacks go first, each alone, and a delivery leaves the open ones only as its nack joins those to
- * send: no ack with {@code multiple} can cover it before its nack is sent.
- * Delivery tags grow on a channel, also across its recovery (the client offsets them), and a
- * recovery forgets the deliveries still open: the broker gave them back, and the client drops an
- * ack of a tag from before it.
+ * <p>Acknowledgements are sent together (flat combining, no thread of their own; {@link Combiner}):
+ * a handler whose delivery is settled while another is sending acks leaves its ack to that one,
+ * which sends every waiting ack before it goes back to its own work. Each ack is a write to the
+ * socket, and a quarter of the handlers' time when every delivery was acknowledged alone. The acks
+ * below every delivery still open (in hand, or left unacknowledged after its work failed) go as one
+ * {@code basic.ack} with {@code multiple}, which the broker applies to every delivery of the
+ * channel up to that tag; those above one still open go alone, so an ack never covers a delivery
+ * not settled. Nacks go first, each alone, and a delivery leaves the open ones only as its nack
+ * joins those to send: no ack with {@code multiple} can cover it before its nack is sent. Delivery
+ * tags grow on a channel, also across its recovery (the client offsets them), and a recovery
+ * forgets the deliveries still open: the broker gave them back, and the client drops an ack of a
+ * tag from before it.
  *
  * <p>Thread-safe. The channel is used by the client's dispatch thread (deliveries) and by handler
  * threads (acks); acks are serialized on the channel.
@@ -65,7 +65,10 @@ final class Subscriber extends DefaultConsumer implements Bus.Subscription {
   /** How long a delivery whose work failed on a live channel is held before it is given back. */
   static final Duration REQUEUE_AFTER = Duration.ofSeconds(1);
 
-  /** The subscriber whose handler runs on this thread, so closing from a handler does not wait for itself. */
+  /**
+   * The subscriber whose handler runs on this thread, so closing from a handler does not wait for
+   * itself.
+   */
   private static final ThreadLocal<Subscriber> HANDLING = new ThreadLocal<>();
 
   private final String queue;
@@ -74,17 +77,29 @@ final class Subscriber extends DefaultConsumer implements Bus.Subscription {
   private final Duration closeTimeout;
   private final Consumer<Subscriber> onClose;
   private final Object lock = new Object();
-  /** The channel lost and back: one WARN and one INFO, not a line per message it could not settle. */
+
+  /**
+   * The channel lost and back: one WARN and one INFO, not a line per message it could not settle.
+   */
   private final OutageLog outage;
+
   private int unacked; // guarded by lock
-  /** Deliveries handed over and not settled: in hand, or left unacknowledged after their work failed. */
+
+  /**
+   * Deliveries handed over and not settled: in hand, or left unacknowledged after their work
+   * failed.
+   */
   private final NavigableSet<Long> open = new TreeSet<>(); // guarded by lock
+
   /** Settled deliveries whose ack is still to be sent. */
   private final List<Long> settled = new ArrayList<>(); // guarded by lock
+
   /** Deliveries given back, whose nack (with requeue) is still to be sent. */
   private final List<Long> refused = new ArrayList<>(); // guarded by lock
+
   /** Sends the waiting acks and nacks, on one handler thread at a time. */
   private final Combiner acks = Combiner.inline(this::sendWaiting);
+
   private volatile boolean closed;
 
   Subscriber(
@@ -102,20 +117,21 @@ final class Subscriber extends DefaultConsumer implements Bus.Subscription {
     this.onClose = onClose;
     this.outage = new OutageLog(LOG, "The consumer of queue " + queue);
     if (channel instanceof Recoverable recoverable) {
-      recoverable.addRecoveryListener(new RecoveryListener() {
-        @Override
-        public void handleRecovery(Recoverable recovered) {
-          outage.succeeded();
-        }
+      recoverable.addRecoveryListener(
+          new RecoveryListener() {
+            @Override
+            public void handleRecovery(Recoverable recovered) {
+              outage.succeeded();
+            }
 
-        @Override
-        public void handleRecoveryStarted(Recoverable recovering) {
-          // before the consumer is registered again: every delivery open went back to the queue
-          synchronized (lock) {
-            open.clear();
-          }
-        }
-      });
+            @Override
+            public void handleRecoveryStarted(Recoverable recovering) {
+              // before the consumer is registered again: every delivery open went back to the queue
+              synchronized (lock) {
+                open.clear();
+              }
+            }
+          });
     }
   }
 
@@ -199,7 +215,9 @@ final class Subscriber extends DefaultConsumer implements Bus.Subscription {
     }
   }
 
-  /** A delivery whose work failed: given back, unless its channel went and the broker took it back. */
+  /**
+   * A delivery whose work failed: given back, unless its channel went and the broker took it back.
+   */
   private void unsettled(long tag, Delivery delivery, Throwable failure) {
     if (!getChannel().isOpen() || Connections.isLost(failure)) {
       finished(1); // stays open, so that no ack covers it: its tag is from before the recovery
@@ -207,7 +225,8 @@ final class Subscriber extends DefaultConsumer implements Bus.Subscription {
       return;
     }
     try {
-      CompletableFuture.delayedExecutor(REQUEUE_AFTER.toMillis(), TimeUnit.MILLISECONDS).execute(() -> settle(tag, false));
+      CompletableFuture.delayedExecutor(REQUEUE_AFTER.toMillis(), TimeUnit.MILLISECONDS)
+          .execute(() -> settle(tag, false));
     } catch (RuntimeException | Error e) {
       settle(tag, false);
     }
@@ -233,7 +252,9 @@ final class Subscriber extends DefaultConsumer implements Bus.Subscription {
     acks.request();
   }
 
-  /** Sends every waiting nack and ack; a drain of {@link #acks}, taking them all before it sends. */
+  /**
+   * Sends every waiting nack and ack; a drain of {@link #acks}, taking them all before it sends.
+   */
   private void sendWaiting() {
     List<Long> acked;
     List<Long> nacked;
@@ -251,11 +272,19 @@ final class Subscriber extends DefaultConsumer implements Bus.Subscription {
       outage.succeeded();
     } catch (IOException | RuntimeException e) {
       if (closed && !getChannel().isOpen()) {
-        LOG.debug("{} message(s) of queue {} settled after its consumer closed come again", acked.size() + nacked.size(), queue, e);
+        LOG.debug(
+            "{} message(s) of queue {} settled after its consumer closed come again",
+            acked.size() + nacked.size(),
+            queue,
+            e);
       } else if (!getChannel().isOpen() || Connections.isLost(e)) {
         outage.failed(e); // the channel went with its connection: the broker hands them out again
       } else {
-        LOG.warn("Cannot acknowledge {} message(s) of queue {}; they will be delivered again", acked.size() + nacked.size(), queue, e);
+        LOG.warn(
+            "Cannot acknowledge {} message(s) of queue {}; they will be delivered again",
+            acked.size() + nacked.size(),
+            queue,
+            e);
       }
     } finally {
       finished(acked.size() + nacked.size());
@@ -263,8 +292,8 @@ final class Subscriber extends DefaultConsumer implements Bus.Subscription {
   }
 
   /**
-   * The nacks, with requeue, each alone; then one ack with {@code multiple} for the tags below every
-   * open delivery, one each for the rest.
+   * The nacks, with requeue, each alone; then one ack with {@code multiple} for the tags below
+   * every open delivery, one each for the rest.
    */
   private void send(List<Long> tags, List<Long> nacked, long lowestOpen) throws IOException {
     long below = 0;
@@ -285,7 +314,10 @@ final class Subscriber extends DefaultConsumer implements Bus.Subscription {
     }
   }
 
-  /** The handler's verdict; a retry after {@link Verdicts#AFTER_FAILURE} when it throws or answers nothing. */
+  /**
+   * The handler's verdict; a retry after {@link Verdicts#AFTER_FAILURE} when it throws or answers
+   * nothing.
+   */
   private static Verdict verdict(String queue, Bus.Handler handler, Delivery delivery) {
     Throwable failure;
     try {

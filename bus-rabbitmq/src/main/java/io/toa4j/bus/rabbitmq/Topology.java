@@ -71,7 +71,10 @@ final class Topology {
     return found(channel, queue).map(AMQP.Queue.DeclareOk::getMessageCount).orElse(0);
   }
 
-  /** A queue as a passive declare finds it: its ready messages and consumers; empty when it does not exist (which closes the channel). */
+  /**
+   * A queue as a passive declare finds it: its ready messages and consumers; empty when it does not
+   * exist (which closes the channel).
+   */
   static Optional<AMQP.Queue.DeclareOk> found(Channel channel, String queue) throws IOException {
     try {
       return Optional.of(channel.queueDeclarePassive(queue));

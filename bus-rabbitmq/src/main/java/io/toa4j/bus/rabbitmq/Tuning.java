@@ -29,15 +29,18 @@ record Tuning(
   static final String CONFIRM_TIMEOUT = "confirm-timeout-ms";
   static final String CLOSE_TIMEOUT = "close-timeout-ms";
   static final String HEARTBEAT = "heartbeat-seconds";
+
   /**
    * A connection gone quiet is closed by the broker within 2 to 3 heartbeats ({@code
    * rabbit_heartbeat} checks every heartbeat and gives up after two checks with nothing received):
    * with 2 s, what a silently cut-off process held is handed to others within 6 s.
    */
   static final int DEFAULT_HEARTBEAT = 2;
+
   static final String ENV = "TOA_RABBITMQ_URL";
   static final String DEFAULT_URL = "amqp://guest:guest@127.0.0.1:5672";
-  private static final Set<String> KNOWN = Set.of(URL, PREFETCH, CONFIRM_TIMEOUT, CLOSE_TIMEOUT, HEARTBEAT);
+  private static final Set<String> KNOWN =
+      Set.of(URL, PREFETCH, CONFIRM_TIMEOUT, CLOSE_TIMEOUT, HEARTBEAT);
 
   static Tuning from(Map<String, String> options, Map<String, String> env) {
     for (String key : options.keySet()) {
@@ -80,7 +83,15 @@ record Tuning(
 
   @Override
   public String toString() { // records print every field; this one must not print the password
-    return "Tuning[" + where() + " from " + source + ", prefetch=" + prefetch + ", heartbeat=" + heartbeat + " s]";
+    return "Tuning["
+        + where()
+        + " from "
+        + source
+        + ", prefetch="
+        + prefetch
+        + ", heartbeat="
+        + heartbeat
+        + " s]";
   }
 
   private static long number(
@@ -96,7 +107,14 @@ record Tuning(
     }
     if (value < min || value > max) {
       throw new IllegalArgumentException(
-          "The rabbitmq bus option " + key + " must be from " + min + " to " + max + ", not " + value);
+          "The rabbitmq bus option "
+              + key
+              + " must be from "
+              + min
+              + " to "
+              + max
+              + ", not "
+              + value);
     }
     return value;
   }

@@ -12,12 +12,12 @@ import java.util.concurrent.TimeoutException;
 
 /**
  * Makes a verdict durable before its delivery is acknowledged: a retry is a confirmed copy with the
- * next attempt number, on the queue itself when due now or on its retry queue with the delay as
- * the copy's expiration; a park is a confirmed copy on the parked queue with the code, reason,
+ * next attempt number, on the queue itself when due now or on its retry queue with the delay as the
+ * copy's expiration; a park is a confirmed copy on the parked queue with the code, reason,
  * attempts, queue and time as headers. Every failing verdict's copy carries when the message first
- * failed ({@value Codec#FIRST_FAILED}), kept from the delivery's copy or set now. {@code Done} needs nothing.
- * A verdict is settled on the handler's thread once the handler returned, so its copy is published
- * there ({@link Channels#publishFromBus}). Thread-safe.
+ * failed ({@value Codec#FIRST_FAILED}), kept from the delivery's copy or set now. {@code Done}
+ * needs nothing. A verdict is settled on the handler's thread once the handler returned, so its
+ * copy is published there ({@link Channels#publishFromBus}). Thread-safe.
  */
 final class Verdicts {
   /** The delay after a handler throws or answers nothing. */
@@ -38,13 +38,19 @@ final class Verdicts {
     long now = clock.millis();
     if (verdict instanceof Verdict.Retry retry && retry.delay().toMillis() == 0) {
       channels.publishFromBus(
-          "", delivery.queue(), Codec.properties(message, delivery.attempt() + 1, Codec.failed(delivery, now), null), body);
+          "",
+          delivery.queue(),
+          Codec.properties(message, delivery.attempt() + 1, Codec.failed(delivery, now), null),
+          body);
     } else if (verdict instanceof Verdict.Retry retry) {
       channels.publishFromBus(
           "",
           Topology.retryQueue(delivery.queue()),
           Codec.properties(
-              message, delivery.attempt() + 1, Codec.failed(delivery, now), Long.toString(retry.delay().toMillis())),
+              message,
+              delivery.attempt() + 1,
+              Codec.failed(delivery, now),
+              Long.toString(retry.delay().toMillis())),
           body);
     } else if (verdict instanceof Verdict.Park park) {
       Map<String, Object> facts =

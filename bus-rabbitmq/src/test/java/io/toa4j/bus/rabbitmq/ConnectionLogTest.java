@@ -19,16 +19,22 @@ import org.junit.jupiter.api.Test;
 @Needs(RABBITMQ)
 class ConnectionLogTest {
   @Test
-  void aConnectionCut_isDebugOnly_andAnotherDriverFailure_isAnErrorWithItsStackTrace() throws Exception {
+  void aConnectionCut_isDebugOnly_andAnotherDriverFailure_isAnErrorWithItsStackTrace()
+      throws Exception {
     ConnectionFactory factory = new ConnectionFactory();
     factory.setUri(RABBITMQ.url());
-    try (Connection connection = factory.newConnection("toa4j test connection log"); CapturedLog log = CapturedLog.start()) {
+    try (Connection connection = factory.newConnection("toa4j test connection log");
+        CapturedLog log = CapturedLog.start()) {
       ConnectionLog handler = new ConnectionLog();
-      handler.handleUnexpectedConnectionDriverException(connection, new SocketException("Connection reset"));
+      handler.handleUnexpectedConnectionDriverException(
+          connection, new SocketException("Connection reset"));
       handler.handleUnexpectedConnectionDriverException(connection, new EOFException());
-      assertThat(log.lines()).as("a connection cut: the client recovers it, and the parts it served log their outage").isEmpty();
+      assertThat(log.lines())
+          .as("a connection cut: the client recovers it, and the parts it served log their outage")
+          .isEmpty();
 
-      handler.handleUnexpectedConnectionDriverException(connection, new IllegalStateException("a frame the client cannot read"));
+      handler.handleUnexpectedConnectionDriverException(
+          connection, new IllegalStateException("a frame the client cannot read"));
       assertThat(log.lines(" ERROR ", "An unexpected connection driver error occurred")).hasSize(1);
       assertThat(log.lines("IllegalStateException: a frame the client cannot read")).hasSize(1);
       assertThat(log.stackTraces()).isNotEmpty();

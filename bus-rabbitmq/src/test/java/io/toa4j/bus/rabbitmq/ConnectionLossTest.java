@@ -56,7 +56,8 @@ class ConnectionLossTest {
 
       bus.crash();
 
-      assertThatThrownBy(() -> bus.request(queue, BusContract.message("c2", "a.b.op"), Duration.ofSeconds(30)))
+      assertThatThrownBy(
+              () -> bus.request(queue, BusContract.message("c2", "a.b.op"), Duration.ofSeconds(30)))
           .isInstanceOf(IllegalStateException.class)
           .hasMessageContaining("Cannot send call c2 (a.b.op) to queue " + queue);
     } finally {

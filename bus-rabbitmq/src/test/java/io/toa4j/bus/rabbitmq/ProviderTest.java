@@ -45,7 +45,9 @@ class ProviderTest {
     assertThat(tuning.source()).isEqualTo("the default");
     assertThat(tuning.prefetch()).isEqualTo(16);
     assertThat(tuning.confirmTimeout()).isEqualTo(Duration.ofSeconds(5));
-    assertThat(tuning.heartbeat()).as("seconds: a quiet connection is closed by the broker within 6 s").isEqualTo(2);
+    assertThat(tuning.heartbeat())
+        .as("seconds: a quiet connection is closed by the broker within 6 s")
+        .isEqualTo(2);
   }
 
   @Test
@@ -104,8 +106,10 @@ class ProviderTest {
   @Test
   @Needs(Server.RABBITMQ)
   void open_wrongPassword_failsWithoutCallingItUnreachable() {
-    String url = "amqp://guest:not-the-password@" + Server.RABBITMQ.host() + ":" + Server.RABBITMQ.port();
-    BusSettings settings = new BusSettings(Path.of("."), Map.of(Tuning.URL, url), Clock.systemUTC());
+    String url =
+        "amqp://guest:not-the-password@" + Server.RABBITMQ.host() + ":" + Server.RABBITMQ.port();
+    BusSettings settings =
+        new BusSettings(Path.of("."), Map.of(Tuning.URL, url), Clock.systemUTC());
 
     assertThatThrownBy(() -> new RabbitBusProvider().open(settings, Map.of()))
         .as("the broker answers and refuses: waiting would not help")

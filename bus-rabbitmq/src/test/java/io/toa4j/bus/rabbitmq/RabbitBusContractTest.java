@@ -11,7 +11,10 @@ import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import org.junit.jupiter.api.AfterEach;
 
-/** The bus contract, an Error at any depth included, against the real broker, with queue names of its own per test. */
+/**
+ * The bus contract, an Error at any depth included, against the real broker, with queue names of
+ * its own per test.
+ */
 @Needs(Server.RABBITMQ)
 class RabbitBusContractTest implements ErrorAtAnyDepthContract, CallsContract, ParkingContract {
   private final String prefix = Broker.uniquePrefix();

@@ -67,7 +67,9 @@ class RabbitBusTest {
       Parked parked = parkedHere(second).get(0);
       assertThat(parked.message()).isEqualTo(BusContract.message("t1", "a.b.op"));
       assertThat(second.parking().orElseThrow().replay(parked.id())).isTrue();
-      assertThat(second.parking().orElseThrow().replay(parked.id())).as("already replayed").isFalse();
+      assertThat(second.parking().orElseThrow().replay(parked.id()))
+          .as("already replayed")
+          .isFalse();
       AtomicReference<Integer> attempt = new AtomicReference<>();
       second.consume(
           queue,
@@ -112,7 +114,8 @@ class RabbitBusTest {
     CyclicBarrier together = new CyclicBarrier(window);
     Map<String, AtomicInteger> handled = new ConcurrentHashMap<>();
     AtomicReference<Throwable> failed = new AtomicReference<>();
-    try (RabbitBus bus = (RabbitBus) Broker.open(Clock.systemUTC(), Map.of("prefetch", String.valueOf(window)))) {
+    try (RabbitBus bus =
+        (RabbitBus) Broker.open(Clock.systemUTC(), Map.of("prefetch", String.valueOf(window)))) {
       for (int i = 0; i < messages; i++) bus.send(queue, BusContract.message("t" + i, "a.b.op"));
       bus.consume(
           queue,
@@ -127,7 +130,9 @@ class RabbitBusTest {
             return Verdict.DONE;
           });
 
-      await().atMost(PATIENCE.multipliedBy(2)).until(() -> handled.size() == messages || failed.get() != null);
+      await()
+          .atMost(PATIENCE.multipliedBy(2))
+          .until(() -> handled.size() == messages || failed.get() != null);
       assertThat(failed.get()).as("a window that could not gather").isNull();
       assertThat(handled.values()).allSatisfy(n -> assertThat(n.get()).isEqualTo(1));
       await().atMost(PATIENCE).until(() -> bus.unacked(queue) == 0);
@@ -143,7 +148,10 @@ class RabbitBusTest {
     // the broker cannot confirm a copy within 1 ms: each Retry verdict's copy is "not confirmed" on
     // a channel that stays open; left unacknowledged, two of them would fill the window for good
     try (Bus sender = Broker.open(Clock.systemUTC());
-        RabbitBus bus = (RabbitBus) Broker.open(Clock.systemUTC(), Map.of("prefetch", "2", "confirm-timeout-ms", "1"))) {
+        RabbitBus bus =
+            (RabbitBus)
+                Broker.open(
+                    Clock.systemUTC(), Map.of("prefetch", "2", "confirm-timeout-ms", "1"))) {
       for (int i = 0; i < messages; i++) sender.send(queue, BusContract.message("t" + i, "a.b.op"));
       bus.consume(
           queue,
@@ -169,6 +177,8 @@ class RabbitBusTest {
   }
 
   private List<Parked> parkedHere(Bus bus) {
-    return bus.parking().orElseThrow().parked().stream().filter(p -> p.queue().equals(queue)).toList();
+    return bus.parking().orElseThrow().parked().stream()
+        .filter(p -> p.queue().equals(queue))
+        .toList();
   }
 }

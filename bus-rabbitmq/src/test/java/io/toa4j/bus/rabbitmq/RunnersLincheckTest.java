@@ -18,72 +18,106 @@ class RunnersLincheckTest {
 
   @Test
   void twoCallers_eachAnsweredItsOwnWork_eachWorkRunOnce_andTheRunnersEnd() {
-    Lincheck.runConcurrentTest(SCHEDULES, () -> {
-      Runners runners = new Runners("explored", 2, Duration.ZERO);
-      AtomicInteger ran = new AtomicInteger();
-      AtomicReferenceArray<Object> answers = new AtomicReferenceArray<>(2);
-      Thread first = caller(() -> answers.set(0, runners.run(() -> {
-        ran.incrementAndGet();
-        return "first";
-      })));
-      Thread second = caller(() -> answers.set(1, runners.run(() -> {
-        ran.incrementAndGet();
-        return "second";
-      })));
-      join(first, second);
-      runners.close();
-      check("first".equals(answers.get(0)) && "second".equals(answers.get(1)), "each caller answered its own work: " + answers);
-      check(ran.get() == 2, "each work ran once: " + ran.get() + " runs");
-      awaitEnded(runners);
-    });
+    Lincheck.runConcurrentTest(
+        SCHEDULES,
+        () -> {
+          Runners runners = new Runners("explored", 2, Duration.ZERO);
+          AtomicInteger ran = new AtomicInteger();
+          AtomicReferenceArray<Object> answers = new AtomicReferenceArray<>(2);
+          Thread first =
+              caller(
+                  () ->
+                      answers.set(
+                          0,
+                          runners.run(
+                              () -> {
+                                ran.incrementAndGet();
+                                return "first";
+                              })));
+          Thread second =
+              caller(
+                  () ->
+                      answers.set(
+                          1,
+                          runners.run(
+                              () -> {
+                                ran.incrementAndGet();
+                                return "second";
+                              })));
+          join(first, second);
+          runners.close();
+          check(
+              "first".equals(answers.get(0)) && "second".equals(answers.get(1)),
+              "each caller answered its own work: " + answers);
+          check(ran.get() == 2, "each work ran once: " + ran.get() + " runs");
+          awaitEnded(runners);
+        });
   }
 
   @Test
   void aWorkThrowingAnError_reachesItsCallerAlone_andTheRunnerGoesOn() {
-    Lincheck.runConcurrentTest(SCHEDULES, () -> {
-      Runners runners = new Runners("explored", 1, Duration.ZERO);
-      AtomicReferenceArray<Object> answers = new AtomicReferenceArray<>(2);
-      Thread failing = caller(() -> {
-        try {
-          runners.run(() -> {
-            throw new OutOfMemoryError("a work failing");
-          });
-        } catch (OutOfMemoryError e) {
-          answers.set(0, e.getMessage());
-        }
-      });
-      Thread after = caller(() -> answers.set(1, runners.run(() -> "after")));
-      join(failing, after);
-      runners.close();
-      check("a work failing".equals(answers.get(0)), "the Error reached its caller: " + answers.get(0));
-      check("after".equals(answers.get(1)), "the next work answered: " + answers.get(1));
-      awaitEnded(runners);
-    });
+    Lincheck.runConcurrentTest(
+        SCHEDULES,
+        () -> {
+          Runners runners = new Runners("explored", 1, Duration.ZERO);
+          AtomicReferenceArray<Object> answers = new AtomicReferenceArray<>(2);
+          Thread failing =
+              caller(
+                  () -> {
+                    try {
+                      runners.run(
+                          () -> {
+                            throw new OutOfMemoryError("a work failing");
+                          });
+                    } catch (OutOfMemoryError e) {
+                      answers.set(0, e.getMessage());
+                    }
+                  });
+          Thread after = caller(() -> answers.set(1, runners.run(() -> "after")));
+          join(failing, after);
+          runners.close();
+          check(
+              "a work failing".equals(answers.get(0)),
+              "the Error reached its caller: " + answers.get(0));
+          check("after".equals(answers.get(1)), "the next work answered: " + answers.get(1));
+          awaitEnded(runners);
+        });
   }
 
   @Test
   void aCallerMeetingTheClose_isAnsweredOrToldItClosed_neverLeftWaiting() {
-    Lincheck.runConcurrentTest(SCHEDULES, () -> {
-      Runners runners = new Runners("explored", 2, Duration.ZERO);
-      AtomicInteger ran = new AtomicInteger();
-      AtomicReferenceArray<Object> answers = new AtomicReferenceArray<>(1);
-      Thread racing = caller(() -> {
-        try {
-          answers.set(0, runners.run(() -> {
-            ran.incrementAndGet();
-            return "answered";
-          }));
-        } catch (IOException closed) {
-          answers.set(0, "closed");
-        }
-      });
-      Thread closing = caller(runners::close);
-      join(racing, closing);
-      Object answer = answers.get(0);
-      check("answered".equals(answer) || "closed".equals(answer), "answered or told the bus closed: " + answer);
-      check(ran.get() == ("answered".equals(answer) ? 1 : 0), "run once if answered, never if told closed: " + ran.get() + " runs");
-      awaitEnded(runners);
-    });
+    Lincheck.runConcurrentTest(
+        SCHEDULES,
+        () -> {
+          Runners runners = new Runners("explored", 2, Duration.ZERO);
+          AtomicInteger ran = new AtomicInteger();
+          AtomicReferenceArray<Object> answers = new AtomicReferenceArray<>(1);
+          Thread racing =
+              caller(
+                  () -> {
+                    try {
+                      answers.set(
+                          0,
+                          runners.run(
+                              () -> {
+                                ran.incrementAndGet();
+                                return "answered";
+                              }));
+                    } catch (IOException closed) {
+                      answers.set(0, "closed");
+                    }
+                  });
+          Thread closing = caller(runners::close);
+          join(racing, closing);
+          Object answer = answers.get(0);
+          check(
+              "answered".equals(answer) || "closed".equals(answer),
+              "answered or told the bus closed: " + answer);
+          check(
+              ran.get() == ("answered".equals(answer) ? 1 : 0),
+              "run once if answered, never if told closed: " + ran.get() + " runs");
+          awaitEnded(runners);
+        });
   }
 
   /** Plain checks: the checker compares what a test body holds, and AssertJ's objects refuse it. */
@@ -93,27 +127,39 @@ class RunnersLincheckTest {
 
   @Test
   void sentTasks_eachRunOrToldTheClose_andAFailureReachesItsSenderOnce() {
-    Lincheck.runConcurrentTest(SCHEDULES, () -> {
-      Runners runners = new Runners("explored", 2, Duration.ZERO);
-      AtomicInteger ran = new AtomicInteger();
-      AtomicInteger closedOn = new AtomicInteger();
-      AtomicInteger failed = new AtomicInteger();
-      AtomicReferenceArray<Object> answers = new AtomicReferenceArray<>(1);
-      Thread sender = caller(() -> {
-        runners.send(() -> ran.incrementAndGet(), failure -> closedOn.incrementAndGet());
-        runners.send(() -> {
-          throw new IOException("not confirmed");
-        }, failure -> failed.incrementAndGet());
-      });
-      Thread waiting = caller(() -> answers.set(0, runners.run(() -> "answered")));
-      join(sender, waiting);
-      runners.close();
-      awaitEnded(runners);
-      check("answered".equals(answers.get(0)), "the caller answered: " + answers.get(0));
-      check(ran.get() + closedOn.get() == 1, "the first sent task ran, or was told the close, once: " + ran.get() + " runs, "
-          + closedOn.get() + " told");
-      check(failed.get() == 1, "the failing sent task's failure told once: " + failed.get());
-    });
+    Lincheck.runConcurrentTest(
+        SCHEDULES,
+        () -> {
+          Runners runners = new Runners("explored", 2, Duration.ZERO);
+          AtomicInteger ran = new AtomicInteger();
+          AtomicInteger closedOn = new AtomicInteger();
+          AtomicInteger failed = new AtomicInteger();
+          AtomicReferenceArray<Object> answers = new AtomicReferenceArray<>(1);
+          Thread sender =
+              caller(
+                  () -> {
+                    runners.send(
+                        () -> ran.incrementAndGet(), failure -> closedOn.incrementAndGet());
+                    runners.send(
+                        () -> {
+                          throw new IOException("not confirmed");
+                        },
+                        failure -> failed.incrementAndGet());
+                  });
+          Thread waiting = caller(() -> answers.set(0, runners.run(() -> "answered")));
+          join(sender, waiting);
+          runners.close();
+          awaitEnded(runners);
+          check("answered".equals(answers.get(0)), "the caller answered: " + answers.get(0));
+          check(
+              ran.get() + closedOn.get() == 1,
+              "the first sent task ran, or was told the close, once: "
+                  + ran.get()
+                  + " runs, "
+                  + closedOn.get()
+                  + " told");
+          check(failed.get() == 1, "the failing sent task's failure told once: " + failed.get());
+        });
   }
 
   /** A caller's body, which may throw what a call to the runners throws. */
@@ -123,13 +169,15 @@ class RunnersLincheckTest {
   }
 
   private static Thread caller(Body body) {
-    Thread thread = new Thread(() -> {
-      try {
-        body.run();
-      } catch (Exception e) {
-        throw new AssertionError("a caller failed: " + e, e);
-      }
-    });
+    Thread thread =
+        new Thread(
+            () -> {
+              try {
+                body.run();
+              } catch (Exception e) {
+                throw new AssertionError("a caller failed: " + e, e);
+              }
+            });
     thread.start();
     return thread;
   }

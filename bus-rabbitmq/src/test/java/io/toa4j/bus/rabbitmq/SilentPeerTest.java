@@ -38,6 +38,7 @@ import org.junit.jupiter.api.Test;
 class SilentPeerTest {
   /** What a silently cut-off process may hold at most: the bound named in docs/faults.md. */
   static final Duration BOUND = Duration.ofSeconds(10);
+
   /** How long a recovery after the link's return may take: a try every second, each bounded. */
   static final Duration RECOVERY = Duration.ofSeconds(30);
 
@@ -55,8 +56,9 @@ class SilentPeerTest {
   }
 
   @Test
-  void consume_connectionSilentlyCutWhileHandlersHoldDeliveries_otherBusGetsThemWithinTheBound_andTheCutBusConsumesAgainAfterHealing()
-      throws Exception {
+  void
+      consume_connectionSilentlyCutWhileHandlersHoldDeliveries_otherBusGetsThemWithinTheBound_andTheCutBusConsumesAgainAfterHealing()
+          throws Exception {
     int held = 4; // within the prefetch window: the cut bus takes them all
     CountDownLatch release = new CountDownLatch(1);
     Set<String> takenByCut = ConcurrentHashMap.newKeySet();
@@ -64,21 +66,28 @@ class SilentPeerTest {
     int port = TcpProxy.freePort();
     try (CapturedLog log = CapturedLog.start();
         TcpProxy proxy = TcpProxy.start(port, Server.RABBITMQ.host(), Server.RABBITMQ.port())) {
-      Bus cut = Broker.open(Clock.systemUTC(), Map.of(Tuning.URL, Server.RABBITMQ.url(vhost, port)));
+      Bus cut =
+          Broker.open(Clock.systemUTC(), Map.of(Tuning.URL, Server.RABBITMQ.url(vhost, port)));
       Bus other = Broker.open(Clock.systemUTC(), Map.of(Tuning.URL, Server.RABBITMQ.url(vhost)));
       try {
-        cut.consume(queue, delivery -> {
-          takenByCut.add(delivery.message().id());
-          if (delivery.message().id().startsWith("held-")) awaitQuietly(release); // holds it through the cut
-          return Verdict.DONE;
-        });
+        cut.consume(
+            queue,
+            delivery -> {
+              takenByCut.add(delivery.message().id());
+              if (delivery.message().id().startsWith("held-"))
+                awaitQuietly(release); // holds it through the cut
+              return Verdict.DONE;
+            });
         List<String> ids = IntStream.range(0, held).mapToObj(i -> "held-" + i).toList();
         for (String id : ids) other.send(queue, message(id));
         await().atMost(RECOVERY).until(() -> takenByCut.containsAll(ids));
-        Bus.Subscription otherConsumer = other.consume(queue, delivery -> {
-          seenByOther.add(delivery.message().id());
-          return Verdict.DONE;
-        });
+        Bus.Subscription otherConsumer =
+            other.consume(
+                queue,
+                delivery -> {
+                  seenByOther.add(delivery.message().id());
+                  return Verdict.DONE;
+                });
 
         long cutAt = System.nanoTime();
         int connectionsAtCut = proxy.accepted();
@@ -86,10 +95,13 @@ class SilentPeerTest {
 
         await().atMost(BOUND).until(() -> seenByOther.containsAll(ids));
         long handedOverMillis = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - cutAt);
-        assertThat(handedOverMillis).as("the held deliveries reached the other bus after the cut").isLessThan(BOUND.toMillis());
+        assertThat(handedOverMillis)
+            .as("the held deliveries reached the other bus after the cut")
+            .isLessThan(BOUND.toMillis());
         release.countDown(); // their verdicts go to a connection already gone
         otherConsumer.close();
-        // both connections gave up and tried again into the dropped link, one try at least timed out
+        // both connections gave up and tried again into the dropped link, one try at least timed
+        // out
         await().atMost(RECOVERY).until(() -> proxy.accepted() >= connectionsAtCut + 3);
 
         proxy.heal();
@@ -106,7 +118,9 @@ class SilentPeerTest {
       assertThat(log.lines(" WARN ", "heard nothing from the broker for two heartbeats of 2 s"))
           .as("each of the cut bus's connections: one WARN")
           .hasSize(2);
-      assertThat(log.stackTraces()).as("a dropped link logs no stack trace, nor does each try to connect into it").isEmpty();
+      assertThat(log.stackTraces())
+          .as("a dropped link logs no stack trace, nor does each try to connect into it")
+          .isEmpty();
     }
   }
 

@@ -36,11 +36,11 @@ import org.junit.jupiter.api.Test;
 
 /**
  * A broker that lost its definitions while the bus could not reach it (the virtual host deleted and
- * made again, as a broker restarted without its data would be): once it is back, automatic
- * recovery declares the whole topology again and every message published after the return is
- * delivered. Before, many threads publish at once, so the publishing pool opens more channels than
- * it keeps and closes the others; the topology lives on a channel of its own that the pool never
- * closes, so recovery does not meet "channel is already closed".
+ * made again, as a broker restarted without its data would be): once it is back, automatic recovery
+ * declares the whole topology again and every message published after the return is delivered.
+ * Before, many threads publish at once, so the publishing pool opens more channels than it keeps
+ * and closes the others; the topology lives on a channel of its own that the pool never closes, so
+ * recovery does not meet "channel is already closed".
  */
 @Needs({Server.RABBITMQ, Server.RABBITMQ_CONTROL})
 class TopologyRecoveryTest {
@@ -66,18 +66,27 @@ class TopologyRecoveryTest {
   }
 
   @Test
-  void definitionsLostWhileAway_recoveryDeclaresThemAgain_andEveryMessageAfterTheReturnIsDelivered() throws Exception {
+  void definitionsLostWhileAway_recoveryDeclaresThemAgain_andEveryMessageAfterTheReturnIsDelivered()
+      throws Exception {
     int port = TcpProxy.freePort();
     try (CapturedLog log = CapturedLog.start();
         TcpProxy proxy = TcpProxy.start(port, Server.RABBITMQ.host(), Server.RABBITMQ.port())) {
       Bus bus = Broker.open(Clock.systemUTC(), Map.of("url", Server.RABBITMQ.url(vhost, port)));
       try {
         bus.declare(queue, Set.of(label));
-        bus.consume(queue, delivery -> {
-          received.add(delivery.message().id());
-          return Verdict.DONE;
-        });
-        bus.calls().orElseThrow().serve(calls, delivery -> new Message(delivery.message().id(), "q.answer", delivery.message().body(), Map.of()));
+        bus.consume(
+            queue,
+            delivery -> {
+              received.add(delivery.message().id());
+              return Verdict.DONE;
+            });
+        bus.calls()
+            .orElseThrow()
+            .serve(
+                calls,
+                delivery ->
+                    new Message(
+                        delivery.message().id(), "q.answer", delivery.message().body(), Map.of()));
 
         List<String> before = publishConcurrently(bus, "before-", 20 * THREADS);
         await().atMost(BOUND).until(() -> received.containsAll(before));
@@ -94,17 +103,26 @@ class TopologyRecoveryTest {
         List<String> after = publishConcurrently(bus, "after-", 20 * THREADS);
         await().atMost(BOUND).until(() -> received.containsAll(after));
         await().atMost(BOUND).until(() -> answered(bus, "call-after-" + System.nanoTime()));
-        for (String q : List.of(queue, Topology.retryQueue(queue), Topology.PARKED, calls)) declaredPassively(q, false);
+        for (String q : List.of(queue, Topology.retryQueue(queue), Topology.PARKED, calls))
+          declaredPassively(q, false);
         declaredPassively(Topology.EVENTS, true);
       } finally {
         bus.close();
       }
-      assertThat(log.lines("recovering topology")).as("automatic recovery declared everything again").isEmpty();
+      assertThat(log.lines("recovering topology"))
+          .as("automatic recovery declared everything again")
+          .isEmpty();
       // what recovery met when the topology lived on channels the pool closes; a consumer's own
       // outage may say "connection is already closed", which is its one WARN, counted below
-      assertThat(log.lines("channel is already closed")).as("recovery met no closed channel").isEmpty();
-      assertThat(log.lines("The consumer of queue " + queue, " WARN ")).as("the lost consumer: one WARN").hasSize(1);
-      assertThat(log.lines("The consumer of queue " + queue, " INFO ", "is back after")).as("and one INFO").hasSize(1);
+      assertThat(log.lines("channel is already closed"))
+          .as("recovery met no closed channel")
+          .isEmpty();
+      assertThat(log.lines("The consumer of queue " + queue, " WARN "))
+          .as("the lost consumer: one WARN")
+          .hasSize(1);
+      assertThat(log.lines("The consumer of queue " + queue, " INFO ", "is back after"))
+          .as("and one INFO")
+          .hasSize(1);
       assertThat(log.stackTraces()).as("an outage logs no stack trace").isEmpty();
     }
   }
@@ -119,18 +137,22 @@ class TopologyRecoveryTest {
     for (int i = 0; i < count; i++) {
       String id = prefix + i;
       ids.add(id);
-      done.add(publishers.submit(() -> {
-        long deadline = System.nanoTime() + BOUND.toNanos();
-        while (true) {
-          try {
-            bus.publish(BusContract.message(id, label));
-            return null;
-          } catch (IllegalStateException e) {
-            if (System.nanoTime() > deadline) throw e;
-            LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(20)); // paces the repeats, as the outbox's sweep does
-          }
-        }
-      }));
+      done.add(
+          publishers.submit(
+              () -> {
+                long deadline = System.nanoTime() + BOUND.toNanos();
+                while (true) {
+                  try {
+                    bus.publish(BusContract.message(id, label));
+                    return null;
+                  } catch (IllegalStateException e) {
+                    if (System.nanoTime() > deadline) throw e;
+                    LockSupport.parkNanos(
+                        TimeUnit.MILLISECONDS.toNanos(
+                            20)); // paces the repeats, as the outbox's sweep does
+                  }
+                }
+              }));
     }
     for (Future<?> f : done) f.get(BOUND.toSeconds(), TimeUnit.SECONDS);
     return ids;
@@ -138,18 +160,24 @@ class TopologyRecoveryTest {
 
   private boolean answered(Bus bus, String id) {
     try {
-      return bus.calls().orElseThrow().request(calls, BusContract.message(id, "q.ask"), Duration.ofSeconds(5)) instanceof Response.Answered;
+      return bus.calls()
+              .orElseThrow()
+              .request(calls, BusContract.message(id, "q.ask"), Duration.ofSeconds(5))
+          instanceof Response.Answered;
     } catch (IllegalStateException e) { // the bus is not back yet
       return false;
     }
   }
 
-  /** Passively declares a queue or an exchange of the test's virtual host, straight to the broker. */
+  /**
+   * Passively declares a queue or an exchange of the test's virtual host, straight to the broker.
+   */
   private void declaredPassively(String name, boolean exchange) throws Exception {
     ConnectionFactory factory = new ConnectionFactory();
     factory.setUri(Server.RABBITMQ.url(vhost));
     factory.setAutomaticRecoveryEnabled(false);
-    try (Connection connection = factory.newConnection("toa4j test check"); Channel channel = connection.createChannel()) {
+    try (Connection connection = factory.newConnection("toa4j test check");
+        Channel channel = connection.createChannel()) {
       if (exchange) channel.exchangeDeclarePassive(name);
       else channel.queueDeclarePassive(name);
     }

@@ -85,7 +85,8 @@ class TwoProcessesTest {
   }
 
   @Test
-  void consume_laterDeliveriesAckedWhileAnEarlierIsInHand_theirAcksLeaveItOut_soACrashGivesItToTheOtherBus() {
+  void
+      consume_laterDeliveriesAckedWhileAnEarlierIsInHand_theirAcksLeaveItOut_soACrashGivesItToTheOtherBus() {
     int later = 12; // with the one in hand, within the prefetch window of 16
     CountDownLatch holding = new CountDownLatch(1);
     CountDownLatch never = new CountDownLatch(1);
@@ -93,7 +94,10 @@ class TwoProcessesTest {
     List<Delivery> seenBySecond = new CopyOnWriteArrayList<>();
     RabbitBus first = (RabbitBus) Broker.open(Clock.systemUTC());
     try (Bus second = Broker.open(Clock.systemUTC())) {
-      first.send(queue, message("held")); // the lowest delivery tag: any ack with multiple after it would cover it
+      first.send(
+          queue,
+          message(
+              "held")); // the lowest delivery tag: any ack with multiple after it would cover it
       for (int i = 0; i < later; i++) first.send(queue, message("t" + i));
       first.consume(
           queue,
@@ -113,8 +117,14 @@ class TwoProcessesTest {
 
       first.crash();
 
-      await().atMost(PATIENCE).until(() -> seenBySecond.stream().anyMatch(d -> d.message().id().equals("held")));
-      Delivery held = seenBySecond.stream().filter(d -> d.message().id().equals("held")).findFirst().orElseThrow();
+      await()
+          .atMost(PATIENCE)
+          .until(() -> seenBySecond.stream().anyMatch(d -> d.message().id().equals("held")));
+      Delivery held =
+          seenBySecond.stream()
+              .filter(d -> d.message().id().equals("held"))
+              .findFirst()
+              .orElseThrow();
       assertThat(held.attempt()).isEqualTo(2);
       assertThat(byFirst.values()).allSatisfy(n -> assertThat(n.get()).isEqualTo(1));
       await().atMost(PATIENCE).until(() -> second.depth(queue) == 0);
@@ -127,7 +137,16 @@ class TwoProcessesTest {
   void request_servedByAnotherBus_isAnsweredThere() {
     try (Bus caller = Broker.open(Clock.systemUTC());
         Bus host = Broker.open(Clock.systemUTC())) {
-      host.calls().orElseThrow().serve(queue, d -> new Message(d.message().id(), "answer", new io.toa4j.spi.Json("\"from host\""), Map.of()));
+      host.calls()
+          .orElseThrow()
+          .serve(
+              queue,
+              d ->
+                  new Message(
+                      d.message().id(),
+                      "answer",
+                      new io.toa4j.spi.Json("\"from host\""),
+                      Map.of()));
 
       Response response = caller.calls().orElseThrow().request(queue, message("c1"), PATIENCE);
 
@@ -138,7 +157,8 @@ class TwoProcessesTest {
 
   @Test
   void request_manyCallersAtOnce_reuseTheChannelsTheyOpened() throws Exception {
-    int callers = 16; // as many as the host's prefetch, so both sides publish from 16 threads at once
+    int callers =
+        16; // as many as the host's prefetch, so both sides publish from 16 threads at once
     int each = 30;
     RabbitBus caller = (RabbitBus) Broker.open(Clock.systemUTC());
     RabbitBus host = (RabbitBus) Broker.open(Clock.systemUTC());
@@ -148,20 +168,28 @@ class TwoProcessesTest {
       List<java.util.concurrent.Future<?>> running = new java.util.ArrayList<>();
       for (int t = 0; t < callers; t++) {
         String from = "c" + t + "-";
-        running.add(pool.submit(() -> {
-          for (int i = 0; i < each; i++) {
-            assertThat(caller.request(queue, message(from + i), PATIENCE)).isInstanceOf(Response.Answered.class);
-          }
-          return null;
-        }));
+        running.add(
+            pool.submit(
+                () -> {
+                  for (int i = 0; i < each; i++) {
+                    assertThat(caller.request(queue, message(from + i), PATIENCE))
+                        .isInstanceOf(Response.Answered.class);
+                  }
+                  return null;
+                }));
       }
       for (var r : running) r.get(2, TimeUnit.MINUTES);
 
-      // a call's publish waits for its confirm on a runner while its caller already has the answer and
+      // a call's publish waits for its confirm on a runner while its caller already has the answer
+      // and
       // calls again, so more publishes than callers may hold a channel at once — at most one per
       // runner, and the pool keeps as many as there are runners: never one per call
-      assertThat(caller.channelsOpened()).as("channels the caller opened for " + callers * each + " calls").isLessThanOrEqualTo(Channels.KEEP);
-      assertThat(host.channelsOpened()).as("channels the host opened for its answers").isLessThanOrEqualTo(16);
+      assertThat(caller.channelsOpened())
+          .as("channels the caller opened for " + callers * each + " calls")
+          .isLessThanOrEqualTo(Channels.KEEP);
+      assertThat(host.channelsOpened())
+          .as("channels the host opened for its answers")
+          .isLessThanOrEqualTo(16);
     } finally {
       pool.shutdownNow();
       caller.close();
@@ -175,17 +203,31 @@ class TwoProcessesTest {
     List<String> ran = new CopyOnWriteArrayList<>();
     try (Bus caller = Broker.open(Clock.systemUTC());
         Bus host = Broker.open(Clock.systemUTC())) {
-      Bus.Subscription serving = host.calls().orElseThrow().serve(queue, d -> {
-        ran.add(d.message().id());
-        return d.message();
-      });
-      assertThat(caller.calls().orElseThrow().request(queue, message("c0"), PATIENCE)).isInstanceOf(Response.Answered.class);
+      Bus.Subscription serving =
+          host.calls()
+              .orElseThrow()
+              .serve(
+                  queue,
+                  d -> {
+                    ran.add(d.message().id());
+                    return d.message();
+                  });
+      assertThat(caller.calls().orElseThrow().request(queue, message("c0"), PATIENCE))
+          .isInstanceOf(Response.Answered.class);
 
       serving.close();
 
       // a call within Calls.SERVED_FOR of the count is sent and waits; the next count finds nobody
       AtomicInteger sent = new AtomicInteger();
-      await().atMost(PATIENCE).until(() -> caller.calls().orElseThrow().request(queue, message("c" + sent.incrementAndGet()), wait) instanceof Response.Unserved);
+      await()
+          .atMost(PATIENCE)
+          .until(
+              () ->
+                  caller
+                          .calls()
+                          .orElseThrow()
+                          .request(queue, message("c" + sent.incrementAndGet()), wait)
+                      instanceof Response.Unserved);
       assertThat(ran).as("calls run").containsExactly("c0");
     }
   }
@@ -195,11 +237,14 @@ class TwoProcessesTest {
     try (Bus caller = Broker.open(Clock.systemUTC());
         Bus host = Broker.open(Clock.systemUTC())) {
       host.calls().orElseThrow().serve(queue, d -> d.message()).close();
-      assertThat(caller.calls().orElseThrow().request(queue, message("c0"), PATIENCE)).isEqualTo(new Response.Unserved(queue));
+      assertThat(caller.calls().orElseThrow().request(queue, message("c0"), PATIENCE))
+          .isEqualTo(new Response.Unserved(queue));
 
       host.calls().orElseThrow().serve(queue, d -> d.message());
 
-      assertThat(caller.calls().orElseThrow().request(queue, message("c1"), PATIENCE)).as("a count that found nobody is not kept").isInstanceOf(Response.Answered.class);
+      assertThat(caller.calls().orElseThrow().request(queue, message("c1"), PATIENCE))
+          .as("a count that found nobody is not kept")
+          .isInstanceOf(Response.Answered.class);
     }
   }
 
@@ -218,14 +263,20 @@ class TwoProcessesTest {
             awaitQuietly(never); // interrupted by the crash; no answer is sent
             return d.message();
           });
-      var waiting = java.util.concurrent.CompletableFuture.supplyAsync(() -> caller.calls().orElseThrow().request(queue, message("c1"), PATIENCE));
+      var waiting =
+          java.util.concurrent.CompletableFuture.supplyAsync(
+              () -> caller.calls().orElseThrow().request(queue, message("c1"), PATIENCE));
       await().atMost(PATIENCE).until(() -> holding.getCount() == 0);
-      second.calls().orElseThrow().serve(
-          queue,
-          d -> {
-            seenBySecond.add(d);
-            return new Message(d.message().id(), "answer", new io.toa4j.spi.Json("\"from second\""), Map.of());
-          });
+      second
+          .calls()
+          .orElseThrow()
+          .serve(
+              queue,
+              d -> {
+                seenBySecond.add(d);
+                return new Message(
+                    d.message().id(), "answer", new io.toa4j.spi.Json("\"from second\""), Map.of());
+              });
 
       first.crash();
 
@@ -233,7 +284,9 @@ class TwoProcessesTest {
       assertThat(response).isInstanceOf(Response.Answered.class);
       assertThat(((Response.Answered) response).reply().body().text()).isEqualTo("\"from second\"");
       assertThat(seenBySecond).hasSize(1);
-      assertThat(seenBySecond.get(0).message().id()).as("the call keeps its identity").isEqualTo("c1");
+      assertThat(seenBySecond.get(0).message().id())
+          .as("the call keeps its identity")
+          .isEqualTo("c1");
       assertThat(seenBySecond.get(0).attempt()).isEqualTo(2);
     } finally {
       first.close();
@@ -246,23 +299,31 @@ class TwoProcessesTest {
     List<Delivery> seen = new CopyOnWriteArrayList<>();
     try (Bus caller = Broker.open(Clock.systemUTC());
         Bus host = Broker.open(Clock.systemUTC(), Map.of("prefetch", "1"))) {
-      host.calls().orElseThrow().serve(
-          queue,
-          d -> {
-            seen.add(d);
-            awaitQuietly(release); // holds the only slot, so the second call waits in the queue
-            return d.message();
-          });
-      var first = java.util.concurrent.CompletableFuture.supplyAsync(() -> caller.calls().orElseThrow().request(queue, message("held"), PATIENCE));
+      host.calls()
+          .orElseThrow()
+          .serve(
+              queue,
+              d -> {
+                seen.add(d);
+                awaitQuietly(release); // holds the only slot, so the second call waits in the queue
+                return d.message();
+              });
+      var first =
+          java.util.concurrent.CompletableFuture.supplyAsync(
+              () -> caller.calls().orElseThrow().request(queue, message("held"), PATIENCE));
       await().atMost(PATIENCE).until(() -> seen.size() == 1);
 
-      Response second = caller.calls().orElseThrow().request(queue, message("late"), Duration.ofMillis(300));
+      Response second =
+          caller.calls().orElseThrow().request(queue, message("late"), Duration.ofMillis(300));
       release.countDown();
 
       assertThat(second).isInstanceOf(Response.Unanswered.class);
       assertThat(first.join()).isInstanceOf(Response.Answered.class);
       await().atMost(PATIENCE).until(() -> host.depth(queue) == 0);
-      assertThat(seen).extracting(d -> d.message().id()).as("the expired call never ran").containsExactly("held");
+      assertThat(seen)
+          .extracting(d -> d.message().id())
+          .as("the expired call never ran")
+          .containsExactly("held");
     }
   }
 

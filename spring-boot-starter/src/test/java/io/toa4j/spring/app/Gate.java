@@ -35,7 +35,8 @@ public final class Gate {
     if (arrived == null || gate == null) return;
     arrived.countDown();
     try {
-      if (!gate.await(30, TimeUnit.SECONDS)) throw new IllegalStateException("the gate was never opened");
+      if (!gate.await(30, TimeUnit.SECONDS))
+        throw new IllegalStateException("the gate was never opened");
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
       throw new IllegalStateException(e);

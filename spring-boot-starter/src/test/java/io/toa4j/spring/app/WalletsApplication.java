@@ -35,13 +35,21 @@ public class WalletsApplication {
     record Credit(long amount) {}
 
     @PutMapping("/wallets/{id}/credits")
-    ResponseEntity<Object> credit(@PathVariable String id, @RequestBody Credit credit, @IdempotencyKeyRequired IdempotentCall call) {
-      return answer(call.call("test.wallets.credit", Request.of(Query.id(id), Map.of("amount", credit.amount()))));
+    ResponseEntity<Object> credit(
+        @PathVariable String id,
+        @RequestBody Credit credit,
+        @IdempotencyKeyRequired IdempotentCall call) {
+      return answer(
+          call.call(
+              "test.wallets.credit", Request.of(Query.id(id), Map.of("amount", credit.amount()))));
     }
 
     @PostMapping("/wallets/{id}/deposits")
-    ResponseEntity<Object> deposit(@PathVariable String id, @RequestBody Credit credit, IdempotentCall call) {
-      return answer(call.call("test.wallets.credit", Request.of(Query.id(id), Map.of("amount", credit.amount()))));
+    ResponseEntity<Object> deposit(
+        @PathVariable String id, @RequestBody Credit credit, IdempotentCall call) {
+      return answer(
+          call.call(
+              "test.wallets.credit", Request.of(Query.id(id), Map.of("amount", credit.amount()))));
     }
 
     @GetMapping("/wallets/{id}")
@@ -50,8 +58,10 @@ public class WalletsApplication {
     }
 
     private static ResponseEntity<Object> answer(Reply reply) {
-      if (reply instanceof Reply.Output output) return ResponseEntity.ok(output.value().orElse(Map.of()));
-      return ResponseEntity.unprocessableContent().body(Map.of("code", ((Reply.Refused) reply).refusal().code()));
+      if (reply instanceof Reply.Output output)
+        return ResponseEntity.ok(output.value().orElse(Map.of()));
+      return ResponseEntity.unprocessableContent()
+          .body(Map.of("code", ((Reply.Refused) reply).refusal().code()));
     }
   }
 }

@@ -11,13 +11,20 @@ import java.sql.SQLException;
 final class Failures {
   /** HikariCP's message for a call on a connection it has closed, having found it broken. */
   private static final String CLOSED_BY_POOL = "Connection is closed";
+
   /** MariaDB's error for a key already taken. */
   static final int DUPLICATE_KEY = 1062;
+
   /** MariaDB's error for a deadlock, the transaction rolled back (SQLState 40001). */
   private static final int DEADLOCK = 1213;
+
   /** The server is shutting down (SQLState 08S01). */
   private static final int SHUTDOWN = 1053;
-  /** The connection was killed, as a shutdown does to every session (SQLState 70100, shared with a stopped statement). */
+
+  /**
+   * The connection was killed, as a shutdown does to every session (SQLState 70100, shared with a
+   * stopped statement).
+   */
   private static final int CONNECTION_KILLED = 1927;
 
   private final Server server;
@@ -48,9 +55,9 @@ final class Failures {
   }
 
   /**
-   * Whether the error says the server is out of reach for now: the connection could not be made
-   * or was lost (SQLState class 08, a refused or unroutable connection), the server is shutting
-   * down (1053) or ended the session (1927, what a shutdown does to every session). A connection
+   * Whether the error says the server is out of reach for now: the connection could not be made or
+   * was lost (SQLState class 08, a refused or unroutable connection), the server is shutting down
+   * (1053) or ended the session (1927, what a shutdown does to every session). A connection
    * HikariCP closed because it was lost fails what comes next, such as the rollback after the
    * statement that found it lost, with a SQLState of none: that is the same outage. So is a pool
    * whose every connection stayed in use for its whole timeout with none coming back ({@link
@@ -59,12 +66,19 @@ final class Failures {
   static boolean isUnreachable(Throwable t) {
     for (Throwable at = t; at != null; at = at.getCause()) {
       if (at instanceof Connections.Unanswered) return true;
-      if (at instanceof SQLException sql && sql.getSQLState() == null && CLOSED_BY_POOL.equals(sql.getMessage())) return true;
-      if (at instanceof SQLException sql && (sql.getErrorCode() == SHUTDOWN || sql.getErrorCode() == CONNECTION_KILLED)) return true;
-      if (at instanceof SQLException sql && sql.getSQLState() != null && !sql.getSQLState().isEmpty()) {
+      if (at instanceof SQLException sql
+          && sql.getSQLState() == null
+          && CLOSED_BY_POOL.equals(sql.getMessage())) return true;
+      if (at instanceof SQLException sql
+          && (sql.getErrorCode() == SHUTDOWN || sql.getErrorCode() == CONNECTION_KILLED))
+        return true;
+      if (at instanceof SQLException sql
+          && sql.getSQLState() != null
+          && !sql.getSQLState().isEmpty()) {
         return sql.getSQLState().startsWith("08");
       }
-      if (at instanceof java.net.ConnectException || at instanceof java.net.NoRouteToHostException) return true;
+      if (at instanceof java.net.ConnectException || at instanceof java.net.NoRouteToHostException)
+        return true;
     }
     return false;
   }

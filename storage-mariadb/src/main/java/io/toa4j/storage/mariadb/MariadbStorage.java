@@ -44,7 +44,13 @@ final class MariadbStorage implements Storage {
   static Connections connections(HikariDataSource pool) {
     return new Connections(
         pool,
-        new Connections.Pool(pool.getPoolName(), pool.getMaximumPoolSize(), pool.getConnectionTimeout(), "MariaDB", Failures::isUnreachable, pool::evictConnection));
+        new Connections.Pool(
+            pool.getPoolName(),
+            pool.getMaximumPoolSize(),
+            pool.getConnectionTimeout(),
+            "MariaDB",
+            Failures::isUnreachable,
+            pool::evictConnection));
   }
 
   /**
@@ -67,7 +73,8 @@ final class MariadbStorage implements Storage {
     server.password().ifPresent(config::setPassword);
     config.setMaximumPoolSize(server.poolSize());
     config.setConnectionTimeout(8_000);
-    // the compare-and-swap needs nothing stronger, and REPEATABLE READ's gap locks would only add deadlocks
+    // the compare-and-swap needs nothing stronger, and REPEATABLE READ's gap locks would only add
+    // deadlocks
     config.setTransactionIsolation("TRANSACTION_READ_COMMITTED");
     server.timeouts().apply(config);
     try {
@@ -87,10 +94,12 @@ final class MariadbStorage implements Storage {
   private MariadbStore migrate(Tables tables) {
     try {
       int applied = connections.run(c -> Migrations.apply(c, tables));
-      if (applied > 0) LOG.info("Migrated tables {}_* of {} by {} steps", tables.prefix(), server, applied);
+      if (applied > 0)
+        LOG.info("Migrated tables {}_* of {} by {} steps", tables.prefix(), server, applied);
       return new MariadbStore(tables, connections, failures);
     } catch (SQLException e) {
-      throw failures.of("create or migrate tables " + tables.prefix() + "_* of component " + tables.label(), e);
+      throw failures.of(
+          "create or migrate tables " + tables.prefix() + "_* of component " + tables.label(), e);
     }
   }
 

@@ -16,9 +16,9 @@ import io.toa4j.spi.StorageSettings;
  * tables of its own in that database ({@code billing.wallets} in {@code billing_wallets_records}
  * and its kin), created and migrated when the component first asks for its store.
  *
- * <p>Opening fails at once, naming the URL (never the password), when the server cannot be
- * reached. The storage it opens is thread-safe and owns one connection pool, closed with it.
- * Stateless and thread-safe itself.
+ * <p>Opening fails at once, naming the URL (never the password), when the server cannot be reached.
+ * The storage it opens is thread-safe and owns one connection pool, closed with it. Stateless and
+ * thread-safe itself.
  */
 public final class MariadbStorageProvider implements StorageProvider {
   @Override

@@ -44,6 +44,7 @@ import java.util.function.Supplier;
  */
 final class MariadbStore implements Store {
   private static final Dialect SQL = new MariadbDialect();
+
   /** The most ids one statement names; more go in several. */
   private static final int CHUNK = 500;
 
@@ -81,35 +82,63 @@ final class MariadbStore implements Store {
     String entry = "id, created, `change`, claimed_until, tasks, trace";
     this.read = "SELECT id, version, created, updated, state FROM " + records + " WHERE id = ?";
     this.select = "SELECT id, version, created, updated, state FROM " + records;
-    this.insert = "INSERT INTO " + records + " (id, version, created, updated, state) VALUES (?, ?, ?, ?, ?)";
-    this.update = "UPDATE " + records + " SET version = ?, updated = ?, state = ? WHERE id = ? AND version = ?";
+    this.insert =
+        "INSERT INTO " + records + " (id, version, created, updated, state) VALUES (?, ?, ?, ?, ?)";
+    this.update =
+        "UPDATE "
+            + records
+            + " SET version = ?, updated = ?, state = ? WHERE id = ? AND version = ?";
     this.remove = "DELETE FROM " + records + " WHERE id = ? AND version = ?";
     this.answered =
-        "INSERT INTO " + inbox + " (identity, reply, expires, fingerprint, answered, forgotten, record, due)"
+        "INSERT INTO "
+            + inbox
+            + " (identity, reply, expires, fingerprint, answered, forgotten, record, due)"
             + " VALUES (?, ?, ?, ?, ?, ?, ?, ?)";
     this.forgottenReplaced =
-        "UPDATE " + inbox + " SET reply = ?, expires = ?, fingerprint = ?, answered = ?, forgotten = ?, record = ?, due = ?"
+        "UPDATE "
+            + inbox
+            + " SET reply = ?, expires = ?, fingerprint = ?, answered = ?, forgotten = ?, record = ?, due = ?"
             + " WHERE identity = ? AND forgotten <= ?";
     this.enqueue = "INSERT INTO " + outbox + " (" + entry + ") VALUES (?, ?, ?, ?, ?, ?)";
     this.answer =
-        "SELECT reply, expires, fingerprint, answered, forgotten, record FROM " + inbox + " WHERE identity = ? AND forgotten > ?";
-    // one row always: the record's columns null when there is none, the answer's when it is not recorded
+        "SELECT reply, expires, fingerprint, answered, forgotten, record FROM "
+            + inbox
+            + " WHERE identity = ? AND forgotten > ?";
+    // one row always: the record's columns null when there is none, the answer's when it is not
+    // recorded
     this.readAnswered =
         "SELECT r.id, r.version, r.created, r.updated, r.state,"
             + " i.reply, i.expires, i.fingerprint, i.answered, i.forgotten, i.record, i.identity FROM (SELECT 1) AS one"
-            + " LEFT JOIN " + records + " r ON r.id = ? LEFT JOIN " + inbox + " i ON i.identity = ? AND i.forgotten > ?";
+            + " LEFT JOIN "
+            + records
+            + " r ON r.id = ? LEFT JOIN "
+            + inbox
+            + " i ON i.identity = ? AND i.forgotten > ?";
     this.forget = "DELETE FROM " + inbox + " WHERE due <= ? AND forgotten <= ? LIMIT ?";
-    this.expire = "UPDATE " + inbox + " SET reply = NULL, due = forgotten WHERE due <= ? AND forgotten > ? AND reply IS NOT NULL LIMIT ?";
+    this.expire =
+        "UPDATE "
+            + inbox
+            + " SET reply = NULL, due = forgotten WHERE due <= ? AND forgotten > ? AND reply IS NOT NULL LIMIT ?";
     this.inboxSize = "SELECT COUNT(*) FROM " + inbox;
     this.unpublishedCount = "SELECT COUNT(*) FROM " + outbox + " WHERE published IS NULL";
-    this.unpublished = "SELECT " + entry + " FROM " + outbox + " WHERE published IS NULL ORDER BY id LIMIT ?";
-    // SKIP LOCKED: two sweeps running at once take disjoint entries instead of waiting on each other
+    this.unpublished =
+        "SELECT " + entry + " FROM " + outbox + " WHERE published IS NULL ORDER BY id LIMIT ?";
+    // SKIP LOCKED: two sweeps running at once take disjoint entries instead of waiting on each
+    // other
     this.claimable =
-        "SELECT " + entry + " FROM " + outbox + " WHERE published IS NULL AND claimed_until <= ? ORDER BY id LIMIT ?"
+        "SELECT "
+            + entry
+            + " FROM "
+            + outbox
+            + " WHERE published IS NULL AND claimed_until <= ? ORDER BY id LIMIT ?"
             + " FOR UPDATE SKIP LOCKED";
     this.recent = "SELECT " + entry + ", published FROM " + outbox + " ORDER BY id DESC LIMIT ?";
-    this.release = "UPDATE " + outbox + " SET claimed_until = ? WHERE id = ? AND claimed_until = ? AND published IS NULL";
-    this.purgePublished = "DELETE FROM " + outbox + " WHERE published IS NOT NULL AND published < ? LIMIT ?";
+    this.release =
+        "UPDATE "
+            + outbox
+            + " SET claimed_until = ? WHERE id = ? AND claimed_until = ? AND published IS NULL";
+    this.purgePublished =
+        "DELETE FROM " + outbox + " WHERE published IS NOT NULL AND published < ? LIMIT ?";
   }
 
   @Override
@@ -126,7 +155,9 @@ final class MariadbStore implements Store {
         });
   }
 
-  /** The record and the call's inbox entry in one round trip: one query, joining both to one row. */
+  /**
+   * The record and the call's inbox entry in one round trip: one query, joining both to one row.
+   */
   @Override
   public Reading read(String id, String identity, long now) {
     return run(
@@ -138,8 +169,12 @@ final class MariadbStore implements Store {
             s.setLong(3, now);
             try (ResultSet r = s.executeQuery()) {
               r.next();
-              Optional<StoredRecord> record = r.getString(1) == null ? Optional.empty() : Optional.of(Rows.record(r));
-              Optional<InboxEntry> answer = r.getString(12) == null ? Optional.empty() : Optional.of(Rows.inboxEntry(r, 6, identity, now));
+              Optional<StoredRecord> record =
+                  r.getString(1) == null ? Optional.empty() : Optional.of(Rows.record(r));
+              Optional<InboxEntry> answer =
+                  r.getString(12) == null
+                      ? Optional.empty()
+                      : Optional.of(Rows.inboxEntry(r, 6, identity, now));
               return new Reading(answer, record);
             }
           }
@@ -180,7 +215,9 @@ final class MariadbStore implements Store {
   @Override
   public Outcome commit(Write write) {
     StoredRecord next = write.record();
-    return run(() -> "commit record " + next.id() + " at version " + next.version(), c -> transaction(c, write));
+    return run(
+        () -> "commit record " + next.id() + " at version " + next.version(),
+        c -> transaction(c, write));
   }
 
   /** The write in one transaction: committed when every row went in, rolled back otherwise. */
@@ -195,14 +232,15 @@ final class MariadbStore implements Store {
   }
 
   /**
-   * Runs the work in one transaction, committed when it returns a result to keep, rolled back
-   * when it returns another or throws. Auto-commit is turned back on only once the transaction is
-   * known to have ended, since turning it on commits a transaction still open: after an {@code
-   * Error} (the rollback's own included) or a rollback that failed, the connection goes back as it
-   * is — discarded by the pool's gate after an {@code Error}, rolled back by HikariCP or evicted as
+   * Runs the work in one transaction, committed when it returns a result to keep, rolled back when
+   * it returns another or throws. Auto-commit is turned back on only once the transaction is known
+   * to have ended, since turning it on commits a transaction still open: after an {@code Error}
+   * (the rollback's own included) or a rollback that failed, the connection goes back as it is —
+   * discarded by the pool's gate after an {@code Error}, rolled back by HikariCP or evicted as
    * broken otherwise.
    */
-  private static <T> T inTransaction(Connection c, Connections.Work<T> work, Predicate<T> keep) throws SQLException {
+  private static <T> T inTransaction(Connection c, Connections.Work<T> work, Predicate<T> keep)
+      throws SQLException {
     c.setAutoCommit(false);
     boolean ended = false;
     try {
@@ -221,7 +259,8 @@ final class MariadbStore implements Store {
 
   private Outcome apply(Connection c, Write write) throws SQLException {
     if (!swapped(c, write)) return Outcome.CONFLICT;
-    if (write.inbox().isPresent() && !remembered(c, write.inbox().get(), write.record().updated())) return Outcome.DUPLICATE;
+    if (write.inbox().isPresent() && !remembered(c, write.inbox().get(), write.record().updated()))
+      return Outcome.DUPLICATE;
     if (write.outbox().isPresent()) enqueue(c, write.outbox().get());
     return Outcome.COMMITTED;
   }
@@ -254,7 +293,8 @@ final class MariadbStore implements Store {
 
   /**
    * The call's inbox row: inserted, or, when the call's row is there, replacing it only if it was
-   * forgotten by the record's {@code updated}. Whether it was written (false: a twin's answer stands).
+   * forgotten by the record's {@code updated}. Whether it was written (false: a twin's answer
+   * stands).
    */
   private boolean remembered(Connection c, InboxEntry entry, long at) throws SQLException {
     try (PreparedStatement s = c.prepareStatement(answered)) {
@@ -305,13 +345,18 @@ final class MariadbStore implements Store {
             s.setString(1, identity);
             s.setLong(2, now);
             try (ResultSet r = s.executeQuery()) {
-              return r.next() ? Optional.of(Rows.inboxEntry(r, 1, identity, now)) : Optional.empty();
+              return r.next()
+                  ? Optional.of(Rows.inboxEntry(r, 1, identity, now))
+                  : Optional.empty();
             }
           }
         });
   }
 
-  /** Removes the entries forgotten, then drops the expired answers of the others: two statements, each bounded. */
+  /**
+   * Removes the entries forgotten, then drops the expired answers of the others: two statements,
+   * each bounded.
+   */
   @Override
   public int purgeInbox(long now, int limit) {
     return run(
@@ -380,14 +425,23 @@ final class MariadbStore implements Store {
                   }
                   List<String> ids = found.stream().map(OutboxEntry::id).toList();
                   for (List<String> chunk : chunks(ids)) {
-                    try (PreparedStatement s = t.prepareStatement("UPDATE " + outbox + " SET claimed_until = ? WHERE id IN (" + marks(chunk) + ")")) {
+                    try (PreparedStatement s =
+                        t.prepareStatement(
+                            "UPDATE "
+                                + outbox
+                                + " SET claimed_until = ? WHERE id IN ("
+                                + marks(chunk)
+                                + ")")) {
                       s.setLong(1, until);
                       for (int i = 0; i < chunk.size(); i++) s.setString(i + 2, chunk.get(i));
                       s.executeUpdate();
                     }
                   }
                   List<OutboxEntry> claimed = new ArrayList<>();
-                  for (OutboxEntry e : found) claimed.add(new OutboxEntry(e.id(), e.created(), e.change(), e.tasks(), until, e.trace()));
+                  for (OutboxEntry e : found)
+                    claimed.add(
+                        new OutboxEntry(
+                            e.id(), e.created(), e.change(), e.tasks(), until, e.trace()));
                   claimed.sort(Comparator.comparing(OutboxEntry::id));
                   return claimed;
                 },
@@ -406,7 +460,10 @@ final class MariadbStore implements Store {
         });
   }
 
-  /** One statement an entry, sent as one batch: each entry's claim given back only if still the caller's. */
+  /**
+   * One statement an entry, sent as one batch: each entry's claim given back only if still the
+   * caller's.
+   */
   @Override
   public void release(Collection<OutboxEntry> entries, long now) {
     if (entries.isEmpty()) return;
@@ -442,8 +499,13 @@ final class MariadbStore implements Store {
                 t -> {
                   int named = 0;
                   for (List<String> chunk : chunks(new ArrayList<>(new LinkedHashSet<>(ids)))) {
-                    String sql = "UPDATE " + outbox + " SET claimed_until = CASE WHEN published IS NULL THEN claimed_until ELSE ? END,"
-                        + " published = NULL WHERE id IN (" + marks(chunk) + ")";
+                    String sql =
+                        "UPDATE "
+                            + outbox
+                            + " SET claimed_until = CASE WHEN published IS NULL THEN claimed_until ELSE ? END,"
+                            + " published = NULL WHERE id IN ("
+                            + marks(chunk)
+                            + ")";
                     try (PreparedStatement s = t.prepareStatement(sql)) {
                       s.setLong(1, now);
                       for (int i = 0; i < chunk.size(); i++) s.setString(i + 2, chunk.get(i));
@@ -462,7 +524,12 @@ final class MariadbStore implements Store {
         "mark " + ids.size() + " outbox entries published",
         c -> {
           for (List<String> chunk : chunks(new ArrayList<>(ids))) {
-            String sql = "UPDATE " + outbox + " SET published = ? WHERE id IN (" + marks(chunk) + ") AND published IS NULL";
+            String sql =
+                "UPDATE "
+                    + outbox
+                    + " SET published = ? WHERE id IN ("
+                    + marks(chunk)
+                    + ") AND published IS NULL";
             try (PreparedStatement s = c.prepareStatement(sql)) {
               s.setLong(1, at);
               for (int i = 0; i < chunk.size(); i++) s.setString(i + 2, chunk.get(i));
@@ -488,7 +555,8 @@ final class MariadbStore implements Store {
 
   private static List<List<String>> chunks(List<String> ids) {
     List<List<String>> chunks = new ArrayList<>();
-    for (int from = 0; from < ids.size(); from += CHUNK) chunks.add(ids.subList(from, Math.min(ids.size(), from + CHUNK)));
+    for (int from = 0; from < ids.size(); from += CHUNK)
+      chunks.add(ids.subList(from, Math.min(ids.size(), from + CHUNK)));
     return chunks;
   }
 
@@ -523,7 +591,9 @@ final class MariadbStore implements Store {
     try {
       return pool.run(work);
     } catch (SQLException e) {
-      throw failures.of(what.get() + " on tables " + tables.prefix() + "_* (component " + tables.label() + ")", e);
+      throw failures.of(
+          what.get() + " on tables " + tables.prefix() + "_* (component " + tables.label() + ")",
+          e);
     }
   }
 }

@@ -8,8 +8,8 @@ import java.sql.Statement;
 import java.util.List;
 
 /**
- * A component's tables, as numbered steps applied in order and recorded in its {@code
- * _migrations} table. A step, once released, never changes; a new need is a new step.
+ * A component's tables, as numbered steps applied in order and recorded in its {@code _migrations}
+ * table. A step, once released, never changes; a new need is a new step.
  *
  * <p>MariaDB commits each statement that changes a table's definition by itself, so steps cannot
  * share a transaction as they do on PostgreSQL. Instead every step can run again without harm
@@ -22,12 +22,14 @@ import java.util.List;
 final class Migrations {
   /** MariaDB's error for a table that does not exist. */
   private static final int NO_SUCH_TABLE = 1146;
+
   /** How long a process waits for another's migration of the same component. */
   private static final int LOCK_SECONDS = 3_600;
 
   private Migrations() {}
 
-  private static final String TABLE_OPTIONS = " ENGINE=InnoDB DEFAULT CHARSET=utf8mb4 COLLATE=utf8mb4_bin";
+  private static final String TABLE_OPTIONS =
+      " ENGINE=InnoDB DEFAULT CHARSET=utf8mb4 COLLATE=utf8mb4_bin";
 
   /**
    * The steps, where {@code %1$s}, {@code %2$s} and {@code %3$s} stand for the quoted records,
@@ -90,17 +92,34 @@ final class Migrations {
       lock(c, lockName);
       try {
         s.execute(
-            "CREATE TABLE IF NOT EXISTS " + tables.table("migrations")
-                + " (step INT NOT NULL PRIMARY KEY, applied_at TIMESTAMP(6) NOT NULL)" + TABLE_OPTIONS);
+            "CREATE TABLE IF NOT EXISTS "
+                + tables.table("migrations")
+                + " (step INT NOT NULL PRIMARY KEY, applied_at TIMESTAMP(6) NOT NULL)"
+                + TABLE_OPTIONS);
         int current = current(s, tables);
         if (current > STEPS.size()) {
           throw new SQLException(
-              "The tables " + tables.prefix() + "_* are at migration step " + current + ", newer than this toa4j knows ("
-                  + STEPS.size() + "); run a newer toa4j");
+              "The tables "
+                  + tables.prefix()
+                  + "_* are at migration step "
+                  + current
+                  + ", newer than this toa4j knows ("
+                  + STEPS.size()
+                  + "); run a newer toa4j");
         }
         for (int step = current + 1; step <= STEPS.size(); step++) {
-          s.execute(String.format(STEPS.get(step - 1), tables.table("records"), tables.table("outbox"), tables.table("inbox")));
-          s.execute("INSERT INTO " + tables.table("migrations") + " (step, applied_at) VALUES (" + step + ", NOW(6))");
+          s.execute(
+              String.format(
+                  STEPS.get(step - 1),
+                  tables.table("records"),
+                  tables.table("outbox"),
+                  tables.table("inbox")));
+          s.execute(
+              "INSERT INTO "
+                  + tables.table("migrations")
+                  + " (step, applied_at) VALUES ("
+                  + step
+                  + ", NOW(6))");
         }
         return STEPS.size() - current;
       } finally {
@@ -119,7 +138,8 @@ final class Migrations {
 
   /** The session's statement timeout, as a number of seconds, to set again after the steps. */
   private static String statementTime(Connection c) throws SQLException {
-    try (Statement s = c.createStatement(); ResultSet r = s.executeQuery("SELECT @@session.max_statement_time")) {
+    try (Statement s = c.createStatement();
+        ResultSet r = s.executeQuery("SELECT @@session.max_statement_time")) {
       r.next();
       return r.getBigDecimal(1).toPlainString();
     }
@@ -132,7 +152,8 @@ final class Migrations {
       try (ResultSet r = lock.executeQuery()) {
         r.next();
         if (r.getInt(1) != 1) {
-          throw new SQLException("Another process held the migration lock " + name + " for " + LOCK_SECONDS + " s");
+          throw new SQLException(
+              "Another process held the migration lock " + name + " for " + LOCK_SECONDS + " s");
         }
       }
     }
@@ -152,7 +173,8 @@ final class Migrations {
   }
 
   private static int current(Statement s, Tables tables) throws SQLException {
-    try (ResultSet r = s.executeQuery("SELECT COALESCE(MAX(step), 0) FROM " + tables.table("migrations"))) {
+    try (ResultSet r =
+        s.executeQuery("SELECT COALESCE(MAX(step), 0) FROM " + tables.table("migrations"))) {
       r.next();
       return r.getInt(1);
     }

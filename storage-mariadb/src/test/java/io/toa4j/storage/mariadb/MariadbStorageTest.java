@@ -30,7 +30,10 @@ import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
-/** What is MariaDB's own beyond the contract: its tables, migrations, timeouts and outages, on a real server. */
+/**
+ * What is MariaDB's own beyond the contract: its tables, migrations, timeouts and outages, on a
+ * real server.
+ */
 @Needs(MARIADB)
 class MariadbStorageTest {
   private static final String A = "0000000000000000000000000000000a";
@@ -42,44 +45,55 @@ class MariadbStorageTest {
   }
 
   @Test
-  void store_createsTheComponentsTablesInTheUrlsDatabase_innodbUtf8mb4Bin_everyStepRecorded() throws Exception {
+  void store_createsTheComponentsTablesInTheUrlsDatabase_innodbUtf8mb4Bin_everyStepRecorded()
+      throws Exception {
     try (Storage storage = database.open()) {
       storage.store("billing.wallets");
     }
-    assertThat(rows(
-            "SELECT table_name, engine, table_collation FROM information_schema.tables WHERE table_schema = '" + database.name()
-                + "' ORDER BY table_name"))
+    assertThat(
+            rows(
+                "SELECT table_name, engine, table_collation FROM information_schema.tables WHERE table_schema = '"
+                    + database.name()
+                    + "' ORDER BY table_name"))
         .containsExactly(
             "billing_wallets_inbox InnoDB utf8mb4_bin",
             "billing_wallets_migrations InnoDB utf8mb4_bin",
             "billing_wallets_outbox InnoDB utf8mb4_bin",
             "billing_wallets_records InnoDB utf8mb4_bin");
-    assertThat(rows("SELECT step FROM billing_wallets_migrations ORDER BY step")).containsExactly("1", "2", "3");
+    assertThat(rows("SELECT step FROM billing_wallets_migrations ORDER BY step"))
+        .containsExactly("1", "2", "3");
   }
 
   @Test
   void store_twoStoragesMigratingAtOnce_bothWork_andEachStepIsRecordedOnce() throws Exception {
     ExecutorService threads = Executors.newFixedThreadPool(2);
-    try (Storage one = database.open(); Storage two = database.open()) {
+    try (Storage one = database.open();
+        Storage two = database.open()) {
       List<Future<Store>> stores = new ArrayList<>();
-      for (Storage storage : List.of(one, two)) stores.add(threads.submit(() -> storage.store("billing.wallets")));
-      for (Future<Store> store : stores) assertThat(store.get(1, TimeUnit.MINUTES).read(A)).isEmpty();
+      for (Storage storage : List.of(one, two))
+        stores.add(threads.submit(() -> storage.store("billing.wallets")));
+      for (Future<Store> store : stores)
+        assertThat(store.get(1, TimeUnit.MINUTES).read(A)).isEmpty();
     } finally {
       threads.shutdownNow();
     }
-    assertThat(rows("SELECT COUNT(*), COUNT(DISTINCT step) FROM billing_wallets_migrations")).containsExactly("3 3");
+    assertThat(rows("SELECT COUNT(*), COUNT(DISTINCT step) FROM billing_wallets_migrations"))
+        .containsExactly("3 3");
   }
 
   @Test
   void store_aStepRunAgainAfterAStopBeforeItsRecord_doesNoHarm() throws Exception {
     try (Storage storage = database.open()) {
-      storage.store("billing.wallets").commit(new Write(0, new StoredRecord(A, 1, 1, 1, new Json("{}"))));
+      storage
+          .store("billing.wallets")
+          .commit(new Write(0, new StoredRecord(A, 1, 1, 1, new Json("{}"))));
     }
     execute("DELETE FROM billing_wallets_migrations WHERE step > 1");
     try (Storage storage = database.open()) {
       assertThat(storage.store("billing.wallets").read(A)).isPresent();
     }
-    assertThat(rows("SELECT step FROM billing_wallets_migrations ORDER BY step")).containsExactly("1", "2", "3");
+    assertThat(rows("SELECT step FROM billing_wallets_migrations ORDER BY step"))
+        .containsExactly("1", "2", "3");
   }
 
   @Test
@@ -101,7 +115,8 @@ class MariadbStorageTest {
     String state = "{\"z\": 1, \"a\" :[1e300, -0.0, \"é\\u0000😀\"], \"nested\":{\"k\":null}}";
     try (Storage storage = database.open()) {
       Store store = storage.store("billing.wallets");
-      assertThat(store.commit(new Write(0, new StoredRecord(A, 1, 1, 1, new Json(state))))).isEqualTo(Outcome.COMMITTED);
+      assertThat(store.commit(new Write(0, new StoredRecord(A, 1, 1, 1, new Json(state)))))
+          .isEqualTo(Outcome.COMMITTED);
       assertThat(store.read(A).orElseThrow().state().text()).isEqualTo(state);
     }
   }
@@ -110,8 +125,12 @@ class MariadbStorageTest {
   void ids_differingOnlyInCase_areTwoRecords() {
     try (Storage storage = database.open()) {
       Store store = storage.store("billing.wallets");
-      assertThat(store.commit(new Write(0, new StoredRecord("abc", 1, 1, 1, new Json("{\"n\":1}"))))).isEqualTo(Outcome.COMMITTED);
-      assertThat(store.commit(new Write(0, new StoredRecord("ABC", 1, 2, 2, new Json("{\"n\":2}"))))).isEqualTo(Outcome.COMMITTED);
+      assertThat(
+              store.commit(new Write(0, new StoredRecord("abc", 1, 1, 1, new Json("{\"n\":1}")))))
+          .isEqualTo(Outcome.COMMITTED);
+      assertThat(
+              store.commit(new Write(0, new StoredRecord("ABC", 1, 2, 2, new Json("{\"n\":2}")))))
+          .isEqualTo(Outcome.COMMITTED);
       assertThat(store.read("ABC").orElseThrow().state().text()).isEqualTo("{\"n\":2}");
     }
   }
@@ -119,7 +138,10 @@ class MariadbStorageTest {
   @Test
   void open_databaseThatDoesNotExist_failsWithoutCallingItUnreachable() {
     Map<String, String> options = Map.of("url", MARIADB.url("toa_no_such_database"));
-    assertThatThrownBy(() -> TestDatabase.provider().open(new io.toa4j.spi.StorageSettings(java.nio.file.Path.of(".toa"), options)))
+    assertThatThrownBy(
+            () ->
+                TestDatabase.provider()
+                    .open(new io.toa4j.spi.StorageSettings(java.nio.file.Path.of(".toa"), options)))
         .isInstanceOf(IllegalStateException.class)
         .isNotInstanceOf(UnreachableException.class)
         .hasMessageContaining("toa_no_such_database");
@@ -127,13 +149,19 @@ class MariadbStorageTest {
 
   @Test
   void statementPastItsTimeout_isStoppedByTheServer_notTakenForALostConnection() throws Exception {
-    try (Storage storage = database.open(Map.of("statement-timeout-seconds", "1", "pool-size", "1"))) {
+    try (Storage storage =
+        database.open(Map.of("statement-timeout-seconds", "1", "pool-size", "1"))) {
       MariadbStorage mariadb = (MariadbStorage) storage;
-      SQLException stopped = catchThrowableOfType(SQLException.class, () -> mariadb.withConnection(c -> {
-        try (Statement s = c.createStatement()) {
-          return s.execute("SELECT SLEEP(3)");
-        }
-      }));
+      SQLException stopped =
+          catchThrowableOfType(
+              SQLException.class,
+              () ->
+                  mariadb.withConnection(
+                      c -> {
+                        try (Statement s = c.createStatement()) {
+                          return s.execute("SELECT SLEEP(3)");
+                        }
+                      }));
       assertThat(stopped.getErrorCode()).as("%s", stopped).isEqualTo(1969);
       assertThat(Failures.isUnreachable(stopped)).isFalse();
       assertThat(storage.store("billing.wallets").read(A)).as("the connection lives on").isEmpty();
@@ -145,7 +173,8 @@ class MariadbStorageTest {
     try (Storage storage = database.open()) {
       Store store = storage.store("billing.wallets");
       String id = "x".repeat(513);
-      assertThatThrownBy(() -> store.commit(new Write(0, new StoredRecord(id, 1, 1, 1, new Json("{}")))))
+      assertThatThrownBy(
+              () -> store.commit(new Write(0, new StoredRecord(id, 1, 1, 1, new Json("{}")))))
           .isInstanceOf(IllegalStateException.class)
           .isNotInstanceOf(UnreachableException.class)
           .hasMessageContaining("Data too long");
@@ -154,15 +183,19 @@ class MariadbStorageTest {
   }
 
   @Test
-  void writerWaitingOnARowLockPastTheStatementTimeout_failsSayingSo_notAsAnOutage() throws Exception {
-    try (Storage storage = database.open(Map.of("statement-timeout-seconds", "1", "pool-size", "2"));
+  void writerWaitingOnARowLockPastTheStatementTimeout_failsSayingSo_notAsAnOutage()
+      throws Exception {
+    try (Storage storage =
+            database.open(Map.of("statement-timeout-seconds", "1", "pool-size", "2"));
         Connection holder = database.connect()) {
       Store store = storage.store("billing.wallets");
-      assertThat(store.commit(new Write(0, new StoredRecord(A, 1, 1, 1, new Json("{}"))))).isEqualTo(Outcome.COMMITTED);
+      assertThat(store.commit(new Write(0, new StoredRecord(A, 1, 1, 1, new Json("{}")))))
+          .isEqualTo(Outcome.COMMITTED);
       holder.setAutoCommit(false);
       try (Statement s = holder.createStatement()) {
         s.executeUpdate("UPDATE billing_wallets_records SET updated = 5 WHERE id = '" + A + "'");
-        assertThatThrownBy(() -> store.commit(new Write(1, new StoredRecord(A, 2, 1, 2, new Json("{}")))))
+        assertThatThrownBy(
+                () -> store.commit(new Write(1, new StoredRecord(A, 2, 1, 2, new Json("{}")))))
             .isInstanceOf(IllegalStateException.class)
             .isNotInstanceOf(UnreachableException.class)
             // whichever of the two, set alike, ends the wait first
@@ -170,49 +203,67 @@ class MariadbStorageTest {
       } finally {
         holder.rollback();
       }
-      assertThat(store.commit(new Write(1, new StoredRecord(A, 2, 1, 2, new Json("{}"))))).isEqualTo(Outcome.COMMITTED);
+      assertThat(store.commit(new Write(1, new StoredRecord(A, 2, 1, 2, new Json("{}")))))
+          .isEqualTo(Outcome.COMMITTED);
     }
   }
 
   @Test
   void sessionLeftIdleInATransaction_isEndedByTheServer_freeingItsRowLocks() throws Exception {
     ExecutorService threads = Executors.newSingleThreadExecutor();
-    try (Storage storage = database.open(Map.of("statement-timeout-seconds", "1", "pool-size", "2"))) {
+    try (Storage storage =
+        database.open(Map.of("statement-timeout-seconds", "1", "pool-size", "2"))) {
       Store store = storage.store("billing.wallets");
-      assertThat(store.commit(new Write(0, new StoredRecord(A, 1, 1, 1, new Json("{}"))))).isEqualTo(Outcome.COMMITTED);
+      assertThat(store.commit(new Write(0, new StoredRecord(A, 1, 1, 1, new Json("{}")))))
+          .isEqualTo(Outcome.COMMITTED);
       java.util.concurrent.CountDownLatch locked = new java.util.concurrent.CountDownLatch(1);
       java.util.concurrent.CountDownLatch spoken = new java.util.concurrent.CountDownLatch(1);
-      // a client of the storage's own pool that takes the row and then falls silent inside its transaction
-      Future<Throwable> silent = threads.submit(() -> {
-        try {
-          ((MariadbStorage) storage).withConnection(c -> {
-            c.setAutoCommit(false);
-            try (Statement s = c.createStatement()) {
-              s.executeUpdate("UPDATE billing_wallets_records SET updated = 5 WHERE id = '" + A + "'");
-            }
-            locked.countDown();
-            try {
-              spoken.await(60, TimeUnit.SECONDS); // silent until the test saw its lock freed
-            } catch (InterruptedException e) {
-              Thread.currentThread().interrupt();
-            }
-            c.commit();
-            return null;
-          });
-          return null;
-        } catch (Throwable e) {
-          return e;
-        }
-      });
+      // a client of the storage's own pool that takes the row and then falls silent inside its
+      // transaction
+      Future<Throwable> silent =
+          threads.submit(
+              () -> {
+                try {
+                  ((MariadbStorage) storage)
+                      .withConnection(
+                          c -> {
+                            c.setAutoCommit(false);
+                            try (Statement s = c.createStatement()) {
+                              s.executeUpdate(
+                                  "UPDATE billing_wallets_records SET updated = 5 WHERE id = '"
+                                      + A
+                                      + "'");
+                            }
+                            locked.countDown();
+                            try {
+                              spoken.await(
+                                  60, TimeUnit.SECONDS); // silent until the test saw its lock freed
+                            } catch (InterruptedException e) {
+                              Thread.currentThread().interrupt();
+                            }
+                            c.commit();
+                            return null;
+                          });
+                  return null;
+                } catch (Throwable e) {
+                  return e;
+                }
+              });
       assertThat(locked.await(10, TimeUnit.SECONDS)).isTrue();
       // each try waits for the row lock at most the statement timeout and writes nothing when it
-      // fails; once the server ended the silent session (its idle timeout: the statement timeout + 2 s) one commits
+      // fails; once the server ended the silent session (its idle timeout: the statement timeout +
+      // 2 s) one commits
       org.awaitility.Awaitility.await("the row lock of the silent session freed")
           .atMost(30, TimeUnit.SECONDS)
           .ignoreExceptions()
-          .until(() -> store.commit(new Write(1, new StoredRecord(A, 2, 1, 2, new Json("{}")))) == Outcome.COMMITTED);
+          .until(
+              () ->
+                  store.commit(new Write(1, new StoredRecord(A, 2, 1, 2, new Json("{}"))))
+                      == Outcome.COMMITTED);
       spoken.countDown();
-      assertThat(silent.get(30, TimeUnit.SECONDS)).as("its commit, on a session the server ended").isNotNull();
+      assertThat(silent.get(30, TimeUnit.SECONDS))
+          .as("its commit, on a session the server ended")
+          .isNotNull();
       assertThat(store.read(A).orElseThrow().updated()).isEqualTo(2);
     } finally {
       threads.shutdownNow();
@@ -244,10 +295,12 @@ class MariadbStorageTest {
   }
 
   @Test
-  void connectionLost_isAnOutage_andOnceTheServerIsBackNoCutConnectionIsHandedOut() throws Exception {
+  void connectionLost_isAnOutage_andOnceTheServerIsBackNoCutConnectionIsHandedOut()
+      throws Exception {
     int port = TcpProxy.freePort();
     try (TcpProxy proxy = TcpProxy.start(port, MARIADB.host(), MARIADB.port());
-        Storage storage = database.open(Map.of("url", MARIADB.url(database.name(), port), "pool-size", "4"))) {
+        Storage storage =
+            database.open(Map.of("url", MARIADB.url(database.name(), port), "pool-size", "4"))) {
       Store store = storage.store("billing.wallets");
       assertThat(store.read(A)).isEmpty();
 
@@ -270,12 +323,16 @@ class MariadbStorageTest {
   @Test
   void describe_namesEngineAndUrl_neverThePassword() {
     try (Storage storage = database.open(Map.of("password", ""))) {
-      assertThat(storage.describe()).startsWith("mariadb at jdbc:mariadb://").contains(database.name());
+      assertThat(storage.describe())
+          .startsWith("mariadb at jdbc:mariadb://")
+          .contains(database.name());
     }
   }
 
   private List<String> rows(String sql) throws SQLException {
-    try (Connection c = database.connect(); Statement s = c.createStatement(); ResultSet r = s.executeQuery(sql)) {
+    try (Connection c = database.connect();
+        Statement s = c.createStatement();
+        ResultSet r = s.executeQuery(sql)) {
       List<String> rows = new ArrayList<>();
       int columns = r.getMetaData().getColumnCount();
       while (r.next()) {
@@ -288,7 +345,8 @@ class MariadbStorageTest {
   }
 
   private void execute(String sql) throws SQLException {
-    try (Connection c = database.connect(); Statement s = c.createStatement()) {
+    try (Connection c = database.connect();
+        Statement s = c.createStatement()) {
       s.execute(sql);
     }
   }

@@ -30,9 +30,12 @@ final class TestDatabase implements AutoCloseable {
 
   /** Creates a database no other test uses. */
   static TestDatabase create() {
-    TestDatabase database = new TestDatabase("toa_t" + UUID.randomUUID().toString().replace("-", "").substring(0, 16));
-    try (Connection c = connect(Server.MARIADB.url()); Statement s = c.createStatement()) {
-      s.execute("CREATE DATABASE `" + database.name + "` CHARACTER SET utf8mb4 COLLATE utf8mb4_bin");
+    TestDatabase database =
+        new TestDatabase("toa_t" + UUID.randomUUID().toString().replace("-", "").substring(0, 16));
+    try (Connection c = connect(Server.MARIADB.url());
+        Statement s = c.createStatement()) {
+      s.execute(
+          "CREATE DATABASE `" + database.name + "` CHARACTER SET utf8mb4 COLLATE utf8mb4_bin");
     } catch (SQLException e) {
       throw unreachable(e);
     }
@@ -86,15 +89,20 @@ final class TestDatabase implements AutoCloseable {
   /** Drops the database and everything in it. */
   @Override
   public void close() throws SQLException {
-    try (Connection c = connect(Server.MARIADB.url()); Statement s = c.createStatement()) {
+    try (Connection c = connect(Server.MARIADB.url());
+        Statement s = c.createStatement()) {
       s.execute("DROP DATABASE IF EXISTS `" + name + "`");
     }
   }
 
   private static AssertionError unreachable(Exception e) {
     return new AssertionError(
-        "The MariaDB tests need a server at " + Server.MARIADB.host() + ":" + Server.MARIADB.port()
-            + " and could not use it: " + e.getMessage()
+        "The MariaDB tests need a server at "
+            + Server.MARIADB.host()
+            + ":"
+            + Server.MARIADB.port()
+            + " and could not use it: "
+            + e.getMessage()
             + "\nStart one with a user root without a password (on Debian: apt-get install mariadb-server;"
             + " start-stop-daemon --start --oknodo --background --exec /usr/sbin/mariadbd), or point TOA_MARIADB_URL"
             + " at another, such as jdbc:mariadb://host:3306/db?user=me&password=...",

@@ -36,22 +36,28 @@ final class Failures {
   }
 
   /**
-   * Whether the error says the server is out of reach for now: the connection could not be made
-   * or was lost (SQLState class 08), or the server is starting or stopping (57P01 to 57P03). A
+   * Whether the error says the server is out of reach for now: the connection could not be made or
+   * was lost (SQLState class 08), or the server is starting or stopping (57P01 to 57P03). A
    * connection HikariCP closed because it was lost (class 08) fails what comes next, such as the
-   * rollback or the commit after the statement that found it lost, with a SQLState of none: that
-   * is the same outage. So is a pool whose every connection stayed in use for its whole timeout
-   * with none coming back ({@link Connections.Unanswered}): the server answers nothing.
+   * rollback or the commit after the statement that found it lost, with a SQLState of none: that is
+   * the same outage. So is a pool whose every connection stayed in use for its whole timeout with
+   * none coming back ({@link Connections.Unanswered}): the server answers nothing.
    */
   static boolean isUnreachable(Throwable t) {
     for (Throwable at = t; at != null; at = at.getCause()) {
       if (at instanceof Connections.Unanswered) return true;
-      if (at instanceof SQLException sql && sql.getSQLState() == null && CLOSED_BY_POOL.equals(sql.getMessage())) return true;
+      if (at instanceof SQLException sql
+          && sql.getSQLState() == null
+          && CLOSED_BY_POOL.equals(sql.getMessage())) return true;
       if (at instanceof SQLException sql && sql.getSQLState() != null) {
         String state = sql.getSQLState();
-        return state.startsWith("08") || state.equals("57P01") || state.equals("57P02") || state.equals("57P03");
+        return state.startsWith("08")
+            || state.equals("57P01")
+            || state.equals("57P02")
+            || state.equals("57P03");
       }
-      if (at instanceof java.net.ConnectException || at instanceof java.net.NoRouteToHostException) return true;
+      if (at instanceof java.net.ConnectException || at instanceof java.net.NoRouteToHostException)
+        return true;
     }
     return false;
   }

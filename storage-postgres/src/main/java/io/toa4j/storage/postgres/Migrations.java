@@ -19,8 +19,10 @@ import java.util.List;
 final class Migrations {
   /** The advisory lock's first key, toa4j's own, so it does not meet other users' locks. */
   private static final int LOCK_SPACE = 0x70a4;
+
   /** PostgreSQL's SQLSTATE for a table, or a schema named with it, that does not exist. */
   private static final String UNDEFINED_TABLE = "42P01";
+
   private static final String UNDEFINED_SCHEMA = "3F000";
 
   private Migrations() {}
@@ -77,7 +79,8 @@ final class Migrations {
    * @return how many steps this call applied (0 when another process, or an earlier start, did)
    */
   static int apply(Connection c, Schema schema) throws SQLException {
-    if (recorded(c, schema) == STEPS.size()) return 0; // current: one query, no lock, no transaction
+    if (recorded(c, schema) == STEPS.size())
+      return 0; // current: one query, no lock, no transaction
     c.setAutoCommit(false);
     int networkTimeout = c.getNetworkTimeout();
     try (Statement s = c.createStatement()) {
@@ -85,24 +88,36 @@ final class Migrations {
       // statement timeout, and no socket timeout that would take a long step for a lost connection
       s.execute("SET LOCAL statement_timeout = 0");
       c.setNetworkTimeout(Runnable::run, 0);
-      try (PreparedStatement lock = c.prepareStatement("SELECT pg_advisory_xact_lock(?, hashtext(?))")) {
+      try (PreparedStatement lock =
+          c.prepareStatement("SELECT pg_advisory_xact_lock(?, hashtext(?))")) {
         lock.setInt(1, LOCK_SPACE);
         lock.setString(2, schema.name());
         lock.execute();
       }
       s.execute("CREATE SCHEMA IF NOT EXISTS " + schema.quoted());
       s.execute(
-          "CREATE TABLE IF NOT EXISTS " + schema.table("toa_migrations")
+          "CREATE TABLE IF NOT EXISTS "
+              + schema.table("toa_migrations")
               + " (step int PRIMARY KEY, applied_at timestamptz NOT NULL)");
       int current = current(s, schema);
       if (current > STEPS.size()) {
         throw new SQLException(
-            "The schema " + schema.name() + " is at migration step " + current + ", newer than this toa4j knows ("
-                + STEPS.size() + "); run a newer toa4j");
+            "The schema "
+                + schema.name()
+                + " is at migration step "
+                + current
+                + ", newer than this toa4j knows ("
+                + STEPS.size()
+                + "); run a newer toa4j");
       }
       for (int step = current + 1; step <= STEPS.size(); step++) {
         s.execute(String.format(STEPS.get(step - 1), schema.quoted()));
-        s.execute("INSERT INTO " + schema.table("toa_migrations") + " (step, applied_at) VALUES (" + step + ", now())");
+        s.execute(
+            "INSERT INTO "
+                + schema.table("toa_migrations")
+                + " (step, applied_at) VALUES ("
+                + step
+                + ", now())");
       }
       c.commit();
       return STEPS.size() - current;
@@ -116,22 +131,24 @@ final class Migrations {
   }
 
   /**
-   * The last step recorded, read in one statement without the lock; -1 when the schema or its
-   * table does not exist yet. A step is recorded in the transaction that applies it, so every
-   * step up to the one read has landed; a migration under way elsewhere is not seen until it
-   * commits, and then the lock is taken as before.
+   * The last step recorded, read in one statement without the lock; -1 when the schema or its table
+   * does not exist yet. A step is recorded in the transaction that applies it, so every step up to
+   * the one read has landed; a migration under way elsewhere is not seen until it commits, and then
+   * the lock is taken as before.
    */
   private static int recorded(Connection c, Schema schema) throws SQLException {
     try (Statement s = c.createStatement()) {
       return current(s, schema);
     } catch (SQLException e) {
-      if (UNDEFINED_TABLE.equals(e.getSQLState()) || UNDEFINED_SCHEMA.equals(e.getSQLState())) return -1;
+      if (UNDEFINED_TABLE.equals(e.getSQLState()) || UNDEFINED_SCHEMA.equals(e.getSQLState()))
+        return -1;
       throw e;
     }
   }
 
   private static int current(Statement s, Schema schema) throws SQLException {
-    try (ResultSet r = s.executeQuery("SELECT coalesce(max(step), 0) FROM " + schema.table("toa_migrations"))) {
+    try (ResultSet r =
+        s.executeQuery("SELECT coalesce(max(step), 0) FROM " + schema.table("toa_migrations"))) {
       r.next();
       return r.getInt(1);
     }

@@ -20,7 +20,10 @@ import org.slf4j.LoggerFactory;
 final class PostgresStorage implements Storage {
   private static final Logger LOG = LoggerFactory.getLogger(PostgresStorage.class);
 
-  /** Connections per storage: enough for a process's dispatchers and requests, few enough for many processes. */
+  /**
+   * Connections per storage: enough for a process's dispatchers and requests, few enough for many
+   * processes.
+   */
 
   /**
    * How long closing waits for the pool: more than HikariCP's own waits (ten seconds for its closer
@@ -46,7 +49,13 @@ final class PostgresStorage implements Storage {
   static Connections connections(HikariDataSource pool) {
     return new Connections(
         pool,
-        new Connections.Pool(pool.getPoolName(), pool.getMaximumPoolSize(), pool.getConnectionTimeout(), "PostgreSQL", Failures::isUnreachable, pool::evictConnection));
+        new Connections.Pool(
+            pool.getPoolName(),
+            pool.getMaximumPoolSize(),
+            pool.getConnectionTimeout(),
+            "PostgreSQL",
+            Failures::isUnreachable,
+            pool::evictConnection));
   }
 
   /**
@@ -80,17 +89,20 @@ final class PostgresStorage implements Storage {
   @Override
   public Store store(String component) {
     Schema schema = Schema.of(component);
-    if (closed) throw new IllegalStateException("The PostgreSQL storage at " + server + " is closed");
+    if (closed)
+      throw new IllegalStateException("The PostgreSQL storage at " + server + " is closed");
     return stores.computeIfAbsent(component, c -> migrate(schema));
   }
 
   private PostgresStore migrate(Schema schema) {
     try {
       int applied = connections.run(c -> Migrations.apply(c, schema));
-      if (applied > 0) LOG.info("Migrated schema {} of {} by {} steps", schema.name(), server, applied);
+      if (applied > 0)
+        LOG.info("Migrated schema {} of {} by {} steps", schema.name(), server, applied);
       return new PostgresStore(schema, connections, failures);
     } catch (SQLException e) {
-      throw failures.of("create or migrate schema " + schema.name() + " of component " + schema.label(), e);
+      throw failures.of(
+          "create or migrate schema " + schema.name() + " of component " + schema.label(), e);
     }
   }
 

@@ -27,17 +27,17 @@ import java.util.function.Supplier;
 /**
  * One component's records, outbox and inbox, in the tables of its own schema.
  *
- * <p>Each method takes a connection from the storage's pool for its duration. A commit is first
- * one statement in a transaction of its own, one round trip: the record's compare-and-swap ({@code
+ * <p>Each method takes a connection from the storage's pool for its duration. A commit is first one
+ * statement in a transaction of its own, one round trip: the record's compare-and-swap ({@code
  * UPDATE ... WHERE version = ?}, or an {@code INSERT} that does nothing when the id exists), at
  * READ COMMITTED, takes the row lock, so a racing writer waits, re-reads the row and finds the
  * version moved; the inbox row and the outbox row (one row, whatever number of tasks it carries:
  * they are one {@code jsonb} column) are inserted from the row it wrote, so a lost compare-and-swap
  * inserts neither. An inbox row already there for the call fails the statement whole (a unique
- * violation): then, and only then, the commit is the transaction of three statements (the inbox
- * row an upsert that replaces only a forgotten entry) whose counts decide between COMMIT and
- * ROLLBACK — the twin's answer stands, or a forgotten entry is replaced. Anything short of
- * COMMITTED writes nothing. Thread-safe.
+ * violation): then, and only then, the commit is the transaction of three statements (the inbox row
+ * an upsert that replaces only a forgotten entry) whose counts decide between COMMIT and ROLLBACK —
+ * the twin's answer stands, or a forgotten entry is replaced. Anything short of COMMITTED writes
+ * nothing. Thread-safe.
  */
 final class PostgresStore implements Store {
   /** What PostgreSQL answers an insert whose key is taken. */
@@ -65,12 +65,14 @@ final class PostgresStore implements Store {
   private final String recent;
   private final String republish;
   private final String release;
+
   /**
-   * The joined statements of each shape of commit ({@link #shape}), made once: the driver's
-   * cache of parsed statements is a map keyed by their text, and a text made anew for each commit
-   * is hashed whole each time.
+   * The joined statements of each shape of commit ({@link #shape}), made once: the driver's cache
+   * of parsed statements is a map keyed by their text, and a text made anew for each commit is
+   * hashed whole each time.
    */
   private final String[] commits = new String[8];
+
   /** Each shape's commit as one statement ({@link #alone}), the counterpart of {@link #commits}. */
   private final String[] alone = new String[8];
 
@@ -84,65 +86,119 @@ final class PostgresStore implements Store {
     this.read = "SELECT id, version, created, updated, state FROM " + records + " WHERE id = ?";
     this.select = "SELECT id, version, created, updated, state FROM " + records;
     this.insert =
-        "INSERT INTO " + records + " (id, version, created, updated, state) VALUES (?, ?, ?, ?, ?::jsonb)"
+        "INSERT INTO "
+            + records
+            + " (id, version, created, updated, state) VALUES (?, ?, ?, ?, ?::jsonb)"
             + " ON CONFLICT (id) DO NOTHING";
-    this.update = "UPDATE " + records + " SET version = ?, updated = ?, state = ?::jsonb WHERE id = ? AND version = ?";
+    this.update =
+        "UPDATE "
+            + records
+            + " SET version = ?, updated = ?, state = ?::jsonb WHERE id = ? AND version = ?";
     this.remove = "DELETE FROM " + records + " WHERE id = ? AND version = ?";
     this.remember =
-        "INSERT INTO " + inbox + " AS inbox (identity, reply, expires, fingerprint, answered, forgotten, record, due)"
+        "INSERT INTO "
+            + inbox
+            + " AS inbox (identity, reply, expires, fingerprint, answered, forgotten, record, due)"
             + " VALUES (?, ?::jsonb, ?, ?, ?, ?, ?, ?)"
             + " ON CONFLICT (identity) DO UPDATE SET reply = excluded.reply, expires = excluded.expires,"
             + " fingerprint = excluded.fingerprint, answered = excluded.answered, forgotten = excluded.forgotten,"
             + " record = excluded.record, due = excluded.due"
             + " WHERE inbox.forgotten <= ?";
-    this.enqueue = "INSERT INTO " + outbox + " (id, created, change, claimed_until, tasks, trace) VALUES (?, ?, ?::jsonb, ?, ?::jsonb, ?::jsonb)";
+    this.enqueue =
+        "INSERT INTO "
+            + outbox
+            + " (id, created, change, claimed_until, tasks, trace) VALUES (?, ?, ?::jsonb, ?, ?::jsonb, ?::jsonb)";
     this.answer =
-        "SELECT reply, expires, fingerprint, answered, forgotten, record FROM " + inbox + " WHERE identity = ? AND forgotten > ?";
-    // one row always: the record's columns null when there is none, the answer's when it is not recorded
+        "SELECT reply, expires, fingerprint, answered, forgotten, record FROM "
+            + inbox
+            + " WHERE identity = ? AND forgotten > ?";
+    // one row always: the record's columns null when there is none, the answer's when it is not
+    // recorded
     this.readAnswered =
         "SELECT r.id, r.version, r.created, r.updated, r.state,"
             + " i.reply, i.expires, i.fingerprint, i.answered, i.forgotten, i.record, i.identity FROM (VALUES (1)) AS one"
-            + " LEFT JOIN " + records + " r ON r.id = ? LEFT JOIN " + inbox + " i ON i.identity = ? AND i.forgotten > ?";
+            + " LEFT JOIN "
+            + records
+            + " r ON r.id = ? LEFT JOIN "
+            + inbox
+            + " i ON i.identity = ? AND i.forgotten > ?";
     // one statement: the entries forgotten removed, the others due dropping their expired answer
     this.purgeInbox =
-        "WITH forgotten AS (DELETE FROM " + inbox + " WHERE identity IN (SELECT identity FROM " + inbox
+        "WITH forgotten AS (DELETE FROM "
+            + inbox
+            + " WHERE identity IN (SELECT identity FROM "
+            + inbox
             + " WHERE due <= ? AND forgotten <= ? LIMIT ?) RETURNING 1),"
-            + " expired AS (UPDATE " + inbox + " SET reply = NULL, due = forgotten WHERE identity IN (SELECT identity FROM " + inbox
+            + " expired AS (UPDATE "
+            + inbox
+            + " SET reply = NULL, due = forgotten WHERE identity IN (SELECT identity FROM "
+            + inbox
             + " WHERE due <= ? AND forgotten > ? AND reply IS NOT NULL LIMIT ?) RETURNING 1)"
             + " SELECT (SELECT count(*) FROM forgotten) + (SELECT count(*) FROM expired)";
     this.inboxSize = "SELECT count(*) FROM " + inbox;
     this.unpublishedCount = "SELECT count(*) FROM " + outbox + " WHERE published IS NULL";
     this.unpublished =
-        "SELECT id, created, change::text, claimed_until, tasks::text, trace::text FROM " + outbox + " WHERE published IS NULL ORDER BY id LIMIT ?";
-    // SKIP LOCKED: two sweeps running at once take disjoint entries instead of waiting on each other.
+        "SELECT id, created, change::text, claimed_until, tasks::text, trace::text FROM "
+            + outbox
+            + " WHERE published IS NULL ORDER BY id LIMIT ?";
+    // SKIP LOCKED: two sweeps running at once take disjoint entries instead of waiting on each
+    // other.
     this.claim =
-        "UPDATE " + outbox + " SET claimed_until = ? WHERE id IN (SELECT id FROM " + outbox
+        "UPDATE "
+            + outbox
+            + " SET claimed_until = ? WHERE id IN (SELECT id FROM "
+            + outbox
             + " WHERE published IS NULL AND claimed_until <= ? ORDER BY id LIMIT ? FOR UPDATE SKIP LOCKED)"
             + " RETURNING id, created, change::text, claimed_until, tasks::text, trace::text";
-    this.published = "UPDATE " + outbox + " SET published = ? WHERE id = ANY (?) AND published IS NULL";
+    this.published =
+        "UPDATE " + outbox + " SET published = ? WHERE id = ANY (?) AND published IS NULL";
     this.recent =
-        "SELECT id, created, change::text, claimed_until, tasks::text, trace::text, published FROM " + outbox + " ORDER BY id DESC LIMIT ?";
+        "SELECT id, created, change::text, claimed_until, tasks::text, trace::text, published FROM "
+            + outbox
+            + " ORDER BY id DESC LIMIT ?";
     // an unpublished entry keeps its claim: whoever holds it publishes it anyway
     this.republish =
-        "UPDATE " + outbox + " SET claimed_until = CASE WHEN published IS NULL THEN claimed_until ELSE ? END, published = NULL"
+        "UPDATE "
+            + outbox
+            + " SET claimed_until = CASE WHEN published IS NULL THEN claimed_until ELSE ? END, published = NULL"
             + " WHERE id = ANY (?)";
     this.release =
-        "UPDATE " + outbox + " SET claimed_until = ? FROM unnest(?::text[], ?::bigint[]) AS held (id, until)"
-            + " WHERE " + outbox + ".id = held.id AND claimed_until = held.until AND published IS NULL";
+        "UPDATE "
+            + outbox
+            + " SET claimed_until = ? FROM unnest(?::text[], ?::bigint[]) AS held (id, until)"
+            + " WHERE "
+            + outbox
+            + ".id = held.id AND claimed_until = held.until AND published IS NULL";
     this.purgePublished =
-        "DELETE FROM " + outbox + " WHERE id IN (SELECT id FROM " + outbox
+        "DELETE FROM "
+            + outbox
+            + " WHERE id IN (SELECT id FROM "
+            + outbox
             + " WHERE published IS NOT NULL AND published < ? LIMIT ?)";
-    // the inbox and outbox rows inserted from the row the compare-and-swap wrote: none when it wrote none
-    String answered = "INSERT INTO " + inbox + " (identity, reply, expires, fingerprint, answered, forgotten, record, due)"
-        + " SELECT ?, ?::jsonb, ?, ?, ?, ?, ?, ? FROM written";
-    String leaving = "INSERT INTO " + outbox + " (id, created, change, claimed_until, tasks, trace)"
-        + " SELECT ?, ?, ?::jsonb, ?, ?::jsonb, ?::jsonb FROM written";
+    // the inbox and outbox rows inserted from the row the compare-and-swap wrote: none when it
+    // wrote none
+    String answered =
+        "INSERT INTO "
+            + inbox
+            + " (identity, reply, expires, fingerprint, answered, forgotten, record, due)"
+            + " SELECT ?, ?::jsonb, ?, ?, ?, ?, ?, ? FROM written";
+    String leaving =
+        "INSERT INTO "
+            + outbox
+            + " (id, created, change, claimed_until, tasks, trace)"
+            + " SELECT ?, ?, ?::jsonb, ?, ?::jsonb, ?::jsonb FROM written";
     for (int shape = 0; shape < commits.length; shape++) {
-      commits[shape] = (shape % 2 == 1 ? insert : update) + (shape / 2 % 2 == 1 ? "; " + remember : "") + (shape / 4 == 1 ? "; " + enqueue : "");
-      alone[shape] = "WITH written AS (" + (shape % 2 == 1 ? insert : update) + " RETURNING 1)"
-          + (shape / 2 % 2 == 1 ? ", answered AS (" + answered + ")" : "")
-          + (shape / 4 == 1 ? ", leaving AS (" + leaving + ")" : "")
-          + " SELECT count(*) FROM written";
+      commits[shape] =
+          (shape % 2 == 1 ? insert : update)
+              + (shape / 2 % 2 == 1 ? "; " + remember : "")
+              + (shape / 4 == 1 ? "; " + enqueue : "");
+      alone[shape] =
+          "WITH written AS ("
+              + (shape % 2 == 1 ? insert : update)
+              + " RETURNING 1)"
+              + (shape / 2 % 2 == 1 ? ", answered AS (" + answered + ")" : "")
+              + (shape / 4 == 1 ? ", leaving AS (" + leaving + ")" : "")
+              + " SELECT count(*) FROM written";
     }
   }
 
@@ -160,7 +216,9 @@ final class PostgresStore implements Store {
         });
   }
 
-  /** The record and the call's inbox entry in one round trip: one query, joining both to one row. */
+  /**
+   * The record and the call's inbox entry in one round trip: one query, joining both to one row.
+   */
   @Override
   public Reading read(String id, String identity, long now) {
     return run(
@@ -172,8 +230,12 @@ final class PostgresStore implements Store {
             s.setLong(3, now);
             try (ResultSet r = s.executeQuery()) {
               r.next();
-              Optional<StoredRecord> record = r.getString(1) == null ? Optional.empty() : Optional.of(Rows.record(r));
-              Optional<InboxEntry> answer = r.getString(12) == null ? Optional.empty() : Optional.of(Rows.inboxEntry(r, 6, identity, now));
+              Optional<StoredRecord> record =
+                  r.getString(1) == null ? Optional.empty() : Optional.of(Rows.record(r));
+              Optional<InboxEntry> answer =
+                  r.getString(12) == null
+                      ? Optional.empty()
+                      : Optional.of(Rows.inboxEntry(r, 6, identity, now));
               return new Reading(answer, record);
             }
           }
@@ -201,19 +263,26 @@ final class PostgresStore implements Store {
   private static final Dialect SQL = new Sql();
 
   /**
-   * Comparisons in PostgreSQL's terms: a property of the state read as text ({@code ->>}) and
-   * cast to its kind, texts compared by code point ({@code COLLATE "C"}, as SQLite compares them);
-   * a missing property or null is NULL, which meets only {@code IS DISTINCT FROM} and the NULL arm
-   * of {@code NOT IN}.
+   * Comparisons in PostgreSQL's terms: a property of the state read as text ({@code ->>}) and cast
+   * to its kind, texts compared by code point ({@code COLLATE "C"}, as SQLite compares them); a
+   * missing property or null is NULL, which meets only {@code IS DISTINCT FROM} and the NULL arm of
+   * {@code NOT IN}.
    */
   private static final class Sql implements Dialect {
-    /** A property's value in SQL, of its kind: its column, or its value in the state, the key as a parameter. */
+    /**
+     * A property's value in SQL, of its kind: its column, or its value in the state, the key as a
+     * parameter.
+     */
     @Override
     public String field(Selection.Field field, List<Object> parameters) {
-      String value = field.column().orElseGet(() -> {
-        parameters.add(field.name());
-        return "(state ->> ?)";
-      });
+      String value =
+          field
+              .column()
+              .orElseGet(
+                  () -> {
+                    parameters.add(field.name());
+                    return "(state ->> ?)";
+                  });
       return switch (field.kind()) {
         case TEXT -> value + " COLLATE \"C\"";
         case NUMBER -> field.column().isPresent() ? value : value + "::numeric";
@@ -221,10 +290,15 @@ final class PostgresStore implements Store {
       };
     }
 
-    /** A value as a parameter: a number as a decimal, so that a whole number and a fraction compare by value. */
+    /**
+     * A value as a parameter: a number as a decimal, so that a whole number and a fraction compare
+     * by value.
+     */
     @Override
     public Object value(Object value) {
-      return value instanceof Number n && !(value instanceof BigDecimal) ? new BigDecimal(n.toString()) : value;
+      return value instanceof Number n && !(value instanceof BigDecimal)
+          ? new BigDecimal(n.toString())
+          : value;
     }
   }
 
@@ -253,9 +327,9 @@ final class PostgresStore implements Store {
   }
 
   /**
-   * The commit as one statement in a transaction of its own; empty when it wrote nothing because
-   * an inbox row is there for the call, which only the transaction of three statements tells
-   * apart (the twin's answer, or an entry forgotten and to be replaced).
+   * The commit as one statement in a transaction of its own; empty when it wrote nothing because an
+   * inbox row is there for the call, which only the transaction of three statements tells apart
+   * (the twin's answer, or an entry forgotten and to be replaced).
    */
   private Optional<Outcome> alone(Connection c, Write write) throws SQLException {
     try (PreparedStatement s = c.prepareStatement(alone[shape(write)])) {
@@ -266,7 +340,8 @@ final class PostgresStore implements Store {
       }
     } catch (SQLException e) {
       if (Failures.isLostRace(e)) return Optional.of(Outcome.CONFLICT);
-      if (write.inbox().isPresent() && UNIQUE_VIOLATION.equals(e.getSQLState())) return Optional.empty();
+      if (write.inbox().isPresent() && UNIQUE_VIOLATION.equals(e.getSQLState()))
+        return Optional.empty();
       throw e;
     }
   }
@@ -290,7 +365,8 @@ final class PostgresStore implements Store {
       if (Failures.isLostRace(e)) return Outcome.CONFLICT;
       throw e;
     } catch (RuntimeException | Error e) {
-      // an Error too: rolled back here when it can be, and the connection is discarded by the pool's
+      // an Error too: rolled back here when it can be, and the connection is discarded by the
+      // pool's
       // gate all the same (the exchange may have stopped halfway); a failed rollback must not hide
       // the Error behind a SQLException, after which the connection would go back to the pool
       try {
@@ -363,7 +439,9 @@ final class PostgresStore implements Store {
 
   /** The index of the write's shape among the commits made at construction. */
   private static int shape(Write write) {
-    return (write.expectedVersion() == 0 ? 1 : 0) + (write.inbox().isPresent() ? 2 : 0) + (write.outbox().isPresent() ? 4 : 0);
+    return (write.expectedVersion() == 0 ? 1 : 0)
+        + (write.inbox().isPresent() ? 2 : 0)
+        + (write.outbox().isPresent() ? 4 : 0);
   }
 
   @Override
@@ -375,7 +453,9 @@ final class PostgresStore implements Store {
             s.setString(1, identity);
             s.setLong(2, now);
             try (ResultSet r = s.executeQuery()) {
-              return r.next() ? Optional.of(Rows.inboxEntry(r, 1, identity, now)) : Optional.empty();
+              return r.next()
+                  ? Optional.of(Rows.inboxEntry(r, 1, identity, now))
+                  : Optional.empty();
             }
           }
         });
@@ -475,7 +555,10 @@ final class PostgresStore implements Store {
           try (PreparedStatement s = c.prepareStatement(release)) {
             s.setLong(1, now);
             s.setArray(2, c.createArrayOf("text", entries.stream().map(OutboxEntry::id).toArray()));
-            s.setArray(3, c.createArrayOf("bigint", entries.stream().map(OutboxEntry::claimedUntil).toArray()));
+            s.setArray(
+                3,
+                c.createArrayOf(
+                    "bigint", entries.stream().map(OutboxEntry::claimedUntil).toArray()));
             return s.executeUpdate();
           }
         });
@@ -528,14 +611,15 @@ final class PostgresStore implements Store {
   }
 
   /**
-   * As {@link #run(String, Work)}, the description made only when it fails: on the paths every
-   * call takes, so that a call does not pay for the text of an error it does not have.
+   * As {@link #run(String, Work)}, the description made only when it fails: on the paths every call
+   * takes, so that a call does not pay for the text of an error it does not have.
    */
   private <T> T run(Supplier<String> what, Connections.Work<T> work) {
     try {
       return pool.run(work);
     } catch (SQLException e) {
-      throw failures.of(what.get() + " in schema " + schema.name() + " (component " + schema.label() + ")", e);
+      throw failures.of(
+          what.get() + " in schema " + schema.name() + " (component " + schema.label() + ")", e);
     }
   }
 }

@@ -6,15 +6,16 @@ import java.util.Optional;
 
 /**
  * Which PostgreSQL server to use and as whom, from a context's storage options, else the
- * environment, else the local default. The password is never shown: {@link #toString()} and
- * {@link #mask(String)} hide it wherever it may hide (the option, or the URL itself).
+ * environment, else the local default. The password is never shown: {@link #toString()} and {@link
+ * #mask(String)} hide it wherever it may hide (the option, or the URL itself).
  *
  * @param url a JDBC URL, {@code jdbc:postgresql://host:port/database}
  * @param user the role to log in as; empty to let the URL (or the driver's default) decide
  * @param password empty for trust or peer authentication
  * @param timeouts how long a statement may run, and from it how long a connection may stay quiet
  */
-record Server(String url, Optional<String> user, Optional<String> password, int poolSize, Timeouts timeouts) {
+record Server(
+    String url, Optional<String> user, Optional<String> password, int poolSize, Timeouts timeouts) {
   static final String ENVIRONMENT = "TOA_POSTGRES_URL";
   static final String DEFAULT_URL = "jdbc:postgresql://127.0.0.1:5432/test";
   static final String DEFAULT_USER = "postgres";
@@ -30,15 +31,22 @@ record Server(String url, Optional<String> user, Optional<String> password, int 
     Timeouts timeouts = Timeouts.from(options.get(Options.STATEMENT_TIMEOUT));
     Optional<String> user = Options.nonBlank(options.get("user"));
     Optional<String> password = Options.nonBlank(options.get("password"));
-    Optional<String> url = Options.nonBlank(options.get("url")).or(() -> Options.nonBlank(environment.get(ENVIRONMENT)));
+    Optional<String> url =
+        Options.nonBlank(options.get("url"))
+            .or(() -> Options.nonBlank(environment.get(ENVIRONMENT)));
     if (url.isPresent()) {
       if (!url.get().startsWith("jdbc:postgresql:")) {
         throw new IllegalArgumentException(
-            "The postgres storage's url must be a JDBC URL such as " + DEFAULT_URL + ", not '" + Options.mask(url.get(), password) + "'");
+            "The postgres storage's url must be a JDBC URL such as "
+                + DEFAULT_URL
+                + ", not '"
+                + Options.mask(url.get(), password)
+                + "'");
       }
       return new Server(url.get(), user, password, poolSize, timeouts);
     }
-    return new Server(DEFAULT_URL, user.or(() -> Optional.of(DEFAULT_USER)), password, poolSize, timeouts);
+    return new Server(
+        DEFAULT_URL, user.or(() -> Optional.of(DEFAULT_USER)), password, poolSize, timeouts);
   }
 
   /** The text with this server's password, and any password written in a URL, replaced by stars. */

@@ -8,15 +8,15 @@ import io.toa4j.sql.Options;
  * gone quiet (a dropped link: no FIN, no RST, packets simply stop) is given up by both ends within
  * seconds, and no long statement is taken for one.
  *
- * <p>The client: a round trip unanswered for the socket timeout, {@link #statementSeconds} + 2
- * (8 s by default), fails as a lost connection (pgJDBC's {@code socketTimeout}: SQLState 08006,
- * an outage, and the pool's connections are replaced); the server cancels any statement at {@link
+ * <p>The client: a round trip unanswered for the socket timeout, {@link #statementSeconds} + 2 (8 s
+ * by default), fails as a lost connection (pgJDBC's {@code socketTimeout}: SQLState 08006, an
+ * outage, and the pool's connections are replaced); the server cancels any statement at {@link
  * #statementSeconds} ({@code statement_timeout}, SQLState 57014), before that, so a statement that
  * only runs long ends with an error that says so and the connection lives on. Connecting gives up
  * after 5 s, checking an idle connection before it is handed out after 2 s.
  *
- * <p>The server, through settings made on each new connection: a session whose client went quiet
- * is ended, and its transaction rolled back and row locks freed, within 5 s — when idle, by TCP
+ * <p>The server, through settings made on each new connection: a session whose client went quiet is
+ * ended, and its transaction rolled back and row locks freed, within 5 s — when idle, by TCP
  * keepalives (a probe after 2 s of silence, then every second, 3 unanswered: {@code
  * tcp_keepalives_*}); when its answer goes unacknowledged, by {@code tcp_user_timeout} (5 s); while
  * a statement runs or waits for a lock, by checking the socket every second ({@code
@@ -27,8 +27,12 @@ import io.toa4j.sql.Options;
  */
 record Timeouts(int statementSeconds) {
   static final String OPTION = Options.STATEMENT_TIMEOUT;
-  /** Beyond the statement timeout, for the server's cancel to come back before the client gives up. */
+
+  /**
+   * Beyond the statement timeout, for the server's cancel to come back before the client gives up.
+   */
   static final int MARGIN_SECONDS = 2;
+
   static final int CONNECT_SECONDS = 5;
   static final int VALIDATION_MILLIS = 2_000;
   static final int KEEPALIVE_IDLE_SECONDS = 2;
@@ -37,7 +41,10 @@ record Timeouts(int statementSeconds) {
   static final int USER_TIMEOUT_MILLIS = 5_000;
   static final int CHECK_INTERVAL_MILLIS = 1_000;
 
-  /** The option's value, else the default; a clear error for anything but a number of seconds in range. */
+  /**
+   * The option's value, else the default; a clear error for anything but a number of seconds in
+   * range.
+   */
   static Timeouts from(String text) {
     return new Timeouts(Options.statementSeconds("postgres", text));
   }
@@ -47,7 +54,9 @@ record Timeouts(int statementSeconds) {
     return statementSeconds + MARGIN_SECONDS;
   }
 
-  /** Sets the driver's and the pool's timeouts, and the session settings run on each new connection. */
+  /**
+   * Sets the driver's and the pool's timeouts, and the session settings run on each new connection.
+   */
   void apply(HikariConfig config) {
     // as text: the driver reads its properties with getProperty, which sees only strings
     config.addDataSourceProperty("socketTimeout", String.valueOf(socketSeconds()));
@@ -60,9 +69,9 @@ record Timeouts(int statementSeconds) {
 
   /**
    * The settings as one statement, run by HikariCP on each connection it opens: they hold for the
-   * session whatever the URL's {@code options} say, where startup options would be replaced by them.
-   * A setting the server does not know is left out ({@code client_connection_check_interval} came
-   * with PostgreSQL 14), so an older server still connects, with the others.
+   * session whatever the URL's {@code options} say, where startup options would be replaced by
+   * them. A setting the server does not know is left out ({@code client_connection_check_interval}
+   * came with PostgreSQL 14), so an older server still connects, with the others.
    */
   String sessionSettings() {
     String[][] settings = {
@@ -76,9 +85,17 @@ record Timeouts(int statementSeconds) {
     };
     StringBuilder values = new StringBuilder();
     for (String[] setting : settings) {
-      values.append(values.length() == 0 ? "" : ", ").append("('").append(setting[0]).append("', '").append(setting[1]).append("')");
+      values
+          .append(values.length() == 0 ? "" : ", ")
+          .append("('")
+          .append(setting[0])
+          .append("', '")
+          .append(setting[1])
+          .append("')");
     }
-    return "SELECT set_config(s.name, s.value, false) FROM (VALUES " + values + ") AS s (name, value)"
+    return "SELECT set_config(s.name, s.value, false) FROM (VALUES "
+        + values
+        + ") AS s (name, value)"
         + " JOIN pg_settings USING (name)";
   }
 }

@@ -27,9 +27,17 @@ class PostgresStorageOfflineTest {
   @Test
   void open_unreachableServer_failsNamingTheUrlButNotThePassword() {
     String secret = "s3cr3t-Pw";
-    Map<String, String> options = Map.of("url", "jdbc:postgresql://127.0.0.1:1/test?password=hunter22", "user", "me", "password", secret);
+    Map<String, String> options =
+        Map.of(
+            "url",
+            "jdbc:postgresql://127.0.0.1:1/test?password=hunter22",
+            "user",
+            "me",
+            "password",
+            secret);
 
-    assertThatThrownBy(() -> TestDatabase.provider().open(new StorageSettings(Path.of(".toa"), options)))
+    assertThatThrownBy(
+            () -> TestDatabase.provider().open(new StorageSettings(Path.of(".toa"), options)))
         .as("nothing listens: it may come up later, so a starting process may wait for it")
         .isInstanceOf(UnreachableException.class)
         .hasMessageContaining("jdbc:postgresql://127.0.0.1:1/test?password=****")
@@ -43,9 +51,16 @@ class PostgresStorageOfflineTest {
 
     assertThat(Server.from(Map.of("url", "jdbc:postgresql://h/x", "user", "u"), env))
         .isEqualTo(new Server("jdbc:postgresql://h/x", Optional.of("u"), Optional.empty(), 10));
-    assertThat(Server.from(Map.of(), env)).isEqualTo(new Server("jdbc:postgresql://db:5432/prod", Optional.empty(), Optional.empty(), 10));
+    assertThat(Server.from(Map.of(), env))
+        .isEqualTo(
+            new Server("jdbc:postgresql://db:5432/prod", Optional.empty(), Optional.empty(), 10));
     assertThat(Server.from(Map.of(), Map.of()))
-        .isEqualTo(new Server("jdbc:postgresql://127.0.0.1:5432/test", Optional.of("postgres"), Optional.empty(), 10));
+        .isEqualTo(
+            new Server(
+                "jdbc:postgresql://127.0.0.1:5432/test",
+                Optional.of("postgres"),
+                Optional.empty(),
+                10));
     assertThatThrownBy(() -> Server.from(Map.of("url", "postgres://me:pw@h/x"), Map.of()))
         .hasMessageContaining("must be a JDBC URL")
         .satisfies(e -> assertThat(e.getMessage()).doesNotContain(":pw@"));
@@ -72,21 +87,28 @@ class PostgresStorageOfflineTest {
   void server_statementTimeout_isTakenAndCheckedByName_andTheSocketTimeoutIsTwoSecondsMore() {
     assertThat(Server.from(Map.of(), Map.of()).timeouts()).isEqualTo(new Timeouts(6));
     assertThat(Server.from(Map.of(), Map.of()).timeouts().socketSeconds()).isEqualTo(8);
-    assertThat(Server.from(Map.of("statement-timeout-seconds", "60"), Map.of()).timeouts().socketSeconds()).isEqualTo(62);
+    assertThat(
+            Server.from(Map.of("statement-timeout-seconds", "60"), Map.of())
+                .timeouts()
+                .socketSeconds())
+        .isEqualTo(62);
     assertThatThrownBy(() -> Server.from(Map.of("statement-timeout-seconds", "0"), Map.of()))
         .isInstanceOf(IllegalArgumentException.class)
-        .hasMessage("The postgres storage option statement-timeout-seconds is '0'; it must be a whole number of seconds"
-            + " from 1 to 86400 (default 6)");
+        .hasMessage(
+            "The postgres storage option statement-timeout-seconds is '0'; it must be a whole number of seconds"
+                + " from 1 to 86400 (default 6)");
     assertThatThrownBy(() -> Server.from(Map.of("statement-timeout-seconds", "8s"), Map.of()))
         .hasMessageContaining("statement-timeout-seconds is '8s'");
   }
 
   @Test
   void server_mask_hidesPasswordsInEveryPlaceTheyHide() {
-    Server server = new Server("jdbc:postgresql://h/x", Optional.of("u"), Optional.of("topsecret"), 10);
+    Server server =
+        new Server("jdbc:postgresql://h/x", Optional.of("u"), Optional.of("topsecret"), 10);
 
     assertThat(server.mask("auth failed with topsecret")).isEqualTo("auth failed with ****");
-    assertThat(server.mask("jdbc:postgresql://h/x?user=u&password=abc&ssl=true")).isEqualTo("jdbc:postgresql://h/x?user=u&password=****&ssl=true");
+    assertThat(server.mask("jdbc:postgresql://h/x?user=u&password=abc&ssl=true"))
+        .isEqualTo("jdbc:postgresql://h/x?user=u&password=****&ssl=true");
     assertThat(server.mask("postgresql://u:abc@h/x")).isEqualTo("postgresql://u:****@h/x");
     assertThat(server.toString()).isEqualTo("jdbc:postgresql://h/x as u");
   }

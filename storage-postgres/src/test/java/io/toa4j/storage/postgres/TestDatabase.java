@@ -18,9 +18,9 @@ import java.util.ServiceLoader;
 import java.util.UUID;
 
 /**
- * The real PostgreSQL the tests run against: {@code TOA_POSTGRES_URL}, else the local default.
- * The tests that use it are marked {@code @Needs(POSTGRES)}: not run when it does not answer. When
- * it answers and cannot be used, they fail, saying what was tried and how to start it.
+ * The real PostgreSQL the tests run against: {@code TOA_POSTGRES_URL}, else the local default. The
+ * tests that use it are marked {@code @Needs(POSTGRES)}: not run when it does not answer. When it
+ * answers and cannot be used, they fail, saying what was tried and how to start it.
  */
 final class TestDatabase {
   static final Server SERVER = Server.from(Map.of(), System.getenv());
@@ -68,7 +68,8 @@ final class TestDatabase {
   static void drop(String namespace) throws SQLException {
     try (Connection c = connect()) {
       List<String> schemas = new ArrayList<>();
-      try (PreparedStatement s = c.prepareStatement("SELECT nspname FROM pg_namespace WHERE starts_with(nspname, ?)")) {
+      try (PreparedStatement s =
+          c.prepareStatement("SELECT nspname FROM pg_namespace WHERE starts_with(nspname, ?)")) {
         s.setString(1, namespace + "_");
         try (ResultSet r = s.executeQuery()) {
           while (r.next()) schemas.add(r.getString(1));
@@ -82,9 +83,13 @@ final class TestDatabase {
 
   private static AssertionError unreachable(Exception e) {
     return new AssertionError(
-        "The PostgreSQL tests need a server at " + SERVER + " and could not use it: " + e.getMessage()
+        "The PostgreSQL tests need a server at "
+            + SERVER
+            + " and could not use it: "
+            + e.getMessage()
             + "\nStart one with trust authentication and a database named test (on Debian: apt-get install postgresql;"
-            + " pg_ctlcluster <version> main start; su postgres -c 'createdb test'), or point " + Server.ENVIRONMENT
+            + " pg_ctlcluster <version> main start; su postgres -c 'createdb test'), or point "
+            + Server.ENVIRONMENT
             + " at another, such as jdbc:postgresql://host:5432/db?user=me",
         e);
   }

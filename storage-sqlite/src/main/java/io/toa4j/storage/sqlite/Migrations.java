@@ -36,7 +36,8 @@ final class Migrations {
           "ALTER TABLE outbox ADD COLUMN claimed_until INTEGER NOT NULL DEFAULT 0",
           // what the answered call asked for; NULL for entries answered before it was kept
           "ALTER TABLE inbox ADD COLUMN fingerprint TEXT",
-          // the tasks an entry sends, as a JSON array; NULL for none, as every entry written before.
+          // the tasks an entry sends, as a JSON array; NULL for none, as every entry written
+          // before.
           // An entry with tasks and no change stores the JSON text null as its change.
           "ALTER TABLE outbox ADD COLUMN tasks TEXT",
           // An entry keeps its answer until it expires, then only the record that the call was
@@ -69,7 +70,12 @@ final class Migrations {
       int current = version(s);
       if (current > STEPS.size()) {
         throw new SQLException(
-            file + " is at schema version " + current + ", newer than this toa4j knows (" + STEPS.size() + ")");
+            file
+                + " is at schema version "
+                + current
+                + ", newer than this toa4j knows ("
+                + STEPS.size()
+                + ")");
       }
       for (int step = current; step < STEPS.size(); step++) {
         s.execute(STEPS.get(step));

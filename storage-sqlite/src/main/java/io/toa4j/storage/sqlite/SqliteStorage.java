@@ -21,6 +21,7 @@ import org.slf4j.LoggerFactory;
  */
 final class SqliteStorage implements Storage {
   private static final Logger LOG = LoggerFactory.getLogger(SqliteStorage.class);
+
   /** How often each file's WAL is copied into the file, in the background. */
   private static final long CHECKPOINT_MILLIS = 100;
 
@@ -42,7 +43,8 @@ final class SqliteStorage implements Storage {
 
   SqliteStorage(Path directory, Checkpoint checkpoint) {
     this.checkpoint = checkpoint;
-    if (directory.getParent() != null) OwnerOnly.folder(directory.getParent(), LOG::warn); // .toa/ itself
+    if (directory.getParent() != null)
+      OwnerOnly.folder(directory.getParent(), LOG::warn); // .toa/ itself
     OwnerOnly.folder(directory, LOG::warn);
     this.directory = directory;
     this.checkpoints =
@@ -52,7 +54,8 @@ final class SqliteStorage implements Storage {
               t.setDaemon(true);
               return t;
             });
-    checkpoints.scheduleWithFixedDelay(this::checkpoint, CHECKPOINT_MILLIS, CHECKPOINT_MILLIS, TimeUnit.MILLISECONDS);
+    checkpoints.scheduleWithFixedDelay(
+        this::checkpoint, CHECKPOINT_MILLIS, CHECKPOINT_MILLIS, TimeUnit.MILLISECONDS);
   }
 
   private void checkpoint() {
@@ -63,14 +66,16 @@ final class SqliteStorage implements Storage {
         // the next round tries again, and a commit checkpoints by itself past the backstop
         if (!closed) LOG.debug("Checkpointing {} failed: {}", store.getKey(), e.getMessage());
       } catch (Error e) { // thrown out of the task, it would end every later round for good
-        if (!closed) LOG.warn("Checkpointing {} failed; the next round tries again", store.getKey(), e);
+        if (!closed)
+          LOG.warn("Checkpointing {} failed; the next round tries again", store.getKey(), e);
       }
     }
   }
 
   @Override
   public Store store(String component) {
-    if (closed) throw new IllegalStateException("The SQLite storage at " + directory + " is closed");
+    if (closed)
+      throw new IllegalStateException("The SQLite storage at " + directory + " is closed");
     return stores.computeIfAbsent(component, c -> new SqliteStore(directory.resolve(c + ".db")));
   }
 

@@ -27,7 +27,10 @@ public final class SqliteStorageProvider implements StorageProvider {
     for (String key : settings.options().keySet()) {
       if (!key.equals(PATH)) {
         throw new IllegalArgumentException(
-            "The sqlite storage has no option '" + key + "'; it takes " + new TreeSet<>(java.util.Set.of(PATH)));
+            "The sqlite storage has no option '"
+                + key
+                + "'; it takes "
+                + new TreeSet<>(java.util.Set.of(PATH)));
       }
     }
     return new SqliteStorage(folder(settings));
@@ -40,7 +43,8 @@ public final class SqliteStorageProvider implements StorageProvider {
       if (path.isBlank()) throw new InvalidPathException(path, "empty");
       return settings.stateDirectory().resolve(path);
     } catch (InvalidPathException e) {
-      throw new IllegalArgumentException("The sqlite storage option path is '" + path + "', which is not a folder's path", e);
+      throw new IllegalArgumentException(
+          "The sqlite storage option path is '" + path + "', which is not a folder's path", e);
     }
   }
 }

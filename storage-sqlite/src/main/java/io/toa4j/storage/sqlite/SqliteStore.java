@@ -25,44 +25,50 @@ import java.sql.Statement;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collection;
-import java.util.List;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalLong;
-import java.util.function.Predicate;
 import java.util.concurrent.ConcurrentHashMap;
-import org.sqlite.SQLiteConfig;
-import org.sqlite.SQLiteErrorCode;
+import java.util.function.Predicate;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import org.sqlite.SQLiteConfig;
+import org.sqlite.SQLiteErrorCode;
 
 /**
  * One component's records in one SQLite file.
  *
- * <p>Writes go through a single connection, one batch at a time: SQLite has one writer per file anyway, and
- * serialising in the process spares the busy-retry loop. Writes that wait for the writer are
- * committed together, one fsync for all ({@link GroupCommit}). Reads use a small pool of their own
- * connections ({@link Readers}), which WAL lets run beside the writer: a read waits for a free one at
- * most {@link #READER_WAIT}, then fails naming the file and the numbers. Other processes may open
- * the same file; the busy timeout covers them. Closing leaves no connection open: the readers in use
- * are closed as their reads end, waited for at most {@link #CLOSE_WAIT}; a store that fails to open
- * closes what it opened.
+ * <p>Writes go through a single connection, one batch at a time: SQLite has one writer per file
+ * anyway, and serialising in the process spares the busy-retry loop. Writes that wait for the
+ * writer are committed together, one fsync for all ({@link GroupCommit}). Reads use a small pool of
+ * their own connections ({@link Readers}), which WAL lets run beside the writer: a read waits for a
+ * free one at most {@link #READER_WAIT}, then fails naming the file and the numbers. Other
+ * processes may open the same file; the busy timeout covers them. Closing leaves no connection
+ * open: the readers in use are closed as their reads end, waited for at most {@link #CLOSE_WAIT}; a
+ * store that fails to open closes what it opened.
  */
 final class SqliteStore implements Store {
   private static final int READERS = 4;
+
   /** The longest a read waits for a reader: as long as SQLite's busy timeout. */
   static final Duration READER_WAIT = Duration.ofSeconds(30);
+
   /** The longest closing waits for the reads in progress. */
   static final Duration CLOSE_WAIT = Duration.ofSeconds(10);
+
   /**
    * The WAL size, in pages, at which a commit checkpoints by itself, under the writer: a backstop
    * for when {@link #checkpoint()} is not called often enough. SQLite's default is 1,000.
    */
   private static final int BACKSTOP_PAGES = 20_000;
+
   /** The most writes one transaction commits together. */
   private static final int BATCH = 64;
+
   private static final Logger LOG = LoggerFactory.getLogger(SqliteStore.class);
+
   /** The files SQLite keeps beside a database in WAL mode. */
   static final List<String> COMPANIONS = List.of("-wal", "-shm");
 
@@ -71,28 +77,44 @@ final class SqliteStore implements Store {
   private final Connection checkpointer;
   private final GroupCommit commits;
   private final Readers readers;
-  private final Map<Connection, Map<String, PreparedStatement>> prepared = new ConcurrentHashMap<>();
+  private final Map<Connection, Map<String, PreparedStatement>> prepared =
+      new ConcurrentHashMap<>();
 
   SqliteStore(Path file) {
     this.file = file;
     // SQLite makes the -wal and -shm files with the database file's mode (on unix), so making the
-    // database file first, 0600, makes them 0600 too; SQLite takes an empty file for an empty database.
+    // database file first, 0600, makes them 0600 too; SQLite takes an empty file for an empty
+    // database.
     OwnerOnly.file(file, LOG::warn);
     NativeLibrary.prepareIn(file.toAbsolutePath().getParent());
     List<Connection> opened = new ArrayList<>();
     try {
       this.writer = opened(opened, open(file, false));
-      for (String companion : COMPANIONS) OwnerOnly.check(file.resolveSibling(file.getFileName() + companion), LOG::warn);
+      for (String companion : COMPANIONS)
+        OwnerOnly.check(file.resolveSibling(file.getFileName() + companion), LOG::warn);
       Migrations.apply(writer, file);
       try (Statement s = writer.createStatement()) {
         s.execute("PRAGMA wal_autocheckpoint = " + BACKSTOP_PAGES);
       }
-      this.commits = new GroupCommit(writer, BATCH, () -> new IllegalStateException("SQLite could not write in " + file + ": the store is closed"));
+      this.commits =
+          new GroupCommit(
+              writer,
+              BATCH,
+              () ->
+                  new IllegalStateException(
+                      "SQLite could not write in " + file + ": the store is closed"));
       this.checkpointer = opened(opened, open(file, false));
       List<Connection> reading = new ArrayList<>();
       for (int i = 0; i < READERS; i++) reading.add(opened(opened, open(file, true)));
-      this.readers = new Readers(file, reading, READER_WAIT, CLOSE_WAIT,
-          () -> new IllegalStateException("SQLite could not read in " + file + ": the store is closed"));
+      this.readers =
+          new Readers(
+              file,
+              reading,
+              READER_WAIT,
+              CLOSE_WAIT,
+              () ->
+                  new IllegalStateException(
+                      "SQLite could not read in " + file + ": the store is closed"));
     } catch (SQLException e) {
       opened.forEach(Readers::closeQuietly); // a store that cannot open holds no file open
       throw failure("open", e);
@@ -112,7 +134,8 @@ final class SqliteStore implements Store {
     config.setJournalMode(SQLiteConfig.JournalMode.WAL);
     config.setSynchronous(SQLiteConfig.SynchronousMode.FULL);
     config.setBusyTimeout(30_000);
-    config.setTransactionMode(SQLiteConfig.TransactionMode.IMMEDIATE); // the migrations' transaction
+    config.setTransactionMode(
+        SQLiteConfig.TransactionMode.IMMEDIATE); // the migrations' transaction
     config.setReadOnly(readOnly);
     return config.createConnection("jdbc:sqlite:" + file);
   }
@@ -121,7 +144,8 @@ final class SqliteStore implements Store {
   public Optional<StoredRecord> read(String id) {
     return withReader(
         c -> {
-          PreparedStatement s = cached(c, "SELECT id, version, created, updated, state FROM records WHERE id = ?");
+          PreparedStatement s =
+              cached(c, "SELECT id, version, created, updated, state FROM records WHERE id = ?");
           s.setString(1, id);
           try (ResultSet r = s.executeQuery()) {
             return r.next() ? Optional.of(record(r)) : Optional.empty();
@@ -132,7 +156,9 @@ final class SqliteStore implements Store {
   @Override
   public List<StoredRecord> find(Selection selection) {
     List<Object> parameters = new ArrayList<>();
-    String sql = "SELECT id, version, created, updated, state FROM records" + Queries.selection(selection, SQL, parameters);
+    String sql =
+        "SELECT id, version, created, updated, state FROM records"
+            + Queries.selection(selection, SQL, parameters);
     return withReader(
         c -> {
           // a plain page is prepared once; a selection's text has the shape its caller gave it,
@@ -155,12 +181,14 @@ final class SqliteStore implements Store {
   private static final Dialect SQL = new Sql();
 
   /**
-   * Comparisons in SQLite's terms: {@code json_extract} answers a JSON number as a number, a
-   * string as a text, a boolean as 1 or 0, and a missing property or null as NULL, which meets only
-   * {@code IS NOT} and the NULL arm of {@code NOT IN}.
+   * Comparisons in SQLite's terms: {@code json_extract} answers a JSON number as a number, a string
+   * as a text, a boolean as 1 or 0, and a missing property or null as NULL, which meets only {@code
+   * IS NOT} and the NULL arm of {@code NOT IN}.
    */
   private static final class Sql implements Dialect {
-    /** A property's value in SQL: its column, or its value in the state, the path as a parameter. */
+    /**
+     * A property's value in SQL: its column, or its value in the state, the path as a parameter.
+     */
     @Override
     public String field(Selection.Field field, List<Object> parameters) {
       if (field.column().isPresent()) return field.column().get();
@@ -205,16 +233,29 @@ final class SqliteStore implements Store {
     StoredRecord next = write.record();
     String state = next.state().text();
     Optional<String> reply = write.inbox().map(entry -> entry.reply().orElseThrow().text());
-    Optional<Texts> outbox = write.outbox().map(entry -> new Texts(change(entry), entry.tasks().map(Json::text).orElse(null), entry.trace().map(Json::text).orElse(null)));
+    Optional<Texts> outbox =
+        write
+            .outbox()
+            .map(
+                entry ->
+                    new Texts(
+                        change(entry),
+                        entry.tasks().map(Json::text).orElse(null),
+                        entry.trace().map(Json::text).orElse(null)));
     return write(
         "commit record " + next.id() + " at version " + next.version(),
         c -> {
           Outcome outcome =
-              write.expectedVersion() == 0 ? insert(next, state) : update(write.expectedVersion(), next, state);
-          if (outcome == Outcome.COMMITTED && reply.isPresent() && !remember(write.inbox().get(), reply.get(), next.updated())) {
+              write.expectedVersion() == 0
+                  ? insert(next, state)
+                  : update(write.expectedVersion(), next, state);
+          if (outcome == Outcome.COMMITTED
+              && reply.isPresent()
+              && !remember(write.inbox().get(), reply.get(), next.updated())) {
             outcome = Outcome.DUPLICATE;
           }
-          if (outcome == Outcome.COMMITTED && outbox.isPresent()) insert(write.outbox().get(), outbox.get());
+          if (outcome == Outcome.COMMITTED && outbox.isPresent())
+            insert(write.outbox().get(), outbox.get());
           return outcome;
         },
         outcome -> outcome == Outcome.COMMITTED);
@@ -226,13 +267,15 @@ final class SqliteStore implements Store {
    * @return false when the identity is recorded and not forgotten: a twin committed first
    */
   private boolean remember(InboxEntry entry, String reply, long now) throws SQLException {
-    PreparedStatement s = cached(writer,
-        "INSERT INTO inbox (identity, reply, expires, fingerprint, answered, forgotten, record, due)"
-            + " VALUES (?, ?, ?, ?, ?, ?, ?, ?)"
-            + " ON CONFLICT (identity) DO UPDATE SET reply = excluded.reply, expires = excluded.expires,"
-            + " fingerprint = excluded.fingerprint, answered = excluded.answered, forgotten = excluded.forgotten,"
-            + " record = excluded.record, due = excluded.due"
-            + " WHERE inbox.forgotten <= ?");
+    PreparedStatement s =
+        cached(
+            writer,
+            "INSERT INTO inbox (identity, reply, expires, fingerprint, answered, forgotten, record, due)"
+                + " VALUES (?, ?, ?, ?, ?, ?, ?, ?)"
+                + " ON CONFLICT (identity) DO UPDATE SET reply = excluded.reply, expires = excluded.expires,"
+                + " fingerprint = excluded.fingerprint, answered = excluded.answered, forgotten = excluded.forgotten,"
+                + " record = excluded.record, due = excluded.due"
+                + " WHERE inbox.forgotten <= ?");
     s.setString(1, entry.identity());
     s.setString(2, reply);
     s.setLong(3, entry.expires());
@@ -249,8 +292,10 @@ final class SqliteStore implements Store {
   public Optional<InboxEntry> recorded(String identity, long now) {
     return withReader(
         c -> {
-          PreparedStatement s = cached(c,
-              "SELECT reply, expires, fingerprint, answered, forgotten, record FROM inbox WHERE identity = ? AND forgotten > ?");
+          PreparedStatement s =
+              cached(
+                  c,
+                  "SELECT reply, expires, fingerprint, answered, forgotten, record FROM inbox WHERE identity = ? AND forgotten > ?");
           s.setString(1, identity);
           s.setLong(2, now);
           try (ResultSet r = s.executeQuery()) {
@@ -264,10 +309,12 @@ final class SqliteStore implements Store {
   public Reading read(String id, String identity, long now) {
     return withReader(
         c -> {
-          PreparedStatement s = cached(c,
-              "SELECT r.version, r.created, r.updated, r.state,"
-                  + " i.reply, i.expires, i.fingerprint, i.answered, i.forgotten, i.record, i.identity FROM (VALUES (1)) AS one"
-                  + " LEFT JOIN records r ON r.id = ? LEFT JOIN inbox i ON i.identity = ? AND i.forgotten > ?");
+          PreparedStatement s =
+              cached(
+                  c,
+                  "SELECT r.version, r.created, r.updated, r.state,"
+                      + " i.reply, i.expires, i.fingerprint, i.answered, i.forgotten, i.record, i.identity FROM (VALUES (1)) AS one"
+                      + " LEFT JOIN records r ON r.id = ? LEFT JOIN inbox i ON i.identity = ? AND i.forgotten > ?");
           s.setString(1, id);
           s.setString(2, identity);
           s.setLong(3, now);
@@ -275,14 +322,21 @@ final class SqliteStore implements Store {
             r.next();
             String state = r.getString(4);
             return new Reading(
-                r.getString(11) == null ? Optional.empty() : Optional.of(entry(r, 5, identity, now)),
-                state == null ? Optional.empty() : Optional.of(new StoredRecord(id, r.getLong(1), r.getLong(2), r.getLong(3), new Json(state))));
+                r.getString(11) == null
+                    ? Optional.empty()
+                    : Optional.of(entry(r, 5, identity, now)),
+                state == null
+                    ? Optional.empty()
+                    : Optional.of(
+                        new StoredRecord(
+                            id, r.getLong(1), r.getLong(2), r.getLong(3), new Json(state))));
           }
         });
   }
 
   /** The inbox entry in the row's columns from {@code at} on, as answered at {@code now}. */
-  private static InboxEntry entry(ResultSet r, int at, String identity, long now) throws SQLException {
+  private static InboxEntry entry(ResultSet r, int at, String identity, long now)
+      throws SQLException {
     String reply = r.getString(at);
     return new InboxEntry(
             identity,
@@ -300,15 +354,19 @@ final class SqliteStore implements Store {
     return write(
         "purge expired inbox entries",
         c -> {
-          PreparedStatement forget = cached(writer,
-              "DELETE FROM inbox WHERE identity IN (SELECT identity FROM inbox WHERE due <= ? AND forgotten <= ? LIMIT ?)");
+          PreparedStatement forget =
+              cached(
+                  writer,
+                  "DELETE FROM inbox WHERE identity IN (SELECT identity FROM inbox WHERE due <= ? AND forgotten <= ? LIMIT ?)");
           forget.setLong(1, now);
           forget.setLong(2, now);
           forget.setInt(3, limit);
           int removed = forget.executeUpdate();
-          PreparedStatement expire = cached(writer,
-              "UPDATE inbox SET reply = NULL, due = forgotten"
-                  + " WHERE identity IN (SELECT identity FROM inbox WHERE due <= ? AND forgotten > ? AND reply IS NOT NULL LIMIT ?)");
+          PreparedStatement expire =
+              cached(
+                  writer,
+                  "UPDATE inbox SET reply = NULL, due = forgotten"
+                      + " WHERE identity IN (SELECT identity FROM inbox WHERE due <= ? AND forgotten > ? AND reply IS NOT NULL LIMIT ?)");
           expire.setLong(1, now);
           expire.setLong(2, now);
           expire.setInt(3, limit);
@@ -329,7 +387,10 @@ final class SqliteStore implements Store {
 
   private Outcome insert(StoredRecord next, String state) throws SQLException {
     try {
-      PreparedStatement s = cached(writer, "INSERT INTO records (id, version, created, updated, state) VALUES (?, ?, ?, ?, ?)");
+      PreparedStatement s =
+          cached(
+              writer,
+              "INSERT INTO records (id, version, created, updated, state) VALUES (?, ?, ?, ?, ?)");
       s.setString(1, next.id());
       s.setLong(2, next.version());
       s.setLong(3, next.created());
@@ -344,8 +405,10 @@ final class SqliteStore implements Store {
   }
 
   private Outcome update(long expected, StoredRecord next, String state) throws SQLException {
-    PreparedStatement s = cached(writer,
-        "UPDATE records SET version = ?, updated = ?, state = ? WHERE id = ? AND version = ?");
+    PreparedStatement s =
+        cached(
+            writer,
+            "UPDATE records SET version = ?, updated = ?, state = ? WHERE id = ? AND version = ?");
     s.setLong(1, next.version());
     s.setLong(2, next.updated());
     s.setString(3, state);
@@ -354,7 +417,10 @@ final class SqliteStore implements Store {
     return s.executeUpdate() == 1 ? Outcome.COMMITTED : Outcome.CONFLICT;
   }
 
-  /** An outbox entry's JSON columns: its change, its tasks and its trace context ({@code null} for none). */
+  /**
+   * An outbox entry's JSON columns: its change, its tasks and its trace context ({@code null} for
+   * none).
+   */
   private record Texts(String change, String tasks, String trace) {}
 
   /** The change as stored: its JSON, or the JSON text null for an entry that carries tasks only. */
@@ -363,7 +429,10 @@ final class SqliteStore implements Store {
   }
 
   private void insert(OutboxEntry entry, Texts texts) throws SQLException {
-    PreparedStatement s = cached(writer, "INSERT INTO outbox (id, created, change, claimed_until, tasks, trace) VALUES (?, ?, ?, ?, ?, ?)");
+    PreparedStatement s =
+        cached(
+            writer,
+            "INSERT INTO outbox (id, created, change, claimed_until, tasks, trace) VALUES (?, ?, ?, ?, ?, ?)");
     s.setString(1, entry.id());
     s.setLong(2, entry.created());
     s.setString(3, texts.change());
@@ -377,8 +446,10 @@ final class SqliteStore implements Store {
   public List<OutboxEntry> unpublished(int limit) {
     return withReader(
         c -> {
-          PreparedStatement s = cached(c,
-              "SELECT id, created, change, claimed_until, tasks, trace FROM outbox WHERE published IS NULL ORDER BY id LIMIT ?");
+          PreparedStatement s =
+              cached(
+                  c,
+                  "SELECT id, created, change, claimed_until, tasks, trace FROM outbox WHERE published IS NULL ORDER BY id LIMIT ?");
           s.setInt(1, limit);
           return entries(s);
         });
@@ -400,10 +471,12 @@ final class SqliteStore implements Store {
     return write(
         "claim outbox entries",
         c -> {
-          PreparedStatement s = cached(writer,
-              "UPDATE outbox SET claimed_until = ? WHERE id IN"
-                  + " (SELECT id FROM outbox WHERE published IS NULL AND claimed_until <= ? ORDER BY id LIMIT ?)"
-                  + " RETURNING id, created, change, claimed_until, tasks, trace");
+          PreparedStatement s =
+              cached(
+                  writer,
+                  "UPDATE outbox SET claimed_until = ? WHERE id IN"
+                      + " (SELECT id FROM outbox WHERE published IS NULL AND claimed_until <= ? ORDER BY id LIMIT ?)"
+                      + " RETURNING id, created, change, claimed_until, tasks, trace");
           s.setLong(1, until);
           s.setLong(2, now);
           s.setInt(3, limit);
@@ -426,7 +499,11 @@ final class SqliteStore implements Store {
     String change = r.getString(3); // the text null: an entry that carries tasks only
     Optional<Json> fact = change.equals("null") ? Optional.empty() : Optional.of(new Json(change));
     return new OutboxEntry(
-        r.getString(1), r.getLong(2), fact, Optional.ofNullable(r.getString(5)).map(Json::new), r.getLong(4),
+        r.getString(1),
+        r.getLong(2),
+        fact,
+        Optional.ofNullable(r.getString(5)).map(Json::new),
+        r.getLong(4),
         Optional.ofNullable(r.getString(6)).map(Json::new));
   }
 
@@ -434,8 +511,10 @@ final class SqliteStore implements Store {
   public List<RecentEntry> recent(int limit) {
     return withReader(
         c -> {
-          PreparedStatement s = cached(c,
-              "SELECT id, created, change, claimed_until, tasks, trace, published FROM outbox ORDER BY id DESC LIMIT ?");
+          PreparedStatement s =
+              cached(
+                  c,
+                  "SELECT id, created, change, claimed_until, tasks, trace, published FROM outbox ORDER BY id DESC LIMIT ?");
           s.setInt(1, limit);
           try (ResultSet r = s.executeQuery()) {
             List<RecentEntry> entries = new ArrayList<>();
@@ -455,8 +534,10 @@ final class SqliteStore implements Store {
     write(
         "give back outbox claims",
         c -> {
-          PreparedStatement s = cached(writer,
-              "UPDATE outbox SET claimed_until = ? WHERE id = ? AND claimed_until = ? AND published IS NULL");
+          PreparedStatement s =
+              cached(
+                  writer,
+                  "UPDATE outbox SET claimed_until = ? WHERE id = ? AND claimed_until = ? AND published IS NULL");
           for (OutboxEntry entry : entries) {
             s.setLong(1, now);
             s.setString(2, entry.id());
@@ -474,9 +555,11 @@ final class SqliteStore implements Store {
         "mark outbox entries for publishing again",
         c -> {
           // an unpublished entry keeps its claim: whoever holds it publishes it anyway
-          PreparedStatement s = cached(writer,
-              "UPDATE outbox SET claimed_until = CASE WHEN published IS NULL THEN claimed_until ELSE ? END, published = NULL"
-                  + " WHERE id = ?");
+          PreparedStatement s =
+              cached(
+                  writer,
+                  "UPDATE outbox SET claimed_until = CASE WHEN published IS NULL THEN claimed_until ELSE ? END, published = NULL"
+                      + " WHERE id = ?");
           int known = 0;
           for (String id : ids) {
             s.setLong(1, now);
@@ -493,7 +576,8 @@ final class SqliteStore implements Store {
     write(
         "mark outbox entries published",
         c -> {
-          PreparedStatement s = cached(writer, "UPDATE outbox SET published = ? WHERE id = ? AND published IS NULL");
+          PreparedStatement s =
+              cached(writer, "UPDATE outbox SET published = ? WHERE id = ? AND published IS NULL");
           for (String id : ids) {
             s.setLong(1, at);
             s.setString(2, id);
@@ -509,9 +593,11 @@ final class SqliteStore implements Store {
     return write(
         "purge published outbox entries",
         c -> {
-          PreparedStatement s = cached(writer,
-              "DELETE FROM outbox WHERE id IN"
-                  + " (SELECT id FROM outbox WHERE published IS NOT NULL AND published < ? LIMIT ?)");
+          PreparedStatement s =
+              cached(
+                  writer,
+                  "DELETE FROM outbox WHERE id IN"
+                      + " (SELECT id FROM outbox WHERE published IS NOT NULL AND published < ? LIMIT ?)");
           s.setLong(1, before);
           s.setInt(2, limit);
           return s.executeUpdate();
@@ -538,8 +624,7 @@ final class SqliteStore implements Store {
   /**
    * The statement prepared for this SQL on this connection, prepared once and kept: a connection is
    * used by one thread at a time (a reader taken from the pool, the writer by the thread committing
-   * a batch), and
-   * SQLite compiles a statement at every prepare.
+   * a batch), and SQLite compiles a statement at every prepare.
    */
   private PreparedStatement cached(Connection c, String sql) throws SQLException {
     Map<String, PreparedStatement> statements = prepared.computeIfAbsent(c, k -> new HashMap<>());
@@ -577,7 +662,6 @@ final class SqliteStore implements Store {
         r.getString(1), r.getLong(2), r.getLong(3), r.getLong(4), new Json(r.getString(5)));
   }
 
-
   private IllegalStateException failure(String what, SQLException e) {
     return new IllegalStateException(
         "SQLite could not " + what + " in " + file + ": " + e.getMessage(), e);
@@ -606,7 +690,10 @@ final class SqliteStore implements Store {
       Readers.closeQuietly(writer);
       int left = readers.close();
       if (left > 0) {
-        LOG.warn("{} readers of {} were still in use {} ms after the store closed; each is closed when its read ends", left, file,
+        LOG.warn(
+            "{} readers of {} were still in use {} ms after the store closed; each is closed when its read ends",
+            left,
+            file,
             CLOSE_WAIT.toMillis());
       }
       prepared.clear();

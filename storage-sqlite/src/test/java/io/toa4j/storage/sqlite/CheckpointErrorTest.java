@@ -23,11 +23,15 @@ class CheckpointErrorTest {
   void aCheckpointThatThrowsAnError_isFollowedByTheNextRound_whichCheckpointsTheFile() {
     AtomicInteger rounds = new AtomicInteger();
     AtomicInteger checkpointed = new AtomicInteger();
-    SqliteStorage storage = new SqliteStorage(directory, store -> {
-      if (rounds.incrementAndGet() == 1) throw new AssertionError("the first checkpoint fails with an Error");
-      store.checkpoint();
-      checkpointed.incrementAndGet();
-    });
+    SqliteStorage storage =
+        new SqliteStorage(
+            directory,
+            store -> {
+              if (rounds.incrementAndGet() == 1)
+                throw new AssertionError("the first checkpoint fails with an Error");
+              store.checkpoint();
+              checkpointed.incrementAndGet();
+            });
     try (storage) {
       Store store = storage.store("test.wallets");
       await().atMost(Duration.ofSeconds(30)).until(() -> checkpointed.get() >= 3);

@@ -16,7 +16,9 @@ import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-/** The storage's folder and files, the ones SQLite makes itself included, are their owner's alone. */
+/**
+ * The storage's folder and files, the ones SQLite makes itself included, are their owner's alone.
+ */
 class FileModesTest {
   @TempDir Path dir;
 
@@ -28,7 +30,8 @@ class FileModesTest {
 
       Path db = state.resolve("storage/orders.db");
       assertThat(Files.getPosixFilePermissions(state)).isEqualTo(OwnerOnly.FOLDER);
-      assertThat(Files.getPosixFilePermissions(state.resolve("storage"))).isEqualTo(OwnerOnly.FOLDER);
+      assertThat(Files.getPosixFilePermissions(state.resolve("storage")))
+          .isEqualTo(OwnerOnly.FOLDER);
       for (String file : new String[] {"orders.db", "orders.db-wal", "orders.db-shm"}) {
         Path path = db.resolveSibling(file);
         assertThat(path).as(file + ", made by SQLite while the store is open").exists();
@@ -40,17 +43,23 @@ class FileModesTest {
   @Test
   void existingWiderDatabase_isOpened_andLeftAsItIs() throws Exception {
     Path folder = Files.createDirectories(dir.resolve(".toa/storage"));
-    Path db = Files.createFile(folder.resolve("orders.db"), PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rw-r--r--")));
+    Path db =
+        Files.createFile(
+            folder.resolve("orders.db"),
+            PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rw-r--r--")));
 
-    try (Storage storage = new SqliteStorageProvider().open(new StorageSettings(dir.resolve(".toa"), Map.of()))) {
+    try (Storage storage =
+        new SqliteStorageProvider().open(new StorageSettings(dir.resolve(".toa"), Map.of()))) {
       commitOne(storage.store("orders"));
       assertThat(storage.store("orders").read("r1")).isPresent();
     }
-    assertThat(Files.getPosixFilePermissions(db)).isEqualTo(PosixFilePermissions.fromString("rw-r--r--"));
+    assertThat(Files.getPosixFilePermissions(db))
+        .isEqualTo(PosixFilePermissions.fromString("rw-r--r--"));
   }
 
   private static void commitOne(Store store) {
     var state = new io.toa4j.spi.Json("{\"n\":1}");
-    assertThat(store.commit(new Write(0, new StoredRecord("r1", 1, 1, 1, state)))).isEqualTo(Outcome.COMMITTED);
+    assertThat(store.commit(new Write(0, new StoredRecord("r1", 1, 1, 1, state))))
+        .isEqualTo(Outcome.COMMITTED);
   }
 }

@@ -20,24 +20,31 @@ class SqliteStorageProviderTest {
       storage.store("billing.wallets");
     }
 
-    assertThat(state.resolve("storage")).isDirectoryContaining(p -> p.getFileName().toString().startsWith("billing.wallets"));
+    assertThat(state.resolve("storage"))
+        .isDirectoryContaining(p -> p.getFileName().toString().startsWith("billing.wallets"));
   }
 
   @Test
   void open_withAPath_keepsFilesThere() throws Exception {
     Path elsewhere = Files.createDirectories(state.resolve("elsewhere"));
 
-    try (Storage storage = new SqliteStorageProvider().open(new StorageSettings(state, Map.of("path", elsewhere.toString())))) {
+    try (Storage storage =
+        new SqliteStorageProvider()
+            .open(new StorageSettings(state, Map.of("path", elsewhere.toString())))) {
       storage.store("billing.wallets");
     }
 
-    assertThat(elsewhere).isDirectoryContaining(p -> p.getFileName().toString().startsWith("billing.wallets"));
+    assertThat(elsewhere)
+        .isDirectoryContaining(p -> p.getFileName().toString().startsWith("billing.wallets"));
     assertThat(state.resolve("storage")).doesNotExist();
   }
 
   @Test
   void open_unknownOption_isRefusedByName() {
-    assertThatThrownBy(() -> new SqliteStorageProvider().open(new StorageSettings(state, Map.of("journal", "wal"))))
+    assertThatThrownBy(
+            () ->
+                new SqliteStorageProvider()
+                    .open(new StorageSettings(state, Map.of("journal", "wal"))))
         .isInstanceOf(IllegalArgumentException.class)
         .hasMessageContaining("no option 'journal'")
         .hasMessageContaining("[path]");

@@ -56,7 +56,9 @@ class SqliteStoreTest implements StorageContract {
   @Test
   void store_keepsEachComponentInAFileNamedAfterIt() {
     try (Storage storage = open()) {
-      storage.store("billing.wallets").commit(new Write(0, new StoredRecord(A, 1, 1, 1, Json.EMPTY_OBJECT)));
+      storage
+          .store("billing.wallets")
+          .commit(new Write(0, new StoredRecord(A, 1, 1, 1, Json.EMPTY_OBJECT)));
 
       assertThat(directory.resolve("storage/billing.wallets.db")).isRegularFile();
       assertThat(storage.describe()).contains("sqlite").contains(directory.toString());
@@ -68,22 +70,28 @@ class SqliteStoreTest implements StorageContract {
     try (Storage storage = open()) {
       storage.store("billing.wallets");
     }
-    try (Connection c = DriverManager.getConnection("jdbc:sqlite:" + directory.resolve("storage/billing.wallets.db"));
+    try (Connection c =
+            DriverManager.getConnection(
+                "jdbc:sqlite:" + directory.resolve("storage/billing.wallets.db"));
         Statement s = c.createStatement()) {
       assertThat(s.executeQuery("PRAGMA journal_mode").getString(1)).isEqualTo("wal");
-      assertThat(s.executeQuery("PRAGMA user_version").getInt(1)).isEqualTo(Migrations.STEPS.size());
+      assertThat(s.executeQuery("PRAGMA user_version").getInt(1))
+          .isEqualTo(Migrations.STEPS.size());
     }
   }
 
   @Test
   void open_fileFromANewerRelease_isRefused() throws Exception {
     Files.createDirectories(directory.resolve("storage"));
-    try (Connection c = DriverManager.getConnection("jdbc:sqlite:" + directory.resolve("storage/billing.wallets.db"));
+    try (Connection c =
+            DriverManager.getConnection(
+                "jdbc:sqlite:" + directory.resolve("storage/billing.wallets.db"));
         Statement s = c.createStatement()) {
       s.execute("PRAGMA user_version = 99");
     }
     try (Storage storage = open()) {
-      assertThatThrownBy(() -> storage.store("billing.wallets")).hasMessageContaining("newer than this toa4j knows");
+      assertThatThrownBy(() -> storage.store("billing.wallets"))
+          .hasMessageContaining("newer than this toa4j knows");
     }
   }
 
@@ -101,8 +109,14 @@ class SqliteStoreTest implements StorageContract {
       List<Future<Outcome>> outcomes = new ArrayList<>();
       for (int i = 0; i < 2 * pairs; i++) {
         String id = String.format("%032x", i);
-        InboxEntry answer = new InboxEntry("call-" + (i / 2), new Json("{\"id\":\"" + id + "\"}"), Long.MAX_VALUE);
-        Write write = new Write(0, new StoredRecord(id, 1, 1, 1, Json.EMPTY_OBJECT), Optional.empty(), Optional.of(answer));
+        InboxEntry answer =
+            new InboxEntry("call-" + (i / 2), new Json("{\"id\":\"" + id + "\"}"), Long.MAX_VALUE);
+        Write write =
+            new Write(
+                0,
+                new StoredRecord(id, 1, 1, 1, Json.EMPTY_OBJECT),
+                Optional.empty(),
+                Optional.of(answer));
         outcomes.add(threads.submit(() -> store.commit(write)));
       }
       threads.shutdown();
@@ -110,12 +124,19 @@ class SqliteStoreTest implements StorageContract {
       for (int pair = 0; pair < pairs; pair++) {
         Outcome first = outcomes.get(2 * pair).get(1, TimeUnit.MINUTES);
         Outcome second = outcomes.get(2 * pair + 1).get(1, TimeUnit.MINUTES);
-        assertThat(List.of(first, second)).as("pair %d", pair).containsExactlyInAnyOrder(Outcome.COMMITTED, Outcome.DUPLICATE);
-        String winner = String.format("%032x", first == Outcome.COMMITTED ? 2 * pair : 2 * pair + 1);
+        assertThat(List.of(first, second))
+            .as("pair %d", pair)
+            .containsExactlyInAnyOrder(Outcome.COMMITTED, Outcome.DUPLICATE);
+        String winner =
+            String.format("%032x", first == Outcome.COMMITTED ? 2 * pair : 2 * pair + 1);
         String loser = String.format("%032x", first == Outcome.COMMITTED ? 2 * pair + 1 : 2 * pair);
         assertThat(store.read(winner)).isPresent();
         assertThat(store.read(loser)).as("the duplicate's record").isEmpty();
-        assertThat(store.recorded("call-" + pair, 0)).hasValueSatisfying(e -> assertThat(e.reply().orElseThrow().text()).isEqualTo("{\"id\":\"" + winner + "\"}"));
+        assertThat(store.recorded("call-" + pair, 0))
+            .hasValueSatisfying(
+                e ->
+                    assertThat(e.reply().orElseThrow().text())
+                        .isEqualTo("{\"id\":\"" + winner + "\"}"));
       }
       assertThat(inboxSize(store)).isEqualTo(pairs);
     }
@@ -133,10 +154,20 @@ class SqliteStoreTest implements StorageContract {
       long before = file.toFile().length();
       String filler = "x".repeat(4000);
       for (int i = 0; i < 300; i++) {
-        store.commit(new Write(0, new StoredRecord(String.format("%032x", i), 1, 1, 1, new Json("{\"note\":\"" + filler + "\"}"))));
+        store.commit(
+            new Write(
+                0,
+                new StoredRecord(
+                    String.format("%032x", i),
+                    1,
+                    1,
+                    1,
+                    new Json("{\"note\":\"" + filler + "\"}"))));
       }
 
-      await().atMost(Duration.ofSeconds(30)).until(() -> file.toFile().length() >= before + 300 * 4000L);
+      await()
+          .atMost(Duration.ofSeconds(30))
+          .until(() -> file.toFile().length() >= before + 300 * 4000L);
     }
   }
 
@@ -147,19 +178,23 @@ class SqliteStoreTest implements StorageContract {
       store = storage.store("billing.wallets");
     }
 
-    assertThatThrownBy(() -> store.commit(new Write(0, new StoredRecord(A, 1, 1, 1, Json.EMPTY_OBJECT))))
+    assertThatThrownBy(
+            () -> store.commit(new Write(0, new StoredRecord(A, 1, 1, 1, Json.EMPTY_OBJECT))))
         .isInstanceOf(IllegalStateException.class)
         .hasMessageContaining("billing.wallets.db")
         .hasMessageContaining("closed");
   }
+
   @Test
   void open_ofAFileFromANewerVersion_failsAndLeavesNoConnectionToIt() throws Exception {
     Path file = directory.resolve("newer.db");
-    try (Connection c = DriverManager.getConnection("jdbc:sqlite:" + file); Statement s = c.createStatement()) {
+    try (Connection c = DriverManager.getConnection("jdbc:sqlite:" + file);
+        Statement s = c.createStatement()) {
       s.execute("PRAGMA user_version = 999");
     }
 
-    assertThatThrownBy(() -> new SqliteStore(file)).hasMessageContaining("newer than this toa4j knows");
+    assertThatThrownBy(() -> new SqliteStore(file))
+        .hasMessageContaining("newer than this toa4j knows");
     assertThat(openedFiles(file)).as("connections left open to the file").isZero();
   }
 
@@ -173,20 +208,23 @@ class SqliteStoreTest implements StorageContract {
     store.close();
 
     assertThat(openedFiles(file)).as("connections left open to the file").isZero();
-    assertThatThrownBy(() -> store.read(A)).hasMessage("SQLite could not read in " + file + ": the store is closed");
+    assertThatThrownBy(() -> store.read(A))
+        .hasMessage("SQLite could not read in " + file + ": the store is closed");
   }
 
   /** How many descriptors of this process are open on the file (Linux: /proc/self/fd). */
   private static long openedFiles(Path file) throws Exception {
     Path real = file.toRealPath();
     try (var fds = Files.list(Path.of("/proc/self/fd"))) {
-      return fds.filter(fd -> {
-        try {
-          return Files.readSymbolicLink(fd).equals(real);
-        } catch (Exception gone) { // closed since it was listed
-          return false;
-        }
-      }).count();
+      return fds.filter(
+              fd -> {
+                try {
+                  return Files.readSymbolicLink(fd).equals(real);
+                } catch (Exception gone) { // closed since it was listed
+                  return false;
+                }
+              })
+          .count();
     }
   }
 }

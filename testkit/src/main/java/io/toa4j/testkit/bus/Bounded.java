@@ -8,7 +8,9 @@ import java.util.concurrent.FutureTask;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 
-/** Waits on a bus that an error may have stopped, bounded, so that a test fails rather than hangs. */
+/**
+ * Waits on a bus that an error may have stopped, bounded, so that a test fails rather than hangs.
+ */
 final class Bounded {
   private static final java.time.Duration PATIENCE = BusContract.PATIENCE;
 
@@ -26,8 +28,13 @@ final class Bounded {
     try {
       return task.get(PATIENCE.multipliedBy(2).toMillis(), TimeUnit.MILLISECONDS);
     } catch (TimeoutException e) {
-      throw new AssertionError(what + " did not end within " + PATIENCE.multipliedBy(2).toSeconds() + " s: the bus stopped, a lock"
-          + " left held by the error; where it waits: " + Overflow.describe(stackOf(thread)));
+      throw new AssertionError(
+          what
+              + " did not end within "
+              + PATIENCE.multipliedBy(2).toSeconds()
+              + " s: the bus stopped, a lock"
+              + " left held by the error; where it waits: "
+              + Overflow.describe(stackOf(thread)));
     } catch (ExecutionException e) {
       throw new AssertionError(what + " failed: " + e.getCause(), e.getCause());
     }
@@ -39,13 +46,18 @@ final class Bounded {
     return where;
   }
 
-  /** Closes the bus, bounded; when the test already failed, a close that does not end is added to that failure. */
+  /**
+   * Closes the bus, bounded; when the test already failed, a close that does not end is added to
+   * that failure.
+   */
   static void closeWithin(Bus bus, Throwable failed) throws InterruptedException {
     try {
-      within("the bus's close", () -> {
-        bus.close();
-        return null;
-      });
+      within(
+          "the bus's close",
+          () -> {
+            bus.close();
+            return null;
+          });
     } catch (AssertionError e) {
       if (failed == null) throw e;
       failed.addSuppressed(e);

@@ -87,10 +87,7 @@ public interface BusContract {
   /** A message as the runtime makes one: a JSON body and a {@code VERSION} header. */
   static Message message(String id, String label) {
     return new Message(
-        id,
-        label,
-        new Json("{\"id\":\"" + id + "\",\"n\":42}"),
-        Map.of("VERSION", "3"));
+        id, label, new Json("{\"id\":\"" + id + "\",\"n\":42}"), Map.of("VERSION", "3"));
   }
 
   @Test
@@ -109,7 +106,10 @@ public interface BusContract {
       bus.publish(message("e1", created));
 
       await().atMost(PATIENCE).until(() -> ordersSeen.count() == 1 && mailSeen.count() == 1);
-      await().during(QUIET).atMost(PATIENCE).until(() -> ordersSeen.count() + mailSeen.count() == 2);
+      await()
+          .during(QUIET)
+          .atMost(PATIENCE)
+          .until(() -> ordersSeen.count() + mailSeen.count() == 2);
       assertThat(ordersSeen.first().queue()).isEqualTo(orders);
       assertThat(mailSeen.first().queue()).isEqualTo(mail);
       assertThat(ordersSeen.attempts()).containsExactly(1);
@@ -131,16 +131,31 @@ public interface BusContract {
       bus.consume(orders, ordersSeen);
       bus.consume(mail, mailSeen);
 
-      bus.publish(List.of(message("e1", created), message("e2", cancelled), message("e3", label("order.unbound")), message("e4", created)));
+      bus.publish(
+          List.of(
+              message("e1", created),
+              message("e2", cancelled),
+              message("e3", label("order.unbound")),
+              message("e4", created)));
 
       await().atMost(PATIENCE).until(() -> ordersSeen.count() == 2 && mailSeen.count() == 3);
-      await().during(QUIET).atMost(PATIENCE).until(() -> ordersSeen.count() + mailSeen.count() == 5);
-      assertThat(ordersSeen.seen()).extracting(seen -> seen.delivery().message().id()).containsExactlyInAnyOrder("e1", "e4");
-      assertThat(mailSeen.seen()).extracting(seen -> seen.delivery().message().id()).containsExactlyInAnyOrder("e1", "e2", "e4");
-      assertThat(mailSeen.seen()).allSatisfy(seen -> {
-        Message sent = message(seen.delivery().message().id(), seen.delivery().message().label());
-        assertThat(seen.delivery().message().body()).isEqualTo(sent.body());
-      });
+      await()
+          .during(QUIET)
+          .atMost(PATIENCE)
+          .until(() -> ordersSeen.count() + mailSeen.count() == 5);
+      assertThat(ordersSeen.seen())
+          .extracting(seen -> seen.delivery().message().id())
+          .containsExactlyInAnyOrder("e1", "e4");
+      assertThat(mailSeen.seen())
+          .extracting(seen -> seen.delivery().message().id())
+          .containsExactlyInAnyOrder("e1", "e2", "e4");
+      assertThat(mailSeen.seen())
+          .allSatisfy(
+              seen -> {
+                Message sent =
+                    message(seen.delivery().message().id(), seen.delivery().message().label());
+                assertThat(seen.delivery().message().body()).isEqualTo(sent.body());
+              });
       bus.publish(List.of()); // nothing to publish is no error
     }
   }
@@ -222,7 +237,9 @@ public interface BusContract {
       bus.send(tasks, task);
 
       await().atMost(PATIENCE).until(() -> seen.count() == 2);
-      assertThat(seen.seen()).extracting(s -> s.delivery().message().headers()).containsOnly(TRACED);
+      assertThat(seen.seen())
+          .extracting(s -> s.delivery().message().headers())
+          .containsOnly(TRACED);
     }
   }
 
@@ -242,52 +259,70 @@ public interface BusContract {
       await().atMost(PATIENCE).until(() -> bus.depth(q) == 0);
 
       Duration quiet = Duration.ofMillis(1_500); // past the one second a bus may wait to redeliver
-      await().during(quiet).atMost(quiet.plus(PATIENCE)).until(() -> seen.count() == 1 && bus.depth(q) == 0);
+      await()
+          .during(quiet)
+          .atMost(quiet.plus(PATIENCE))
+          .until(() -> seen.count() == 1 && bus.depth(q) == 0);
     }
   }
 
   /**
-   * Each role the bus has is held to its own contract by this test: a bus with {@link
-   * Bus#calls()} by {@link CallsContract}, one with {@link Bus#parking()} by {@link
-   * ParkingContract}. What a test class implements decides what runs, so a role with no contract
-   * run here would go unproven.
+   * Each role the bus has is held to its own contract by this test: a bus with {@link Bus#calls()}
+   * by {@link CallsContract}, one with {@link Bus#parking()} by {@link ParkingContract}. What a
+   * test class implements decides what runs, so a role with no contract run here would go unproven.
    */
   @Test
   default void roles_eachOneTheBusHas_isHeldToItsContractHere() {
     try (Bus bus = open(Clock.systemUTC())) {
       if (bus.calls().isPresent()) {
-        assertThat(this).as("%s carries calls: its test implements CallsContract", bus.describe()).isInstanceOf(CallsContract.class);
+        assertThat(this)
+            .as("%s carries calls: its test implements CallsContract", bus.describe())
+            .isInstanceOf(CallsContract.class);
       }
       if (bus.parking().isPresent()) {
-        assertThat(this).as("%s reaches its parked messages: its test implements ParkingContract", bus.describe()).isInstanceOf(ParkingContract.class);
+        assertThat(this)
+            .as(
+                "%s reaches its parked messages: its test implements ParkingContract",
+                bus.describe())
+            .isInstanceOf(ParkingContract.class);
       }
-      assertThat(bus.capabilities()).as("the same for the bus's whole life").isEqualTo(bus.capabilities());
+      assertThat(bus.capabilities())
+          .as("the same for the bus's whole life")
+          .isEqualTo(bus.capabilities());
     }
   }
 
   @Test
-  default void backlog_countsWhatWaitsWhileAConsumerTakes_andNothingWithoutOne() throws InterruptedException {
+  default void backlog_countsWhatWaitsWhileAConsumerTakes_andNothingWithoutOne()
+      throws InterruptedException {
     String q = queue("tasks");
     try (Bus bus = open(Clock.systemUTC())) {
       assertThat(bus.backlog(q)).as("a queue that does not exist").isEmpty();
       for (int i = 1; i <= 3; i++) bus.send(q, message("t" + i, label("a.op")));
       assertThat(bus.backlog(q)).as("nobody consumes the queue").isEmpty();
       CountDownLatch release = new CountDownLatch(1);
-      Recorder seen = new Recorder(d -> {
-        try {
-          return release.await(PATIENCE.toMillis(), TimeUnit.MILLISECONDS) ? Verdict.DONE : new Verdict.Retry(Duration.ZERO);
-        } catch (InterruptedException e) {
-          Thread.currentThread().interrupt();
-          return new Verdict.Retry(Duration.ZERO);
-        }
-      });
+      Recorder seen =
+          new Recorder(
+              d -> {
+                try {
+                  return release.await(PATIENCE.toMillis(), TimeUnit.MILLISECONDS)
+                      ? Verdict.DONE
+                      : new Verdict.Retry(Duration.ZERO);
+                } catch (InterruptedException e) {
+                  Thread.currentThread().interrupt();
+                  return new Verdict.Retry(Duration.ZERO);
+                }
+              });
 
       Bus.Subscription subscription = bus.consume(q, seen);
-      // held by the consumer or ready to be: all three wait (a delivery on its way may be counted a moment later)
+      // held by the consumer or ready to be: all three wait (a delivery on its way may be counted a
+      // moment later)
       await().atMost(PATIENCE).until(() -> bus.backlog(q).equals(OptionalLong.of(3)));
 
       release.countDown();
-      await().atMost(PATIENCE).until(() -> seen.count() == 3 && bus.backlog(q).equals(OptionalLong.of(0)));
+      await()
+          .atMost(PATIENCE)
+          .until(() -> seen.count() == 3 && bus.backlog(q).equals(OptionalLong.of(0)));
       subscription.close();
       await().atMost(PATIENCE).until(() -> bus.backlog(q).isEmpty());
     }
@@ -313,8 +348,7 @@ public interface BusContract {
   default void consume_retry_isRedeliveredAfterTheDelayWithTheNextAttempt() {
     String q = queue("tasks");
     Duration delay = Duration.ofMillis(300);
-    Recorder seen =
-        new Recorder(d -> d.attempt() == 1 ? new Verdict.Retry(delay) : Verdict.DONE);
+    Recorder seen = new Recorder(d -> d.attempt() == 1 ? new Verdict.Retry(delay) : Verdict.DONE);
     try (Bus bus = open(Clock.systemUTC())) {
       bus.send(q, message("t1", label("a.op")));
 
@@ -425,5 +459,4 @@ public interface BusContract {
                   .toList());
     }
   }
-
 }

@@ -32,10 +32,12 @@ public interface CallsContract extends BusContract {
     List<Delivery> served = new java.util.concurrent.CopyOnWriteArrayList<>();
     try (Bus bus = open(Clock.systemUTC())) {
       Bus.Calls calls = bus.calls().orElseThrow();
-      calls.serve(q, d -> {
-        served.add(d);
-        return new Message(d.message().id(), d.message().label(), new Json("null"), Map.of());
-      });
+      calls.serve(
+          q,
+          d -> {
+            served.add(d);
+            return new Message(d.message().id(), d.message().label(), new Json("null"), Map.of());
+          });
 
       assertThat(calls.request(q, call, PATIENCE)).isInstanceOf(Response.Answered.class);
 
@@ -54,7 +56,8 @@ public interface CallsContract extends BusContract {
           q,
           d -> {
             received.add(d);
-            return new Message("r-" + d.message().id(), d.message().label(), new Json("{\"output\":7}"), Map.of());
+            return new Message(
+                "r-" + d.message().id(), d.message().label(), new Json("{\"output\":7}"), Map.of());
           });
 
       Response response = calls.request(q, call, PATIENCE);
@@ -70,7 +73,6 @@ public interface CallsContract extends BusContract {
     }
   }
 
-
   @Test
   default void request_nobodyServes_isUnservedAtOnce() {
     String q = queue("calls");
@@ -78,13 +80,15 @@ public interface CallsContract extends BusContract {
       Bus.Calls calls = bus.calls().orElseThrow();
       long start = System.nanoTime();
 
-      Response response = calls.request(q, message("c1", label("wallets.credit")), Duration.ofMinutes(5));
+      Response response =
+          calls.request(q, message("c1", label("wallets.credit")), Duration.ofMinutes(5));
 
       assertThat(response).isEqualTo(new Response.Unserved(q));
-      assertThat(Duration.ofNanos(System.nanoTime() - start)).as("time to be told").isLessThan(PATIENCE);
+      assertThat(Duration.ofNanos(System.nanoTime() - start))
+          .as("time to be told")
+          .isLessThan(PATIENCE);
     }
   }
-
 
   @Test
   default void request_afterTheResponderClosed_isUnserved() {
@@ -92,14 +96,19 @@ public interface CallsContract extends BusContract {
     try (Bus bus = open(Clock.systemUTC())) {
       Bus.Calls calls = bus.calls().orElseThrow();
       Bus.Subscription serving = calls.serve(q, d -> d.message());
-      assertThat(calls.request(q, message("c1", label("a.op")), PATIENCE)).isInstanceOf(Response.Answered.class);
+      assertThat(calls.request(q, message("c1", label("a.op")), PATIENCE))
+          .isInstanceOf(Response.Answered.class);
 
       serving.close();
 
-      await().atMost(PATIENCE).until(() -> calls.request(q, message("c2", label("a.op")), PATIENCE) instanceof Response.Unserved);
+      await()
+          .atMost(PATIENCE)
+          .until(
+              () ->
+                  calls.request(q, message("c2", label("a.op")), PATIENCE)
+                      instanceof Response.Unserved);
     }
   }
-
 
   @Test
   default void request_responderSlowerThanTheTimeout_isUnanswered() throws InterruptedException {
@@ -128,7 +137,6 @@ public interface CallsContract extends BusContract {
     }
   }
 
-
   @Test
   default void request_responderThrows_isUnansweredAndTheResponderKeepsServing() {
     String q = queue("calls");
@@ -137,11 +145,13 @@ public interface CallsContract extends BusContract {
       calls.serve(
           q,
           d -> {
-            if (d.message().id().equals("bad")) throw new IllegalStateException("boom (a test's failure)");
+            if (d.message().id().equals("bad"))
+              throw new IllegalStateException("boom (a test's failure)");
             return d.message();
           });
 
-      assertThat(calls.request(q, message("bad", label("a.op")), Duration.ofSeconds(2))).isInstanceOf(Response.Unanswered.class);
+      assertThat(calls.request(q, message("bad", label("a.op")), Duration.ofSeconds(2)))
+          .isInstanceOf(Response.Unanswered.class);
       Response next = calls.request(q, message("good", label("a.op")), PATIENCE);
 
       assertThat(next).isInstanceOf(Response.Answered.class);
@@ -149,34 +159,44 @@ public interface CallsContract extends BusContract {
     }
   }
 
-
   @Test
   default void request_concurrentCallers_eachGetsTheAnswerToItsOwnCall() {
     String q = queue("calls");
     int callers = 32;
     try (Bus bus = open(Clock.systemUTC())) {
       Bus.Calls calls = bus.calls().orElseThrow();
-      calls.serve(q, d -> new Message(d.message().id(), "answer", new Json("\"to " + d.message().id() + "\""), Map.of()));
+      calls.serve(
+          q,
+          d ->
+              new Message(
+                  d.message().id(),
+                  "answer",
+                  new Json("\"to " + d.message().id() + "\""),
+                  Map.of()));
 
       List<CompletableFuture<Response>> responses =
           IntStream.range(0, callers)
-              .mapToObj(i -> CompletableFuture.supplyAsync(() -> calls.request(q, message("c" + i, label("a.op")), PATIENCE)))
+              .mapToObj(
+                  i ->
+                      CompletableFuture.supplyAsync(
+                          () -> calls.request(q, message("c" + i, label("a.op")), PATIENCE)))
               .toList();
 
       for (int i = 0; i < callers; i++) {
         Response response = responses.get(i).join();
         assertThat(response).isInstanceOf(Response.Answered.class);
-        assertThat(((Response.Answered) response).reply().body().text()).isEqualTo("\"to c" + i + "\"");
+        assertThat(((Response.Answered) response).reply().body().text())
+            .isEqualTo("\"to c" + i + "\"");
       }
     }
   }
 
   /**
    * A call cut short by an {@link Error} anywhere inside it leaves the bus going on: every request
-   * that returned was answered, and so is the next one. The same exploration as a publish's, through
-   * the call's whole path on the caller's side: the count of the queue's consumers, the request's
-   * publish, the wait for the answer. A call that threw may have left or not, and its responder
-   * may have answered nobody.
+   * that returned was answered, and so is the next one. The same exploration as a publish's,
+   * through the call's whole path on the caller's side: the count of the queue's consumers, the
+   * request's publish, the wait for the answer. A call that threw may have left or not, and its
+   * responder may have answered nobody.
    */
   @Test
   default void request_cutShortByAnErrorAtAnyDepth_theBusGoesOn() throws InterruptedException {
@@ -184,8 +204,16 @@ public interface CallsContract extends BusContract {
     Bus bus = open(Clock.systemUTC());
     Bus.Calls calling = bus.calls().orElseThrow();
     try {
-      calling.serve(calls, d -> new Message("r-" + d.message().id(), d.message().label(), d.message().body(), Map.of()));
-      Response warm = calling.request(calls, message("warm", label("wallets.credit")), PATIENCE); // every class a call uses, loaded
+      calling.serve(
+          calls,
+          d ->
+              new Message(
+                  "r-" + d.message().id(), d.message().label(), d.message().body(), Map.of()));
+      Response warm =
+          calling.request(
+              calls,
+              message("warm", label("wallets.credit")),
+              PATIENCE); // every class a call uses, loaded
       assertThat(warm).isInstanceOf(Response.Answered.class);
 
       int erredInside = 0;
@@ -194,20 +222,34 @@ public interface CallsContract extends BusContract {
       Throwable last = null;
       for (int spare = 0; spare < 40_000 && inARow < 5; spare += step) {
         Message call = message("deep-" + spare, label("wallets.credit"));
-        Overflow.Try<Response> attempt = Overflow.call(() -> calling.request(calls, call, PATIENCE), spare, PATIENCE.multipliedBy(2));
+        Overflow.Try<Response> attempt =
+            Overflow.call(
+                () -> calling.request(calls, call, PATIENCE), spare, PATIENCE.multipliedBy(2));
         if (attempt.erredInside()) erredInside++;
         if (attempt.error() != null) last = attempt.error();
         if (attempt.returned()) {
-          assertThat(attempt.result()).as("a call that returned, at %d frames spare", spare).isInstanceOf(Response.Answered.class);
-          assertThat(((Response.Answered) attempt.result()).reply().id()).isEqualTo("r-" + call.id());
+          assertThat(attempt.result())
+              .as("a call that returned, at %d frames spare", spare)
+              .isInstanceOf(Response.Answered.class);
+          assertThat(((Response.Answered) attempt.result()).reply().id())
+              .isEqualTo("r-" + call.id());
         }
         inARow = attempt.returned() ? inARow + 1 : 0;
         step = attempt.entered() ? 1 : 16;
       }
-      assertThat(inARow).as("calls return once they have the stack they need; the last failure: %s", Overflow.describe(last)).isEqualTo(5);
-      assertThat(erredInside).as("calls cut short by the error once inside the bus").isGreaterThanOrEqualTo(3);
+      assertThat(inARow)
+          .as(
+              "calls return once they have the stack they need; the last failure: %s",
+              Overflow.describe(last))
+          .isEqualTo(5);
+      assertThat(erredInside)
+          .as("calls cut short by the error once inside the bus")
+          .isGreaterThanOrEqualTo(3);
 
-      Response after = Bounded.within("a call after the exploration", () -> calling.request(calls, message("after", label("wallets.credit")), PATIENCE));
+      Response after =
+          Bounded.within(
+              "a call after the exploration",
+              () -> calling.request(calls, message("after", label("wallets.credit")), PATIENCE));
       assertThat(after).isInstanceOf(Response.Answered.class);
       assertThat(((Response.Answered) after).reply().id()).isEqualTo("r-after");
     } catch (RuntimeException | Error failed) {

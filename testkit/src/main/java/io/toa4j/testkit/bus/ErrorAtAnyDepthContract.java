@@ -63,20 +63,29 @@ public interface ErrorAtAnyDepthContract extends BusContract {
         inARow = attempt.returned() ? inARow + 1 : 0;
         step = attempt.entered() ? 1 : 16;
       }
-      assertThat(inARow).as("publishes return once they have the stack they need; the last failure: %s", Overflow.describe(last)).isEqualTo(5);
-      assertThat(erredInside).as("publishes cut short by the error once inside the bus").isGreaterThanOrEqualTo(3);
+      assertThat(inARow)
+          .as(
+              "publishes return once they have the stack they need; the last failure: %s",
+              Overflow.describe(last))
+          .isEqualTo(5);
+      assertThat(erredInside)
+          .as("publishes cut short by the error once inside the bus")
+          .isGreaterThanOrEqualTo(3);
 
-      Bounded.within("a publish after the exploration", () -> {
-        bus.publish(message("after", created));
-        return null;
-      });
+      Bounded.within(
+          "a publish after the exploration",
+          () -> {
+            bus.publish(message("after", created));
+            return null;
+          });
       returned.add("after");
       await()
           .atMost(PATIENCE)
           .untilAsserted(
-              () -> assertThat(seen.seen().stream().map(s -> s.delivery().message().id()).toList())
-                  .as("every publish that returned, delivered")
-                  .containsAll(returned));
+              () ->
+                  assertThat(seen.seen().stream().map(s -> s.delivery().message().id()).toList())
+                      .as("every publish that returned, delivered")
+                      .containsAll(returned));
     } catch (RuntimeException | Error failed) {
       Bounded.closeWithin(bus, failed);
       throw failed;

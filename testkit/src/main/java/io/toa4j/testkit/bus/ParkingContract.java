@@ -45,10 +45,11 @@ public interface ParkingContract extends BusContract {
       assertThat(parked.at()).isBetween(before, System.currentTimeMillis());
       assertThat(bus.depth(q)).as("a parked message is not counted").isZero();
       assertThat(parkedIn(parking, q)).as("listing twice finds it again").hasSize(1);
-      assertThat(parking.parkedCount()).as("the count, without listing, includes it").isEqualTo(parkedBefore + 1);
+      assertThat(parking.parkedCount())
+          .as("the count, without listing, includes it")
+          .isEqualTo(parkedBefore + 1);
     }
   }
-
 
   @Test
   default void replay_parked_isConsumedAgainWithTheNextAttempt() {
@@ -69,10 +70,11 @@ public interface ParkingContract extends BusContract {
       assertThat(seen.attempts()).containsExactly(1, 2);
       await().atMost(PATIENCE).until(() -> bus.depth(q) == 0);
       assertThat(parkedIn(parking, q)).isEmpty();
-      assertThat(parking.parkedCount()).as("a replayed message is no longer counted").isEqualTo(parkedBefore);
+      assertThat(parking.parkedCount())
+          .as("a replayed message is no longer counted")
+          .isEqualTo(parkedBefore);
     }
   }
-
 
   @Test
   default void firstFailed_keptFromTheFirstFailingVerdict_throughParkAndReplay() {
@@ -95,16 +97,19 @@ public interface ParkingContract extends BusContract {
       long first = seen.seen().get(1).delivery().firstFailed().orElseThrow();
       assertThat(first).isBetween(before, System.currentTimeMillis());
       Parked parked = parkedIn(parking, q).get(0);
-      assertThat(parked.firstFailed()).as("the park keeps the first failure, not its own time").isEqualTo(first);
+      assertThat(parked.firstFailed())
+          .as("the park keeps the first failure, not its own time")
+          .isEqualTo(first);
       assertThat(parked.at()).isGreaterThanOrEqualTo(first);
 
       assertThat(parking.replay(parked.id())).isTrue();
 
       await().atMost(PATIENCE).until(() -> seen.count() == 3);
-      assertThat(seen.seen().get(2).delivery().firstFailed()).as("a replay keeps it").hasValue(first);
+      assertThat(seen.seen().get(2).delivery().firstFailed())
+          .as("a replay keeps it")
+          .hasValue(first);
     }
   }
-
 
   @Test
   default void discard_parked_removesItForGood() {
@@ -117,22 +122,30 @@ public interface ParkingContract extends BusContract {
       bus.send(q, message("t2", label("a.op")));
       bus.consume(q, seen);
       await().atMost(PATIENCE).until(() -> parkedIn(parking, q).size() == 2);
-      Parked first = parkedIn(parking, q).stream().filter(p -> p.message().id().equals("t1")).findFirst().orElseThrow();
+      Parked first =
+          parkedIn(parking, q).stream()
+              .filter(p -> p.message().id().equals("t1"))
+              .findFirst()
+              .orElseThrow();
 
       assertThat(parking.discard(first.id(), "a test gave up on it")).isTrue();
 
       assertThat(parkedIn(parking, q)).extracting(p -> p.message().id()).containsExactly("t2");
       assertThat(parking.parkedCount()).isEqualTo(parkedBefore + 1);
       assertThat(bus.depth(q)).as("not put back on its queue").isZero();
-      assertThat(parking.discard(first.id(), "again")).as("gone: a second discard finds nothing").isFalse();
+      assertThat(parking.discard(first.id(), "again"))
+          .as("gone: a second discard finds nothing")
+          .isFalse();
       assertThat(parking.replay(first.id())).as("nor can it be replayed").isFalse();
     }
     try (Bus bus = open(Clock.systemUTC())) {
       Bus.Parking parking = bus.parking().orElseThrow();
-      assertThat(parkedIn(parking, q)).as("for good: not back after a restart").extracting(p -> p.message().id()).containsExactly("t2");
+      assertThat(parkedIn(parking, q))
+          .as("for good: not back after a restart")
+          .extracting(p -> p.message().id())
+          .containsExactly("t2");
     }
   }
-
 
   @Test
   default void discard_unknownId_returnsFalse() {
@@ -142,7 +155,6 @@ public interface ParkingContract extends BusContract {
       assertThat(parking.discard("not an id", "no reason")).isFalse();
     }
   }
-
 
   @Test
   default void replay_unknownId_returnsFalse() {

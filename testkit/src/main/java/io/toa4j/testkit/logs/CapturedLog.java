@@ -18,28 +18,29 @@ public final class CapturedLog implements AutoCloseable {
   private final ByteArrayOutputStream caught = new ByteArrayOutputStream();
 
   private CapturedLog() {
-    OutputStream both = new OutputStream() {
-      @Override
-      public void write(int b) {
-        synchronized (caught) {
-          caught.write(b);
-        }
-        original.write(b);
-      }
+    OutputStream both =
+        new OutputStream() {
+          @Override
+          public void write(int b) {
+            synchronized (caught) {
+              caught.write(b);
+            }
+            original.write(b);
+          }
 
-      @Override
-      public void write(byte[] b, int off, int len) {
-        synchronized (caught) {
-          caught.write(b, off, len);
-        }
-        original.write(b, off, len);
-      }
+          @Override
+          public void write(byte[] b, int off, int len) {
+            synchronized (caught) {
+              caught.write(b, off, len);
+            }
+            original.write(b, off, len);
+          }
 
-      @Override
-      public void flush() {
-        original.flush();
-      }
-    };
+          @Override
+          public void flush() {
+            original.flush();
+          }
+        };
     System.setErr(new PrintStream(both, true, StandardCharsets.UTF_8));
   }
 
@@ -59,13 +60,19 @@ public final class CapturedLog implements AutoCloseable {
 
   /** The lines caught so far that contain every one of these texts. */
   public List<String> lines(String... containing) {
-    return lines().stream().filter(line -> Arrays.stream(containing).allMatch(line::contains)).toList();
+    return lines().stream()
+        .filter(line -> Arrays.stream(containing).allMatch(line::contains))
+        .toList();
   }
 
   /** The lines of stack traces caught so far: frames and their causes. */
   public List<String> stackTraces() {
     return lines().stream()
-        .filter(line -> line.startsWith("\tat ") || line.startsWith("Caused by: ") || line.matches("\\s+\\.\\.\\. \\d+ more"))
+        .filter(
+            line ->
+                line.startsWith("\tat ")
+                    || line.startsWith("Caused by: ")
+                    || line.matches("\\s+\\.\\.\\. \\d+ more"))
         .toList();
   }
 

@@ -7,18 +7,18 @@ import java.util.List;
 import java.util.concurrent.ThreadLocalRandom;
 
 /**
- * A host of a test's own on this machine, whose link to the test's process can be dropped for
- * real: a network namespace reached from this one through a second namespace that routes between
- * them. {@link #drop} stops the routing: packets vanish both ways, with no RST and no ICMP, as
- * behind a failed switch; open connections stay open at both ends, their kernels retransmit and
- * probe into nothing, and new connections time out. {@link #restore} routes again, and connections
- * still open carry on. Unlike {@link TcpProxy#silence}, nothing between the two ends answers for
- * the other: TCP keepalives and {@code TCP_USER_TIMEOUT} meet a peer that is really gone.
+ * A host of a test's own on this machine, whose link to the test's process can be dropped for real:
+ * a network namespace reached from this one through a second namespace that routes between them.
+ * {@link #drop} stops the routing: packets vanish both ways, with no RST and no ICMP, as behind a
+ * failed switch; open connections stay open at both ends, their kernels retransmit and probe into
+ * nothing, and new connections time out. {@link #restore} routes again, and connections still open
+ * carry on. Unlike {@link TcpProxy#silence}, nothing between the two ends answers for the other:
+ * TCP keepalives and {@code TCP_USER_TIMEOUT} meet a peer that is really gone.
  *
  * <p>Needs root and iproute2 ({@code @Needs(Server.NETWORK_NAMESPACES)}). The namespaces and
  * interfaces are named {@value #PREFIX} and five random hex digits (interface names are at most 15
- * characters); the addresses are a random /29 of 10.247.0.0/16, never used off this machine.
- * {@link #close} removes them all. Not thread-safe: one test drives it.
+ * characters); the addresses are a random /29 of 10.247.0.0/16, never used off this machine. {@link
+ * #close} removes them all. Not thread-safe: one test drives it.
  *
  * <pre>
  *   this namespace  .1 ---- .2  router namespace  .5 ---- .6  host namespace
@@ -119,10 +119,15 @@ public final class NetworkHost implements AutoCloseable {
   /** Removes the namespaces, and with them their interfaces and the route to the host. */
   @Override
   public void close() {
-    for (List<String> command : List.of(
-        List.of("ip", "netns", "del", namespace()),
-        List.of("ip", "netns", "del", router()),
-        List.of("ip", "link", "del", name + "a"))) { // gone with the router's namespace, unless never moved there
+    for (List<String> command :
+        List.of(
+            List.of("ip", "netns", "del", namespace()),
+            List.of("ip", "netns", "del", router()),
+            List.of(
+                "ip",
+                "link",
+                "del",
+                name + "a"))) { // gone with the router's namespace, unless never moved there
       try {
         run(command);
       } catch (RuntimeException e) {

@@ -13,18 +13,18 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**
- * A TCP forwarder on a loopback port to a real server, for tests that need the server to be out
- * of reach and then to come up, or to lose its connections, without stopping the server itself:
+ * A TCP forwarder on a loopback port to a real server, for tests that need the server to be out of
+ * reach and then to come up, or to lose its connections, without stopping the server itself:
  * nothing listens on the port until {@link #start}, {@link #cut} drops every connection at once,
  * and {@link #down} makes the server unreachable (connections cut, new ones refused) until {@link
  * #up}.
  *
  * <p>{@link #silence} is a dropped link rather than a closed one: every socket stays open and
- * nothing is forwarded either way, no byte, no FIN, no RST, as both ends see a network that
- * stopped carrying packets. A connection opened meanwhile is accepted and held, not yet connected
- * to the server. {@link #heal} lets everything through again: what was held back is delivered, and
- * an end that closed its socket meanwhile (a heartbeat or a timeout gave up) has its close carried
- * to the other end only then, as a real link delivers it once it is back.
+ * nothing is forwarded either way, no byte, no FIN, no RST, as both ends see a network that stopped
+ * carrying packets. A connection opened meanwhile is accepted and held, not yet connected to the
+ * server. {@link #heal} lets everything through again: what was held back is delivered, and an end
+ * that closed its socket meanwhile (a heartbeat or a timeout gave up) has its close carried to the
+ * other end only then, as a real link delivers it once it is back.
  */
 public final class TcpProxy implements AutoCloseable {
   private final int port;
@@ -32,8 +32,10 @@ public final class TcpProxy implements AutoCloseable {
   private final InetSocketAddress target;
   private final Set<Socket> open = ConcurrentHashMap.newKeySet();
   private final AtomicInteger accepted = new AtomicInteger();
+
   /** Guards {@link #silenced}; pumps and held connections wait on it while the link is dropped. */
   private final Object link = new Object();
+
   private boolean silenced; // guarded by link
 
   private TcpProxy(int port, InetSocketAddress target) {
@@ -50,7 +52,9 @@ public final class TcpProxy implements AutoCloseable {
     }
   }
 
-  /** Listens on the loopback {@code port} and forwards each connection to {@code host:targetPort}. */
+  /**
+   * Listens on the loopback {@code port} and forwards each connection to {@code host:targetPort}.
+   */
   public static TcpProxy start(int port, String host, int targetPort) {
     TcpProxy proxy = new TcpProxy(port, new InetSocketAddress(host, targetPort));
     proxy.up();
@@ -92,8 +96,8 @@ public final class TcpProxy implements AutoCloseable {
   }
 
   /**
-   * Stops forwarding, as a dropped link: connections stay open at both ends and carry nothing,
-   * new ones are accepted and held, until {@link #heal}. Neither end is told anything.
+   * Stops forwarding, as a dropped link: connections stay open at both ends and carry nothing, new
+   * ones are accepted and held, until {@link #heal}. Neither end is told anything.
    */
   public void silence() {
     synchronized (link) {
@@ -146,7 +150,9 @@ public final class TcpProxy implements AutoCloseable {
     }
   }
 
-  /** Connects the accepted client to the server, once the link carries packets, and pumps both ways. */
+  /**
+   * Connects the accepted client to the server, once the link carries packets, and pumps both ways.
+   */
   private void connect(Socket client, ServerSocket listening) {
     if (!passes(client)) {
       open.remove(client);

@@ -25,9 +25,12 @@ public final class Commands {
       String out = new String(p.getInputStream().readAllBytes());
       if (!p.waitFor(timeout.toMillis(), TimeUnit.MILLISECONDS)) {
         p.destroyForcibly();
-        throw new IllegalStateException(String.join(" ", command) + " did not finish in " + timeout.toSeconds() + " s");
+        throw new IllegalStateException(
+            String.join(" ", command) + " did not finish in " + timeout.toSeconds() + " s");
       }
-      if (p.exitValue() != 0) throw new IllegalStateException(String.join(" ", command) + " failed (" + p.exitValue() + "): " + out.strip());
+      if (p.exitValue() != 0)
+        throw new IllegalStateException(
+            String.join(" ", command) + " failed (" + p.exitValue() + "): " + out.strip());
       return out;
     } catch (IOException e) {
       throw new UncheckedIOException("Cannot run " + command.get(0) + " (" + missing + ")", e);

@@ -23,10 +23,10 @@ import java.util.stream.Stream;
 /**
  * A PostgreSQL cluster of a test's own — initdb in a temporary directory, a free loopback port,
  * trust authentication — so a test can restart or stop the server without touching the one other
- * tests use. It is on this machine whatever {@code TOA_POSTGRES_URL} says, and its URLs are its
- * own ({@link #url}). Needs the server's binaries ({@code pg_config --bindir}, which a test asks
- * for with {@code @Needs(Server.POSTGRES_PROGRAMS)}); when the JVM runs as root, the server runs
- * as the {@code postgres} user, as PostgreSQL requires.
+ * tests use. It is on this machine whatever {@code TOA_POSTGRES_URL} says, and its URLs are its own
+ * ({@link #url}). Needs the server's binaries ({@code pg_config --bindir}, which a test asks for
+ * with {@code @Needs(Server.POSTGRES_PROGRAMS)}); when the JVM runs as root, the server runs as the
+ * {@code postgres} user, as PostgreSQL requires.
  *
  * <p>{@link #startOn} runs it on a {@link NetworkHost} instead, listening on the host's address, so
  * that a test can drop the link between its process and the server for real.
@@ -40,7 +40,8 @@ public final class PostgresCluster implements AutoCloseable {
   private final boolean asPostgres;
   private final Optional<NetworkHost> host;
 
-  private PostgresCluster(Path bin, Path data, int port, boolean asPostgres, Optional<NetworkHost> host) {
+  private PostgresCluster(
+      Path bin, Path data, int port, boolean asPostgres, Optional<NetworkHost> host) {
     this.bin = bin;
     this.data = data;
     this.port = port;
@@ -66,12 +67,30 @@ public final class PostgresCluster implements AutoCloseable {
     Path bin = Path.of(output(List.of("pg_config", "--bindir")).strip());
     boolean root = "root".equals(System.getProperty("user.name"));
     try {
-      Path data = Files.createTempDirectory("toa-pg-", PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rwx------")));
+      Path data =
+          Files.createTempDirectory(
+              "toa-pg-",
+              PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rwx------")));
       if (root) output(List.of("chown", "postgres:postgres", data.toString()));
       PostgresCluster cluster = new PostgresCluster(bin, data, TcpProxy.freePort(), root, host);
-      cluster.pg("initdb", "-D", data.toString(), "-U", "postgres", "-A", "trust", "--no-sync", "-E", "UTF8");
+      cluster.pg(
+          "initdb",
+          "-D",
+          data.toString(),
+          "-U",
+          "postgres",
+          "-A",
+          "trust",
+          "--no-sync",
+          "-E",
+          "UTF8");
       if (host.isPresent()) {
-        String trusted = "host all all " + host.get().peer() + "/32 trust\nhost all all " + host.get().address() + "/32 trust\n";
+        String trusted =
+            "host all all "
+                + host.get().peer()
+                + "/32 trust\nhost all all "
+                + host.get().address()
+                + "/32 trust\n";
         Files.writeString(data.resolve("pg_hba.conf"), trusted, StandardOpenOption.APPEND);
       }
       cluster.ctl("start");
@@ -97,10 +116,12 @@ public final class PostgresCluster implements AutoCloseable {
 
   /** Creates a database in it. */
   public void createDatabase(String name) {
-    try (Connection c = DriverManager.getConnection(url("postgres")); Statement s = c.createStatement()) {
+    try (Connection c = DriverManager.getConnection(url("postgres"));
+        Statement s = c.createStatement()) {
       s.execute("CREATE DATABASE " + name);
     } catch (SQLException e) {
-      throw new IllegalStateException("Cannot create database " + name + " in the test cluster on port " + port, e);
+      throw new IllegalStateException(
+          "Cannot create database " + name + " in the test cluster on port " + port, e);
     }
   }
 
@@ -115,7 +136,8 @@ public final class PostgresCluster implements AutoCloseable {
       ctl("-m", "immediate", "stop");
     } finally {
       try (Stream<Path> files = Files.walk(data)) {
-        for (Path p : (Iterable<Path>) files.sorted(Comparator.reverseOrder())::iterator) Files.deleteIfExists(p);
+        for (Path p : (Iterable<Path>) files.sorted(Comparator.reverseOrder())::iterator)
+          Files.deleteIfExists(p);
       } catch (IOException e) {
         // a temporary directory: the system cleans it up in the end
       }
@@ -123,9 +145,25 @@ public final class PostgresCluster implements AutoCloseable {
   }
 
   private void ctl(String... args) {
-    List<String> command = new ArrayList<>(List.of("pg_ctl", "-D", data.toString(), "-w", "-t", String.valueOf(TIMEOUT_SECONDS),
-        "-l", data.resolve("server.log").toString(),
-        "-o", "-p " + port + " -c listen_addresses=" + address() + " -k " + data + " -c fsync=on -c max_connections=60"));
+    List<String> command =
+        new ArrayList<>(
+            List.of(
+                "pg_ctl",
+                "-D",
+                data.toString(),
+                "-w",
+                "-t",
+                String.valueOf(TIMEOUT_SECONDS),
+                "-l",
+                data.resolve("server.log").toString(),
+                "-o",
+                "-p "
+                    + port
+                    + " -c listen_addresses="
+                    + address()
+                    + " -k "
+                    + data
+                    + " -c fsync=on -c max_connections=60"));
     command.addAll(List.of(args));
     pg(command.toArray(String[]::new));
   }
@@ -139,6 +177,9 @@ public final class PostgresCluster implements AutoCloseable {
   }
 
   private static String output(List<String> command) {
-    return Commands.run(command, Duration.ofSeconds(TIMEOUT_SECONDS), "are PostgreSQL's server binaries installed?");
+    return Commands.run(
+        command,
+        Duration.ofSeconds(TIMEOUT_SECONDS),
+        "are PostgreSQL's server binaries installed?");
   }
 }

@@ -49,8 +49,12 @@ public final class VirtualHosts {
    */
   public static String rabbitmqctl(String... args) throws IOException, InterruptedException {
     if (!Server.RABBITMQ.local()) {
-      throw new IllegalStateException("rabbitmqctl controls only a broker on this machine, and the tests' RabbitMQ is at "
-          + Server.RABBITMQ.host() + ":" + Server.RABBITMQ.port() + ": a test that runs it needs @Needs(Server.RABBITMQ_CONTROL)");
+      throw new IllegalStateException(
+          "rabbitmqctl controls only a broker on this machine, and the tests' RabbitMQ is at "
+              + Server.RABBITMQ.host()
+              + ":"
+              + Server.RABBITMQ.port()
+              + ": a test that runs it needs @Needs(Server.RABBITMQ_CONTROL)");
     }
     String[] command = new String[args.length + 1];
     command[0] = "rabbitmqctl";

@@ -7,22 +7,25 @@ import java.util.Map;
 import java.util.Set;
 
 /**
- * Where a server should answer, read from its URL as its client reads it: the host and port,
- * never the user or the password, and where the URL came from, for messages. The URLs the tests
- * connect with are made here as well, from the same URL, so that the tests go where the probe
- * looked.
+ * Where a server should answer, read from its URL as its client reads it: the host and port, never
+ * the user or the password, and where the URL came from, for messages. The URLs the tests connect
+ * with are made here as well, from the same URL, so that the tests go where the probe looked.
  *
  * @param source where the URL came from: {@code from TOA_POSTGRES_URL}, or {@code the default}
  */
 record Address(String host, int port, String source) {
   /** The database test, logging in as postgres: the postgres storage's default. */
   static final String POSTGRES_DEFAULT = "jdbc:postgresql://127.0.0.1:5432/test?user=postgres";
+
   /** The database test, logging in as root: the mariadb storage's default. */
   static final String MARIADB_DEFAULT = "jdbc:mariadb://127.0.0.1:3306/test?user=root";
+
   /** User guest, password guest: the rabbitmq bus's default. */
   static final String RABBITMQ_DEFAULT = "amqp://guest:guest@127.0.0.1:5672";
+
   /** The hosts that name this machine. */
   private static final Set<String> LOCAL = Set.of("127.0.0.1", "localhost", "::1", "[::1]");
+
   private static final String JDBC = "jdbc:postgresql:";
   private static final String MARIADB_JDBC = "jdbc:mariadb:";
 
@@ -44,7 +47,8 @@ record Address(String host, int port, String source) {
       case POSTGRES -> POSTGRES_DEFAULT;
       case MARIADB -> MARIADB_DEFAULT;
       case RABBITMQ -> RABBITMQ_DEFAULT;
-      case POSTGRES_PROGRAMS, RABBITMQ_CONTROL, CHROMIUM, NETWORK_NAMESPACES -> throw new IllegalArgumentException("There is no URL for " + server.title());
+      case POSTGRES_PROGRAMS, RABBITMQ_CONTROL, CHROMIUM, NETWORK_NAMESPACES ->
+          throw new IllegalArgumentException("There is no URL for " + server.title());
     };
   }
 
@@ -52,14 +56,16 @@ record Address(String host, int port, String source) {
    * The server's URL with the database or virtual host {@code name} in place of the one written,
    * everything else kept: user, password, parameters.
    *
-   * @param at {@code host:port} to connect to instead of the URL's, such as a proxy's; null for the URL's
+   * @param at {@code host:port} to connect to instead of the URL's, such as a proxy's; null for the
+   *     URL's
    */
   static String url(Server server, Map<String, String> environment, String name, String at) {
     String url = url(server, environment);
     String source = source(server, environment);
     return switch (server) {
       case POSTGRES -> postgresUrl(url, source, name, at);
-      case MARIADB -> jdbcUrl(Jdbc.of(url, source, MARIADB_JDBC, MARIADB_DEFAULT), MARIADB_JDBC, name, at);
+      case MARIADB ->
+          jdbcUrl(Jdbc.of(url, source, MARIADB_JDBC, MARIADB_DEFAULT), MARIADB_JDBC, name, at);
       default -> rabbitmqUrl(url, source, name, at);
     };
   }
@@ -81,15 +87,20 @@ record Address(String host, int port, String source) {
     return jdbc(Jdbc.of(url, source, JDBC, POSTGRES_DEFAULT), 5432, source);
   }
 
-  /** The first host of a JDBC URL, localhost when it names none, on the engine's port unless written. */
+  /**
+   * The first host of a JDBC URL, localhost when it names none, on the engine's port unless
+   * written.
+   */
   private static Address jdbc(Jdbc jdbc, int fallback, String source) {
     String hosts = jdbc.hosts();
     if (hosts == null) return new Address("localhost", fallback, source);
     String first = hosts.split(",", 2)[0];
     int colon = first.lastIndexOf(':');
-    if (colon < 0 || first.endsWith("]")) return new Address(first.isEmpty() ? "localhost" : first, fallback, source);
+    if (colon < 0 || first.endsWith("]"))
+      return new Address(first.isEmpty() ? "localhost" : first, fallback, source);
     String host = first.substring(0, colon);
-    return new Address(host.isEmpty() ? "localhost" : host, port(first.substring(colon + 1), source), source);
+    return new Address(
+        host.isEmpty() ? "localhost" : host, port(first.substring(colon + 1), source), source);
   }
 
   /** The JDBC URL of another database of the same server (or of {@code at}, when not null). */
@@ -112,7 +123,12 @@ record Address(String host, int port, String source) {
     static Jdbc of(String url, String source, String prefix, String example) {
       if (!url.startsWith(prefix)) {
         throw new IllegalArgumentException(
-            "The URL " + source + " must be a JDBC URL such as " + example + "; it does not start with " + prefix);
+            "The URL "
+                + source
+                + " must be a JDBC URL such as "
+                + example
+                + "; it does not start with "
+                + prefix);
       }
       String rest = url.substring(prefix.length());
       String hosts = null;
@@ -125,7 +141,10 @@ record Address(String host, int port, String source) {
     }
   }
 
-  /** An AMQP URL as the RabbitMQ client reads it: localhost unless written, port 5672 (5671 for amqps). */
+  /**
+   * An AMQP URL as the RabbitMQ client reads it: localhost unless written, port 5672 (5671 for
+   * amqps).
+   */
   static Address rabbitmq(String url, String source) {
     URI uri = amqp(url, source);
     int fallback = "amqps".equalsIgnoreCase(uri.getScheme()) ? 5671 : 5672;
@@ -139,8 +158,13 @@ record Address(String host, int port, String source) {
     String authority = uri.getRawAuthority() == null ? "" : uri.getRawAuthority();
     int login = authority.lastIndexOf('@') + 1;
     String query = uri.getRawQuery() == null ? "" : "?" + uri.getRawQuery();
-    return uri.getScheme() + "://" + authority.substring(0, login) + (at != null ? at : authority.substring(login))
-        + "/" + virtualHost + query;
+    return uri.getScheme()
+        + "://"
+        + authority.substring(0, login)
+        + (at != null ? at : authority.substring(login))
+        + "/"
+        + virtualHost
+        + query;
   }
 
   private static URI amqp(String url, String source) {
@@ -148,10 +172,18 @@ record Address(String host, int port, String source) {
     try {
       uri = new URI(url);
     } catch (URISyntaxException e) {
-      throw new IllegalArgumentException("The URL " + source + " is not a URL such as " + RABBITMQ_DEFAULT + " (" + e.getReason() + ")");
+      throw new IllegalArgumentException(
+          "The URL "
+              + source
+              + " is not a URL such as "
+              + RABBITMQ_DEFAULT
+              + " ("
+              + e.getReason()
+              + ")");
     }
     if (!"amqp".equalsIgnoreCase(uri.getScheme()) && !"amqps".equalsIgnoreCase(uri.getScheme())) {
-      throw new IllegalArgumentException("The URL " + source + " must be an AMQP URL such as " + RABBITMQ_DEFAULT);
+      throw new IllegalArgumentException(
+          "The URL " + source + " must be an AMQP URL such as " + RABBITMQ_DEFAULT);
     }
     return uri;
   }
@@ -163,7 +195,8 @@ record Address(String host, int port, String source) {
     } catch (NumberFormatException e) {
       // said below
     }
-    throw new IllegalArgumentException("The URL " + source + " names the port '" + text + "', which is not from 1 to 65535");
+    throw new IllegalArgumentException(
+        "The URL " + source + " names the port '" + text + "', which is not from 1 to 65535");
   }
 
   /** Whether the host names this machine: 127.0.0.1, localhost or ::1. */

@@ -1,7 +1,7 @@
 package io.toa4j.testkit.servers;
 
-import java.io.FileOutputStream;
 import java.io.FileDescriptor;
+import java.io.FileOutputStream;
 import java.io.PrintStream;
 import java.util.List;
 

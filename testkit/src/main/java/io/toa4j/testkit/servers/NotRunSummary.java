@@ -13,10 +13,10 @@ import org.junit.platform.launcher.TestIdentifier;
 import org.junit.platform.launcher.TestPlan;
 
 /**
- * At the end of a test run, a banner listing every test class (or test) that was not run because
- * a server it needs is missing, and why: the skip counts of a build are easy to miss, a suite not
- * run should not be. Prints nothing when everything ran. Registered with the JUnit Platform
- * through {@code META-INF/services}, so it listens to every run that has the testkit.
+ * At the end of a test run, a banner listing every test class (or test) that was not run because a
+ * server it needs is missing, and why: the skip counts of a build are easy to miss, a suite not run
+ * should not be. Prints nothing when everything ran. Registered with the JUnit Platform through
+ * {@code META-INF/services}, so it listens to every run that has the testkit.
  */
 public final class NotRunSummary implements TestExecutionListener {
   private final PrintStream out;
@@ -42,15 +42,25 @@ public final class NotRunSummary implements TestExecutionListener {
   public void testPlanExecutionFinished(TestPlan plan) {
     if (notRun.isEmpty()) return;
     List<String> lines = new ArrayList<>();
-    lines.add("NOT RUN, for want of a server they need: " + notRun.size() + (notRun.size() == 1 ? " test class or test" : " test classes or tests"));
-    notRun.entrySet().stream().sorted(Map.Entry.comparingByKey())
+    lines.add(
+        "NOT RUN, for want of a server they need: "
+            + notRun.size()
+            + (notRun.size() == 1 ? " test class or test" : " test classes or tests"));
+    notRun.entrySet().stream()
+        .sorted(Map.Entry.comparingByKey())
         .forEach(e -> lines.add("  " + e.getKey() + ": " + e.getValue()));
-    lines.add("Start the servers to run them; " + ServerCondition.REQUIRE + "=1 makes a missing server fail the build.");
+    lines.add(
+        "Start the servers to run them; "
+            + ServerCondition.REQUIRE
+            + "=1 makes a missing server fail the build.");
     Banner.print(out, lines);
     notRun.clear();
   }
 
-  /** {@code PostgresStorageTest}, or {@code ProviderTest.closedBus_anyCall_failsSayingSo()} for one test. */
+  /**
+   * {@code PostgresStorageTest}, or {@code ProviderTest.closedBus_anyCall_failsSayingSo()} for one
+   * test.
+   */
   private static String name(TestIdentifier test) {
     TestSource source = test.getSource().orElse(null);
     if (source instanceof MethodSource method) {

@@ -24,11 +24,18 @@ public final class OwnEngines implements AutoCloseable {
   /** Creates both, under one fresh name. */
   public static OwnEngines create() throws IOException, InterruptedException {
     OwnEngines engines = new OwnEngines(VirtualHosts.freshName());
-    try (Connection c = DriverManager.getConnection(Server.POSTGRES.url()); Statement s = c.createStatement()) {
+    try (Connection c = DriverManager.getConnection(Server.POSTGRES.url());
+        Statement s = c.createStatement()) {
       s.execute("CREATE DATABASE " + engines.name);
     } catch (SQLException e) {
-      throw new AssertionError("Cannot create a database on PostgreSQL at " + Server.POSTGRES.host() + ":" + Server.POSTGRES.port()
-          + " (start it with pg_ctlcluster ... main start, or set TOA_POSTGRES_URL): " + e.getMessage(), e);
+      throw new AssertionError(
+          "Cannot create a database on PostgreSQL at "
+              + Server.POSTGRES.host()
+              + ":"
+              + Server.POSTGRES.port()
+              + " (start it with pg_ctlcluster ... main start, or set TOA_POSTGRES_URL): "
+              + e.getMessage(),
+          e);
     }
     VirtualHosts.create(engines.name);
     return engines;
@@ -51,7 +58,8 @@ public final class OwnEngines implements AutoCloseable {
 
   @Override
   public void close() throws Exception {
-    try (Connection c = DriverManager.getConnection(Server.POSTGRES.url()); Statement s = c.createStatement()) {
+    try (Connection c = DriverManager.getConnection(Server.POSTGRES.url());
+        Statement s = c.createStatement()) {
       s.execute("DROP DATABASE IF EXISTS " + name + " WITH (FORCE)");
     }
     VirtualHosts.delete(name);

@@ -18,14 +18,19 @@ public enum Server {
       "on Debian: apt-get install postgresql; pg_ctlcluster <version> main start; su postgres -c 'createdb test';"
           + " trust authentication"),
 
-  /** A running MariaDB: {@code TOA_MARIADB_URL}, else {@code jdbc:mariadb://127.0.0.1:3306/test?user=root}. */
+  /**
+   * A running MariaDB: {@code TOA_MARIADB_URL}, else {@code
+   * jdbc:mariadb://127.0.0.1:3306/test?user=root}.
+   */
   MARIADB(
       "MariaDB",
       "TOA_MARIADB_URL",
       "on Debian: apt-get install mariadb-server; start-stop-daemon --start --oknodo --background --exec /usr/sbin/mariadbd;"
           + " user root without a password"),
 
-  /** A running RabbitMQ: {@code TOA_RABBITMQ_URL}, else {@code amqp://guest:guest@127.0.0.1:5672}. */
+  /**
+   * A running RabbitMQ: {@code TOA_RABBITMQ_URL}, else {@code amqp://guest:guest@127.0.0.1:5672}.
+   */
   RABBITMQ(
       "RabbitMQ",
       "TOA_RABBITMQ_URL",
@@ -59,14 +64,12 @@ public enum Server {
    * looks for a browser or a driver on the network).
    */
   CHROMIUM(
-      "Chromium and chromedriver",
-      null,
-      "on Debian: apt-get install chromium chromium-driver"),
+      "Chromium and chromedriver", null, "on Debian: apt-get install chromium chromium-driver"),
 
   /**
-   * Network namespaces and veth pairs, for a host of a test's own whose link can be dropped
-   * ({@link io.toa4j.testkit.net.NetworkHost}): the JVM runs as root and {@code ip} (iproute2) is on
-   * the PATH.
+   * Network namespaces and veth pairs, for a host of a test's own whose link can be dropped ({@link
+   * io.toa4j.testkit.net.NetworkHost}): the JVM runs as root and {@code ip} (iproute2) is on the
+   * PATH.
    */
   NETWORK_NAMESPACES(
       "Network namespaces (root and ip)",
@@ -99,8 +102,9 @@ public enum Server {
   }
 
   /**
-   * {@link #url()} with the database (PostgreSQL, MariaDB) or the virtual host (RabbitMQ) {@code name} in
-   * place of its own, the rest kept: where a test's database or virtual host of its own is.
+   * {@link #url()} with the database (PostgreSQL, MariaDB) or the virtual host (RabbitMQ) {@code
+   * name} in place of its own, the rest kept: where a test's database or virtual host of its own
+   * is.
    */
   public String url(String name) {
     return Address.url(this, System.getenv(), name, null);
@@ -134,7 +138,10 @@ public enum Server {
     return switch (this) {
       case POSTGRES, MARIADB, RABBITMQ -> "start it, or set " + variable;
       case POSTGRES_PROGRAMS -> "install them";
-      case RABBITMQ_CONTROL -> "run them where the broker and rabbitmqctl are, or set " + RABBITMQ.variable + " to a broker on this machine";
+      case RABBITMQ_CONTROL ->
+          "run them where the broker and rabbitmqctl are, or set "
+              + RABBITMQ.variable
+              + " to a broker on this machine";
       case CHROMIUM -> "install them";
       case NETWORK_NAMESPACES -> "run them as root with iproute2 installed";
     };
@@ -143,10 +150,15 @@ public enum Server {
   /** What to do when it is missing: how to start or install it, and the variable that moves it. */
   String remedy() {
     return switch (this) {
-      case POSTGRES, MARIADB, RABBITMQ -> "Start it (" + install + "), or set " + variable + " to one that answers.";
+      case POSTGRES, MARIADB, RABBITMQ ->
+          "Start it (" + install + "), or set " + variable + " to one that answers.";
       case POSTGRES_PROGRAMS -> "Install them (" + install + ").";
-      case RABBITMQ_CONTROL -> "Run these tests on the machine of the broker, with rabbitmqctl on the PATH (" + install
-          + "), or set " + RABBITMQ.variable + " to a broker on this machine.";
+      case RABBITMQ_CONTROL ->
+          "Run these tests on the machine of the broker, with rabbitmqctl on the PATH ("
+              + install
+              + "), or set "
+              + RABBITMQ.variable
+              + " to a broker on this machine.";
       case CHROMIUM -> "Install them (" + install + ").";
       case NETWORK_NAMESPACES -> "Run these tests as root, with iproute2 (" + install + ").";
     };

@@ -20,6 +20,7 @@ import org.junit.platform.commons.support.AnnotationSupport;
 public final class ServerCondition implements ExecutionCondition {
   /** The environment variable that turns a missing server from a skip into a failure. */
   public static final String REQUIRE = "TOA_REQUIRE_SERVERS";
+
   /** How the reason of a test skipped for a missing server starts. */
   public static final String NOT_RUN = "NOT RUN: ";
 
@@ -39,7 +40,8 @@ public final class ServerCondition implements ExecutionCondition {
 
   @Override
   public ConditionEvaluationResult evaluateExecutionCondition(ExtensionContext context) {
-    return context.getElement()
+    return context
+        .getElement()
         .flatMap(element -> AnnotationSupport.findAnnotation(element, Needs.class))
         .map(needs -> evaluate(List.of(needs.value())))
         .orElse(ConditionEvaluationResult.enabled("needs no server"));
@@ -68,8 +70,12 @@ public final class ServerCondition implements ExecutionCondition {
     }
     if (probe.requiresServers()) {
       throw new IllegalStateException(
-          String.join("; ", absences) + ", and " + REQUIRE + " is set, so the tests that need it fail rather than"
-              + " being skipped. " + String.join(" ", remedies));
+          String.join("; ", absences)
+              + ", and "
+              + REQUIRE
+              + " is set, so the tests that need it fail rather than"
+              + " being skipped. "
+              + String.join(" ", remedies));
     }
     return ConditionEvaluationResult.disabled(NOT_RUN + String.join("; ", reasons));
   }

@@ -44,7 +44,8 @@ public final class Overflow {
    * @throws AssertionError when the try does not end within {@code patience}: a lock or a
    *     transaction left held by the error blocks it
    */
-  public static <T> Try<T> call(Callable<T> action, int spare, Duration patience) throws InterruptedException {
+  public static <T> Try<T> call(Callable<T> action, int spare, Duration patience)
+      throws InterruptedException {
     AtomicReference<Try<T>> result = new AtomicReference<>();
     Thread thread =
         new Thread(
@@ -60,7 +61,8 @@ public final class Overflow {
               try {
                 T value = descend(measure.frames - spare, probe);
                 result.set(new Try<>(value, null, true));
-              } catch (Throwable e) { // what the action threw, whatever it is, is what the test looks at
+              } catch (
+                  Throwable e) { // what the action threw, whatever it is, is what the test looks at
                 result.set(new Try<>(null, e, probe.entered));
               }
             },
@@ -75,7 +77,11 @@ public final class Overflow {
         if (frame.getMethodName().equals("descend")) break;
         where.append("\n\tat ").append(frame);
       }
-      throw new AssertionError("an action " + spare + " frames short of the end of its stack did not end: something it waits for was left held; it waits" + where);
+      throw new AssertionError(
+          "an action "
+              + spare
+              + " frames short of the end of its stack did not end: something it waits for was left held; it waits"
+              + where);
     }
     return result.get();
   }
@@ -98,7 +104,10 @@ public final class Overflow {
     return frames <= 0 ? probe.run() : descend(frames - 1, probe);
   }
 
-  /** The action (none when only measuring the stack), the frames gone down, and whether it was entered. */
+  /**
+   * The action (none when only measuring the stack), the frames gone down, and whether it was
+   * entered.
+   */
   private static final class Probe<T> {
     private final Callable<T> action;
     int frames;

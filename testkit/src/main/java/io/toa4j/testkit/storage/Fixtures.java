@@ -35,21 +35,32 @@ final class Fixtures {
   }
 
   static StoredRecord record(String id, long version, long at, int balance) {
-    return new StoredRecord(id, version, 1000, at, json(JSON.createObjectNode().put("balance", balance)));
+    return new StoredRecord(
+        id, version, 1000, at, json(JSON.createObjectNode().put("balance", balance)));
   }
 
   static OutboxEntry entry(String id, long at) {
     return new OutboxEntry(id, at, json(JSON.createObjectNode().put("n", id)));
   }
 
-  /** Tasks as the runtime writes them: to {@code test.sinks.absorb}, each request naming its identity. */
+  /**
+   * Tasks as the runtime writes them: to {@code test.sinks.absorb}, each request naming its
+   * identity.
+   */
   static Json tasks(String... identities) {
     ArrayNode tasks = JSON.createArrayNode();
     for (String identity : identities) {
-      ObjectNode task = tasks.addObject().put("identity", identity).put("endpoint", "test.sinks.absorb");
+      ObjectNode task =
+          tasks.addObject().put("identity", identity).put("endpoint", "test.sinks.absorb");
       ObjectNode request = task.putObject("request");
       request.putObject("query").put("id", A);
-      request.putObject("input").put("identity", identity).put("amount", 5).putArray("tags").add("a").add("ü");
+      request
+          .putObject("input")
+          .put("identity", identity)
+          .put("amount", 5)
+          .putArray("tags")
+          .add("a")
+          .add("ü");
     }
     return json(tasks);
   }
@@ -62,7 +73,11 @@ final class Fixtures {
   /** The identities of the tasks an entry holds, in order. */
   static List<String> identities(OutboxEntry entry) {
     List<String> identities = new ArrayList<>();
-    entry.tasks().map(Fixtures::tree).ifPresent(tasks -> tasks.forEach(task -> identities.add(task.path("identity").asString())));
+    entry
+        .tasks()
+        .map(Fixtures::tree)
+        .ifPresent(
+            tasks -> tasks.forEach(task -> identities.add(task.path("identity").asString())));
     return identities;
   }
 
@@ -74,8 +89,16 @@ final class Fixtures {
    * The answer to a call committed at {@code answered} on record {@code record}, given until {@code
    * expires} and remembered until {@code forgotten}.
    */
-  static InboxEntry remembered(String identity, long answered, long expires, long forgotten, String record) {
-    return new InboxEntry(identity, Optional.of(reply()), expires, Optional.of("fp-" + identity), answered, forgotten, Optional.of(record));
+  static InboxEntry remembered(
+      String identity, long answered, long expires, long forgotten, String record) {
+    return new InboxEntry(
+        identity,
+        Optional.of(reply()),
+        expires,
+        Optional.of("fp-" + identity),
+        answered,
+        forgotten,
+        Optional.of(record));
   }
 
   static Json reply() {
@@ -100,7 +123,8 @@ final class Fixtures {
   }
 
   /** Two JSON texts of one value compare equal (keys in any order, any spaces); others do not. */
-  static final Comparator<Json> SAME_VALUE = (a, b) -> tree(a).equals(tree(b)) ? 0 : a.text().compareTo(b.text()) < 0 ? -1 : 1;
+  static final Comparator<Json> SAME_VALUE =
+      (a, b) -> tree(a).equals(tree(b)) ? 0 : a.text().compareTo(b.text()) < 0 ? -1 : 1;
 
   /**
    * Asserts that what a store gave back is what was given to it: records, entries and their

@@ -47,7 +47,9 @@ public interface SelectionContract {
     pot(store, 3, state().put("name", "cedar").put("rank", 5.0));
     pot(store, 4, state().put("name", "élan").put("rank", 10).put("hot", false));
     pot(store, 5, state().put("hot", true));
-    StoredRecord second = new StoredRecord(id(2), 2, 2, 60, json(state().put("name", "Birch").put("rank", 2.5).put("hot", false)));
+    StoredRecord second =
+        new StoredRecord(
+            id(2), 2, 2, 60, json(state().put("name", "Birch").put("rank", 2.5).put("hot", false)));
     assertThat(store.commit(new Write(1, second))).isEqualTo(io.toa4j.spi.Outcome.COMMITTED);
     return store;
   }
@@ -90,7 +92,8 @@ public interface SelectionContract {
     try (Storage storage = open()) {
       Store store = pots(storage);
       assertThat(ids(store.find(where(is(RANK, Operator.EQ, 5L))))).containsExactly(1L, 3L);
-      assertThat(ids(store.find(where(is(RANK, Operator.EQ, new BigDecimal("5.0")))))).containsExactly(1L, 3L);
+      assertThat(ids(store.find(where(is(RANK, Operator.EQ, new BigDecimal("5.0"))))))
+          .containsExactly(1L, 3L);
       assertThat(ids(store.find(where(is(RANK, Operator.LT, 5L))))).containsExactly(2L);
       assertThat(ids(store.find(where(is(RANK, Operator.LE, 5L))))).containsExactly(1L, 2L, 3L);
       assertThat(ids(store.find(where(is(RANK, Operator.GT, 2.5))))).containsExactly(1L, 3L, 4L);
@@ -105,7 +108,8 @@ public interface SelectionContract {
       Store store = pots(storage);
       assertThat(ids(store.find(where(is(HOT, Operator.EQ, true))))).containsExactly(1L, 5L);
       assertThat(ids(store.find(where(is(HOT, Operator.NE, true))))).containsExactly(2L, 3L, 4L);
-      assertThat(ids(store.find(where(is(RANK, Operator.IN, 5L, 10L))))).containsExactly(1L, 3L, 4L);
+      assertThat(ids(store.find(where(is(RANK, Operator.IN, 5L, 10L)))))
+          .containsExactly(1L, 3L, 4L);
       assertThat(ids(store.find(where(is(RANK, Operator.OUT, 5L, 10L))))).containsExactly(2L, 5L);
       assertThat(ids(store.find(where(is(NAME, Operator.LT, "zzz"))))).doesNotContain(5L);
     }
@@ -115,9 +119,12 @@ public interface SelectionContract {
   default void find_joinsCriteriaWithAllAndAny() {
     try (Storage storage = open()) {
       Store store = pots(storage);
-      Criterion hotOrTen = new Criterion.Any(List.of(is(HOT, Operator.EQ, true), is(RANK, Operator.EQ, 10L)));
+      Criterion hotOrTen =
+          new Criterion.Any(List.of(is(HOT, Operator.EQ, true), is(RANK, Operator.EQ, 10L)));
       assertThat(ids(store.find(where(hotOrTen)))).containsExactly(1L, 4L, 5L);
-      Criterion named = new Criterion.All(List.of(hotOrTen, is(NAME, Operator.NE, "ash"), is(NAME, Operator.OUT, "x")));
+      Criterion named =
+          new Criterion.All(
+              List.of(hotOrTen, is(NAME, Operator.NE, "ash"), is(NAME, Operator.OUT, "x")));
       assertThat(ids(store.find(where(named)))).containsExactly(4L, 5L);
     }
   }
@@ -126,10 +133,14 @@ public interface SelectionContract {
   default void find_readsTheSystemPropertiesFromTheirColumns() {
     try (Storage storage = open()) {
       Store store = pots(storage);
-      assertThat(ids(store.find(where(is(new Field("VERSION", Kind.NUMBER), Operator.EQ, 2L))))).containsExactly(2L);
-      assertThat(ids(store.find(where(is(new Field("id", Kind.TEXT), Operator.EQ, id(3)))))).containsExactly(3L);
-      assertThat(ids(store.find(where(is(new Field("CREATED", Kind.NUMBER), Operator.GT, 3L))))).containsExactly(4L, 5L);
-      assertThat(ids(store.find(where(is(new Field("UPDATED", Kind.NUMBER), Operator.GT, 5L))))).containsExactly(2L);
+      assertThat(ids(store.find(where(is(new Field("VERSION", Kind.NUMBER), Operator.EQ, 2L)))))
+          .containsExactly(2L);
+      assertThat(ids(store.find(where(is(new Field("id", Kind.TEXT), Operator.EQ, id(3))))))
+          .containsExactly(3L);
+      assertThat(ids(store.find(where(is(new Field("CREATED", Kind.NUMBER), Operator.GT, 3L)))))
+          .containsExactly(4L, 5L);
+      assertThat(ids(store.find(where(is(new Field("UPDATED", Kind.NUMBER), Operator.GT, 5L)))))
+          .containsExactly(2L);
     }
   }
 
@@ -137,9 +148,12 @@ public interface SelectionContract {
   default void find_sortsWithMissingValuesFirstAscendingAndLastDescending_tiesInCreationOrder() {
     try (Storage storage = open()) {
       Store store = pots(storage);
-      Selection ascending = new Selection(Optional.empty(), List.of(new Order(RANK, false)), 100, 0);
+      Selection ascending =
+          new Selection(Optional.empty(), List.of(new Order(RANK, false)), 100, 0);
       assertThat(ids(store.find(ascending))).containsExactly(5L, 2L, 1L, 3L, 4L);
-      Selection descending = new Selection(Optional.empty(), List.of(new Order(RANK, true), new Order(NAME, true)), 100, 0);
+      Selection descending =
+          new Selection(
+              Optional.empty(), List.of(new Order(RANK, true), new Order(NAME, true)), 100, 0);
       assertThat(ids(store.find(descending))).containsExactly(4L, 3L, 1L, 2L, 5L);
       Selection byName = new Selection(Optional.empty(), List.of(new Order(NAME, false)), 100, 0);
       assertThat(ids(store.find(byName))).containsExactly(5L, 2L, 1L, 3L, 4L);
@@ -150,9 +164,12 @@ public interface SelectionContract {
   default void find_answersTheWindowOfTheSelection() {
     try (Storage storage = open()) {
       Store store = pots(storage);
-      Selection hot = new Selection(Optional.of(is(RANK, Operator.GE, 2L)), List.of(new Order(RANK, true)), 2, 1);
+      Selection hot =
+          new Selection(
+              Optional.of(is(RANK, Operator.GE, 2L)), List.of(new Order(RANK, true)), 2, 1);
       assertThat(ids(store.find(hot))).containsExactly(1L, 3L);
-      assertThat(ids(store.find(new Selection(Optional.empty(), List.of(), 2, 4)))).containsExactly(5L);
+      assertThat(ids(store.find(new Selection(Optional.empty(), List.of(), 2, 4))))
+          .containsExactly(5L);
       assertThat(store.find(new Selection(Optional.empty(), List.of(), 0, 0))).isEmpty();
     }
   }

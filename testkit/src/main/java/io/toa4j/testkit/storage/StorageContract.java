@@ -4,18 +4,18 @@ import static io.toa4j.testkit.storage.Fixtures.A;
 import static io.toa4j.testkit.storage.Fixtures.B;
 import static io.toa4j.testkit.storage.Fixtures.JSON;
 import static io.toa4j.testkit.storage.Fixtures.answered;
+import static io.toa4j.testkit.storage.Fixtures.assertSame;
 import static io.toa4j.testkit.storage.Fixtures.entry;
 import static io.toa4j.testkit.storage.Fixtures.id;
+import static io.toa4j.testkit.storage.Fixtures.identities;
+import static io.toa4j.testkit.storage.Fixtures.json;
 import static io.toa4j.testkit.storage.Fixtures.record;
 import static io.toa4j.testkit.storage.Fixtures.remembered;
 import static io.toa4j.testkit.storage.Fixtures.reply;
-import static io.toa4j.testkit.storage.Fixtures.assertSame;
-import static io.toa4j.testkit.storage.Fixtures.identities;
-import static io.toa4j.testkit.storage.Fixtures.json;
 import static io.toa4j.testkit.storage.Fixtures.taskEntry;
 import static io.toa4j.testkit.storage.Fixtures.tasks;
-import static io.toa4j.testkit.storage.Fixtures.tree;
 import static io.toa4j.testkit.storage.Fixtures.together;
+import static io.toa4j.testkit.storage.Fixtures.tree;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -42,8 +42,8 @@ import org.awaitility.Awaitility;
 import org.junit.jupiter.api.Test;
 
 /**
- * What every storage adapter does, as tests an adapter runs against its real engine by
- * implementing this interface in a few lines:
+ * What every storage adapter does, as tests an adapter runs against its real engine by implementing
+ * this interface in a few lines:
  *
  * <pre>{@code
  * class SqliteStorageTest implements StorageContract {
@@ -67,16 +67,16 @@ public interface StorageContract extends SelectionContract {
   Storage open();
 
   /**
-   * The label of a component the tests use, {@code namespace.name}; each distinct {@code name}
-   * must answer a distinct label, the same one throughout a test.
+   * The label of a component the tests use, {@code namespace.name}; each distinct {@code name} must
+   * answer a distinct label, the same one throughout a test.
    */
   default String component(String name) {
     return "contract." + name;
   }
 
   /**
-   * How many inbox entries the store holds, expired or not, counted by the adapter's own means
-   * (the SPI has no such question: only these tests of the purge ask it).
+   * How many inbox entries the store holds, expired or not, counted by the adapter's own means (the
+   * SPI has no such question: only these tests of the purge ask it).
    */
   long inboxSize(Store store);
 
@@ -184,14 +184,21 @@ public interface StorageContract extends SelectionContract {
     try (Storage storage = open()) {
       Store wallets = wallets(storage);
       Store topups = storage.store(component("topups"));
-      wallets.commit(new Write(0, record(A, 1, 1000, 5), Optional.of(entry(id(1), 1000)), Optional.of(answered("call-1", 5000))));
+      wallets.commit(
+          new Write(
+              0,
+              record(A, 1, 1000, 5),
+              Optional.of(entry(id(1), 1000)),
+              Optional.of(answered("call-1", 5000))));
 
       assertThat(topups.read(A)).isEmpty();
       assertThat(topups.page(10, 0)).isEmpty();
       assertThat(topups.unpublished(10)).isEmpty();
       assertThat(answer(topups, "call-1", 1000)).isEmpty();
       assertThat(inboxSize(topups)).isZero();
-      assertThat(topups.commit(new Write(0, record(A, 1, 1000, 9)))).as("the same id in another component").isEqualTo(Outcome.COMMITTED);
+      assertThat(topups.commit(new Write(0, record(A, 1, 1000, 9))))
+          .as("the same id in another component")
+          .isEqualTo(Outcome.COMMITTED);
       assertThat(tree(wallets.read(A).orElseThrow().state()).get("balance").asInt()).isEqualTo(5);
     }
   }
@@ -215,7 +222,8 @@ public interface StorageContract extends SelectionContract {
 
   @Test
   default void write_toAVersionOtherThanTheNext_isRefusedBeforeReachingTheStore() {
-    assertThatThrownBy(() -> new Write(1, record(A, 3, 1, 1))).hasMessageContaining("from version 1 to 2");
+    assertThatThrownBy(() -> new Write(1, record(A, 3, 1, 1)))
+        .hasMessageContaining("from version 1 to 2");
   }
 
   // -- outbox ---------------------------------------------------------------------------------
@@ -237,8 +245,10 @@ public interface StorageContract extends SelectionContract {
       Store store = wallets(storage);
       store.commit(new Write(0, record(A, 1, 1000, 5), Optional.of(entry(id(1), 1000))));
 
-      assertThat(store.commit(new Write(0, record(A, 1, 1000, 6), Optional.of(entry(id(2), 1000))))).isEqualTo(Outcome.CONFLICT);
-      assertThat(store.commit(new Write(5, record(A, 6, 1000, 6), Optional.of(entry(id(3), 1000))))).isEqualTo(Outcome.CONFLICT);
+      assertThat(store.commit(new Write(0, record(A, 1, 1000, 6), Optional.of(entry(id(2), 1000)))))
+          .isEqualTo(Outcome.CONFLICT);
+      assertThat(store.commit(new Write(5, record(A, 6, 1000, 6), Optional.of(entry(id(3), 1000)))))
+          .isEqualTo(Outcome.CONFLICT);
 
       assertThat(store.unpublished(10)).extracting(OutboxEntry::id).containsExactly(id(1));
     }
@@ -248,7 +258,9 @@ public interface StorageContract extends SelectionContract {
   default void unpublished_answersOldestFirst_atMostTheLimit() {
     try (Storage storage = open()) {
       Store store = wallets(storage);
-      for (int i = 3; i >= 1; i--) store.commit(new Write(0, record(id(100 + i), 1, 1000, i), Optional.of(entry(id(i), 1000))));
+      for (int i = 3; i >= 1; i--)
+        store.commit(
+            new Write(0, record(id(100 + i), 1, 1000, i), Optional.of(entry(id(i), 1000))));
 
       assertThat(store.unpublished(2)).extracting(OutboxEntry::id).containsExactly(id(1), id(2));
       assertThat(store.unpublishedCount()).as("the count has no limit").isEqualTo(3);
@@ -271,7 +283,9 @@ public interface StorageContract extends SelectionContract {
       assertThat(store.purgePublished(2000, 100)).isZero();
       assertThat(store.purgePublished(2001, 100)).isEqualTo(1);
       assertThat(store.unpublished(10)).extracting(OutboxEntry::id).containsExactly(id(2));
-      assertThat(store.purgePublished(Long.MAX_VALUE, 100)).as("unpublished entries never expire").isZero();
+      assertThat(store.purgePublished(Long.MAX_VALUE, 100))
+          .as("unpublished entries never expire")
+          .isZero();
     }
   }
 
@@ -279,7 +293,9 @@ public interface StorageContract extends SelectionContract {
   default void purgePublished_removesAtMostTheLimit() {
     try (Storage storage = open()) {
       Store store = wallets(storage);
-      for (int i = 1; i <= 3; i++) store.commit(new Write(0, record(id(100 + i), 1, 1000, i), Optional.of(entry(id(i), 1000))));
+      for (int i = 1; i <= 3; i++)
+        store.commit(
+            new Write(0, record(id(100 + i), 1, 1000, i), Optional.of(entry(id(i), 1000))));
       store.published(List.of(id(1), id(2), id(3)), 2000);
 
       assertThat(store.purgePublished(3000, 2)).isEqualTo(2);
@@ -306,11 +322,13 @@ public interface StorageContract extends SelectionContract {
       Store store = wallets(storage);
       OutboxEntry sent = taskEntry(id(1), 1000, "task-2", "task-1", "task-3");
 
-      assertThat(store.commit(new Write(0, record(A, 1, 1000, 5), Optional.of(sent)))).isEqualTo(Outcome.COMMITTED);
+      assertThat(store.commit(new Write(0, record(A, 1, 1000, 5), Optional.of(sent))))
+          .isEqualTo(Outcome.COMMITTED);
 
       assertSame(store.unpublished(10), List.of(sent));
       assertThat(store.unpublished(10).get(0).change()).isEmpty();
-      assertThat(identities(store.unpublished(10).get(0))).containsExactly("task-2", "task-1", "task-3");
+      assertThat(identities(store.unpublished(10).get(0)))
+          .containsExactly("task-2", "task-1", "task-3");
     }
   }
 
@@ -319,9 +337,16 @@ public interface StorageContract extends SelectionContract {
     try (Storage storage = open()) {
       Store store = wallets(storage);
       OutboxEntry both =
-          new OutboxEntry(id(1), 1000, Optional.of(json(JSON.createObjectNode().put("n", 1))), Optional.of(tasks("task-1", "task-2")), 11_000);
+          new OutboxEntry(
+              id(1),
+              1000,
+              Optional.of(json(JSON.createObjectNode().put("n", 1))),
+              Optional.of(tasks("task-1", "task-2")),
+              11_000);
 
-      store.commit(new Write(0, record(A, 1, 1000, 5), Optional.of(both), Optional.of(answered("call-1", 5000))));
+      store.commit(
+          new Write(
+              0, record(A, 1, 1000, 5), Optional.of(both), Optional.of(answered("call-1", 5000))));
 
       assertSame(store.unpublished(10), List.of(both));
     }
@@ -331,11 +356,30 @@ public interface StorageContract extends SelectionContract {
   default void commit_conflictingOrDuplicate_storesNoTasks() {
     try (Storage storage = open()) {
       Store store = wallets(storage);
-      store.commit(new Write(0, record(A, 1, 1000, 5), Optional.of(taskEntry(id(1), 1000, "task-1")), Optional.of(answered("call-1", 5000))));
+      store.commit(
+          new Write(
+              0,
+              record(A, 1, 1000, 5),
+              Optional.of(taskEntry(id(1), 1000, "task-1")),
+              Optional.of(answered("call-1", 5000))));
 
-      assertThat(store.commit(new Write(0, record(A, 1, 1000, 6), Optional.of(taskEntry(id(2), 1000, "task-2"))))).isEqualTo(Outcome.CONFLICT);
-      assertThat(store.commit(new Write(5, record(A, 6, 1000, 6), Optional.of(taskEntry(id(3), 1000, "task-3"))))).isEqualTo(Outcome.CONFLICT);
-      assertThat(store.commit(new Write(1, record(A, 2, 2000, 6), Optional.of(taskEntry(id(4), 2000, "task-4")), Optional.of(answered("call-1", 6000)))))
+      assertThat(
+              store.commit(
+                  new Write(
+                      0, record(A, 1, 1000, 6), Optional.of(taskEntry(id(2), 1000, "task-2")))))
+          .isEqualTo(Outcome.CONFLICT);
+      assertThat(
+              store.commit(
+                  new Write(
+                      5, record(A, 6, 1000, 6), Optional.of(taskEntry(id(3), 1000, "task-3")))))
+          .isEqualTo(Outcome.CONFLICT);
+      assertThat(
+              store.commit(
+                  new Write(
+                      1,
+                      record(A, 2, 2000, 6),
+                      Optional.of(taskEntry(id(4), 2000, "task-4")),
+                      Optional.of(answered("call-1", 6000)))))
           .isEqualTo(Outcome.DUPLICATE);
 
       assertThat(store.unpublished(10)).extracting(OutboxEntry::id).containsExactly(id(1));
@@ -347,7 +391,8 @@ public interface StorageContract extends SelectionContract {
   default void claimAndPublished_takeAndMarkEntriesOfTasks_likeAnyOther() {
     try (Storage storage = open()) {
       Store store = wallets(storage);
-      store.commit(new Write(0, record(A, 1, 1000, 5), Optional.of(taskEntry(id(1), 1000, "task-1"))));
+      store.commit(
+          new Write(0, record(A, 1, 1000, 5), Optional.of(taskEntry(id(1), 1000, "task-1"))));
       store.commit(new Write(0, record(B, 1, 1000, 5), Optional.of(entry(id(2), 1000))));
 
       List<OutboxEntry> claimed = store.claim(10, 1000, 5000);
@@ -366,10 +411,16 @@ public interface StorageContract extends SelectionContract {
   @Test
   default void unpublishedTasks_surviveReopening() {
     try (Storage storage = open()) {
-      wallets(storage).commit(new Write(0, record(A, 1, 1000, 5), Optional.of(taskEntry(id(1), 1000, "task-1", "task-2"))));
+      wallets(storage)
+          .commit(
+              new Write(
+                  0,
+                  record(A, 1, 1000, 5),
+                  Optional.of(taskEntry(id(1), 1000, "task-1", "task-2"))));
     }
     try (Storage storage = open()) {
-      assertSame(wallets(storage).unpublished(10), List.of(taskEntry(id(1), 1000, "task-1", "task-2")));
+      assertSame(
+          wallets(storage).unpublished(10), List.of(taskEntry(id(1), 1000, "task-1", "task-2")));
     }
   }
 
@@ -377,10 +428,19 @@ public interface StorageContract extends SelectionContract {
 
   @Test
   default void commit_withATraceContext_keepsItWithTheEntry_throughUnpublishedClaimAndReopening() {
-    Json trace = json(JSON.createObjectNode()
-        .put("traceparent", "00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01")
-        .put("tracestate", "vendor=a,other=b"));
-    OutboxEntry traced = new OutboxEntry(id(1), 1000, Optional.of(json(JSON.createObjectNode().put("n", 1))), Optional.empty(), 1000, Optional.of(trace));
+    Json trace =
+        json(
+            JSON.createObjectNode()
+                .put("traceparent", "00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01")
+                .put("tracestate", "vendor=a,other=b"));
+    OutboxEntry traced =
+        new OutboxEntry(
+            id(1),
+            1000,
+            Optional.of(json(JSON.createObjectNode().put("n", 1))),
+            Optional.empty(),
+            1000,
+            Optional.of(trace));
     try (Storage storage = open()) {
       Store store = wallets(storage);
       store.commit(new Write(0, record(A, 1, 1000, 5), Optional.of(traced)));
@@ -392,7 +452,9 @@ public interface StorageContract extends SelectionContract {
       List<OutboxEntry> claimed = wallets(storage).claim(10, 1000, 5000);
       assertThat(claimed).extracting(OutboxEntry::id).containsExactly(id(1), id(2));
       assertSame(claimed.get(0).trace(), Optional.of(trace));
-      assertThat(claimed.get(1).trace()).as("an entry committed without a trace context has none").isEmpty();
+      assertThat(claimed.get(1).trace())
+          .as("an entry committed without a trace context has none")
+          .isEmpty();
     }
   }
 
@@ -410,7 +472,9 @@ public interface StorageContract extends SelectionContract {
     try (Storage storage = open()) {
       Store store = wallets(storage);
 
-      store.commit(new Write(0, record(A, 1, 1000, 5), Optional.empty(), Optional.of(answered("call-1", 5000))));
+      store.commit(
+          new Write(
+              0, record(A, 1, 1000, 5), Optional.empty(), Optional.of(answered("call-1", 5000))));
 
       assertSame(answer(store, "call-1", 4999), Optional.of(reply()));
       assertThat(answer(store, "call-1", 5000)).isEmpty();
@@ -422,17 +486,22 @@ public interface StorageContract extends SelectionContract {
   default void read_withACallIdentity_answersTheRecordAndTheCallsEntryTogether() {
     try (Storage storage = open()) {
       Store store = wallets(storage);
-      store.commit(new Write(0, record(A, 1, 1000, 5), Optional.empty(), Optional.of(answered("call-1", 5000))));
+      store.commit(
+          new Write(
+              0, record(A, 1, 1000, 5), Optional.empty(), Optional.of(answered("call-1", 5000))));
 
       Reading both = store.read(A, "call-1", 4999);
       assertSame(both.record(), Optional.of(record(A, 1, 1000, 5)));
       assertThat(both.answer()).isEqualTo(store.recorded("call-1", 4999)).isPresent();
       assertSame(both.answer().get().reply().orElseThrow(), reply());
 
-      assertSame(store.read(A, "call-1", 5000), new Reading(Optional.empty(), Optional.of(record(A, 1, 1000, 5))));
+      assertSame(
+          store.read(A, "call-1", 5000),
+          new Reading(Optional.empty(), Optional.of(record(A, 1, 1000, 5))));
       assertThat(store.read(B, "call-1", 4999).record()).isEmpty();
       assertThat(store.read(B, "call-1", 4999).answer()).isEqualTo(both.answer());
-      assertThat(store.read(B, "call-2", 1000)).isEqualTo(new Reading(Optional.empty(), Optional.empty()));
+      assertThat(store.read(B, "call-2", 1000))
+          .isEqualTo(new Reading(Optional.empty(), Optional.empty()));
     }
   }
 
@@ -442,9 +511,21 @@ public interface StorageContract extends SelectionContract {
       Store store = wallets(storage);
       store.commit(new Write(0, record(A, 1, 1000, 5)));
 
-      assertThat(store.commit(new Write(0, record(A, 1, 1000, 6), Optional.empty(), Optional.of(answered("call-1", 5000)))))
+      assertThat(
+              store.commit(
+                  new Write(
+                      0,
+                      record(A, 1, 1000, 6),
+                      Optional.empty(),
+                      Optional.of(answered("call-1", 5000)))))
           .isEqualTo(Outcome.CONFLICT);
-      assertThat(store.commit(new Write(5, record(A, 6, 1000, 6), Optional.of(entry(id(1), 1000)), Optional.of(answered("call-2", 5000)))))
+      assertThat(
+              store.commit(
+                  new Write(
+                      5,
+                      record(A, 6, 1000, 6),
+                      Optional.of(entry(id(1), 1000)),
+                      Optional.of(answered("call-2", 5000)))))
           .isEqualTo(Outcome.CONFLICT);
 
       assertThat(answer(store, "call-1", 1000)).isEmpty();
@@ -459,10 +540,17 @@ public interface StorageContract extends SelectionContract {
   default void commit_ofACallAlreadyAnswered_isADuplicateAndWritesNothing() {
     try (Storage storage = open()) {
       Store store = wallets(storage);
-      store.commit(new Write(0, record(A, 1, 1000, 5), Optional.empty(), Optional.of(answered("call-1", 5000))));
+      store.commit(
+          new Write(
+              0, record(A, 1, 1000, 5), Optional.empty(), Optional.of(answered("call-1", 5000))));
 
       Outcome twin =
-          store.commit(new Write(1, record(A, 2, 2000, 10), Optional.of(entry(id(1), 2000)), Optional.of(answered("call-1", 6000))));
+          store.commit(
+              new Write(
+                  1,
+                  record(A, 2, 2000, 10),
+                  Optional.of(entry(id(1), 2000)),
+                  Optional.of(answered("call-1", 6000))));
 
       assertThat(twin).isEqualTo(Outcome.DUPLICATE);
       assertSame(store.read(A), Optional.of(record(A, 1, 1000, 5)));
@@ -476,9 +564,17 @@ public interface StorageContract extends SelectionContract {
   default void commit_creationOfACallAlreadyAnswered_isADuplicateAndCreatesNothing() {
     try (Storage storage = open()) {
       Store store = wallets(storage);
-      store.commit(new Write(0, record(A, 1, 1000, 5), Optional.empty(), Optional.of(answered("call-1", 5000))));
+      store.commit(
+          new Write(
+              0, record(A, 1, 1000, 5), Optional.empty(), Optional.of(answered("call-1", 5000))));
 
-      Outcome twin = store.commit(new Write(0, record(B, 1, 2000, 10), Optional.of(entry(id(1), 2000)), Optional.of(answered("call-1", 6000))));
+      Outcome twin =
+          store.commit(
+              new Write(
+                  0,
+                  record(B, 1, 2000, 10),
+                  Optional.of(entry(id(1), 2000)),
+                  Optional.of(answered("call-1", 6000))));
 
       assertThat(twin).isEqualTo(Outcome.DUPLICATE);
       assertThat(store.read(B)).isEmpty();
@@ -491,13 +587,23 @@ public interface StorageContract extends SelectionContract {
   default void commit_ofAForgottenCall_runsAsANewOne() {
     try (Storage storage = open()) {
       Store store = wallets(storage);
-      store.commit(new Write(0, record(A, 1, 1000, 5), Optional.empty(), Optional.of(answered("call-1", 5000))));
+      store.commit(
+          new Write(
+              0, record(A, 1, 1000, 5), Optional.empty(), Optional.of(answered("call-1", 5000))));
 
-      Outcome later = store.commit(new Write(1, record(A, 2, 5000, 10), Optional.empty(), Optional.of(answered("call-1", 9000))));
+      Outcome later =
+          store.commit(
+              new Write(
+                  1,
+                  record(A, 2, 5000, 10),
+                  Optional.empty(),
+                  Optional.of(answered("call-1", 9000))));
 
       assertThat(later).isEqualTo(Outcome.COMMITTED);
       assertThat(answer(store, "call-1", 8999)).isPresent();
-      assertThat(inboxSize(store)).as("the forgotten answer is replaced, not kept beside").isEqualTo(1);
+      assertThat(inboxSize(store))
+          .as("the forgotten answer is replaced, not kept beside")
+          .isEqualTo(1);
     }
   }
 
@@ -520,9 +626,12 @@ public interface StorageContract extends SelectionContract {
     try (Storage storage = open()) {
       Store store = wallets(storage);
 
-      store.commit(new Write(0, record(A, 1, 1000, 5), Optional.empty(), Optional.of(answered("call-1", 5000))));
+      store.commit(
+          new Write(
+              0, record(A, 1, 1000, 5), Optional.empty(), Optional.of(answered("call-1", 5000))));
 
-      assertThat(store.recorded("call-1", 1000)).hasValueSatisfying(e -> assertThat(e.fingerprint()).isEmpty());
+      assertThat(store.recorded("call-1", 1000))
+          .hasValueSatisfying(e -> assertThat(e.fingerprint()).isEmpty());
     }
   }
 
@@ -530,14 +639,26 @@ public interface StorageContract extends SelectionContract {
   default void commit_ofAForgottenCall_replacesItsFingerprint() {
     try (Storage storage = open()) {
       Store store = wallets(storage);
-      store.commit(new Write(0, record(A, 1, 1000, 5), Optional.empty(), Optional.of(new InboxEntry("call-1", reply(), 5000, Optional.of("first")))));
+      store.commit(
+          new Write(
+              0,
+              record(A, 1, 1000, 5),
+              Optional.empty(),
+              Optional.of(new InboxEntry("call-1", reply(), 5000, Optional.of("first")))));
 
-      store.commit(new Write(1, record(A, 2, 5000, 10), Optional.empty(), Optional.of(new InboxEntry("call-1", reply(), 9000, Optional.of("second")))));
+      store.commit(
+          new Write(
+              1,
+              record(A, 2, 5000, 10),
+              Optional.empty(),
+              Optional.of(new InboxEntry("call-1", reply(), 9000, Optional.of("second")))));
 
-      assertThat(store.recorded("call-1", 5000)).hasValueSatisfying(e -> {
-        assertThat(e.fingerprint()).contains("second");
-        assertThat(e.expires()).isEqualTo(9000);
-      });
+      assertThat(store.recorded("call-1", 5000))
+          .hasValueSatisfying(
+              e -> {
+                assertThat(e.fingerprint()).contains("second");
+                assertThat(e.expires()).isEqualTo(9000);
+              });
     }
   }
 
@@ -545,13 +666,24 @@ public interface StorageContract extends SelectionContract {
   default void commit_twinWithAnotherFingerprint_isADuplicate_andKeepsTheFirst() {
     try (Storage storage = open()) {
       Store store = wallets(storage);
-      store.commit(new Write(0, record(A, 1, 1000, 5), Optional.empty(), Optional.of(new InboxEntry("call-1", reply(), 5000, Optional.of("first")))));
+      store.commit(
+          new Write(
+              0,
+              record(A, 1, 1000, 5),
+              Optional.empty(),
+              Optional.of(new InboxEntry("call-1", reply(), 5000, Optional.of("first")))));
 
       Outcome twin =
-          store.commit(new Write(1, record(A, 2, 2000, 10), Optional.empty(), Optional.of(new InboxEntry("call-1", reply(), 6000, Optional.of("other")))));
+          store.commit(
+              new Write(
+                  1,
+                  record(A, 2, 2000, 10),
+                  Optional.empty(),
+                  Optional.of(new InboxEntry("call-1", reply(), 6000, Optional.of("other")))));
 
       assertThat(twin).isEqualTo(Outcome.DUPLICATE);
-      assertThat(store.recorded("call-1", 2000)).hasValueSatisfying(e -> assertThat(e.fingerprint()).contains("first"));
+      assertThat(store.recorded("call-1", 2000))
+          .hasValueSatisfying(e -> assertThat(e.fingerprint()).contains("first"));
     }
   }
 
@@ -560,7 +692,12 @@ public interface StorageContract extends SelectionContract {
     try (Storage storage = open()) {
       Store store = wallets(storage);
       for (int i = 1; i <= 5; i++) {
-        store.commit(new Write(0, record(id(i), 1, 1000, i), Optional.empty(), Optional.of(answered("call-" + i, i <= 3 ? 2000 : 9000))));
+        store.commit(
+            new Write(
+                0,
+                record(id(i), 1, 1000, i),
+                Optional.empty(),
+                Optional.of(answered("call-" + i, i <= 3 ? 2000 : 9000))));
       }
 
       assertThat(store.purgeInbox(2000, 2)).isEqualTo(2);
@@ -595,18 +732,34 @@ public interface StorageContract extends SelectionContract {
   default void commit_ofACallRememberedAfterItsAnswerExpired_isADuplicate_untilItIsForgotten() {
     try (Storage storage = open()) {
       Store store = wallets(storage);
-      store.commit(new Write(0, record(A, 1, 1000, 5), Optional.empty(), Optional.of(remembered("call-1", 1000, 5000, 20_000, A))));
+      store.commit(
+          new Write(
+              0,
+              record(A, 1, 1000, 5),
+              Optional.empty(),
+              Optional.of(remembered("call-1", 1000, 5000, 20_000, A))));
 
-      Outcome late = store.commit(new Write(1, record(A, 2, 19_999, 10), Optional.of(entry(id(1), 19_999)),
-          Optional.of(remembered("call-1", 19_999, 30_000, 40_000, A))));
+      Outcome late =
+          store.commit(
+              new Write(
+                  1,
+                  record(A, 2, 19_999, 10),
+                  Optional.of(entry(id(1), 19_999)),
+                  Optional.of(remembered("call-1", 19_999, 30_000, 40_000, A))));
       assertThat(late).isEqualTo(Outcome.DUPLICATE);
       assertSame(store.read(A), Optional.of(record(A, 1, 1000, 5)));
       assertThat(store.unpublished(10)).isEmpty();
 
-      Outcome forgotten = store.commit(new Write(1, record(A, 2, 20_000, 10), Optional.empty(),
-          Optional.of(remembered("call-1", 20_000, 30_000, 40_000, A))));
+      Outcome forgotten =
+          store.commit(
+              new Write(
+                  1,
+                  record(A, 2, 20_000, 10),
+                  Optional.empty(),
+                  Optional.of(remembered("call-1", 20_000, 30_000, 40_000, A))));
       assertThat(forgotten).isEqualTo(Outcome.COMMITTED);
-      assertThat(store.recorded("call-1", 20_000)).hasValueSatisfying(e -> assertThat(e.answered()).isEqualTo(20_000));
+      assertThat(store.recorded("call-1", 20_000))
+          .hasValueSatisfying(e -> assertThat(e.answered()).isEqualTo(20_000));
       assertThat(inboxSize(store)).isEqualTo(1);
     }
   }
@@ -615,15 +768,26 @@ public interface StorageContract extends SelectionContract {
   default void purgeInbox_dropsExpiredAnswers_andRemovesEntriesOnlyOnceForgotten() {
     try (Storage storage = open()) {
       Store store = wallets(storage);
-      store.commit(new Write(0, record(A, 1, 1000, 5), Optional.empty(), Optional.of(remembered("call-1", 1000, 5000, 20_000, A))));
-      store.commit(new Write(0, record(B, 1, 1000, 5), Optional.empty(), Optional.of(remembered("call-2", 1000, 9000, 20_000, B))));
+      store.commit(
+          new Write(
+              0,
+              record(A, 1, 1000, 5),
+              Optional.empty(),
+              Optional.of(remembered("call-1", 1000, 5000, 20_000, A))));
+      store.commit(
+          new Write(
+              0,
+              record(B, 1, 1000, 5),
+              Optional.empty(),
+              Optional.of(remembered("call-2", 1000, 9000, 20_000, B))));
 
       assertThat(store.purgeInbox(4999, 10)).isZero();
       assertThat(store.purgeInbox(5000, 10)).as("call-1's answer dropped").isEqualTo(1);
       assertThat(store.purgeInbox(5000, 10)).isZero();
       assertThat(inboxSize(store)).as("both calls still remembered").isEqualTo(2);
       assertThat(store.recorded("call-1", 1000).orElseThrow().reply())
-          .as("the answer is gone from the store, not only hidden at a later now").isEmpty();
+          .as("the answer is gone from the store, not only hidden at a later now")
+          .isEmpty();
       assertThat(store.recorded("call-2", 1000).orElseThrow().reply()).isPresent();
 
       assertThat(store.purgeInbox(19_999, 10)).as("call-2's answer dropped").isEqualTo(1);
@@ -657,12 +821,23 @@ public interface StorageContract extends SelectionContract {
                 int mine = 0;
                 for (int attempt = 0; attempt < attemptsEach; attempt++) {
                   StoredRecord seen = store.read(A).orElseThrow();
-                  StoredRecord next = record(A, seen.version() + 1, 2000, tree(seen.state()).get("balance").asInt() + 1);
-                  Write write = new Write(seen.version(), next, Optional.of(entry(id(outboxIds.incrementAndGet()), 2000)));
+                  StoredRecord next =
+                      record(
+                          A,
+                          seen.version() + 1,
+                          2000,
+                          tree(seen.state()).get("balance").asInt() + 1);
+                  Write write =
+                      new Write(
+                          seen.version(),
+                          next,
+                          Optional.of(entry(id(outboxIds.incrementAndGet()), 2000)));
                   Outcome outcome = store.commit(write);
                   assertThat(outcome).isIn(Outcome.COMMITTED, Outcome.CONFLICT);
                   if (outcome == Outcome.COMMITTED) {
-                    assertThat(won.add(seen.version())).as("a second winner from version %d", seen.version()).isTrue();
+                    assertThat(won.add(seen.version()))
+                        .as("a second winner from version %d", seen.version())
+                        .isTrue();
                     mine++;
                   }
                 }
@@ -710,7 +885,9 @@ public interface StorageContract extends SelectionContract {
               });
 
       assertThat(outcomes).filteredOn(o -> o == Outcome.COMMITTED).hasSize(1);
-      assertThat(outcomes).filteredOn(o -> o != Outcome.COMMITTED).allMatch(o -> o == Outcome.DUPLICATE || o == Outcome.CONFLICT);
+      assertThat(outcomes)
+          .filteredOn(o -> o != Outcome.COMMITTED)
+          .allMatch(o -> o == Outcome.DUPLICATE || o == Outcome.CONFLICT);
       assertThat(store.read(A).orElseThrow().version()).isEqualTo(2);
       assertThat(store.unpublished(100)).hasSize(1);
       assertThat(inboxSize(store)).isEqualTo(1);
@@ -731,14 +908,21 @@ public interface StorageContract extends SelectionContract {
           thread -> {
             for (int i = 0; i < each; i++) {
               long n = (long) thread * each + i + 1;
-              assertThat(store.commit(new Write(0, record(id(n), 1, 1000 + n, 1), Optional.of(entry(id(n), 1000))))).isEqualTo(Outcome.COMMITTED);
+              assertThat(
+                      store.commit(
+                          new Write(
+                              0, record(id(n), 1, 1000 + n, 1), Optional.of(entry(id(n), 1000)))))
+                  .isEqualTo(Outcome.COMMITTED);
             }
             return null;
           });
 
       assertThat(store.page(Long.MAX_VALUE, 0)).hasSize(threads * each);
       assertThat(store.unpublished(threads * each + 1)).hasSize(threads * each);
-      assertThat(store.page(1, 0)).extracting(StoredRecord::id).as("ties in creation time by id").containsExactly(id(1));
+      assertThat(store.page(1, 0))
+          .extracting(StoredRecord::id)
+          .as("ties in creation time by id")
+          .containsExactly(id(1));
     }
   }
 
@@ -752,14 +936,31 @@ public interface StorageContract extends SelectionContract {
    * read before the record, and the whole is checked once what was in flight has ended.
    */
   @Test
-  default void commit_cutShortByAnErrorAtAnyDepth_writesAllOrNothing_andTheStoreGoesOn() throws Exception {
+  default void commit_cutShortByAnErrorAtAnyDepth_writesAllOrNothing_andTheStoreGoesOn()
+      throws Exception {
     try (Storage storage = open()) {
       Store store = wallets(storage);
-      // every class a commit, a conflict and a duplicate use, loaded beforehand: a class whose loading
+      // every class a commit, a conflict and a duplicate use, loaded beforehand: a class whose
+      // loading
       // meets the end of the stack is unusable for the rest of the JVM's life, whoever loads it
-      store.commit(new Write(0, record(A, 1, 1000, 5), Optional.of(entry(id(1), 1000)), Optional.of(answered("warm-1", 9000))));
-      store.commit(new Write(0, record(A, 1, 1000, 5), Optional.of(entry(id(2), 1000)), Optional.of(answered("warm-2", 9000))));
-      store.commit(new Write(1, record(A, 2, 1000, 5), Optional.of(entry(id(3), 1000)), Optional.of(answered("warm-1", 9000))));
+      store.commit(
+          new Write(
+              0,
+              record(A, 1, 1000, 5),
+              Optional.of(entry(id(1), 1000)),
+              Optional.of(answered("warm-1", 9000))));
+      store.commit(
+          new Write(
+              0,
+              record(A, 1, 1000, 5),
+              Optional.of(entry(id(2), 1000)),
+              Optional.of(answered("warm-2", 9000))));
+      store.commit(
+          new Write(
+              1,
+              record(A, 2, 1000, 5),
+              Optional.of(entry(id(3), 1000)),
+              Optional.of(answered("warm-1", 9000))));
       int erredInside = 0;
       int inARow = 0;
       Throwable last = null;
@@ -770,21 +971,39 @@ public interface StorageContract extends SelectionContract {
         tried.add(spare);
         String id = id(1_000_000 + spare);
         String call = "deep-" + spare;
-        Write write = new Write(0, record(id, 1, 1000, spare), Optional.of(entry(id, 1000)), Optional.of(answered(call, 9000)));
-        Overflow.Try<Outcome> attempt = Overflow.call(() -> store.commit(write), spare, Duration.ofSeconds(Fixtures.PATIENCE_SECONDS));
+        Write write =
+            new Write(
+                0,
+                record(id, 1, 1000, spare),
+                Optional.of(entry(id, 1000)),
+                Optional.of(answered(call, 9000)));
+        Overflow.Try<Outcome> attempt =
+            Overflow.call(
+                () -> store.commit(write), spare, Duration.ofSeconds(Fixtures.PATIENCE_SECONDS));
         if (attempt.erredInside()) erredInside++;
         if (attempt.error() != null) last = attempt.error();
         inARow = attempt.returned() ? inARow + 1 : 0;
         step = attempt.entered() ? 1 : 16;
-        if (attempt.returned()) assertThat(attempt.result()).as("%d frames short of the end", spare).isEqualTo(Outcome.COMMITTED);
+        if (attempt.returned())
+          assertThat(attempt.result())
+              .as("%d frames short of the end", spare)
+              .isEqualTo(Outcome.COMMITTED);
 
         boolean answered = answer(store, call, 1000).isPresent();
         assertThat(!answered || store.read(id).isPresent())
-            .as("%d frames short of the end: an answer recorded without its record (%s)", spare, attempt)
+            .as(
+                "%d frames short of the end: an answer recorded without its record (%s)",
+                spare, attempt)
             .isTrue();
       }
-      assertThat(inARow).as("commits land once they have the stack they need; the last failure: %s", Overflow.describe(last)).isEqualTo(5);
-      assertThat(erredInside).as("commits cut short by the error once inside the store").isGreaterThanOrEqualTo(3);
+      assertThat(inARow)
+          .as(
+              "commits land once they have the stack they need; the last failure: %s",
+              Overflow.describe(last))
+          .isEqualTo(5);
+      assertThat(erredInside)
+          .as("commits cut short by the error once inside the store")
+          .isGreaterThanOrEqualTo(3);
 
       Awaitility.await("every commit tried, in its store in full or not at all")
           .atMost(Duration.ofSeconds(Fixtures.PATIENCE_SECONDS))
@@ -794,18 +1013,36 @@ public interface StorageContract extends SelectionContract {
                 long written = 0;
                 for (int n : tried) {
                   boolean record = store.read(id(1_000_000 + n)).isPresent();
-                  assertThat(answer(store, "deep-" + n, 1000).isPresent()).as("%d frames short of the end: the answer with the record", n).isEqualTo(record);
+                  assertThat(answer(store, "deep-" + n, 1000).isPresent())
+                      .as("%d frames short of the end: the answer with the record", n)
+                      .isEqualTo(record);
                   if (record) written++;
                 }
-                assertThat(store.unpublishedCount()).as("an outbox entry per record written").isEqualTo(written + 1);
-                assertThat(inboxSize(store)).as("an inbox entry per record written").isEqualTo(written + 1);
+                assertThat(store.unpublishedCount())
+                    .as("an outbox entry per record written")
+                    .isEqualTo(written + 1);
+                assertThat(inboxSize(store))
+                    .as("an inbox entry per record written")
+                    .isEqualTo(written + 1);
               });
 
-      assertThat(store.commit(new Write(0, record(B, 1, 1000, 1), Optional.of(entry(id(4), 1000)), Optional.of(answered("after", 9000)))))
+      assertThat(
+              store.commit(
+                  new Write(
+                      0,
+                      record(B, 1, 1000, 1),
+                      Optional.of(entry(id(4), 1000)),
+                      Optional.of(answered("after", 9000)))))
           .isEqualTo(Outcome.COMMITTED);
       try (Storage other = open()) {
         Store again = wallets(other);
-        assertThat(again.commit(new Write(1, record(B, 2, 2000, 2), Optional.of(entry(id(5), 2000)), Optional.of(answered("other", 9000)))))
+        assertThat(
+                again.commit(
+                    new Write(
+                        1,
+                        record(B, 2, 2000, 2),
+                        Optional.of(entry(id(5), 2000)),
+                        Optional.of(answered("other", 9000)))))
             .as("another storage over the same data writes: nothing was left locked")
             .isEqualTo(Outcome.COMMITTED);
       }
@@ -819,12 +1056,18 @@ public interface StorageContract extends SelectionContract {
   default void claim_takesUnclaimedEntries_andNobodyElseUntilTheClaimEnds() {
     try (Storage storage = open()) {
       Store store = wallets(storage);
-      for (int i = 1; i <= 3; i++) store.commit(new Write(0, record(id(100 + i), 1, 1000, i), Optional.of(entry(id(i), 1000))));
+      for (int i = 1; i <= 3; i++)
+        store.commit(
+            new Write(0, record(id(100 + i), 1, 1000, i), Optional.of(entry(id(i), 1000))));
 
-      assertThat(store.claim(2, 1000, 5000)).extracting(OutboxEntry::id).containsExactly(id(1), id(2));
+      assertThat(store.claim(2, 1000, 5000))
+          .extracting(OutboxEntry::id)
+          .containsExactly(id(1), id(2));
       assertThat(store.claim(10, 1000, 5000)).extracting(OutboxEntry::id).containsExactly(id(3));
       assertThat(store.claim(10, 4999, 9000)).as("every claim holds until 5000").isEmpty();
-      assertThat(store.claim(10, 5000, 9000)).extracting(OutboxEntry::id).containsExactly(id(1), id(2), id(3));
+      assertThat(store.claim(10, 5000, 9000))
+          .extracting(OutboxEntry::id)
+          .containsExactly(id(1), id(2), id(3));
     }
   }
 
@@ -836,8 +1079,12 @@ public interface StorageContract extends SelectionContract {
       store.commit(new Write(0, record(A, 1, 1000, 5), Optional.of(claimed)));
 
       assertThat(store.claim(10, 10_999, 20_000)).isEmpty();
-      assertThat(store.unpublished(10)).extracting(OutboxEntry::claimedUntil).containsExactly(11_000L);
-      assertThat(store.claim(10, 11_000, 20_000)).extracting(OutboxEntry::id).containsExactly(id(1));
+      assertThat(store.unpublished(10))
+          .extracting(OutboxEntry::claimedUntil)
+          .containsExactly(11_000L);
+      assertThat(store.claim(10, 11_000, 20_000))
+          .extracting(OutboxEntry::id)
+          .containsExactly(id(1));
     }
   }
 
@@ -857,7 +1104,9 @@ public interface StorageContract extends SelectionContract {
     try (Storage storage = open()) {
       Store store = wallets(storage);
       int entries = 60;
-      for (int i = 1; i <= entries; i++) store.commit(new Write(0, record(id(1000 + i), 1, 1000, i), Optional.of(entry(id(i), 1000))));
+      for (int i = 1; i <= entries; i++)
+        store.commit(
+            new Write(0, record(id(1000 + i), 1, 1000, i), Optional.of(entry(id(i), 1000))));
 
       List<List<OutboxEntry>> taken = together(6, index -> store.claim(entries, 1000, 9000));
 
@@ -879,14 +1128,18 @@ public interface StorageContract extends SelectionContract {
     try (Storage storage = open()) {
       Store store = wallets(storage);
       store.commit(new Write(0, record(id(101), 1, 1000, 1), Optional.of(entry(id(1), 1000))));
-      store.commit(new Write(0, record(id(102), 1, 1000, 2), Optional.of(taskEntry(id(2), 1000, "task-1"))));
+      store.commit(
+          new Write(0, record(id(102), 1, 1000, 2), Optional.of(taskEntry(id(2), 1000, "task-1"))));
       store.commit(new Write(0, record(id(103), 1, 1000, 3), Optional.of(entry(id(3), 1000))));
       store.published(List.of(id(1), id(2)), 2000);
 
       List<RecentEntry> recent = store.recent(10);
 
-      assertSame(recent.stream().map(RecentEntry::entry).toList(), List.of(entry(id(3), 1000), taskEntry(id(2), 1000, "task-1"), entry(id(1), 1000)));
-      assertThat(recent).extracting(RecentEntry::published)
+      assertSame(
+          recent.stream().map(RecentEntry::entry).toList(),
+          List.of(entry(id(3), 1000), taskEntry(id(2), 1000, "task-1"), entry(id(1), 1000)));
+      assertThat(recent)
+          .extracting(RecentEntry::published)
           .containsExactly(OptionalLong.empty(), OptionalLong.of(2000), OptionalLong.of(2000));
       assertThat(store.recent(2)).extracting(r -> r.entry().id()).containsExactly(id(3), id(2));
     }
@@ -904,12 +1157,23 @@ public interface StorageContract extends SelectionContract {
       assertThat(store.republish(List.of(id(1)), 3000)).isEqualTo(1);
 
       assertThat(store.unpublishedCount()).isEqualTo(1);
-      assertThat(store.recent(10)).extracting(RecentEntry::published).containsExactly(OptionalLong.of(2000), OptionalLong.empty());
+      assertThat(store.recent(10))
+          .extracting(RecentEntry::published)
+          .containsExactly(OptionalLong.of(2000), OptionalLong.empty());
       List<OutboxEntry> again = store.claim(10, 3000, 13_000);
-      assertThat(again).extracting(OutboxEntry::claimedUntil).as("its old claim ended: any sweep takes it at once").containsExactly(13_000L);
-      assertSame(again.stream().map(e -> new OutboxEntry(e.id(), e.created(), e.change(), e.tasks(), 1000)).toList(), List.of(entry(id(1), 1000)));
+      assertThat(again)
+          .extracting(OutboxEntry::claimedUntil)
+          .as("its old claim ended: any sweep takes it at once")
+          .containsExactly(13_000L);
+      assertSame(
+          again.stream()
+              .map(e -> new OutboxEntry(e.id(), e.created(), e.change(), e.tasks(), 1000))
+              .toList(),
+          List.of(entry(id(1), 1000)));
       store.published(List.of(id(1)), 4000);
-      assertThat(store.recent(10)).extracting(RecentEntry::published).containsExactly(OptionalLong.of(2000), OptionalLong.of(4000));
+      assertThat(store.recent(10))
+          .extracting(RecentEntry::published)
+          .containsExactly(OptionalLong.of(2000), OptionalLong.of(4000));
     }
   }
 
@@ -917,12 +1181,18 @@ public interface StorageContract extends SelectionContract {
   default void republish_unpublishedEntry_keepsItsClaim() {
     try (Storage storage = open()) {
       Store store = wallets(storage);
-      store.commit(new Write(0, record(A, 1, 1000, 5), Optional.of(new OutboxEntry(id(1), 1000, json(JSON.createObjectNode()), 11_000))));
+      store.commit(
+          new Write(
+              0,
+              record(A, 1, 1000, 5),
+              Optional.of(new OutboxEntry(id(1), 1000, json(JSON.createObjectNode()), 11_000))));
 
       assertThat(store.republish(List.of(id(1)), 5000)).as("a known entry is counted").isEqualTo(1);
 
       assertThat(store.claim(10, 5000, 20_000)).as("its committer still publishes it").isEmpty();
-      assertThat(store.unpublished(10)).extracting(OutboxEntry::claimedUntil).containsExactly(11_000L);
+      assertThat(store.unpublished(10))
+          .extracting(OutboxEntry::claimedUntil)
+          .containsExactly(11_000L);
     }
   }
 
@@ -938,7 +1208,9 @@ public interface StorageContract extends SelectionContract {
 
       store.release(List.of(held, published), 2000);
 
-      assertThat(store.claim(10, 2000, 9000)).as("given back: claimed at once, long before 11000").extracting(OutboxEntry::id)
+      assertThat(store.claim(10, 2000, 9000))
+          .as("given back: claimed at once, long before 11000")
+          .extracting(OutboxEntry::id)
           .containsExactly(id(1));
       assertThat(store.unpublishedCount()).as("a published entry stays published").isEqualTo(1);
     }
@@ -950,12 +1222,17 @@ public interface StorageContract extends SelectionContract {
       Store store = wallets(storage);
       OutboxEntry committed = new OutboxEntry(id(1), 1000, json(JSON.createObjectNode()), 11_000);
       store.commit(new Write(0, record(A, 1, 1000, 5), Optional.of(committed)));
-      assertThat(store.claim(10, 12_000, 22_000)).as("the committer's claim ended; a sweep takes it").hasSize(1);
+      assertThat(store.claim(10, 12_000, 22_000))
+          .as("the committer's claim ended; a sweep takes it")
+          .hasSize(1);
 
-      store.release(List.of(committed), 13_000); // the committer, late, gives back a claim it no longer holds
+      store.release(
+          List.of(committed), 13_000); // the committer, late, gives back a claim it no longer holds
 
       assertThat(store.claim(10, 13_000, 23_000)).as("the sweep's claim holds").isEmpty();
-      assertThat(store.unpublished(10)).extracting(OutboxEntry::claimedUntil).containsExactly(22_000L);
+      assertThat(store.unpublished(10))
+          .extracting(OutboxEntry::claimedUntil)
+          .containsExactly(22_000L);
     }
   }
 
@@ -970,7 +1247,9 @@ public interface StorageContract extends SelectionContract {
       assertThat(store.republish(List.of(), 3000)).isZero();
 
       assertThat(store.unpublishedCount()).isZero();
-      assertThat(store.recent(10)).extracting(RecentEntry::published).containsExactly(OptionalLong.of(2000));
+      assertThat(store.recent(10))
+          .extracting(RecentEntry::published)
+          .containsExactly(OptionalLong.of(2000));
     }
   }
 
@@ -978,12 +1257,16 @@ public interface StorageContract extends SelectionContract {
   default void republish_survivesReopening() {
     try (Storage storage = open()) {
       Store store = wallets(storage);
-      store.commit(new Write(0, record(A, 1, 1000, 5), Optional.of(taskEntry(id(1), 1000, "task-1"))));
+      store.commit(
+          new Write(0, record(A, 1, 1000, 5), Optional.of(taskEntry(id(1), 1000, "task-1"))));
       store.published(List.of(id(1)), 2000);
       assertThat(store.republish(List.of(id(1), id(2)), 3000)).isEqualTo(1);
     }
     try (Storage storage = open()) {
-      assertSame(wallets(storage).unpublished(10), List.of(new OutboxEntry(id(1), 1000, Optional.empty(), Optional.of(tasks("task-1")), 3000)));
+      assertSame(
+          wallets(storage).unpublished(10),
+          List.of(
+              new OutboxEntry(id(1), 1000, Optional.empty(), Optional.of(tasks("task-1")), 3000)));
     }
   }
 }

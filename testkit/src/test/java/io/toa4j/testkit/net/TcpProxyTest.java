@@ -18,6 +18,7 @@ import org.junit.jupiter.api.Test;
 class TcpProxyTest {
   /** How long a read waits to show that nothing came: the proxy forwards in microseconds. */
   private static final int QUIET_MILLIS = 300;
+
   private static final int PATIENCE_MILLIS = 10_000;
 
   private final ServerSocket server = listen();
@@ -32,7 +33,8 @@ class TcpProxyTest {
 
   @Test
   void silence_bytesEitherWay_areHeldUntilHeal() throws Exception {
-    try (Socket client = connect(); Socket accepted = server.accept()) {
+    try (Socket client = connect();
+        Socket accepted = server.accept()) {
       proxy.silence();
       client.getOutputStream().write('a');
       accepted.getOutputStream().write('b');
@@ -48,7 +50,8 @@ class TcpProxyTest {
 
   @Test
   void silence_closeByOneEnd_reachesTheOtherOnlyOnHeal() throws Exception {
-    try (Socket client = connect(); Socket accepted = server.accept()) {
+    try (Socket client = connect();
+        Socket accepted = server.accept()) {
       proxy.silence();
       client.close();
 
@@ -88,7 +91,8 @@ class TcpProxyTest {
 
   private static void assertNothingArrives(Socket socket) throws IOException {
     socket.setSoTimeout(QUIET_MILLIS);
-    assertThatThrownBy(() -> socket.getInputStream().read()).isInstanceOf(SocketTimeoutException.class);
+    assertThatThrownBy(() -> socket.getInputStream().read())
+        .isInstanceOf(SocketTimeoutException.class);
   }
 
   private static ServerSocket listen() {

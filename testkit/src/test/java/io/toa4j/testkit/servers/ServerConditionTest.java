@@ -35,7 +35,8 @@ class ServerConditionTest {
   }
 
   private ServerCondition condition(Map<String, String> environment) {
-    return new ServerCondition(new Probe(environment, new PrintStream(printed, true, StandardCharsets.UTF_8)));
+    return new ServerCondition(
+        new Probe(environment, new PrintStream(printed, true, StandardCharsets.UTF_8)));
   }
 
   private String printed() {
@@ -43,18 +44,24 @@ class ServerConditionTest {
   }
 
   private static Map<String, String> postgresAt(int port) {
-    return Map.of("TOA_POSTGRES_URL", "jdbc:postgresql://127.0.0.1:" + port + "/test?user=me&password=s3cret");
+    return Map.of(
+        "TOA_POSTGRES_URL",
+        "jdbc:postgresql://127.0.0.1:" + port + "/test?user=me&password=s3cret");
   }
 
   @Test
   void nothingListens_disablesNamingServerAndAddress_andSaysSoAtOnce() throws IOException {
     int port = closedPort();
 
-    ConditionEvaluationResult result = condition(postgresAt(port)).evaluate(List.of(Server.POSTGRES));
+    ConditionEvaluationResult result =
+        condition(postgresAt(port)).evaluate(List.of(Server.POSTGRES));
 
     assertThat(result.isDisabled()).isTrue();
-    assertThat(result.getReason()).hasValue(
-        "NOT RUN: PostgreSQL does not answer at 127.0.0.1:" + port + ", from TOA_POSTGRES_URL (start it, or set TOA_POSTGRES_URL)");
+    assertThat(result.getReason())
+        .hasValue(
+            "NOT RUN: PostgreSQL does not answer at 127.0.0.1:"
+                + port
+                + ", from TOA_POSTGRES_URL (start it, or set TOA_POSTGRES_URL)");
     assertThat(printed())
         .contains("!! NOT RUN: PostgreSQL does not answer at 127.0.0.1:" + port)
         .contains("pg_ctlcluster")
@@ -90,12 +97,17 @@ class ServerConditionTest {
 
   @Test
   void somethingListens_enables_andPrintsNothing() throws IOException {
-    try (ServerSocket postgres = listening(); ServerSocket rabbitmq = listening()) {
-      ServerCondition condition = condition(Map.of(
-          "TOA_POSTGRES_URL", "jdbc:postgresql://127.0.0.1:" + postgres.getLocalPort() + "/test",
-          "TOA_RABBITMQ_URL", "amqp://guest:guest@127.0.0.1:" + rabbitmq.getLocalPort()));
+    try (ServerSocket postgres = listening();
+        ServerSocket rabbitmq = listening()) {
+      ServerCondition condition =
+          condition(
+              Map.of(
+                  "TOA_POSTGRES_URL",
+                      "jdbc:postgresql://127.0.0.1:" + postgres.getLocalPort() + "/test",
+                  "TOA_RABBITMQ_URL", "amqp://guest:guest@127.0.0.1:" + rabbitmq.getLocalPort()));
 
-      assertThat(condition.evaluate(List.of(Server.POSTGRES, Server.RABBITMQ)).isDisabled()).isFalse();
+      assertThat(condition.evaluate(List.of(Server.POSTGRES, Server.RABBITMQ)).isDisabled())
+          .isFalse();
     }
     assertThat(printed()).isEmpty();
   }
@@ -104,15 +116,22 @@ class ServerConditionTest {
   void oneOfTwoMissing_disablesNamingOnlyIt_andAnnouncesItOnce() throws IOException {
     int closed = closedPort();
     try (ServerSocket postgres = listening()) {
-      ServerCondition condition = condition(Map.of(
-          "TOA_POSTGRES_URL", "jdbc:postgresql://127.0.0.1:" + postgres.getLocalPort() + "/test",
-          "TOA_RABBITMQ_URL", "amqp://guest:guest@127.0.0.1:" + closed));
+      ServerCondition condition =
+          condition(
+              Map.of(
+                  "TOA_POSTGRES_URL",
+                      "jdbc:postgresql://127.0.0.1:" + postgres.getLocalPort() + "/test",
+                  "TOA_RABBITMQ_URL", "amqp://guest:guest@127.0.0.1:" + closed));
 
-      ConditionEvaluationResult first = condition.evaluate(List.of(Server.POSTGRES, Server.RABBITMQ));
+      ConditionEvaluationResult first =
+          condition.evaluate(List.of(Server.POSTGRES, Server.RABBITMQ));
       ConditionEvaluationResult second = condition.evaluate(List.of(Server.RABBITMQ));
 
-      assertThat(first.getReason()).hasValue(
-          "NOT RUN: RabbitMQ does not answer at 127.0.0.1:" + closed + ", from TOA_RABBITMQ_URL (start it, or set TOA_RABBITMQ_URL)");
+      assertThat(first.getReason())
+          .hasValue(
+              "NOT RUN: RabbitMQ does not answer at 127.0.0.1:"
+                  + closed
+                  + ", from TOA_RABBITMQ_URL (start it, or set TOA_RABBITMQ_URL)");
       assertThat(second.isDisabled()).isTrue();
     }
     assertThat(printed()).doesNotContain("PostgreSQL").doesNotContain("guest:guest");
@@ -127,12 +146,15 @@ class ServerConditionTest {
       assertThat(condition.evaluate(List.of(Server.POSTGRES)).isDisabled()).isFalse();
     }
 
-    assertThat(condition.evaluate(List.of(Server.POSTGRES)).isDisabled()).as("asked once, not again").isFalse();
+    assertThat(condition.evaluate(List.of(Server.POSTGRES)).isDisabled())
+        .as("asked once, not again")
+        .isFalse();
   }
 
   @Test
   void malformedUrl_failsNamingTheVariable_neverSkips() {
-    ServerCondition condition = condition(Map.of("TOA_POSTGRES_URL", "postgres://me:s3cret@db/test"));
+    ServerCondition condition =
+        condition(Map.of("TOA_POSTGRES_URL", "postgres://me:s3cret@db/test"));
 
     assertThatThrownBy(() -> condition.evaluate(List.of(Server.POSTGRES)))
         .isInstanceOf(IllegalArgumentException.class)
@@ -142,29 +164,39 @@ class ServerConditionTest {
 
   /** A folder with an executable rabbitmqctl in it, to stand for the PATH. */
   private static String pathWithRabbitmqctl(Path folder) throws IOException {
-    Files.createFile(folder.resolve("rabbitmqctl"), PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rwx------")));
+    Files.createFile(
+        folder.resolve("rabbitmqctl"),
+        PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rwx------")));
     return folder.toString();
   }
 
   @Test
-  void control_brokerOnAnotherMachine_disablesSayingRabbitmqctlCannotReachIt(@TempDir Path bin) throws IOException {
-    ServerCondition condition = condition(Map.of(
-        "TOA_RABBITMQ_URL", "amqp://app:s3cret@broker.example:5673/prod",
-        "PATH", pathWithRabbitmqctl(bin)));
+  void control_brokerOnAnotherMachine_disablesSayingRabbitmqctlCannotReachIt(@TempDir Path bin)
+      throws IOException {
+    ServerCondition condition =
+        condition(
+            Map.of(
+                "TOA_RABBITMQ_URL",
+                "amqp://app:s3cret@broker.example:5673/prod",
+                "PATH",
+                pathWithRabbitmqctl(bin)));
 
     ConditionEvaluationResult result = condition.evaluate(List.of(Server.RABBITMQ_CONTROL));
 
     assertThat(result.isDisabled()).isTrue();
-    assertThat(result.getReason()).hasValue(
-        "NOT RUN: rabbitmqctl cannot control RabbitMQ at broker.example:5673, from TOA_RABBITMQ_URL: it controls only a broker"
-            + " on this machine (run them where the broker and rabbitmqctl are, or set TOA_RABBITMQ_URL to a broker on this machine)");
-    assertThat(printed()).contains("!! NOT RUN: rabbitmqctl cannot control RabbitMQ at broker.example:5673").doesNotContain("s3cret");
+    assertThat(result.getReason())
+        .hasValue(
+            "NOT RUN: rabbitmqctl cannot control RabbitMQ at broker.example:5673, from TOA_RABBITMQ_URL: it controls only a broker"
+                + " on this machine (run them where the broker and rabbitmqctl are, or set TOA_RABBITMQ_URL to a broker on this machine)");
+    assertThat(printed())
+        .contains("!! NOT RUN: rabbitmqctl cannot control RabbitMQ at broker.example:5673")
+        .doesNotContain("s3cret");
   }
 
   @Test
   void control_brokerOnAnotherMachine_serversRequired_failsSayingSo() throws IOException {
-    ServerCondition condition = condition(Map.of(
-        "TOA_RABBITMQ_URL", "amqp://broker.example", "TOA_REQUIRE_SERVERS", "1"));
+    ServerCondition condition =
+        condition(Map.of("TOA_RABBITMQ_URL", "amqp://broker.example", "TOA_REQUIRE_SERVERS", "1"));
 
     assertThatThrownBy(() -> condition.evaluate(List.of(Server.RABBITMQ_CONTROL)))
         .isInstanceOf(IllegalStateException.class)
@@ -175,14 +207,24 @@ class ServerConditionTest {
   }
 
   @Test
-  void control_localBroker_needsRabbitmqctlOnThePath(@TempDir Path bin, @TempDir Path empty) throws IOException {
+  void control_localBroker_needsRabbitmqctlOnThePath(@TempDir Path bin, @TempDir Path empty)
+      throws IOException {
     String path = empty + java.io.File.pathSeparator + pathWithRabbitmqctl(bin);
 
-    assertThat(condition(Map.of("PATH", path)).evaluate(List.of(Server.RABBITMQ_CONTROL)).isDisabled()).isFalse();
-    assertThat(condition(Map.of("TOA_RABBITMQ_URL", "amqp://localhost:5673", "PATH", path))
-        .evaluate(List.of(Server.RABBITMQ_CONTROL)).isDisabled()).isFalse();
-    assertThat(condition(Map.of("PATH", empty.toString())).evaluate(List.of(Server.RABBITMQ_CONTROL)).getReason()).hasValue(
-        "NOT RUN: there is no rabbitmqctl on the PATH to control RabbitMQ at 127.0.0.1:5672, the default"
-            + " (run them where the broker and rabbitmqctl are, or set TOA_RABBITMQ_URL to a broker on this machine)");
+    assertThat(
+            condition(Map.of("PATH", path)).evaluate(List.of(Server.RABBITMQ_CONTROL)).isDisabled())
+        .isFalse();
+    assertThat(
+            condition(Map.of("TOA_RABBITMQ_URL", "amqp://localhost:5673", "PATH", path))
+                .evaluate(List.of(Server.RABBITMQ_CONTROL))
+                .isDisabled())
+        .isFalse();
+    assertThat(
+            condition(Map.of("PATH", empty.toString()))
+                .evaluate(List.of(Server.RABBITMQ_CONTROL))
+                .getReason())
+        .hasValue(
+            "NOT RUN: there is no rabbitmqctl on the PATH to control RabbitMQ at 127.0.0.1:5672, the default"
+                + " (run them where the broker and rabbitmqctl are, or set TOA_RABBITMQ_URL to a broker on this machine)");
   }
 }
