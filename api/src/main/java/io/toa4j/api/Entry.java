@@ -2,6 +2,7 @@ package io.toa4j.api;
 
 import java.util.LinkedHashMap;
 import java.util.Map;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The base of every entity class: the declared properties are the subclass's fields, the system
@@ -17,12 +18,14 @@ import java.util.Map;
  */
 public abstract class Entry {
   // Field names are the record's property names; the runtime binds them by reflection.
+  @SuppressWarnings("NullAway.Init") // bound before the author's code sees the entry
   private String id;
+
   private long VERSION;
   private long CREATED;
   private long UPDATED;
   private transient boolean DISCARD;
-  private transient Map<String, Object> TRAILERS;
+  private transient @Nullable Map<String, Object> TRAILERS;
 
   protected Entry() {}
 
@@ -64,7 +67,8 @@ public abstract class Entry {
    * record. The map is created on first use and is mutable.
    */
   public final Map<String, Object> trailers() {
-    if (TRAILERS == null) TRAILERS = new LinkedHashMap<>();
-    return TRAILERS;
+    Map<String, Object> trailers = TRAILERS;
+    if (trailers == null) TRAILERS = trailers = new LinkedHashMap<>();
+    return trailers;
   }
 }

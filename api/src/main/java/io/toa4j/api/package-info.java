@@ -10,4 +10,7 @@
  * <p>This package has no third-party dependencies, so an operation can be unit-tested by calling it
  * directly with an input and an entity built by hand.
  */
+@NullMarked
 package io.toa4j.api;
+
+import org.jspecify.annotations.NullMarked;

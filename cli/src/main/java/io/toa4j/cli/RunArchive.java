@@ -82,7 +82,7 @@ final class RunArchive {
       int end = line.indexOf(' ');
       String name = (end < 0 ? line : line.substring(0, end)).replace('/', '.');
       try {
-        Class.forName(name, false, loader).getDeclaredConstructors();
+        var unused = Class.forName(name, false, loader).getDeclaredConstructors(); // links it
         linked++;
       } catch (ReflectiveOperationException | LinkageError | SecurityException e) {
         // not archived

@@ -137,7 +137,7 @@ final class Floor {
     ClassLoader loader = ClassLoader.getSystemClassLoader();
     for (String name : Files.readAllLines(Path.of(args[0]))) {
       try {
-        Class.forName(name, false, loader).getDeclaredConstructors(); // links it
+        var unused = Class.forName(name, false, loader).getDeclaredConstructors(); // links it
       } catch (ReflectiveOperationException | LinkageError | SecurityException e) {
         // a class of the JDK's archive this class path cannot reach, or one made at run time: a
         // start does not load it by name either

@@ -320,7 +320,7 @@ final class Components {
               + String.join("; ", problems));
     }
     try {
-      c.getDeclaredConstructor();
+      var unused = c.getDeclaredConstructor(); // only whether there is one
     } catch (NoSuchMethodException e) {
       throw new StartupException(
           c.getName() + " needs a constructor without arguments, so the runtime can create it");

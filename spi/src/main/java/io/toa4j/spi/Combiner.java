@@ -3,6 +3,7 @@ package io.toa4j.spi;
 import java.util.concurrent.Executor;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.atomic.AtomicInteger;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Runs a drain on one thread at a time, for as long as work keeps being asked for (flat combining):
@@ -46,9 +47,9 @@ public final class Combiner {
   private final Runnable drain;
 
   /** Where a due drain runs; {@code null}: on the requesting thread. */
-  private final Executor executor;
+  private final @Nullable Executor executor;
 
-  private Combiner(Runnable drain, Executor executor) {
+  private Combiner(Runnable drain, @Nullable Executor executor) {
     this.drain = drain;
     this.executor = executor;
   }
@@ -86,7 +87,7 @@ public final class Combiner {
             return true;
           }
         } else if (status.compareAndSet(IDLE, REQUIRED)) {
-          return handOver();
+          return handOver(executor);
         }
       } else if (now == PROCESSING_TO_IDLE) {
         if (status.compareAndSet(PROCESSING_TO_IDLE, PROCESSING_TO_REQUIRED)) return true;
@@ -101,7 +102,7 @@ public final class Combiner {
     return status.get() != IDLE;
   }
 
-  private boolean handOver() {
+  private boolean handOver(Executor executor) {
     Run run = new Run();
     try {
       executor.execute(run);

@@ -5,6 +5,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.Objects;
 import java.util.concurrent.atomic.AtomicReference;
+import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 
 /**
@@ -38,7 +39,7 @@ public final class OutageLog {
    * Since when the part fails (null while it works) and how many outages it came back from, in one
    * value so that opening and closing an outage are each one compare-and-set.
    */
-  private record State(Instant since, long ended) {}
+  private record State(@Nullable Instant since, long ended) {}
 
   /**
    * @param part what fails and comes back, as a line starts with it: "The outbox of
@@ -56,7 +57,7 @@ public final class OutageLog {
 
   /** The ticket of an attempt that begins now, for {@link #failed(Throwable, long)}. */
   public long attempt() {
-    return state.get().ended();
+    return current().ended();
   }
 
   /**
@@ -77,7 +78,7 @@ public final class OutageLog {
    */
   public boolean failed(Throwable cause, long attempt) {
     while (true) {
-      State now = state.get();
+      State now = current();
       if (attempt < now.ended()) {
         log.debug(
             "{} failed in an attempt begun before it came back: {}", part, message(cause), cause);
@@ -111,13 +112,14 @@ public final class OutageLog {
    */
   public boolean succeeded() {
     while (true) {
-      State now = state.get();
-      if (now.since() == null) return false; // the usual case: one volatile read
+      State now = current();
+      Instant since = now.since();
+      if (since == null) return false; // the usual case: one volatile read
       if (state.compareAndSet(now, new State(null, now.ended() + 1))) {
         log.info(
             "{} is back after {} s",
             part,
-            Math.max(0, Duration.between(now.since(), clock.instant()).toSeconds()));
+            Math.max(0, Duration.between(since, clock.instant()).toSeconds()));
         return true;
       }
     }
@@ -125,7 +127,12 @@ public final class OutageLog {
 
   /** Whether it failed since its last success. */
   public boolean failing() {
-    return state.get().since() != null;
+    return current().since() != null;
+  }
+
+  /** The state, never null: it is set once built and only ever replaced. */
+  private State current() {
+    return Objects.requireNonNull(state.get());
   }
 
   /**

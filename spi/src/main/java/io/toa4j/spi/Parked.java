@@ -3,7 +3,7 @@ package io.toa4j.spi;
 /**
  * A message kept aside after failing for good.
  *
- * @param id the parked entry's id, for {@link Bus#replay(String)}
+ * @param id the parked entry's id, for {@link Bus.Parking#replay(String)}
  * @param queue the queue it came from and returns to on replay
  * @param message the message as it was delivered
  * @param code the failure's code

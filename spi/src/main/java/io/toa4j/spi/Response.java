@@ -3,7 +3,7 @@ package io.toa4j.spi;
 import java.time.Duration;
 import java.util.Objects;
 
-/** What became of a {@link Bus#request}: answered, nobody to ask, or no answer in time. */
+/** What became of a {@link Bus.Calls#request}: answered, nobody to ask, or no answer in time. */
 public sealed interface Response {
   /** A responder answered; the call ran (once, or more when its host died mid-call). */
   record Answered(Message reply) implements Response {

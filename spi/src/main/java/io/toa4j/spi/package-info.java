@@ -7,4 +7,7 @@
  * engine. Expected outcomes (a lost compare-and-swap) are values; failures are unchecked
  * exceptions.
  */
+@NullMarked
 package io.toa4j.spi;
+
+import org.jspecify.annotations.NullMarked;

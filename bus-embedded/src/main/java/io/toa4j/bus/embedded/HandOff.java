@@ -11,7 +11,7 @@ import java.util.concurrent.TimeUnit;
  *
  * <p>The publish waits a short while ({@link #await}). A verdict in time is the publish's to act
  * on: {@code Done} stores nothing, another verdict stores the message as it stands. A verdict that
- * comes later finds the message being stored ({@link #storing}) or stored claimed ({@link
+ * comes later finds the message being stored ({@link State#STORING}) or stored claimed ({@link
  * #stored}): it is recorded like any claimed message's, by whichever side comes second. When the
  * publish gives up on storing it ({@link #dropped}), a later verdict is dropped: the publish
  * failed, and the message is published again.

@@ -5,7 +5,7 @@ import java.util.concurrent.TimeUnit;
 
 /**
  * Holds a credit in flight while a test looks at what happens meanwhile: {@link #shut()} makes the
- * next credit count {@link #reached()} down and wait until {@link #open()}, at most 30 seconds.
+ * next credit count its latch down and wait until {@link #open()}, at most 30 seconds.
  */
 public final class Gate {
   private static volatile CountDownLatch reached;
