@@ -10,7 +10,7 @@ import java.util.Objects;
  * <p>Every failure has a stable {@link Code}. Behind a receiver or a task a transient failure is
  * retried and a permanent one is parked at once.
  */
-public class Failure extends RuntimeException {
+public class Failure extends ToaException {
   private static final long serialVersionUID = 1L;
 
   /** The stable failure codes, each permanent or transient, each with its HTTP status. */

@@ -1,10 +1,12 @@
 package io.toa4j.http;
 
+import io.toa4j.api.ToaException;
+
 /**
  * A request about identities that cannot be done, with a reason a caller can act on and a message
  * that says what is wrong and what to do.
  */
-public final class IdentityException extends RuntimeException {
+public final class IdentityException extends ToaException {
   private static final long serialVersionUID = 1L;
 
   /** Why. */

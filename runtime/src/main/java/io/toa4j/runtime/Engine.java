@@ -35,8 +35,8 @@ import tools.jackson.databind.node.ObjectNode;
  * <p>Invariants, for every call:
  *
  * <ol>
- *   <li>A record changes only through a {@link Write} whose expected version is the version the run
- *       read; a lost compare-and-swap writes nothing.
+ *   <li>A record changes only through a {@link io.toa4j.spi.Write} whose expected version is the
+ *       version the run read; a lost compare-and-swap writes nothing.
  *   <li>Nothing is written when the operation refuses (with its own refusal, or returning another
  *       operation's refused reply as it is), throws, or discards; the caller of a discarded run
  *       still gets what the operation returned, as a success.

@@ -11,9 +11,10 @@ import java.util.function.Supplier;
  * the two, not for both one after the other.
  *
  * <p>Each opening ends in one of two ways, on every path, {@code Error} included: {@link #get()}
- * hands its engine over to the caller, who closes it from then on; or {@link #abandon()} interrupts
- * a wait for the server, waits for the thread to end, and closes the engine if it was opened all
- * the same. An opening that failed leaves nothing to close. Used by one thread, the builder's.
+ * hands its engine over to the caller, who closes it from then on; or {@link #abandon(Throwable)}
+ * interrupts a wait for the server, waits for the thread to end, and closes the engine if it was
+ * opened all the same. An opening that failed leaves nothing to close. Used by one thread, the
+ * builder's.
  *
  * @param <T> the engine: a storage or a bus
  */

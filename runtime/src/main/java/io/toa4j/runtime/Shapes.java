@@ -24,8 +24,6 @@ final class Shapes {
 
   /**
    * The ways {@code type} does not fit the object schema's {@code properties}; empty when it fits.
-   *
-   * @param what how to name the class's members in messages, such as "field" or "component"
    */
   static List<String> mismatches(Class<?> type, JsonNode properties) {
     Map<String, Type> members = members(type);
