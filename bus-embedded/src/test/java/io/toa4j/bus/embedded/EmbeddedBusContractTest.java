@@ -2,9 +2,9 @@ package io.toa4j.bus.embedded;
 
 import io.toa4j.spi.Bus;
 import io.toa4j.spi.BusSettings;
-import io.toa4j.testkit.bus.CallsContract;
-import io.toa4j.testkit.bus.ErrorAtAnyDepthContract;
-import io.toa4j.testkit.bus.ParkingContract;
+import io.toa4j.tck.bus.CallsContract;
+import io.toa4j.tck.bus.ErrorAtAnyDepthContract;
+import io.toa4j.tck.bus.ParkingContract;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.util.Map;

@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.toa4j.spi.Response;
-import io.toa4j.testkit.bus.BusContract;
+import io.toa4j.tck.bus.BusContract;
 import io.toa4j.testkit.servers.Needs;
 import io.toa4j.testkit.servers.Server;
 import java.time.Clock;

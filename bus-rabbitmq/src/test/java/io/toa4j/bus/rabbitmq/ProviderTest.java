@@ -7,7 +7,7 @@ import io.toa4j.spi.Bus;
 import io.toa4j.spi.BusProvider;
 import io.toa4j.spi.BusSettings;
 import io.toa4j.spi.UnreachableException;
-import io.toa4j.testkit.bus.BusContract;
+import io.toa4j.tck.bus.BusContract;
 import io.toa4j.testkit.servers.Needs;
 import io.toa4j.testkit.servers.Server;
 import java.nio.file.Path;

@@ -1,9 +1,9 @@
 package io.toa4j.bus.rabbitmq;
 
 import io.toa4j.spi.Bus;
-import io.toa4j.testkit.bus.CallsContract;
-import io.toa4j.testkit.bus.ErrorAtAnyDepthContract;
-import io.toa4j.testkit.bus.ParkingContract;
+import io.toa4j.tck.bus.CallsContract;
+import io.toa4j.tck.bus.ErrorAtAnyDepthContract;
+import io.toa4j.tck.bus.ParkingContract;
 import io.toa4j.testkit.servers.Needs;
 import io.toa4j.testkit.servers.Server;
 import java.time.Clock;

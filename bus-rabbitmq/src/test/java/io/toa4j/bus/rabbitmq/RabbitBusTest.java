@@ -6,7 +6,7 @@ import static org.awaitility.Awaitility.await;
 import io.toa4j.spi.Bus;
 import io.toa4j.spi.Parked;
 import io.toa4j.spi.Verdict;
-import io.toa4j.testkit.bus.BusContract;
+import io.toa4j.tck.bus.BusContract;
 import io.toa4j.testkit.servers.Needs;
 import io.toa4j.testkit.servers.Server;
 import java.time.Clock;

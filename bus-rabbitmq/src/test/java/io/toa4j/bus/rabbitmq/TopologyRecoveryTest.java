@@ -11,7 +11,7 @@ import io.toa4j.spi.Bus;
 import io.toa4j.spi.Message;
 import io.toa4j.spi.Response;
 import io.toa4j.spi.Verdict;
-import io.toa4j.testkit.bus.BusContract;
+import io.toa4j.tck.bus.BusContract;
 import io.toa4j.testkit.logs.CapturedLog;
 import io.toa4j.testkit.net.TcpProxy;
 import io.toa4j.testkit.rabbitmq.VirtualHosts;

@@ -4,8 +4,8 @@ import static io.toa4j.testkit.servers.Server.MARIADB;
 
 import io.toa4j.spi.Storage;
 import io.toa4j.spi.Store;
+import io.toa4j.tck.storage.StorageContract;
 import io.toa4j.testkit.servers.Needs;
-import io.toa4j.testkit.storage.StorageContract;
 import org.junit.jupiter.api.AfterEach;
 
 /**

@@ -3,8 +3,8 @@ package io.toa4j.storage.postgres;
 import static io.toa4j.testkit.servers.Server.POSTGRES;
 
 import io.toa4j.spi.Storage;
+import io.toa4j.tck.storage.StorageContract;
 import io.toa4j.testkit.servers.Needs;
-import io.toa4j.testkit.storage.StorageContract;
 import org.junit.jupiter.api.AfterEach;
 
 /** The storage contract against a real PostgreSQL, each test in schemas of its own. */

@@ -13,7 +13,7 @@ import io.toa4j.spi.StorageSettings;
 import io.toa4j.spi.Store;
 import io.toa4j.spi.StoredRecord;
 import io.toa4j.spi.Write;
-import io.toa4j.testkit.storage.StorageContract;
+import io.toa4j.tck.storage.StorageContract;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;

@@ -1,8 +1,8 @@
-package io.toa4j.testkit.storage;
+package io.toa4j.tck.storage;
 
-import static io.toa4j.testkit.storage.Fixtures.JSON;
-import static io.toa4j.testkit.storage.Fixtures.id;
-import static io.toa4j.testkit.storage.Fixtures.json;
+import static io.toa4j.tck.storage.Fixtures.JSON;
+import static io.toa4j.tck.storage.Fixtures.id;
+import static io.toa4j.tck.storage.Fixtures.json;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.toa4j.spi.Criterion;

@@ -1,4 +1,4 @@
-package io.toa4j.testkit.storage;
+package io.toa4j.tck.storage;
 
 import io.toa4j.spi.InboxEntry;
 import io.toa4j.spi.Json;

@@ -1,7 +1,7 @@
-package io.toa4j.testkit.bus;
+package io.toa4j.tck.bus;
 
 import io.toa4j.spi.Bus;
-import io.toa4j.testkit.stack.Overflow;
+import io.toa4j.tck.stack.Overflow;
 import java.util.concurrent.Callable;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.FutureTask;

@@ -1,4 +1,4 @@
-package io.toa4j.testkit.bus;
+package io.toa4j.tck.bus;
 
 import io.toa4j.spi.Bus;
 import io.toa4j.spi.Delivery;

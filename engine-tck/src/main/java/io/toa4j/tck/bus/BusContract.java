@@ -1,4 +1,4 @@
-package io.toa4j.testkit.bus;
+package io.toa4j.tck.bus;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;

@@ -1,6 +1,6 @@
-package io.toa4j.testkit.bus;
+package io.toa4j.tck.bus;
 
-import static io.toa4j.testkit.bus.BusContract.message;
+import static io.toa4j.tck.bus.BusContract.message;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
@@ -9,7 +9,7 @@ import io.toa4j.spi.Delivery;
 import io.toa4j.spi.Json;
 import io.toa4j.spi.Message;
 import io.toa4j.spi.Response;
-import io.toa4j.testkit.stack.Overflow;
+import io.toa4j.tck.stack.Overflow;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.List;

@@ -1,12 +1,12 @@
-package io.toa4j.testkit.bus;
+package io.toa4j.tck.bus;
 
-import static io.toa4j.testkit.bus.BusContract.message;
+import static io.toa4j.tck.bus.BusContract.message;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import io.toa4j.spi.Bus;
 import io.toa4j.spi.Message;
-import io.toa4j.testkit.stack.Overflow;
+import io.toa4j.tck.stack.Overflow;
 import java.time.Clock;
 import java.util.ArrayList;
 import java.util.List;

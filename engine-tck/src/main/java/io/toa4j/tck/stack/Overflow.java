@@ -1,4 +1,4 @@
-package io.toa4j.testkit.stack;
+package io.toa4j.tck.stack;
 
 import java.time.Duration;
 import java.util.concurrent.Callable;

@@ -1,6 +1,6 @@
-package io.toa4j.testkit.bus;
+package io.toa4j.tck.bus;
 
-import static io.toa4j.testkit.bus.BusContract.message;
+import static io.toa4j.tck.bus.BusContract.message;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
