@@ -1,8 +1,7 @@
 package io.toa4j.cli;
 
 import io.toa4j.api.Failure;
-import io.toa4j.manifest.ManifestException;
-import io.toa4j.runtime.StartupException;
+import io.toa4j.api.ToaException;
 import java.io.PrintWriter;
 import picocli.CommandLine;
 import picocli.CommandLine.IExecutionExceptionHandler;
@@ -22,8 +21,8 @@ final class Errors implements IExecutionExceptionHandler {
       code = problem.exitCode();
     } else if (e instanceof Failure failure) {
       err.println("failed (" + failure.code() + "): " + failure.getMessage());
-    } else if (e instanceof ManifestException || e instanceof StartupException) {
-      err.println(e.getMessage()); // already names the file and line or YAML path
+    } else if (e instanceof ToaException written) {
+      err.println(written.getMessage()); // a manifest's, a start's: names the file, path or way out
     } else {
       err.println("failed: " + describe(e));
     }
