@@ -39,7 +39,7 @@ public final class Connections {
    * after their last: a discard that never ends holds up no other. One may never end — an {@code
    * Error} that left the JDK socket's read or write lock held by a thread that is gone leaves every
    * later read or write of that socket waiting for it, closing included (MariaDB's close reads the
-   * server's last bytes; PostgreSQL's writes its goodbye) — and with one thread for every discard,
+   * server's last bytes; PostgreSQL's writes its goodbye) — and with a single thread for them all,
    * the next connection to discard waited behind it for good, still lent, until the pool had none.
    */
   private static final ThreadPoolExecutor APART = apart();
