@@ -234,10 +234,11 @@ final class MariadbStore implements Store {
   /**
    * Runs the work in one transaction, committed when it returns a result to keep, rolled back when
    * it returns another or throws. Auto-commit is turned back on only once the transaction is known
-   * to have ended, since turning it on commits a transaction still open: after an {@code Error}
-   * (the rollback's own included) or a rollback that failed, the connection goes back as it is —
-   * discarded by the pool's gate after an {@code Error}, rolled back by HikariCP or evicted as
-   * broken otherwise.
+   * to have ended, since turning it on commits a transaction still open: after anything but a
+   * {@code SQLException} (MariaDB's driver skips a rollback when its own view, which such a failure
+   * may have left stale, says no transaction is open) or a rollback that failed, the connection
+   * goes back as it is — discarded by the pool's gate after an {@code Error} or a {@code
+   * RuntimeException}, rolled back by HikariCP or evicted as broken otherwise.
    */
   private static <T> T inTransaction(Connection c, Connections.Work<T> work, Predicate<T> keep)
       throws SQLException {
@@ -249,8 +250,17 @@ final class MariadbStore implements Store {
       else c.rollback();
       ended = true;
       return result;
-    } catch (SQLException | RuntimeException | Error e) {
+    } catch (SQLException e) {
+      // the driver read the server's answer, and with it whether a transaction is open
       ended = rollback(c, e);
+      throw e;
+    } catch (RuntimeException | Error e) {
+      // The driver may not have read the last statement's answer, nor learnt from it that the
+      // server began a transaction: its rollback then sends nothing (it asks its own view), and
+      // turning auto-commit back on would commit what the statements left, a record without its
+      // inbox entry. So the transaction is not taken as ended: the gate discards the connection,
+      // and the server rolls back what it holds as the connection goes.
+      rollback(c, e);
       throw e;
     } finally {
       if (ended) restoreAutoCommit(c);
