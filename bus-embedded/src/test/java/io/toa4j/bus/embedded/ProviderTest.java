@@ -41,6 +41,19 @@ class ProviderTest {
   }
 
   @Test
+  void capabilities_notDistributed_handsFirstUnlessItsHandOffWaitIsZero() {
+    assertThat(new EmbeddedBusProvider().capabilities()).as("known without opening one").isEmpty();
+    try (Bus bus = Fixtures.open(dir, clock)) {
+      assertThat(bus.capabilities()).containsExactly(Bus.Capability.HANDS_FIRST);
+      assertThat(bus.calls()).as("calls, in memory").isPresent();
+      assertThat(bus.parking()).as("parked messages").isPresent();
+    }
+    try (Bus bus = Fixtures.open(dir, clock, Map.of("hand-off-wait-ms", "0"))) {
+      assertThat(bus.capabilities()).as("every event stored before a handler sees it").isEmpty();
+    }
+  }
+
+  @Test
   void open_newFile_isWalWithSchemaVersionRecorded() throws Exception {
     Fixtures.open(dir, clock).close();
 
