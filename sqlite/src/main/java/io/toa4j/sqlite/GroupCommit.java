@@ -64,6 +64,14 @@ public final class GroupCommit {
    */
   private boolean unfinished;
 
+  /**
+   * Whether the kept statements may be in any state: set before a batch runs, cleared once it
+   * committed. A batch that fails closes them ({@link #forgetPrepared}); should that be cut short
+   * too (an {@link Error} on the way in), the next batch closes them first. Held as the statements
+   * are.
+   */
+  private boolean unsure;
+
   /** The writes waiting for the writer, and the thread holding it. */
   private final Batches<Pending<?>> batches;
 
@@ -140,6 +148,8 @@ public final class GroupCommit {
    */
   private void commit(List<Pending<?>> batch) throws SQLException {
     try {
+      if (unsure) forgetPrepared(); // a batch before this one failed and could not close them
+      unsure = true;
       if (unfinished) rollback(); // a batch before this one could not end its transaction
       boolean synced = false;
       for (Pending<?> pending : batch) synced |= pending.synced;
@@ -167,6 +177,7 @@ public final class GroupCommit {
       }
       execute(any ? "COMMIT" : "ROLLBACK");
       unfinished = false;
+      unsure = false;
     } catch (Throwable t) { // an Error too: the transaction must not outlive the batch
       forgetPrepared();
       if (unfinished) rollbackQuietly();

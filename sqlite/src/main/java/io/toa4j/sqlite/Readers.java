@@ -2,11 +2,15 @@ package io.toa4j.sqlite;
 
 import java.nio.file.Path;
 import java.sql.Connection;
+import java.sql.PreparedStatement;
 import java.sql.SQLException;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.HashMap;
+import java.util.IdentityHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Supplier;
 
@@ -27,9 +31,51 @@ import java.util.function.Supplier;
  * is thrown only on entering a method, so a connection is never half taken or half given back (an
  * {@code ArrayDeque} calls methods between removing an element and answering it: a publish run out
  * of stack there lost a reader of the embedded bus for good, and the next reads waited for it).
- * Thread-safe.
+ *
+ * <p>{@link #read} runs a read between {@code take} and {@code give}, and keeps the statements it
+ * prepares ({@link #prepared}) on their connection for the next reads: SQLite compiles a
+ * statement's text each time it is prepared. A read that does not return — a {@link SQLException},
+ * a {@link RuntimeException}, an {@link Error} anywhere inside it — may leave them in any state (a
+ * result set open, a step half done), so the next read on that connection closes them all and
+ * prepares each again when asked for. Whether a read returned is a field set before it runs and
+ * cleared once it returned, so an error cannot leave it saying the statements are sound (a {@code
+ * ConcurrentHashMap} of the statements, entered by a read run out of stack, was left holding a
+ * reservation that made every later use of the connection's entry fail). The kept statements of a
+ * connection are used only by the thread that took it, and handed on with it. Thread-safe.
  */
 public final class Readers {
+  /** Statements run on a reader, by the thread that took it. */
+  @FunctionalInterface
+  public interface Read<T> {
+    T run(Connection reader) throws SQLException;
+  }
+
+  /**
+   * The statements kept on one connection; read and written only by the thread that took it. A
+   * connection's statements are closed with it.
+   */
+  private static final class Kept {
+    private Map<String, PreparedStatement> statements = new HashMap<>();
+
+    /** Set while a read runs, and left set by one that did not return. */
+    private boolean unfinished;
+
+    /**
+     * Closes every kept statement and starts afresh; a failure on the way leaves {@code unfinished}
+     * set, so the next read does it again (closing a statement twice does nothing).
+     */
+    private void forget() {
+      for (PreparedStatement statement : statements.values()) {
+        try {
+          statement.close();
+        } catch (SQLException ignored) {
+          // dropped either way; the connection frees what it can when it closes
+        }
+      }
+      statements = new HashMap<>();
+    }
+  }
+
   private final Path file;
   private final int size;
   private final long waitNanos;
@@ -38,6 +84,9 @@ public final class Readers {
 
   /** The idle connections, {@code idle[0..free)}; guarded by this. */
   private final Connection[] idle;
+
+  /** The kept statements of each connection, by its identity; fixed at construction. */
+  private final Map<Connection, Kept> kept = new IdentityHashMap<>();
 
   private int free;
   private int taken;
@@ -63,6 +112,53 @@ public final class Readers {
     this.closeNanos = closeWait.toNanos();
     this.idle = connections.toArray(new Connection[0]);
     this.free = idle.length;
+    for (Connection c : idle) kept.put(c, new Kept());
+  }
+
+  /**
+   * Takes a connection, runs the read on it, and gives it back whatever the read throws; the
+   * statements the read prepared with {@link #prepared} are kept for the next reads when it
+   * returns, and closed by the next read on the connection when it does not.
+   *
+   * @throws SQLException what the read threw
+   * @throws IllegalStateException as {@link #take}
+   */
+  public <T> T read(Read<T> read) throws SQLException {
+    Connection c = take();
+    try {
+      Kept statements = kept(c);
+      if (statements.unfinished) statements.forget();
+      statements.unfinished = true;
+      T result = read.run(c);
+      statements.unfinished = false;
+      return result;
+    } finally {
+      give(c);
+    }
+  }
+
+  /**
+   * The statement of this text on the reader, prepared the first time a read on it asks and kept
+   * for the next ones: only inside a {@link #read}, on the connection it was given. The read sets
+   * every parameter, closes the result sets it opened, and never closes the statement.
+   *
+   * @throws IllegalArgumentException when the connection is not one of this pool's
+   */
+  public PreparedStatement prepared(Connection reader, String sql) throws SQLException {
+    Kept statements = kept(reader);
+    PreparedStatement statement = statements.statements.get(sql);
+    if (statement == null) {
+      statement = reader.prepareStatement(sql);
+      statements.statements.put(sql, statement);
+    }
+    return statement;
+  }
+
+  private Kept kept(Connection c) {
+    Kept statements = kept.get(c);
+    if (statements == null)
+      throw new IllegalArgumentException("The connection is not a reader of " + file);
+    return statements;
   }
 
   /**

@@ -92,11 +92,18 @@ class NativeLibraryTest {
             System.getProperty("java.class.path"),
             Probe.class.getName(),
             folder.toString()));
-    Process process = new ProcessBuilder(command).redirectErrorStream(true).start();
-    String out = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8).trim();
-    assertThat(process.waitFor(1, TimeUnit.MINUTES)).isTrue();
-    assertThat(process.exitValue()).as(out).isZero();
-    return out;
+    // its standard error apart: what a logging library says there is not the answer
+    Path errors = Files.createTempFile("probe", ".err");
+    try {
+      Process process = new ProcessBuilder(command).redirectError(errors.toFile()).start();
+      String out =
+          new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8).trim();
+      assertThat(process.waitFor(1, TimeUnit.MINUTES)).isTrue();
+      assertThat(process.exitValue()).as("%s%n%s", out, Files.readString(errors)).isZero();
+      return out;
+    } finally {
+      Files.delete(errors);
+    }
   }
 
   /**

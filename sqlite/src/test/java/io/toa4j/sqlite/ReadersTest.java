@@ -4,8 +4,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
+import io.toa4j.tck.stack.Overflow;
 import java.nio.file.Path;
 import java.sql.Connection;
+import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
@@ -108,6 +110,110 @@ class ReadersTest {
     assertThatThrownBy(readers::take)
         .hasMessage("SQLite could not read in " + file + ": the store is closed");
     readers.give(used);
+  }
+
+  @Test
+  void read_thatReturns_keepsTheStatementsItPrepared_forTheNextReadOnTheConnection()
+      throws Exception {
+    Readers readers = readers(1, PATIENCE, PATIENCE);
+    PreparedStatement first = readers.read(c -> counted(readers, c));
+
+    PreparedStatement second = readers.read(c -> counted(readers, c));
+
+    assertThat(second).isSameAs(first);
+    assertThat(second.isClosed()).isFalse();
+  }
+
+  @Test
+  void read_thatThrowsAnError_leavesItsStatementsToBeClosed_andPreparedAgainByTheNextRead()
+      throws Exception {
+    Readers readers = readers(1, PATIENCE, PATIENCE);
+    List<PreparedStatement> left = new ArrayList<>();
+    Error cut = new Error("cut short");
+
+    assertThatThrownBy(
+            () ->
+                readers.read(
+                    c -> {
+                      PreparedStatement s = readers.prepared(c, "SELECT x FROM t");
+                      left.add(s);
+                      s.executeQuery(); // its result set left open
+                      throw cut;
+                    }))
+        .isSameAs(cut);
+    PreparedStatement next = readers.read(c -> counted(readers, c));
+    PreparedStatement again = readers.read(c -> readers.prepared(c, "SELECT x FROM t"));
+
+    assertThat(left.get(0).isClosed()).as("the statement the failed read left").isTrue();
+    assertThat(again).isNotSameAs(left.get(0));
+    assertThat(next.isClosed()).isFalse();
+  }
+
+  @Test
+  void prepared_onAConnectionNotOfThePool_isRefusedNamingTheFile() throws Exception {
+    Readers readers = readers(1, PATIENCE, PATIENCE);
+
+    assertThatThrownBy(() -> readers.prepared(opened.get(0), "SELECT 1"))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessage("The connection is not a reader of " + file);
+  }
+
+  /**
+   * A read cut short by a {@link StackOverflowError} at any depth inside it ({@link Overflow}) — in
+   * the pool, in the kept statements, in the driver — leaves every reader usable: the reads after
+   * the exploration each get a connection and answer.
+   */
+  @Test
+  void read_cutShortByAnErrorAtAnyDepth_leavesEveryReaderUsable() throws Exception {
+    Readers readers = readers(2, PATIENCE, PATIENCE);
+    readers.read(c -> counted(readers, c).getConnection()); // every class a read uses, loaded
+
+    int erredInside = 0;
+    int inARow = 0;
+    Throwable last = null;
+    int step = 1;
+    for (int spare = 0; spare < 40_000 && inARow < 5; spare += step) {
+      Overflow.Try<Long> attempt =
+          Overflow.call(() -> readers.read(c -> countWith(readers, c)), spare, PATIENCE);
+      if (attempt.erredInside()) erredInside++;
+      if (attempt.error() != null) last = attempt.error();
+      inARow = attempt.returned() ? inARow + 1 : 0;
+      step = attempt.entered() ? 1 : 16;
+    }
+
+    assertThat(inARow)
+        .as("reads return once they have the stack they need; the last failure: %s", last)
+        .isEqualTo(5);
+    assertThat(erredInside).as("reads cut short once inside").isGreaterThanOrEqualTo(3);
+    for (int i = 0; i < 4; i++) {
+      CompletableFuture<Long> read =
+          CompletableFuture.supplyAsync(
+              () -> {
+                try {
+                  return readers.read(c -> countWith(readers, c));
+                } catch (SQLException e) {
+                  throw new IllegalStateException(e);
+                }
+              });
+      assertThat(read).succeedsWithin(PATIENCE).isEqualTo(0L);
+    }
+  }
+
+  /** Counts the rows with the kept statement, and answers the statement. */
+  private static PreparedStatement counted(Readers readers, Connection c) throws SQLException {
+    PreparedStatement s = readers.prepared(c, "SELECT count(*) FROM t");
+    try (ResultSet r = s.executeQuery()) {
+      r.next();
+      assertThat(r.getLong(1)).isZero();
+    }
+    return s;
+  }
+
+  private static long countWith(Readers readers, Connection c) throws SQLException {
+    try (ResultSet r = readers.prepared(c, "SELECT count(*) FROM t").executeQuery()) {
+      r.next();
+      return r.getLong(1);
+    }
   }
 
   /**

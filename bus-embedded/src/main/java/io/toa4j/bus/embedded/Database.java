@@ -11,10 +11,7 @@ import java.sql.SQLException;
 import java.sql.Statement;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
-import java.util.Map;
-import java.util.concurrent.ConcurrentHashMap;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.sqlite.SQLiteConfig;
@@ -63,13 +60,6 @@ final class Database implements AutoCloseable {
   private final Connection writer;
   private final GroupCommit commits;
   private final Readers readers;
-
-  /**
-   * The statements kept on each reader ({@link #prepared(Connection, String)}): each map used only
-   * by the reader's borrower.
-   */
-  private final Map<Connection, Map<String, PreparedStatement>> readerStatements =
-      new ConcurrentHashMap<>();
 
   private volatile boolean closed;
 
@@ -165,32 +155,18 @@ final class Database implements AutoCloseable {
    * A statement on the reader {@code c}, kept for the next read on that reader that asks for it:
    * only inside a {@link #read} work, on the connection it was given; never closed by it. The work
    * sets every parameter and closes its result sets. After a work fails, the reader's statements
-   * are closed and prepared again when next asked for.
+   * are closed and prepared again when next asked for ({@link Readers#read}).
    */
   PreparedStatement prepared(Connection c, String sql) throws SQLException {
-    Map<String, PreparedStatement> kept =
-        readerStatements.computeIfAbsent(c, reader -> new HashMap<>());
-    PreparedStatement statement = kept.get(sql);
-    if (statement == null) {
-      statement = c.prepareStatement(sql);
-      kept.put(sql, statement);
-    }
-    return statement;
+    return readers.prepared(c, sql);
   }
 
   /** Runs the work on a reader connection, outside any transaction. */
   <T> T read(String what, Work<T> work) {
-    Connection c = readers.take();
     try {
-      return work.run(c);
+      return readers.read(work::run);
     } catch (SQLException e) {
-      forget(c);
       throw failure(file, what, e);
-    } catch (RuntimeException | Error e) {
-      forget(c);
-      throw e;
-    } finally {
-      readers.give(c);
     }
   }
 
@@ -219,19 +195,6 @@ final class Database implements AutoCloseable {
           left,
           file,
           CLOSE_WAIT.toMillis());
-    }
-  }
-
-  /** Closes the statements kept on the reader, which a failure may have left in any state. */
-  private void forget(Connection c) {
-    Map<String, PreparedStatement> kept = readerStatements.remove(c);
-    if (kept == null) return;
-    for (PreparedStatement statement : kept.values()) {
-      try {
-        statement.close();
-      } catch (SQLException ignored) {
-        // dropped either way; closing the connection frees what it can
-      }
     }
   }
 

@@ -84,6 +84,10 @@ final class Migrations {
     int networkTimeout = c.getNetworkTimeout();
     String statementTime = statementTime(c);
     String lockName = "toa4j." + tables.prefix();
+    // whether the connection answered (a result or a SQLException): after anything else, an Error
+    // in the middle of the driver's exchange, it is left alone for the pool to discard, which also
+    // releases the lock and the session's settings on the server
+    boolean answered = false;
     try (Statement s = c.createStatement()) {
       // a step may rewrite a whole table, and the lock may wait for another process's steps: no
       // statement timeout, and no socket timeout that would take a long step for a lost connection
@@ -121,18 +125,29 @@ final class Migrations {
                   + step
                   + ", NOW(6))");
         }
+        answered = true;
         return STEPS.size() - current;
+      } catch (SQLException e) {
+        answered = true;
+        throw e;
       } finally {
-        try (PreparedStatement release = c.prepareStatement("DO RELEASE_LOCK(?)")) {
-          release.setString(1, lockName);
-          release.execute();
+        if (answered) {
+          try (PreparedStatement release = c.prepareStatement("DO RELEASE_LOCK(?)")) {
+            release.setString(1, lockName);
+            release.execute();
+          }
         }
       }
+    } catch (SQLException e) {
+      answered = true;
+      throw e;
     } finally {
-      try (Statement s = c.createStatement()) {
-        s.execute("SET SESSION max_statement_time = " + statementTime);
+      if (answered) {
+        try (Statement s = c.createStatement()) {
+          s.execute("SET SESSION max_statement_time = " + statementTime);
+        }
+        c.setNetworkTimeout(Runnable::run, networkTimeout);
       }
-      c.setNetworkTimeout(Runnable::run, networkTimeout);
     }
   }
 

@@ -14,7 +14,9 @@ import java.util.List;
  * <p>All pending steps run in one transaction under a transaction-scoped advisory lock keyed by the
  * schema's name, so processes starting at once migrate one after another: the first applies the
  * steps, the others find them recorded. Either every pending step lands or none does. A schema
- * already current costs one query: its last recorded step is read first, without the lock.
+ * already current costs one query: its last recorded step is read first, without the lock. A
+ * migration cut short by anything but a {@link SQLException} leaves its connection as it is, in the
+ * transaction, for the pool to discard.
  */
 final class Migrations {
   /** The advisory lock's first key, toa4j's own, so it does not meet other users' locks. */
@@ -81,8 +83,9 @@ final class Migrations {
   static int apply(Connection c, Schema schema) throws SQLException {
     if (recorded(c, schema) == STEPS.size())
       return 0; // current: one query, no lock, no transaction
-    c.setAutoCommit(false);
     int networkTimeout = c.getNetworkTimeout();
+    c.setAutoCommit(false);
+    boolean ended = false; // the transaction committed or rolled back
     try (Statement s = c.createStatement()) {
       // a step may rewrite a whole table, and the lock may wait for another process's steps: no
       // statement timeout, and no socket timeout that would take a long step for a lost connection
@@ -120,13 +123,21 @@ final class Migrations {
                 + ", now())");
       }
       c.commit();
+      ended = true;
       return STEPS.size() - current;
-    } catch (SQLException | RuntimeException e) {
+    } catch (SQLException e) {
       c.rollback();
+      ended = true;
       throw e;
     } finally {
-      c.setNetworkTimeout(Runnable::run, networkTimeout);
-      c.setAutoCommit(true);
+      // Only once the transaction has ended: turning auto-commit on inside one commits it, and
+      // after anything but a SQLException (an Error in the middle of a step) the connection is
+      // discarded instead (sql.Connections), which ends the transaction on the server with nothing
+      // of it kept — a step applied but not recorded would fail every later start.
+      if (ended) {
+        c.setNetworkTimeout(Runnable::run, networkTimeout);
+        c.setAutoCommit(true);
+      }
     }
   }
 

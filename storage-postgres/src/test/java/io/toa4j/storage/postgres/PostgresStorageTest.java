@@ -17,6 +17,7 @@ import io.toa4j.spi.Store;
 import io.toa4j.spi.StoredRecord;
 import io.toa4j.spi.UnreachableException;
 import io.toa4j.spi.Write;
+import io.toa4j.testkit.jdbc.CutShort;
 import io.toa4j.testkit.net.TcpProxy;
 import io.toa4j.testkit.servers.Needs;
 import java.math.BigInteger;
@@ -241,6 +242,40 @@ class PostgresStorageTest {
 
       assertThat(applied).containsExactlyInAnyOrder(0, Migrations.STEPS.size());
       assertThat(Migrations.apply(one, schema)).as("a later start").isZero();
+    }
+  }
+
+  /**
+   * A migration cut short by an {@link Error} after any of its statements ran on the server ({@link
+   * CutShort}), its connection then closed as the pool discards one after an error, keeps nothing:
+   * the next start applies every step. Turning auto-commit back on after the error would commit the
+   * steps the transaction held, the last perhaps without its record, and every later start would
+   * fail on it.
+   */
+  @Test
+  void migration_cutShortAfterAnyStatement_keepsNothing_andTheNextStartAppliesEveryStep()
+      throws Exception {
+    Schema schema = Schema.of(namespace + ".wallets");
+    CutShort counting = CutShort.after(0);
+    try (Connection c = TestDatabase.connect()) {
+      Migrations.apply(counting.wrap(c), schema);
+    }
+    int statements = counting.runs();
+    assertThat(statements).isGreaterThan(2 * Migrations.STEPS.size());
+
+    for (int n = 1; n <= statements; n++) {
+      TestDatabase.drop(namespace);
+      CutShort cut = CutShort.after(n);
+      try (Connection c = TestDatabase.connect()) {
+        assertThatThrownBy(() -> Migrations.apply(cut.wrap(c), schema))
+            .isInstanceOf(CutShort.Cut.class);
+      }
+      try (Connection c = TestDatabase.connect()) {
+        assertThat(Migrations.apply(c, schema))
+            .as("steps the next start applies, after a cut at statement %d", n)
+            .isEqualTo(Migrations.STEPS.size());
+      }
+      assertThat(steps(namespace + "_wallets")).isEqualTo(allSteps());
     }
   }
 

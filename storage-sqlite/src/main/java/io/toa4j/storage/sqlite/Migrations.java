@@ -66,6 +66,7 @@ final class Migrations {
 
   static void apply(Connection c, Path file) throws SQLException {
     c.setAutoCommit(false);
+    boolean ended = false; // the transaction committed or rolled back
     try (Statement s = c.createStatement()) {
       int current = version(s);
       if (current > STEPS.size()) {
@@ -82,11 +83,17 @@ final class Migrations {
       }
       s.execute("PRAGMA user_version = " + STEPS.size());
       c.commit();
+      ended = true;
     } catch (SQLException e) {
       c.rollback();
+      ended = true;
       throw e;
     } finally {
-      c.setAutoCommit(true);
+      // Only once the transaction has ended: turning auto-commit on inside one commits it. After
+      // anything but a SQLException (an Error in the middle of a step) the store closes the
+      // connection, and SQLite rolls back what it left open — steps committed without the version
+      // that records them would fail every later open.
+      if (ended) c.setAutoCommit(true);
     }
   }
 

@@ -25,12 +25,9 @@ import java.sql.Statement;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collection;
-import java.util.HashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalLong;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Predicate;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -77,8 +74,6 @@ final class SqliteStore implements Store {
   private final Connection checkpointer;
   private final GroupCommit commits;
   private final Readers readers;
-  private final Map<Connection, Map<String, PreparedStatement>> prepared =
-      new ConcurrentHashMap<>();
 
   SqliteStore(Path file) {
     this.file = file;
@@ -622,19 +617,15 @@ final class SqliteStore implements Store {
   }
 
   /**
-   * The statement prepared for this SQL on this connection, prepared once and kept: a connection is
-   * used by one thread at a time (a reader taken from the pool, the writer by the thread committing
-   * a batch), and SQLite compiles a statement at every prepare.
+   * The statement prepared for this SQL on this connection, prepared once and kept (SQLite compiles
+   * a statement at every prepare), its parameters cleared: on a reader, only inside {@link
+   * #withReader}, on the connection it gave ({@link Readers#prepared}); on the writer, only inside
+   * a write's statements ({@link GroupCommit#prepared}). Either closes them all after a use that
+   * did not return, and prepares each again when next asked for.
    */
   private PreparedStatement cached(Connection c, String sql) throws SQLException {
-    Map<String, PreparedStatement> statements = prepared.computeIfAbsent(c, k -> new HashMap<>());
-    PreparedStatement s = statements.get(sql);
-    if (s == null) {
-      s = c.prepareStatement(sql);
-      statements.put(sql, s);
-    } else {
-      s.clearParameters();
-    }
+    PreparedStatement s = c == writer ? commits.prepared(sql) : readers.prepared(c, sql);
+    s.clearParameters();
     return s;
   }
 
@@ -647,13 +638,10 @@ final class SqliteStore implements Store {
   }
 
   private <T> T withReader(Query<T> query) {
-    Connection c = readers.take();
     try {
-      return query.run(c);
+      return readers.read(query::run);
     } catch (SQLException e) {
       throw failure("read", e);
-    } finally {
-      readers.give(c);
     }
   }
 
@@ -696,7 +684,6 @@ final class SqliteStore implements Store {
             file,
             CLOSE_WAIT.toMillis());
       }
-      prepared.clear();
     }
   }
 }
