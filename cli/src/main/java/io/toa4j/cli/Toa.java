@@ -177,13 +177,11 @@ public final class Toa implements Callable<Integer> {
 
   /**
    * Lowers the log level to warnings, so a call's stdout and stderr hold its reply only. Works
-   * because SLF4J Simple reads its level when the first logger is made, and no command makes one
-   * before it runs.
+   * because Logback reads its configuration ({@code logback.xml}, which reads this property) when
+   * the first logger is made, and no command makes one before it runs.
    */
   static void quietLogs() {
-    if (System.getProperty("org.slf4j.simpleLogger.defaultLogLevel") == null) {
-      System.setProperty("org.slf4j.simpleLogger.defaultLogLevel", "warn");
-    }
+    if (System.getProperty("toa.log.level") == null) System.setProperty("toa.log.level", "WARN");
   }
 
   /**
@@ -192,8 +190,8 @@ public final class Toa implements Callable<Integer> {
    * Consequences}). Works for the reason {@link #quietLogs()} does.
    */
   static void quietDeliveries() {
-    String logger = "org.slf4j.simpleLogger.log.io.toa4j.runtime.Deliveries";
-    if (System.getProperty(logger) == null) System.setProperty(logger, "off");
+    if (System.getProperty("toa.log.deliveries") == null)
+      System.setProperty("toa.log.deliveries", "OFF");
   }
 
   /** The version stamped into the jar's manifest by the build. */

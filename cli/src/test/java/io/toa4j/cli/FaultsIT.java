@@ -64,7 +64,7 @@ class FaultsIT {
 
   /** Each message a host handles is logged, so a test can tell it took part. */
   static final Map<String, String> DELIVERIES =
-      Map.of("JAVA_TOOL_OPTIONS", "-Dorg.slf4j.simpleLogger.log.io.toa4j.runtime.Deliveries=debug");
+      Map.of("JAVA_TOOL_OPTIONS", "-Dtoa.log.deliveries=DEBUG");
 
   @TempDir Path temp;
   private Path shop;

@@ -179,9 +179,7 @@ class HostsIT {
       throws Exception {
     int credits = 2000;
     // each host logs every message it handles, so the test can tell who did what
-    Map<String, String> debug =
-        Map.of(
-            "JAVA_TOOL_OPTIONS", "-Dorg.slf4j.simpleLogger.log.io.toa4j.runtime.Deliveries=debug");
+    Map<String, String> debug = Map.of("JAVA_TOOL_OPTIONS", "-Dtoa.log.deliveries=DEBUG");
     startRun(debug, "billing.wallets");
     startRun(debug, "billing.wallets");
     try (Bus sender = bus()) {

@@ -7,9 +7,9 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The levels {@code toa}'s logging configuration gives (its {@code simplelogger.properties}): the
- * runtime's outage lines at INFO, the drivers' repetition of an outage below the threshold and
- * their ERRORs above it.
+ * The levels {@code toa}'s logging configuration gives (its {@code logback.xml}): the runtime's
+ * outage lines at INFO, the drivers' repetition of an outage below the threshold and their ERRORs
+ * above it.
  */
 class LoggingConfigurationTest {
   @Test
