@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.toa4j.runtime.Options;
 import io.toa4j.runtime.Toa;
-import io.toa4j.testkit.time.TestClock;
+import io.toa4j.tck.time.TestClock;
 import java.net.InetSocketAddress;
 import java.net.URI;
 import java.net.http.HttpClient;

@@ -7,7 +7,7 @@ import io.toa4j.runtime.Toa;
 import io.toa4j.spi.OwnerOnly;
 import io.toa4j.spi.StoredRecord;
 import io.toa4j.spi.Write;
-import io.toa4j.testkit.time.TestClock;
+import io.toa4j.tck.time.TestClock;
 import java.net.InetSocketAddress;
 import java.net.URI;
 import java.net.http.HttpClient;

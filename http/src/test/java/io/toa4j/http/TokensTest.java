@@ -3,7 +3,7 @@ package io.toa4j.http;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.toa4j.testkit.time.TestClock;
+import io.toa4j.tck.time.TestClock;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.Instant;

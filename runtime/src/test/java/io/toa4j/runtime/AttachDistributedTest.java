@@ -5,6 +5,7 @@ import static org.awaitility.Awaitility.await;
 
 import io.toa4j.api.Reply;
 import io.toa4j.api.Request;
+import io.toa4j.tck.contexts.Contexts;
 import io.toa4j.testkit.servers.Needs;
 import io.toa4j.testkit.servers.Server;
 import java.nio.file.Path;
@@ -43,8 +44,8 @@ class AttachDistributedTest {
    * shut.
    */
   private Path context() {
-    Fixtures.write(directory, "context.toa.yaml", "name: attach\n");
-    Fixtures.write(
+    Contexts.write(directory, "context.toa.yaml", "name: attach\n");
+    Contexts.write(
         directory,
         "components/test.slow/manifest.toa.yaml",
         """
@@ -59,7 +60,7 @@ class AttachDistributedTest {
             query: true
             input: { type: object, properties: { amount: { type: integer } }, required: [amount] }
         """);
-    Fixtures.write(
+    Contexts.write(
         directory,
         "components/test.slow/Account.java",
         """
@@ -68,7 +69,7 @@ class AttachDistributedTest {
           public long balance;
         }
         """);
-    Fixtures.write(
+    Contexts.write(
         directory,
         "components/test.slow/operations/Add.java",
         """

@@ -8,7 +8,8 @@ import io.toa4j.api.Reply;
 import io.toa4j.api.Request;
 import io.toa4j.spi.Bus;
 import io.toa4j.spi.Verdict;
-import io.toa4j.testkit.time.TestClock;
+import io.toa4j.tck.contexts.Contexts;
+import io.toa4j.tck.time.TestClock;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
@@ -48,7 +49,7 @@ abstract class BackpressureContract {
     CountDownLatch release = new CountDownLatch(1);
     // the longest wait beyond the test's patience: the fifth call goes on because the queue drained
     Options options = Options.defaults().withClock(clock).withBacklog(3, PATIENCE.multipliedBy(2));
-    try (Toa app = app(Fixtures.sourceAndSink(directory), gated(release), options)) {
+    try (Toa app = app(Contexts.sourceAndSink(directory), gated(release), options)) {
       for (int n = 1; n <= 4; n++) app.call("test.sources.emit", emit(n));
       await()
           .atMost(PATIENCE)
@@ -82,7 +83,7 @@ abstract class BackpressureContract {
     Duration wait = Duration.ofMillis(300);
     try (Toa app =
         app(
-            Fixtures.sourceAndSink(directory),
+            Contexts.sourceAndSink(directory),
             gated(release),
             Options.defaults().withClock(clock).withBacklog(1, wait))) {
       app.call("test.sources.emit", emit(1));
@@ -111,7 +112,7 @@ abstract class BackpressureContract {
     CountDownLatch release = new CountDownLatch(1);
     try (Toa app =
         app(
-            Fixtures.sourceAndSink(directory),
+            Contexts.sourceAndSink(directory),
             gated(release),
             Options.defaults().withClock(clock).withBacklog(0, PATIENCE))) {
       for (int n = 1; n <= 3; n++) app.call("test.sources.emit", emit(n));
@@ -144,7 +145,7 @@ abstract class BackpressureContract {
     // over the bound, had the bus answered; the three entries alone are not
     try (Toa app =
         app(
-            Fixtures.sourceAndSink(directory),
+            Contexts.sourceAndSink(directory),
             bus,
             Options.defaults().withClock(clock).withBacklog(10, PATIENCE))) {
       for (int n = 1; n <= 3; n++) {

@@ -5,6 +5,7 @@ import static org.awaitility.Awaitility.await;
 
 import io.toa4j.api.Reply;
 import io.toa4j.api.Request;
+import io.toa4j.tck.contexts.Contexts;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Map;
@@ -38,7 +39,7 @@ class BackpressureTest extends BackpressureContract {
     CountDownLatch release = new CountDownLatch(1);
     // test.courier announces nothing anyone receives: its line is the task queue it sends to
     Options options = Options.defaults().withClock(clock).withBacklog(3, PATIENCE.multipliedBy(2));
-    try (Toa app = app(Fixtures.courier(directory), gated(release, NOTES), options)) {
+    try (Toa app = app(Contexts.courier(directory), gated(release, NOTES), options)) {
       for (int n = 1; n <= 4; n++) app.call("test.courier.dispatch", dispatch(n));
       await()
           .atMost(PATIENCE)

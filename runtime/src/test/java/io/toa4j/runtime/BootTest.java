@@ -8,6 +8,7 @@ import io.toa4j.api.Reply;
 import io.toa4j.api.Request;
 import io.toa4j.manifest.ManifestException;
 import io.toa4j.manifest.Manifests;
+import io.toa4j.tck.contexts.Contexts;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -31,7 +32,7 @@ class BootTest {
   @Test
   void boot_manifestWithUnknownKey_isRefusedNamingFileAndKey() {
     Path context = shop();
-    Shop.edit(context, MANIFEST, "operations:\n", "colour: blue\noperations:\n");
+    Contexts.edit(context, MANIFEST, "operations:\n", "colour: blue\noperations:\n");
 
     assertThatThrownBy(() -> Toa.builder().directory(context).build())
         .isInstanceOf(ManifestException.class)
@@ -43,7 +44,7 @@ class BootTest {
   @Test
   void boot_manifestValueOfWrongType_isRefusedAtItsPath() {
     Path context = shop();
-    Shop.edit(
+    Contexts.edit(
         context,
         MANIFEST,
         "not applied again\n    query: true",
@@ -69,7 +70,7 @@ class BootTest {
   @Test
   void boot_inputRecordWithAFieldTheSchemaLacks_isRefused() {
     Path context = shop();
-    Shop.edit(
+    Contexts.edit(
         context,
         WALLETS + "operations/Credit.java",
         "record Input(long amount, String type, String ref)",
@@ -84,7 +85,7 @@ class BootTest {
   @Test
   void boot_inputRecordOfTheWrongType_isRefused() {
     Path context = shop();
-    Shop.edit(
+    Contexts.edit(
         context,
         WALLETS + "operations/Credit.java",
         "record Input(long amount, String type, String ref)",
@@ -99,7 +100,7 @@ class BootTest {
   @Test
   void boot_inputRecordMissingASchemaProperty_isRefused() {
     Path context = shop();
-    Shop.edit(
+    Contexts.edit(
         context,
         WALLETS + "operations/Credit.java",
         "record Input(long amount, String type, String ref)",
@@ -113,7 +114,7 @@ class BootTest {
   @Test
   void boot_entityFieldTheEntityLacks_isRefused() {
     Path context = shop();
-    Shop.edit(
+    Contexts.edit(
         context,
         WALLETS + "Wallet.java",
         "  public long balance;\n",
@@ -128,7 +129,7 @@ class BootTest {
   @Test
   void boot_sourceThatDoesNotCompile_isRefusedWithFileAndLine() {
     Path context = shop();
-    Shop.edit(
+    Contexts.edit(
         context,
         WALLETS + "operations/Credit.java",
         "entry.balance += input.amount();",
@@ -144,7 +145,7 @@ class BootTest {
   @Test
   void boot_operationPresentOnlyAsAClass_isAnOperation_takingNoInput() {
     Path context = shop();
-    Shop.write(
+    Contexts.write(
         context,
         WALLETS + "operations/Freeze.java",
         "package billing.wallets.operations;\n"
@@ -166,7 +167,7 @@ class BootTest {
   @Test
   void boot_operationPresentOnlyAsAClassTakingInput_isRefusedSayingToDeclareIt() {
     Path context = shop();
-    Shop.write(
+    Contexts.write(
         context,
         WALLETS + "operations/Freeze.java",
         "package billing.wallets.operations;\n"
@@ -188,7 +189,7 @@ class BootTest {
   @Test
   void boot_classNamedAfterAGenericOperation_isRefused() {
     Path context = shop();
-    Shop.write(
+    Contexts.write(
         context,
         WALLETS + "operations/Observe.java",
         "package billing.wallets.operations;\n"
@@ -205,7 +206,7 @@ class BootTest {
   @Test
   void boot_declaredTypeDisagreesWithTheClass_isRefused() {
     Path context = shop();
-    Shop.edit(
+    Contexts.edit(
         context, MANIFEST, "  credit:\n    concurrency: retry", "  credit:\n    type: effect");
 
     assertThatThrownBy(() -> Toa.builder().directory(context).build())
@@ -222,7 +223,7 @@ class BootTest {
     Toa.builder().directory(context).build().close();
     assertThat(cached(context)).isEqualTo(first);
 
-    Shop.edit(
+    Contexts.edit(
         context,
         WALLETS + "operations/Credit.java",
         "entry.balance += input.amount();",

@@ -2,6 +2,7 @@ package io.toa4j.runtime;
 
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.toa4j.tck.contexts.Contexts;
 import io.toa4j.testkit.servers.Needs;
 import io.toa4j.testkit.servers.Server;
 import java.nio.file.Path;
@@ -37,7 +38,7 @@ class BusRolesDistributedTest {
     assertThatThrownBy(
             () ->
                 Toa.builder()
-                    .directory(Fixtures.sourceAndSink(directory))
+                    .directory(Contexts.sourceAndSink(directory))
                     .engine(bus)
                     .bus(bus.name(), Map.of("url", engines.environment.get("TOA_BUS_URL")))
                     .options(Options.defaults().withEnvironment(storage))

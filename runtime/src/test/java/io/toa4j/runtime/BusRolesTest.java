@@ -7,6 +7,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
 import io.toa4j.api.Failure;
+import io.toa4j.tck.contexts.Contexts;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
@@ -32,7 +33,7 @@ class BusRolesTest {
             .withoutRoles();
     try (Toa app =
         Toa.builder()
-            .directory(Fixtures.sourceAndSink(directory))
+            .directory(Contexts.sourceAndSink(directory))
             .engine(bus)
             .bus(bus.name(), Map.of())
             .options(Options.defaults().withEnvironment(Map.of()))
@@ -57,7 +58,7 @@ class BusRolesTest {
             .withoutRoles();
     try (Toa client =
         Toa.builder()
-            .directory(Fixtures.sourceAndSink(directory))
+            .directory(Contexts.sourceAndSink(directory))
             .engine(bus)
             .bus(bus.name(), Map.of())
             .options(Options.defaults().withEnvironment(Map.of()))

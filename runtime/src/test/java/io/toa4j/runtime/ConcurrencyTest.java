@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.toa4j.api.Failure;
 import io.toa4j.api.Reply;
 import io.toa4j.api.Request;
+import io.toa4j.tck.contexts.Contexts;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -18,7 +19,10 @@ import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-/** Many writers on one record of a real SQLite file (taking turns: see {@link TurnsContract}). */
+/**
+ * Many writers on one record of a real SQLite file (taking turns: see the engine kit's {@code
+ * TurnsContract}).
+ */
 class ConcurrencyTest {
   static final String WALLET = TransitionTest.WALLET;
   static final int THREADS = 16;
@@ -50,7 +54,7 @@ class ConcurrencyTest {
   void credit_16ThreadsWithoutRetryNorTurns_failsSomeWithConcurrencyAndCountsOnlyTheRest()
       throws Exception {
     Path context = Shop.copyTo(directory);
-    Shop.edit(
+    Contexts.edit(
         context,
         "components/billing.wallets/manifest.toa.yaml",
         "  credit:\n    concurrency: retry",

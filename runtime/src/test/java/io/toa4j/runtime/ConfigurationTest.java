@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.toa4j.api.Request;
 import io.toa4j.manifest.ManifestException;
+import io.toa4j.tck.contexts.Contexts;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.Base64;
@@ -23,8 +24,8 @@ class ConfigurationTest {
 
   /** {@code test.limits}, whose {@code show} answers its configuration as it reads it. */
   private Path limits(String configuration, String context) {
-    Fixtures.write(directory, "context.toa.yaml", "name: test\n" + context);
-    Fixtures.write(
+    Contexts.write(directory, "context.toa.yaml", "name: test\n" + context);
+    Contexts.write(
         directory,
         "components/test.limits/manifest.toa.yaml",
         """
@@ -35,7 +36,7 @@ class ConfigurationTest {
         %s
         """
             .formatted(configuration.indent(2).stripTrailing()));
-    Fixtures.write(
+    Contexts.write(
         directory,
         "components/test.limits/operations/Show.java",
         """
@@ -191,12 +192,12 @@ class ConfigurationTest {
 
   @Test
   void anOperationOfAComponentWithoutConfiguration_isToldSo() {
-    Fixtures.write(directory, "context.toa.yaml", "name: test\n");
-    Fixtures.write(
+    Contexts.write(directory, "context.toa.yaml", "name: test\n");
+    Contexts.write(
         directory,
         "components/test.bare/manifest.toa.yaml",
         "operations:\n  show:\n    type: computation\n");
-    Fixtures.write(
+    Contexts.write(
         directory,
         "components/test.bare/operations/Show.java",
         """
@@ -224,8 +225,8 @@ class ConfigurationTest {
 
   @Test
   void state_isOneMapTheComponentsOperationsShare_andAComponentWithoutIt_isToldSo() {
-    Fixtures.write(directory, "context.toa.yaml", "name: test\n");
-    Fixtures.write(
+    Contexts.write(directory, "context.toa.yaml", "name: test\n");
+    Contexts.write(
         directory,
         "components/test.counter/manifest.toa.yaml",
         """
@@ -234,7 +235,7 @@ class ConfigurationTest {
           count: { type: effect }
           read: { type: computation }
         """);
-    Fixtures.write(
+    Contexts.write(
         directory,
         "components/test.counter/operations/Count.java",
         """
@@ -246,7 +247,7 @@ class ConfigurationTest {
           }
         }
         """);
-    Fixtures.write(
+    Contexts.write(
         directory,
         "components/test.counter/operations/Read.java",
         """
@@ -258,11 +259,11 @@ class ConfigurationTest {
           }
         }
         """);
-    Fixtures.write(
+    Contexts.write(
         directory,
         "components/test.bare/manifest.toa.yaml",
         "operations:\n  read:\n    type: computation\n");
-    Fixtures.write(
+    Contexts.write(
         directory,
         "components/test.bare/operations/Read.java",
         """

@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import io.toa4j.api.Failure;
 import io.toa4j.api.Reply;
 import io.toa4j.api.Request;
+import io.toa4j.tck.contexts.Contexts;
 import java.nio.file.Path;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
@@ -22,8 +23,8 @@ class ContractsTest {
   @TempDir Path directory;
 
   private Path context() {
-    Fixtures.write(directory, "context.toa.yaml", "name: test\n");
-    Fixtures.write(
+    Contexts.write(directory, "context.toa.yaml", "name: test\n");
+    Contexts.write(
         directory,
         "components/test.counters/manifest.toa.yaml",
         """
@@ -54,7 +55,7 @@ class ContractsTest {
             type: computation
             errors: [CLOSED]
         """);
-    Fixtures.write(
+    Contexts.write(
         directory,
         "components/test.counters/Counter.java",
         """
@@ -63,7 +64,7 @@ class ContractsTest {
           public long count;
         }
         """);
-    Fixtures.write(
+    Contexts.write(
         directory,
         "components/test.counters/operations/Echo.java",
         """
@@ -77,7 +78,7 @@ class ContractsTest {
           }
         }
         """);
-    Fixtures.write(
+    Contexts.write(
         directory,
         "components/test.counters/operations/Tally.java",
         """
@@ -92,7 +93,7 @@ class ContractsTest {
           }
         }
         """);
-    Fixtures.write(
+    Contexts.write(
         directory,
         "components/test.counters/operations/Deny.java",
         """

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.toa4j.api.Reply;
 import io.toa4j.api.Request;
+import io.toa4j.tck.contexts.Contexts;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;
@@ -35,7 +36,7 @@ class CrashSafetyTest {
   @Test
   @Timeout(value = 10, unit = TimeUnit.MINUTES)
   void sigkillAtRandomMoments_losesNoEvent() throws Exception {
-    Path context = Fixtures.sourceAndSink(directory);
+    Path context = Contexts.sourceAndSink(directory);
     Random random = new Random(SEED);
     long next = 1;
     long confirmed = 0;

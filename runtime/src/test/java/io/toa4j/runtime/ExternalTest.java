@@ -8,6 +8,7 @@ import io.toa4j.api.Failure;
 import io.toa4j.api.Reply;
 import io.toa4j.api.Request;
 import io.toa4j.spi.Parked;
+import io.toa4j.tck.contexts.Contexts;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -39,8 +40,8 @@ class ExternalTest {
   @TempDir Path directory;
 
   static Path context(Path directory) {
-    Fixtures.write(directory, "context.toa.yaml", "name: test\n");
-    Fixtures.write(
+    Contexts.write(directory, "context.toa.yaml", "name: test\n");
+    Contexts.write(
         directory,
         "components/test.payments/manifest.toa.yaml",
         """
@@ -53,7 +54,7 @@ class ExternalTest {
             external: { unknown: 1 }
             input: { type: object, properties: { order: { type: string } }, required: [order] }
         """);
-    Fixtures.write(
+    Contexts.write(
         directory,
         "components/test.payments/operations/Order.java",
         """
@@ -68,7 +69,7 @@ class ExternalTest {
           }
         }
         """);
-    Fixtures.write(
+    Contexts.write(
         directory,
         "components/test.payments/operations/Charge.java",
         """

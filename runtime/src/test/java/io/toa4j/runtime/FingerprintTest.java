@@ -7,7 +7,8 @@ import io.toa4j.api.Failure;
 import io.toa4j.api.Query;
 import io.toa4j.api.Reply;
 import io.toa4j.api.Request;
-import io.toa4j.testkit.time.TestClock;
+import io.toa4j.tck.contexts.Contexts;
+import io.toa4j.tck.time.TestClock;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.DriverManager;
@@ -41,7 +42,7 @@ class FingerprintTest {
 
   private Toa ledger() {
     return Toa.builder()
-        .directory(Fixtures.ledger(directory, "true"))
+        .directory(Contexts.ledger(directory, "true"))
         .options(Options.defaults().withClock(clock))
         .build();
   }

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.toa4j.api.Failure;
 import io.toa4j.api.Request;
+import io.toa4j.tck.contexts.Contexts;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
@@ -22,8 +23,8 @@ class GenericOperationsTest {
   @TempDir Path directory;
 
   private Path library() {
-    Fixtures.write(directory, "context.toa.yaml", "name: test\n");
-    Fixtures.write(
+    Contexts.write(directory, "context.toa.yaml", "name: test\n");
+    Contexts.write(
         directory,
         "components/test.books/manifest.toa.yaml",
         """
@@ -143,14 +144,14 @@ class GenericOperationsTest {
   @Test
   void aClassForTransit_isRefusedAtStartup_namingIt() {
     library();
-    Fixtures.write(
+    Contexts.write(
         directory,
         "components/test.books/Book.java",
         """
         package test.books;
         public class Book extends io.toa4j.api.Entry { public String title; public Long pages; }
         """);
-    Fixtures.write(
+    Contexts.write(
         directory,
         "components/test.books/operations/Transit.java",
         """

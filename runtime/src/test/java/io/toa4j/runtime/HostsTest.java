@@ -9,6 +9,7 @@ import io.toa4j.api.Query;
 import io.toa4j.api.Refusal;
 import io.toa4j.api.Reply;
 import io.toa4j.api.Request;
+import io.toa4j.tck.contexts.Contexts;
 import io.toa4j.testkit.servers.Needs;
 import io.toa4j.testkit.servers.Server;
 import java.nio.file.Path;
@@ -99,7 +100,7 @@ class HostsTest {
 
   @Test
   void callOverTheBus_sameIdentityTwice_isMadeOnceAtTheHost() {
-    Fixtures.ledger(directory, "true");
+    Contexts.ledger(directory, "true");
     try (Toa relay = host("test.relay");
         Toa ledger = host("test.ledger", "test.feed")) {
       Request forward = Request.input(Map.of("account", SeedFlowTest.CUSTOMER, "amount", 7));
@@ -119,7 +120,7 @@ class HostsTest {
 
   @Test
   void callOverTheBus_refusalAndFailure_reachTheCallerAsThemselves() {
-    Fixtures.ledger(directory, "true");
+    Contexts.ledger(directory, "true");
     try (Toa relay = host("test.relay");
         Toa ledger = host("test.ledger", "test.feed")) {
       Reply refused =

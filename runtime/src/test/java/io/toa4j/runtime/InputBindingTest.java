@@ -10,6 +10,7 @@ import io.toa4j.api.Failure;
 import io.toa4j.api.Reply;
 import io.toa4j.api.Request;
 import io.toa4j.spi.Parked;
+import io.toa4j.tck.contexts.Contexts;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
@@ -58,7 +59,7 @@ class InputBindingTest {
   @Test
   void input_withAPropertyTheSchemaForbids_isAContractFailureNamingItsPointer_andChangesNothing() {
     Path context = Shop.copyTo(directory);
-    Shop.edit(
+    Contexts.edit(
         context,
         MANIFEST,
         "      required: [amount, type, ref]\n",
@@ -85,7 +86,7 @@ class InputBindingTest {
   @Test
   void receiverWithoutAClass_callsItsOperationWithThePayload_whichIsHandledNotParked() {
     Path context = Shop.copyTo(directory);
-    Shop.write(
+    Contexts.write(
         context,
         "components/billing.ledger/manifest.toa.yaml",
         """
@@ -105,7 +106,7 @@ class InputBindingTest {
         receivers:
           billing.topups.paid: note
         """);
-    Shop.write(
+    Contexts.write(
         context,
         "components/billing.ledger/Line.java",
         """
@@ -115,7 +116,7 @@ class InputBindingTest {
           public Long amount;
         }
         """);
-    Shop.write(
+    Contexts.write(
         context,
         "components/billing.ledger/operations/Note.java",
         """
@@ -151,7 +152,7 @@ class InputBindingTest {
   @Test
   void receiverClassThatCannotReadThePayload_parksItNamingThePointer_notTheClass() {
     Path context = Shop.copyTo(directory);
-    Shop.edit(
+    Contexts.edit(
         context,
         "components/billing.wallets/receivers/BillingTopupsPaid.java",
         "public record Topup(String checkout, String customer, long amount) {}",

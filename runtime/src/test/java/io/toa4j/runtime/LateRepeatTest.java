@@ -5,25 +5,29 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.toa4j.api.Failure;
 import io.toa4j.api.Request;
-import java.sql.Connection;
-import java.sql.DriverManager;
-import java.sql.ResultSet;
+import io.toa4j.tck.contexts.Contexts;
+import io.toa4j.tck.time.TestClock;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
-/** Late repeats on the embedded engines: SQLite files and the embedded bus. */
-class LateRepeatTest extends LateRepeatContract {
-  @Override
-  Options options() {
-    return Options.defaults();
-  }
+/**
+ * The builder's windows for late repeats. Late repeats themselves, on every pair of engines, are
+ * the engine kit's {@code LateRepeatContract}.
+ */
+class LateRepeatTest {
+  static final String ACCOUNT = "0123456789abcdef0123456789abcdef";
+
+  @TempDir Path directory;
+  final TestClock clock = new TestClock();
 
   @Test
   void builder_setsTheContextsWindows_forOperationsThatStateNone() {
     try (Toa app =
         Toa.builder()
-            .directory(Fixtures.ledger(directory, "true"))
+            .directory(Contexts.ledger(directory, "true"))
             .inboxRetention(Duration.ofMinutes(10))
             .inboxRemember(Duration.ofHours(1))
             .options(Options.defaults().withClock(clock))
@@ -42,17 +46,5 @@ class LateRepeatTest extends LateRepeatContract {
     assertThatThrownBy(() -> Toa.builder().inboxRemember(Duration.ofMinutes(5)))
         .isInstanceOf(IllegalArgumentException.class)
         .hasMessage("an inbox remember is 600 seconds or more; got PT5M");
-  }
-
-  @Override
-  long[] inbox() throws Exception {
-    try (Connection c =
-            DriverManager.getConnection(
-                "jdbc:sqlite:" + directory.resolve(".toa/storage/test.ledger.db"));
-        ResultSet r =
-            c.createStatement().executeQuery("SELECT count(*), count(reply) FROM inbox")) {
-      r.next();
-      return new long[] {r.getLong(1), r.getLong(2)};
-    }
   }
 }

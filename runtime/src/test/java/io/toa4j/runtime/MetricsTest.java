@@ -17,7 +17,8 @@ import io.toa4j.spi.StorageSettings;
 import io.toa4j.spi.StoredRecord;
 import io.toa4j.spi.Write;
 import io.toa4j.storage.sqlite.SqliteStorageProvider;
-import io.toa4j.testkit.time.TestClock;
+import io.toa4j.tck.contexts.Contexts;
+import io.toa4j.tck.time.TestClock;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Map;
@@ -61,7 +62,7 @@ class MetricsTest {
 
   @Test
   void calls_areTimedByOperationAndOutcome_output_refused_failed() {
-    try (Toa app = boot(Fixtures.sourceAndSink(directory.resolve("context")))) {
+    try (Toa app = boot(Contexts.sourceAndSink(directory.resolve("context")))) {
       app.call("test.sinks.absorb", absorb(A, 0, false));
       Reply refused = app.call("test.sinks.absorb", absorb(B, 0, true));
       assertThatThrownBy(
@@ -103,7 +104,7 @@ class MetricsTest {
 
   @Test
   void anEventsDelivery_recordsItsLagFromTheCommit_notFromItsLastAttempt() {
-    try (Toa app = boot(Fixtures.sourceAndSink(directory.resolve("context")))) {
+    try (Toa app = boot(Contexts.sourceAndSink(directory.resolve("context")))) {
       app.call(
           "test.sources.emit",
           Request.of(io.toa4j.api.Query.id(A), Map.of("failures", 1, "refuse", false)));
@@ -125,7 +126,7 @@ class MetricsTest {
 
   @Test
   void aTasksDelivery_recordsItsLag() {
-    try (Toa app = boot(Fixtures.sourceAndSink(directory.resolve("context")))) {
+    try (Toa app = boot(Contexts.sourceAndSink(directory.resolve("context")))) {
       app.call(
           "test.sources.schedule", Request.input(Map.of("id", A, "failures", 0, "refuse", false)));
 
@@ -141,8 +142,8 @@ class MetricsTest {
 
   @Test
   void gauges_showTheOutboxBacklogPerComponent_andTheParkedMessages() {
-    Path context = Fixtures.sourceAndSink(directory.resolve("context"));
-    Fixtures.write(context, "context.toa.yaml", "name: test\ndelivery: { retries: [] }\n");
+    Path context = Contexts.sourceAndSink(directory.resolve("context"));
+    Contexts.write(context, "context.toa.yaml", "name: test\ndelivery: { retries: [] }\n");
     pendingEntries(
         directory.resolve("state"),
         "test.sources",
@@ -181,8 +182,8 @@ class MetricsTest {
   @Test
   void aScrape_asksTheStoreAtMostOncePerPeriod() {
     String label = UUID.randomUUID().toString();
-    Path context = Fixtures.sourceAndSink(directory.resolve("context"));
-    Fixtures.write(
+    Path context = Contexts.sourceAndSink(directory.resolve("context"));
+    Contexts.write(
         context,
         "context.toa.yaml",
         "name: test\nstorage: { engine: counting, options: { label: " + label + " } }\n");

@@ -3,6 +3,7 @@ package io.toa4j.runtime;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.toa4j.api.Request;
+import io.toa4j.tck.contexts.Contexts;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -39,7 +40,7 @@ class OncePropertyTest {
       @ForAll("steps") @Size(min = 1, max = 25) List<Step> steps) throws Exception {
     Path directory = Files.createTempDirectory("toa-once-property");
     try {
-      Fixtures.ledger(directory, "true");
+      Contexts.ledger(directory, "true");
       Map<Integer, Long> distinct = new HashMap<>();
       Toa app = Toa.builder().directory(directory).build();
       try {

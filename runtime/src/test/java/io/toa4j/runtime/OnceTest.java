@@ -11,7 +11,8 @@ import io.toa4j.spi.Bus;
 import io.toa4j.spi.BusProvider;
 import io.toa4j.spi.BusSettings;
 import io.toa4j.spi.Message;
-import io.toa4j.testkit.time.TestClock;
+import io.toa4j.tck.contexts.Contexts;
+import io.toa4j.tck.time.TestClock;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.DriverManager;
@@ -43,7 +44,7 @@ class OnceTest {
 
   private Toa ledger(String once) {
     return Toa.builder()
-        .directory(Fixtures.ledger(directory, once))
+        .directory(Contexts.ledger(directory, once))
         .options(Options.defaults().withClock(clock))
         .build();
   }

@@ -4,8 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.toa4j.spi.OutageLog;
 import io.toa4j.spi.UnreachableException;
+import io.toa4j.tck.time.TestClock;
 import io.toa4j.testkit.logs.CapturedLog;
-import io.toa4j.testkit.time.TestClock;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;

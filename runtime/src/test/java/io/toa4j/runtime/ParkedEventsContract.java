@@ -11,6 +11,7 @@ import io.toa4j.spi.Json;
 import io.toa4j.spi.Message;
 import io.toa4j.spi.Parked;
 import io.toa4j.spi.StoredRecord;
+import io.toa4j.tck.contexts.Contexts;
 import java.nio.file.Path;
 import java.security.SecureRandom;
 import java.time.Clock;
@@ -282,10 +283,10 @@ abstract class ParkedEventsContract {
    * receiver of {@code system.messages.parked} cannot take its payload.
    */
   static Path context(Path directory, boolean broken) {
-    Fixtures.orders(directory);
+    Contexts.orders(directory);
     fussy(directory, "fussy", "take");
     fussy(directory, "picky", "pick");
-    Fixtures.write(
+    Contexts.write(
         directory,
         "components/test.pager/manifest.toa.yaml",
         """
@@ -310,7 +311,7 @@ abstract class ParkedEventsContract {
           system.messages.replayed: note
           system.messages.discarded: note
         """);
-    Fixtures.write(
+    Contexts.write(
         directory,
         "components/test.pager/Note.java",
         """
@@ -321,7 +322,7 @@ abstract class ParkedEventsContract {
           public long attempts;
         }
         """);
-    Fixtures.write(
+    Contexts.write(
         directory,
         "components/test.pager/operations/Note.java",
         """
@@ -339,7 +340,7 @@ abstract class ParkedEventsContract {
         }
         """);
     if (broken) {
-      Fixtures.write(
+      Contexts.write(
           directory,
           "components/test.broken/manifest.toa.yaml",
           """
@@ -353,7 +354,7 @@ abstract class ParkedEventsContract {
           receivers:
             system.messages.parked: mind
           """);
-      Fixtures.write(
+      Contexts.write(
           directory,
           "components/test.broken/operations/Mind.java",
           """
@@ -374,7 +375,7 @@ abstract class ParkedEventsContract {
    * no negative amount.
    */
   private static void fussy(Path directory, String name, String operation) {
-    Fixtures.write(
+    Contexts.write(
         directory,
         "components/test." + name + "/manifest.toa.yaml",
         """
@@ -390,7 +391,7 @@ abstract class ParkedEventsContract {
         """
             .formatted(operation, operation));
     String type = Character.toUpperCase(operation.charAt(0)) + operation.substring(1);
-    Fixtures.write(
+    Contexts.write(
         directory,
         "components/test." + name + "/operations/" + type + ".java",
         """

@@ -8,6 +8,7 @@ import io.toa4j.manifest.ComponentManifest;
 import io.toa4j.manifest.Manifests;
 import io.toa4j.spi.Storage;
 import io.toa4j.spi.Store;
+import io.toa4j.tck.contexts.Contexts;
 import java.nio.file.Path;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -19,8 +20,8 @@ class PrecompiledTest {
 
   @Test
   void componentWithoutSources_isFoundOnTheClassPathUnderItsPackage() {
-    Fixtures.write(directory, "context.toa.yaml", "name: test\n");
-    Fixtures.write(
+    Contexts.write(directory, "context.toa.yaml", "name: test\n");
+    Contexts.write(
         directory,
         "components/test.precompiled/manifest.toa.yaml",
         """

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import io.toa4j.api.Request;
+import io.toa4j.tck.contexts.Contexts;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Collection;
@@ -61,7 +62,7 @@ class PublishedMarksTest {
     HeldMarks held = new HeldMarks();
     try (Toa app =
         Toa.builder()
-            .directory(Fixtures.sourceAndSink(directory))
+            .directory(Contexts.sourceAndSink(directory))
             .engine(held.storage)
             .storage(held.storage.name(), Map.of())
             .build()) {

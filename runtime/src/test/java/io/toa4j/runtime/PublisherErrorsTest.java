@@ -4,7 +4,8 @@ import static io.toa4j.runtime.PublishingTogetherContract.emit;
 import static io.toa4j.runtime.PublishingTogetherContract.received;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.toa4j.testkit.time.TestClock;
+import io.toa4j.tck.contexts.Contexts;
+import io.toa4j.tck.time.TestClock;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
@@ -55,7 +56,7 @@ class PublisherErrorsTest {
             });
     try (Toa app =
         Toa.builder()
-            .directory(Fixtures.sourceAndSink(directory))
+            .directory(Contexts.sourceAndSink(directory))
             .engine(bus)
             .bus(bus.name(), Map.of())
             .options(Options.defaults().withClock(clock))
@@ -90,7 +91,7 @@ class PublisherErrorsTest {
             });
     try (Toa app =
         Toa.builder()
-            .directory(Fixtures.sourceAndSink(directory))
+            .directory(Contexts.sourceAndSink(directory))
             .engine(storage)
             .storage(storage.name(), Map.of())
             .options(Options.defaults().withClock(clock))

@@ -6,7 +6,8 @@ import static org.awaitility.Awaitility.await;
 import io.toa4j.api.Request;
 import io.toa4j.spi.Message;
 import io.toa4j.spi.UnreachableException;
-import io.toa4j.testkit.time.TestClock;
+import io.toa4j.tck.contexts.Contexts;
+import io.toa4j.tck.time.TestClock;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
@@ -95,7 +96,7 @@ abstract class PublishingTogetherContract {
               }
               proceed.accept(events);
             });
-    try (Toa app = app(Fixtures.sourceAndSink(directory), bus)) {
+    try (Toa app = app(Contexts.sourceAndSink(directory), bus)) {
       app.call("test.sources.emit", emit(1));
       assertThat(publishes.first.await(PATIENCE.toSeconds(), TimeUnit.SECONDS))
           .as("the first entry is being published")
@@ -152,7 +153,7 @@ abstract class PublishingTogetherContract {
               }
               proceed.accept(events);
             });
-    try (Toa app = app(Fixtures.sourceAndSink(directory), bus)) {
+    try (Toa app = app(Contexts.sourceAndSink(directory), bus)) {
       app.call("test.sources.emit", emit(1));
       assertThat(publishes.first.await(PATIENCE.toSeconds(), TimeUnit.SECONDS)).isTrue();
       for (int n = 2; n <= 7; n++) app.call("test.sources.emit", emit(n));

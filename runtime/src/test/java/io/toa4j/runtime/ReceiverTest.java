@@ -8,7 +8,8 @@ import io.toa4j.api.Failure;
 import io.toa4j.api.Reply;
 import io.toa4j.api.Request;
 import io.toa4j.spi.Parked;
-import io.toa4j.testkit.time.TestClock;
+import io.toa4j.tck.contexts.Contexts;
+import io.toa4j.tck.time.TestClock;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
@@ -29,7 +30,7 @@ class ReceiverTest {
 
   private Toa boot() {
     return Toa.builder()
-        .directory(Fixtures.sourceAndSink(directory))
+        .directory(Contexts.sourceAndSink(directory))
         .options(Options.defaults().withClock(clock))
         .build();
   }
@@ -147,8 +148,8 @@ class ReceiverTest {
 
   /** The sinks' receiver class reads the payload as a map and runs {@code body} as its request. */
   private Toa bootWithReceiverRequest(String body) {
-    Path context = Fixtures.sourceAndSink(directory);
-    Fixtures.write(
+    Path context = Contexts.sourceAndSink(directory);
+    Contexts.write(
         context,
         "components/test.sinks/receivers/TestSourcesCreated.java",
         """
@@ -184,8 +185,8 @@ class ReceiverTest {
    * had post(long).
    */
   private Toa bootWithAbsorbUnlinked() {
-    Path context = Fixtures.sourceAndSink(directory);
-    Fixtures.write(
+    Path context = Contexts.sourceAndSink(directory);
+    Contexts.write(
         context,
         "components/test.sinks/operations/Absorb.java",
         """
@@ -206,8 +207,8 @@ class ReceiverTest {
    * where it is first bound to.
    */
   private Toa bootWithUninitializable(String file, String record) {
-    Path context = Fixtures.sourceAndSink(directory);
-    Fixtures.edit(
+    Path context = Contexts.sourceAndSink(directory);
+    Contexts.edit(
         context,
         "components/test.sinks/" + file,
         "public record " + record + " {}",
@@ -289,8 +290,8 @@ class ReceiverTest {
 
   @Test
   void receiver_namingAnUnknownEvent_refusesToBoot() {
-    Path context = Fixtures.sourceAndSink(directory);
-    Fixtures.edit(
+    Path context = Contexts.sourceAndSink(directory);
+    Contexts.edit(
         context,
         "components/test.sinks/manifest.toa.yaml",
         "test.sources.created: absorb",

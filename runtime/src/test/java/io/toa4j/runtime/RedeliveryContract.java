@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.toa4j.api.Request;
+import io.toa4j.tck.contexts.Contexts;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
@@ -229,7 +230,7 @@ abstract class RedeliveryContract {
    * without state.
    */
   static Path context(Path directory) {
-    Fixtures.orders(directory);
+    Contexts.orders(directory);
     receiving(
         directory,
         "tally",
@@ -240,7 +241,7 @@ abstract class RedeliveryContract {
         identities: { type: object, additionalProperties: { type: boolean } }
         """,
         TALLY);
-    Fixtures.write(
+    Contexts.write(
         directory,
         "components/test.tally/Tally.java",
         """
@@ -250,7 +251,7 @@ abstract class RedeliveryContract {
           public java.util.Map<String, Boolean> identities = new java.util.LinkedHashMap<>();
         }
         """);
-    Fixtures.write(
+    Contexts.write(
         directory,
         "components/test.tally/operations/Count.java",
         """
@@ -274,7 +275,7 @@ abstract class RedeliveryContract {
         balance: { type: integer }
         """,
         PURSE);
-    Fixtures.write(
+    Contexts.write(
         directory,
         "components/test.purse/Purse.java",
         """
@@ -283,7 +284,7 @@ abstract class RedeliveryContract {
           public long balance;
         }
         """);
-    Fixtures.write(
+    Contexts.write(
         directory,
         "components/test.purse/operations/Add.java",
         """
@@ -297,7 +298,7 @@ abstract class RedeliveryContract {
           }
         }
         """);
-    Fixtures.write(
+    Contexts.write(
         directory,
         "components/test.relay/manifest.toa.yaml",
         """
@@ -305,7 +306,7 @@ abstract class RedeliveryContract {
           echo:
             input: { type: object }
         """);
-    Fixtures.write(
+    Contexts.write(
         directory,
         "components/test.relay/operations/Echo.java",
         """
@@ -326,7 +327,7 @@ abstract class RedeliveryContract {
    */
   private static void receiving(
       Path directory, String name, String operation, String once, String properties, String id) {
-    Fixtures.write(
+    Contexts.write(
         directory,
         "components/test." + name + "/manifest.toa.yaml",
         """
@@ -348,7 +349,7 @@ abstract class RedeliveryContract {
           test.orders.created: %s
         """
             .formatted(properties.indent(4).stripTrailing(), operation, once, operation));
-    Fixtures.write(
+    Contexts.write(
         directory,
         "components/test." + name + "/receivers/TestOrdersCreated.java",
         """

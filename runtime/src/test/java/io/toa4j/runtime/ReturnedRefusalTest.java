@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.toa4j.api.Reply;
 import io.toa4j.api.Request;
+import io.toa4j.tck.contexts.Contexts;
 import java.nio.file.Path;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -16,8 +17,8 @@ class ReturnedRefusalTest {
 
   @Test
   void transition_returningARefusedReply_commitsNothing() {
-    Fixtures.write(directory, "context.toa.yaml", "name: test\n");
-    Fixtures.write(
+    Contexts.write(directory, "context.toa.yaml", "name: test\n");
+    Contexts.write(
         directory,
         "components/test.gates/manifest.toa.yaml",
         """
@@ -30,7 +31,7 @@ class ReturnedRefusalTest {
             query: true
             errors: [CLOSED]
         """);
-    Fixtures.write(
+    Contexts.write(
         directory,
         "components/test.gates/Gate.java",
         """
@@ -39,7 +40,7 @@ class ReturnedRefusalTest {
           public long passed;
         }
         """);
-    Fixtures.write(
+    Contexts.write(
         directory,
         "components/test.gates/operations/Pass.java",
         """

@@ -4,7 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import io.toa4j.api.Request;
-import io.toa4j.testkit.time.TestClock;
+import io.toa4j.tck.contexts.Contexts;
+import io.toa4j.tck.time.TestClock;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Map;
@@ -24,7 +25,7 @@ class SettleTest {
 
   private Toa boot() {
     return Toa.builder()
-        .directory(Fixtures.sourceAndSink(directory))
+        .directory(Contexts.sourceAndSink(directory))
         .options(Options.defaults().withClock(clock))
         .build();
   }

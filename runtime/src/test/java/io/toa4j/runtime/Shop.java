@@ -33,26 +33,4 @@ final class Shop {
       throw new UncheckedIOException(e);
     }
   }
-
-  /** Replaces text in a file of the copy, failing when the text is not there. */
-  static void edit(Path context, String file, String from, String to) {
-    try {
-      Path path = context.resolve(file);
-      String text = Files.readString(path);
-      if (!text.contains(from)) throw new AssertionError(file + " does not contain " + from);
-      Files.writeString(path, text.replace(from, to));
-    } catch (IOException e) {
-      throw new UncheckedIOException(e);
-    }
-  }
-
-  static void write(Path context, String file, String text) {
-    try {
-      Path path = context.resolve(file);
-      Files.createDirectories(path.getParent());
-      Files.writeString(path, text);
-    } catch (IOException e) {
-      throw new UncheckedIOException(e);
-    }
-  }
 }

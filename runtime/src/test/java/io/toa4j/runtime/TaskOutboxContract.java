@@ -10,6 +10,7 @@ import io.toa4j.spi.OutboxEntry;
 import io.toa4j.spi.Outcome;
 import io.toa4j.spi.StoredRecord;
 import io.toa4j.spi.Write;
+import io.toa4j.tck.contexts.Contexts;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -42,7 +43,7 @@ abstract class TaskOutboxContract {
   abstract Options options();
 
   private Toa boot() {
-    return Toa.builder().directory(Fixtures.courier(directory)).options(options()).build();
+    return Toa.builder().directory(Contexts.courier(directory)).options(options()).build();
   }
 
   private static Request parcel(String mode) {
@@ -250,7 +251,7 @@ abstract class TaskOutboxContract {
    */
   @Test
   void entryLeftUnpublished_byAProcessThatDied_isSentByTheSweep() throws Exception {
-    Path context = Fixtures.courier(directory);
+    Path context = Contexts.courier(directory);
     long at = System.currentTimeMillis() - 60_000;
     String identity = Identities.derive("call-dead", 1);
     Task task =

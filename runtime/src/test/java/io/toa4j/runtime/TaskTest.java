@@ -11,7 +11,8 @@ import io.toa4j.spi.Bus;
 import io.toa4j.spi.BusProvider;
 import io.toa4j.spi.BusSettings;
 import io.toa4j.spi.Message;
-import io.toa4j.testkit.time.TestClock;
+import io.toa4j.tck.contexts.Contexts;
+import io.toa4j.tck.time.TestClock;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
@@ -30,7 +31,7 @@ class TaskTest {
 
   private Toa boot() {
     return Toa.builder()
-        .directory(Fixtures.sourceAndSink(directory))
+        .directory(Contexts.sourceAndSink(directory))
         .options(Options.defaults().withClock(clock))
         .build();
   }
@@ -70,8 +71,8 @@ class TaskTest {
 
   @Test
   void task_toAnUnknownOperation_failsAtTheCallSite() {
-    Path context = Fixtures.sourceAndSink(directory);
-    Fixtures.edit(
+    Path context = Contexts.sourceAndSink(directory);
+    Contexts.edit(
         context,
         "components/test.sources/operations/Schedule.java",
         ".task(\"absorb\"",

@@ -3,6 +3,7 @@ package io.toa4j.runtime;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.toa4j.api.Request;
+import io.toa4j.tck.contexts.Contexts;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Map;
@@ -17,8 +18,8 @@ class TrailersTest {
 
   @Test
   void trailers_reachTheEventsPayload_andAreNotStored() {
-    Fixtures.write(directory, "context.toa.yaml", "name: test\n");
-    Fixtures.write(
+    Contexts.write(directory, "context.toa.yaml", "name: test\n");
+    Contexts.write(
         directory,
         "components/test.notes/manifest.toa.yaml",
         """
@@ -31,14 +32,14 @@ class TrailersTest {
             query: true
             input: { type: object, properties: { text: { type: string }, by: { type: string } }, required: [text, by] }
         """);
-    Fixtures.write(
+    Contexts.write(
         directory,
         "components/test.notes/Note.java",
         """
         package test.notes;
         public class Note extends io.toa4j.api.Entry { public String text; }
         """);
-    Fixtures.write(
+    Contexts.write(
         directory,
         "components/test.notes/operations/Write.java",
         """
@@ -52,7 +53,7 @@ class TrailersTest {
           }
         }
         """);
-    Fixtures.write(
+    Contexts.write(
         directory,
         "components/test.notes/events/Written.java",
         """
@@ -65,7 +66,7 @@ class TrailersTest {
           }
         }
         """);
-    Fixtures.write(
+    Contexts.write(
         directory,
         "components/test.audit/manifest.toa.yaml",
         """
@@ -80,14 +81,14 @@ class TrailersTest {
         receivers:
           test.notes.written: log
         """);
-    Fixtures.write(
+    Contexts.write(
         directory,
         "components/test.audit/Line.java",
         """
         package test.audit;
         public class Line extends io.toa4j.api.Entry { public String by; }
         """);
-    Fixtures.write(
+    Contexts.write(
         directory,
         "components/test.audit/operations/Log.java",
         """
@@ -100,7 +101,7 @@ class TrailersTest {
           }
         }
         """);
-    Fixtures.write(
+    Contexts.write(
         directory,
         "components/test.audit/receivers/TestNotesWritten.java",
         """

@@ -7,7 +7,7 @@ import io.toa4j.api.Failure;
 import io.toa4j.api.Query;
 import io.toa4j.api.Reply;
 import io.toa4j.api.Request;
-import io.toa4j.testkit.time.TestClock;
+import io.toa4j.tck.time.TestClock;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Map;

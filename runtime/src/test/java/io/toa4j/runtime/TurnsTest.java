@@ -12,17 +12,13 @@ import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 
 /**
- * Turns on the embedded engine (the contract), and the lines of {@link Turns} themselves: turns in
- * the order asked, a bounded wait, the thread that holds a turn taking it again, and nothing kept
- * for a record nobody waits for.
+ * The lines of {@link Turns} themselves: turns in the order asked, a bounded wait, the thread that
+ * holds a turn taking it again, and nothing kept for a record nobody waits for. Turns on whole
+ * contexts, on every pair of engines, are the engine kit's {@code TurnsContract}.
  */
-class TurnsTest extends TurnsContract {
+class TurnsTest {
+  static final String ACCOUNT = "0123456789abcdef0123456789abcdef";
   static final String RECORD = "test.ledger " + ACCOUNT;
-
-  @Override
-  Options options() {
-    return Options.defaults();
-  }
 
   @Test
   void turnsAreGiven_inTheOrderTheCallsAsked() throws Exception {

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.toa4j.api.Reply;
 import io.toa4j.api.Request;
 import io.toa4j.spi.Write;
+import io.toa4j.tck.contexts.Contexts;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
@@ -65,7 +66,7 @@ class TwinRaceTest {
             .withTurnWait(Duration.ZERO);
     try (Toa app =
         Toa.builder()
-            .directory(Fixtures.ledger(directory, "true"))
+            .directory(Contexts.ledger(directory, "true"))
             .engine(twins.storage)
             .storage(twins.storage.name(), Map.of())
             .options(options)

@@ -7,7 +7,7 @@ import static org.awaitility.Awaitility.await;
 import io.toa4j.spi.Bus;
 import io.toa4j.spi.Delivery;
 import io.toa4j.spi.Verdict;
-import io.toa4j.testkit.time.TestClock;
+import io.toa4j.tck.time.TestClock;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;

@@ -9,7 +9,7 @@ import io.toa4j.spi.Delivery;
 import io.toa4j.spi.Message;
 import io.toa4j.spi.Parked;
 import io.toa4j.spi.Verdict;
-import io.toa4j.testkit.time.TestClock;
+import io.toa4j.tck.time.TestClock;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Set;

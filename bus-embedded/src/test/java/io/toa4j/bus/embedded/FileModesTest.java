@@ -5,7 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.toa4j.spi.Bus;
 import io.toa4j.spi.OwnerOnly;
 import io.toa4j.spi.Verdict;
-import io.toa4j.testkit.time.TestClock;
+import io.toa4j.tck.time.TestClock;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;

@@ -2,7 +2,7 @@ package io.toa4j.bus.embedded;
 
 import io.toa4j.spi.BusSettings;
 import io.toa4j.spi.Message;
-import io.toa4j.testkit.time.TestClock;
+import io.toa4j.tck.time.TestClock;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.DriverManager;

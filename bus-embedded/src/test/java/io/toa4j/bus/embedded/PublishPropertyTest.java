@@ -4,7 +4,7 @@ import static io.toa4j.bus.embedded.Fixtures.message;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.toa4j.spi.Bus;
-import io.toa4j.testkit.time.TestClock;
+import io.toa4j.tck.time.TestClock;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;

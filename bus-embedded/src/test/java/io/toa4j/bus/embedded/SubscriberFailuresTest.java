@@ -3,7 +3,7 @@ package io.toa4j.bus.embedded;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-import io.toa4j.testkit.time.TestClock;
+import io.toa4j.tck.time.TestClock;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Set;

@@ -8,32 +8,53 @@ import java.sql.SQLException;
 import java.sql.Statement;
 
 /**
- * A PostgreSQL database and a RabbitMQ virtual host of one test's own, on the servers the tests use
- * ({@link Server#url(String)}), so tests that share the servers never meet; {@link #close()} drops
- * both. The virtual host is made with rabbitmqctl, so a test that uses this needs {@link
- * Server#POSTGRES}, {@link Server#RABBITMQ} and {@link Server#RABBITMQ_CONTROL}. Needs the
- * PostgreSQL driver on the test's class path.
+ * A database (PostgreSQL's or MariaDB's) and a RabbitMQ virtual host of one test's own, on the
+ * servers the tests use ({@link Server#url(String)}), so tests that share the servers never meet;
+ * {@link #close()} drops both. The virtual host is made with rabbitmqctl, so a test that uses this
+ * needs the database's server, {@link Server#RABBITMQ} and {@link Server#RABBITMQ_CONTROL}. Needs
+ * the database's driver on the test's class path.
  */
 public final class OwnEngines implements AutoCloseable {
   private final String name;
+  private final Server database;
 
-  private OwnEngines(String name) {
+  private OwnEngines(String name, Server database) {
     this.name = name;
+    this.database = database;
   }
 
-  /** Creates both, under one fresh name. */
+  /** Creates both, under one fresh name, the database on PostgreSQL. */
   public static OwnEngines create() throws IOException, InterruptedException {
-    OwnEngines engines = new OwnEngines(VirtualHosts.freshName());
-    try (Connection c = DriverManager.getConnection(Server.POSTGRES.url());
+    return create(Server.POSTGRES);
+  }
+
+  /**
+   * Creates both, under one fresh name, the database on {@link Server#POSTGRES} or {@link
+   * Server#MARIADB}.
+   */
+  public static OwnEngines create(Server database) throws IOException, InterruptedException {
+    OwnEngines engines = new OwnEngines(VirtualHosts.freshName(), database);
+    String create =
+        switch (database) {
+          case POSTGRES -> "CREATE DATABASE " + engines.name;
+          case MARIADB ->
+              "CREATE DATABASE `" + engines.name + "` CHARACTER SET utf8mb4 COLLATE utf8mb4_bin";
+          default -> throw new IllegalArgumentException(database + " holds no databases");
+        };
+    try (Connection c = DriverManager.getConnection(database.url());
         Statement s = c.createStatement()) {
-      s.execute("CREATE DATABASE " + engines.name);
+      s.execute(create);
     } catch (SQLException e) {
       throw new AssertionError(
-          "Cannot create a database on PostgreSQL at "
-              + Server.POSTGRES.host()
+          "Cannot create a database on "
+              + database.title()
+              + " at "
+              + database.host()
               + ":"
-              + Server.POSTGRES.port()
-              + " (start it with pg_ctlcluster ... main start, or set TOA_POSTGRES_URL): "
+              + database.port()
+              + " ("
+              + database.hint()
+              + "): "
               + e.getMessage(),
           e);
     }
@@ -48,7 +69,7 @@ public final class OwnEngines implements AutoCloseable {
 
   /** The JDBC URL of the database. */
   public String storageUrl() {
-    return Server.POSTGRES.url(name);
+    return database.url(name);
   }
 
   /** The AMQP URL of the virtual host. */
@@ -58,9 +79,12 @@ public final class OwnEngines implements AutoCloseable {
 
   @Override
   public void close() throws Exception {
-    try (Connection c = DriverManager.getConnection(Server.POSTGRES.url());
+    try (Connection c = DriverManager.getConnection(database.url());
         Statement s = c.createStatement()) {
-      s.execute("DROP DATABASE IF EXISTS " + name + " WITH (FORCE)");
+      s.execute(
+          database == Server.MARIADB
+              ? "DROP DATABASE IF EXISTS `" + name + "`"
+              : "DROP DATABASE IF EXISTS " + name + " WITH (FORCE)");
     }
     VirtualHosts.delete(name);
   }

@@ -1,4 +1,4 @@
-package io.toa4j.runtime;
+package io.toa4j.tck.engine;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -7,7 +7,10 @@ import static org.awaitility.Awaitility.await;
 import io.toa4j.api.Failure;
 import io.toa4j.api.Reply;
 import io.toa4j.api.Request;
-import io.toa4j.testkit.time.TestClock;
+import io.toa4j.runtime.Options;
+import io.toa4j.runtime.Toa;
+import io.toa4j.tck.contexts.Contexts;
+import io.toa4j.tck.time.TestClock;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
@@ -18,29 +21,38 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * A {@code once} call repeated after its answer's window: refused as {@code ALREADY_ANSWERED} while
  * the record that it was answered is kept, run again only once that is forgotten; and the inbox
- * holds about one window of each whatever the load. The same tests on every pair of engines, each
- * subclass choosing one ({@link LateRepeatTest}, {@link LateRepeatDistributedTest}).
+ * holds about one window of each whatever the load. An engine's test extends this, chooses the
+ * engines with {@link #options()} and counts the inbox by the engine's own means with {@link
+ * #inbox()}.
  */
-abstract class LateRepeatContract {
+public abstract class LateRepeatContract {
   static final String ACCOUNT = "0123456789abcdef0123456789abcdef";
 
   /** The ledger's add answers repeats for 10 minutes and knows it answered them for 20. */
   static final String WINDOWS = "{ retention: 600, remember: 1200 }";
 
-  @TempDir Path directory;
-  final TestClock clock = new TestClock();
+  /**
+   * The folder of the test's own, where its context is written; on the embedded engine its state is
+   * under {@code .toa/} there.
+   */
+  @TempDir protected Path directory;
 
-  /** The options that choose the engines under test. */
-  abstract Options options();
+  /** The clock the context runs on, moved by the tests. */
+  protected final TestClock clock = new TestClock();
+
+  /** The options that choose the engines under test, such as their {@code TOA_*} environment. */
+  protected abstract Options options();
 
   /**
-   * How many inbox entries the ledger's store holds, and how many of them still hold their answer.
+   * How many inbox entries the store of the component {@code test.ledger} holds, and how many of
+   * them still hold their answer (the SPI has no such question: the engine's test answers it by its
+   * own means).
    */
-  abstract long[] inbox() throws Exception;
+  protected abstract long[] inbox() throws Exception;
 
   private Toa ledger() {
     return Toa.builder()
-        .directory(Fixtures.ledger(directory, WINDOWS))
+        .directory(Contexts.ledger(directory, WINDOWS))
         .options(options().withClock(clock))
         .build();
   }
@@ -50,7 +62,7 @@ abstract class LateRepeatContract {
   }
 
   private static Map<String, Object> account(Toa app) {
-    return TransitionTest.output(app.call("test.ledger.observe", Request.id(ACCOUNT)));
+    return Outputs.of(app.call("test.ledger.observe", Request.id(ACCOUNT)));
   }
 
   @Test

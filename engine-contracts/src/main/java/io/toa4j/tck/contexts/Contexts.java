@@ -1,10 +1,17 @@
-package io.toa4j.runtime;
+package io.toa4j.tck.contexts;
 
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
 import java.nio.file.Path;
 
-/** Small contexts written for a test. */
-final class Fixtures {
-  private Fixtures() {}
+/**
+ * The small contexts the engine suites boot, written into a folder of a test's own: their manifests
+ * and their components' sources, compiled by the runtime when the context starts. Each method
+ * writes one context and answers its folder.
+ */
+public final class Contexts {
+  private Contexts() {}
 
   /**
    * {@code test.sources}, whose {@code emit} writes {@code { failures, refuse }} to a record and
@@ -14,7 +21,7 @@ final class Fixtures {
    * records the identity of the delivery in its own record, once: {@code received} counts the
    * distinct identities it saw.
    */
-  static Path sourceAndSink(Path directory) {
+  public static Path sourceAndSink(Path directory) {
     write(directory, "context.toa.yaml", "name: test\n");
     write(
         directory,
@@ -161,12 +168,31 @@ final class Fixtures {
     return directory;
   }
 
-  static void write(Path context, String file, String text) {
-    Shop.write(context, file, text);
+  /** Writes a file of the context, making the folders it is in. */
+  public static void write(Path context, String file, String text) {
+    try {
+      Path path = context.resolve(file);
+      Files.createDirectories(path.getParent());
+      Files.writeString(path, text);
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
   }
 
-  static void edit(Path context, String file, String from, String to) {
-    Shop.edit(context, file, from, to);
+  /**
+   * Replaces text in a file of the context.
+   *
+   * @throws AssertionError when the file does not hold the text
+   */
+  public static void edit(Path context, String file, String from, String to) {
+    try {
+      Path path = context.resolve(file);
+      String text = Files.readString(path);
+      if (!text.contains(from)) throw new AssertionError(file + " does not contain " + from);
+      Files.writeString(path, text.replace(from, to));
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
   }
 
   /**
@@ -176,7 +202,7 @@ final class Fixtures {
    * effect {@code forward} calling {@code test.ledger.add}, and whose {@code eager} transition,
    * retried, calls {@code test.ledger.add} itself.
    */
-  static Path ledger(Path directory, String once) {
+  public static Path ledger(Path directory, String once) {
     write(directory, "context.toa.yaml", "name: test\n");
     write(
         directory,
@@ -364,7 +390,7 @@ final class Fixtures {
    * effect) answers, refuses or throws. {@code test.notes.note} (once) records the identity of each
    * call it runs: {@code received} counts them.
    */
-  static Path courier(Path directory) {
+  public static Path courier(Path directory) {
     write(directory, "context.toa.yaml", "name: test\n");
     String mode =
         "{ type: object, properties: { mode: { type: string, enum: [ok, refuse, throw, discard, race] }, note: { type: string } },"
@@ -551,7 +577,7 @@ final class Fixtures {
    * A context {@code test} with {@code test.orders}, whose {@code place} writes an order of an
    * amount under the id it is given.
    */
-  static void orders(Path directory) {
+  public static void orders(Path directory) {
     write(directory, "context.toa.yaml", "name: test\n");
     write(
         directory,

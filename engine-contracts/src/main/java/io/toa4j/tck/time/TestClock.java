@@ -1,4 +1,4 @@
-package io.toa4j.testkit.time;
+package io.toa4j.tck.time;
 
 import java.time.Clock;
 import java.time.Duration;

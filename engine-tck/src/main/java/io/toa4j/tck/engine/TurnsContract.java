@@ -1,4 +1,4 @@
-package io.toa4j.runtime;
+package io.toa4j.tck.engine;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -6,6 +6,9 @@ import io.micrometer.core.instrument.Timer;
 import io.toa4j.api.Failure;
 import io.toa4j.api.Reply;
 import io.toa4j.api.Request;
+import io.toa4j.runtime.Options;
+import io.toa4j.runtime.Toa;
+import io.toa4j.tck.contexts.Contexts;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -19,28 +22,29 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * Callers of one process on one record take turns ({@link Turns}): none loses the compare-and-swap
- * to another, so even {@code concurrency: none} answers every call; a call that refuses, throws or
- * discards in the line changes nothing and holds up no one behind it. The same tests on every pair
- * of engines, each subclass choosing one ({@link TurnsTest}, {@link TurnsDistributedTest}).
+ * Callers of one process on one record take turns: none loses the compare-and-swap to another, so
+ * even {@code concurrency: none} answers every call; a call that refuses, throws or discards in the
+ * line changes nothing and holds up no one behind it. An engine's test extends this and chooses the
+ * engines with {@link #options()}.
  */
-abstract class TurnsContract {
+public abstract class TurnsContract {
   static final String ACCOUNT = "0123456789abcdef0123456789abcdef";
   static final int CALLERS = 16;
   static final int CALLS = 48; // CALLERS * CALLS is a multiple of the six modes
 
-  @TempDir Path directory;
+  /** The folder of the test's own, where its context is written. */
+  @TempDir protected Path directory;
 
-  /** The options that choose the engines under test. */
-  abstract Options options();
+  /** The options that choose the engines under test, such as their {@code TOA_*} environment. */
+  protected abstract Options options();
 
   /**
    * The ledger, its add declared {@code concurrency: none}: a lost compare-and-swap would fail its
    * call.
    */
   private Toa ledger() {
-    Path context = Fixtures.ledger(directory, "false");
-    Fixtures.edit(
+    Path context = Contexts.ledger(directory, "false");
+    Contexts.edit(
         context,
         "components/test.ledger/manifest.toa.yaml",
         "concurrency: retry",
@@ -59,18 +63,16 @@ abstract class TurnsContract {
 
       List<Object> versions =
           together(
-              app,
-              call ->
-                  TransitionTest.output(app.call("test.ledger.add", add(1, "ok"))).get("VERSION"));
+              app, call -> Outputs.of(app.call("test.ledger.add", add(1, "ok"))).get("VERSION"));
 
       assertThat(versions)
           .as("each call committed a version of its own")
           .containsExactlyInAnyOrderElementsOf(
               LongStream.rangeClosed(2, CALLERS * CALLS + 1).boxed().toList());
-      assertThat(TransitionTest.output(app.call("test.ledger.observe", Request.id(ACCOUNT))))
+      assertThat(Outputs.of(app.call("test.ledger.observe", Request.id(ACCOUNT))))
           .containsEntry("balance", (long) CALLERS * CALLS + 1)
           .containsEntry("VERSION", (long) CALLERS * CALLS + 1);
-      Timer conflicts = app.metrics().find(Engine.COMMIT_TIMER).tag("outcome", "conflict").timer();
+      Timer conflicts = app.metrics().find("toa.commit").tag("outcome", "conflict").timer();
       assertThat(conflicts == null ? 0 : conflicts.count())
           .as("commits that lost the compare-and-swap")
           .isZero();
@@ -102,7 +104,7 @@ abstract class TurnsContract {
       assertThat(outcomes).filteredOn("refuse:refused"::equals).hasSize(each);
       assertThat(outcomes).filteredOn("throw:SYSTEM"::equals).hasSize(each);
       assertThat(outcomes).filteredOn("discard:output"::equals).hasSize(each);
-      assertThat(TransitionTest.output(app.call("test.ledger.observe", Request.id(ACCOUNT))))
+      assertThat(Outputs.of(app.call("test.ledger.observe", Request.id(ACCOUNT))))
           .as("only the calls that made it so moved the record")
           .containsEntry("balance", 3L * each + 1)
           .containsEntry("VERSION", 3L * each + 1);
@@ -112,7 +114,7 @@ abstract class TurnsContract {
   @Test
   void onceCallsAndTheirTwinsInOneLine_moveTheRecordOncePerIdentity_andTwinsGetOneAnswer()
       throws Exception {
-    Path context = Fixtures.ledger(directory, "true");
+    Path context = Contexts.ledger(directory, "true");
     try (Toa app = Toa.builder().directory(context).options(options()).build()) {
       app.call("test.ledger.add", add(1, "ok"));
 
@@ -123,7 +125,7 @@ abstract class TurnsContract {
               call -> {
                 int identity = call % (CALLERS * CALLS / 2);
                 Reply reply = app.call("test.ledger.add", add(1, "ok"), "call-" + identity);
-                return identity + ":" + TransitionTest.output(reply).get("VERSION");
+                return identity + ":" + Outputs.of(reply).get("VERSION");
               });
 
       Map<String, List<Object>> byIdentity =
@@ -132,7 +134,7 @@ abstract class TurnsContract {
       assertThat(byIdentity)
           .hasSize(CALLERS * CALLS / 2)
           .allSatisfy((identity, twins) -> assertThat(twins).hasSize(2).containsOnly(twins.get(0)));
-      assertThat(TransitionTest.output(app.call("test.ledger.observe", Request.id(ACCOUNT))))
+      assertThat(Outputs.of(app.call("test.ledger.observe", Request.id(ACCOUNT))))
           .as("one credit per identity")
           .containsEntry("balance", (long) CALLERS * CALLS / 2 + 1)
           .containsEntry("VERSION", (long) CALLERS * CALLS / 2 + 1);
