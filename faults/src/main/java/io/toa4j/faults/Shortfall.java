@@ -1,20 +1,17 @@
 package io.toa4j.faults;
 
 import io.toa4j.api.Request;
+import io.toa4j.runtime.CallIdentities;
 import io.toa4j.runtime.Toa;
 import java.io.IOException;
 import java.io.PrintStream;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.security.MessageDigest;
-import java.security.NoSuchAlgorithmException;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.util.ArrayList;
-import java.util.HexFormat;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -251,22 +248,12 @@ final class Shortfall {
 
   /**
    * The identity of the wallets' credit of the {@code paid} event of an outbox entry, as the
-   * runtime derives it ({@code Identities.derive}): the event's id from the entry's and the label,
-   * the delivery's from the event's and the receiving queue.
+   * runtime derives it: the event's id from the entry's and the label, the delivery's from the
+   * event's and the receiving queue.
    */
   private static String credit(String entry) {
-    return derive(derive(entry, "billing.topups.paid"), "billing.topups.paid..billing.wallets");
-  }
-
-  private static String derive(String identity, String qualifier) {
-    try {
-      byte[] digest =
-          MessageDigest.getInstance("SHA-256")
-              .digest((identity + "/" + qualifier).getBytes(StandardCharsets.UTF_8));
-      return HexFormat.of().formatHex(digest, 0, 16);
-    } catch (NoSuchAlgorithmException e) {
-      throw new IllegalStateException(e);
-    }
+    return CallIdentities.delivery(
+        CallIdentities.event(entry, "billing.topups.paid"), "billing.topups.paid..billing.wallets");
   }
 
   private static String recorded(Connection topups, String record) throws SQLException {

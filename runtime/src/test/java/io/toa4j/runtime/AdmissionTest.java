@@ -7,6 +7,7 @@ import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.toa4j.spi.Bus;
 import io.toa4j.spi.BusProvider;
 import io.toa4j.spi.BusSettings;
+import io.toa4j.tck.bus.InterceptedBus;
 import io.toa4j.tck.time.TestClock;
 import java.nio.file.Path;
 import java.time.Duration;

@@ -2,6 +2,7 @@ package io.toa4j.runtime;
 
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.toa4j.tck.bus.InterceptedBus;
 import io.toa4j.tck.contexts.Contexts;
 import io.toa4j.testkit.servers.Needs;
 import io.toa4j.testkit.servers.Server;

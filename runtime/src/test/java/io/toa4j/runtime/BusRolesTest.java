@@ -1,12 +1,13 @@
 package io.toa4j.runtime;
 
-import static io.toa4j.runtime.PublishingTogetherContract.emit;
-import static io.toa4j.runtime.PublishingTogetherContract.received;
+import static io.toa4j.runtime.SourcesAndSinks.emit;
+import static io.toa4j.runtime.SourcesAndSinks.received;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
 import io.toa4j.api.Failure;
+import io.toa4j.tck.bus.InterceptedBus;
 import io.toa4j.tck.contexts.Contexts;
 import java.nio.file.Path;
 import java.time.Duration;

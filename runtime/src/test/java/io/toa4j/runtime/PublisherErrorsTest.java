@@ -1,9 +1,10 @@
 package io.toa4j.runtime;
 
-import static io.toa4j.runtime.PublishingTogetherContract.emit;
-import static io.toa4j.runtime.PublishingTogetherContract.received;
+import static io.toa4j.runtime.SourcesAndSinks.emit;
+import static io.toa4j.runtime.SourcesAndSinks.received;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.toa4j.tck.bus.InterceptedBus;
 import io.toa4j.tck.contexts.Contexts;
 import io.toa4j.tck.time.TestClock;
 import java.nio.file.Path;

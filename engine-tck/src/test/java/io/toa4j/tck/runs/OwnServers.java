@@ -60,6 +60,16 @@ final class OwnServers implements BeforeEachCallback, AfterEachCallback {
         own.busUrl());
   }
 
+  /** The settings that choose the storage alone, on this test's database. */
+  Map<String, String> storage() {
+    return Map.of("TOA_STORAGE", storage, "TOA_STORAGE_URL", own.storageUrl());
+  }
+
+  /** The RabbitMQ bus's options, on this test's virtual host. */
+  Map<String, String> busOptions() {
+    return Map.of("url", own.busUrl());
+  }
+
   /** A connection to the test's database, beside the context's. */
   Connection connect() throws SQLException {
     return DriverManager.getConnection(own.storageUrl());

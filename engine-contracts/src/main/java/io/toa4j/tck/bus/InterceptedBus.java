@@ -1,4 +1,4 @@
-package io.toa4j.runtime;
+package io.toa4j.tck.bus;
 
 import io.toa4j.spi.Bus;
 import io.toa4j.spi.BusProvider;
@@ -20,13 +20,16 @@ import java.util.function.Function;
  * for real (the same way) when it proceeds: a test holds, splits or fails a publish at the exact
  * point it examines; and every consumer's handler wrapped by the test's, which may hold deliveries.
  */
-final class InterceptedBus implements BusProvider {
+public final class InterceptedBus implements BusProvider {
   /**
    * Around one publish of one or more events: {@code proceed} publishes them, or some of them, for
    * real.
    */
   @FunctionalInterface
-  interface Interceptor {
+  public interface Interceptor {
+    /**
+     * Publishes the events, or some of them, through {@code proceed}, or throws as the bus would.
+     */
     void publish(List<Message> events, Consumer<List<Message>> proceed) throws Exception;
   }
 
@@ -37,14 +40,23 @@ final class InterceptedBus implements BusProvider {
   private volatile Function<String, OptionalLong> backlogs;
   private volatile boolean coreOnly;
 
-  InterceptedBus(String name, String real, Interceptor interceptor) {
+  /**
+   * The bus named {@code real} under the engine name {@code name}, its publishes through {@code
+   * interceptor}.
+   */
+  public InterceptedBus(String name, String real, Interceptor interceptor) {
     this(name, real, interceptor, (queue, handler) -> handler);
   }
 
   /**
+   * As {@link #InterceptedBus(String, String, Interceptor)}, each consumer's handler wrapped.
+   *
+   * @param name the engine name a context's {@code bus:} gives
+   * @param real the name of the real bus's provider, found with {@link ServiceLoader}
+   * @param interceptor around each publish and republish
    * @param consuming the handler a consumer of a queue gets, given the runtime's
    */
-  InterceptedBus(
+  public InterceptedBus(
       String name,
       String real,
       Interceptor interceptor,
@@ -64,13 +76,13 @@ final class InterceptedBus implements BusProvider {
    * Leaves the bus the roles every bus has, publishing and consuming: no {@link Bus#calls()}, no
    * {@link Bus#parking()}, as a bus that has only those would.
    */
-  InterceptedBus withoutRoles() {
+  public InterceptedBus withoutRoles() {
     this.coreOnly = true;
     return this;
   }
 
   /** Answers {@link Bus#backlog(String)} as {@code backlogs} does, instead of the real bus. */
-  InterceptedBus backlogs(Function<String, OptionalLong> backlogs) {
+  public InterceptedBus backlogs(Function<String, OptionalLong> backlogs) {
     this.backlogs = backlogs;
     return this;
   }

@@ -1,11 +1,15 @@
-package io.toa4j.runtime;
+package io.toa4j.tck.engine;
 
+import static io.toa4j.tck.engine.SourcesAndSinks.emit;
+import static io.toa4j.tck.engine.SourcesAndSinks.received;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-import io.toa4j.api.Request;
+import io.toa4j.runtime.Options;
+import io.toa4j.runtime.Toa;
 import io.toa4j.spi.Message;
 import io.toa4j.spi.UnreachableException;
+import io.toa4j.tck.bus.InterceptedBus;
 import io.toa4j.tck.contexts.Contexts;
 import io.toa4j.tck.time.TestClock;
 import java.nio.file.Path;
@@ -18,24 +22,55 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import tools.jackson.databind.ObjectMapper;
 
 /**
  * The publisher publishes together the entries committed while it was publishing ({@link
  * io.toa4j.spi.Bus#publish(List)}), in commit order; an entry whose event the bus refuses holds up
  * none of the others; a publish that stops midway (the bus cut after some of its events) is
- * published again whole by a sweep, and each event is handled once. On a real bus, every publish
- * passing through the test ({@link InterceptedBus}); the same tests on every pair of engines, each
- * subclass choosing one ({@link PublishingTogetherTest}, {@link
- * PublishingTogetherDistributedTest}).
+ * published again whole by a sweep, and each event is handled once. On the real bus, every publish
+ * passing through the test ({@link InterceptedBus}). An engine's test extends this and names the
+ * engines: the storage by its {@code TOA_*} settings ({@link #storage()}), the bus by its
+ * provider's name and options ({@link #bus()}, {@link #busOptions()}).
  */
-abstract class PublishingTogetherContract {
+public abstract class PublishingTogetherContract {
   static final Duration PATIENCE = Duration.ofSeconds(30);
 
-  @TempDir Path directory;
-  final TestClock clock = new TestClock();
+  /**
+   * How long the process that commits an entry keeps it to itself, publishing it at once; a sweep
+   * takes it after (docs/outbox.md).
+   */
+  static final Duration CLAIM = Duration.ofSeconds(7);
 
-  /** The sources and sinks on the engines under test, with this bus. */
-  abstract Toa app(Path context, InterceptedBus bus);
+  private static final ObjectMapper JSON = new ObjectMapper();
+
+  /** The folder of the test's own, where its context is written. */
+  @TempDir protected Path directory;
+
+  /** The clock the context runs on, moved by the tests. */
+  protected final TestClock clock = new TestClock();
+
+  /**
+   * The {@code TOA_*} settings that choose the storage under test ({@code TOA_STORAGE}, {@code
+   * TOA_STORAGE_URL}); none for the embedded one.
+   */
+  protected abstract Map<String, String> storage();
+
+  /** The name of the provider of the bus under test, which the test's interceptor wraps. */
+  protected abstract String bus();
+
+  /** The options of the bus under test, as a context's {@code bus:} gives them. */
+  protected abstract Map<String, String> busOptions();
+
+  /** The sources and sinks on the engines under test, every publish through {@code bus}. */
+  private Toa app(Path context, InterceptedBus bus) {
+    return Toa.builder()
+        .directory(context)
+        .engine(bus)
+        .bus(bus.name(), busOptions())
+        .options(Options.defaults().withClock(clock).withEnvironment(storage()))
+        .build();
+  }
 
   /**
    * Each publish's events, by the number of the source each announces; the first held until
@@ -57,26 +92,8 @@ abstract class PublishingTogetherContract {
 
     /** The number of the source whose creation the event announces. */
     static int source(Message event) {
-      return Integer.parseInt(Binding.tree(event.body()).path("id").asString(), 16);
+      return Integer.parseInt(JSON.readTree(event.body().text()).path("id").asString(), 16);
     }
-  }
-
-  static Request emit(int n) {
-    return Request.of(String.format("%032x", n), Map.of("failures", 0, "refuse", false));
-  }
-
-  /** How many events each sink took, from 1 to n. */
-  static List<Long> received(Toa app, int n) {
-    return java.util.stream.IntStream.rangeClosed(1, n)
-        .mapToObj(i -> app.call("test.sinks.observe", Request.id(String.format("%032x", i))))
-        .map(
-            reply ->
-                reply instanceof io.toa4j.api.Reply.Output output
-                        && output.value().orElse(Map.of()) instanceof Map<?, ?> sink
-                        && sink.get("received") instanceof Number received
-                    ? received.longValue()
-                    : 0L) // a sink never written took none
-        .toList();
   }
 
   @Test
@@ -87,7 +104,7 @@ abstract class PublishingTogetherContract {
     InterceptedBus bus =
         new InterceptedBus(
             "refusing-one",
-            real(),
+            bus(),
             (events, proceed) -> {
               publishes.hold(events);
               if (refusing.get()
@@ -121,10 +138,7 @@ abstract class PublishingTogetherContract {
       await().atMost(PATIENCE).until(() -> app.admin().backlog() == 1);
 
       refusing.set(false);
-      clock.advance(
-          Duration.ofMillis(
-              Publisher.CLAIM_MILLIS
-                  + 1000)); // the committer's claim on it ended: a sweep takes it
+      clock.advance(CLAIM.plusSeconds(1)); // the committer's claim on it ended: a sweep takes it
       await()
           .atMost(PATIENCE)
           .until(() -> received(app, 6).equals(List.of(1L, 1L, 1L, 1L, 1L, 1L)));
@@ -139,7 +153,7 @@ abstract class PublishingTogetherContract {
     InterceptedBus bus =
         new InterceptedBus(
             "cut-midway",
-            real(),
+            bus(),
             (events, proceed) -> {
               publishes.hold(events);
               if (events.size() > 1 && cut.getAndSet(false)) {
@@ -180,9 +194,6 @@ abstract class PublishingTogetherContract {
           .containsOnly(1L);
     }
   }
-
-  /** The name of the real bus under the interceptor. */
-  abstract String real();
 
   private static org.assertj.core.data.Index atIndex(int index) {
     return org.assertj.core.data.Index.atIndex(index);

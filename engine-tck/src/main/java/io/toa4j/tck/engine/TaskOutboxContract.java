@@ -1,4 +1,4 @@
-package io.toa4j.runtime;
+package io.toa4j.tck.engine;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -6,10 +6,10 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import io.toa4j.api.Failure;
 import io.toa4j.api.Reply;
 import io.toa4j.api.Request;
-import io.toa4j.spi.OutboxEntry;
-import io.toa4j.spi.Outcome;
-import io.toa4j.spi.StoredRecord;
-import io.toa4j.spi.Write;
+import io.toa4j.runtime.CallIdentities;
+import io.toa4j.runtime.Options;
+import io.toa4j.runtime.Outboxed;
+import io.toa4j.runtime.Toa;
 import io.toa4j.tck.contexts.Contexts;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -26,21 +26,21 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * A task sent by an operation leaves with its commit and never before: the same tests on every pair
- * of engines, each subclass choosing one ({@link TaskOutboxTest}, {@link
- * TaskOutboxDistributedTest}). {@code test.notes.note} counts what reached it, and the task queue's
- * deliveries count what was sent.
+ * A task sent by an operation leaves with its commit and never before: {@code test.notes.note}
+ * counts what reached it, and the task queue's deliveries count what was sent. An engine's test
+ * extends this and chooses the engines with {@link #options()}.
  */
-abstract class TaskOutboxContract {
+public abstract class TaskOutboxContract {
   static final Duration SETTLE = Duration.ofSeconds(60);
   static final String PARCEL = "0123456789abcdef0123456789abcdef";
   static final String NOTES = "fedcba9876543210fedcba9876543210";
   static final String QUEUE = "test.notes..tasks";
 
-  @TempDir Path directory;
+  /** The folder of the test's own, where its context is written. */
+  @TempDir protected Path directory;
 
-  /** The options that choose the engines under test. */
-  abstract Options options();
+  /** The options that choose the engines under test, such as their {@code TOA_*} environment. */
+  protected abstract Options options();
 
   private Toa boot() {
     return Toa.builder().directory(Contexts.courier(directory)).options(options()).build();
@@ -51,11 +51,11 @@ abstract class TaskOutboxContract {
   }
 
   private static Map<String, Object> notes(Toa app) {
-    return TransitionTest.output(app.call("test.notes.observe", Request.id(NOTES)));
+    return Outputs.of(app.call("test.notes.observe", Request.id(NOTES)));
   }
 
   private static Map<String, Object> courier(Toa app) {
-    return TransitionTest.output(app.call("test.courier.observe", Request.id(PARCEL)));
+    return Outputs.of(app.call("test.courier.observe", Request.id(PARCEL)));
   }
 
   /** How many task messages the notes' queue delivered. */
@@ -111,7 +111,7 @@ abstract class TaskOutboxContract {
       assertThat(sent(app)).isEqualTo(1);
       assertThat(notes(app))
           .containsEntry("received", 1L)
-          .containsEntry("identities", Map.of(Identities.derive("call-ok", 1), true));
+          .containsEntry("identities", Map.of(CallIdentities.nth("call-ok", 1), true));
     }
   }
 
@@ -133,7 +133,7 @@ abstract class TaskOutboxContract {
           .containsEntry("dispatched", 1L)
           .containsEntry("VERSION", 2L);
       assertThat(sent(app)).as("the lost attempt's task never left").isEqualTo(1);
-      Map<String, Object> once = Map.of(Identities.derive("call-race", 1), true);
+      Map<String, Object> once = Map.of(CallIdentities.nth("call-race", 1), true);
       assertThat(notes(app)).containsEntry("received", 1L).containsEntry("identities", once);
 
       app.call("test.courier.dispatch", parcel("race"), "call-race");
@@ -164,7 +164,7 @@ abstract class TaskOutboxContract {
     try (Toa app = boot()) {
       app.call("test.courier.dispatch", parcel("ok"), "call-again");
       assertThat(app.admin().settle(SETTLE)).isEmpty();
-      String identity = Identities.derive("call-again", 1);
+      String identity = CallIdentities.nth("call-again", 1);
       List<Outboxed> listed = app.admin().outbox(Optional.of("test.courier"), 10);
       assertThat(listed).hasSize(1);
       assertThat(listed.get(0).events()).isEmpty();
@@ -217,7 +217,7 @@ abstract class TaskOutboxContract {
       assertThat(sent(app)).isEqualTo(1);
       assertThat(notes(app))
           .containsEntry("received", 1L)
-          .containsEntry("identities", Map.of(Identities.derive("call-twin", 1), true));
+          .containsEntry("identities", Map.of(CallIdentities.nth("call-twin", 1), true));
     }
   }
 
@@ -240,46 +240,7 @@ abstract class TaskOutboxContract {
       assertThat(app.admin().settle(SETTLE)).isEmpty();
       assertThat(sent(app)).isEqualTo(1);
       assertThat(notes(app))
-          .containsEntry("identities", Map.of(Identities.derive("call-effect", 1), true));
-    }
-  }
-
-  /**
-   * A process committed a dispatch and died before publishing its entry, a minute ago: the entry is
-   * in the store, unpublished, its claim over. The next process's sweep sends the task, under the
-   * identity committed, though the component announces no event.
-   */
-  @Test
-  void entryLeftUnpublished_byAProcessThatDied_isSentByTheSweep() throws Exception {
-    Path context = Contexts.courier(directory);
-    long at = System.currentTimeMillis() - 60_000;
-    String identity = Identities.derive("call-dead", 1);
-    Task task =
-        new Task(
-            identity, "test.notes.note", Requests.tree(Request.of(NOTES, Map.of("note", "left"))));
-    var state = Binding.VALUES.createObjectNode().put("bumped", false).put("dispatched", 1);
-    try (Toa client = Toa.builder().directory(context).options(options()).connect()) {
-      Write write =
-          new Write(
-              0,
-              new StoredRecord(PARCEL, 1, at, at, Binding.json(state)),
-              Optional.of(
-                  new OutboxEntry(
-                      Identities.ordered(at, new java.util.Random()),
-                      at,
-                      Optional.empty(),
-                      Task.encode(List.of(task)),
-                      at + Publisher.CLAIM_MILLIS)));
-      assertThat(client.storage().store("test.courier").commit(write)).isEqualTo(Outcome.COMMITTED);
-    }
-
-    try (Toa app = Toa.builder().directory(context).options(options()).build()) {
-      assertThat(app.admin().settle(SETTLE)).isEmpty();
-
-      assertThat(sent(app)).isEqualTo(1);
-      assertThat(notes(app))
-          .containsEntry("received", 1L)
-          .containsEntry("identities", Map.of(identity, true));
+          .containsEntry("identities", Map.of(CallIdentities.nth("call-effect", 1), true));
     }
   }
 }

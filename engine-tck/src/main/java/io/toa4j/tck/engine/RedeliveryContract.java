@@ -1,9 +1,14 @@
-package io.toa4j.runtime;
+package io.toa4j.tck.engine;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.toa4j.api.Request;
+import io.toa4j.runtime.Admin;
+import io.toa4j.runtime.CallIdentities;
+import io.toa4j.runtime.Options;
+import io.toa4j.runtime.Outboxed;
+import io.toa4j.runtime.Toa;
 import io.toa4j.tck.contexts.Contexts;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -14,22 +19,23 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * An event already handled, delivered again on demand ({@link Admin#redeliver}): the same tests on
- * every pair of engines, each subclass choosing one ({@link RedeliveryTest}, {@link
- * RedeliveryDistributedTest}). {@code test.orders.created} reaches {@code test.tally.count}, which
- * runs on every delivery, and {@code test.purse.add}, which declares {@code once}.
+ * An event already handled, delivered again on demand ({@link Admin#redeliver}): {@code
+ * test.orders.created} reaches {@code test.tally.count}, which runs on every delivery, and {@code
+ * test.purse.add}, which declares {@code once}. An engine's test extends this and chooses the
+ * engines with {@link #options()}.
  */
-abstract class RedeliveryContract {
+public abstract class RedeliveryContract {
   static final Duration SETTLE = Duration.ofSeconds(60);
   static final String ORDER = "0123456789abcdef0123456789abcdef";
   static final String TALLY = "fedcba9876543210fedcba9876543210";
   static final String PURSE = "00000000000000000000000000000001";
   static final String CREATED = "test.orders.created";
 
-  @TempDir Path directory;
+  /** The folder of the test's own, where its context is written. */
+  @TempDir protected Path directory;
 
-  /** The options that choose the engines under test. */
-  abstract Options options();
+  /** The options that choose the engines under test, such as their {@code TOA_*} environment. */
+  protected abstract Options options();
 
   private Toa boot() {
     return Toa.builder().directory(context(directory)).options(options()).build();
@@ -44,11 +50,11 @@ abstract class RedeliveryContract {
   }
 
   private static Map<String, Object> tally(Toa app) {
-    return TransitionTest.output(app.call("test.tally.observe", Request.id(TALLY)));
+    return Outputs.of(app.call("test.tally.observe", Request.id(TALLY)));
   }
 
   private static Map<String, Object> purse(Toa app) {
-    return TransitionTest.output(app.call("test.purse.observe", Request.id(PURSE)));
+    return Outputs.of(app.call("test.purse.observe", Request.id(PURSE)));
   }
 
   private static double inboxAnswers(Toa app) {
@@ -79,7 +85,8 @@ abstract class RedeliveryContract {
       assertThat(entry.component()).isEqualTo("test.orders");
       assertThat(entry.published()).as("the publisher marked it").isPresent();
       assertThat(entry.events())
-          .containsExactly(new Outboxed.Message(CREATED, Identities.derive(entry.id(), CREATED)));
+          .containsExactly(
+              new Outboxed.Message(CREATED, CallIdentities.event(entry.id(), CREATED)));
       assertThat(entry.tasks()).isEmpty();
       assertThat(app.admin().outbox(Optional.empty(), 10))
           .as("the receivers' writes announce nothing consumed")

@@ -1,13 +1,19 @@
-package io.toa4j.runtime;
+package io.toa4j.tck.engine;
 
+import static io.toa4j.tck.engine.SourcesAndSinks.emit;
+import static io.toa4j.tck.engine.SourcesAndSinks.hex;
+import static io.toa4j.tck.engine.SourcesAndSinks.received;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import io.micrometer.core.instrument.Counter;
 import io.toa4j.api.Reply;
 import io.toa4j.api.Request;
+import io.toa4j.runtime.Options;
+import io.toa4j.runtime.Toa;
 import io.toa4j.spi.Bus;
 import io.toa4j.spi.Verdict;
+import io.toa4j.tck.bus.InterceptedBus;
 import io.toa4j.tck.contexts.Contexts;
 import io.toa4j.tck.time.TestClock;
 import java.nio.file.Path;
@@ -19,30 +25,60 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.function.BiFunction;
-import java.util.stream.IntStream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * Backpressure at the edge ({@link Admission}): a call from outside the context that would write
- * waits while more than the backlog bound of its component's events are on their way to a receiver
- * that consumes them, and goes on once they are handled, or once the longest wait is over; a call
- * that only reads never waits. The receiver held by the test, on a real bus, with the same tests on
- * every pair of engines ({@link BackpressureTest}, {@link BackpressureDistributedTest}).
+ * Backpressure at the edge: a call from outside the context that would write waits while more than
+ * the backlog bound of its component's events are on their way to a receiver that consumes them,
+ * and goes on once they are handled, or once the longest wait is over; a call that only reads never
+ * waits; a component that only sends tasks waits for its tasks likewise. The receiver held by the
+ * test, on the real bus ({@link InterceptedBus}). An engine's test extends this and names the
+ * engines: the storage by its {@code TOA_*} settings ({@link #storage()}), the bus by its
+ * provider's name and options ({@link #bus()}, {@link #busOptions()}).
  */
-abstract class BackpressureContract {
+public abstract class BackpressureContract {
   static final Duration PATIENCE = Duration.ofSeconds(30);
   static final Duration QUIET = Duration.ofMillis(500);
   static final String QUEUE = "test.sources.created..test.sinks";
+  static final String NOTES = "test.notes..tasks";
 
-  @TempDir Path directory;
-  final TestClock clock = new TestClock();
+  /**
+   * How long the length of a queue the runtime asked the bus for stands: it asks again once this
+   * has passed, in real time or on the context's clock (docs/backpressure.md).
+   */
+  static final Duration SAMPLED = Duration.ofMillis(20);
 
-  /** The sources and sinks on the engines under test, with this bus and these options. */
-  abstract Toa app(Path context, InterceptedBus bus, Options options);
+  /** The counter of calls that waited (docs/observability.md). */
+  static final String WAITS = "toa.backlog.waits";
 
-  /** The name of the real bus under the interceptor. */
-  abstract String real();
+  /** The folder of the test's own, where its context is written. */
+  @TempDir protected Path directory;
+
+  /** The clock the context runs on, moved by the tests. */
+  protected final TestClock clock = new TestClock();
+
+  /**
+   * The {@code TOA_*} settings that choose the storage under test ({@code TOA_STORAGE}, {@code
+   * TOA_STORAGE_URL}); none for the embedded one.
+   */
+  protected abstract Map<String, String> storage();
+
+  /** The name of the provider of the bus under test, which the test's interceptor wraps. */
+  protected abstract String bus();
+
+  /** The options of the bus under test, as a context's {@code bus:} gives them. */
+  protected abstract Map<String, String> busOptions();
+
+  /** The context on the engines under test, every delivery through {@code bus}. */
+  private Toa app(Path context, InterceptedBus bus, Options options) {
+    return Toa.builder()
+        .directory(context)
+        .engine(bus)
+        .bus(bus.name(), busOptions())
+        .options(options.withEnvironment(storage()))
+        .build();
+  }
 
   @Test
   void aCallThatWrites_waitsWhileTheReceiversLag_andGoesOnOnceTheyCatchUp() throws Exception {
@@ -54,8 +90,7 @@ abstract class BackpressureContract {
       await()
           .atMost(PATIENCE)
           .until(() -> depth(app) == 4); // held by the receiver or waiting for it
-      clock.advance(
-          Duration.ofMillis(Admission.SAMPLE_MILLIS)); // the queue's length is asked again
+      clock.advance(SAMPLED); // the queue's length is asked again
       // the fourth may have waited a moment: an event published and not yet confirmed counts twice
       long before = waits(app);
 
@@ -89,7 +124,7 @@ abstract class BackpressureContract {
       app.call("test.sources.emit", emit(1));
       app.call("test.sources.emit", emit(2));
       await().atMost(PATIENCE).until(() -> depth(app) == 2);
-      clock.advance(Duration.ofMillis(Admission.SAMPLE_MILLIS));
+      clock.advance(SAMPLED);
       long before = waits(app); // the second may have waited a moment: see above
 
       long started = System.nanoTime();
@@ -117,7 +152,7 @@ abstract class BackpressureContract {
             Options.defaults().withClock(clock).withBacklog(0, PATIENCE))) {
       for (int n = 1; n <= 3; n++) app.call("test.sources.emit", emit(n));
       await().atMost(PATIENCE).until(() -> depth(app) == 3);
-      clock.advance(Duration.ofMillis(Admission.SAMPLE_MILLIS));
+      clock.advance(SAMPLED);
 
       assertThat(app.call("test.sources.emit", emit(4))).isInstanceOf(Reply.Output.class);
       assertThat(waits(app)).isZero();
@@ -155,7 +190,7 @@ abstract class BackpressureContract {
         assertThat(call.get(10, TimeUnit.SECONDS))
             .as("call %d answered while the bus does not say how long its queue is", n)
             .isInstanceOf(Reply.Output.class);
-        clock.advance(Duration.ofMillis(Admission.SAMPLE_MILLIS));
+        clock.advance(SAMPLED);
       }
       assertThat(waits(app)).isZero();
       release.countDown();
@@ -186,7 +221,7 @@ abstract class BackpressureContract {
                   return handler.handle(delivery);
                 };
     return new InterceptedBus(
-        "held-" + real(), real(), (events, proceed) -> proceed.accept(events), holding);
+        "held-" + bus(), bus(), (events, proceed) -> proceed.accept(events), holding);
   }
 
   private static long depth(Toa app) {
@@ -198,29 +233,49 @@ abstract class BackpressureContract {
   }
 
   static long waits(Toa app) {
-    Counter waits = app.metrics().find(Admission.WAITS).counter();
+    Counter waits = app.metrics().find(WAITS).counter();
     return waits == null ? 0 : (long) waits.count();
   }
 
-  static String hex(int n) {
-    return String.format("%032x", n);
+  @Test
+  void aComponentThatOnlySendsTasks_waitsWhileItsTasksLag_andGoesOnOnceTheyAreHandled()
+      throws Exception {
+    CountDownLatch release = new CountDownLatch(1);
+    // test.courier announces nothing anyone receives: its line is the task queue it sends to
+    Options options = Options.defaults().withClock(clock).withBacklog(3, PATIENCE.multipliedBy(2));
+    try (Toa app = app(Contexts.courier(directory), gated(release, NOTES), options)) {
+      for (int n = 1; n <= 4; n++) app.call("test.courier.dispatch", dispatch(n));
+      await()
+          .atMost(PATIENCE)
+          .until(() -> depth(app, NOTES) == 4); // held by the notes or waiting for them
+      clock.advance(SAMPLED); // the queue's length is asked again
+      long before =
+          waits(app); // the fourth may have waited a moment: a task published and not yet marked
+      // counts twice
+
+      CompletableFuture<Reply> fifth =
+          CompletableFuture.supplyAsync(() -> app.call("test.courier.dispatch", dispatch(5)));
+      await().atMost(PATIENCE).until(() -> waits(app) == before + 1);
+      await().during(QUIET).atMost(PATIENCE).until(() -> !fifth.isDone());
+
+      release.countDown();
+      assertThat(fifth.get(PATIENCE.toSeconds(), TimeUnit.SECONDS))
+          .isInstanceOf(Reply.Output.class);
+      await().atMost(PATIENCE).until(() -> notes(app) == 5);
+    }
   }
 
-  private static Request emit(int n) {
-    return Request.of(hex(n), Map.of("failures", 0, "refuse", false));
+  private static Request dispatch(int n) {
+    return Request.of(hex(n), Map.of("mode", "ok", "note", "note " + n));
   }
 
-  /** How many events each sink took, from 1 to n. */
-  private static List<Long> received(Toa app, int n) {
-    return IntStream.rangeClosed(1, n)
-        .mapToObj(i -> app.call("test.sinks.observe", Request.id(hex(i))))
-        .map(
-            reply ->
-                reply instanceof Reply.Output output
-                        && output.value().orElse(Map.of()) instanceof Map<?, ?> sink
-                        && sink.get("received") instanceof Number received
-                    ? received.longValue()
-                    : 0L) // a sink never written took none
-        .toList();
+  /** How many tasks the notes ran. */
+  private static long notes(Toa app) {
+    return app.call("test.notes.observe", Request.id("fedcba9876543210fedcba9876543210"))
+                instanceof Reply.Output output
+            && output.value().orElse(Map.of()) instanceof Map<?, ?> notes
+            && notes.get("received") instanceof Number received
+        ? received.longValue()
+        : 0;
   }
 }
