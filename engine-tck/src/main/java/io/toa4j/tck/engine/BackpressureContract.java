@@ -34,8 +34,7 @@ import org.junit.jupiter.api.io.TempDir;
  * and goes on once they are handled, or once the longest wait is over; a call that only reads never
  * waits; a component that only sends tasks waits for its tasks likewise. The receiver held by the
  * test, on the real bus ({@link InterceptedBus}). An engine's test extends this and names the
- * engines: the storage by its {@code TOA_*} settings ({@link #storage()}), the bus by its
- * provider's name and options ({@link #bus()}, {@link #busOptions()}).
+ * engines with {@link #engines()}.
  */
 public abstract class BackpressureContract {
   static final Duration PATIENCE = Duration.ofSeconds(30);
@@ -58,26 +57,12 @@ public abstract class BackpressureContract {
   /** The clock the context runs on, moved by the tests. */
   protected final TestClock clock = new TestClock();
 
-  /**
-   * The {@code TOA_*} settings that choose the storage under test ({@code TOA_STORAGE}, {@code
-   * TOA_STORAGE_URL}); none for the embedded one.
-   */
-  protected abstract Map<String, String> storage();
-
-  /** The name of the provider of the bus under test, which the test's interceptor wraps. */
-  protected abstract String bus();
-
-  /** The options of the bus under test, as a context's {@code bus:} gives them. */
-  protected abstract Map<String, String> busOptions();
+  /** The engines under test; the test's interceptor wraps their bus. */
+  protected abstract Engines engines();
 
   /** The context on the engines under test, every delivery through {@code bus}. */
   private Toa app(Path context, InterceptedBus bus, Options options) {
-    return Toa.builder()
-        .directory(context)
-        .engine(bus)
-        .bus(bus.name(), busOptions())
-        .options(options.withEnvironment(storage()))
-        .build();
+    return engines().builder(context, options, bus).build();
   }
 
   @Test
@@ -221,7 +206,10 @@ public abstract class BackpressureContract {
                   return handler.handle(delivery);
                 };
     return new InterceptedBus(
-        "held-" + bus(), bus(), (events, proceed) -> proceed.accept(events), holding);
+        "held-" + engines().bus(),
+        engines().bus(),
+        (events, proceed) -> proceed.accept(events),
+        holding);
   }
 
   private static long depth(Toa app) {

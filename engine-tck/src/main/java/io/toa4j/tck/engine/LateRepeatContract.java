@@ -21,8 +21,8 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * A {@code once} call repeated after its answer's window: refused as {@code ALREADY_ANSWERED} while
  * the record that it was answered is kept, run again only once that is forgotten; and the inbox
- * holds about one window of each whatever the load. An engine's test extends this, chooses the
- * engines with {@link #options()} and counts the inbox by the engine's own means with {@link
+ * holds about one window of each whatever the load. An engine's test extends this, names the
+ * engines with {@link #engines()} and counts the inbox by the engine's own means with {@link
  * #inbox()}.
  */
 public abstract class LateRepeatContract {
@@ -40,8 +40,8 @@ public abstract class LateRepeatContract {
   /** The clock the context runs on, moved by the tests. */
   protected final TestClock clock = new TestClock();
 
-  /** The options that choose the engines under test, such as their {@code TOA_*} environment. */
-  protected abstract Options options();
+  /** The engines under test. */
+  protected abstract Engines engines();
 
   /**
    * How many inbox entries the store of the component {@code test.ledger} holds, and how many of
@@ -51,9 +51,8 @@ public abstract class LateRepeatContract {
   protected abstract long[] inbox() throws Exception;
 
   private Toa ledger() {
-    return Toa.builder()
-        .directory(Contexts.ledger(directory, WINDOWS))
-        .options(options().withClock(clock))
+    return engines()
+        .builder(Contexts.ledger(directory, WINDOWS), Options.defaults().withClock(clock))
         .build();
   }
 

@@ -15,7 +15,6 @@ import io.toa4j.tck.time.TestClock;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
-import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
@@ -30,8 +29,7 @@ import tools.jackson.databind.ObjectMapper;
  * none of the others; a publish that stops midway (the bus cut after some of its events) is
  * published again whole by a sweep, and each event is handled once. On the real bus, every publish
  * passing through the test ({@link InterceptedBus}). An engine's test extends this and names the
- * engines: the storage by its {@code TOA_*} settings ({@link #storage()}), the bus by its
- * provider's name and options ({@link #bus()}, {@link #busOptions()}).
+ * engines with {@link #engines()}.
  */
 public abstract class PublishingTogetherContract {
   static final Duration PATIENCE = Duration.ofSeconds(30);
@@ -50,26 +48,12 @@ public abstract class PublishingTogetherContract {
   /** The clock the context runs on, moved by the tests. */
   protected final TestClock clock = new TestClock();
 
-  /**
-   * The {@code TOA_*} settings that choose the storage under test ({@code TOA_STORAGE}, {@code
-   * TOA_STORAGE_URL}); none for the embedded one.
-   */
-  protected abstract Map<String, String> storage();
-
-  /** The name of the provider of the bus under test, which the test's interceptor wraps. */
-  protected abstract String bus();
-
-  /** The options of the bus under test, as a context's {@code bus:} gives them. */
-  protected abstract Map<String, String> busOptions();
+  /** The engines under test; the test's interceptor wraps their bus. */
+  protected abstract Engines engines();
 
   /** The sources and sinks on the engines under test, every publish through {@code bus}. */
   private Toa app(Path context, InterceptedBus bus) {
-    return Toa.builder()
-        .directory(context)
-        .engine(bus)
-        .bus(bus.name(), busOptions())
-        .options(Options.defaults().withClock(clock).withEnvironment(storage()))
-        .build();
+    return engines().builder(context, Options.defaults().withClock(clock), bus).build();
   }
 
   /**
@@ -104,7 +88,7 @@ public abstract class PublishingTogetherContract {
     InterceptedBus bus =
         new InterceptedBus(
             "refusing-one",
-            bus(),
+            engines().bus(),
             (events, proceed) -> {
               publishes.hold(events);
               if (refusing.get()
@@ -153,7 +137,7 @@ public abstract class PublishingTogetherContract {
     InterceptedBus bus =
         new InterceptedBus(
             "cut-midway",
-            bus(),
+            engines().bus(),
             (events, proceed) -> {
               publishes.hold(events);
               if (events.size() > 1 && cut.getAndSet(false)) {

@@ -22,7 +22,7 @@ import org.junit.jupiter.api.io.TempDir;
  * An event already handled, delivered again on demand ({@link Admin#redeliver}): {@code
  * test.orders.created} reaches {@code test.tally.count}, which runs on every delivery, and {@code
  * test.purse.add}, which declares {@code once}. An engine's test extends this and chooses the
- * engines with {@link #options()}.
+ * engines with {@link #engines()}.
  */
 public abstract class RedeliveryContract {
   static final Duration SETTLE = Duration.ofSeconds(60);
@@ -34,11 +34,11 @@ public abstract class RedeliveryContract {
   /** The folder of the test's own, where its context is written. */
   @TempDir protected Path directory;
 
-  /** The options that choose the engines under test, such as their {@code TOA_*} environment. */
-  protected abstract Options options();
+  /** The engines under test. */
+  protected abstract Engines engines();
 
   private Toa boot() {
-    return Toa.builder().directory(context(directory)).options(options()).build();
+    return engines().builder(context(directory), Options.defaults()).build();
   }
 
   /**
@@ -46,7 +46,7 @@ public abstract class RedeliveryContract {
    * redeliver} opens it.
    */
   private Toa client() {
-    return Toa.builder().directory(directory).options(options()).connect();
+    return engines().builder(directory, Options.defaults()).connect();
   }
 
   private static Map<String, Object> tally(Toa app) {

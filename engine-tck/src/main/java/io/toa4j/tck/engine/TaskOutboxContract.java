@@ -28,7 +28,7 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * A task sent by an operation leaves with its commit and never before: {@code test.notes.note}
  * counts what reached it, and the task queue's deliveries count what was sent. An engine's test
- * extends this and chooses the engines with {@link #options()}.
+ * extends this and names the engines with {@link #engines()}.
  */
 public abstract class TaskOutboxContract {
   static final Duration SETTLE = Duration.ofSeconds(60);
@@ -39,11 +39,11 @@ public abstract class TaskOutboxContract {
   /** The folder of the test's own, where its context is written. */
   @TempDir protected Path directory;
 
-  /** The options that choose the engines under test, such as their {@code TOA_*} environment. */
-  protected abstract Options options();
+  /** The engines under test. */
+  protected abstract Engines engines();
 
   private Toa boot() {
-    return Toa.builder().directory(Contexts.courier(directory)).options(options()).build();
+    return engines().builder(Contexts.courier(directory), Options.defaults()).build();
   }
 
   private static Request parcel(String mode) {

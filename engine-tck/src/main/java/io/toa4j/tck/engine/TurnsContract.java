@@ -24,8 +24,8 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * Callers of one process on one record take turns: none loses the compare-and-swap to another, so
  * even {@code concurrency: none} answers every call; a call that refuses, throws or discards in the
- * line changes nothing and holds up no one behind it. An engine's test extends this and chooses the
- * engines with {@link #options()}.
+ * line changes nothing and holds up no one behind it. An engine's test extends this and names the
+ * engines with {@link #engines()}.
  */
 public abstract class TurnsContract {
   static final String ACCOUNT = "0123456789abcdef0123456789abcdef";
@@ -35,8 +35,8 @@ public abstract class TurnsContract {
   /** The folder of the test's own, where its context is written. */
   @TempDir protected Path directory;
 
-  /** The options that choose the engines under test, such as their {@code TOA_*} environment. */
-  protected abstract Options options();
+  /** The engines under test. */
+  protected abstract Engines engines();
 
   /**
    * The ledger, its add declared {@code concurrency: none}: a lost compare-and-swap would fail its
@@ -49,7 +49,7 @@ public abstract class TurnsContract {
         "components/test.ledger/manifest.toa.yaml",
         "concurrency: retry",
         "concurrency: none");
-    return Toa.builder().directory(context).options(options()).build();
+    return engines().builder(context, Options.defaults()).build();
   }
 
   private static Request add(long amount, String mode) {
@@ -115,7 +115,7 @@ public abstract class TurnsContract {
   void onceCallsAndTheirTwinsInOneLine_moveTheRecordOncePerIdentity_andTwinsGetOneAnswer()
       throws Exception {
     Path context = Contexts.ledger(directory, "true");
-    try (Toa app = Toa.builder().directory(context).options(options()).build()) {
+    try (Toa app = engines().builder(context, Options.defaults()).build()) {
       app.call("test.ledger.add", add(1, "ok"));
 
       // callers c and c + CALLERS / 2 make the same calls, under the same identities, at once

@@ -15,7 +15,7 @@ class MariadbRabbitEnginesTest extends RabbitEngines {
   }
 
   @Override
-  String ledgerInbox() {
+  String ledgerInboxTable() {
     return "test_ledger_inbox";
   }
 }

@@ -6,15 +6,13 @@ import java.io.IOException;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.SQLException;
-import java.util.Map;
 import org.junit.jupiter.api.extension.AfterEachCallback;
 import org.junit.jupiter.api.extension.BeforeEachCallback;
 import org.junit.jupiter.api.extension.ExtensionContext;
 
 /**
- * A database (PostgreSQL's or MariaDB's) and a RabbitMQ virtual host of one test's own, and the
- * {@code TOA_*} settings that point an unchanged context at them: made before each test and dropped
- * after it ({@code @RegisterExtension}).
+ * A database (PostgreSQL's or MariaDB's) and a RabbitMQ virtual host of one test's own: made before
+ * each test and dropped after it ({@code @RegisterExtension}).
  */
 final class OwnServers implements BeforeEachCallback, AfterEachCallback {
   private final Server database;
@@ -47,27 +45,19 @@ final class OwnServers implements BeforeEachCallback, AfterEachCallback {
     own = null;
   }
 
-  /** The settings that choose the storage and RabbitMQ, on this test's database and host. */
-  Map<String, String> environment() {
-    return Map.of(
-        "TOA_STORAGE",
-        storage,
-        "TOA_STORAGE_URL",
-        own.storageUrl(),
-        "TOA_BUS",
-        "rabbitmq",
-        "TOA_BUS_URL",
-        own.busUrl());
+  /** The name of the storage's provider: {@code postgres} or {@code mariadb}. */
+  String storageName() {
+    return storage;
   }
 
-  /** The settings that choose the storage alone, on this test's database. */
-  Map<String, String> storage() {
-    return Map.of("TOA_STORAGE", storage, "TOA_STORAGE_URL", own.storageUrl());
+  /** The JDBC URL of the test's database. */
+  String storageUrl() {
+    return own.storageUrl();
   }
 
-  /** The RabbitMQ bus's options, on this test's virtual host. */
-  Map<String, String> busOptions() {
-    return Map.of("url", own.busUrl());
+  /** The AMQP URL of the test's virtual host. */
+  String busUrl() {
+    return own.busUrl();
   }
 
   /** A connection to the test's database, beside the context's. */

@@ -15,7 +15,7 @@ class PostgresRabbitEnginesTest extends RabbitEngines {
   }
 
   @Override
-  String ledgerInbox() {
+  String ledgerInboxTable() {
     return "test_ledger.inbox";
   }
 }
