@@ -177,8 +177,8 @@ public final class Toa implements Callable<Integer> {
 
   /**
    * Lowers the log level to warnings, so a call's stdout and stderr hold its reply only. Works
-   * because Logback reads its configuration ({@code logback.xml}, which reads this property) when
-   * the first logger is made, and no command makes one before it runs.
+   * because Logback configures itself ({@link Logs}, which reads this property) when the first
+   * logger is made, and no command makes one before it runs.
    */
   static void quietLogs() {
     if (System.getProperty("toa.log.level") == null) System.setProperty("toa.log.level", "WARN");

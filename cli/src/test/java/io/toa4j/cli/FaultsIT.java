@@ -14,6 +14,7 @@ import io.toa4j.spi.BusProvider;
 import io.toa4j.spi.BusSettings;
 import io.toa4j.testkit.rabbitmq.VirtualHosts;
 import io.toa4j.testkit.servers.Needs;
+import io.toa4j.testkit.servers.OwnEngines;
 import io.toa4j.testkit.servers.Server;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -26,7 +27,6 @@ import java.sql.SQLException;
 import java.sql.Statement;
 import java.time.Clock;
 import java.time.Duration;
-import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
 import java.util.ServiceLoader;
@@ -35,7 +35,6 @@ import java.util.TreeMap;
 import java.util.TreeSet;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
-import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -70,29 +69,15 @@ class FaultsIT {
   private Path shop;
   private Path logs;
   private ToaShell toa;
+  private OwnEngines own;
   private String name;
   private Map<String, String> environment;
   private int runs;
 
   @BeforeEach
   void createDatabaseAndVirtualHost() throws Exception {
-    byte[] random = new byte[8];
-    ThreadLocalRandom.current().nextBytes(random);
-    name = "toa_" + HexFormat.of().formatHex(random);
-    try (Connection c = DriverManager.getConnection(ADMIN);
-        Statement s = c.createStatement()) {
-      s.execute("CREATE DATABASE " + name);
-    } catch (SQLException e) {
-      throw new AssertionError(
-          "Cannot create a database on PostgreSQL at "
-              + Server.POSTGRES.host()
-              + ":"
-              + Server.POSTGRES.port()
-              + ": "
-              + e.getMessage(),
-          e);
-    }
-    VirtualHosts.create(name);
+    own = OwnEngines.create();
+    name = own.name();
     shop = ToaShell.copyOfShop(temp);
     logs = Files.createDirectories(temp.resolve("logs"));
     environment =
@@ -111,11 +96,7 @@ class FaultsIT {
   @AfterEach
   void stopAndDrop() throws Exception {
     toa.close(); // every process this test started, before their database and virtual host go
-    try (Connection c = DriverManager.getConnection(ADMIN);
-        Statement s = c.createStatement()) {
-      s.execute("DROP DATABASE IF EXISTS " + name + " WITH (FORCE)");
-    }
-    VirtualHosts.delete(name);
+    own.close();
   }
 
   @Test

@@ -9,8 +9,8 @@ import io.toa4j.spi.BusProvider;
 import io.toa4j.spi.BusSettings;
 import io.toa4j.spi.Message;
 import io.toa4j.testkit.net.TcpProxy;
-import io.toa4j.testkit.rabbitmq.VirtualHosts;
 import io.toa4j.testkit.servers.Needs;
+import io.toa4j.testkit.servers.OwnEngines;
 import io.toa4j.testkit.servers.Server;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -21,11 +21,9 @@ import java.sql.SQLException;
 import java.sql.Statement;
 import java.time.Clock;
 import java.time.Duration;
-import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
 import java.util.ServiceLoader;
-import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -38,40 +36,25 @@ import tools.jackson.databind.node.ObjectNode;
  * The shop across processes on PostgreSQL and RabbitMQ (a database and a virtual host of each
  * test's own): {@code toa run billing.topups} in one JVM, {@code toa run billing.wallets} in
  * another, and {@code toa call} from a third reaching them over the bus. The servers are the tests'
- * ({@link Server#url(String)}); rabbitmqctl makes the virtual hosts, so the broker must be on this
- * machine.
+ * ({@link Server#url(String)}, {@link OwnEngines}); rabbitmqctl makes the virtual hosts, so the
+ * broker must be on this machine.
  */
 @Needs({Server.POSTGRES, Server.RABBITMQ, Server.RABBITMQ_CONTROL})
 class HostsIT {
-  static final String ADMIN = Server.POSTGRES.url();
   static final Duration PATIENCE = Duration.ofSeconds(90);
 
   @TempDir Path temp;
   private Path shop;
   private Path logs;
   private ToaShell toa;
+  private OwnEngines own;
   private String name;
   private int runs;
 
   @BeforeEach
   void createDatabaseAndVirtualHost() throws Exception {
-    byte[] random = new byte[8];
-    ThreadLocalRandom.current().nextBytes(random);
-    name = "toa_" + HexFormat.of().formatHex(random);
-    try (Connection c = DriverManager.getConnection(ADMIN);
-        Statement s = c.createStatement()) {
-      s.execute("CREATE DATABASE " + name);
-    } catch (SQLException e) {
-      throw new AssertionError(
-          "Cannot create a database on PostgreSQL at "
-              + Server.POSTGRES.host()
-              + ":"
-              + Server.POSTGRES.port()
-              + ": "
-              + e.getMessage(),
-          e);
-    }
-    VirtualHosts.create(name);
+    own = OwnEngines.create();
+    name = own.name();
     shop = ToaShell.copyOfShop(temp);
     logs = Files.createDirectories(temp.resolve("logs"));
     toa =
@@ -91,11 +74,7 @@ class HostsIT {
   @AfterEach
   void stopAndDrop() throws Exception {
     toa.close(); // every process this test started, before their database and virtual host go
-    try (Connection c = DriverManager.getConnection(ADMIN);
-        Statement s = c.createStatement()) {
-      s.execute("DROP DATABASE IF EXISTS " + name + " WITH (FORCE)");
-    }
-    VirtualHosts.delete(name);
+    own.close();
   }
 
   @Test

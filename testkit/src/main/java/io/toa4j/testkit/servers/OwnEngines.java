@@ -10,9 +10,9 @@ import java.sql.Statement;
 /**
  * A database (PostgreSQL's or MariaDB's) and a RabbitMQ virtual host of one test's own, on the
  * servers the tests use ({@link Server#url(String)}), so tests that share the servers never meet;
- * {@link #close()} drops both. The virtual host is made with rabbitmqctl, so a test that uses this
- * needs the database's server, {@link Server#RABBITMQ} and {@link Server#RABBITMQ_CONTROL}. Needs
- * the database's driver on the test's class path.
+ * {@link #close()} drops both. The virtual host comes from {@link VirtualHosts#take()}, so a test
+ * that uses this needs the database's server, {@link Server#RABBITMQ} and {@link
+ * Server#RABBITMQ_CONTROL}. Needs the database's driver on the test's class path.
  */
 public final class OwnEngines implements AutoCloseable {
   private final String name;
@@ -33,18 +33,19 @@ public final class OwnEngines implements AutoCloseable {
    * Server#MARIADB}.
    */
   public static OwnEngines create(Server database) throws IOException, InterruptedException {
-    OwnEngines engines = new OwnEngines(VirtualHosts.freshName(), database);
+    if (database != Server.POSTGRES && database != Server.MARIADB) {
+      throw new IllegalArgumentException(database + " holds no databases");
+    }
+    OwnEngines engines = new OwnEngines(VirtualHosts.take(), database);
     String create =
-        switch (database) {
-          case POSTGRES -> "CREATE DATABASE " + engines.name;
-          case MARIADB ->
-              "CREATE DATABASE `" + engines.name + "` CHARACTER SET utf8mb4 COLLATE utf8mb4_bin";
-          default -> throw new IllegalArgumentException(database + " holds no databases");
-        };
+        database == Server.MARIADB
+            ? "CREATE DATABASE `" + engines.name + "` CHARACTER SET utf8mb4 COLLATE utf8mb4_bin"
+            : "CREATE DATABASE " + engines.name;
     try (Connection c = DriverManager.getConnection(database.url());
         Statement s = c.createStatement()) {
       s.execute(create);
     } catch (SQLException e) {
+      VirtualHosts.release(engines.name);
       throw new AssertionError(
           "Cannot create a database on "
               + database.title()
@@ -58,7 +59,6 @@ public final class OwnEngines implements AutoCloseable {
               + e.getMessage(),
           e);
     }
-    VirtualHosts.create(engines.name);
     return engines;
   }
 
@@ -86,6 +86,6 @@ public final class OwnEngines implements AutoCloseable {
               ? "DROP DATABASE IF EXISTS `" + name + "`"
               : "DROP DATABASE IF EXISTS " + name + " WITH (FORCE)");
     }
-    VirtualHosts.delete(name);
+    VirtualHosts.release(name);
   }
 }
