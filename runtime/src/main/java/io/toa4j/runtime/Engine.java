@@ -85,6 +85,12 @@ import tools.jackson.databind.node.ObjectNode;
  * ({@link Lookup}), the operations toa4j implements itself ({@link GenericOperations}), and the
  * tasks of an attempt ({@link Outgoing}: 9).
  *
+ * <p>Why this class stays over 400 lines: the five kinds share one path (read, bind a fresh entry,
+ * run the code with a fresh context, judge what it returned, commit or not), and invariants 2, 4,
+ * 6, 7 and 10 are statements about that whole path. Split by kind, each part would repeat how a
+ * refusal, a discard, a thrown failure and an output are judged, which is where the kinds must not
+ * differ.
+ *
  * <p>Thread-safe and stateless between calls: any number of calls run at once.
  */
 final class Engine {

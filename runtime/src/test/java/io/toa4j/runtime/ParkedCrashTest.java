@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.toa4j.spi.Parked;
 import io.toa4j.spi.StoredRecord;
+import io.toa4j.tck.contexts.Contexts;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;
@@ -41,7 +42,7 @@ class ParkedCrashTest {
   @Test
   @Timeout(value = 10, unit = TimeUnit.MINUTES)
   void sigkillAtRandomMoments_announcesEveryParkedMessageOnce() throws Exception {
-    Path context = ParkedEventsContract.context(directory, false);
+    Path context = Contexts.parkedEvents(directory, false);
     Path pager = context.resolve("components/test.pager/manifest.toa.yaml");
     Files.writeString(
         pager,

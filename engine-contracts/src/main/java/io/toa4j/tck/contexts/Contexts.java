@@ -620,4 +620,134 @@ public final class Contexts {
         }
         """);
   }
+
+  /**
+   * A context of parked messages as events: {@code test.orders}; {@code test.fussy} and {@code
+   * test.picky}, whose operations take only amounts of at least 0 from {@code test.orders.created};
+   * {@code test.pager}, receiving the events of {@code system.messages}; and, when {@code broken},
+   * {@code test.broken}, whose receiver of {@code system.messages.parked} cannot take its payload.
+   */
+  public static Path parkedEvents(Path directory, boolean broken) {
+    orders(directory);
+    fussy(directory, "fussy", "take");
+    fussy(directory, "picky", "pick");
+    write(
+        directory,
+        "components/test.pager/manifest.toa.yaml",
+        """
+        entity:
+          properties:
+            state: { type: string }
+            message: { type: string }
+            queue: { type: string }
+            label: { type: string }
+            operation: { type: string }
+            code: { type: string }
+            reason: { type: string }
+            attempts: { type: integer }
+            firstFailure: { type: string }
+            lastFailure: { type: string }
+            discardReason: { type: string }
+        operations:
+          note:
+            input: { type: object }
+        receivers:
+          system.messages.parked: note
+          system.messages.replayed: note
+          system.messages.discarded: note
+        """);
+    write(
+        directory,
+        "components/test.pager/Note.java",
+        """
+        package test.pager;
+        public class Note extends io.toa4j.api.Entry {
+          public String state = "", message = "", queue = "", label = "", operation = "", code = "", reason = "";
+          public String firstFailure = "", lastFailure = "", discardReason = "";
+          public long attempts;
+        }
+        """);
+    write(
+        directory,
+        "components/test.pager/operations/Note.java",
+        """
+        package test.pager.operations;
+        public class Note implements io.toa4j.api.Transition<Note.Input, test.pager.Note> {
+          public record Input(String state, String message, String queue, String label, String operation, String code,
+              String reason, long attempts, String firstFailure, String lastFailure, String discardReason) {}
+          public Object transition(Input in, test.pager.Note entry) {
+            entry.state = in.state(); entry.message = in.message(); entry.queue = in.queue(); entry.label = in.label();
+            entry.operation = in.operation(); entry.code = in.code(); entry.reason = in.reason(); entry.attempts = in.attempts();
+            entry.firstFailure = in.firstFailure(); entry.lastFailure = in.lastFailure();
+            entry.discardReason = in.discardReason() == null ? "" : in.discardReason();
+            return entry;
+          }
+        }
+        """);
+    if (broken) {
+      write(
+          directory,
+          "components/test.broken/manifest.toa.yaml",
+          """
+          operations:
+            mind:
+              input:
+                type: object
+                properties:
+                  never: { type: string }
+                required: [never]
+          receivers:
+            system.messages.parked: mind
+          """);
+      write(
+          directory,
+          "components/test.broken/operations/Mind.java",
+          """
+          package test.broken.operations;
+          public class Mind implements io.toa4j.api.Computation<Mind.Input> {
+            public record Input(String never) {}
+            public Object computation(Input input) {
+              return input.never();
+            }
+          }
+          """);
+    }
+    return directory;
+  }
+
+  /**
+   * {@code test.<name>}, whose computation {@code operation} receives test.orders.created and takes
+   * no negative amount.
+   */
+  private static void fussy(Path directory, String name, String operation) {
+    write(
+        directory,
+        "components/test." + name + "/manifest.toa.yaml",
+        """
+        operations:
+          %s:
+            input:
+              type: object
+              properties:
+                amount: { type: integer, minimum: 0 }
+              required: [amount]
+        receivers:
+          test.orders.created: %s
+        """
+            .formatted(operation, operation));
+    String type = Character.toUpperCase(operation.charAt(0)) + operation.substring(1);
+    write(
+        directory,
+        "components/test." + name + "/operations/" + type + ".java",
+        """
+        package test.%s.operations;
+        public class %s implements io.toa4j.api.Computation<%s.Input> {
+          public record Input(long amount) {}
+          public Object computation(Input input) {
+            return input.amount();
+          }
+        }
+        """
+            .formatted(name, type, type));
+  }
 }

@@ -93,4 +93,13 @@ public abstract class EngineKit {
       return EngineKit.this.engines();
     }
   }
+
+  /** {@link ParkedEventsContract} on the test's engines. */
+  @Nested
+  class ParkedEvents extends ParkedEventsContract {
+    @Override
+    protected Engines engines() {
+      return EngineKit.this.engines();
+    }
+  }
 }
