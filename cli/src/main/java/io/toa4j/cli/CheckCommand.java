@@ -1,6 +1,6 @@
 package io.toa4j.cli;
 
-import io.toa4j.test.Check;
+import io.toa4j.test.core.Check;
 import java.io.PrintWriter;
 import java.util.List;
 import java.util.concurrent.Callable;

@@ -1,6 +1,6 @@
 package io.toa4j.test;
 
-import io.toa4j.spi.Message;
+import io.toa4j.test.core.Published;
 import java.util.Map;
 import org.assertj.core.api.AssertProvider;
 
@@ -14,13 +14,8 @@ import org.assertj.core.api.AssertProvider;
  */
 public record AnnouncedEvent(String label, String id, Map<String, Object> payload, long version)
     implements AssertProvider<EventAssert> {
-  static AnnouncedEvent of(Message message) {
-    String version = message.headers().getOrDefault("version", "0");
-    return new AnnouncedEvent(
-        message.label(),
-        message.id(),
-        Map.copyOf(Values.object(message.body())),
-        Long.parseLong(version));
+  static AnnouncedEvent of(Published event) {
+    return new AnnouncedEvent(event.label(), event.id(), event.payload(), event.version());
   }
 
   @Override

@@ -1,5 +1,6 @@
 package io.toa4j.test;
 
+import io.toa4j.test.core.Values;
 import java.util.Map;
 import java.util.TreeSet;
 import org.assertj.core.api.AbstractAssert;

@@ -1,8 +1,8 @@
 package io.toa4j.test;
 
 import io.toa4j.spi.StoredRecord;
+import io.toa4j.test.core.Values;
 import java.time.Instant;
-import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Optional;
 import org.assertj.core.api.AssertProvider;
@@ -45,14 +45,7 @@ public record RecordView(String component, String id, Optional<StoredRecord> sto
    * (epoch milliseconds), as plain values; empty when never written.
    */
   public Map<String, Object> properties() {
-    if (stored.isEmpty()) return Map.of();
-    StoredRecord r = stored.get();
-    Map<String, Object> properties = new LinkedHashMap<>(Values.object(r.state()));
-    properties.put("id", r.id());
-    properties.put("VERSION", r.version());
-    properties.put("CREATED", r.created());
-    properties.put("UPDATED", r.updated());
-    return properties;
+    return stored.map(Values::properties).orElse(Map.of());
   }
 
   /** A property's value, or null when the record does not have it. */

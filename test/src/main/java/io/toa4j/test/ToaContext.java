@@ -1,30 +1,19 @@
 package io.toa4j.test;
 
 import io.toa4j.api.Request;
-import io.toa4j.manifest.ComponentManifest;
-import io.toa4j.runtime.Answer;
-import io.toa4j.runtime.Options;
 import io.toa4j.runtime.Toa;
 import io.toa4j.runtime.ToaBuilder;
-import io.toa4j.spi.Message;
-import io.toa4j.spi.Store;
-import io.toa4j.spi.StoredRecord;
+import io.toa4j.test.core.Harness;
+import io.toa4j.test.core.Published;
+import io.toa4j.test.core.TestClock;
 import java.lang.reflect.InvocationTargetException;
 import java.lang.reflect.Method;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.HexFormat;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
-import java.util.Objects;
 import java.util.Optional;
 import java.util.OptionalLong;
-import java.util.Random;
-import java.util.Set;
-import java.util.TreeSet;
 import java.util.function.Consumer;
 import org.junit.jupiter.api.extension.AfterEachCallback;
 import org.junit.jupiter.api.extension.BeforeEachCallback;
@@ -61,28 +50,16 @@ import org.junit.jupiter.api.extension.ReflectiveInvocationContext;
  * its scenario a second time with every message delivered twice, and fails when that ends
  * differently; with {@link #crash()}, again with repeats at the points a seed picks. Not
  * thread-safe: one test at a time drives it (the context it runs is thread-safe).
+ *
+ * <p>What it drives is the kit's core ({@code toa4j-test-core}'s {@link Harness}, which {@code toa
+ * check} drives too); this class adds JUnit's callbacks and AssertJ's views.
  */
 public final class ToaContext
     implements BeforeEachCallback, AfterEachCallback, InvocationInterceptor {
   /** How long {@link #settle()} waits unless told otherwise. */
-  public static final Duration SETTLE = Duration.ofSeconds(30);
+  public static final Duration SETTLE = Harness.SETTLE;
 
-  /**
-   * The folder of a context's state that keeps its compiled classes, by component and hash of their
-   * sources.
-   */
-  private static final String CLASSES = "classes";
-
-  /**
-   * The longest wait of one look at what is pending, between checks for messages that wait for the
-   * clock.
-   */
-  private static final Duration LOOK = Duration.ofMillis(500);
-
-  private final Optional<Path> folder;
-  private final List<Consumer<ToaBuilder>> settings = new ArrayList<>();
-  private Duration settleTimeout = SETTLE;
-  private long seed = 17;
+  private final Harness harness;
   private boolean twice;
   private boolean crash;
   private Optional<Long> crashSeed = Optional.empty();
@@ -91,28 +68,12 @@ public final class ToaContext
   private long drawn;
 
   private final List<Setup> setups = new ArrayList<>();
-  private Running running;
-
-  /**
-   * What one started context is made of.
-   *
-   * @param repeats which messages this run hands over again
-   */
-  private record Running(
-      Path state,
-      TestClock clock,
-      Toa toa,
-      KitStorage storage,
-      KitBus bus,
-      Causes causes,
-      Random identities,
-      Repeats repeats) {}
 
   /** A {@code @BeforeEach} method of the test, run again before the scenario's second run. */
   private record Setup(Method method, Object target, List<Object> arguments) {}
 
-  private ToaContext(Optional<Path> folder) {
-    this.folder = folder;
+  private ToaContext(Harness harness) {
+    this.harness = harness;
   }
 
   /**
@@ -120,13 +81,7 @@ public final class ToaContext
    * in a temporary folder, never in the project's {@code .toa/}.
    */
   public static ToaContext folder(Path folder) {
-    Objects.requireNonNull(folder, "folder");
-    if (!Files.isRegularFile(folder.resolve("context.toa.yaml"))) {
-      throw new IllegalArgumentException(
-          folder.toAbsolutePath().normalize()
-              + " holds no context.toa.yaml; give the folder of a context, such as examples/shop");
-    }
-    return new ToaContext(Optional.of(folder));
+    return new ToaContext(Harness.folder(folder));
   }
 
   /**
@@ -134,7 +89,7 @@ public final class ToaContext
    * manifest))}, with the builder's methods for components and settings.
    */
   public static ToaContext built(Consumer<ToaBuilder> context) {
-    return new ToaContext(Optional.empty()).with(context);
+    return new ToaContext(Harness.built(context));
   }
 
   /**
@@ -145,15 +100,13 @@ public final class ToaContext
    * clock and the announcing of every event stay the kit's.
    */
   public ToaContext with(Consumer<ToaBuilder> more) {
-    settings.add(Objects.requireNonNull(more, "more"));
+    harness.with(more);
     return this;
   }
 
   /** How long {@link #settle()} waits before failing; 30 s unless told. */
   public ToaContext settleTimeout(Duration timeout) {
-    if (timeout.isNegative() || timeout.isZero())
-      throw new IllegalArgumentException("a settle timeout is positive; got " + timeout);
-    this.settleTimeout = timeout;
+    harness.settleTimeout(timeout);
     return this;
   }
 
@@ -162,7 +115,7 @@ public final class ToaContext
    * ones.
    */
   public ToaContext seed(long seed) {
-    this.seed = seed;
+    harness.seed(seed);
     return this;
   }
 
@@ -212,8 +165,7 @@ public final class ToaContext
    * run.
    */
   public boolean deliversTwice() {
-    Repeats repeats = running().repeats();
-    return repeats.any() && repeats.seed().isEmpty();
+    return harness.deliversTwice();
   }
 
   /**
@@ -221,7 +173,7 @@ public final class ToaContext
    * empty.
    */
   public OptionalLong crashSeed() {
-    return running().repeats().seed();
+    return harness.crashSeed();
   }
 
   /**
@@ -229,16 +181,14 @@ public final class ToaContext
    * mode.
    */
   List<String> crashPoints() {
-    return running().repeats().picked();
+    return harness.crashPoints();
   }
 
   @Override
   public void beforeEach(ExtensionContext extension) {
     setups.clear();
-    if (crash)
-      drawn =
-          Repeats.seed(
-              crashSeed); // a seed property that is no number fails the test before it runs
+    // a seed property that is no number fails the test before it runs
+    if (crash) drawn = Harness.crashSeed(crashSeed);
     start();
   }
 
@@ -263,81 +213,13 @@ public final class ToaContext
       throws Throwable {
     invocation.proceed();
     if (!twice && !crash) return;
-    settle();
-    Snapshot once = snapshot();
-    if (twice) rerun(Repeats.every(), once, method);
-    if (crash) rerun(Repeats.drawn(drawn), once, method);
-  }
-
-  /**
-   * Runs the scenario again on a fresh context that hands messages over again as {@code repeats}
-   * says, settles it, and compares what it left with {@code once}.
-   *
-   * @throws AssertionError naming each difference, and in crash mode the seed and its points
-   */
-  private void rerun(Repeats repeats, Snapshot once, ReflectiveInvocationContext<Method> method)
-      throws Throwable {
-    start(repeats, Optional.empty());
-    Throwable trouble = null;
-    try {
-      for (Setup setup : setups) invoke(setup.method(), setup.target(), setup.arguments());
-      invoke(method.getExecutable(), method.getTarget().orElse(null), method.getArguments());
-      settle();
-    } catch (Throwable t) {
-      trouble = t;
-    }
-    List<String> differences = snapshot().differences(once, this::writer);
-    OptionalLong seed = repeats.seed();
-    if (differences.isEmpty()) {
-      if (trouble == null) return;
-      if (seed.isEmpty()) throw trouble;
-      throw new AssertionError(
-          mode(repeats)
-              + ": the scenario failed in the run that repeats the points the seed picked: "
-              + trouble.getMessage()
-              + points(repeats),
-          trouble);
-    }
-    String what =
-        seed.isEmpty()
-            ? "delivering every message twice ends differently from delivering it once:"
-            : "repeating the messages at the points the seed picked ends differently from delivering each once:";
-    AssertionError failure =
-        new AssertionError(
-            mode(repeats)
-                + ": "
-                + what
-                + "\n- "
-                + String.join("\n- ", differences)
-                + points(repeats));
-    if (trouble != null) failure.addSuppressed(trouble);
-    throw failure;
-  }
-
-  /** How a failure of this run starts: {@code Twice mode}, or {@code Crash mode, seed 42}. */
-  private static String mode(Repeats repeats) {
-    OptionalLong seed = repeats.seed();
-    return seed.isEmpty() ? "Twice mode" : "Crash mode, seed " + seed.getAsLong();
-  }
-
-  /** In crash mode, the points the seed picked and how to repeat the run; nothing in twice mode. */
-  private static String points(Repeats repeats) {
-    if (repeats.seed().isEmpty()) return "";
-    long seed = repeats.seed().getAsLong();
-    List<String> picked = repeats.picked();
-    return "\nThe seed picked "
-        + picked.size()
-        + " of "
-        + repeats.points()
-        + " point(s)"
-        + (picked.isEmpty() ? "" : ":\n- " + String.join("\n- ", picked))
-        + "\nRepeat this run with -D"
-        + Repeats.SEED
-        + "="
-        + seed
-        + ", or crash("
-        + seed
-        + ")";
+    harness.repeat(
+        () -> {
+          for (Setup setup : setups) invoke(setup.method(), setup.target(), setup.arguments());
+          invoke(method.getExecutable(), method.getTarget().orElse(null), method.getArguments());
+        },
+        twice,
+        crash ? OptionalLong.of(drawn) : OptionalLong.empty());
   }
 
   private static void invoke(Method method, Object target, List<Object> arguments)
@@ -348,62 +230,6 @@ public final class ToaContext
     } catch (InvocationTargetException e) {
       throw e.getCause();
     }
-  }
-
-  /**
-   * What the running context holds now: every record of every component with an entity, the events,
-   * the parked messages.
-   */
-  Snapshot snapshot() {
-    Map<String, Map<String, Map<String, Object>>> records = new LinkedHashMap<>();
-    for (ComponentManifest component : running().toa().context().components()) {
-      if (component.entity().isEmpty()) continue;
-      Map<String, Map<String, Object>> byId = new LinkedHashMap<>();
-      for (RecordView record : records(component.label()))
-        byId.put(record.id(), record.properties());
-      records.put(component.label(), byId);
-    }
-    return new Snapshot(records, events().events(), parked().messages());
-  }
-
-  /**
-   * The message whose handling last wrote a record in this run, as an operation and what it was
-   * given: the last write made by a repeated delivery when there is one, else the last write.
-   */
-  private Optional<String> writer(String component, String id) {
-    List<Causes.Written> writes =
-        running().causes().written().stream()
-            .filter(
-                w -> w.component().equals(component) && w.id().equals(id) && w.cause().isPresent())
-            .toList();
-    Optional<Causes.Cause> cause =
-        writes.stream()
-            .map(w -> w.cause().get())
-            .filter(Causes.Cause::repeat)
-            .reduce((a, b) -> b)
-            .or(() -> writes.stream().map(w -> w.cause().get()).reduce((a, b) -> b));
-    return cause.map(this::described);
-  }
-
-  /**
-   * A message handed to the runtime as the operation it ran and what it was given: {@code
-   * kit.tally.bump, given kit.orders.created again}.
-   */
-  private String described(Causes.Cause cause) {
-    String again = cause.repeat() ? " again" : "";
-    if (cause.queue().isEmpty()) return cause.label() + ", called" + again + " under its identity";
-    String queue = cause.queue().get();
-    String receiver = queue.substring(queue.lastIndexOf("..") + 2);
-    if (receiver.equals("tasks")) return cause.label() + ", run" + again + " as a task";
-    String operation =
-        running().toa().context().components().stream()
-            .filter(c -> c.label().equals(receiver))
-            .flatMap(c -> c.receivers().stream())
-            .filter(r -> r.label().equals(cause.label()))
-            .map(r -> receiver + "." + r.operation())
-            .findFirst()
-            .orElse(receiver);
-    return operation + ", given " + cause.label() + again;
   }
 
   @Override
@@ -418,84 +244,12 @@ public final class ToaContext
    *     {@link ToaBuilder#build()} does, when the context does not fit
    */
   public void start() {
-    start(Repeats.none(), Optional.empty());
-  }
-
-  /**
-   * Boots a context on a copy of the state another one left ({@link #closeKeeping()}): its records,
-   * outboxes, inboxes, bus and compiled classes, in a new temporary folder.
-   */
-  void start(Path from) {
-    start(Repeats.none(), Optional.of(from));
-  }
-
-  /**
-   * Boots a context handing messages over again as {@code repeats} says, fresh or on a copy of
-   * {@code from}.
-   */
-  private void start(Repeats repeats, Optional<Path> from) {
-    Path state = Folders.temporary();
-    if (from.isPresent()) {
-      Folders.copy(from.get(), state);
-    } else if (running != null && Files.isDirectory(running.state().resolve(CLASSES))) {
-      // the run before compiled the same sources: its classes, cached by their hash, spare this one
-      // compiling them again
-      Folders.copy(running.state().resolve(CLASSES), Folders.folder(state.resolve(CLASSES)));
-    }
-    close();
-    TestClock clock = new TestClock(TestClock.START);
-    Causes causes = new Causes();
-    KitStorage storage = new KitStorage(causes, repeats);
-    KitBus bus = new KitBus(clock, causes, repeats);
-    ToaBuilder builder = Toa.builder();
-    folder.ifPresent(builder::directory);
-    builder.options(
-        Options.defaults().withEnvironment(Map.of()).withRandom(new Random(seed)).withChecks(true));
-    settings.forEach(s -> s.accept(builder));
-    builder
-        .clock(clock)
-        .engine(storage)
-        .engine(bus)
-        .storage(KitStorage.NAME, Map.of())
-        .bus(KitBus.NAME, Map.of())
-        .state(state)
-        .announceAll();
-    try {
-      running =
-          new Running(
-              state, clock, builder.build(), storage, bus, causes, new Random(~seed), repeats);
-    } catch (RuntimeException e) {
-      Folders.delete(state);
-      throw e;
-    }
-  }
-
-  /**
-   * Closes the context and keeps its folder, to {@linkplain #start(Path) start on} copies of it;
-   * the caller removes it.
-   */
-  Path closeKeeping() {
-    Running r = running();
-    running = null;
-    r.toa().close();
-    return r.state();
-  }
-
-  /** The endpoints of the tasks delivered so far in the running context, each once. */
-  Set<String> tasks() {
-    return running().bus().tasks();
+    harness.start();
   }
 
   /** Closes the context and removes its folder; nothing when it is not running. */
   public void close() {
-    Running r = running;
-    running = null;
-    if (r == null) return;
-    try {
-      r.toa().close();
-    } finally {
-      Folders.delete(r.state());
-    }
+    harness.close();
   }
 
   /**
@@ -508,44 +262,24 @@ public final class ToaContext
    * @param endpoint {@code namespace.name.operation}
    */
   public Replied call(String endpoint, Request request, String identity) {
-    Running r = running();
-    Answer answer =
-        r.causes()
-            .under(
-                new Causes.Cause(Optional.empty(), endpoint, false),
-                () -> r.toa().answer(endpoint, request, identity));
-    if (r.repeats().beforeAnswer(endpoint, identity)) {
-      try {
-        r.causes()
-            .under(
-                new Causes.Cause(Optional.empty(), endpoint, true),
-                () -> r.toa().answer(endpoint, request, identity));
-      } catch (RuntimeException e) {
-        throw new AssertionError(
-            (r.repeats().seed().isEmpty() ? "Twice mode: " : "Crash mode: ")
-                + endpoint
-                + ", called again under its identity "
-                + identity
-                + ", failed where the first call was answered: "
-                + e.getMessage(),
-            e);
-      }
-    }
-    return new Replied(endpoint, identity, answer.reply(), answer.replayed());
+    return replied(harness.call(endpoint, request, identity));
   }
 
   /** Calls an operation under a fresh identity, minted from the kit's seed. */
   public Replied call(String endpoint, Request request) {
-    byte[] bytes = new byte[16];
-    running().identities().nextBytes(bytes);
-    return call(endpoint, request, HexFormat.of().formatHex(bytes));
+    return replied(harness.call(endpoint, request));
+  }
+
+  private static Replied replied(Harness.Called called) {
+    return new Replied(
+        called.endpoint(), called.identity(), called.answer().reply(), called.answer().replayed());
   }
 
   /**
    * Waits, at most the settle timeout, until every consequence of the scenario so far is handled.
    */
   public void settle() {
-    settle(settleTimeout);
+    harness.settle();
   }
 
   /**
@@ -554,74 +288,12 @@ public final class ToaContext
    * (handled, or parked). Time by the test clock does not pass meanwhile: a message that failed and
    * is retried after a delay waits for {@link #advance}, and when nothing else is pending the wait
    * ends at once. In crash mode, the outbox entries whose crash fell between their publish and
-   * their marking published are put back once the rest has settled ({@link
-   * io.toa4j.runtime.Admin#redeliver}, as after the dead process's claim has ended), and waited for
-   * in turn.
+   * their marking published are put back once the rest has settled, and waited for in turn.
    *
    * @throws AssertionError naming what is still pending, and the messages waiting for the clock
    */
   public void settle(Duration timeout) {
-    Running r = running();
-    long deadline = System.nanoTime() + timeout.toNanos();
-    while (true) {
-      long left = deadline - System.nanoTime();
-      Optional<String> pending =
-          r.toa().admin().settle(Duration.ofNanos(Math.max(0, Math.min(left, LOOK.toNanos()))));
-      if (pending.isEmpty()) {
-        List<String> crashed = r.storage().crashed();
-        if (crashed.isEmpty()) return;
-        crashed.forEach(id -> r.toa().admin().redeliver(id));
-        continue;
-      }
-      if (r.bus().stalled(r.toa().admin().backlog())) {
-        throw new AssertionError(
-            "The context cannot settle until the test clock moves; still pending: "
-                + pending.get()
-                + ". "
-                + waiting(r));
-      }
-      if (deadline - System.nanoTime() <= 0) {
-        throw new AssertionError(
-            "The context did not settle within "
-                + seconds(timeout)
-                + "; still pending: "
-                + pending.get()
-                + waitingToo(r));
-      }
-    }
-  }
-
-  private static String waitingToo(Running r) {
-    return r.bus().waiting().isEmpty() ? "" : ". " + waiting(r);
-  }
-
-  /** The deliveries that failed and wait for their retry, in words. */
-  private static String waiting(Running r) {
-    long now = r.clock().millis();
-    List<String> lines = new ArrayList<>();
-    for (KitBus.Waiting w : r.bus().waiting()) {
-      long due = w.failedAt() + w.delay().toMillis();
-      lines.add(
-          w.message().label()
-              + " "
-              + w.message().id()
-              + " on "
-              + w.queue()
-              + " failed at attempt "
-              + w.attempt()
-              + (due > now
-                  ? " and is retried in "
-                      + seconds(Duration.ofMillis(due - now))
-                      + " by the test clock"
-                  : " and is due again now"));
-    }
-    return "Waiting for a retry: "
-        + String.join("; ", lines)
-        + " (move time with advance(Duration))";
-  }
-
-  private static String seconds(Duration d) {
-    return d.toMillis() % 1000 == 0 ? d.toSeconds() + " s" : d.toMillis() / 1000.0 + " s";
+    harness.settle(timeout);
   }
 
   /**
@@ -629,90 +301,47 @@ public final class ToaContext
    * exist).
    */
   public RecordView record(String component, String id) {
-    String label = stateful(component);
-    return new RecordView(label, id, store(label).read(id));
+    String label = harness.stateful(component);
+    return new RecordView(label, id, harness.read(label, id));
   }
 
   /** Every record of a component, in the order they were created. */
   public List<RecordView> records(String component) {
-    String label = stateful(component);
-    Store store = store(label);
-    List<RecordView> records = new ArrayList<>();
-    for (long omit = 0; ; omit += 500) {
-      List<StoredRecord> page = store.page(500, omit);
-      page.forEach(r -> records.add(new RecordView(label, r.id(), Optional.of(r))));
-      if (page.size() < 500) return records;
-    }
-  }
-
-  private Store store(String label) {
-    return running()
-        .storage()
-        .store(label)
-        .orElseThrow(() -> new IllegalStateException("the context's storage is not open"));
-  }
-
-  /**
-   * The component's label when it is one of the context's and keeps records; else a clear refusal.
-   */
-  private String stateful(String component) {
-    String label = component.indexOf('.') < 0 ? "default." + component : component;
-    Map<String, ComponentManifest> components = new LinkedHashMap<>();
-    running().toa().context().components().forEach(c -> components.put(c.label(), c));
-    ComponentManifest manifest = components.get(label);
-    if (manifest == null) {
-      throw new IllegalArgumentException(
-          "context "
-              + running().toa().context().name()
-              + " has no component '"
-              + component
-              + "'; it has "
-              + new TreeSet<>(components.keySet()));
-    }
-    if (manifest.entity().isEmpty())
-      throw new IllegalArgumentException(
-          "component " + label + " keeps no records: it declares no entity");
-    return label;
+    String label = harness.stateful(component);
+    return harness.records(label).stream()
+        .map(r -> new RecordView(label, r.id(), Optional.of(r)))
+        .toList();
   }
 
   /** The events announced so far, each once, in the order they reached the bus. */
   public Announced events() {
-    Map<String, AnnouncedEvent> distinct = new LinkedHashMap<>();
-    for (Message message : running().bus().published())
-      distinct.putIfAbsent(message.id(), AnnouncedEvent.of(message));
-    return new Announced(List.copyOf(distinct.values()));
+    List<AnnouncedEvent> events = new ArrayList<>();
+    for (Published p : harness.events()) events.add(AnnouncedEvent.of(p));
+    return new Announced(List.copyOf(events));
   }
 
   /** The messages parked so far, oldest first. */
   public ParkedMessages parked() {
-    return new ParkedMessages(running().toa().admin().parked());
+    return new ParkedMessages(harness.parked());
   }
 
   /** Moves the test clock forward: retries whose delay has then passed become due. */
   public void advance(Duration by) {
-    running().clock().advance(by);
+    harness.advance(by);
   }
 
   /** The test clock the context reads time from. */
   public TestClock clock() {
-    return running().clock();
+    return harness.clock();
   }
 
   /** The running context itself: its admin face, its metrics, its system stores. */
   public Toa toa() {
-    return running().toa();
+    return harness.toa();
   }
 
   /** The temporary folder of the context's state: compiled classes, engine files. */
   public Path state() {
-    return running().state();
-  }
-
-  private Running running() {
-    if (running == null) {
-      throw new IllegalStateException(
-          "The context is not started: register ToaContext with @RegisterExtension, or call start() first");
-    }
-    return running;
+    return harness.state();
   }
 }

@@ -2,6 +2,7 @@ package io.toa4j.test;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.toa4j.test.core.Harness;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
@@ -50,7 +51,7 @@ class CrashModeTest {
   @AfterEach
   void forget() {
     RUNS.clear();
-    System.clearProperty(Repeats.SEED);
+    System.clearProperty(Harness.CRASH_SEED);
   }
 
   @Test
@@ -156,7 +157,7 @@ class CrashModeTest {
                 + ")");
     String crashed = RUNS.get(RUNS.size() - 1);
 
-    System.setProperty(Repeats.SEED, seed.group(1));
+    System.setProperty(Harness.CRASH_SEED, seed.group(1));
     RUNS.clear();
     TestExecutionSummary again = Kit.run(TallyCrashing.class);
 
@@ -171,7 +172,7 @@ class CrashModeTest {
   void seeds_differFromRunToRun_unlessFixed() {
     Kit.run(LooksCrashingFresh.class);
     Kit.run(LooksCrashingFresh.class);
-    System.setProperty(Repeats.SEED, "42");
+    System.setProperty(Harness.CRASH_SEED, "42");
     Kit.run(LooksCrashingFresh.class);
     Kit.run(LooksCrashingFresh.class);
 
@@ -187,7 +188,7 @@ class CrashModeTest {
 
   @Test
   void aSeedPropertyThatIsNotANumber_isRefusedNamingIt_beforeTheTestRuns() {
-    System.setProperty(Repeats.SEED, "forty-two");
+    System.setProperty(Harness.CRASH_SEED, "forty-two");
 
     TestExecutionSummary summary = Kit.run(LooksCrashingFresh.class);
 

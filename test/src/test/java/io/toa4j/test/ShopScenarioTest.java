@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.toa4j.api.Request;
+import io.toa4j.test.core.TestClock;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;

@@ -1,4 +1,4 @@
-package io.toa4j.test;
+package io.toa4j.test.core;
 
 import static org.assertj.core.api.Assertions.assertThat;
 

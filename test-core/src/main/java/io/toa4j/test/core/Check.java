@@ -1,4 +1,4 @@
-package io.toa4j.test;
+package io.toa4j.test.core;
 
 import io.toa4j.api.Failure;
 import io.toa4j.api.Query;
@@ -6,6 +6,7 @@ import io.toa4j.api.Reply;
 import io.toa4j.api.Request;
 import io.toa4j.manifest.EntityDeclaration;
 import io.toa4j.manifest.QueryRule;
+import io.toa4j.spi.StoredRecord;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -30,11 +31,11 @@ import tools.jackson.databind.JsonNode;
  * report.findings().forEach(f -> System.out.println(f.line()));
  * }</pre>
  *
- * <p>How: a context booted as {@link ToaContext} boots one (the embedded engine, a test clock, a
- * seeded random source, a failing message parked at once) runs each operation that writes a few
- * times on drawn requests, settling after each, so that the operations checked meet records that
- * exist. Its state — records, outboxes, inboxes, bus, compiled classes — is kept. Then, for each
- * operation reached by a repeat and each try, a request is drawn (an input that its schema's
+ * <p>How: a context booted as the test kit boots one ({@link Harness}: the embedded engine, a test
+ * clock, a seeded random source, a failing message parked at once) runs each operation that writes
+ * a few times on drawn requests, settling after each, so that the operations checked meet records
+ * that exist. Its state — records, outboxes, inboxes, bus, compiled classes — is kept. Then, for
+ * each operation reached by a repeat and each try, a request is drawn (an input that its schema's
  * validator accepts; an id of a record that exists three times in four), and two contexts start on
  * copies of that state with the same seed: one makes the call once, the other twice under one
  * identity; both settle, and their records ({@code VERSION} included), the events announced, the
@@ -135,7 +136,7 @@ public final class Check {
    * repeat.
    */
   public Report run() {
-    ToaContext prepared = context(seed);
+    Harness prepared = context(seed);
     prepared.start();
     List<CheckedOperation> operations;
     Map<String, List<String>> ids;
@@ -236,7 +237,7 @@ public final class Check {
 
   /** A context on a copy of the state, the call made {@code times} under one identity, settled. */
   private Run run(CheckedOperation operation, Request request, long trial, Path state, int times) {
-    ToaContext toa = context(trial);
+    Harness toa = context(trial);
     toa.start(state);
     try {
       String identity = HexFormat.of().toHexDigits(trial) + HexFormat.of().toHexDigits(~trial);
@@ -254,9 +255,9 @@ public final class Check {
    * How a call was answered, in words: {@code an output}, {@code the refusal NOT_PACKED}, {@code
    * the failure NOT_FOUND}.
    */
-  private static String answer(ToaContext toa, String endpoint, Request request, String identity) {
+  private static String answer(Harness toa, String endpoint, Request request, String identity) {
     try {
-      Reply reply = toa.call(endpoint, request, identity).reply();
+      Reply reply = toa.call(endpoint, request, identity).answer().reply();
       return reply instanceof Reply.Refused refused
           ? "the refusal " + refused.refusal().code()
           : "an output";
@@ -269,7 +270,7 @@ public final class Check {
    * Runs each writing operation a few times on drawn requests, settling after each, ignoring how
    * each is answered.
    */
-  private void prepare(ToaContext toa, List<CheckedOperation> operations) {
+  private void prepare(Harness toa, List<CheckedOperation> operations) {
     Random random = new Random(seed);
     for (int i = 0; i < PREPARED; i++) {
       for (CheckedOperation operation : operations) {
@@ -313,12 +314,13 @@ public final class Check {
   }
 
   /** The ids of the records of each component with an entity. */
-  private static Map<String, List<String>> ids(ToaContext toa) {
+  private static Map<String, List<String>> ids(Harness toa) {
     Map<String, List<String>> ids = new LinkedHashMap<>();
     toa.toa().context().components().stream()
         .filter(c -> c.entity().isPresent())
         .forEach(
-            c -> ids.put(c.label(), toa.records(c.label()).stream().map(RecordView::id).toList()));
+            c ->
+                ids.put(c.label(), toa.records(c.label()).stream().map(StoredRecord::id).toList()));
     return ids;
   }
 
@@ -338,7 +340,7 @@ public final class Check {
   /**
    * A context as the kit boots one, parking a failing message at once so that every run settles.
    */
-  private ToaContext context(long seed) {
-    return ToaContext.folder(folder).seed(seed).with(b -> b.retryDelays());
+  private Harness context(long seed) {
+    return Harness.folder(folder).seed(seed).with(b -> b.retryDelays());
   }
 }

@@ -1,6 +1,7 @@
-package io.toa4j.test;
+package io.toa4j.test.core;
 
 import io.toa4j.spi.Json;
+import io.toa4j.spi.StoredRecord;
 import java.math.BigDecimal;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -13,18 +14,31 @@ import tools.jackson.databind.json.JsonMapper;
  * Values as a test states them and as the context stores them, compared as JSON values: 5000 and
  * 5000L and 5000.0 are one number, a map is equal to an object with the same properties.
  */
-final class Values {
+public final class Values {
   private static final JsonMapper JSON = JsonMapper.builder().build();
 
   private Values() {}
 
   /** A JSON object's text as plain values: maps, lists, strings, numbers, booleans, nulls. */
   @SuppressWarnings("unchecked")
-  static Map<String, Object> object(Json json) {
+  public static Map<String, Object> object(Json json) {
     Object value = JSON.readValue(json.text(), Object.class);
     if (!(value instanceof Map<?, ?> map))
       throw new IllegalStateException("not a JSON object: " + json.text());
     return (Map<String, Object>) map;
+  }
+
+  /**
+   * A record's declared properties, and {@code id}, {@code VERSION}, {@code CREATED} and {@code
+   * UPDATED} (epoch milliseconds), as plain values.
+   */
+  public static Map<String, Object> properties(StoredRecord record) {
+    Map<String, Object> properties = new LinkedHashMap<>(object(record.state()));
+    properties.put("id", record.id());
+    properties.put("VERSION", record.version());
+    properties.put("CREATED", record.created());
+    properties.put("UPDATED", record.updated());
+    return properties;
   }
 
   /** A JSON value as plain values: maps, lists, strings, numbers, booleans, nulls. */
@@ -38,7 +52,7 @@ final class Values {
   }
 
   /** Whether two values are the same JSON value. */
-  static boolean same(Object actual, Object expected) {
+  public static boolean same(Object actual, Object expected) {
     return normal(actual).equals(normal(expected));
   }
 

@@ -1,4 +1,4 @@
-package io.toa4j.test;
+package io.toa4j.test.core;
 
 import io.toa4j.bus.embedded.EmbeddedBusProvider;
 import io.toa4j.spi.Bus;

@@ -1,4 +1,4 @@
-package io.toa4j.test;
+package io.toa4j.test.core;
 
 import io.toa4j.spi.StoredRecord;
 import java.util.List;
@@ -9,7 +9,7 @@ import java.util.function.Supplier;
 /**
  * What made each write of a context under test: the message being handled on the writing thread — a
  * call of the scenario, an event at a receiver, a task — and whether it was that message's second
- * delivery. {@link KitBus} and {@link ToaContext#call} say what they hand to the runtime; {@link
+ * delivery. {@link KitBus} and {@link Harness#call} say what they hand to the runtime; {@link
  * KitStorage} notes every committed write with it; twice mode names, for a record that ends
  * differently, the repeated message that wrote it. One per context under test; thread-safe.
  */

@@ -1,4 +1,4 @@
-package io.toa4j.test;
+package io.toa4j.test.core;
 
 import io.toa4j.spi.Parked;
 import java.util.ArrayList;
@@ -23,7 +23,7 @@ import java.util.function.BiFunction;
  */
 record Snapshot(
     Map<String, Map<String, Map<String, Object>>> records,
-    List<AnnouncedEvent> events,
+    List<Published> events,
     List<Parked> parked) {
   /**
    * One way this run ended differently from another.
@@ -133,7 +133,7 @@ record Snapshot(
    * By label: how many times each was announced; for as many, the payloads announced here and not
    * once.
    */
-  private void events(List<AnnouncedEvent> once, List<Difference> found) {
+  private void events(List<Published> once, List<Difference> found) {
     Map<String, List<Map<String, Object>>> twice = payloads(events);
     Map<String, List<Map<String, Object>>> single = payloads(once);
     Set<String> labels = new LinkedHashSet<>(single.keySet());
@@ -177,9 +177,9 @@ record Snapshot(
    * The payloads by label, leaving out the runtime's own events of {@code system.messages}: what
    * they announce, the parked messages, is compared as such ({@link #parked}).
    */
-  private static Map<String, List<Map<String, Object>>> payloads(List<AnnouncedEvent> events) {
+  private static Map<String, List<Map<String, Object>>> payloads(List<Published> events) {
     Map<String, List<Map<String, Object>>> byLabel = new LinkedHashMap<>();
-    for (AnnouncedEvent e : events) {
+    for (Published e : events) {
       if (e.label().startsWith("system.messages.")) continue;
       byLabel.computeIfAbsent(e.label(), l -> new ArrayList<>()).add(e.payload());
     }

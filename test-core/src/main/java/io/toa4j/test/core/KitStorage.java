@@ -1,4 +1,4 @@
-package io.toa4j.test;
+package io.toa4j.test.core;
 
 import io.toa4j.spi.InboxEntry;
 import io.toa4j.spi.OutboxEntry;
