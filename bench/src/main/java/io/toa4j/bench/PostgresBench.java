@@ -75,12 +75,21 @@ public final class PostgresBench {
     boolean turns = !Figures.flag(args, "--no-turns");
     long backlog = Figures.intArg(args, "--backlog", (int) Options.BACKLOG);
     String bus = Figures.stringArg(args, "--bus", "embedded");
+    String storage = Figures.stringArg(args, "--storage", "postgres");
+    if (!storage.equals("postgres") && !storage.equals("mariadb")) {
+      throw new IllegalArgumentException(
+          "--storage " + storage + ": the storage is postgres or mariadb");
+    }
+    boolean maria = storage.equals("mariadb");
     String url =
         Figures.stringArg(
             args,
             "--url",
-            System.getenv()
-                .getOrDefault("TOA_POSTGRES_URL", "jdbc:postgresql://127.0.0.1:5432/test"));
+            maria
+                ? System.getenv()
+                    .getOrDefault("TOA_MARIADB_URL", "jdbc:mariadb://127.0.0.1:3306/test?user=root")
+                : System.getenv()
+                    .getOrDefault("TOA_POSTGRES_URL", "jdbc:postgresql://127.0.0.1:5432/test"));
     String user = Figures.stringArg(args, "--user", "postgres");
     String amqp = Figures.stringArg(args, "--amqp", "amqp://guest:guest@127.0.0.1:5672");
     if (!bus.equals("embedded") && !bus.equals("rabbitmq")) {
@@ -94,7 +103,7 @@ public final class PostgresBench {
     String namespace = "bench" + HexFormat.of().formatHex(random);
     String virtualHost = "toa_bench_" + namespace;
     Path dir = Files.createTempDirectory("toa-bench-pg");
-    String context = "name: bench\nstorage:\n  engine: postgres\n  url: " + url + "\n";
+    String context = "name: bench\nstorage:\n  engine: " + storage + "\n  url: " + url + "\n";
     if (bus.equals("rabbitmq")) {
       Broker.createVirtualHost(virtualHost);
       context += "bus:\n  engine: rabbitmq\n  url: " + amqp + "/" + virtualHost + "\n";
@@ -104,7 +113,7 @@ public final class PostgresBench {
 
     HikariConfig config = new HikariConfig();
     config.setJdbcUrl(url);
-    config.setUsername(user);
+    if (!maria) config.setUsername(user); // MariaDB's URL names its user
     config.setMaximumPoolSize(POOL);
     String runtimeSchema = "\"" + namespace + "_wallets\"";
     String rawSchema = "\"" + namespace + "_raw\"";
@@ -114,7 +123,8 @@ public final class PostgresBench {
                 .directory(dir)
                 .options(options(turns).withBacklog(backlog, Options.BACKLOG_WAIT))
                 .build()) {
-      boolean relayed = event && bus.equals("rabbitmq");
+      // the relay by hand is written for PostgreSQL's tables
+      boolean relayed = event && bus.equals("rabbitmq") && !maria;
       String relayedSchema = "\"" + namespace + "_relayed\"";
       ByHandRelay relay = null;
       try {
@@ -148,7 +158,22 @@ public final class PostgresBench {
         List<String> schemas = relayed ? List.of(rawSchema, relayedSchema) : List.of(rawSchema);
         try (Connection c = pool.getConnection();
             Statement s = c.createStatement()) {
-          for (String schema : schemas) {
+          for (String table :
+              maria
+                  ? (event ? List.of("records", "inbox", "outbox") : List.of("records", "inbox"))
+                  : List.<String>of()) {
+            s.execute(
+                "CREATE TABLE `"
+                    + namespace
+                    + "_raw_"
+                    + table
+                    + "` LIKE `"
+                    + namespace
+                    + "_wallets_"
+                    + table
+                    + "`");
+          }
+          for (String schema : maria ? List.<String>of() : schemas) {
             s.execute("CREATE SCHEMA " + schema);
             for (String table :
                 event ? List.of("records", "inbox", "outbox") : List.of("records", "inbox")) {
@@ -167,7 +192,13 @@ public final class PostgresBench {
         }
         List<Contender> contenders = new ArrayList<>();
         contenders.add(new Contender("runtime", "r", runtime));
-        contenders.add(new Contender("raw JDBC", "j", new Raw(pool, rawSchema, event)::credit));
+        contenders.add(
+            new Contender(
+                "raw JDBC",
+                "j",
+                maria
+                    ? new MariadbRaw(pool, namespace + "_raw", event)::credit
+                    : new Raw(pool, rawSchema, event)::credit));
         if (relayed) {
           ByHandRelay by = relay = new ByHandRelay(pool, relayedSchema, amqp + "/" + virtualHost);
           Raw relaying = new Raw(pool, relayedSchema, event, by);
@@ -236,8 +267,14 @@ public final class PostgresBench {
           }
         }
         System.out.printf(
-            "PostgreSQL %s, %d threads over %s, %d calls per round, %d rounds after %d calls each to warm up%n",
-            url, threads, spread.describe(), calls, rounds, warmup);
+            "%s %s, %d threads over %s, %d calls per round, %d rounds after %d calls each to warm up%n",
+            maria ? "MariaDB" : "PostgreSQL",
+            url,
+            threads,
+            spread.describe(),
+            calls,
+            rounds,
+            warmup);
         System.out.println(
             turns
                 ? "calls of the runtime on one record take turns"
@@ -314,9 +351,22 @@ public final class PostgresBench {
         if (relay != null) relay.close();
         try (Connection c = pool.getConnection();
             Statement s = c.createStatement()) {
-          s.execute("DROP SCHEMA IF EXISTS " + rawSchema + " CASCADE");
-          s.execute("DROP SCHEMA IF EXISTS " + relayedSchema + " CASCADE");
-          s.execute("DROP SCHEMA IF EXISTS " + runtimeSchema + " CASCADE");
+          if (maria) {
+            List<String> tables = new ArrayList<>();
+            try (ResultSet r =
+                s.executeQuery(
+                    "SELECT table_name FROM information_schema.tables WHERE table_schema = DATABASE()"
+                        + " AND table_name LIKE '"
+                        + namespace
+                        + "\\_%'")) {
+              while (r.next()) tables.add(r.getString(1));
+            }
+            for (String table : tables) s.execute("DROP TABLE IF EXISTS `" + table + "`");
+          } else {
+            s.execute("DROP SCHEMA IF EXISTS " + rawSchema + " CASCADE");
+            s.execute("DROP SCHEMA IF EXISTS " + relayedSchema + " CASCADE");
+            s.execute("DROP SCHEMA IF EXISTS " + runtimeSchema + " CASCADE");
+          }
         }
       }
     } finally {
@@ -595,7 +645,7 @@ public final class PostgresBench {
     }
 
     /** A wallet as an event carries it: its fields and its system fields. */
-    private static ObjectNode view(
+    static ObjectNode view(
         String wallet, long version, long created, long updated, ObjectNode state) {
       ObjectNode view =
           JSON.createObjectNode()
@@ -608,7 +658,7 @@ public final class PostgresBench {
     }
 
     /** What the runtime keeps to tell a repeat from another call under the same identity. */
-    private static String fingerprint() {
+    static String fingerprint() {
       try {
         MessageDigest sha = MessageDigest.getInstance("SHA-256");
         return HEX.formatHex(
