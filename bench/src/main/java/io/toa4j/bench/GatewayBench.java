@@ -67,7 +67,7 @@ public final class GatewayBench {
     HttpClient client = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
     try (Toa app = Toa.builder().directory(context()).build()) {
       Identities identities =
-          new Identities(app.systemStore(Identities.STORE), app.state(), Clock.systemUTC());
+          new Identities(app.admin().records(Identities.STORE), app.state(), Clock.systemUTC());
       identities.create("bench", UUID.randomUUID().toString().toCharArray(), List.of("bench"));
       String bearer = "Bearer " + identities.issue("bench", Duration.ofHours(6)).token();
       Gateway gateway =

@@ -73,7 +73,8 @@ final class IdentityCommand implements Callable<Integer> {
     try (io.toa4j.runtime.Toa stores =
         io.toa4j.runtime.Toa.builder().directory(parent.toa.context()).connect()) {
       return action.apply(
-          new Identities(stores.systemStore(Identities.STORE), stores.state(), Clock.systemUTC()));
+          new Identities(
+              stores.admin().records(Identities.STORE), stores.state(), Clock.systemUTC()));
     } catch (IdentityException e) {
       throw problem(e);
     }

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.Map;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -133,8 +134,16 @@ class ParkedIT {
     assertThat(discard.out()).isEqualTo("discarded: 9\n");
     assertThat(toa.run(shop, "parked").out()).isEqualTo("[]\n");
 
-    try (io.toa4j.runtime.Toa context = io.toa4j.runtime.Toa.builder().directory(shop).connect()) {
-      var records = context.systemStore("messages").page(100, 0);
+    // the runtime's own records of system.messages, read through the storage's SPI, as a context
+    // opens them
+    try (var storage =
+        java.util.ServiceLoader.load(io.toa4j.spi.StorageProvider.class).stream()
+            .map(java.util.ServiceLoader.Provider::get)
+            .filter(p -> p.name().equals("sqlite"))
+            .findFirst()
+            .orElseThrow()
+            .open(new io.toa4j.spi.StorageSettings(shop.resolve(".toa"), Map.of()))) {
+      var records = storage.store("system.messages").page(100, 0);
       assertThat(records).hasSize(12);
       assertThat(records.stream().map(r -> r.state().text()))
           .filteredOn(text -> text.contains("\"state\":\"discarded\""))

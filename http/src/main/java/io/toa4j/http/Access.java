@@ -96,7 +96,9 @@ final class Access {
   static Access of(Toa application, GatewaySettings settings) {
     Identities identities =
         new Identities(
-            application.systemStore(Identities.STORE), application.state(), application.clock());
+            application.admin().records(Identities.STORE),
+            application.state(),
+            application.clock());
     identities
         .tokens(); // at start, so a secret that cannot be used stops the gateway before it serves
     LOG.info("Bearer tokens are signed with the token secret in {}", identities.secretSource());

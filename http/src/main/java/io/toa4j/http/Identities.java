@@ -1,10 +1,7 @@
 package io.toa4j.http;
 
-import io.toa4j.spi.Json;
-import io.toa4j.spi.Outcome;
-import io.toa4j.spi.Store;
-import io.toa4j.spi.StoredRecord;
-import io.toa4j.spi.Write;
+import io.toa4j.runtime.SystemRecords;
+import io.toa4j.runtime.SystemRecords.Record;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.security.MessageDigest;
@@ -29,10 +26,10 @@ import tools.jackson.databind.node.ObjectNode;
 
 /**
  * The identities the gateway admits and their password hashes and roles, kept by the runtime in its
- * own store {@code system.identities} on the context's storage (SQLite or PostgreSQL alike, through
- * the storage SPI), never in a file in plain text; and the tokens they are issued, signed with a
- * secret kept outside the records ({@link TokenSecret}), so that reading the store is not enough to
- * sign one.
+ * own store {@code system.identities} on the context's storage (SQLite, PostgreSQL or MariaDB
+ * alike, reached through the operator's face, {@code Admin.records}), never in a file in plain
+ * text; and the tokens they are issued, signed with a secret kept outside the records ({@link
+ * TokenSecret}), so that reading the store is not enough to sign one.
  *
  * <p>Layout: one record per identity, whose record id is derived from the name (the first 32 hex
  * characters of SHA-256 of {@code "identity\n" + name}), so a name is found with one read and two
@@ -66,7 +63,7 @@ public final class Identities {
   private static final int ATTEMPTS = 16;
   private static final Logger LOG = LoggerFactory.getLogger(Identities.class);
 
-  private final Store store;
+  private final SystemRecords store;
   private final Clock clock;
   private final SecureRandom random;
   private final Passwords passwords;
@@ -85,11 +82,11 @@ public final class Identities {
    * names ({@code TOA_TOKEN_SECRET}, {@code TOA_TOKEN_SECRET_FILE}), else with the one kept in
    * {@code <state>/secrets/token.key} ({@code .toa/secrets/token.key}), made on first need.
    *
-   * @param store the runtime's store {@link #STORE}
+   * @param store the runtime's records {@link #STORE}: {@code application.admin().records(STORE)}
    * @param state the context's own state folder ({@code .toa/}, {@code Toa.state()})
    * @param clock decides when tokens expire
    */
-  public Identities(Store store, Path state, Clock clock) {
+  public Identities(SystemRecords store, Path state, Clock clock) {
     this(
         store,
         new TokenSecret(state, System.getenv(), new SecureRandom()),
@@ -99,7 +96,11 @@ public final class Identities {
   }
 
   Identities(
-      Store store, TokenSecret secret, Clock clock, SecureRandom random, Passwords passwords) {
+      SystemRecords store,
+      TokenSecret secret,
+      Clock clock,
+      SecureRandom random,
+      Passwords passwords) {
     this.store = store;
     this.secret = secret;
     this.clock = clock;
@@ -127,10 +128,7 @@ public final class Identities {
       random.nextBytes(bytes);
       Identity identity = new Identity(HexFormat.of().formatHex(bytes), name, scopes);
       ObjectNode state = state(identity, passwords.hash(password));
-      long now = clock.millis();
-      if (store.commit(
-              new Write(0, new StoredRecord(key("identity", name), 1, now, now, json(state))))
-          != Outcome.COMMITTED) {
+      if (!store.create(key("identity", name), json(state))) {
         throw new IdentityException(
             IdentityException.Reason.TAKEN,
             "an identity named '" + name + "' exists; choose another name");
@@ -156,22 +154,13 @@ public final class Identities {
     add.forEach(Scopes::check);
     remove.forEach(Scopes::check);
     for (int attempt = 0; attempt < ATTEMPTS; attempt++) {
-      StoredRecord record = stored(name).orElseThrow(() -> unknown(name));
+      Record record = stored(name).orElseThrow(() -> unknown(name));
       Set<String> roles = new LinkedHashSet<>(identity(record).roles());
       roles.addAll(add);
       roles.removeAll(remove);
-      ObjectNode state = object(record.state());
+      ObjectNode state = object(record.json());
       strings(state, "roles", roles);
-      Write write =
-          new Write(
-              record.version(),
-              new StoredRecord(
-                  record.id(),
-                  record.version() + 1,
-                  record.created(),
-                  clock.millis(),
-                  json(state)));
-      if (store.commit(write) == Outcome.COMMITTED) return identity(write.record());
+      if (store.replace(record, json(state))) return identity(state);
     }
     throw new IllegalStateException(
         "The roles of '"
@@ -208,12 +197,12 @@ public final class Identities {
    * if the name is held and the password matches. Runs the slow KDF once either way.
    */
   Optional<Verified> verify(String name, char[] password) {
-    Optional<StoredRecord> record = NAME.matcher(name).matches() ? stored(name) : Optional.empty();
+    Optional<Record> record = NAME.matcher(name).matches() ? stored(name) : Optional.empty();
     if (record.isEmpty() || password.length == 0 || password.length > MAX_PASSWORD) {
       passwords.decoy(password);
       return Optional.empty();
     }
-    String hash = object(record.get().state()).path("password").asString();
+    String hash = object(record.get().json()).path("password").asString();
     return passwords.verify(password, hash)
         ? Optional.of(new Verified(identity(record.get()), hash))
         : Optional.empty();
@@ -225,7 +214,7 @@ public final class Identities {
   /** The identity and its stored password hash, read now, if the name is held. */
   Optional<Verified> current(String name) {
     return stored(name)
-        .map(r -> new Verified(identity(r), object(r.state()).path("password").asString()));
+        .map(r -> new Verified(identity(r), object(r.json()).path("password").asString()));
   }
 
   /**
@@ -266,15 +255,10 @@ public final class Identities {
   private void retireStoredSecret(String replacement) {
     String id = key("secret", "tokens");
     for (int attempt = 0; attempt < ATTEMPTS; attempt++) {
-      Optional<StoredRecord> stored = store.read(id);
-      if (stored.isEmpty() || !object(stored.get().state()).has("key")) return;
-      StoredRecord old = stored.get();
+      Optional<Record> stored = store.read(id);
+      if (stored.isEmpty() || !object(stored.get().json()).has("key")) return;
       ObjectNode state = NODES.objectNode().put("kind", "secret").put("retired", true);
-      Write write =
-          new Write(
-              old.version(),
-              new StoredRecord(id, old.version() + 1, old.created(), clock.millis(), json(state)));
-      if (store.commit(write) == Outcome.COMMITTED) {
+      if (store.replace(stored.get(), json(state))) {
         LOG.warn(
             "The token secret earlier versions kept in system.{} is retired: tokens it signed are refused from now on;"
                 + " tokens are signed with the secret in {}",
@@ -291,14 +275,17 @@ public final class Identities {
             + " times while it was retired; try again");
   }
 
-  private Optional<StoredRecord> stored(String name) {
+  private Optional<Record> stored(String name) {
     return store
         .read(key("identity", name))
-        .filter(r -> object(r.state()).path("kind").asString().equals("identity"));
+        .filter(r -> object(r.json()).path("kind").asString().equals("identity"));
   }
 
-  private static Identity identity(StoredRecord record) {
-    JsonNode state = object(record.state());
+  private static Identity identity(Record record) {
+    return identity(object(record.json()));
+  }
+
+  private static Identity identity(JsonNode state) {
     List<String> roles = new ArrayList<>();
     state.path("roles").forEach(r -> roles.add(r.asString()));
     return new Identity(
@@ -361,18 +348,18 @@ public final class Identities {
   }
 
   /** A state as the store keeps it. */
-  private static Json json(ObjectNode state) {
+  private static String json(ObjectNode state) {
     try {
-      return new Json(STATES.writeValueAsString(state));
+      return STATES.writeValueAsString(state);
     } catch (tools.jackson.core.JacksonException e) {
       throw new IllegalArgumentException(e);
     }
   }
 
   /** A stored state, as a fresh object to read or change. */
-  private static ObjectNode object(Json state) {
+  private static ObjectNode object(String state) {
     try {
-      return (ObjectNode) STATES.readTree(state.text());
+      return (ObjectNode) STATES.readTree(state);
     } catch (tools.jackson.core.JacksonException | ClassCastException e) {
       throw new IllegalStateException("A stored identity record is not a JSON object", e);
     }

@@ -64,7 +64,7 @@ class AccessGatewayTest {
             new InetSocketAddress("127.0.0.1", 0),
             GatewaySettings.defaults().withGuesses(10_000, 10_000, Duration.ofMinutes(1)));
     // the same store the gateway reads, through another instance: what the command line does
-    identities = new Identities(app.systemStore(Identities.STORE), app.state(), clock);
+    identities = new Identities(app.admin().records(Identities.STORE), app.state(), clock);
     keeper =
         identities.create(
             "keeper",

@@ -46,7 +46,7 @@ class ConsoleEndpointsTest {
     app = Toa.builder().directory(directory).build();
     gateway = Gateway.start(app, new InetSocketAddress("127.0.0.1", 0), GatewaySettings.defaults());
     Identities identities =
-        new Identities(app.systemStore(Identities.STORE), app.state(), app.clock());
+        new Identities(app.admin().records(Identities.STORE), app.state(), app.clock());
     identities.create("operator", PASSWORD.toCharArray(), List.of("toa:operator"));
     identities.create("admin", PASSWORD.toCharArray(), List.of("toa"));
     identities.create("clerk", PASSWORD.toCharArray(), List.of("staff", "toa:metrics"));

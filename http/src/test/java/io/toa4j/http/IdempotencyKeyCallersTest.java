@@ -51,7 +51,7 @@ class IdempotencyKeyCallersTest {
     gateway = Gateway.start(app, new InetSocketAddress("127.0.0.1", 0), Gateway.DEFAULT_MAX_BODY);
     // the store the gateway reads, through another instance, as the command line writes it
     Identities identities =
-        new Identities(app.systemStore(Identities.STORE), app.state(), Clock.systemUTC());
+        new Identities(app.admin().records(Identities.STORE), app.state(), Clock.systemUTC());
     identities.create("alice", PASSWORD.toCharArray(), List.of("store:wallets"));
     identities.create("bob", PASSWORD.toCharArray(), List.of("store"));
     aliceBasic =

@@ -2,13 +2,12 @@ package io.toa4j.http;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.toa4j.spi.Storage;
-import io.toa4j.spi.StorageProvider;
-import io.toa4j.spi.StorageSettings;
-import io.toa4j.spi.Store;
+import io.toa4j.runtime.SystemRecords;
+import io.toa4j.runtime.Toa;
 import io.toa4j.tck.time.TestClock;
 import io.toa4j.testkit.servers.Needs;
 import io.toa4j.testkit.servers.Server;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.DriverManager;
@@ -16,8 +15,6 @@ import java.sql.Statement;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
-import java.util.ServiceLoader;
 import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.Callable;
@@ -31,36 +28,40 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * Identities on a real PostgreSQL through the same storage SPI ({@code TOA_POSTGRES_URL}, else the
- * local default the storage uses, as {@link Server#url()} has it), in a schema of this test's own
- * that it drops afterwards; several instances over one store stand for several processes.
+ * Identities on a real PostgreSQL ({@code TOA_POSTGRES_URL}, else the local default the storage
+ * uses, as {@link Server#url()} has it), kept as the gateway keeps them, through a context's {@code
+ * admin().records}, in a database of this test's own that it drops afterwards; several instances
+ * over one store stand for several processes.
  */
 @Needs(Server.POSTGRES)
 class IdentitiesPostgresTest {
   @TempDir Path directory;
   final TestClock clock = new TestClock();
-  final String namespace = "t" + UUID.randomUUID().toString().replace("-", "").substring(0, 16);
-  Storage storage;
-  Store store;
+  final String database = "toa_" + UUID.randomUUID().toString().replace("-", "").substring(0, 16);
+  Toa context;
+  SystemRecords store;
 
   @BeforeEach
-  void open() {
-    StorageProvider postgres =
-        ServiceLoader.load(StorageProvider.class).stream()
-            .map(ServiceLoader.Provider::get)
-            .filter(p -> p.name().equals("postgres"))
-            .findFirst()
-            .orElseThrow();
-    storage = postgres.open(new StorageSettings(directory, Map.of()));
-    store = storage.store(namespace + ".identities");
+  void open() throws Exception {
+    try (Connection c = DriverManager.getConnection(Server.POSTGRES.url());
+        Statement s = c.createStatement()) {
+      s.execute("CREATE DATABASE " + database);
+    }
+    Files.writeString(
+        directory.resolve("context.toa.yaml"),
+        "name: identities\nstorage:\n  engine: postgres\n  url: "
+            + Server.POSTGRES.url(database)
+            + "\n");
+    context = Toa.builder().directory(directory).connect();
+    store = context.admin().records(Identities.STORE);
   }
 
   @AfterEach
   void drop() throws Exception {
-    storage.close();
+    if (context != null) context.close();
     try (Connection c = DriverManager.getConnection(Server.POSTGRES.url());
         Statement s = c.createStatement()) {
-      s.execute("DROP SCHEMA IF EXISTS \"" + namespace + "_identities\" CASCADE");
+      s.execute("DROP DATABASE IF EXISTS " + database + " WITH (FORCE)");
     }
   }
 
@@ -121,18 +122,15 @@ class IdentitiesPostgresTest {
             .objectNode()
             .put("kind", "secret")
             .put("key", java.util.Base64.getEncoder().encodeToString(new byte[32]));
-    store.commit(
-        new io.toa4j.spi.Write(
-            0,
-            new io.toa4j.spi.StoredRecord(id, 1, 1, 1, new io.toa4j.spi.Json(legacy.toString()))));
+    assertThat(store.create(id, legacy.toString())).isTrue();
 
     identities.issue("alice", Duration.ofMinutes(5));
 
     String secret =
         java.nio.file.Files.readString(directory.resolve(".toa/secrets/token.key")).strip();
-    String schema = namespace + "_identities";
+    String schema = "system_identities";
     List<String> rows = new ArrayList<>();
-    try (Connection c = DriverManager.getConnection(Server.POSTGRES.url());
+    try (Connection c = DriverManager.getConnection(Server.POSTGRES.url(database));
         Statement s = c.createStatement()) {
       List<String> tables = new ArrayList<>();
       try (var r =
@@ -160,7 +158,7 @@ class IdentitiesPostgresTest {
                     .doesNotContain("key\\\"")
                     .doesNotContain("\"key\"")
                     .doesNotContain("AAAAAAAAAAAAAAAAAAAA"));
-    assertThat(store.read(id).orElseThrow().state().text().replace(" ", ""))
+    assertThat(store.read(id).orElseThrow().json().replace(" ", ""))
         .as("the same value, as jsonb writes it")
         .isEqualTo("{\"kind\":\"secret\",\"retired\":true}");
   }

@@ -3,6 +3,7 @@ package io.toa4j.http;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.toa4j.runtime.SystemRecords;
 import io.toa4j.runtime.Toa;
 import io.toa4j.tck.time.TestClock;
 import java.nio.file.Path;
@@ -28,7 +29,7 @@ class IdentitiesTest {
     Notes.write(directory, "context.toa.yaml", "name: test\n");
     stores = Toa.builder().directory(directory).connect();
     identities =
-        new Identities(stores.systemStore(Identities.STORE), directory.resolve(".toa"), clock);
+        new Identities(stores.admin().records(Identities.STORE), directory.resolve(".toa"), clock);
   }
 
   @AfterEach
@@ -126,7 +127,8 @@ class IdentitiesTest {
     assertThat(changed.roles()).containsExactly("billing", "store:x");
     assertThat(again.roles()).containsExactly("billing", "store:x");
     assertThat(
-            new Identities(stores.systemStore(Identities.STORE), directory.resolve(".toa"), clock)
+            new Identities(
+                    stores.admin().records(Identities.STORE), directory.resolve(".toa"), clock)
                 .find("alice")
                 .orElseThrow()
                 .roles())
@@ -159,7 +161,7 @@ class IdentitiesTest {
             .directory(directory)
             .connect(); // as the gateway of toa run would, after this process
     Identities other =
-        new Identities(stores.systemStore(Identities.STORE), directory.resolve(".toa"), clock);
+        new Identities(stores.admin().records(Identities.STORE), directory.resolve(".toa"), clock);
 
     assertThat(token.expires()).isEqualTo(clock.instant().plusSeconds(90));
     assertThat(other.tokens().check(token.token()))
@@ -178,7 +180,7 @@ class IdentitiesTest {
         .isEqualTo(io.toa4j.spi.OwnerOnly.FILE);
     String secret = java.nio.file.Files.readString(file).strip();
     assertThat(identities.secretSource()).isEqualTo(file.toString());
-    assertThat(stores.systemStore(Identities.STORE).read(Identities.key("secret", "tokens")))
+    assertThat(stores.admin().records(Identities.STORE).read(Identities.key("secret", "tokens")))
         .isEmpty();
     try (var files = java.nio.file.Files.list(directory.resolve(".toa/storage"))) { // the WAL too
       for (Path stored : files.toList()) {
@@ -200,7 +202,7 @@ class IdentitiesTest {
     java.nio.file.Files.delete(directory.resolve(".toa/secrets/token.key"));
 
     Identities restarted =
-        new Identities(stores.systemStore(Identities.STORE), directory.resolve(".toa"), clock);
+        new Identities(stores.admin().records(Identities.STORE), directory.resolve(".toa"), clock);
     Identities.Token after = restarted.issue("alice", Duration.ofDays(1));
 
     assertThat(restarted.tokens().check(before.token()))
@@ -221,29 +223,24 @@ class IdentitiesTest {
             .put("kind", "secret")
             .put("key", java.util.Base64.getEncoder().encodeToString(old));
     String id = Identities.key("secret", "tokens");
-    stores
-        .systemStore(Identities.STORE)
-        .commit(
-            new io.toa4j.spi.Write(
-                0,
-                new io.toa4j.spi.StoredRecord(
-                    id, 1, 1, 1, new io.toa4j.spi.Json(legacy.toString()))));
+    assertThat(stores.admin().records(Identities.STORE).create(id, legacy.toString())).isTrue();
     String signedWithTheOld =
         new Tokens(old, clock)
             .issue(alice.id(), "alice", clock.instant().plus(Duration.ofHours(1)));
 
     Identities upgraded =
-        new Identities(stores.systemStore(Identities.STORE), directory.resolve(".toa"), clock);
+        new Identities(stores.admin().records(Identities.STORE), directory.resolve(".toa"), clock);
 
     assertThat(upgraded.tokens().check(signedWithTheOld))
         .isEqualTo(new Tokens.Checked.Invalid("the bearer token's signature does not match"));
-    io.toa4j.spi.StoredRecord retired = stores.systemStore(Identities.STORE).read(id).orElseThrow();
-    assertThat(retired.state().toString()).isEqualTo("{\"kind\":\"secret\",\"retired\":true}");
+    SystemRecords.Record retired = stores.admin().records(Identities.STORE).read(id).orElseThrow();
+    assertThat(retired.json()).isEqualTo("{\"kind\":\"secret\",\"retired\":true}");
     assertThat(retired.version()).isEqualTo(2);
     assertThat(java.nio.file.Files.readAllBytes(directory.resolve(".toa/secrets/token.key")))
         .isNotEmpty();
     assertThat(
-            new Identities(stores.systemStore(Identities.STORE), directory.resolve(".toa"), clock)
+            new Identities(
+                    stores.admin().records(Identities.STORE), directory.resolve(".toa"), clock)
                 .tokens()
                 .check(upgraded.issue("alice", Duration.ofMinutes(1)).token()))
         .isInstanceOf(Tokens.Checked.Valid.class);

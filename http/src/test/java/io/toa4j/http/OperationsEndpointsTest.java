@@ -56,7 +56,7 @@ class OperationsEndpointsTest {
     app = Toa.builder().directory(Notes.context(directory)).build();
     serve(GatewaySettings.defaults());
     Identities identities =
-        new Identities(app.systemStore(Identities.STORE), app.state(), app.clock());
+        new Identities(app.admin().records(Identities.STORE), app.state(), app.clock());
     identities.create("scraper", PASSWORD.toCharArray(), List.of("toa:metrics"));
     identities.create("operator", PASSWORD.toCharArray(), List.of("toa"));
     identities.create("clerk", PASSWORD.toCharArray(), List.of("staff", "toa:metricsx"));
@@ -99,7 +99,7 @@ class OperationsEndpointsTest {
     app = Toa.builder().directory(Notes.context(directory)).build();
     serve(GatewaySettings.defaults().withMetricsRole("ops:scrape"));
     Identities identities =
-        new Identities(app.systemStore(Identities.STORE), app.state(), app.clock());
+        new Identities(app.admin().records(Identities.STORE), app.state(), app.clock());
     identities.create("scraper", PASSWORD.toCharArray(), List.of("toa:metrics"));
     identities.create("ops", PASSWORD.toCharArray(), List.of("ops:scrape"));
 
@@ -147,7 +147,7 @@ class OperationsEndpointsTest {
     app = Toa.builder().directory(directory).meterRegistry(Gateway.metricsRegistry()).build();
     assertThat(app.admin().settle(PATIENCE)).isEmpty();
     serve(GatewaySettings.defaults());
-    new Identities(app.systemStore(Identities.STORE), app.state(), app.clock())
+    new Identities(app.admin().records(Identities.STORE), app.state(), app.clock())
         .create("scraper", PASSWORD.toCharArray(), List.of("toa:metrics"));
 
     String metrics = get("/.toa/metrics", basic("scraper")).body();

@@ -59,7 +59,7 @@ class SlowClientsTest {
             .directory(Wallets.context(directory, gate))
             .options(Options.defaults().withClock(clock))
             .build();
-    identities = new Identities(app.systemStore(Identities.STORE), app.state(), clock);
+    identities = new Identities(app.admin().records(Identities.STORE), app.state(), clock);
   }
 
   @AfterEach

@@ -5,8 +5,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.toa4j.runtime.Options;
 import io.toa4j.runtime.Toa;
 import io.toa4j.spi.OwnerOnly;
-import io.toa4j.spi.StoredRecord;
-import io.toa4j.spi.Write;
 import io.toa4j.tck.time.TestClock;
 import java.net.InetSocketAddress;
 import java.net.URI;
@@ -54,7 +52,7 @@ class TokenSecretGatewayTest {
             .directory(Shelf.context(directory))
             .options(Options.defaults().withClock(clock))
             .build();
-    identities = new Identities(app.systemStore(Identities.STORE), app.state(), clock);
+    identities = new Identities(app.admin().records(Identities.STORE), app.state(), clock);
     keeper = identities.create("keeper", PASSWORD.toCharArray(), List.of("store"));
   }
 
@@ -130,28 +128,24 @@ class TokenSecretGatewayTest {
     byte[] old = new byte[32];
     new SecureRandom().nextBytes(old);
     String id = Identities.key("secret", "tokens");
-    app.systemStore(Identities.STORE)
-        .commit(
-            new Write(
-                0,
-                new StoredRecord(
+    assertThat(
+            app.admin()
+                .records(Identities.STORE)
+                .create(
                     id,
-                    1,
-                    1,
-                    1,
-                    new io.toa4j.spi.Json(
-                        JsonNodeFactory.instance
-                            .objectNode()
-                            .put("kind", "secret")
-                            .put("key", Base64.getEncoder().encodeToString(old))
-                            .toString()))));
+                    JsonNodeFactory.instance
+                        .objectNode()
+                        .put("kind", "secret")
+                        .put("key", Base64.getEncoder().encodeToString(old))
+                        .toString()))
+        .isTrue();
     String signedWithTheOld =
         new Tokens(old, clock)
             .issue(keeper.id(), "keeper", clock.instant().plus(Duration.ofHours(1)));
 
     gateway = Gateway.start(app, new InetSocketAddress("127.0.0.1", 0), Gateway.DEFAULT_MAX_BODY);
 
-    assertThat(app.systemStore(Identities.STORE).read(id).orElseThrow().state().text())
+    assertThat(app.admin().records(Identities.STORE).read(id).orElseThrow().json())
         .doesNotContain("\"key\"");
     assertThat(get(PATH, "Bearer " + signedWithTheOld).statusCode()).isEqualTo(401);
     assertThat(get(PATH, "Bearer " + issued()).statusCode()).isEqualTo(200);

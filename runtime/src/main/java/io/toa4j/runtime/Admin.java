@@ -2,6 +2,8 @@ package io.toa4j.runtime;
 
 import io.toa4j.spi.Bus;
 import io.toa4j.spi.Parked;
+import io.toa4j.spi.Store;
+import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -10,6 +12,7 @@ import java.util.SortedMap;
 import java.util.TreeMap;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.LockSupport;
+import java.util.function.Function;
 import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -55,6 +58,8 @@ public final class Admin {
   private final Supplier<Optional<String>> storageHealth;
   private final String probe;
   private final Progress progress;
+  private final Function<String, Store> systemStores;
+  private final Clock clock;
   private final AtomicLong signalledWakes = new AtomicLong();
   private final AtomicLong timedWakes = new AtomicLong();
 
@@ -64,6 +69,7 @@ public final class Admin {
    * @param progress raised by the publisher and the deliveries when work moves on
    * @param announced where a replay or a discard is committed, as an event of {@code
    *     system.messages}, before the bus is asked to do it
+   * @param systemStores the store of a label {@code system.<name>}, on the context's storage
    */
   Admin(
       Supplier<Bus> bus,
@@ -73,7 +79,9 @@ public final class Admin {
       Optional<Messaging> messaging,
       Supplier<Optional<String>> storageHealth,
       String probe,
-      Progress progress) {
+      Progress progress,
+      Function<String, Store> systemStores,
+      Clock clock) {
     this.bus = bus;
     this.redelivery = redelivery;
     this.announced = announced;
@@ -82,6 +90,28 @@ public final class Admin {
     this.publisher = publisher;
     this.messaging = messaging;
     this.storageHealth = storageHealth;
+    this.systemStores = systemStores;
+    this.clock = clock;
+  }
+
+  /**
+   * The records a part of toa4j around the runtime keeps on this context's storage, beside the
+   * components': {@code system.<name>} (a SQLite file under {@code .toa/storage/}, a PostgreSQL
+   * schema, MariaDB tables), read, created and replaced by compare-and-swap. The HTTP gateway keeps
+   * its identities in {@code system.identities}.
+   *
+   * @param name a lowercase letter and up to 31 letters or digits
+   * @throws IllegalArgumentException for a name that is not one, or that the runtime keeps its own
+   *     records under ({@code messages}, {@code attempts})
+   */
+  public SystemRecords records(String name) {
+    String label = SystemStores.label(name);
+    if (SystemRecords.RUNTIMES.contains(name)) {
+      throw new IllegalArgumentException(
+          label
+              + " holds the runtime's own records, which only the runtime writes; choose another name");
+    }
+    return new SystemRecords(name, () -> systemStores.apply(label), clock);
   }
 
   /** The parked messages of the context's bus, oldest first. */

@@ -3,7 +3,8 @@ package io.toa4j.runtime;
 import java.util.regex.Pattern;
 
 /**
- * The stores the runtime keeps for itself on a context's storage ({@link Toa#systemStore}).
+ * The stores the runtime keeps on a context's storage: its own, and those it hands to the parts of
+ * toa4j around it ({@link Admin#records}).
  *
  * <p>Each is the store of a label {@code system.<name>}: the {@code system} namespace is reserved
  * for the runtime (no manifest may declare it), so such a store never meets a component's, and it

@@ -14,7 +14,6 @@ import io.toa4j.manifest.OperationType;
 import io.toa4j.spi.Bus;
 import io.toa4j.spi.OutboxEntry;
 import io.toa4j.spi.Storage;
-import io.toa4j.spi.Store;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
@@ -231,7 +230,9 @@ public final class Toa implements AutoCloseable {
             Optional.of(messaging),
             () -> storageHealth(components.values()),
             Messaging.tasks(hosted.stream().sorted().findFirst().orElse("none")),
-            progress);
+            progress,
+            storage::store,
+            options.clock());
     Toa toa =
         new Toa(
             context,
@@ -284,7 +285,9 @@ public final class Toa implements AutoCloseable {
             Optional.empty(),
             Optional::empty,
             Messaging.tasks("none"),
-            new Progress());
+            new Progress(),
+            label -> storage.get().store(label),
+            options.clock());
     return new Toa(
         context,
         options,
@@ -513,15 +516,6 @@ public final class Toa implements AutoCloseable {
   /** Sends every meter to another registry too, such as a Prometheus one. */
   public void publishMetricsTo(MeterRegistry registry) {
     metrics.add(registry);
-  }
-
-  /**
-   * A store the runtime keeps for itself on the context's storage, beside the components' stores:
-   * {@code system.<name>}, in the namespace no component may declare, so it never meets a
-   * component's store. The name is a lowercase letter and up to 31 letters or digits.
-   */
-  public Store systemStore(String name) {
-    return storage.get().store(SystemStores.label(name));
   }
 
   /** The storage, opened if it is not yet: for the runtime's own tests, which write beside it. */

@@ -110,12 +110,16 @@ class ExternalTest {
       assertThat(app.call("test.payments.charge", Request.input(Map.of("order", "o1")), identity))
           .isEqualTo(new Reply.Output(Optional.of("charged")));
       assertThat(
-              app.systemStore(Attempts.STORE).read(Attempts.id("test.payments.charge", identity)))
+              app.storage()
+                  .store(SystemStores.label(Attempts.STORE))
+                  .read(Attempts.id("test.payments.charge", identity)))
           .isEmpty();
 
       // an attempt whose process died: its mark, as it committed it
       Attempts marks =
-          new Attempts(() -> app.systemStore(Attempts.STORE), java.time.Clock.systemUTC());
+          new Attempts(
+              () -> app.storage().store(SystemStores.label(Attempts.STORE)),
+              java.time.Clock.systemUTC());
       marks.start("test.payments.charge", identity, 1);
       assertThat(app.call("test.payments.charge", Request.input(Map.of("order", "o1")), identity))
           .isEqualTo(new Reply.Output(Optional.of("charged")));
