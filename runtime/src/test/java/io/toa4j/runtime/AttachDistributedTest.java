@@ -134,7 +134,7 @@ class AttachDistributedTest {
       assertThat(host.metrics().counter("toa.inbox.answers", "operation", "test.slow.add").count())
           .as("the retry was answered from the inbox")
           .isEqualTo(1);
-      assertThat(TransitionTest.output(caller.call("test.slow.observe", Request.id(ACCOUNT))))
+      assertThat(Shop.output(caller.call("test.slow.observe", Request.id(ACCOUNT))))
           .containsEntry("balance", 5L)
           .containsEntry("VERSION", 1L);
     }

@@ -231,10 +231,8 @@ class BootTest {
     try (Toa shop = Toa.builder().directory(context).build()) {
       assertThat(cached(context)).hasSize(first.size() + 1);
       Map<String, Object> record =
-          TransitionTest.output(
-              shop.call(
-                  "billing.wallets.credit",
-                  Request.of(TransitionTest.WALLET, TransitionTest.credit(5, "x"))));
+          Shop.output(
+              shop.call("billing.wallets.credit", Request.of(Shop.WALLET, Shop.credit(5, "x"))));
       assertThat(record).containsEntry("balance", 10L);
     }
   }

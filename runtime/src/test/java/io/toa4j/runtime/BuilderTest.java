@@ -52,7 +52,7 @@ class BuilderTest {
       toa.call("billing.wallets.credit", credit(5000, "welcome"), "edge-1");
       toa.call("billing.wallets.credit", credit(5000, "welcome"), "edge-1");
 
-      assertThat(TransitionTest.output(toa.call("billing.wallets.observe", Request.id(ID))))
+      assertThat(Shop.output(toa.call("billing.wallets.observe", Request.id(ID))))
           .containsEntry("balance", 5000L)
           .containsEntry("VERSION", 1L);
       assertThat(toa.context().name()).isEqualTo("shop");
@@ -72,7 +72,7 @@ class BuilderTest {
             .build()) {
       toa.call("test.precompiled.touch", Request.id(ID));
 
-      assertThat(TransitionTest.output(toa.call("test.precompiled.touch", Request.id(ID))))
+      assertThat(Shop.output(toa.call("test.precompiled.touch", Request.id(ID))))
           .containsEntry("count", 2L);
       assertThat(toa.context().components().get(0).file())
           .hasToString("classpath:test/precompiled/manifest.toa.yaml");
@@ -87,7 +87,7 @@ class BuilderTest {
             .component("test.precompiled", STAMPS)
             .state(directory)
             .build()) {
-      assertThat(TransitionTest.output(toa.call("test.precompiled.touch", Request.id(ID))))
+      assertThat(Shop.output(toa.call("test.precompiled.touch", Request.id(ID))))
           .containsEntry("count", 1L)
           .containsEntry("VERSION", 1L);
     }

@@ -73,7 +73,7 @@ class ConfigurationTest {
             .directory(directory)
             .options(Options.defaults().withEnvironment(environment))
             .build()) {
-      return TransitionTest.output(app.call("test.limits.show", Request.empty()));
+      return Shop.output(app.call("test.limits.show", Request.empty()));
     }
   }
 

@@ -113,11 +113,11 @@ class ContractsTest {
     try (Toa toa = Toa.builder().directory(context()).build()) {
       Reply reply = toa.call("test.counters.echo", Request.input(Map.of("options", Map.of())));
 
-      assertThat(TransitionTest.output(reply))
+      assertThat(Shop.output(reply))
           .containsEntry("step", 1L)
           .containsEntry("options", Map.of("loud", false))
           .containsKey("note");
-      assertThat(TransitionTest.output(reply).get("note")).isNull();
+      assertThat(Shop.output(reply).get("note")).isNull();
     }
   }
 
@@ -126,7 +126,7 @@ class ContractsTest {
     try (Toa toa = Toa.builder().directory(context()).build()) {
       Reply reply = toa.call("test.counters.echo", Request.input(Map.of("step", 3, "note", "hi")));
 
-      assertThat(TransitionTest.output(reply))
+      assertThat(Shop.output(reply))
           .containsEntry("step", 3L)
           .containsEntry("note", "hi")
           .as("a missing object is not created to hold its properties' defaults")
@@ -149,7 +149,7 @@ class ContractsTest {
               "the output of test.counters.tally does not fit its schema: /total: string found, integer expected",
               "checks are on");
 
-      assertThat(TransitionTest.output(toa.call("test.counters.observe", Request.id(ID))))
+      assertThat(Shop.output(toa.call("test.counters.observe", Request.id(ID))))
           .as("the transition's record was not written")
           .containsEntry("VERSION", 0L);
     }
@@ -160,8 +160,8 @@ class ContractsTest {
     try (Toa toa = Toa.builder().directory(context()).build()) {
       Reply reply = toa.call("test.counters.tally", Request.of(ID, Map.of()));
 
-      assertThat(TransitionTest.output(reply)).containsEntry("total", "many");
-      assertThat(TransitionTest.output(toa.call("test.counters.observe", Request.id(ID))))
+      assertThat(Shop.output(reply)).containsEntry("total", "many");
+      assertThat(Shop.output(toa.call("test.counters.observe", Request.id(ID))))
           .as("the default step of 2 was bound")
           .containsEntry("count", 2L)
           .containsEntry("VERSION", 1L);

@@ -68,8 +68,7 @@ class CrashSafetyTest {
       List<String> sources = allSources(app);
       assertThat((long) sources.size()).as("seed %d", SEED).isGreaterThanOrEqualTo(confirmed);
       for (String id : sources) {
-        Map<String, Object> sink =
-            TransitionTest.output(app.call("test.sinks.observe", Request.id(id)));
+        Map<String, Object> sink = Shop.output(app.call("test.sinks.observe", Request.id(id)));
         assertThat(sink.get("received")).as("source %s, seed %d", id, SEED).isEqualTo(1L);
       }
       assertThat(app.admin().parked()).isEmpty();

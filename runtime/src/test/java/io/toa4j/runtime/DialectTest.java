@@ -44,7 +44,7 @@ class DialectTest {
   }
 
   private Map<String, Object> record(String operation, Request request) {
-    return TransitionTest.output(app.call("dialect.books." + operation, request));
+    return Shop.output(app.call("dialect.books." + operation, request));
   }
 
   private Object value(String operation, Request request) {

@@ -55,8 +55,7 @@ class DistributedFlowTest {
   }
 
   private static Map<String, Object> wallet(Toa shop) {
-    return TransitionTest.output(
-        shop.call("billing.wallets.observe", Request.id(SeedFlowTest.CUSTOMER)));
+    return Shop.output(shop.call("billing.wallets.observe", Request.id(SeedFlowTest.CUSTOMER)));
   }
 
   @Test

@@ -53,7 +53,7 @@ class FingerprintTest {
 
   private static long balance(Toa app, String account) {
     Object balance =
-        TransitionTest.output(app.call("test.ledger.observe", Request.id(account))).get("balance");
+        Shop.output(app.call("test.ledger.observe", Request.id(account))).get("balance");
     return balance == null ? 0 : ((Number) balance).longValue();
   }
 

@@ -55,7 +55,7 @@ class GenericOperationsTest {
   }
 
   private static Map<String, Object> output(Toa app, String operation, Request request) {
-    return TransitionTest.output(app.call("test.books." + operation, request));
+    return Shop.output(app.call("test.books." + operation, request));
   }
 
   @Test

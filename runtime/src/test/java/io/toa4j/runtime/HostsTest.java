@@ -56,8 +56,7 @@ class HostsTest {
   }
 
   private static Map<String, Object> wallet(Toa any) {
-    return TransitionTest.output(
-        any.call("billing.wallets.observe", Request.id(SeedFlowTest.CUSTOMER)));
+    return Shop.output(any.call("billing.wallets.observe", Request.id(SeedFlowTest.CUSTOMER)));
   }
 
   private static double delivered(Toa application, String queue) {
@@ -87,8 +86,7 @@ class HostsTest {
           .containsEntry("balance", 5000L)
           .containsEntry("VERSION", 1L);
       assertThat(
-              TransitionTest.output(
-                  wallets.call("billing.topups.observe", Request.id(SeedFlowTest.TOPUP))))
+              Shop.output(wallets.call("billing.topups.observe", Request.id(SeedFlowTest.TOPUP))))
           .containsEntry("checkout", "co_1");
       assertThat(delivered(topups, RECEIVER))
           .as("the receiver runs only where wallets is hosted")
@@ -109,8 +107,7 @@ class HostsTest {
       relay.call("test.relay.forward", forward, "call-1");
 
       Map<String, Object> account =
-          TransitionTest.output(
-              relay.call("test.ledger.observe", Request.id(SeedFlowTest.CUSTOMER)));
+          Shop.output(relay.call("test.ledger.observe", Request.id(SeedFlowTest.CUSTOMER)));
       assertThat(account).containsEntry("balance", 7L).containsEntry("VERSION", 1L);
       assertThat(ledger.metrics().find("toa.inbox.answers").counter().count())
           .as("the repeat carried the derived identity of the first call across processes")

@@ -1,7 +1,7 @@
 package io.toa4j.runtime;
 
-import static io.toa4j.runtime.TransitionTest.WALLET;
-import static io.toa4j.runtime.TransitionTest.output;
+import static io.toa4j.runtime.Shop.WALLET;
+import static io.toa4j.runtime.Shop.output;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;

@@ -40,7 +40,7 @@ class LateRepeatTest {
               Failure.class, f -> assertThat(f.code()).isEqualTo(Failure.Code.ALREADY_ANSWERED));
       clock.advance(Duration.ofMinutes(50));
       app.call("test.ledger.add", add, "call-1");
-      assertThat(TransitionTest.output(app.call("test.ledger.observe", Request.id(ACCOUNT))))
+      assertThat(Shop.output(app.call("test.ledger.observe", Request.id(ACCOUNT))))
           .containsEntry("balance", 2L);
     }
     assertThatThrownBy(() -> Toa.builder().inboxRemember(Duration.ofMinutes(5)))

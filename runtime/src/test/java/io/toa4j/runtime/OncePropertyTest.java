@@ -56,7 +56,7 @@ class OncePropertyTest {
           deliver(app, step.credit(), amount, step.copies());
         }
         Map<String, Object> account =
-            TransitionTest.output(app.call("test.ledger.observe", Request.id(OnceTest.ACCOUNT)));
+            Shop.output(app.call("test.ledger.observe", Request.id(OnceTest.ACCOUNT)));
         long expected = distinct.values().stream().mapToLong(Long::longValue).sum();
         // no credit at all (only restarts drawn) leaves the account unwritten: nothing to show, 0
         assertThat(account.getOrDefault("balance", 0L)).isEqualTo(expected);

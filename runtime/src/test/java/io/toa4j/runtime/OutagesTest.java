@@ -144,7 +144,7 @@ class OutagesTest {
                   "credit-back");
           assertThat(answer).isInstanceOf(Reply.Output.class);
           assertThat(
-                  TransitionTest.output(
+                  Shop.output(
                       shop.call(
                           "billing.wallets.observe", Request.id(String.format("%032x", 0xbee0L)))))
               .containsEntry("balance", 5L);

@@ -36,7 +36,7 @@ class PrecompiledTest {
     try (Toa app = Toa.builder().directory(directory).build()) {
       app.call("test.precompiled.touch", Request.id(ID));
 
-      assertThat(TransitionTest.output(app.call("test.precompiled.touch", Request.id(ID))))
+      assertThat(Shop.output(app.call("test.precompiled.touch", Request.id(ID))))
           .containsEntry("count", 2L)
           .containsEntry("VERSION", 2L);
     }

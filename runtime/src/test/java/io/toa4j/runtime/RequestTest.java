@@ -16,7 +16,7 @@ import tools.jackson.databind.ObjectMapper;
 
 /** Requests that do not fit are refused with a clear message, and change nothing. */
 class RequestTest {
-  static final String WALLET = TransitionTest.WALLET;
+  static final String WALLET = Shop.WALLET;
   static final ObjectMapper JSON = new ObjectMapper();
 
   @TempDir Path directory;
@@ -25,12 +25,12 @@ class RequestTest {
   @BeforeEach
   void boot() {
     shop = Toa.builder().directory(Shop.copyTo(directory)).build();
-    shop.call("billing.wallets.credit", Request.of(WALLET, TransitionTest.credit(100, "a")));
+    shop.call("billing.wallets.credit", Request.of(WALLET, Shop.credit(100, "a")));
   }
 
   @AfterEach
   void close() {
-    assertThat(TransitionTest.output(shop.call("billing.wallets.observe", Request.id(WALLET))))
+    assertThat(Shop.output(shop.call("billing.wallets.observe", Request.id(WALLET))))
         .containsEntry("balance", 100L)
         .containsEntry("VERSION", 1L);
     shop.close();
@@ -85,7 +85,7 @@ class RequestTest {
             () ->
                 shop.call(
                     "billing.wallets.credit",
-                    Request.of(WALLET, TransitionTest.credit(Long.MAX_VALUE - 50, "huge"))));
+                    Request.of(WALLET, Shop.credit(Long.MAX_VALUE - 50, "huge"))));
 
     assertThat(f.code()).isEqualTo(Failure.Code.CONTRACT);
     assertThat(f).hasMessageContaining("/amount").hasMessageContaining("1000000000");
@@ -97,29 +97,25 @@ class RequestTest {
     shop.call("billing.wallets.assign", Request.of(full, Map.of("balance", Long.MAX_VALUE - 10)));
 
     Reply reply =
-        shop.call(
-            "billing.wallets.credit", Request.of(full, TransitionTest.credit(11, "one-too-many")));
+        shop.call("billing.wallets.credit", Request.of(full, Shop.credit(11, "one-too-many")));
 
     assertThat(reply)
         .isInstanceOfSatisfying(
             Reply.Refused.class, r -> assertThat(r.refusal().code()).isEqualTo("BALANCE_LIMIT"));
-    assertThat(TransitionTest.output(shop.call("billing.wallets.observe", Request.id(full))))
+    assertThat(Shop.output(shop.call("billing.wallets.observe", Request.id(full))))
         .containsEntry("balance", Long.MAX_VALUE - 10)
         .containsEntry("VERSION", 1L);
     assertThat(
-            TransitionTest.output(
+            Shop.output(
                 shop.call(
-                    "billing.wallets.credit",
-                    Request.of(full, TransitionTest.credit(10, "to-the-brim")))))
+                    "billing.wallets.credit", Request.of(full, Shop.credit(10, "to-the-brim")))))
         .containsEntry("balance", Long.MAX_VALUE);
   }
 
   @Test
   void call_withoutTheRequiredQuery_fails() {
     Failure f =
-        failure(
-            () ->
-                shop.call("billing.wallets.credit", Request.input(TransitionTest.credit(1, "x"))));
+        failure(() -> shop.call("billing.wallets.credit", Request.input(Shop.credit(1, "x"))));
 
     assertThat(f.code()).isEqualTo(Failure.Code.CONTRACT);
     assertThat(f).hasMessageContaining("requires a query");

@@ -60,7 +60,7 @@ class ReturnedRefusalTest {
       assertThat(reply)
           .isInstanceOfSatisfying(
               Reply.Refused.class, r -> assertThat(r.refusal().code()).isEqualTo("CLOSED"));
-      assertThat(TransitionTest.output(toa.call("test.gates.observe", Request.id(ID))))
+      assertThat(Shop.output(toa.call("test.gates.observe", Request.id(ID))))
           .as("the associated record was never written")
           .containsEntry("VERSION", 0L);
     }

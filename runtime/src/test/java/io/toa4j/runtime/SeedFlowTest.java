@@ -35,7 +35,7 @@ class SeedFlowTest {
   }
 
   private static Map<String, Object> wallet(Toa shop) {
-    return TransitionTest.output(shop.call("billing.wallets.observe", Request.id(CUSTOMER)));
+    return Shop.output(shop.call("billing.wallets.observe", Request.id(CUSTOMER)));
   }
 
   @Test

@@ -135,7 +135,7 @@ final class ShopLoad {
     assertThat(shop.admin().parked()).as("nothing gave up").isEmpty();
     for (int w = 0; w < wallets; w++) {
       String wallet = wallet(w);
-      assertThat(TransitionTest.output(shop.call("billing.wallets.observe", Request.id(wallet))))
+      assertThat(Shop.output(shop.call("billing.wallets.observe", Request.id(wallet))))
           .as("wallet %s: the sum of its distinct credits", wallet)
           .containsEntry("balance", expected.get(wallet).get());
     }

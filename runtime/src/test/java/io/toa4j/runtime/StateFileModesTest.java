@@ -22,9 +22,7 @@ class StateFileModesTest {
   void bootedShop_afterACall_everyFolderUnderToaIs0700_andEveryFileIs0600() throws Exception {
     Path context = Shop.copyTo(directory);
     try (Toa shop = Toa.builder().directory(context).build()) {
-      shop.call(
-          "billing.wallets.credit",
-          Request.of(TransitionTest.WALLET, TransitionTest.credit(5, "x")));
+      shop.call("billing.wallets.credit", Request.of(Shop.WALLET, Shop.credit(5, "x")));
 
       Map<Path, Set<PosixFilePermission>> modes = modes(context.resolve(".toa"));
       assertThat(modes.keySet())

@@ -106,7 +106,7 @@ class TaskSweepTest {
     }
 
     private static Map<String, Object> notes(Toa app) {
-      return TransitionTest.output(app.call("test.notes.observe", Request.id(NOTES)));
+      return Shop.output(app.call("test.notes.observe", Request.id(NOTES)));
     }
   }
 }

@@ -47,7 +47,7 @@ class TaskTest {
 
       assertThat(reply).isEqualTo(new Reply.Output(java.util.Optional.empty()));
       assertThat(app.admin().settle(SETTLE)).isEmpty();
-      assertThat(TransitionTest.output(app.call("test.sinks.observe", Request.id(A))))
+      assertThat(Shop.output(app.call("test.sinks.observe", Request.id(A))))
           .containsEntry("received", 1L);
     }
   }
@@ -103,8 +103,7 @@ class TaskTest {
             .isEmpty(); // each copy is handled before the next arrives
       }
 
-      Map<String, Object> sink =
-          TransitionTest.output(app.call("test.sinks.observe", Request.id(A)));
+      Map<String, Object> sink = Shop.output(app.call("test.sinks.observe", Request.id(A)));
       assertThat(sink).containsEntry("received", 3L).containsEntry("VERSION", 3L);
     }
   }

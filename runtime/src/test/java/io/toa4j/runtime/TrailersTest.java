@@ -117,14 +117,14 @@ class TrailersTest {
         """);
     try (Toa app = Toa.builder().directory(directory).build()) {
       Map<String, Object> note =
-          TransitionTest.output(
+          Shop.output(
               app.call("test.notes.write", Request.of(ID, Map.of("text", "hello", "by", "ann"))));
 
       assertThat(app.admin().settle(Duration.ofSeconds(30))).isEmpty();
       assertThat(note).doesNotContainKeys("by", "TRAILERS").containsEntry("text", "hello");
-      assertThat(TransitionTest.output(app.call("test.notes.observe", Request.id(ID))))
+      assertThat(Shop.output(app.call("test.notes.observe", Request.id(ID))))
           .doesNotContainKeys("by", "TRAILERS");
-      assertThat(TransitionTest.output(app.call("test.audit.observe", Request.id(ID))))
+      assertThat(Shop.output(app.call("test.audit.observe", Request.id(ID))))
           .containsEntry("by", "ann");
     }
   }

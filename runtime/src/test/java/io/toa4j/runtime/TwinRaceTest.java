@@ -87,7 +87,7 @@ class TwinRaceTest {
       assertThat(one).isEqualTo(other);
       assertThat(backoffs).as("backoffs slept").hasValue(0);
       assertThat(app.metrics().find("toa.inbox.twins").counter().count()).isEqualTo(1);
-      assertThat(TransitionTest.output(app.call("test.ledger.observe", Request.id(ACCOUNT))))
+      assertThat(Shop.output(app.call("test.ledger.observe", Request.id(ACCOUNT))))
           .containsEntry("balance", 5001L)
           .containsEntry("VERSION", 2L);
     }

@@ -2,8 +2,16 @@ package io.toa4j.tck.contexts;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.net.URI;
+import java.net.URISyntaxException;
+import java.nio.file.FileSystem;
+import java.nio.file.FileSystemAlreadyExistsException;
+import java.nio.file.FileSystems;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.Map;
+import java.util.Objects;
+import java.util.stream.Stream;
 
 /**
  * The small contexts the engine suites boot, written into a folder of a test's own: their manifests
@@ -749,5 +757,52 @@ public final class Contexts {
         }
         """
             .formatted(name, type, type));
+  }
+
+  /**
+   * The shop of the project's example ({@code examples/shop}: {@code billing.topups}, {@code
+   * billing.wallets}, {@code fulfilment.shipments}), as this jar carries it.
+   */
+  public static Path shop(Path directory) {
+    String root = "/io/toa4j/tck/contexts/shop";
+    try {
+      URI context =
+          Objects.requireNonNull(
+                  Contexts.class.getResource(root + "/context.toa.yaml"), "the shop's resources")
+              .toURI();
+      if (!context.getScheme().equals("jar")) {
+        copy(Path.of(context).getParent(), directory);
+        return directory;
+      }
+      FileSystem jar;
+      boolean opened = false;
+      try {
+        jar = FileSystems.newFileSystem(context, Map.of());
+        opened = true;
+      } catch (FileSystemAlreadyExistsException e) {
+        jar = FileSystems.getFileSystem(context);
+      }
+      try {
+        copy(jar.getPath(root), directory);
+      } finally {
+        if (opened) jar.close();
+      }
+      return directory;
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    } catch (URISyntaxException e) {
+      throw new IllegalStateException(e);
+    }
+  }
+
+  /** Every file under {@code from}, copied to the same place under {@code to}. */
+  private static void copy(Path from, Path to) throws IOException {
+    try (Stream<Path> files = Files.walk(from)) {
+      for (Path source : (Iterable<Path>) files.sorted()::iterator) {
+        Path copy = to.resolve(from.relativize(source).toString());
+        if (Files.isDirectory(source)) Files.createDirectories(copy);
+        else Files.copy(source, copy);
+      }
+    }
   }
 }

@@ -102,4 +102,45 @@ public abstract class EngineKit {
       return EngineKit.this.engines();
     }
   }
+
+  /** {@link TransitionsContract} on the test's engines. */
+  @Nested
+  class Transitions extends TransitionsContract {
+    @Override
+    protected Engines engines() {
+      return EngineKit.this.engines();
+    }
+  }
+
+  /** {@link ConcurrencyContract} on the test's engines. */
+  @Nested
+  class Concurrency extends ConcurrencyContract {
+    @Override
+    protected Engines engines() {
+      return EngineKit.this.engines();
+    }
+  }
+
+  /** {@link ReceiversContract} on the test's engines. */
+  @Nested
+  class Receivers extends ReceiversContract {
+    @Override
+    protected Engines engines() {
+      return EngineKit.this.engines();
+    }
+  }
+
+  /** {@link OnceContract} on the test's engines. */
+  @Nested
+  class Once extends OnceContract {
+    @Override
+    protected Engines engines() {
+      return EngineKit.this.engines();
+    }
+
+    @Override
+    protected long[] inbox() throws Exception {
+      return ledgerInbox(directory);
+    }
+  }
 }

@@ -1,4 +1,4 @@
-package io.toa4j.runtime;
+package io.toa4j.tck.engine;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -7,6 +7,9 @@ import io.toa4j.api.Failure;
 import io.toa4j.api.Query;
 import io.toa4j.api.Reply;
 import io.toa4j.api.Request;
+import io.toa4j.runtime.Options;
+import io.toa4j.runtime.Toa;
+import io.toa4j.tck.contexts.Contexts;
 import io.toa4j.tck.time.TestClock;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -16,11 +19,19 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-class TransitionTest {
+/**
+ * Transitions over versioned state, on the shop ({@link Contexts#shop}): a record created by its
+ * first write at version 1, one more per write; a discard that writes nothing and answers success
+ * twice alike; a refusal that commits nothing; "make it so" (a debit of one order once); the
+ * version precondition; {@code assign} checked against the entity's schema; {@code enumerate} in
+ * creation order. An engine's test extends this and chooses the engines with {@link #engines()}.
+ */
+public abstract class TransitionsContract {
   static final String WALLET = "8d1f0c2e5a7b4c3d9e6f1a2b3c4d5e6f";
   static final String ORDER = "4af147e8801b824e7bd03b000e1d4b64";
 
-  @TempDir Path directory;
+  /** The folder of the test's own, where its context is written. */
+  @TempDir protected Path directory;
 
   /**
    * Moved on by hand: two records made in one test are made at distinct instants only if it says
@@ -28,30 +39,27 @@ class TransitionTest {
    */
   final TestClock clock = new TestClock();
 
-  Toa shop;
+  private Toa shop;
+
+  /** The engines under test. */
+  protected abstract Engines engines();
 
   @BeforeEach
   void boot() {
-    shop =
-        Toa.builder()
-            .directory(Shop.copyTo(directory))
-            .options(Options.defaults().withClock(clock))
-            .build();
+    shop = engines().builder(Contexts.shop(directory), Options.defaults().withClock(clock)).build();
   }
 
   @AfterEach
   void close() {
-    shop.close();
+    if (shop != null) shop.close();
   }
 
   static Map<String, Object> credit(long amount, String ref) {
     return Map.of("amount", amount, "type", "goodwill", "ref", ref);
   }
 
-  @SuppressWarnings("unchecked")
   static Map<String, Object> output(Reply reply) {
-    assertThat(reply).isInstanceOf(Reply.Output.class);
-    return (Map<String, Object>) ((Reply.Output) reply).value().orElseThrow();
+    return Outputs.of(reply);
   }
 
   Map<String, Object> wallet() {

@@ -1,10 +1,12 @@
-package io.toa4j.runtime;
+package io.toa4j.tck.engine;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.toa4j.api.Failure;
 import io.toa4j.api.Reply;
 import io.toa4j.api.Request;
+import io.toa4j.runtime.Options;
+import io.toa4j.runtime.Toa;
 import io.toa4j.tck.contexts.Contexts;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -20,25 +22,31 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * Many writers on one record of a real SQLite file (taking turns: see the engine kit's {@code
- * TurnsContract}).
+ * Many writers on one record of the shop ({@link Contexts#shop}), 16 threads of 250 credits: with
+ * turns and {@code concurrency: retry} none is lost and none fails; without turns nor retry (as
+ * writers in several processes race) some lose the compare-and-swap and are told, and only the
+ * others count. An engine's test extends this and chooses the engines with {@link #engines()}.
  */
-class ConcurrencyTest {
-  static final String WALLET = TransitionTest.WALLET;
+public abstract class ConcurrencyContract {
+  static final String WALLET = TransitionsContract.WALLET;
   static final int THREADS = 16;
   static final int CALLS = 250;
 
-  @TempDir Path directory;
+  /** The folder of the test's own, where its context is written. */
+  @TempDir protected Path directory;
+
+  /** The engines under test. */
+  protected abstract Engines engines();
 
   @Test
   void credit_16ThreadsWithRetry_endsWithTheExactBalanceAndVersion() throws Exception {
-    try (Toa shop = Toa.builder().directory(Shop.copyTo(directory)).build()) {
+    try (Toa shop = engines().builder(Contexts.shop(directory), Options.defaults()).build()) {
       AtomicInteger failures = new AtomicInteger();
 
       hammer(shop, failures);
 
       Map<String, Object> wallet =
-          TransitionTest.output(shop.call("billing.wallets.observe", Request.id(WALLET)));
+          Outputs.of(shop.call("billing.wallets.observe", Request.id(WALLET)));
       assertThat(failures).hasValue(0);
       assertThat(wallet)
           .containsEntry("balance", (long) (THREADS * CALLS * 3))
@@ -53,23 +61,20 @@ class ConcurrencyTest {
   @Test
   void credit_16ThreadsWithoutRetryNorTurns_failsSomeWithConcurrencyAndCountsOnlyTheRest()
       throws Exception {
-    Path context = Shop.copyTo(directory);
+    Path context = Contexts.shop(directory);
     Contexts.edit(
         context,
         "components/billing.wallets/manifest.toa.yaml",
         "  credit:\n    concurrency: retry",
         "  credit:\n    concurrency: none");
     try (Toa shop =
-        Toa.builder()
-            .directory(context)
-            .options(Options.defaults().withTurnWait(Duration.ZERO))
-            .build()) {
+        engines().builder(context, Options.defaults().withTurnWait(Duration.ZERO)).build()) {
       AtomicInteger failures = new AtomicInteger();
 
       int succeeded = hammer(shop, failures);
 
       Map<String, Object> wallet =
-          TransitionTest.output(shop.call("billing.wallets.observe", Request.id(WALLET)));
+          Outputs.of(shop.call("billing.wallets.observe", Request.id(WALLET)));
       assertThat(failures.get()).isPositive();
       assertThat(succeeded + failures.get()).isEqualTo(THREADS * CALLS);
       assertThat(wallet)
@@ -94,7 +99,7 @@ class ConcurrencyTest {
                       Reply reply =
                           shop.call(
                               "billing.wallets.credit",
-                              Request.of(WALLET, TransitionTest.credit(3, thread + "-" + i)));
+                              Request.of(WALLET, TransitionsContract.credit(3, thread + "-" + i)));
                       assertThat(reply).isInstanceOf(Reply.Output.class);
                       ok++;
                     } catch (Failure f) {
