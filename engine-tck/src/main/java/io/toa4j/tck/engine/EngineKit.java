@@ -143,4 +143,22 @@ public abstract class EngineKit {
       return ledgerInbox(directory);
     }
   }
+
+  /** {@link TracingContract} on the test's engines. */
+  @Nested
+  class Tracing extends TracingContract {
+    @Override
+    protected Engines engines() {
+      return EngineKit.this.engines();
+    }
+  }
+
+  /** {@link CrashSafetyContract} on the test's engines. */
+  @Nested
+  class CrashSafety extends CrashSafetyContract {
+    @Override
+    protected Engines engines() {
+      return EngineKit.this.engines();
+    }
+  }
 }

@@ -4,10 +4,13 @@ import io.toa4j.manifest.ContextManifest;
 import io.toa4j.runtime.Options;
 import io.toa4j.runtime.Toa;
 import io.toa4j.runtime.ToaBuilder;
+import io.toa4j.spi.Bus;
+import io.toa4j.spi.BusProvider;
 import io.toa4j.tck.bus.InterceptedBus;
 import java.nio.file.Path;
 import java.util.Map;
 import java.util.Objects;
+import java.util.ServiceLoader;
 
 /**
  * The pair of engines under test: the storage and the bus, each by its provider's name and with its
@@ -35,6 +38,17 @@ public record Engines(
   public static Engines embedded() {
     return new Engines(
         ContextManifest.DEFAULT_STORAGE, Map.of(), ContextManifest.DEFAULT_BUS, Map.of());
+  }
+
+  /** Whether the bus is one that several processes share ({@link Bus.Capability#DISTRIBUTED}). */
+  boolean distributed() {
+    return ServiceLoader.load(BusProvider.class).stream()
+        .map(ServiceLoader.Provider::get)
+        .filter(provider -> provider.name().equals(bus))
+        .findFirst()
+        .orElseThrow(() -> new AssertionError("no " + bus + " bus on the class path"))
+        .capabilities()
+        .contains(Bus.Capability.DISTRIBUTED);
   }
 
   /** A builder of the context in {@code folder} on these engines, with these options. */

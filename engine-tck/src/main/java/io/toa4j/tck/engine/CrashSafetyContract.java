@@ -1,9 +1,11 @@
-package io.toa4j.runtime;
+package io.toa4j.tck.engine;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.toa4j.api.Reply;
 import io.toa4j.api.Request;
+import io.toa4j.runtime.Options;
+import io.toa4j.runtime.Toa;
 import io.toa4j.tck.contexts.Contexts;
 import java.io.BufferedReader;
 import java.io.IOException;
@@ -21,17 +23,24 @@ import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * Kills the runtime with SIGKILL at random moments while it records sources whose events a receiver
- * takes, restarts it each time, and checks at the end that no event was lost: every recorded source
- * reached the sink, under exactly one identity.
+ * Kills a process with SIGKILL at random moments while it records sources whose events a receiver
+ * takes ({@link Contexts#sourceAndSink}, in a JVM of its own: {@link CrashWorker}), starts another
+ * each time, and checks at the end that no event was lost: every recorded source reached the sink,
+ * under exactly one identity, and nothing is parked. An engine's test extends this and chooses the
+ * engines with {@link #engines()}; the worker opens the same ones.
  *
- * <p>{@code -Dtoa.crash.kills=N} runs a longer trial (10 kills by default).
+ * <p>{@code -Dtoa.crash.kills=N} runs a longer trial (10 kills by default); {@code
+ * -Dtoa.crash.seed=S} repeats one.
  */
-class CrashSafetyTest {
+public abstract class CrashSafetyContract {
   static final int KILLS = Integer.getInteger("toa.crash.kills", 10);
   static final long SEED = Long.getLong("toa.crash.seed", System.nanoTime());
 
-  @TempDir Path directory;
+  /** The folder of the test's own, where its context is written. */
+  @TempDir protected Path directory;
+
+  /** The engines under test. */
+  protected abstract Engines engines();
 
   @Test
   @Timeout(value = 10, unit = TimeUnit.MINUTES)
@@ -63,12 +72,12 @@ class CrashSafetyTest {
       next = last + 2;
     }
 
-    try (Toa app = Toa.builder().directory(context).build()) {
+    try (Toa app = engines().builder(context, Options.defaults()).build()) {
       assertThat(app.admin().settle(Duration.ofSeconds(120))).as("seed %d", SEED).isEmpty();
       List<String> sources = allSources(app);
       assertThat((long) sources.size()).as("seed %d", SEED).isGreaterThanOrEqualTo(confirmed);
       for (String id : sources) {
-        Map<String, Object> sink = Shop.output(app.call("test.sinks.observe", Request.id(id)));
+        Map<String, Object> sink = Outputs.of(app.call("test.sinks.observe", Request.id(id)));
         assertThat(sink.get("received")).as("source %s, seed %d", id, SEED).isEqualTo(1L);
       }
       assertThat(app.admin().parked()).isEmpty();
@@ -78,15 +87,17 @@ class CrashSafetyTest {
   private Process start(Path context, long next, Path log) throws IOException {
     String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
     this.log = log;
-    return new ProcessBuilder(
-            java,
-            "-cp",
-            System.getProperty("java.class.path"),
-            CrashWorker.class.getName(),
-            context.toString(),
-            Long.toString(next))
-        .redirectError(log.toFile())
-        .start();
+    List<String> command =
+        new ArrayList<>(
+            List.of(
+                java,
+                "-cp",
+                System.getProperty("java.class.path"),
+                CrashWorker.class.getName(),
+                context.toString(),
+                Long.toString(next)));
+    command.addAll(CrashWorker.arguments(engines()));
+    return new ProcessBuilder(command).redirectError(log.toFile()).start();
   }
 
   private Path log;

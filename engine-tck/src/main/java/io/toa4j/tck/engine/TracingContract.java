@@ -1,9 +1,10 @@
-package io.toa4j.runtime;
+package io.toa4j.tck.engine;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import io.opentelemetry.api.OpenTelemetry;
+import io.opentelemetry.api.common.AttributeKey;
 import io.opentelemetry.api.trace.SpanKind;
 import io.opentelemetry.api.trace.StatusCode;
 import io.opentelemetry.sdk.OpenTelemetrySdk;
@@ -12,18 +13,17 @@ import io.opentelemetry.sdk.trace.SdkTracerProvider;
 import io.opentelemetry.sdk.trace.data.SpanData;
 import io.opentelemetry.sdk.trace.export.SimpleSpanProcessor;
 import io.toa4j.api.Request;
-import io.toa4j.spi.Bus;
-import io.toa4j.spi.BusProvider;
-import io.toa4j.spi.BusSettings;
-import java.lang.reflect.InvocationTargetException;
-import java.lang.reflect.Proxy;
+import io.toa4j.runtime.CallIdentities;
+import io.toa4j.runtime.Options;
+import io.toa4j.runtime.Toa;
+import io.toa4j.tck.bus.InterceptedBus;
+import io.toa4j.tck.contexts.Contexts;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.ServiceLoader;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -34,22 +34,38 @@ import org.junit.jupiter.api.io.TempDir;
  * the credit that receiver calls, across the processes that host them, and across a restart between
  * the commit and the publish, the outbox entry keeping the call's trace context.
  */
-abstract class TracingContract {
+public abstract class TracingContract {
   static final Duration PATIENCE = Duration.ofSeconds(60);
+  static final String TOPUP = "4af147e8801b824e7bd03b000e1d4b64";
+  static final String CUSTOMER = "8d1f0c2e5a7b4c3d9e6f1a2b3c4d5e6f";
+  static final String RECEIVER = "billing.topups.paid..billing.wallets";
 
-  @TempDir Path directory;
+  // the span attributes docs/observability.md names
+  static final AttributeKey<String> OPERATION = AttributeKey.stringKey("toa.operation");
+  static final AttributeKey<String> RECORD_ID = AttributeKey.stringKey("toa.record.id");
+  static final AttributeKey<String> CALL_IDENTITY = AttributeKey.stringKey("toa.call.identity");
+  static final AttributeKey<Long> DELIVERY_ATTEMPT = AttributeKey.longKey("toa.delivery.attempt");
+  static final AttributeKey<Boolean> INBOX_ANSWERED = AttributeKey.booleanKey("toa.inbox.answered");
+  static final AttributeKey<String> OUTCOME = AttributeKey.stringKey("toa.outcome");
+  static final AttributeKey<String> MESSAGE_ID = AttributeKey.stringKey("toa.message.id");
+
+  /** The folder of the test's own, where its context is written. */
+  @TempDir protected Path directory;
+
   private final List<SdkTracerProvider> providers = new ArrayList<>();
 
-  /** The options that choose the engines. */
-  abstract Options options();
+  /** The engines under test. */
+  protected abstract Engines engines();
 
-  /** The components each process of the trace hosts: an empty list hosts them all. */
-  abstract List<List<String>> processes();
-
-  /** The name of the bus the options choose, and its options in code. */
-  abstract String bus();
-
-  abstract Map<String, String> busOptions();
+  /**
+   * The components each process of the trace hosts: on a bus that processes share, the top-ups in
+   * one and the wallets in another; else one process that hosts them all.
+   */
+  private List<List<String>> processes() {
+    return engines().distributed()
+        ? List.of(List.of("billing.topups"), List.of("billing.wallets"))
+        : List.of(List.of());
+  }
 
   @AfterEach
   void shutDownTheSdks() {
@@ -66,16 +82,7 @@ abstract class TracingContract {
 
   private static Request topup() {
     return Request.of(
-        SeedFlowTest.TOPUP,
-        Map.of(
-            "checkout",
-            "co_1",
-            "customer",
-            SeedFlowTest.CUSTOMER,
-            "amount",
-            5000,
-            "currency",
-            "USD"));
+        TOPUP, Map.of("checkout", "co_1", "customer", CUSTOMER, "amount", 5000, "currency", "USD"));
   }
 
   private static SpanData span(InMemorySpanExporter exporter, String name) {
@@ -99,15 +106,14 @@ abstract class TracingContract {
 
   @Test
   void aTopUp_isOneTrace_fromItsCallThroughThePaidEventToTheWalletsCredit() {
-    Shop.copyTo(directory);
+    Contexts.shop(directory);
     InMemorySpanExporter exporter = InMemorySpanExporter.create();
     List<Toa> started = new ArrayList<>();
     try {
       for (List<String> hosted : processes()) {
         started.add(
-            Toa.builder()
-                .directory(directory)
-                .options(options())
+            engines()
+                .builder(directory, Options.defaults())
                 .host(hosted)
                 .openTelemetry(sdk(exporter))
                 .build());
@@ -128,24 +134,22 @@ abstract class TracingContract {
       assertThat(published.getName()).isEqualTo("publish billing.topups.paid");
       assertThat(published.getKind()).isEqualTo(SpanKind.PRODUCER);
       assertThat(published.getParentSpanId()).isEqualTo(record.getSpanId());
-      assertThat(delivery.getName()).isEqualTo("deliver " + HostsTest.RECEIVER);
+      assertThat(delivery.getName()).isEqualTo("deliver " + RECEIVER);
       assertThat(delivery.getKind()).isEqualTo(SpanKind.CONSUMER);
 
-      assertThat(record.getAttributes().get(Tracing.OPERATION)).isEqualTo("billing.topups.record");
-      assertThat(record.getAttributes().get(Tracing.RECORD_ID)).isEqualTo(SeedFlowTest.TOPUP);
-      assertThat(record.getAttributes().get(Tracing.CALL_IDENTITY)).isNotBlank();
-      assertThat(record.getAttributes().get(Tracing.INBOX_ANSWERED)).isFalse();
-      assertThat(commit.getAttributes().get(Tracing.RECORD_ID)).isEqualTo(SeedFlowTest.TOPUP);
-      assertThat(commit.getAttributes().get(Tracing.OUTCOME)).isEqualTo("committed");
-      assertThat(delivery.getAttributes().get(Tracing.DELIVERY_ATTEMPT)).isEqualTo(1L);
-      assertThat(delivery.getAttributes().get(Tracing.INBOX_ANSWERED)).isFalse();
-      assertThat(delivery.getAttributes().get(Tracing.OUTCOME)).isEqualTo("done");
-      assertThat(credit.getAttributes().get(Tracing.OPERATION)).isEqualTo("billing.wallets.credit");
-      assertThat(credit.getAttributes().get(Tracing.RECORD_ID)).isEqualTo(SeedFlowTest.CUSTOMER);
-      assertThat(credit.getAttributes().get(Tracing.CALL_IDENTITY))
-          .isEqualTo(
-              Identities.derive(
-                  delivery.getAttributes().get(Tracing.MESSAGE_ID), HostsTest.RECEIVER));
+      assertThat(record.getAttributes().get(OPERATION)).isEqualTo("billing.topups.record");
+      assertThat(record.getAttributes().get(RECORD_ID)).isEqualTo(TOPUP);
+      assertThat(record.getAttributes().get(CALL_IDENTITY)).isNotBlank();
+      assertThat(record.getAttributes().get(INBOX_ANSWERED)).isFalse();
+      assertThat(commit.getAttributes().get(RECORD_ID)).isEqualTo(TOPUP);
+      assertThat(commit.getAttributes().get(OUTCOME)).isEqualTo("committed");
+      assertThat(delivery.getAttributes().get(DELIVERY_ATTEMPT)).isEqualTo(1L);
+      assertThat(delivery.getAttributes().get(INBOX_ANSWERED)).isFalse();
+      assertThat(delivery.getAttributes().get(OUTCOME)).isEqualTo("done");
+      assertThat(credit.getAttributes().get(OPERATION)).isEqualTo("billing.wallets.credit");
+      assertThat(credit.getAttributes().get(RECORD_ID)).isEqualTo(CUSTOMER);
+      assertThat(credit.getAttributes().get(CALL_IDENTITY))
+          .isEqualTo(CallIdentities.delivery(delivery.getAttributes().get(MESSAGE_ID), RECEIVER));
     } finally {
       started.forEach(Toa::close);
     }
@@ -153,15 +157,19 @@ abstract class TracingContract {
 
   @Test
   void anEventPublishedAfterARestart_joinsTheTraceOfTheCallThatCommittedIt() {
-    Shop.copyTo(directory);
+    Contexts.shop(directory);
     InMemorySpanExporter before = InMemorySpanExporter.create();
     InMemorySpanExporter after = InMemorySpanExporter.create();
+    InterceptedBus refusingToPublish =
+        new InterceptedBus(
+            "refusing",
+            engines().bus(),
+            (events, proceed) -> {
+              throw new IllegalStateException("the bus refuses to publish");
+            });
     try (Toa refusing =
-        Toa.builder()
-            .directory(directory)
-            .options(options())
-            .engine(refusingToPublish(bus()))
-            .bus("refusing", busOptions())
+        engines()
+            .builder(directory, Options.defaults(), refusingToPublish)
             .openTelemetry(sdk(before))
             .build()) {
       refusing.call("billing.topups.record", topup());
@@ -172,9 +180,9 @@ abstract class TracingContract {
     SpanData record = span(before, "call billing.topups.record");
 
     // a minute later, when the dead committer's claim on the entry has ended
-    Options later = options().withClock(Clock.offset(Clock.systemUTC(), Duration.ofMinutes(1)));
-    try (Toa restarted =
-        Toa.builder().directory(directory).options(later).openTelemetry(sdk(after)).build()) {
+    Options later =
+        Options.defaults().withClock(Clock.offset(Clock.systemUTC(), Duration.ofMinutes(1)));
+    try (Toa restarted = engines().builder(directory, later).openTelemetry(sdk(after)).build()) {
       assertThat(restarted.hosted()).contains("billing.topups");
       SpanData credit = span(after, "call billing.wallets.credit");
       SpanData published = parent(after, parent(after, credit));
@@ -188,47 +196,5 @@ abstract class TracingContract {
       assertThat(after.getFinishedSpanItems())
           .noneMatch(s -> s.getName().equals("call billing.topups.record"));
     }
-  }
-
-  /**
-   * A bus provider named {@code refusing}: the named bus, whose publish throws, as a broker out of
-   * reach would.
-   */
-  private static BusProvider refusingToPublish(String name) {
-    BusProvider real =
-        ServiceLoader.load(BusProvider.class).stream()
-            .map(ServiceLoader.Provider::get)
-            .filter(p -> p.name().equals(name))
-            .findFirst()
-            .orElseThrow(() -> new AssertionError("no " + name + " bus on the class path"));
-    return new BusProvider() {
-      @Override
-      public String name() {
-        return "refusing";
-      }
-
-      @Override
-      public java.util.Set<Bus.Capability> capabilities() {
-        return real.capabilities();
-      }
-
-      @Override
-      public Bus open(BusSettings settings) {
-        Bus bus = real.open(settings);
-        return (Bus)
-            Proxy.newProxyInstance(
-                Bus.class.getClassLoader(),
-                new Class<?>[] {Bus.class},
-                (proxy, method, arguments) -> {
-                  if (method.getName().equals("publish"))
-                    throw new IllegalStateException("the bus refuses to publish");
-                  try {
-                    return method.invoke(bus, arguments);
-                  } catch (InvocationTargetException e) {
-                    throw e.getCause();
-                  }
-                });
-      }
-    };
   }
 }
