@@ -26,6 +26,10 @@ import org.slf4j.LoggerFactory;
  * context run elsewhere) the parked messages are the bus's, the outboxes are read and marked on the
  * storage for the processes that host their components to publish, and there is no backlog of its
  * own. Thread-safe.
+ *
+ * <p>About 400 lines because each operator's action is a documented method of the public API, and
+ * the settle loop keeps its waits and their reasons beside it; the work itself is elsewhere ({@link
+ * Redelivery}, {@link SystemMessages}, the bus's parking).
  */
 public final class Admin {
   /**

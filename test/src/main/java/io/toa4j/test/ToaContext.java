@@ -222,6 +222,41 @@ public final class ToaContext
         crash ? OptionalLong.of(drawn) : OptionalLong.empty());
   }
 
+  /**
+   * A {@code @RepeatedTest} or {@code @ParameterizedTest} invocation: in twice and crash modes each
+   * invocation is a scenario of its own, run again as a {@code @Test} is.
+   */
+  @Override
+  public void interceptTestTemplateMethod(
+      Invocation<Void> invocation,
+      ReflectiveInvocationContext<Method> method,
+      ExtensionContext extension)
+      throws Throwable {
+    interceptTestMethod(invocation, method, extension);
+  }
+
+  /**
+   * A {@code @TestFactory} is refused in twice and crash modes: its dynamic tests run after it
+   * returned, so there is no scenario to run again.
+   */
+  @Override
+  public <T> T interceptTestFactoryMethod(
+      Invocation<T> invocation,
+      ReflectiveInvocationContext<Method> method,
+      ExtensionContext extension)
+      throws Throwable {
+    if (twice || crash) {
+      invocation.skip();
+      throw new IllegalStateException(
+          (twice ? "Twice" : "Crash")
+              + " mode runs a test's scenario again, and "
+              + method.getExecutable().getName()
+              + " is a @TestFactory, whose dynamic tests run after it returned: write the scenario"
+              + " as a @Test, a @RepeatedTest or a @ParameterizedTest");
+    }
+    return invocation.proceed();
+  }
+
   private static void invoke(Method method, Object target, List<Object> arguments)
       throws Throwable {
     try {

@@ -274,7 +274,22 @@ public final class Harness {
         byId.put(record.id(), Values.properties(record));
       records.put(component.label(), byId);
     }
-    return new Snapshot(records, events(), parked());
+    return new Snapshot(records, compared(events()), parked());
+  }
+
+  /**
+   * The events a comparison of two runs looks at: those a component declares ({@code events:}) and
+   * those a receiver of the context takes. Every write announces {@code created} or {@code updated}
+   * for a test to see ({@link ToaBuilder#announceAll()}), but one that nothing declares nor
+   * consumes tells no more than the record it comes from, which is compared already.
+   */
+  private List<Published> compared(List<Published> events) {
+    Set<String> compared = new java.util.HashSet<>();
+    for (ComponentManifest component : running().toa().context().components()) {
+      component.events().forEach(event -> compared.add(component.label() + "." + event));
+      component.receivers().forEach(receiver -> compared.add(receiver.label()));
+    }
+    return events.stream().filter(event -> compared.contains(event.label())).toList();
   }
 
   /**
