@@ -73,19 +73,26 @@ record MariadbRaw(HikariDataSource pool, String prefix, boolean event) {
                   .put("balance", next.get("balance").asLong()));
       try (Connection c = pool.getConnection()) {
         c.setAutoCommit(false);
+        // auto-commit comes back only once the transaction ended: turned on over an open one (an
+        // Error cut the work short) it would commit what the statements left; the pool then
+        // rolls the connection back as it takes it
+        boolean ended = false;
         try {
           if (swapped(c, wallet, version, created, now, next)
               && remembered(c, identity, answer, wallet, now)) {
             if (event) enqueue(c, wallet, version, created, updated, now, state, next);
             c.commit();
+            ended = true;
             return answer;
           }
           c.rollback(); // the version moved, or a twin answered first: the read tells which
+          ended = true;
         } catch (SQLException e) {
           c.rollback();
+          ended = true;
           throw e;
         } finally {
-          c.setAutoCommit(true);
+          if (ended) c.setAutoCommit(true);
         }
       }
     }

@@ -576,6 +576,8 @@ public final class PostgresBench {
         ObjectNode announced = null;
         try (Connection c = pool.getConnection()) {
           c.setAutoCommit(false);
+          // auto-commit comes back only once the transaction ended (see MariadbRaw)
+          boolean ended = false;
           try (PreparedStatement s =
               c.prepareStatement(record + "; " + remember + (event ? "; " + enqueue : ""))) {
             int p = 1;
@@ -628,17 +630,20 @@ public final class PostgresBench {
             s.getMoreResults();
             if (moved && s.getUpdateCount() == 1) {
               c.commit();
+              ended = true;
               if (relay != null) relay.committed(entry, JSON.writeValueAsBytes(announced));
               return answer;
             }
             c.rollback();
+            ended = true;
             // moved, the inbox row not inserted: a twin answered first, and the read finds its
             // answer
           } catch (SQLException e) {
             c.rollback();
+            ended = true;
             throw e;
           } finally {
-            c.setAutoCommit(true);
+            if (ended) c.setAutoCommit(true);
           }
         }
       }
