@@ -13,7 +13,6 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
-import java.util.OptionalLong;
 import java.util.function.Consumer;
 import org.junit.jupiter.api.extension.AfterEachCallback;
 import org.junit.jupiter.api.extension.BeforeEachCallback;
@@ -48,8 +47,8 @@ import org.junit.jupiter.api.extension.ReflectiveInvocationContext;
  * <p>Registered with {@code @RegisterExtension}, it starts before each test and closes after it;
  * {@link #start()} and {@link #close()} do the same by hand. With {@link #twice()}, each test runs
  * its scenario a second time with every message delivered twice, and fails when that ends
- * differently; with {@link #crash()}, again with repeats at the points a seed picks. Not
- * thread-safe: one test at a time drives it (the context it runs is thread-safe).
+ * differently; with {@link #crash()}, again once for each point where a crash can fall, crashing
+ * there. Not thread-safe: one test at a time drives it (the context it runs is thread-safe).
  *
  * <p>What it drives is the kit's core ({@code toa4j-test-core}'s {@link Harness}, which {@code toa
  * check} drives too); this class adds JUnit's callbacks and AssertJ's views.
@@ -63,9 +62,13 @@ public final class ToaContext
   private boolean twice;
   private boolean crash;
   private Optional<Long> crashSeed = Optional.empty();
+  private Optional<Integer> crashBudget = Optional.empty();
 
-  /** The seed of the running test's crashes, drawn before it starts. */
-  private long drawn;
+  /** How the running test's scenario crashes, drawn before it starts; empty outside crash mode. */
+  private Optional<Harness.Crash> drawn = Optional.empty();
+
+  /** What crash mode explored of the last test's scenario. */
+  private Optional<Harness.Coverage> explored = Optional.empty();
 
   private final List<Setup> setups = new ArrayList<>();
 
@@ -138,26 +141,42 @@ public final class ToaContext
   }
 
   /**
-   * Crash mode: each test runs its scenario again on a fresh context, with messages handed over
-   * again at points a seed picks inside the scenario — a delivery or a call handled and committed,
-   * handed over again as a crash between the commit and the acknowledgement produces; an outbox
-   * entry published, and published again as a crash between the publish and its marking published
-   * produces — and fails, as twice mode does, when that ends differently from the run that
-   * delivered each message once. The failure prints the seed and the points it picked.
+   * Crash mode: each test runs its scenario once, noting every point where a crash can fall, and
+   * then again on a fresh context once per point, crashing at that point alone — a delivery or a
+   * call handled and committed, handed over again as a crash between the commit and the
+   * acknowledgement produces; an outbox entry published, and published again as a crash between the
+   * publish and its marking published produces — and fails, as twice mode does, when a run ends
+   * differently from the one that delivered each message once, naming the point.
    *
-   * <p>The seed is fresh for each test unless the system property {@code toa.crash.seed} gives one
-   * ({@code mvn test -Dtoa.crash.seed=…}) or {@link #crash(long)} fixes it. With {@link #twice()}
-   * too, each test runs three times: once, twice, then crashing.
+   * <p>It explores every point the scenario meets, up to a budget ({@link #budget(int)}, 32 unless
+   * told); past it, a seed chooses which, fresh for each test unless the system property {@code
+   * toa.crash.seed} gives one ({@code mvn test -Dtoa.crash.seed=…}) or {@link #crash(long)} fixes
+   * it. A passing test reports what was explored as a JUnit report entry, {@code toa.crash}. With
+   * {@link #twice()} too, the twice run comes before the crashing ones.
    */
   public ToaContext crash() {
     this.crash = true;
     return this;
   }
 
-  /** Crash mode with its seed fixed, to repeat exactly the run that printed it. */
+  /**
+   * Crash mode with the seed that chooses the points explored fixed, to repeat exactly the choice a
+   * run printed when the points were more than the budget.
+   */
   public ToaContext crash(long seed) {
     this.crashSeed = Optional.of(seed);
     return crash();
+  }
+
+  /**
+   * How many points of a scenario crash mode explores at most, a run each: 32 unless told here or
+   * by the system property {@code toa.crash.budget}.
+   *
+   * @throws IllegalArgumentException when {@code points} is below 1
+   */
+  public ToaContext budget(int points) {
+    this.crashBudget = Optional.of(Harness.crashBudget(Optional.of(points)));
+    return this;
   }
 
   /**
@@ -169,26 +188,36 @@ public final class ToaContext
   }
 
   /**
-   * The seed of the running context's crashes: in crash mode, the scenario's run that crashes; else
-   * empty.
+   * The point the running context crashes at, in words: in crash mode, each run after the first;
+   * else empty.
    */
-  public OptionalLong crashSeed() {
-    return harness.crashSeed();
+  public Optional<String> crashPoint() {
+    return harness.crashPoint();
   }
 
   /**
-   * The points the seed picked so far in the running context, in words, sorted; none outside crash
-   * mode.
+   * The points the running context repeated a message at so far, in words: in a run of crash mode,
+   * its point once met; none else.
    */
   List<String> crashPoints() {
     return harness.crashPoints();
+  }
+
+  /** What crash mode explored of the last test's scenario; empty outside crash mode. */
+  public Optional<Harness.Coverage> explored() {
+    return explored;
   }
 
   @Override
   public void beforeEach(ExtensionContext extension) {
     setups.clear();
     // a seed property that is no number fails the test before it runs
-    if (crash) drawn = Harness.crashSeed(crashSeed);
+    explored = Optional.empty();
+    drawn =
+        crash
+            ? Optional.of(
+                new Harness.Crash(Harness.crashSeed(crashSeed), Harness.crashBudget(crashBudget)))
+            : Optional.empty();
     start();
   }
 
@@ -213,13 +242,16 @@ public final class ToaContext
       throws Throwable {
     invocation.proceed();
     if (!twice && !crash) return;
-    harness.repeat(
-        () -> {
-          for (Setup setup : setups) invoke(setup.method(), setup.target(), setup.arguments());
-          invoke(method.getExecutable(), method.getTarget().orElse(null), method.getArguments());
-        },
-        twice,
-        crash ? OptionalLong.of(drawn) : OptionalLong.empty());
+    explored =
+        harness.repeat(
+            () -> {
+              for (Setup setup : setups) invoke(setup.method(), setup.target(), setup.arguments());
+              invoke(
+                  method.getExecutable(), method.getTarget().orElse(null), method.getArguments());
+            },
+            twice,
+            drawn);
+    explored.ifPresent(coverage -> extension.publishReportEntry("toa.crash", coverage.toString()));
   }
 
   /**

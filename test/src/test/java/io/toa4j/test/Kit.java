@@ -4,8 +4,13 @@ import static org.junit.platform.engine.discovery.DiscoverySelectors.selectClass
 
 import io.toa4j.api.Request;
 import io.toa4j.runtime.ToaBuilder;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Map;
 import java.util.function.Consumer;
+import org.junit.platform.engine.reporting.ReportEntry;
+import org.junit.platform.launcher.TestExecutionListener;
+import org.junit.platform.launcher.TestIdentifier;
 import org.junit.platform.launcher.core.LauncherDiscoveryRequestBuilder;
 import org.junit.platform.launcher.core.LauncherFactory;
 import org.junit.platform.launcher.listeners.SummaryGeneratingListener;
@@ -128,11 +133,27 @@ final class Kit {
    * it reported.
    */
   static TestExecutionSummary run(Class<?> scenario) {
+    return run(scenario, new ArrayList<>());
+  }
+
+  /**
+   * Runs a scenario's test class as {@link #run(Class)} does, adding to {@code reported} each
+   * report entry its tests published, as {@code key: value}.
+   */
+  static TestExecutionSummary run(Class<?> scenario, List<String> reported) {
     SummaryGeneratingListener listener = new SummaryGeneratingListener();
+    TestExecutionListener entries =
+        new TestExecutionListener() {
+          @Override
+          public void reportingEntryPublished(TestIdentifier test, ReportEntry entry) {
+            entry.getKeyValuePairs().forEach((key, value) -> reported.add(key + ": " + value));
+          }
+        };
     LauncherFactory.create()
         .execute(
             LauncherDiscoveryRequestBuilder.request().selectors(selectClass(scenario)).build(),
-            listener);
+            listener,
+            entries);
     return listener.getSummary();
   }
 

@@ -173,7 +173,7 @@ class ShopScenarioTest {
       toa.settle();
 
       String run =
-          toa.crashSeed().isPresent() ? "crash: " : toa.deliversTwice() ? "twice: " : "once: ";
+          toa.crashPoint().isPresent() ? "crash: " : toa.deliversTwice() ? "twice: " : "once: ";
       runs()
           .add(
               run

@@ -65,6 +65,21 @@ class TwiceModeTest {
   }
 
   @Test
+  void anEventTheReceiverDeclares_isCompared_andTheRepeatThatAnnouncedItAgainIsNamed() {
+    TestExecutionSummary twice = Kit.run(DeclaringTallyTwice.class);
+
+    assertThat(twice.getTestsFailedCount()).isEqualTo(1);
+    assertThat(twice.getFailures().get(0).getException())
+        .hasMessage(
+            """
+            Twice mode: delivering every message twice ends differently from delivering it once:
+            - kit.tally.bump, given kit.orders.created again: record kit.tally %1$s has count = 2, and 1 when delivered once
+            - kit.tally.bump, given kit.orders.created again: record kit.tally %1$s has VERSION = 2, and 1 when delivered once
+            - event kit.tally.counted was announced 2 time(s), and 1 when delivered once""",
+            Kit.ORDER);
+  }
+
+  @Test
   void
       aCallThatSetsWhatIsSetAlready_writesAgainWhenCalledAgain_andTwiceModeNamesTheCallAndVersion() {
     TestExecutionSummary twice = Kit.run(RenameTwice.class);
@@ -212,6 +227,19 @@ class TwiceModeTest {
   static class TallyTwice extends TallyScenario {
     @RegisterExtension
     final ToaContext toa = ToaContext.built(Kit.withOrders("kit.tally", Kit.TALLY)).twice();
+
+    @Override
+    ToaContext toa() {
+      return toa;
+    }
+  }
+
+  /** The tally, declaring an event that each of its writes announces. */
+  static class DeclaringTallyTwice extends TallyScenario {
+    @RegisterExtension
+    final ToaContext toa =
+        ToaContext.built(Kit.withOrders("kit.tally", Kit.TALLY + "events:\n  counted: {}\n"))
+            .twice();
 
     @Override
     ToaContext toa() {

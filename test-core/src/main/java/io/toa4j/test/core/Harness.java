@@ -48,6 +48,11 @@ public final class Harness {
   public static final String CRASH_SEED = Repeats.SEED;
 
   /**
+   * The system property that sets the budget of crash mode for every run that does not set its own.
+   */
+  public static final String CRASH_BUDGET = Repeats.BUDGET;
+
+  /**
    * The folder of a context's state that keeps its compiled classes, by component and hash of their
    * sources.
    */
@@ -148,7 +153,7 @@ public final class Harness {
 
   /**
    * The seed of crash mode: the one given, else the system property {@value #CRASH_SEED}, else a
-   * fresh one.
+   * fresh one. It chooses the points explored when a scenario meets more than the budget.
    *
    * @throws IllegalArgumentException when the property is set but is not a number
    */
@@ -157,48 +162,162 @@ public final class Harness {
   }
 
   /**
+   * The budget of crash mode: the one given, else the system property {@value #CRASH_BUDGET}, else
+   * 32 — how many points of one scenario it explores at most, a run each.
+   *
+   * @throws IllegalArgumentException when the property is set but is not a whole number above 0
+   */
+  public static int crashBudget(Optional<Integer> given) {
+    given.ifPresent(Crash::checked);
+    return Repeats.budget(given);
+  }
+
+  /**
+   * How crash mode runs a scenario again.
+   *
+   * @param seed chooses the points explored when the scenario meets more than {@code budget}
+   * @param budget how many points it explores at most, a run each
+   */
+  public record Crash(long seed, int budget) {
+    public Crash {
+      checked(budget);
+    }
+
+    static int checked(int budget) {
+      if (budget < 1)
+        throw new IllegalArgumentException(
+            "crash mode's budget is how many points of a scenario it explores, at least 1; got "
+                + budget);
+      return budget;
+    }
+  }
+
+  /**
+   * What crash mode explored of a scenario: the points its plain run met, and those it crashed at,
+   * a run each.
+   *
+   * @param points every point the scenario's plain run met, sorted
+   * @param explored the points crashed at, a run each, in the order run
+   * @param unmet the points explored whose run did not meet them (its messages came under other
+   *     ids), so that nothing was repeated there
+   * @param seed the seed that chose {@code explored}, when the points were more than the budget
+   */
+  public record Coverage(
+      List<String> points, List<String> explored, List<String> unmet, OptionalLong seed) {
+    public Coverage {
+      points = List.copyOf(points);
+      explored = List.copyOf(explored);
+      unmet = List.copyOf(unmet);
+    }
+
+    /**
+     * In words: {@code crash mode explored 3 of 3 point(s)}, with the seed and the budget when it
+     * chose, and the points not met.
+     */
+    @Override
+    public String toString() {
+      StringBuilder words =
+          new StringBuilder("crash mode explored ")
+              .append(explored.size() - unmet.size())
+              .append(" of ")
+              .append(points.size())
+              .append(" point(s)");
+      if (seed.isPresent()) words.append(", ").append(choice());
+      if (!unmet.isEmpty())
+        words
+            .append("; not met in its run, so not crashed at:\n- ")
+            .append(String.join("\n- ", unmet));
+      return words.toString();
+    }
+
+    /**
+     * How the points explored were chosen when they were fewer than those met, and how to redo it.
+     */
+    String choice() {
+      long s = seed.orElseThrow();
+      return "chosen by seed "
+          + s
+          + " within a budget of "
+          + explored.size()
+          + " (repeat the choice with -D"
+          + Repeats.SEED
+          + "="
+          + s
+          + " or crash("
+          + s
+          + "); explore them all with budget("
+          + points.size()
+          + "))";
+    }
+  }
+
+  /**
    * Whether the running context delivers every message twice: in twice mode, the scenario's second
    * run.
    */
   public boolean deliversTwice() {
-    Repeats repeats = running().repeats();
-    return repeats.any() && repeats.seed().isEmpty();
+    return running().repeats().everyOne();
   }
 
   /**
-   * The seed of the running context's crashes: in crash mode, the scenario's run that crashes; else
-   * empty.
+   * The point the running context crashes at: in crash mode, each run after the first; else empty.
    */
-  public OptionalLong crashSeed() {
-    return running().repeats().seed();
+  public Optional<String> crashPoint() {
+    return running().repeats().point();
   }
 
   /**
-   * The points the seed picked so far in the running context, in words, sorted; none outside crash
-   * mode.
+   * The points the running context repeated a message at so far, in words: in a run of crash mode,
+   * its point once met; none else.
    */
   public List<String> crashPoints() {
     return running().repeats().picked();
   }
 
   /**
-   * Settles the scenario the running context ran, and runs it again: in twice mode on a fresh
-   * context that delivers every message twice, in crash mode ({@code crashSeed} present) on one
-   * that hands messages over again at the points the seed picks — each time settled and compared
-   * with the first run.
+   * Settles the scenario the running context ran, and runs it again, each time on a fresh context,
+   * settled and compared with the first run: in twice mode once, delivering every message twice; in
+   * crash mode ({@code crash} present) once for each point the first run met, up to the budget,
+   * crashing at that point alone.
    *
    * @param again the scenario, run on the fresh context once it started
-   * @throws AssertionError naming each difference, and in crash mode the seed and its points; or
-   *     what the scenario threw in a run that ended the same
+   * @return in crash mode, what it explored
+   * @throws AssertionError naming each difference, and in crash mode the point; or what the
+   *     scenario threw in a run that ended the same
    */
-  public void repeat(Scenario again, boolean twice, OptionalLong crashSeed) throws Throwable {
+  public Optional<Coverage> repeat(Scenario again, boolean twice, Optional<Crash> crash)
+      throws Throwable {
     settle();
     Snapshot once = snapshot();
-    if (twice) rerun(Repeats.every(), once, again);
-    if (crashSeed.isPresent()) rerun(Repeats.drawn(crashSeed.getAsLong()), once, again);
+    List<String> points = running().repeats().met();
+    if (twice) rerun(Repeats.every(), once, again, "Twice mode", "");
+    if (crash.isEmpty()) return Optional.empty();
+    List<String> explored = Repeats.chosen(points, crash.get().budget(), crash.get().seed());
+    OptionalLong seed =
+        points.size() > explored.size()
+            ? OptionalLong.of(crash.get().seed())
+            : OptionalLong.empty();
+    List<String> unmet = new ArrayList<>();
+    for (int i = 0; i < explored.size(); i++) {
+      String point = explored.get(i);
+      String of = explored.size() + (seed.isPresent() ? " explored of " + points.size() : "");
+      String choice =
+          seed.isPresent()
+              ? "\nThe points explored were " + new Coverage(points, explored, unmet, seed).choice()
+              : "";
+      rerun(
+          Repeats.only(point),
+          once,
+          again,
+          "Crash mode, point " + (i + 1) + " of " + of + ": crashing " + point,
+          choice);
+      if (running().repeats().picked().isEmpty()) unmet.add(point);
+    }
+    return Optional.of(new Coverage(points, explored, unmet, seed));
   }
 
-  private void rerun(Repeats repeats, Snapshot once, Scenario again) throws Throwable {
+  private void rerun(Repeats repeats, Snapshot once, Scenario again, String run, String after)
+      throws Throwable {
     start(repeats, Optional.empty());
     Throwable trouble = null;
     try {
@@ -208,57 +327,27 @@ public final class Harness {
       trouble = t;
     }
     List<String> differences = snapshot().differences(once, this::writer);
-    OptionalLong seed = repeats.seed();
+    boolean twice = repeats.everyOne();
     if (differences.isEmpty()) {
       if (trouble == null) return;
-      if (seed.isEmpty()) throw trouble;
+      if (twice) throw trouble;
       throw new AssertionError(
-          mode(repeats)
-              + ": the scenario failed in the run that repeats the points the seed picked: "
-              + trouble.getMessage()
-              + points(repeats),
-          trouble);
+          run + ": the scenario failed: " + trouble.getMessage() + after, trouble);
     }
     String what =
-        seed.isEmpty()
+        twice
             ? "delivering every message twice ends differently from delivering it once:"
-            : "repeating the messages at the points the seed picked ends differently from delivering each once:";
+            : "ends differently from delivering each message once:";
     AssertionError failure =
         new AssertionError(
-            mode(repeats)
-                + ": "
+            run
+                + (twice ? ": " : " — ")
                 + what
                 + "\n- "
                 + String.join("\n- ", differences)
-                + points(repeats));
+                + after);
     if (trouble != null) failure.addSuppressed(trouble);
     throw failure;
-  }
-
-  /** How a failure of this run starts: {@code Twice mode}, or {@code Crash mode, seed 42}. */
-  private static String mode(Repeats repeats) {
-    OptionalLong seed = repeats.seed();
-    return seed.isEmpty() ? "Twice mode" : "Crash mode, seed " + seed.getAsLong();
-  }
-
-  /** In crash mode, the points the seed picked and how to repeat the run; nothing in twice mode. */
-  private static String points(Repeats repeats) {
-    if (repeats.seed().isEmpty()) return "";
-    long seed = repeats.seed().getAsLong();
-    List<String> picked = repeats.picked();
-    return "\nThe seed picked "
-        + picked.size()
-        + " of "
-        + repeats.points()
-        + " point(s)"
-        + (picked.isEmpty() ? "" : ":\n- " + String.join("\n- ", picked))
-        + "\nRepeat this run with -D"
-        + Repeats.SEED
-        + "="
-        + seed
-        + ", or crash("
-        + seed
-        + ")";
   }
 
   /**
@@ -448,7 +537,7 @@ public final class Harness {
                 () -> r.toa().answer(endpoint, request, identity));
       } catch (RuntimeException e) {
         throw new AssertionError(
-            (r.repeats().seed().isEmpty() ? "Twice mode: " : "Crash mode: ")
+            (r.repeats().everyOne() ? "Twice mode: " : "Crash mode: ")
                 + endpoint
                 + ", called again under its identity "
                 + identity
