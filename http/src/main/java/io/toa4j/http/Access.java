@@ -158,12 +158,20 @@ final class Access {
             + ", which grant none of it");
   }
 
-  /** {@code POST /.toa/token} with Basic credentials: a bearer token for the identity. */
+  /**
+   * {@code POST /.toa/token} with Basic credentials: a bearer token for the identity. {@code DELETE
+   * /.toa/token} with a bearer token: that token revoked, as a log-out.
+   */
   Map<String, Object> token(Request request, Response response) {
+    if (request.getMethod().equals("DELETE")) return revoke(request, response);
     if (!request.getMethod().equals("POST")) {
-      response.getHeaders().put(HttpHeader.ALLOW, "POST");
+      response.getHeaders().put(HttpHeader.ALLOW, "POST, DELETE");
       throw new Problem(
-          405, "METHOD_NOT_ALLOWED", TOKEN_PATH + " answers POST only, with Basic credentials");
+          405,
+          "METHOD_NOT_ALLOWED",
+          TOKEN_PATH
+              + " answers POST, with Basic credentials, for a token, and DELETE, with a bearer"
+              + " token, to revoke it");
     }
     String header = request.getHeaders().get(HttpHeader.AUTHORIZATION);
     if (header == null || !scheme(header).equals("basic")) {
@@ -181,6 +189,26 @@ final class Access {
     body.put("expires", token.expires().toString());
     body.put("id", identity.id());
     body.put("name", identity.name());
+    return body;
+  }
+
+  /** {@code DELETE /.toa/token}: the bearer token it carries revoked until it expires. */
+  private Map<String, Object> revoke(Request request, Response response) {
+    String header = request.getHeaders().get(HttpHeader.AUTHORIZATION);
+    if (header == null || !scheme(header).equals("bearer")) {
+      throw unauthorized(
+          response,
+          true,
+          TOKEN_PATH + " revokes the bearer token a DELETE carries; send it as Bearer");
+    }
+    String token = header.substring(6).trim();
+    Tokens.Checked.Valid valid = valid(token, response);
+    bearer(token, response); // a token revoked already, or of an identity gone, is refused
+    identities.revoke(valid, token);
+    response.getHeaders().put(HttpHeader.CACHE_CONTROL, "no-store");
+    Map<String, Object> body = new LinkedHashMap<>();
+    body.put("revoked", true);
+    body.put("expires", valid.expires().toString());
     return body;
   }
 
@@ -278,18 +306,27 @@ final class Access {
   }
 
   private Proven bearer(String token, Response response) {
+    Tokens.Checked.Valid valid = valid(token, response);
+    Identities.Bearer bearer =
+        identities
+            .bearer(valid, token)
+            .orElseThrow(
+                () ->
+                    unauthorized(
+                        response, true, "the identity the bearer token names no longer exists"));
+    if (bearer.revoked())
+      throw unauthorized(
+          response,
+          true,
+          "the bearer token was revoked (logged out); get a new one from " + TOKEN_PATH);
+    return new Proven(bearer.identity());
+  }
+
+  private Tokens.Checked.Valid valid(String token, Response response) {
     Tokens.Checked checked = identities.tokens().check(token);
     if (checked instanceof Tokens.Checked.Invalid invalid)
       throw unauthorized(response, true, invalid.reason());
-    Tokens.Checked.Valid valid = (Tokens.Checked.Valid) checked;
-    return identities
-        .current(valid.name())
-        .filter(v -> v.identity().id().equals(valid.id()))
-        .map(v -> new Proven(v.identity()))
-        .orElseThrow(
-            () ->
-                unauthorized(
-                    response, true, "the identity the bearer token names no longer exists"));
+    return (Tokens.Checked.Valid) checked;
   }
 
   private static char[] decode(String encoded, Response response) {

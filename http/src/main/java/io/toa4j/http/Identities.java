@@ -54,6 +54,12 @@ public final class Identities {
   /** The longest lifetime a token may be given: 30 days. */
   public static final Duration MAX_TTL = Duration.ofDays(30);
 
+  /**
+   * The most revoked tokens an identity's record keeps until they expire; a revocation past it
+   * refuses every token of the identity issued before it.
+   */
+  static final int MAX_REVOKED = 64;
+
   static final int MAX_NAME = 128;
   static final int MAX_PASSWORD = 1024;
   private static final Pattern NAME = Pattern.compile("[A-Za-z0-9._@+-]{1," + MAX_NAME + "}");
@@ -215,6 +221,83 @@ public final class Identities {
   Optional<Verified> current(String name) {
     return stored(name)
         .map(r -> new Verified(identity(r), object(r.json()).path("password").asString()));
+  }
+
+  /**
+   * Whom a token found valid speaks for now, read now: its identity, and whether the identity's
+   * record revoked the token; empty when the identity was removed (or made again under its name).
+   */
+  Optional<Bearer> bearer(Tokens.Checked.Valid token, String text) {
+    return stored(token.name())
+        .map(r -> object(r.json()))
+        .filter(state -> state.path("id").asString().equals(token.id()))
+        .map(state -> new Bearer(identity(state), revoked(state, token, text)));
+  }
+
+  /** The identity a token speaks for, and whether it revoked the token. */
+  record Bearer(Identity identity, boolean revoked) {}
+
+  /**
+   * Revokes a token of the identity until it expires, as a log-out does: from now on it is refused
+   * wherever the context's gateway runs, since each request reads the identity's record. The record
+   * keeps at most {@value #MAX_REVOKED} revoked tokens until they expire; a revocation past that
+   * refuses every token of the identity issued before it, the others' sessions too.
+   *
+   * @param token a token {@link Tokens#check} found valid for this identity
+   * @param text the token as sent
+   */
+  void revoke(Tokens.Checked.Valid token, String text) {
+    long now = clock.instant().getEpochSecond();
+    for (int attempt = 0; attempt < ATTEMPTS; attempt++) {
+      Optional<Record> stored = stored(token.name());
+      if (stored.isEmpty() || !identity(stored.get()).id().equals(token.id()))
+        return; // an identity removed or made again: its tokens are refused already
+      ObjectNode state = object(stored.get().json());
+      java.util.TreeMap<Long, List<String>> byExpiry = new java.util.TreeMap<>();
+      state
+          .path("revoked")
+          .properties()
+          .forEach(
+              e -> {
+                if (e.getValue().asLong() > now)
+                  byExpiry
+                      .computeIfAbsent(e.getValue().asLong(), k -> new ArrayList<>())
+                      .add(e.getKey());
+              });
+      byExpiry
+          .computeIfAbsent(token.expires().getEpochSecond(), k -> new ArrayList<>())
+          .add(fingerprint(text));
+      ObjectNode revoked = NODES.objectNode();
+      byExpiry
+          .descendingMap()
+          .forEach(
+              (expires, marks) ->
+                  marks.forEach(
+                      m -> {
+                        if (revoked.size() < MAX_REVOKED) revoked.put(m, expires);
+                        else state.put("tokensBefore", now);
+                      }));
+      state.set("revoked", revoked);
+      if (store.replace(stored.get(), json(state))) return;
+    }
+    throw new IllegalStateException(
+        "The identity '"
+            + token.name()
+            + "' changed "
+            + ATTEMPTS
+            + " times while a token was revoked; try again");
+  }
+
+  /** Whether the identity's record refuses the token: revoked by name, or issued before a cut. */
+  private static boolean revoked(JsonNode state, Tokens.Checked.Valid token, String text) {
+    if (token.issued().getEpochSecond() < state.path("tokensBefore").asLong(Long.MIN_VALUE))
+      return true;
+    return state.path("revoked").has(fingerprint(text));
+  }
+
+  /** How a revoked token is named in the record: 32 hex characters of its SHA-256. */
+  private static String fingerprint(String token) {
+    return key("token", token);
   }
 
   /**

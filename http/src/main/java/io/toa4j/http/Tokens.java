@@ -69,8 +69,11 @@ final class Tokens {
 
   /** What a token is found to be. */
   sealed interface Checked {
-    /** Signed here, not expired: it speaks for this identity until {@code expires}. */
-    record Valid(String id, String name, Instant expires) implements Checked {}
+    /**
+     * Signed here, not expired: it speaks for this identity from {@code issued} until {@code
+     * expires}, unless revoked ({@link Identities#revoked}).
+     */
+    record Valid(String id, String name, Instant issued, Instant expires) implements Checked {}
 
     /** Not to be trusted, and why, in words for the client. */
     record Invalid(String reason) implements Checked {}
@@ -147,12 +150,13 @@ final class Tokens {
         || claims.getSubject() == null
         || !ID.matcher(claims.getSubject()).matches()
         || name == null
+        || claims.getIssueTime() == null
         || claims.getExpirationTime() == null) {
       return new Checked.Invalid("the bearer token's claims are not sub, name, iat and exp");
     }
     Instant expires = claims.getExpirationTime().toInstant();
     if (!clock.instant().isBefore(expires))
       return new Checked.Invalid("the bearer token expired at " + expires + "; get a new one");
-    return new Checked.Valid(claims.getSubject(), name, expires);
+    return new Checked.Valid(claims.getSubject(), name, claims.getIssueTime().toInstant(), expires);
   }
 }

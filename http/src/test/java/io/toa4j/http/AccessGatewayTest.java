@@ -288,7 +288,49 @@ class AccessGatewayTest {
     expect401(wrong, "the name or the password is wrong");
     expect401(withAToken, "issues tokens for Basic credentials");
     assertThat(get.statusCode()).isEqualTo(405);
-    assertThat(get.headers().firstValue("allow")).contains("POST");
+    assertThat(get.headers().firstValue("allow")).contains("POST, DELETE");
+  }
+
+  @Test
+  void token_revokedByDelete_isRefusedFromThenOn_whileTheIdentitysOtherTokensStayOpen()
+      throws Exception {
+    String path = "/test/shelf/" + RECORD + "/";
+    String token = "Bearer " + identities.issue("keeper", Duration.ofMinutes(7)).token();
+    String other = "Bearer " + identities.issue("keeper", Duration.ofMinutes(8)).token();
+    assertThat(get(path, token).statusCode()).isEqualTo(200);
+
+    HttpResponse<String> revoked = send("DELETE", "/.toa/token", token, null, null);
+
+    assertThat(revoked.statusCode()).as(revoked.body()).isEqualTo(200);
+    assertThat(JSON.readTree(revoked.body()).path("revoked").asBoolean()).isTrue();
+    expect401(get(path, token), "the bearer token was revoked (logged out)");
+    expect401(send("DELETE", "/.toa/token", token, null, null), "was revoked");
+    assertThat(get(path, other).statusCode()).isEqualTo(200);
+    expect401(
+        send("DELETE", "/.toa/token", basic("keeper", PASSWORD), null, null),
+        "revokes the bearer token a DELETE carries");
+    expect401(send("DELETE", "/.toa/token", null, null, null), "revokes the bearer token");
+  }
+
+  @Test
+  void revokedTokens_pastTheBound_refuseEveryTokenOfTheIdentityIssuedBefore() throws Exception {
+    Identities.Identity made = identities.create("busy", PASSWORD.toCharArray(), List.of("store"));
+    String path = "/test/shelf/" + RECORD + "/";
+    String earlier = "Bearer " + identities.issue(made.name(), Duration.ofHours(2)).token();
+    clock.advance(Duration.ofSeconds(1));
+    for (int i = 1; i <= Identities.MAX_REVOKED; i++) {
+      String token = "Bearer " + identities.issue(made.name(), Duration.ofMinutes(i)).token();
+      assertThat(send("DELETE", "/.toa/token", token, null, null).statusCode()).isEqualTo(200);
+    }
+    assertThat(get(path, earlier).statusCode()).as("within the bound").isEqualTo(200);
+
+    String last = "Bearer " + identities.issue(made.name(), Duration.ofMinutes(90)).token();
+    assertThat(send("DELETE", "/.toa/token", last, null, null).statusCode()).isEqualTo(200);
+
+    expect401(get(path, earlier), "was revoked");
+    expect401(get(path, last), "was revoked");
+    String later = "Bearer " + identities.issue(made.name(), Duration.ofMinutes(91)).token();
+    assertThat(get(path, later).statusCode()).as("issued at the cut").isEqualTo(200);
   }
 
   @Test

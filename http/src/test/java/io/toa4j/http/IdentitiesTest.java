@@ -165,7 +165,9 @@ class IdentitiesTest {
 
     assertThat(token.expires()).isEqualTo(clock.instant().plusSeconds(90));
     assertThat(other.tokens().check(token.token()))
-        .isEqualTo(new Tokens.Checked.Valid(alice.id(), "alice", token.expires()));
+        .isEqualTo(
+            new Tokens.Checked.Valid(
+                alice.id(), "alice", token.expires().minusSeconds(90), token.expires()));
     clock.advance(Duration.ofSeconds(90));
     assertThat(other.tokens().check(token.token())).isInstanceOf(Tokens.Checked.Invalid.class);
   }
@@ -208,7 +210,9 @@ class IdentitiesTest {
     assertThat(restarted.tokens().check(before.token()))
         .isEqualTo(new Tokens.Checked.Invalid("the bearer token's signature does not match"));
     assertThat(restarted.tokens().check(after.token()))
-        .isEqualTo(new Tokens.Checked.Valid(alice.id(), "alice", after.expires()));
+        .isEqualTo(
+            new Tokens.Checked.Valid(
+                alice.id(), "alice", after.expires().minus(Duration.ofDays(1)), after.expires()));
   }
 
   @Test

@@ -35,6 +35,10 @@ class TokensTest {
     return tokens.issue(ID, "alice", clock.instant().plus(Duration.ofMinutes(10)));
   }
 
+  private Instant now() {
+    return Instant.ofEpochSecond(clock.instant().getEpochSecond());
+  }
+
   private Instant inTenMinutes() {
     return Instant.ofEpochSecond(clock.instant().plus(Duration.ofMinutes(10)).getEpochSecond());
   }
@@ -42,7 +46,7 @@ class TokensTest {
   @Test
   void issued_isValid_withItsIdentityAndExpiry() {
     assertThat(tokens.check(token()))
-        .isEqualTo(new Tokens.Checked.Valid(ID, "alice", inTenMinutes()));
+        .isEqualTo(new Tokens.Checked.Valid(ID, "alice", now(), inTenMinutes()));
   }
 
   @Test
