@@ -52,7 +52,7 @@ final class DiscardCommand implements Callable<Integer> {
         io.toa4j.runtime.Toa.builder().directory(toa.context()).connect()) {
       Admin admin = context.admin();
       if (single) {
-        if (!admin.discard(which.id, reason))
+        if (!admin.discard(which.id, reason, ReplayCommand.by("toa discard")))
           throw new CliProblem(
               "failed: no parked message has the id " + which.id + "; toa parked lists them",
               Toa.FAILED);
@@ -66,7 +66,12 @@ final class DiscardCommand implements Callable<Integer> {
       int discarded =
           confirmed.isEmpty()
               ? 0
-              : admin.discard(ReplayCommand.limited(filter, confirmed.size()), reason).size();
+              : admin
+                  .discard(
+                      ReplayCommand.limited(filter, confirmed.size()),
+                      reason,
+                      ReplayCommand.by("toa discard"))
+                  .size();
       out.println("discarded: " + discarded);
       out.flush();
       return Toa.OUTPUT;

@@ -41,7 +41,7 @@ final class ReplayCommand implements Callable<Integer> {
         io.toa4j.runtime.Toa.builder().directory(toa.context()).connect()) {
       Admin admin = context.admin();
       if (single) {
-        if (!admin.replay(which.id))
+        if (!admin.replay(which.id, by("toa replay")))
           throw new CliProblem(
               "failed: no parked message has the id " + which.id + "; toa parked lists them",
               Toa.FAILED);
@@ -53,7 +53,9 @@ final class ReplayCommand implements Callable<Integer> {
       List<Parked> confirmed =
           which.confirmed(admin, filter, "replay", toa.input(), spec.commandLine().getErr());
       int replayed =
-          confirmed.isEmpty() ? 0 : admin.replay(limited(filter, confirmed.size())).size();
+          confirmed.isEmpty()
+              ? 0
+              : admin.replay(limited(filter, confirmed.size()), by("toa replay")).size();
       out.println("replayed: " + replayed);
       out.flush();
       return Toa.OUTPUT;
@@ -68,5 +70,14 @@ final class ReplayCommand implements Callable<Integer> {
         filter.code(),
         filter.since(),
         Math.min(filter.limit(), confirmed));
+  }
+
+  /**
+   * Who a command's replay or discard is noted as made by: the command and the operating system's
+   * user that ran it.
+   */
+  static String by(String command) {
+    String user = System.getProperty("user.name", "");
+    return command + (user.isBlank() ? "" : " run by " + user);
   }
 }

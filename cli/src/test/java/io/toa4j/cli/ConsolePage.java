@@ -89,17 +89,23 @@ final class ConsolePage implements AutoCloseable {
     browser.findElement(By.id("login-button")).click();
   }
 
-  /** Waits for the one parked message of the closed wallets, and checks what its row says. */
+  /**
+   * Waits for the one parked message of the closed wallets, checks what its row says, and opens it
+   * to check its payload.
+   */
   WebElement parkedCredit(String checkout) {
     WebElement parked =
         wait.until(ExpectedConditions.visibilityOfElementLocated(By.cssSelector("tr.parked")));
     assertThat(parked.getText())
         .contains(
             "billing.topups.paid..billing.wallets",
+            "billing.wallets.credit",
             "CONTRACT",
-            "wallets are closed for maintenance",
-            checkout);
+            "wallets are closed for maintenance");
     assertThat(browser.findElements(By.cssSelector("tr.parked"))).hasSize(1);
+    parked.findElement(By.cssSelector("td")).click();
+    wait.until(
+        ExpectedConditions.textToBePresentInElementLocated(By.id("detail-payload"), checkout));
     return parked;
   }
 

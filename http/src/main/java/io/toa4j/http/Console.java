@@ -1,13 +1,18 @@
 package io.toa4j.http;
 
+import io.toa4j.runtime.ParkedFilter;
 import io.toa4j.runtime.Toa;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
 import java.nio.ByteBuffer;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.TreeSet;
 import org.eclipse.jetty.http.HttpHeader;
 import org.eclipse.jetty.io.Content;
 import org.eclipse.jetty.server.Request;
@@ -22,9 +27,16 @@ import org.eclipse.jetty.util.Callback;
  *   <li>{@code GET /.toa/console/} and its two assets are the page's code, the same for everyone
  *       and holding no data: open, so a browser can load the login form. They forbid framing and
  *       any script or style from elsewhere ({@code content-security-policy}).
- *   <li>{@code GET /.toa/console/state}: the document of {@link ConsoleState}.
- *   <li>{@code POST /.toa/console/replay?id=<parked id>} or {@code ?all=true}: puts parked messages
- *       back on their queues ({@link io.toa4j.runtime.Admin#replay}).
+ *   <li>{@code GET /.toa/console/state}: the document of {@link ConsoleState}, with one page of the
+ *       parked messages that match the filter in its query ({@code component}, {@code operation},
+ *       {@code code}, {@code since}, {@code search}, {@code offset}, {@code size}).
+ *   <li>{@code GET /.toa/console/message?id=<parked id>}: one parked message whole, its payload
+ *       with it.
+ *   <li>{@code POST /.toa/console/replay?id=<parked id>}, {@code ?all=true}, or the filter's
+ *       fields: puts parked messages back on their queues ({@link io.toa4j.runtime.Admin#replay}).
+ *   <li>{@code POST /.toa/console/discard?reason=...} with {@code id}, {@code all=true} or the
+ *       filter's fields: removes parked messages for good, keeping the reason ({@link
+ *       io.toa4j.runtime.Admin#discard}).
  *   <li>{@code POST /.toa/console/redeliver?id=<outbox entry id>}: delivers an outbox entry again
  *       ({@link io.toa4j.runtime.Admin#redeliver}).
  * </ul>
@@ -39,8 +51,27 @@ import org.eclipse.jetty.util.Callback;
 final class Console {
   static final String ROOT = "/.toa/console/";
   static final String STATE = ROOT + "state";
+  static final String MESSAGE = ROOT + "message";
   static final String REPLAY = ROOT + "replay";
+  static final String DISCARD = ROOT + "discard";
   static final String REDELIVER = ROOT + "redeliver";
+
+  /** The longest reason a discard keeps, in characters. */
+  static final int REASON = 500;
+
+  /** The fields of the query string each endpoint takes. */
+  private static final Map<String, Set<String>> FIELDS =
+      Map.of(
+          STATE,
+          union(ConsoleState.FILTER, Set.of("offset", "size")),
+          MESSAGE,
+          Set.of("id"),
+          REPLAY,
+          union(ConsoleState.FILTER, Set.of("id", "all")),
+          DISCARD,
+          union(ConsoleState.FILTER, Set.of("id", "all", "reason")),
+          REDELIVER,
+          Set.of("id"));
 
   /**
    * The header every action must carry, which the console's page sends and a cross-site form
@@ -85,17 +116,23 @@ final class Console {
       response.write(true, ByteBuffer.wrap(asset.bytes()), callback);
       return;
     }
-    if (path.equals(STATE)) {
+    if (path.equals(STATE) || path.equals(MESSAGE)) {
       only(request, response, path, "GET", "HEAD");
       access.admit(request, response, path, operators, Map.of());
-      send(response, callback, ConsoleState.of(application));
+      Map<String, String> fields = fields(request, path);
+      send(
+          response,
+          callback,
+          path.equals(STATE)
+              ? ConsoleState.of(application, ConsoleState.filter(fields), ConsoleState.page(fields))
+              : message(fields));
       return;
     }
-    if (!path.equals(REPLAY) && !path.equals(REDELIVER)) {
+    if (!FIELDS.containsKey(path)) {
       throw new Problem(404, "NOT_FOUND", "no route " + path + "; the console is at " + ROOT);
     }
     only(request, response, path, "POST");
-    access.admit(request, response, path, operators, Map.of());
+    Caller caller = access.admit(request, response, path, operators, Map.of());
     String marker = request.getHeaders().get(HEADER);
     if (marker == null || marker.isBlank()) {
       throw new Problem(
@@ -107,22 +144,82 @@ final class Console {
               + ", as the console's page sends it; a form of another site cannot");
     }
     Map<String, String> fields = fields(request, path);
-    send(response, callback, path.equals(REPLAY) ? replay(fields) : redeliver(fields));
+    String by = "'" + caller.name() + "' at the console";
+    Map<String, Object> done =
+        switch (path) {
+          case REPLAY -> replay(fields, by);
+          case DISCARD -> discard(fields, by);
+          default -> redeliver(fields);
+        };
+    send(response, callback, done);
   }
 
-  private Map<String, Object> replay(Map<String, String> fields) {
-    if ("true".equals(fields.get("all")) && !fields.containsKey("id"))
-      return Map.of("replayed", application.admin().replayAll());
+  private Map<String, Object> message(Map<String, String> fields) {
     String id = fields.get("id");
-    if (id == null || fields.containsKey("all")) {
-      throw new Problem(400, "CONTRACT", REPLAY + " takes ?id=<parked id> or ?all=true");
-    }
-    if (!application.admin().replay(id))
+    if (id == null) throw new Problem(400, "CONTRACT", MESSAGE + " takes ?id=<parked id>");
+    return ConsoleState.message(application, id)
+        .orElseThrow(
+            () ->
+                new Problem(
+                    404,
+                    "NOT_FOUND",
+                    "no parked message has the id " + id + "; it may have been replayed already"));
+  }
+
+  /**
+   * Which parked messages an action takes: one by {@code id}, every one with {@code all=true}, or
+   * those the filter's fields match (at least one of them given); never two of these at once.
+   */
+  private static Optional<ParkedFilter> which(Map<String, String> fields, String path) {
+    boolean one = fields.containsKey("id");
+    boolean all = fields.containsKey("all");
+    boolean filtered = fields.keySet().stream().anyMatch(ConsoleState.FILTER::contains);
+    if (all && !"true".equals(fields.get("all")))
+      throw new Problem(400, "CONTRACT", "all is true or absent; got '" + fields.get("all") + "'");
+    if ((one ? 1 : 0) + (all ? 1 : 0) + (filtered ? 1 : 0) != 1)
       throw new Problem(
-          404,
-          "NOT_FOUND",
-          "no parked message has the id " + id + "; it may have been replayed already");
+          400,
+          "CONTRACT",
+          path
+              + " takes one of: ?id=<parked id>, ?all=true, or a filter ("
+              + String.join(", ", new TreeSet<>(ConsoleState.FILTER))
+              + ")");
+    if (one) return Optional.empty();
+    return Optional.of(all ? ParkedFilter.all() : ConsoleState.filter(fields));
+  }
+
+  private Map<String, Object> replay(Map<String, String> fields, String by) {
+    Optional<ParkedFilter> filter = which(fields, REPLAY);
+    if (filter.isPresent())
+      return Map.of("replayed", application.admin().replay(filter.get(), by).size());
+    String id = fields.get("id");
+    if (!application.admin().replay(id, by)) throw notParked(id);
     return Map.of("replayed", 1);
+  }
+
+  private Map<String, Object> discard(Map<String, String> fields, String by) {
+    String reason = fields.getOrDefault("reason", "").strip();
+    if (reason.isEmpty())
+      throw new Problem(
+          400, "CONTRACT", DISCARD + " keeps the reason of a discard; give it as ?reason=...");
+    if (reason.length() > REASON)
+      throw new Problem(
+          400,
+          "CONTRACT",
+          "a discard's reason is at most " + REASON + " characters; got " + reason.length());
+    Optional<ParkedFilter> filter = which(fields, DISCARD);
+    if (filter.isPresent())
+      return Map.of("discarded", application.admin().discard(filter.get(), reason, by).size());
+    String id = fields.get("id");
+    if (!application.admin().discard(id, reason, by)) throw notParked(id);
+    return Map.of("discarded", 1);
+  }
+
+  private static Problem notParked(String id) {
+    return new Problem(
+        404,
+        "NOT_FOUND",
+        "no parked message has the id " + id + "; it may have been replayed or discarded already");
   }
 
   private Map<String, Object> redeliver(Map<String, String> fields) {
@@ -139,20 +236,32 @@ final class Console {
     return Map.of("redelivered", id, "component", component);
   }
 
-  /** The query string's fields, each at most once, and only those an action takes. */
+  /** The query string's fields, each at most once, and only those the endpoint takes. */
   private static Map<String, String> fields(Request request, String path) {
+    Set<String> taken = FIELDS.get(path);
     Map<String, String> fields = new LinkedHashMap<>();
     for (QueryString.Field field : QueryString.fields(request.getHttpURI().getQuery())) {
-      boolean known =
-          field.name().equals("id") || (path.equals(REPLAY) && field.name().equals("all"));
-      if (!known)
+      if (!taken.contains(field.name()))
         throw new Problem(
-            400, "CONTRACT", "the query string key '" + field.name() + "' is not taken by " + path);
+            400,
+            "CONTRACT",
+            "the query string key '"
+                + field.name()
+                + "' is not taken by "
+                + path
+                + "; it takes "
+                + String.join(", ", new TreeSet<>(taken)));
       if (fields.put(field.name(), field.value()) != null)
         throw new Problem(
             400, "CONTRACT", "the query string key '" + field.name() + "' is given twice");
     }
     return fields;
+  }
+
+  private static Set<String> union(Set<String> a, Set<String> b) {
+    Set<String> both = new HashSet<>(a);
+    both.addAll(b);
+    return Set.copyOf(both);
   }
 
   private static void only(Request request, Response response, String path, String... methods) {

@@ -127,7 +127,10 @@ class ConsoleEndpointsTest {
     System.setProperty(failing, "true");
     app.call("test.sources.emit", Request.of(SOURCE, Map.of("n", 7)));
     JsonNode parked =
-        await().atMost(PATIENCE).until(() -> state().path("parked"), p -> p.size() == 1).get(0);
+        await()
+            .atMost(PATIENCE)
+            .until(() -> state().path("parked").path("rows"), p -> p.size() == 1)
+            .get(0);
     assertThat(parked.path("queue").asText()).isEqualTo(QUEUE);
     assertThat(parked.path("code").asText()).isEqualTo("SYSTEM");
     assertThat(parked.path("reason").asText()).contains("failing, as the test asks");
@@ -135,7 +138,10 @@ class ConsoleEndpointsTest {
     // parked at its first failure: it first failed when it was parked
     assertThat(java.time.Instant.parse(parked.path("firstFailed").asText()))
         .isEqualTo(java.time.Instant.parse(parked.path("parked").asText()));
-    assertThat(parked.path("payload").asText()).contains("\"n\":7");
+    assertThat(parked.has("payload"))
+        .as("a page's rows leave the payload to the message")
+        .isFalse();
+    assertThat(message(parked.path("id").asText()).path("payload").asText()).contains("\"n\":7");
     String replay = Console.REPLAY + "?id=" + parked.path("id").asText();
 
     assertThat(send("POST", replay, null, true).statusCode()).isEqualTo(401);
@@ -144,7 +150,9 @@ class ConsoleEndpointsTest {
     assertThat(crossSite.statusCode()).isEqualTo(403);
     assertThat(JSON.readTree(crossSite.body()).path("code").asText()).isEqualTo("CROSS_SITE");
     assertThat(send("GET", replay, basic("operator"), true).statusCode()).isEqualTo(405);
-    assertThat(state().path("parked").size()).as("nothing refused moved the message").isEqualTo(1);
+    assertThat(state().path("parked").path("total").asInt())
+        .as("nothing refused moved the message")
+        .isEqualTo(1);
 
     System.getProperties().remove(failing);
     HttpResponse<String> replayed = send("POST", replay, basic("operator"), true);
@@ -157,7 +165,7 @@ class ConsoleEndpointsTest {
                 () -> operation(state(), "test.sinks"),
                 o -> o.path("outcomes").path("output").asLong() == 1);
     assertThat(sink.path("errors").asLong()).isEqualTo(1);
-    assertThat(state().path("parked").size()).isZero();
+    assertThat(state().path("parked").path("total").asInt()).isZero();
     HttpResponse<String> again = send("POST", replay, basic("operator"), true);
     assertThat(again.statusCode()).isEqualTo(404);
     assertThat(again.body()).contains("no parked message has the id");
@@ -203,6 +211,218 @@ class ConsoleEndpointsTest {
   }
 
   @Test
+  void parked_filteredSearchedAndPaged_onTheServer_withTheCountsBeside() throws Exception {
+    System.setProperty(failing, "true");
+    for (int n = 1; n <= 5; n++)
+      app.call("test.sources.emit", Request.of("%032x".formatted(n), Map.of("n", n)));
+    await().atMost(PATIENCE).until(() -> state().path("parked").path("total").asInt() == 5);
+    JsonNode all = state().path("parked");
+    String operation = all.path("rows").get(0).path("operation").asText();
+
+    assertThat(all.path("matching").asInt()).isEqualTo(5);
+    assertThat(all.path("size").asInt()).isEqualTo(ConsoleState.PAGE);
+    assertThat(all.path("components").path("test.sinks").asInt()).isEqualTo(5);
+    assertThat(all.path("operations").path(operation).asInt()).isEqualTo(5);
+    assertThat(all.path("codes").path("SYSTEM").asInt()).isEqualTo(5);
+    assertThat(operation).startsWith("test.sinks.");
+    for (JsonNode queue : component(state(""), "test.sinks").path("queues"))
+      assertThat(queue.path("parked").asInt())
+          .as(queue.path("name").asText())
+          .isEqualTo(queue.path("name").asText().equals(QUEUE) ? 5 : 0);
+
+    JsonNode page = state("?size=2&offset=2").path("parked");
+    assertThat(page.path("matching").asInt()).isEqualTo(5);
+    assertThat(page.path("rows").findValuesAsString("id"))
+        .containsExactly(
+            all.path("rows").get(2).path("id").asText(),
+            all.path("rows").get(3).path("id").asText());
+    assertThat(state("?offset=5").path("parked").path("rows").size()).isZero();
+
+    String message = all.path("rows").get(1).path("message").asText();
+    JsonNode found = state("?search=" + message.substring(4, 16).toUpperCase()).path("parked");
+    assertThat(found.path("matching").asInt()).isEqualTo(1);
+    assertThat(found.path("total").asInt()).isEqualTo(5);
+    assertThat(found.path("rows").get(0).path("message").asText()).isEqualTo(message);
+
+    assertThat(state("?component=test.sinks&code=system").path("parked").path("matching").asInt())
+        .isEqualTo(5);
+    assertThat(state("?operation=" + operation).path("parked").path("matching").asInt())
+        .isEqualTo(5);
+    assertThat(state("?code=CONTRACT").path("parked").path("matching").asInt()).isZero();
+    assertThat(state("?component=test.sources").path("parked").path("matching").asInt()).isZero();
+    assertThat(state("?since=2999-01-01T00:00:00Z").path("parked").path("matching").asInt())
+        .isZero();
+
+    for (String bad :
+        List.of("?since=yesterday", "?size=0", "?size=201", "?offset=-1", "?colour=red")) {
+      HttpResponse<String> refused = send("GET", Console.STATE + bad, basic("operator"), false);
+      assertThat(refused.statusCode()).as(bad).isEqualTo(400);
+      String key = bad.substring(1, bad.indexOf('='));
+      assertThat(JSON.readTree(refused.body()).path("detail").asText()).as(bad).contains(key);
+    }
+  }
+
+  @Test
+  void message_isOneParkedMessageWhole_andAnUnknownIdIs404() throws Exception {
+    System.setProperty(failing, "true");
+    app.call("test.sources.emit", Request.of(SOURCE, Map.of("n", 7)));
+    await().atMost(PATIENCE).until(() -> state().path("parked").path("total").asInt() == 1);
+    JsonNode row = state().path("parked").path("rows").get(0);
+
+    JsonNode whole = message(row.path("id").asText());
+
+    assertThat(whole.path("message").asText()).isEqualTo(row.path("message").asText());
+    assertThat(whole.path("operation").asText()).isEqualTo(row.path("operation").asText());
+    assertThat(whole.path("reason").asText()).isEqualTo(row.path("reason").asText());
+    assertThat(whole.path("payload").asText()).contains("\"n\":7");
+    assertThat(send("GET", Console.MESSAGE + "?id=nothing", basic("operator"), false).statusCode())
+        .isEqualTo(404);
+    assertThat(send("GET", Console.MESSAGE, basic("operator"), false).statusCode()).isEqualTo(400);
+    assertThat(send("GET", Console.MESSAGE + "?id=x", basic("clerk"), false).statusCode())
+        .isEqualTo(403);
+  }
+
+  @Test
+  void message_showsEachFailureTheLastTraceAndWhoReplayedOrDiscarded() throws Exception {
+    gateway.close();
+    app.close();
+    SourcesAndSinks.write(directory, failing, "[0, 0]"); // two retries at once, then parked
+    app = Toa.builder().directory(directory).build();
+    gateway = Gateway.start(app, new InetSocketAddress("127.0.0.1", 0), GatewaySettings.defaults());
+    System.setProperty(failing, "true");
+    app.call("test.sources.emit", Request.of(SOURCE, Map.of("n", 7)));
+    await().atMost(PATIENCE).until(() -> state().path("parked").path("total").asInt() == 1);
+    String id = state().path("parked").path("rows").get(0).path("id").asText();
+
+    JsonNode parked = message(id);
+
+    assertThat(parked.path("failures").findValuesAsString("code"))
+        .containsExactly("SYSTEM", "SYSTEM", "SYSTEM");
+    assertThat(parked.path("failures").findValues("attempt").stream().map(JsonNode::asInt))
+        .containsExactly(1, 2, 3);
+    assertThat(parked.path("failures").get(0).path("reason").asText())
+        .contains("failing, as the test asks");
+    assertThat(parked.path("trace").asText())
+        .contains("\tat ")
+        .doesNotContain("failing, as the test asks");
+    assertThat(parked.path("actions")).isEmpty();
+
+    assertThat(send("POST", Console.REPLAY + "?id=" + id, basic("operator"), true).statusCode())
+        .isEqualTo(200);
+    // it fails again and, its retries spent, is parked again at its fourth attempt: its record
+    // keeps the failures of both rounds and the replay
+    JsonNode again =
+        await()
+            .atMost(PATIENCE)
+            .until(
+                () -> {
+                  JsonNode rows = state().path("parked").path("rows");
+                  return rows.isEmpty() ? null : message(rows.get(0).path("id").asText());
+                },
+                m -> m != null && m.path("failures").size() == 4);
+    assertThat(again.path("failures").findValues("attempt").stream().map(JsonNode::asInt))
+        .containsExactly(1, 2, 3, 4);
+    assertThat(again.path("actions")).hasSize(1);
+    assertThat(again.path("actions").get(0).path("action").asText()).isEqualTo("replayed");
+    assertThat(again.path("actions").get(0).path("by").asText())
+        .isEqualTo("'operator' at the console");
+
+    io.toa4j.spi.Parked held = app.admin().parked().get(0);
+    assertThat(
+            send(
+                    "POST",
+                    Console.DISCARD + "?id=" + held.id() + "&reason=not+ours",
+                    basic("admin"),
+                    true)
+                .statusCode())
+        .isEqualTo(200);
+    assertThat(app.admin().history(held).orElseThrow().actions())
+        .extracting(a -> a.action() + " by " + a.by() + " " + a.reason().orElse(""))
+        .containsExactly(
+            "replayed by 'operator' at the console ",
+            "discarded by 'admin' at the console not ours");
+  }
+
+  @Test
+  void discard_oneOrByFilter_keepsTheReason_andBulkReplayTakesTheFilter() throws Exception {
+    System.setProperty(failing, "true");
+    for (int n = 1; n <= 4; n++)
+      app.call("test.sources.emit", Request.of("%032x".formatted(n), Map.of("n", n)));
+    await().atMost(PATIENCE).until(() -> state().path("parked").path("total").asInt() == 4);
+    JsonNode rows = state().path("parked").path("rows");
+    String first = rows.get(0).path("id").asText();
+    String second = rows.get(1).path("message").asText();
+
+    for (String refused :
+        List.of(
+            "?id=" + first,
+            "?id=" + first + "&reason=",
+            "?id=" + first + "&reason=" + "x".repeat(Console.REASON + 1),
+            "?reason=gone",
+            "?reason=gone&id=" + first + "&all=true",
+            "?reason=gone&all=yes",
+            "?reason=gone&all=true&code=SYSTEM")) {
+      HttpResponse<String> answer =
+          send("POST", Console.DISCARD + refused, basic("operator"), true);
+      assertThat(answer.statusCode()).as(refused + ": " + answer.body()).isEqualTo(400);
+    }
+    assertThat(
+            send("POST", Console.DISCARD + "?reason=gone&all=true", basic("clerk"), true)
+                .statusCode())
+        .isEqualTo(403);
+    assertThat(
+            send("POST", Console.DISCARD + "?reason=gone&all=true", basic("operator"), false)
+                .statusCode())
+        .isEqualTo(403);
+    assertThat(state().path("parked").path("total").asInt())
+        .as("nothing refused moved a message")
+        .isEqualTo(4);
+
+    HttpResponse<String> one =
+        send(
+            "POST",
+            Console.DISCARD + "?id=" + first + "&reason=sent+by+hand",
+            basic("operator"),
+            true);
+    assertThat(one.statusCode()).as(one.body()).isEqualTo(200);
+    assertThat(JSON.readTree(one.body()).path("discarded").asInt()).isEqualTo(1);
+    assertThat(app.admin().parked()).extracting(p -> p.id()).doesNotContain(first);
+    assertThat(
+            send(
+                    "POST",
+                    Console.DISCARD + "?id=" + first + "&reason=again",
+                    basic("operator"),
+                    true)
+                .statusCode())
+        .isEqualTo(404);
+
+    HttpResponse<String> searched =
+        send(
+            "POST",
+            Console.DISCARD + "?search=" + second + "&reason=duplicate",
+            basic("operator"),
+            true);
+    assertThat(JSON.readTree(searched.body()).path("discarded").asInt()).isEqualTo(1);
+    assertThat(state().path("parked").path("total").asInt()).isEqualTo(2);
+
+    System.getProperties().remove(failing);
+    assertThat(
+            JSON.readTree(
+                    send("POST", Console.REPLAY + "?code=CONTRACT", basic("operator"), true).body())
+                .path("replayed")
+                .asInt())
+        .isZero();
+    HttpResponse<String> replayed =
+        send("POST", Console.REPLAY + "?component=test.sinks", basic("operator"), true);
+    assertThat(JSON.readTree(replayed.body()).path("replayed").asInt()).isEqualTo(2);
+    await()
+        .atMost(PATIENCE)
+        .until(
+            () -> operation(state(), "test.sinks").path("outcomes").path("output").asLong() == 2);
+    assertThat(state().path("parked").path("total").asInt()).isZero();
+  }
+
+  @Test
   void operatorRole_isChecked_andAnotherOneIsHonoured() throws Exception {
     assertThatThrownBy(() -> GatewaySettings.defaults().withOperatorRole("ops role"))
         .hasMessageContaining("operatorRole 'ops role' is not a role scope");
@@ -218,7 +438,18 @@ class ConsoleEndpointsTest {
   }
 
   private JsonNode state() throws Exception {
-    HttpResponse<String> response = send("GET", Console.STATE, basic("operator"), false);
+    return state("");
+  }
+
+  private JsonNode state(String query) throws Exception {
+    HttpResponse<String> response = send("GET", Console.STATE + query, basic("operator"), false);
+    assertThat(response.statusCode()).as(response.body()).isEqualTo(200);
+    return JSON.readTree(response.body());
+  }
+
+  private JsonNode message(String id) throws Exception {
+    HttpResponse<String> response =
+        send("GET", Console.MESSAGE + "?id=" + id, basic("operator"), false);
     assertThat(response.statusCode()).as(response.body()).isEqualTo(200);
     return JSON.readTree(response.body());
   }

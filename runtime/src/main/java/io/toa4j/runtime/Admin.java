@@ -56,6 +56,10 @@ public final class Admin {
 
   private final Supplier<Bus> bus;
   private final Redelivery redelivery;
+
+  /** Who a replay or a discard is noted as made by when the caller does not say. */
+  public static final String UNNAMED = "the operator's face (Admin)";
+
   private final SystemMessages announced;
   private final Optional<Publisher> publisher;
   private final Optional<Messaging> messaging;
@@ -144,19 +148,76 @@ public final class Admin {
     List<Parked> matching = new ArrayList<>();
     for (Parked parked : parked()) {
       if (matching.size() == filter.limit()) break;
-      if (filter.matches(
-          announced.target(parked.queue(), parked.message()), parked.code(), parked.at()))
-        matching.add(parked);
+      if (filter.matches(parked, operation(parked))) matching.add(parked);
     }
     return matching;
   }
 
   /**
+   * The operation a parked message is delivered to, {@code namespace.name.operation}: a task's own
+   * label, or the operation its receiver maps the event to; its queue when the context knows no
+   * receiver of it.
+   */
+  public String operation(Parked parked) {
+    return announced.target(parked.queue(), parked.message());
+  }
+
+  /**
+   * One page of the parked messages that match the filter, oldest first, read in one pass over the
+   * bus's list: as an operator's page shows them, with how many there are and how many match, and
+   * what is parked by component, operation, code and queue (over all of them, so a page can offer
+   * what there is to filter by).
+   *
+   * @param filter which ones; its limit is not used
+   * @param offset how many matching ones come before the page
+   * @param size how many the page holds at most, from 1 to 1,000
+   */
+  public ParkedPage parked(ParkedFilter filter, int offset, int size) {
+    if (offset < 0)
+      throw new IllegalArgumentException("a page's offset is 0 or more; got " + offset);
+    if (size < 1 || size > ParkedPage.MOST)
+      throw new IllegalArgumentException(
+          "a page of parked messages holds from 1 to " + ParkedPage.MOST + "; got " + size);
+    List<Parked> all = parked();
+    List<ParkedPage.Row> page = new ArrayList<>();
+    SortedMap<String, Long> components = new TreeMap<>();
+    SortedMap<String, Long> operations = new TreeMap<>();
+    SortedMap<String, Long> codes = new TreeMap<>();
+    SortedMap<String, Long> queues = new TreeMap<>();
+    int matching = 0;
+    for (Parked parked : all) {
+      String operation = operation(parked);
+      int dot = operation.lastIndexOf('.');
+      components.merge(dot < 0 ? operation : operation.substring(0, dot), 1L, Long::sum);
+      operations.merge(operation, 1L, Long::sum);
+      codes.merge(parked.code(), 1L, Long::sum);
+      queues.merge(parked.queue(), 1L, Long::sum);
+      if (!filter.matches(parked, operation)) continue;
+      if (matching >= offset && page.size() < size) page.add(new ParkedPage.Row(parked, operation));
+      matching++;
+    }
+    return new ParkedPage(
+        all.size(), matching, offset, page, components, operations, codes, queues);
+  }
+
+  /**
    * Puts a parked message back on its queue, due now, and announces it ({@code
-   * system.messages.replayed}); false when there is none with that id.
+   * system.messages.replayed}); false when there is none with that id. Its record notes the replay
+   * as made by {@value #UNNAMED}; {@link #replay(String, String)} names who.
    */
   public boolean replay(String parkedId) {
-    return find(parkedId).map(this::replay).orElse(false);
+    return replay(parkedId, UNNAMED);
+  }
+
+  /**
+   * Puts a parked message back on its queue, as {@link #replay(String)} does, noting in its record
+   * who replayed it ({@link #history}).
+   *
+   * @param by who, in words: the console's identity, the command line's user
+   */
+  public boolean replay(String parkedId, String by) {
+    requireBy(by);
+    return find(parkedId).map(p -> replay(p, by)).orElse(false);
   }
 
   /**
@@ -164,7 +225,16 @@ public final class Admin {
    * does one; answers those that went back.
    */
   public List<Parked> replay(ParkedFilter filter) {
-    return parked(filter).stream().filter(this::replay).toList();
+    return replay(filter, UNNAMED);
+  }
+
+  /**
+   * Puts the parked messages that match the filter back, noting who, as {@link #replay(String,
+   * String)} does.
+   */
+  public List<Parked> replay(ParkedFilter filter, String by) {
+    requireBy(by);
+    return parked(filter).stream().filter(p -> replay(p, by)).toList();
   }
 
   /** Puts every parked message back on its queue; answers how many went back. */
@@ -179,8 +249,20 @@ public final class Admin {
    * @throws IllegalArgumentException when the reason is blank
    */
   public boolean discard(String parkedId, String reason) {
+    return discard(parkedId, reason, UNNAMED);
+  }
+
+  /**
+   * Removes a parked message for good, as {@link #discard(String, String)} does, noting in its
+   * record who discarded it.
+   *
+   * @param by who, in words: the console's identity, the command line's user
+   * @throws IllegalArgumentException when the reason or who is blank
+   */
+  public boolean discard(String parkedId, String reason, String by) {
     requireReason(reason);
-    return find(parkedId).map(p -> discard(p, reason)).orElse(false);
+    requireBy(by);
+    return find(parkedId).map(p -> discard(p, reason, by)).orElse(false);
   }
 
   /**
@@ -188,35 +270,60 @@ public final class Admin {
    * does one; answers those removed.
    */
   public List<Parked> discard(ParkedFilter filter, String reason) {
+    return discard(filter, reason, UNNAMED);
+  }
+
+  /**
+   * Removes the parked messages that match the filter, noting who, as {@link #discard(String,
+   * String, String)} does.
+   */
+  public List<Parked> discard(ParkedFilter filter, String reason, String by) {
     requireReason(reason);
-    return parked(filter).stream().filter(p -> discard(p, reason)).toList();
+    requireBy(by);
+    return parked(filter).stream().filter(p -> discard(p, reason, by)).toList();
+  }
+
+  /**
+   * What the runtime kept of a parked message in its {@code system.messages} record: its failures
+   * (each attempt's time, code and reason, across replays), its last failure's trace (classes and
+   * frames only), and who replayed or discarded it and when; empty for a message with no record (a
+   * {@code system.messages} event, which is never recorded, or one parked before records kept
+   * this).
+   */
+  public Optional<ParkedHistory> history(Parked parked) {
+    return announced.history(parked.message().id(), parked.queue());
   }
 
   private Optional<Parked> find(String parkedId) {
     return parked().stream().filter(p -> p.id().equals(parkedId)).findFirst();
   }
 
-  private boolean replay(Parked parked) {
+  private boolean replay(Parked parked, String by) {
     if (SystemMessages.own(parked.message()))
       LOG.info("Replaying message {} of {} (not announced)", parked.message().id(), parked.queue());
-    else announced.replayed(parked);
+    else announced.replayed(parked, by);
     return parking().replay(parked.id());
   }
 
-  private boolean discard(Parked parked, String reason) {
+  private boolean discard(Parked parked, String reason, String by) {
     if (SystemMessages.own(parked.message()))
       LOG.info(
           "Discarding message {} of {} (not announced): {}",
           parked.message().id(),
           parked.queue(),
           reason);
-    else announced.discarded(parked, reason);
+    else announced.discarded(parked, reason, by);
     return parking().discard(parked.id(), reason);
   }
 
   private static void requireReason(String reason) {
     if (reason == null || reason.isBlank())
       throw new IllegalArgumentException("a discard keeps its reason; give one");
+  }
+
+  private static void requireBy(String by) {
+    if (by == null || by.isBlank())
+      throw new IllegalArgumentException("a replay or a discard keeps who made it; give who");
   }
 
   /**

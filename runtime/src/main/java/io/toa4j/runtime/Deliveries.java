@@ -118,6 +118,7 @@ final class Deliveries {
       }
       outage(queue).succeeded();
       lag(delivery);
+      if (delivery.attempt() > 1) forget(delivery);
       return Verdict.DONE;
     } catch (Failure f) {
       return failed(delivery, attempt, f.code().name(), f.code().isTransient(), f.getMessage(), f);
@@ -167,11 +168,12 @@ final class Deliveries {
             delay,
             code,
             reason);
+        note(delivery, code, reason == null ? e.getClass().getName() : reason, e);
       }
       return new Verdict.Retry(Duration.ofSeconds(delay));
     }
     String why = reason == null ? e.getClass().getName() : reason;
-    Optional<Verdict> notYet = announce(delivery, attempt, code, why);
+    Optional<Verdict> notYet = announce(delivery, attempt, code, why, e);
     if (notYet.isPresent()) return notYet.get();
     count(queue, "parked");
     LOG.error(
@@ -186,11 +188,49 @@ final class Deliveries {
   }
 
   /**
+   * Notes a failure that is retried in the message's {@code system.messages} record, for an
+   * operator who later finds it parked: best effort, since the retry is the verdict either way (a
+   * failure to note it is logged, and the next failure or the parking notes theirs).
+   */
+  private void note(Delivery delivery, String code, String reason, Throwable cause) {
+    if (SystemMessages.own(delivery.message())) return;
+    try {
+      announced.failed(delivery, code, reason, cause);
+    } catch (RuntimeException x) {
+      LOG.debug(
+          "A failure of message {} of {} could not be noted in {}",
+          delivery.message().id(),
+          delivery.queue(),
+          SystemMessages.LABEL,
+          x);
+    }
+  }
+
+  /**
+   * Removes the failures noted of a delivery that went through after a retry: best effort, the
+   * verdict is done either way (a record left is one row, shown to nobody since nothing is parked).
+   */
+  private void forget(Delivery delivery) {
+    if (SystemMessages.own(delivery.message())) return;
+    try {
+      announced.succeeded(delivery);
+    } catch (RuntimeException x) {
+      LOG.debug(
+          "The failures noted of message {} of {} could not be forgotten in {}",
+          delivery.message().id(),
+          delivery.queue(),
+          SystemMessages.LABEL,
+          x);
+    }
+  }
+
+  /**
    * Commits the parking in {@code system.messages} before the park verdict: empty once it is
    * committed (or was before, or the message is a {@code system.messages} event, whose parking is
    * only logged); a retry when it could not be committed, since a parking nobody hears of is lost.
    */
-  private Optional<Verdict> announce(Delivery delivery, long attempt, String code, String reason) {
+  private Optional<Verdict> announce(
+      Delivery delivery, long attempt, String code, String reason, Throwable cause) {
     if (SystemMessages.own(delivery.message())) {
       LOG.error(
           "Message of {} parked and not announced (a failing receiver of its events would announce its own parking forever): queue={} id={}",
@@ -200,7 +240,7 @@ final class Deliveries {
       return Optional.empty();
     }
     try {
-      announced.parked(delivery, code, reason);
+      announced.parked(delivery, code, reason, cause);
       return Optional.empty();
     } catch (RuntimeException x) {
       long delay = delaysSeconds.isEmpty() ? 1 : delaysSeconds.get(delaysSeconds.size() - 1);

@@ -14,21 +14,29 @@ import io.toa4j.spi.Write;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.function.Supplier;
 import java.util.random.RandomGenerator;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.node.ArrayNode;
 import tools.jackson.databind.node.NullNode;
 import tools.jackson.databind.node.ObjectNode;
 
 /**
- * The built-in component {@code system.messages}: one record per message that was ever parked,
- * keyed by its delivery identity ({@code SHA-256(message id / queue)}), whose every change of state
- * — parked, replayed, discarded — is a transition over that versioned record that commits the
- * outbox entry of the event {@code system.messages.<state>} with it. Any component receives those
- * events like any other ({@code receivers: { system.messages.parked: page }}).
+ * The built-in component {@code system.messages}: one record per delivery that ever failed, keyed
+ * by its delivery identity ({@code SHA-256(message id / queue)}), whose every change of state —
+ * parked, replayed, discarded — is a transition over that versioned record that commits the outbox
+ * entry of the event {@code system.messages.<state>} with it. The record also keeps what an
+ * operator looks at: the newest {@value #KEPT} failures (time, attempt, code, reason), the last
+ * failure's trace (classes and frames, never a message), and the newest {@value #KEPT} replays and
+ * discards with who made them. A failure that is retried is noted there without a change of state
+ * or an event, and a delivery that then goes through without ever parking has its record removed.
+ * Any component receives those events like any other ({@code receivers: { system.messages.parked:
+ * page }}).
  *
  * <p>Invariants:
  *
@@ -58,6 +66,17 @@ final class SystemMessages {
 
   /** How many times a transition lost to a concurrent one is tried again on the fresh record. */
   private static final int TRIES = 8;
+
+  /** The newest failures and operators' actions a record keeps, each. */
+  static final int KEPT = 20;
+
+  /** The most frames of one throwable, and the most characters, a failure's trace keeps. */
+  static final int FRAMES = 12;
+
+  static final int TRACE = 4000;
+
+  /** The most characters of a failure's reason, or a discard's, a record keeps. */
+  static final int REASON = 2000;
 
   /**
    * Told of an outbox entry after its commit, to publish it at once; a context that hosts nothing
@@ -157,8 +176,33 @@ final class SystemMessages {
     return Identities.derive(messageId, queue);
   }
 
+  /**
+   * Notes a failed attempt of a delivery that will be retried, in its record's failures, unless the
+   * record has that attempt already; the record's state stays as it is (a message that never parks
+   * keeps a record of its failures all the same, so that its parking, when it comes, shows them).
+   */
+  void failed(Delivery delivery, String code, String reason, Throwable cause) {
+    Message message = delivery.message();
+    ObjectNode failure = failure(delivery.attempt(), code, reason);
+    record(key(message.id(), delivery.queue()), trace(cause), failure);
+  }
+
+  /**
+   * Forgets the failures noted of a delivery that went through after them, unless it was ever
+   * parked: the record goes, so that only deliveries failing now and those ever parked keep one.
+   */
+  void succeeded(Delivery delivery) {
+    Store records = store();
+    String id = key(delivery.message().id(), delivery.queue());
+    for (int i = 0; i < TRIES; i++) {
+      Optional<StoredRecord> current = records.read(id);
+      if (current.isEmpty() || Binding.object(current.get().state()).has("state")) return;
+      if (records.remove(id, current.get().version())) return;
+    }
+  }
+
   /** Commits the delivery's parking, unless its record says parked already. */
-  void parked(Delivery delivery, String code, String reason) {
+  void parked(Delivery delivery, String code, String reason, Throwable cause) {
     long now = clock.millis();
     Message message = delivery.message();
     ObjectNode facts =
@@ -170,22 +214,171 @@ final class SystemMessages {
             delivery.attempt(),
             delivery.firstFailed().orElse(now),
             now);
-    transition(key(message.id(), delivery.queue()), PARKED, facts);
-  }
-
-  /** Commits the parked message's replay, unless its record says replayed already. */
-  void replayed(Parked parked) {
-    transition(key(parked.message().id(), parked.queue()), REPLAYED, facts(parked));
+    facts.put("trace", trace(cause));
+    transition(
+        key(message.id(), delivery.queue()),
+        PARKED,
+        facts,
+        Optional.of(failure(delivery.attempt(), code, reason)),
+        Optional.empty());
   }
 
   /**
-   * Commits the parked message's discard with the operator's reason, unless its record says
+   * Commits the parked message's replay by the operator, unless its record says replayed already.
+   */
+  void replayed(Parked parked, String by) {
+    transition(
+        key(parked.message().id(), parked.queue()),
+        REPLAYED,
+        facts(parked),
+        Optional.empty(),
+        Optional.of(action(REPLAYED, by, Optional.empty())));
+  }
+
+  /**
+   * Commits the parked message's discard by the operator with the reason, unless its record says
    * discarded already.
    */
-  void discarded(Parked parked, String why) {
+  void discarded(Parked parked, String why, String by) {
     ObjectNode facts = facts(parked);
-    facts.put("discardReason", why);
-    transition(key(parked.message().id(), parked.queue()), DISCARDED, facts);
+    facts.put("discardReason", cut(why, REASON));
+    transition(
+        key(parked.message().id(), parked.queue()),
+        DISCARDED,
+        facts,
+        Optional.empty(),
+        Optional.of(action(DISCARDED, by, Optional.of(why))));
+  }
+
+  /**
+   * What the record of a message delivered on a queue keeps of it: its failures, its last failure's
+   * trace, and the operators' replays and discards; empty when it has no record.
+   */
+  Optional<ParkedHistory> history(String messageId, String queue) {
+    return store()
+        .read(key(messageId, queue))
+        .map(
+            record -> {
+              ObjectNode state = Binding.object(record.state());
+              List<ParkedHistory.Failed> failures = new ArrayList<>();
+              for (var f : state.path("failures"))
+                failures.add(
+                    new ParkedHistory.Failed(
+                        Instant.parse(f.path("at").asString()),
+                        f.path("attempt").asInt(),
+                        f.path("code").asString(),
+                        f.path("reason").asString()));
+              List<ParkedHistory.Action> actions = new ArrayList<>();
+              for (var a : state.path("actions"))
+                actions.add(
+                    new ParkedHistory.Action(
+                        Instant.parse(a.path("at").asString()),
+                        a.path("action").asString(),
+                        a.path("by").asString(),
+                        a.hasNonNull("reason")
+                            ? Optional.of(a.path("reason").asString())
+                            : Optional.empty()));
+              String trace = state.path("trace").asString("");
+              return new ParkedHistory(
+                  failures, trace.isEmpty() ? Optional.empty() : Optional.of(trace), actions);
+            });
+  }
+
+  private ObjectNode failure(int attempt, String code, String reason) {
+    ObjectNode failure = Binding.VALUES.createObjectNode();
+    failure.put("at", Instant.ofEpochMilli(clock.millis()).toString());
+    failure.put("attempt", attempt);
+    failure.put("code", code);
+    failure.put("reason", cut(reason, REASON));
+    return failure;
+  }
+
+  private ObjectNode action(String action, String by, Optional<String> reason) {
+    ObjectNode done = Binding.VALUES.createObjectNode();
+    done.put("at", Instant.ofEpochMilli(clock.millis()).toString());
+    done.put("action", action);
+    done.put("by", by);
+    reason.ifPresent(r -> done.put("reason", cut(r, REASON)));
+    return done;
+  }
+
+  /**
+   * A failure's trace as the record keeps it: the class of each throwable in the chain and the
+   * frames where it was thrown ({@value #FRAMES} at most each, {@value #TRACE} characters in all),
+   * and never a throwable's message, which may hold whatever the failing code held (the reason,
+   * kept beside it, is what the code chose to say).
+   */
+  static String trace(Throwable cause) {
+    StringBuilder trace = new StringBuilder();
+    java.util.Set<Throwable> seen =
+        java.util.Collections.newSetFromMap(new java.util.IdentityHashMap<>());
+    for (Throwable t = cause; t != null && seen.add(t); t = t.getCause()) {
+      if (t != cause) trace.append("Caused by: ");
+      trace.append(t.getClass().getName()).append('\n');
+      StackTraceElement[] frames = t.getStackTrace();
+      for (int i = 0; i < Math.min(frames.length, FRAMES); i++)
+        trace.append("\tat ").append(frames[i]).append('\n');
+      if (frames.length > FRAMES)
+        trace.append("\t... ").append(frames.length - FRAMES).append(" more\n");
+    }
+    return cut(trace.toString(), TRACE);
+  }
+
+  private static String cut(String text, int most) {
+    return text.length() <= most ? text : text.substring(0, most) + " ...";
+  }
+
+  /**
+   * Adds a failure to the record's failures (unless it has that attempt) and keeps the trace,
+   * leaving its state as it is; a record made here has no state yet.
+   */
+  private void record(String id, String trace, ObjectNode failure) {
+    Store records = store();
+    for (int i = 0; i < TRIES; i++) {
+      Optional<StoredRecord> current = records.read(id);
+      ObjectNode before = current.map(r -> Binding.object(r.state())).orElse(null);
+      if (before != null) {
+        // a delivery handed over again after its failure was noted (its process died before the
+        // bus heard the verdict) is the same attempt: noted once
+        JsonNode failures = before.path("failures");
+        JsonNode last =
+            failures.isEmpty() ? NullNode.getInstance() : failures.get(failures.size() - 1);
+        if (last.path("attempt").asInt(-1) == failure.path("attempt").asInt()) return;
+      }
+      ObjectNode after = before == null ? Binding.VALUES.createObjectNode() : before.deepCopy();
+      after.set("failures", appended(after.path("failures"), Optional.of(failure)));
+      after.put("trace", trace);
+      long version = current.map(StoredRecord::version).orElse(0L);
+      StoredRecord next = next(id, current, after, clock.millis());
+      if (records.commit(new Write(version, next, Optional.empty())) == Outcome.COMMITTED) return;
+    }
+    throw new IllegalStateException(
+        LABEL
+            + ": the record "
+            + id
+            + " kept changing under "
+            + TRIES
+            + " tries to note a failure");
+  }
+
+  /** The record's next version, holding {@code state}, written at {@code now}. */
+  private static StoredRecord next(
+      String id, Optional<StoredRecord> current, ObjectNode state, long now) {
+    return new StoredRecord(
+        id,
+        current.map(StoredRecord::version).orElse(0L) + 1,
+        current.map(StoredRecord::created).orElse(now),
+        now,
+        Binding.json(state));
+  }
+
+  /** The list with the item added at its end, keeping the newest {@value #KEPT}. */
+  private static ArrayNode appended(JsonNode list, Optional<ObjectNode> item) {
+    ArrayNode items = Binding.VALUES.createArrayNode();
+    list.forEach(items::add);
+    item.ifPresent(items::add);
+    while (items.size() > KEPT) items.remove(0);
+    return items;
   }
 
   private ObjectNode facts(Parked parked) {
@@ -241,9 +434,15 @@ final class SystemMessages {
 
   /**
    * Moves the record to the state with these facts, with the event's outbox entry; nothing when it
-   * is there already.
+   * is there already. The failures and the operators' actions the record kept stay, with {@code
+   * failure} and {@code action} added.
    */
-  private void transition(String id, String state, ObjectNode facts) {
+  private void transition(
+      String id,
+      String state,
+      ObjectNode facts,
+      Optional<ObjectNode> failure,
+      Optional<ObjectNode> action) {
     Store records = store();
     for (int i = 0; i < TRIES; i++) {
       Optional<StoredRecord> current = records.read(id);
@@ -253,14 +452,12 @@ final class SystemMessages {
       ObjectNode after = Binding.VALUES.createObjectNode();
       after.put("state", state);
       after.setAll(facts);
+      JsonNode kept = before == null ? NullNode.getInstance() : before;
+      after.set("failures", appended(kept.path("failures"), failure));
+      after.set("actions", appended(kept.path("actions"), action));
+      if (!after.has("trace") && kept.has("trace")) after.set("trace", kept.get("trace"));
       long version = current.map(StoredRecord::version).orElse(0L);
-      StoredRecord next =
-          new StoredRecord(
-              id,
-              version + 1,
-              current.map(StoredRecord::created).orElse(now),
-              now,
-              Binding.json(after));
+      StoredRecord next = next(id, current, after, now);
       Optional<OutboxEntry> entry = Optional.empty();
       if (consumed.contains(LABEL + "." + state)) {
         var origin =

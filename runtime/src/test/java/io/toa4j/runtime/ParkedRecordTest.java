@@ -135,7 +135,12 @@ class ParkedRecordTest {
                 Clock.systemUTC(),
                 new SecureRandom(),
                 Optional.empty());
-        dead.parked(new Delivery(event, FUSSY, 1), "CONTRACT", "input /amount must be at least 0");
+        dead.parked(
+            new Delivery(event, FUSSY, 1),
+            "CONTRACT",
+            "input /amount must be at least 0",
+            new io.toa4j.api.Failure(
+                io.toa4j.api.Failure.Code.CONTRACT, "input /amount must be at least 0"));
         bus.send(FUSSY, event);
       }
 
@@ -164,13 +169,25 @@ class ParkedRecordTest {
                 .findFirst()
                 .orElseThrow();
 
-        assertThat(app.admin().discard(pick.id(), "a test's")).isTrue();
+        assertThat(app.admin().discard(pick.id(), "a test's", "the test")).isTrue();
 
         StoredRecord record = record(app, pick.message().id(), PICKY);
         JsonNode state = Binding.object(record.state());
         assertThat(state.path("state").asString()).isEqualTo("discarded");
         assertThat(state.path("discardReason").asString()).isEqualTo("a test's");
         assertThat(record.version()).as("parked, then discarded").isEqualTo(2);
+        ParkedHistory history = app.admin().history(pick).orElseThrow();
+        assertThat(history.failures())
+            .singleElement()
+            .satisfies(f -> assertThat(f.code()).isEqualTo("CONTRACT"));
+        assertThat(history.actions())
+            .singleElement()
+            .satisfies(
+                a -> {
+                  assertThat(a.action()).isEqualTo("discarded");
+                  assertThat(a.by()).isEqualTo("the test");
+                  assertThat(a.reason()).hasValue("a test's");
+                });
       }
     }
   }

@@ -55,15 +55,36 @@ class ReceiverTest {
       app.call("test.sources.emit", emit(2, false));
 
       await().atMost(SETTLE).until(() -> counted(app, "retried") == 1);
+      await().atMost(SETTLE).until(() -> failuresNoted(app).equals(List.of(1)));
       clock.advance(Duration.ofSeconds(1));
       await().atMost(SETTLE).until(() -> counted(app, "retried") == 2);
+      await().atMost(SETTLE).until(() -> failuresNoted(app).equals(List.of(1, 2)));
       assertThat(sink(app)).containsEntry("VERSION", 0L);
       clock.advance(Duration.ofSeconds(10));
 
       assertThat(app.admin().settle(SETTLE)).isEmpty();
       assertThat(sink(app)).containsEntry("received", 1L);
       assertThat(app.admin().parked()).isEmpty();
+      assertThat(systemMessages(app))
+          .as("the failures noted of a delivery that went through, never parked, are forgotten")
+          .isEmpty();
     }
+  }
+
+  /** The records of {@code system.messages}, as the runtime keeps them. */
+  private static List<tools.jackson.databind.JsonNode> systemMessages(Toa app) {
+    return app.storage().store(SystemMessages.LABEL).page(1000, 0).stream()
+        .<tools.jackson.databind.JsonNode>map(r -> Binding.object(r.state()))
+        .toList();
+  }
+
+  /** The attempts noted as failed in the one record of {@code system.messages}, if there is one. */
+  private static List<Integer> failuresNoted(Toa app) {
+    return systemMessages(app).stream()
+        .flatMap(
+            r -> java.util.stream.StreamSupport.stream(r.path("failures").spliterator(), false))
+        .map(f -> f.path("attempt").asInt())
+        .toList();
   }
 
   @Test
@@ -85,11 +106,40 @@ class ReceiverTest {
           .isEqualTo("test.sinks.absorb threw java.lang.IllegalStateException: failure 5 of 5");
       assertThat(parked.queue()).isEqualTo("test.sources.created..test.sinks");
       assertThat(sink(app)).containsEntry("VERSION", 0L);
+      ParkedHistory history = app.admin().history(parked).orElseThrow();
+      assertThat(history.failures())
+          .extracting(ParkedHistory.Failed::attempt, ParkedHistory.Failed::code)
+          .containsExactly(
+              org.assertj.core.groups.Tuple.tuple(1, "SYSTEM"),
+              org.assertj.core.groups.Tuple.tuple(2, "SYSTEM"),
+              org.assertj.core.groups.Tuple.tuple(3, "SYSTEM"),
+              org.assertj.core.groups.Tuple.tuple(4, "SYSTEM"),
+              org.assertj.core.groups.Tuple.tuple(5, "SYSTEM"));
+      assertThat(history.failures().get(2).reason())
+          .isEqualTo("test.sinks.absorb threw java.lang.IllegalStateException: failure 3 of 5");
+      assertThat(history.failures().get(4).at()).isEqualTo(clock.instant());
+      assertThat(history.trace())
+          .hasValueSatisfying(
+              trace ->
+                  assertThat(trace)
+                      .contains("java.lang.IllegalStateException", "\tat ")
+                      .as("classes and frames only, never a message")
+                      .doesNotContain("failure 5 of 5"));
+      assertThat(history.actions()).isEmpty();
 
-      assertThat(app.admin().replay(parked.id())).isTrue();
+      assertThat(app.admin().replay(parked.id(), "night shift")).isTrue();
       assertThat(app.admin().settle(SETTLE)).isEmpty();
       assertThat(sink(app)).containsEntry("received", 1L);
       assertThat(app.admin().parked()).isEmpty();
+      assertThat(app.admin().history(parked).orElseThrow().actions())
+          .singleElement()
+          .satisfies(
+              action -> {
+                assertThat(action.action()).isEqualTo("replayed");
+                assertThat(action.by()).isEqualTo("night shift");
+                assertThat(action.at()).isEqualTo(clock.instant());
+                assertThat(action.reason()).isEmpty();
+              });
     }
   }
 
