@@ -46,4 +46,46 @@ public interface Context {
    * @throws IllegalStateException when the component declares no state
    */
   java.util.concurrent.ConcurrentMap<String, Object> state();
+
+  /**
+   * Now. In a continuous run ({@code continuity:} in the manifest) a step: the time of the attempt
+   * that first asked, given back to every later attempt of the run.
+   */
+  default java.time.Instant now() {
+    return java.time.Instant.now();
+  }
+
+  /**
+   * A random number from 0 (included) to 1 (excluded). In a continuous run a step: the number the
+   * attempt that first asked drew, given back to every later attempt.
+   */
+  default double random() {
+    return java.util.concurrent.ThreadLocalRandom.current().nextDouble();
+  }
+
+  /**
+   * A new random id, 32 hexadecimal digits, as the runtime mints record ids. In a continuous run a
+   * step: the id the attempt that first asked minted, given back to every later attempt.
+   */
+  default String id() {
+    byte[] bytes = new byte[16];
+    new java.security.SecureRandom().nextBytes(bytes);
+    return java.util.HexFormat.of().formatHex(bytes);
+  }
+
+  /**
+   * Work outside the system, such as a courier's API, as one step. In a continuous run the answer
+   * is journaled before the run goes on, as JSON read back as {@code type}; a later attempt of the
+   * run gets the recorded answer and does not do the work again; work that throws records nothing
+   * and runs again on the next attempt. Elsewhere the work simply runs.
+   *
+   * @param name what the step is, such as {@code book courier}: steps are matched by their name and
+   *     their occurrence among steps of that name, not by position
+   * @param type what the answer is read back as (a record, a String, a Map, ...)
+   * @throws Failure {@code UNRECORDABLE} in a continuous run when the answer cannot be written as
+   *     JSON or is larger than the journal takes
+   */
+  default <T> T step(String name, Class<T> type, java.util.function.Supplier<T> work) {
+    return work.get();
+  }
 }

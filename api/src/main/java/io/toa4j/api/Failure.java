@@ -56,6 +56,11 @@ public class Failure extends ToaException {
     /** A transition that retries called an operation that declares once. */
     UNREPEATABLE(false, 500),
     /**
+     * A step of a continuous run answered what its journal cannot keep (not writable as JSON, or
+     * larger than the journal takes): the run cannot be resumed past it, so it is parked.
+     */
+    UNRECORDABLE(false, 500),
+    /**
      * The author's code threw a {@link LinkageError} (a missing method or class: it was compiled
      * against classes other than those it runs with): every attempt fails alike until it is built
      * again.

@@ -22,6 +22,8 @@ import tools.jackson.databind.JsonNode;
  *     them
  * @param state whether it declares {@code state: ~}: an in-memory map its operations share in each
  *     process, as Toa's state extension gives a component's instance
+ * @param continuity its continuous effects ({@code continuity:}), each with how many seconds an
+ *     unfinished run stays resumable
  */
 public record ComponentManifest(
     Path directory,
@@ -34,7 +36,44 @@ public record ComponentManifest(
     List<ReceiverDeclaration> receivers,
     Optional<JsonNode> exposition,
     Optional<ConfigurationDeclaration> configuration,
-    boolean state) {
+    boolean state,
+    Map<String, Long> continuity) {
+
+  /** A component without continuous effects. */
+  public ComponentManifest(
+      Path directory,
+      Path file,
+      String namespace,
+      String name,
+      Optional<EntityDeclaration> entity,
+      Map<String, OperationDeclaration> operations,
+      List<String> events,
+      List<ReceiverDeclaration> receivers,
+      Optional<JsonNode> exposition,
+      Optional<ConfigurationDeclaration> configuration,
+      boolean state) {
+    this(
+        directory,
+        file,
+        namespace,
+        name,
+        entity,
+        operations,
+        events,
+        receivers,
+        exposition,
+        configuration,
+        state,
+        Map.of());
+  }
+
+  /**
+   * Whether the operation is a continuous effect ({@code continuity:}): its runs are journaled step
+   * by step and resumed from the step that failed.
+   */
+  public boolean continuous(String operation) {
+    return continuity.containsKey(operation);
+  }
 
   /** The operations every component with an entity has without declaring them. */
   public static final List<String> GENERIC_OPERATIONS = List.of("observe", "enumerate", "assign");

@@ -30,7 +30,8 @@ final class ComponentReader {
           "receivers",
           "exposition",
           "configuration",
-          "state");
+          "state",
+          "continuity");
   static final String DEFAULT_NAMESPACE = "default";
   static final String RESERVED_NAMESPACE = "system";
 
@@ -107,7 +108,71 @@ final class ComponentReader {
         receivers(root.get("receivers"), names),
         root.get("exposition").map(e -> ExpositionReader.read(e, names)),
         root.get("configuration").map(ComponentReader::configuration),
-        root.get("state").map(ComponentReader::state).orElse(false));
+        root.get("state").map(ComponentReader::state).orElse(false),
+        continuity(root.get("continuity"), operations, named));
+  }
+
+  /** The shortest window of a continuous effect, in seconds, as Toa has it: ten minutes. */
+  static final long SHORTEST_WINDOW = 600;
+
+  private static final String CONTINUITY_FIX =
+      "name each continuous effect with how many seconds an unfinished run stays resumable, at"
+          + " least "
+          + SHORTEST_WINDOW
+          + ", such as continuity: { onboard: 604800 }";
+
+  /**
+   * {@code continuity: { <effect>: <seconds> }}: the effects whose runs are journaled step by step
+   * and resumed from the step that failed, each with how long an unfinished run stays resumable. No
+   * default, at least {@value #SHORTEST_WINDOW}; an operation declared of another type is refused
+   * here, one whose type its class decides is checked when the context starts.
+   */
+  private static Map<String, Long> continuity(
+      Optional<Declared> declared,
+      Map<String, OperationDeclaration> operations,
+      Set<String> named) {
+    if (declared.isEmpty()) return Map.of();
+    Declared mapping = declared.get().mapping(CONTINUITY_FIX);
+    Map<String, Long> windows = new LinkedHashMap<>();
+    for (Map.Entry<String, Declared> entry : mapping.entries()) {
+      String name = entry.getKey();
+      Declared value = entry.getValue();
+      if (!named.contains(name))
+        throw value.refuse(
+            "'"
+                + name
+                + "' is not an operation of this component; continuity names an effect the"
+                + " component has"
+                + (named.isEmpty() ? "" : " (" + String.join(", ", named) + ")"));
+      OperationDeclaration operation = operations.get(name);
+      if (operation != null
+          && operation.type().isPresent()
+          && operation.type().get() != OperationType.EFFECT)
+        throw value.refuse(
+            "'"
+                + name
+                + "' is a "
+                + operation.type().get().yamlName()
+                + ", and only an effect is continuous: a transition, an assignment, an observation"
+                + " or a computation answers from the state it reads, so there is nothing to resume");
+      if (!value.node().isIntegralNumber())
+        throw value.refuse(
+            "expected a whole number of seconds, found "
+                + (value.node().isNull() ? "nothing" : value.node().toString())
+                + "; there is no default: "
+                + CONTINUITY_FIX);
+      long seconds = value.node().asLong();
+      if (seconds < SHORTEST_WINDOW)
+        throw value.refuse(
+            "a continuous run stays resumable at least "
+                + SHORTEST_WINDOW
+                + " seconds; got "
+                + seconds
+                + "; "
+                + CONTINUITY_FIX);
+      windows.put(name, seconds);
+    }
+    return Collections.unmodifiableMap(windows);
   }
 
   /**

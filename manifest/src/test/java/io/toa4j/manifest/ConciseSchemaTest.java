@@ -174,6 +174,16 @@ class ConciseSchemaTest {
   }
 
   @Test
+  void mapping_withAKeyThatIsNoKeyword_isConcise_itsKeywordNamedKeysPropertiesToo() {
+    Schema schema = input("{ title: string, body: string }");
+
+    assertThat(schema.source().at("/properties/title")).isEqualTo(json("{\"type\":\"string\"}"));
+    assertThat(schema.source().at("/properties/body")).isEqualTo(json("{\"type\":\"string\"}"));
+    assertThat(fits(schema, "{\"title\":\"Dune\",\"body\":\"sand\"}")).isTrue();
+    assertThat(fits(schema, "{\"title\":5}")).isFalse();
+  }
+
+  @Test
   void mapping_questionMarkMakesTheUnmarkedRequired() {
     Schema schema = input("{ limit: integer, name?: string }");
 

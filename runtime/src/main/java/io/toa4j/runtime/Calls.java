@@ -182,7 +182,8 @@ final class Calls {
                   call.label().substring(0, dot),
                   call.label().substring(dot + 1),
                   Requests.parse(Binding.tree(call.body())),
-                  call.id()));
+                  call.id(),
+                  true));
       outage.succeeded();
       return answer;
     } catch (Failure f) {

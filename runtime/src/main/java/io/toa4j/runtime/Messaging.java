@@ -37,7 +37,12 @@ final class Messaging implements AutoCloseable {
 
   /** Calls a local operation: component label, operation, request, identity. */
   interface Invoker {
-    Result invoke(String component, String operation, Request request, String identity);
+    /**
+     * @param waited whether somebody waits for the answer: a call from another process, as opposed
+     *     to a task or an event delivered to a receiver
+     */
+    Result invoke(
+        String component, String operation, Request request, String identity, boolean waited);
   }
 
   private final Bus bus;
@@ -165,7 +170,8 @@ final class Messaging implements AutoCloseable {
     String identity = Identities.derive(delivery.message().id(), reception.queue());
     return handledBefore(
         identity,
-        () -> invoker.invoke(reception.component(), reception.operation(), request, identity));
+        () ->
+            invoker.invoke(reception.component(), reception.operation(), request, identity, false));
   }
 
   /**
@@ -209,7 +215,8 @@ final class Messaging implements AutoCloseable {
                 message.label().substring(0, dot),
                 message.label().substring(dot + 1),
                 Requests.parse(Binding.tree(message.body())),
-                message.id()));
+                message.id(),
+                false));
   }
 
   /** Stops consuming; deliveries in progress finish or come again. */

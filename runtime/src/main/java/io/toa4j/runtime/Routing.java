@@ -33,6 +33,8 @@ final class Routing {
   private final Tracing tracing;
   private final Admission admission;
   private final Map<String, JsonNode> configurations;
+  private final Continuity continuity;
+  private final java.util.function.Consumer<java.util.List<Task>> send;
 
   /** The in-memory state of each component that declares state: ~, for this process's life. */
   private final Map<String, java.util.concurrent.ConcurrentMap<String, Object>> states =
@@ -47,8 +49,27 @@ final class Routing {
       Options options,
       Tracing tracing,
       Admission admission,
-      Map<String, JsonNode> configurations) {
+      Map<String, JsonNode> configurations,
+      Continuity continuity,
+      java.util.function.Consumer<java.util.List<Task>> send) {
     this.configurations = configurations;
+    this.continuity = continuity;
+    this.send = send;
+    for (Component component : components.values()) {
+      for (String name : component.manifest().continuity().keySet()) {
+        Operation operation = component.operations().get(name);
+        if (operation == null || operation.type() != OperationType.EFFECT)
+          throw new StartupException(
+              component.label()
+                  + " declares "
+                  + name
+                  + " continuous, and it is "
+                  + (operation == null ? "no operation" : "a " + operation.type().yamlName())
+                  + ": only an effect is continuous (continuity: in "
+                  + component.manifest().file()
+                  + ")");
+      }
+    }
     components.values().stream()
         .filter(c -> c.manifest().state())
         .forEach(c -> states.put(c.label(), new java.util.concurrent.ConcurrentHashMap<>()));
@@ -106,19 +127,86 @@ final class Routing {
     return dot;
   }
 
-  /** Runs the call here when this process hosts its component, else at a process that does. */
+  /**
+   * Runs a call somebody waits for here when this process hosts its component, else at a process
+   * that does; a continuous effect is refused, since it runs only where nobody waits.
+   */
   Result invoke(String label, String name, Request request, String identity) {
+    return invoke(label, name, request, identity, true);
+  }
+
+  /**
+   * Runs a call here when this process hosts its component, else at a process that does.
+   *
+   * @param waited whether somebody waits for its answer (a caller, a route, another operation), as
+   *     opposed to a task or a receiver's delivery: a continuous effect is refused when somebody
+   *     waits, and otherwise runs with a context that journals its steps ({@link Continuity})
+   */
+  Result invoke(String label, String name, Request request, String identity, boolean waited) {
     Component component = component(label);
     Operation operation = operation(component, name);
+    Long window = component.manifest().continuity().get(name);
+    if (window != null && waited)
+      throw new Failure(
+          Failure.Code.CONTRACT,
+          component.label()
+              + "."
+              + name
+              + " is continuous: it runs only where nobody waits, as a task"
+              + " (context.remote(\""
+              + component.label()
+              + "\").task(\""
+              + name
+              + "\", ...)) or for a receiver, and goes on from the step that failed; a call that"
+              + " waits for it is refused");
     if (!hosted.contains(component.label())) {
       return Calls.request(
           bus, tracing, component.label(), name, request, identity, options.callTimeout());
     }
+    if (window != null)
+      return engine.invoke(
+          component,
+          operation,
+          new Invocation(request.query(), Requests.input(request), identity),
+          (served, outgoing) ->
+              continuity.attempt(
+                  new CallContext(component, operation, served.identity(), outgoing),
+                  served.identity(),
+                  window,
+                  new Reach(component)));
     return engine.invoke(
         component,
         operation,
         new Invocation(request.query(), Requests.input(request), identity),
         (served, outgoing) -> new CallContext(component, operation, served.identity(), outgoing));
+  }
+
+  /**
+   * How the steps of a continuous run of an operation of {@code serving} reach other operations.
+   */
+  private final class Reach implements Continuity.Reach {
+    private final Component serving;
+
+    Reach(Component serving) {
+      this.serving = serving;
+    }
+
+    @Override
+    public Reply call(String label, String name, Request request, String identity) {
+      Component target = component(label);
+      operation(target, name);
+      return reply(invoke(target.label(), name, request, identity));
+    }
+
+    @Override
+    public void task(String label, String name, Request request, String identity) {
+      Component target = component(label);
+      operation(target, name);
+      admission.sends(serving.label(), target.label());
+      send.accept(
+          java.util.List.of(
+              new Task(identity, target.label() + "." + name, Requests.tree(request))));
+    }
   }
 
   /** The type of an operation, generic ones included. */

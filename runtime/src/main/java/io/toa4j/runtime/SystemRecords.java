@@ -20,7 +20,7 @@ import java.util.function.Supplier;
  */
 public final class SystemRecords {
   /** The names of the system stores the runtime writes itself. */
-  static final Set<String> RUNTIMES = Set.of("messages", Attempts.STORE);
+  static final Set<String> RUNTIMES = Set.of("messages", Attempts.STORE, Continuity.STORE);
 
   private final String name;
   private final Supplier<Store> store;

@@ -158,6 +158,11 @@ public final class Toa implements AutoCloseable {
             metrics,
             Admission.ASKING);
     progress.listen(admission::progressed); // held calls go as soon as the line is short enough
+    Continuity continuity =
+        new Continuity(
+            () -> storage.store(SystemStores.label(Continuity.STORE)),
+            options.clock(),
+            options.random());
     Routing routing =
         new Routing(
             context.name(),
@@ -168,7 +173,9 @@ public final class Toa implements AutoCloseable {
             options,
             tracing,
             admission,
-            configurations);
+            configurations,
+            continuity,
+            publisher::send);
     Janitor janitor =
         new Janitor(
             components.values().stream()
@@ -178,6 +185,11 @@ public final class Toa implements AutoCloseable {
                         c.operations().values().stream()
                             .anyMatch(o -> o.declaration().once().isPresent()))
                 .toList(),
+            components.values().stream()
+                    .anyMatch(
+                        c -> hosted.contains(c.label()) && !c.manifest().continuity().isEmpty())
+                ? Optional.of(continuity)
+                : Optional.empty(),
             options.clock());
     SystemMessages announced =
         new SystemMessages(
