@@ -40,7 +40,7 @@ final class ParkedCommand implements Callable<Integer> {
         io.toa4j.runtime.Toa.builder().directory(toa.context()).connect()) {
       List<Object> listed = new ArrayList<>();
       for (Parked p : context.admin().parked(filters.filter(context.clock())))
-        listed.add(describe(p));
+        listed.add(describe(p, context.admin().journal(p)));
       PrintWriter out = spec.commandLine().getOut();
       out.print(listed.isEmpty() ? "[]\n" : YamlText.print(Optional.of(listed)));
       out.flush();
@@ -48,7 +48,12 @@ final class ParkedCommand implements Callable<Integer> {
     }
   }
 
-  private static Map<String, Object> describe(Parked p) {
+  /**
+   * A parked message in words; for a continuous run, its journal too: each step, when it was
+   * answered and its answer's size.
+   */
+  private static Map<String, Object> describe(
+      Parked p, List<io.toa4j.runtime.JournaledStep> journal) {
     Map<String, Object> entry = new LinkedHashMap<>();
     entry.put("id", p.id());
     entry.put("queue", p.queue());
@@ -59,6 +64,17 @@ final class ParkedCommand implements Callable<Integer> {
     entry.put("attempts", p.attempts());
     entry.put("firstFailure", Instant.ofEpochMilli(p.firstFailed()).toString());
     entry.put("parked", Instant.ofEpochMilli(p.at()).toString());
+    if (!journal.isEmpty()) {
+      List<Object> steps = new ArrayList<>();
+      for (io.toa4j.runtime.JournaledStep step : journal) {
+        Map<String, Object> shown = new LinkedHashMap<>();
+        shown.put("step", step.asked());
+        shown.put("answered", step.at().toString());
+        shown.put("bytes", step.bytes());
+        steps.add(shown);
+      }
+      entry.put("journal", steps);
+    }
     return entry;
   }
 }

@@ -33,6 +33,48 @@ class ParkedIT {
   }
 
   @Test
+  void aContinuousRunParked_isListedWithItsJournal() throws IOException {
+    Path flows = Files.createDirectories(shop.resolve("components/audit.flows/operations"));
+    Files.writeString(
+        flows.getParent().resolve("manifest.toa.yaml"),
+        """
+        operations:
+          trace: { type: effect, input: { type: object } }
+        receivers:
+          billing.topups.paid: trace
+        continuity:
+          trace: 600
+        """);
+    Files.writeString(
+        flows.resolve("Trace.java"),
+        """
+        package audit.flows.operations;
+        public class Trace implements io.toa4j.api.Effect<Trace.Input> {
+          public record Input(String checkout) {}
+          public Object effect(Input in, io.toa4j.api.Context context) {
+            context.now();
+            context.step("look", String.class, () -> "looked at " + in.checkout());
+            throw new io.toa4j.api.Failure(io.toa4j.api.Failure.Code.CONTRACT, "the audit is closed");
+          }
+        }
+        """);
+
+    ToaShell.Result record =
+        toa.run(shop, "call", "billing.topups.record", ToaShell.topup("co_audit", 700));
+    assertThat(record.exitCode()).as("%s", record).isZero();
+
+    ToaShell.Result parked = toa.run(shop, "parked");
+    assertThat(parked.exitCode()).as("%s", parked).isZero();
+    assertThat(parked.yaml()).hasSize(1);
+    assertThat(parked.yaml().get(0).path("queue").asText())
+        .isEqualTo("billing.topups.paid..audit.flows");
+    assertThat(parked.yaml().get(0).path("journal").findValuesAsString("step"))
+        .containsExactly("now #1", "step look #1");
+    assertThat(parked.yaml().get(0).path("journal").get(1).path("bytes").asInt())
+        .isEqualTo("\"looked at co_audit\"".length());
+  }
+
+  @Test
   void eventThatCannotBeReceived_isParked_listed_andReplayed() {
     assertThat(toa.run(shop, "parked").out()).isEqualTo("[]\n");
 

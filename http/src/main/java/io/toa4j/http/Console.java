@@ -37,6 +37,8 @@ import org.eclipse.jetty.util.Callback;
  *   <li>{@code POST /.toa/console/discard?reason=...} with {@code id}, {@code all=true} or the
  *       filter's fields: removes parked messages for good, keeping the reason ({@link
  *       io.toa4j.runtime.Admin#discard}).
+ *   <li>{@code POST /.toa/console/restart?id=<parked id>}: drops the journal of a parked continuous
+ *       run and replays it, from the top ({@link io.toa4j.runtime.Admin#restart}).
  *   <li>{@code POST /.toa/console/redeliver?id=<outbox entry id>}: delivers an outbox entry again
  *       ({@link io.toa4j.runtime.Admin#redeliver}).
  * </ul>
@@ -54,6 +56,7 @@ final class Console {
   static final String MESSAGE = ROOT + "message";
   static final String REPLAY = ROOT + "replay";
   static final String DISCARD = ROOT + "discard";
+  static final String RESTART = ROOT + "restart";
   static final String REDELIVER = ROOT + "redeliver";
 
   /** The longest reason a discard keeps, in characters. */
@@ -70,6 +73,8 @@ final class Console {
           union(ConsoleState.FILTER, Set.of("id", "all")),
           DISCARD,
           union(ConsoleState.FILTER, Set.of("id", "all", "reason")),
+          RESTART,
+          Set.of("id"),
           REDELIVER,
           Set.of("id"));
 
@@ -149,6 +154,7 @@ final class Console {
         switch (path) {
           case REPLAY -> replay(fields, by);
           case DISCARD -> discard(fields, by);
+          case RESTART -> restart(fields, by);
           default -> redeliver(fields);
         };
     send(response, callback, done);
@@ -213,6 +219,13 @@ final class Console {
     String id = fields.get("id");
     if (!application.admin().discard(id, reason, by)) throw notParked(id);
     return Map.of("discarded", 1);
+  }
+
+  private Map<String, Object> restart(Map<String, String> fields, String by) {
+    String id = fields.get("id");
+    if (id == null) throw new Problem(400, "CONTRACT", RESTART + " takes ?id=<parked id>");
+    if (!application.admin().restart(id, by)) throw notParked(id);
+    return Map.of("restarted", 1);
   }
 
   private static Problem notParked(String id) {

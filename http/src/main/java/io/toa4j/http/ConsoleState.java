@@ -246,6 +246,18 @@ final class ConsoleState {
                   history.map(ParkedHistory::actions).orElse(List.of()).stream()
                       .map(ConsoleState::action)
                       .toList());
+              shown.put(
+                  "journal",
+                  admin.journal(parked).stream()
+                      .map(
+                          step -> {
+                            Map<String, Object> row = new LinkedHashMap<>();
+                            row.put("asked", step.asked());
+                            row.put("at", step.at().toString());
+                            row.put("bytes", step.bytes());
+                            return row;
+                          })
+                      .toList());
               return shown;
             });
   }

@@ -344,6 +344,73 @@ class ConsoleEndpointsTest {
   }
 
   @Test
+  void aParkedContinuousRun_showsItsJournal_andRestartRunsItFromTheTop() throws Exception {
+    gateway.close();
+    app.close();
+    Notes.write(
+        directory,
+        "components/test.flow/manifest.toa.yaml",
+        """
+        operations:
+          go: { type: effect, input: { type: object } }
+        receivers:
+          test.sources.created: go
+        continuity:
+          go: 600
+        """);
+    Notes.write(
+        directory,
+        "components/test.flow/operations/Go.java",
+        """
+        package test.flow.operations;
+        public class Go implements io.toa4j.api.Effect<Go.Input> {
+          public record Input(Long n) {}
+          public Object effect(Input in, io.toa4j.api.Context context) {
+            context.now();
+            context.step("look", String.class, () -> "looked at " + in.n());
+            throw new io.toa4j.api.Failure(io.toa4j.api.Failure.Code.CONTRACT, "the flow refuses " + in.n());
+          }
+        }
+        """);
+    app = Toa.builder().directory(directory).build();
+    gateway = Gateway.start(app, new InetSocketAddress("127.0.0.1", 0), GatewaySettings.defaults());
+    System.setProperty(failing, "true"); // the sinks' receiver parks too
+    app.call("test.sources.emit", Request.of(SOURCE, Map.of("n", 7)));
+    await().atMost(PATIENCE).until(() -> state().path("parked").path("total").asInt() == 2);
+    String id =
+        state("?component=test.flow").path("parked").path("rows").get(0).path("id").asText();
+
+    JsonNode journal = message(id).path("journal");
+
+    assertThat(journal.findValuesAsString("asked")).containsExactly("now #1", "step look #1");
+    assertThat(journal.get(1).path("bytes").asInt()).isEqualTo("\"looked at 7\"".length());
+    String restart = Console.RESTART + "?id=" + id;
+    assertThat(send("POST", restart, basic("clerk"), true).statusCode()).isEqualTo(403);
+    assertThat(send("POST", restart, basic("operator"), false).statusCode()).isEqualTo(403);
+    HttpResponse<String> restarted = send("POST", restart, basic("operator"), true);
+    assertThat(restarted.statusCode()).as(restarted.body()).isEqualTo(200);
+    assertThat(JSON.readTree(restarted.body()).path("restarted").asInt()).isEqualTo(1);
+    assertThat(send("POST", restart, basic("operator"), true).statusCode()).isEqualTo(404);
+    JsonNode again =
+        await()
+            .atMost(PATIENCE)
+            .until(
+                () -> {
+                  JsonNode rows = state("?component=test.flow").path("parked").path("rows");
+                  return rows.isEmpty() ? null : message(rows.get(0).path("id").asText());
+                },
+                m -> m != null && m.path("actions").size() == 1);
+    assertThat(again.path("journal").findValuesAsString("asked"))
+        .as("run again from the top, it journaled its steps anew")
+        .containsExactly("now #1", "step look #1");
+    assertThat(again.path("actions").get(0).path("action").asText()).isEqualTo("replayed");
+    JsonNode sink = state("?component=test.sinks").path("parked").path("rows").get(0);
+    assertThat(message(sink.path("id").asText()).path("journal"))
+        .as("a message to an effect that is not continuous has no journal")
+        .isEmpty();
+  }
+
+  @Test
   void discard_oneOrByFilter_keepsTheReason_andBulkReplayTakesTheFilter() throws Exception {
     System.setProperty(failing, "true");
     for (int n = 1; n <= 4; n++)

@@ -284,6 +284,48 @@ public final class Admin {
   }
 
   /**
+   * The journal of a parked message's continuous run, oldest step first (at most 1,000): empty for
+   * a message to an effect that is not continuous, and for a run that recorded no step. Replaying
+   * the message resumes the run from the step that failed: these steps are given back their
+   * answers.
+   */
+  public List<JournaledStep> journal(Parked parked) {
+    if (!announced.continuous(parked)) return List.of();
+    return journal().steps(Continuity.run(parked.queue(), parked.message().id()), 1000);
+  }
+
+  /**
+   * Drops the journal of a parked message's continuous run and replays it, so the run starts from
+   * the top: every step runs again, live. The steps' calls keep their identities, so a callee's
+   * {@code once} still answers those it answered; anything else runs again. False when there is no
+   * parked message with that id.
+   *
+   * @param by who, in words
+   */
+  public boolean restart(String parkedId, String by) {
+    requireBy(by);
+    Optional<Parked> parked = find(parkedId);
+    if (parked.isEmpty()) return false;
+    Parked p = parked.get();
+    int dropped =
+        announced.continuous(p) ? journal().drop(Continuity.run(p.queue(), p.message().id())) : 0;
+    LOG.info(
+        "Restarting the continuous run of message {} of {} from the top: {} step(s) dropped, by {}",
+        p.message().id(),
+        p.queue(),
+        dropped,
+        by);
+    return replay(p, by);
+  }
+
+  private Continuity journal() {
+    return new Continuity(
+        () -> systemStores.apply(SystemStores.label(Continuity.STORE)),
+        clock,
+        java.util.random.RandomGenerator.getDefault());
+  }
+
+  /**
    * What the runtime kept of a parked message in its {@code system.messages} record: its failures
    * (each attempt's time, code and reason, across replays), its last failure's trace (classes and
    * frames only), and who replayed or discarded it and when; empty for a message with no record (a

@@ -108,10 +108,10 @@ final class Continuity {
    *
    * @throws Failure {@code UNRECORDABLE} when the answer is larger than {@value #MOST_BYTES} bytes
    */
-  JsonNode record(String run, String step, String asked, JsonNode answer, long window) {
+  JsonNode record(String run, String step, JsonNode answer, long window) {
     ObjectNode state = JsonNodeFactory.instance.objectNode();
     state.put("run", run);
-    state.put("step", cut(asked));
+    state.put("step", cut(step));
     state.set("answer", answer);
     long now = clock.millis();
     state.put("at", Instant.ofEpochMilli(now).toString());
@@ -121,7 +121,7 @@ final class Continuity {
       throw new Failure(
           Failure.Code.UNRECORDABLE,
           "the answer of the step '"
-              + cut(asked)
+              + cut(step)
               + "' of the continuous run "
               + run
               + " is "
@@ -184,6 +184,53 @@ final class Continuity {
     }
     return removed;
   }
+
+  /**
+   * The run identity of a delivery on a queue: a task's is its message id, an event's at a receiver
+   * the delivery identity the receiver serves it under.
+   */
+  static String run(String queue, String messageId) {
+    return queue.endsWith("..tasks") ? messageId : Identities.derive(messageId, queue);
+  }
+
+  /** The steps the journal holds for a run, oldest first: at most {@code limit}. */
+  List<JournaledStep> steps(String run, int limit) {
+    List<JournaledStep> steps = new java.util.ArrayList<>();
+    for (StoredRecord record :
+        store
+            .get()
+            .find(
+                new Selection(
+                    Optional.of(new Criterion.Compare(RUN, Criterion.Operator.EQ, List.of(run))),
+                    List.of(new Selection.Order(CREATED, false)),
+                    limit,
+                    0))) {
+      JsonNode state = Binding.object(record.state());
+      steps.add(
+          new JournaledStep(
+              state.path("step").asString(),
+              Instant.parse(state.path("at").asString()),
+              state.path("answer").toString().getBytes(StandardCharsets.UTF_8).length));
+    }
+    return steps;
+  }
+
+  /** Drops a run's journal, so that its next attempt runs every step live; answers how many. */
+  int drop(String run) {
+    Store journal = store.get();
+    int removed = 0;
+    for (StoredRecord step :
+        journal.find(
+            new Selection(
+                Optional.of(new Criterion.Compare(RUN, Criterion.Operator.EQ, List.of(run))),
+                List.of(),
+                100_000,
+                0))) if (journal.remove(step.id(), step.version())) removed++;
+    return removed;
+  }
+
+  private static final Selection.Field CREATED =
+      new Selection.Field("CREATED", Selection.Kind.NUMBER);
 
   private static final Selection.Field UNTIL = new Selection.Field("until", Selection.Kind.NUMBER);
   private static final Selection.Field RUN = new Selection.Field("run", Selection.Kind.TEXT);
@@ -252,7 +299,7 @@ final class Continuity {
       String key = key(asked);
       Optional<JsonNode> recorded = recorded(run, key);
       if (recorded.isPresent()) return recorded.get();
-      return record(run, key, asked, live.apply(Identities.derive(run, key)), window);
+      return record(run, key, live.apply(Identities.derive(run, key)), window);
     }
 
     @Override

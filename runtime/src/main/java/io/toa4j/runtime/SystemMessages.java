@@ -432,6 +432,17 @@ final class SystemMessages {
     return queue;
   }
 
+  /** Whether the operation a parked message is delivered to is a continuous effect. */
+  boolean continuous(Parked parked) {
+    String endpoint = target(parked.queue(), parked.message());
+    int dot = endpoint.lastIndexOf('.');
+    if (dot < 0) return false;
+    String component = endpoint.substring(0, dot);
+    String operation = endpoint.substring(dot + 1);
+    return context.components().stream()
+        .anyMatch(c -> c.label().equals(component) && c.continuous(operation));
+  }
+
   /**
    * Moves the record to the state with these facts, with the event's outbox entry; nothing when it
    * is there already. The failures and the operators' actions the record kept stay, with {@code

@@ -14,6 +14,7 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Nested;
 import org.junit.jupiter.api.Test;
@@ -107,6 +108,57 @@ class ContinuityTest {
     }
 
     @Test
+    void aParkedRun_showsItsJournal_replayGoesOnFromTheFailedStep_restartRunsItFromTheTop()
+        throws IOException {
+      Path failing = Files.createFile(directory.resolve("failing-permanent"));
+      try (Toa app = boot()) {
+        app.call(
+            "test.starter.start",
+            Request.input(Map.of("id", RUN, "failing", failing.toString(), "big", false)));
+        await().atMost(PATIENCE).until(() -> app.admin().parked().size() == 1);
+        Parked parked = app.admin().parked().get(0);
+        assertThat(parked.code()).isEqualTo("CONTRACT");
+
+        List<JournaledStep> journal = app.admin().journal(parked);
+        assertThat(journal)
+            .extracting(JournaledStep::asked)
+            .startsWith("now #1", "random #1", "id #1", "step book #1")
+            .anyMatch(step -> step.startsWith("call test.counter.bump ") && step.endsWith(" #2"))
+            .anyMatch(step -> step.startsWith("call test.notes.note ") && step.contains("before"))
+            .hasSize(7);
+        assertThat(journal).allSatisfy(step -> assertThat(step.bytes()).isPositive());
+
+        Files.delete(failing);
+        assertThat(app.admin().replay(parked.id(), "the test")).isTrue();
+        await()
+            .atMost(PATIENCE)
+            .until(() -> "after".equals(record(app, "test.notes", RUN).get("phase")));
+        assertThat(record(app, "test.counter", RUN))
+            .as("replayed, it went on from the failed step")
+            .containsEntry("count", 2L);
+
+        Path again = Files.createFile(directory.resolve("again-permanent"));
+        app.call(
+            "test.starter.start",
+            Request.input(Map.of("id", RUN, "failing", again.toString(), "big", false)));
+        await().atMost(PATIENCE).until(() -> app.admin().parked().size() == 1);
+        Parked second = app.admin().parked().get(0);
+        assertThat(record(app, "test.counter", RUN)).containsEntry("count", 4L);
+        Files.delete(again);
+
+        assertThat(app.admin().restart(second.id(), "the test")).isTrue();
+        await()
+            .atMost(PATIENCE)
+            .until(() -> ((Number) record(app, "test.counter", RUN).get("count")).longValue() == 6);
+        assertThat(app.admin().settle(PATIENCE)).isEmpty();
+        assertThat(record(app, "test.counter", RUN))
+            .as("restarted from the top, its two calls made again (the counter declares no once)")
+            .containsEntry("count", 6L);
+        assertThat(app.admin().restart("no such id", "the test")).isFalse();
+      }
+    }
+
+    @Test
     void journals_goOnceTheWindowPassedSinceTheirLastStep_aRunStillInItKeptWhole()
         throws IOException {
       try (Toa app = boot()) {
@@ -117,10 +169,10 @@ class ContinuityTest {
                 clock,
                 new java.util.Random(1));
         JsonNode answer = JsonNodeFactory.instance.numberNode(1);
-        journal.record("run-a", "now #1", "now", answer, 600);
+        journal.record("run-a", "now #1", answer, 600);
         clock.advance(Duration.ofSeconds(300));
-        journal.record("run-b", "now #1", "now", answer, 600);
-        journal.record("run-a", "id #1", "id", answer, 600);
+        journal.record("run-b", "now #1", answer, 600);
+        journal.record("run-a", "id #1", answer, 600);
         clock.advance(Duration.ofSeconds(301));
 
         assertThat(journal.purge(clock.millis(), 1000))
@@ -157,7 +209,7 @@ class ContinuityTest {
                 threads.submit(
                     () -> {
                       start.await();
-                      return journal.record(RUN, "random #1", "random", mine, 600);
+                      return journal.record(RUN, "random #1", mine, 600);
                     }));
           }
           java.util.Set<JsonNode> agreed = new java.util.HashSet<>();
@@ -196,7 +248,7 @@ class ContinuityTest {
         Parked parked = app.admin().parked().get(0);
         assertThat(parked.code()).isEqualTo("UNRECORDABLE");
         assertThat(parked.reason())
-            .contains("the answer of the step 'step book' of the continuous run")
+            .contains("the answer of the step 'step book #1' of the continuous run")
             .contains("a journal keeps at most " + Continuity.MOST_BYTES);
       }
     }
@@ -246,10 +298,11 @@ class ContinuityTest {
     write(
         directory,
         "components/test.flow/operations/Go.java",
-        """
+"""
         package test.flow.operations;
         import io.toa4j.api.Request;
-        import java.util.Map;
+        import java.util.List;
+import java.util.Map;
         public class Go implements io.toa4j.api.Effect<Go.Input> {
           public record Input(String id, String failing, boolean big) {}
           static final java.util.concurrent.atomic.AtomicLong BOOKINGS = new java.util.concurrent.atomic.AtomicLong();
@@ -265,8 +318,11 @@ class ContinuityTest {
             context.remote("test.counter").call("bump", Request.of(in.id(), Map.of()));
             Map<String, Object> note = Map.of("t", t, "r", r, "i", i, "booked", booked, "bookings", BOOKINGS.get());
             context.remote("test.notes").call("note", Request.of(in.id(), with(note, "before")));
-            if (java.nio.file.Files.exists(java.nio.file.Path.of(in.failing())))
+            if (java.nio.file.Files.exists(java.nio.file.Path.of(in.failing()))) {
+              if (in.failing().endsWith("-permanent"))
+                throw new io.toa4j.api.Failure(io.toa4j.api.Failure.Code.CONTRACT, "refusing while " + in.failing() + " exists");
               throw new IllegalStateException("failing while " + in.failing() + " exists");
+            }
             context.remote("test.notes").call("note", Request.of(in.id(), with(note, "after")));
             return null;
           }

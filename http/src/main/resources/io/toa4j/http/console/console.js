@@ -333,6 +333,7 @@
       $("detail-failures").tBodies[0].replaceChildren();
       $("detail-actions").tBodies[0].replaceChildren();
       $("detail-trace").textContent = "";
+      $("detail-journal-part").hidden = true;
       $("detail-payload").textContent = "";
       return;
     }
@@ -347,6 +348,12 @@
     const actions = m.actions || [];
     $("detail-actions").tBodies[0].replaceChildren(...(actions.length ? actions.map((a) =>
       row([el("td", when(a.at)), el("td", a.action), el("td", a.by), el("td", a.reason || "")])) : [row([el("td", "none yet")])]));
+    const journal = m.journal || [];
+    $("detail-journal-part").hidden = journal.length === 0;
+    $("detail-journal").tBodies[0].replaceChildren(...journal.map((j) =>
+      row([el("td", j.asked, "id"), el("td", when(j.at)), num(j.bytes)])));
+    $("detail-restart").onclick = () => confirmThen("Restart the continuous run of " + m.message + " from the top? Its "
+      + journal.length + " journaled step(s) are dropped and run again, live.", "restart?id=" + encodeURIComponent(m.id));
     $("detail-payload").textContent = pretty(m.payload);
   }
 
