@@ -164,9 +164,12 @@ class ConsoleScaleIT {
     page.wait.until(ExpectedConditions.visibilityOfElementLocated(By.id("detail-payload")));
     page.wait.until(d -> text("detail-payload").contains("\"n\""));
     String shown = text("detail-message");
+    page.browser.executeScript("window.scrollTo(0, 400);");
+    long scrolled = scrollY();
     waitForPolls(2);
     assertThat(selectedIds()).as("the selection, after two polls").containsExactly(id);
     assertThat(text("detail-message")).isEqualTo(shown);
+    assertThat(scrollY()).as("the page's scroll, after two polls").isEqualTo(scrolled).isPositive();
 
     page.browser.findElement(By.id("f-clear")).click();
     page.wait.until(ExpectedConditions.textToBe(By.id("shown"), "1–25 of " + 2 * EACH));
@@ -247,6 +250,10 @@ class ConsoleScaleIT {
   private void waitForPolls(int more) {
     int before = polls().size();
     page.wait.until(d -> polls().size() >= before + more);
+  }
+
+  private long scrollY() {
+    return ((Number) page.browser.executeScript("return window.scrollY;")).longValue();
   }
 
   private List<String> selectedIds() {

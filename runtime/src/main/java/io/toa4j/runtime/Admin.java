@@ -284,10 +284,10 @@ public final class Admin {
   }
 
   /**
-   * The journal of a parked message's continuous run, oldest step first (at most 1,000): empty for
-   * a message to an effect that is not continuous, and for a run that recorded no step. Replaying
-   * the message resumes the run from the step that failed: these steps are given back their
-   * answers.
+   * The journal of a parked message's continuous run, in the order the run asked its steps (at most
+   * 1,000): empty for a message to an effect that is not continuous, and for a run that recorded no
+   * step. Replaying the message resumes the run from the step that failed: these steps are given
+   * back their answers.
    */
   public List<JournaledStep> journal(Parked parked) {
     if (!announced.continuous(parked)) return List.of();

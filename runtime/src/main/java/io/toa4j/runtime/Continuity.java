@@ -109,9 +109,18 @@ final class Continuity {
    * @throws Failure {@code UNRECORDABLE} when the answer is larger than {@value #MOST_BYTES} bytes
    */
   JsonNode record(String run, String step, JsonNode answer, long window) {
+    return record(run, step, answer, window, 0);
+  }
+
+  /**
+   * Records as {@link #record(String, String, JsonNode, long)} does, noting the step's position
+   * among the steps its attempt asked, by which {@link #steps} lists them.
+   */
+  JsonNode record(String run, String step, JsonNode answer, long window, int position) {
     ObjectNode state = JsonNodeFactory.instance.objectNode();
     state.put("run", run);
     state.put("step", cut(step));
+    state.put("position", position);
     state.set("answer", answer);
     long now = clock.millis();
     state.put("at", Instant.ofEpochMilli(now).toString());
@@ -193,7 +202,10 @@ final class Continuity {
     return queue.endsWith("..tasks") ? messageId : Identities.derive(messageId, queue);
   }
 
-  /** The steps the journal holds for a run, oldest first: at most {@code limit}. */
+  /**
+   * The steps the journal holds for a run, in the order the run asked them (steps recorded at one
+   * position by different attempts, in the order they were recorded): at most {@code limit}.
+   */
   List<JournaledStep> steps(String run, int limit) {
     List<JournaledStep> steps = new java.util.ArrayList<>();
     for (StoredRecord record :
@@ -202,7 +214,8 @@ final class Continuity {
             .find(
                 new Selection(
                     Optional.of(new Criterion.Compare(RUN, Criterion.Operator.EQ, List.of(run))),
-                    List.of(new Selection.Order(CREATED, false)),
+                    List.of(
+                        new Selection.Order(POSITION, false), new Selection.Order(CREATED, false)),
                     limit,
                     0))) {
       JsonNode state = Binding.object(record.state());
@@ -228,6 +241,9 @@ final class Continuity {
                 0))) if (journal.remove(step.id(), step.version())) removed++;
     return removed;
   }
+
+  private static final Selection.Field POSITION =
+      new Selection.Field("position", Selection.Kind.NUMBER);
 
   private static final Selection.Field CREATED =
       new Selection.Field("CREATED", Selection.Kind.NUMBER);
@@ -275,6 +291,7 @@ final class Continuity {
     private final long window;
     private final Reach reach;
     private final Map<String, Integer> occurrences = new HashMap<>();
+    private int asked;
 
     Attempted(Context plain, String run, long window, Reach reach) {
       this.plain = plain;
@@ -284,9 +301,14 @@ final class Continuity {
     }
 
     /** The step's key: what it asks and its occurrence among equal asks in this attempt. */
-    private synchronized String key(String asked) {
-      int n = occurrences.merge(asked, 1, Integer::sum);
-      return asked + " #" + n;
+    private synchronized String key(String asks) {
+      int n = occurrences.merge(asks, 1, Integer::sum);
+      return asks + " #" + n;
+    }
+
+    /** The step's position among the steps this attempt asked, from 1. */
+    private synchronized int position() {
+      return ++asked;
     }
 
     /**
@@ -297,9 +319,10 @@ final class Continuity {
      */
     private JsonNode step(String asked, java.util.function.Function<String, JsonNode> live) {
       String key = key(asked);
+      int position = position();
       Optional<JsonNode> recorded = recorded(run, key);
       if (recorded.isPresent()) return recorded.get();
-      return record(run, key, live.apply(Identities.derive(run, key)), window);
+      return record(run, key, live.apply(Identities.derive(run, key)), window, position);
     }
 
     @Override
