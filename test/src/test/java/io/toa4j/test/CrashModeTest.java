@@ -189,7 +189,9 @@ class CrashModeTest {
           .asString()
           .startsWith("toa.crash: crash mode explored 1 of 4 point(s), chosen by seed ");
     }
-    assertThat(fresh).as("fresh seeds choose other points").doesNotHaveDuplicates();
+    assertThat(fresh.stream().distinct())
+        .as("fresh seeds choose other points, within ten runs: %s", fresh)
+        .hasSizeGreaterThanOrEqualTo(2);
 
     System.setProperty(Harness.CRASH_SEED, "42");
     List<String> fixed = new ArrayList<>();
